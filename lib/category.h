@@ -1,0 +1,32 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_CATEGORY_H
+#define TL_CATEGORY_H
+
+/*
+ * The op table (share/tl/ops.tsv, built into every program): op name →
+ * category, direction, perf-model family.  A name ending in '*' is a
+ * prefix pattern; exact names win, then patterns in table order.  Ops no
+ * table names fall back on their first kernel's name (§5.5), then "other".
+ */
+struct tl_opinfo {
+	const char *category;	/* one of the fixed category values */
+	const char *direction;	/* "fwd" or "bwd" */
+	const char *model;	/* perf-model family, "" = none */
+	int bwd_model;		/* the family also models the backward pass */
+};
+
+/* Load the built-in table, or FILE when path is not NULL; 0 or -1. */
+int tl_optable_load(const char *path);
+/* The entry for an op name, or NULL. */
+const struct tl_opinfo *tl_optable_find(const char *name);
+/*
+ * The category of an op: table, then the name of its first kernel (may be
+ * NULL), then "other".
+ */
+const char *tl_categorize(const char *name, const char *first_kernel);
+/* 1 if s is one of the category values of the stream. */
+int tl_is_category(const char *s);
+/* Print the table as TSV on stdout. */
+void tl_optable_print(void);
+
+#endif

@@ -1,0 +1,32 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_INPUT_H
+#define TL_INPUT_H
+
+/*
+ * Byte input from a file or standard input ("-"), plain or gzip (zlib
+ * recognises the magic bytes).  Inflating runs on a second thread, so that
+ * the caller's parsing overlaps with it.  A truncated gzip stream is
+ * reported by tl_input_close, as zlib only sees it at the end.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+struct tl_input;
+
+/* Open path ("-" = stdin); NULL with a message printed on failure. */
+struct tl_input *tl_input_open(const char *path);
+/*
+ * Read up to n bytes into dst; return the count, 0 at end of input, -1 on
+ * a read error (see tl_input_error).
+ */
+long tl_input_read(struct tl_input *in, char *dst, size_t n);
+/* What went wrong in the last failed read. */
+const char *tl_input_error(const struct tl_input *in);
+/* Name for messages: the path, or "<stdin>". */
+const char *tl_input_name(const struct tl_input *in);
+/* 1 if the input was gzip-compressed (known after the first read). */
+int tl_input_is_gzip(const struct tl_input *in);
+/* Close; return 0, or -1 with a message if the input was truncated or bad. */
+int tl_input_close(struct tl_input *in);
+
+#endif

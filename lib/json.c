@@ -1,0 +1,347 @@
+/* See LICENSE file for copyright and license details. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jsmn.h>
+
+#include "json.h"
+#include "util.h"
+
+#define TOK(j) ((jsmntok_t *)(j)->tok)
+
+void
+tl_json_init(struct tl_json *j)
+{
+	memset(j, 0, sizeof(*j));
+}
+
+void
+tl_json_free(struct tl_json *j)
+{
+	free(j->tok);
+	tl_json_init(j);
+}
+
+int
+tl_json_parse(struct tl_json *j, const char *js, size_t len, const char **err)
+{
+	jsmn_parser p;
+	int n;
+
+	if (len > 0x7fffffff) {
+		*err = "value larger than 2 GiB";
+		return -1;
+	}
+	if (j->cap == 0) {
+		j->cap = 256;
+		j->tok = tl_malloc((size_t)j->cap * sizeof(jsmntok_t));
+	}
+	for (;;) {
+		jsmn_init(&p);
+		n = jsmn_parse(&p, js, len, TOK(j), (unsigned)j->cap);
+		if (n != JSMN_ERROR_NOMEM)
+			break;
+		if (j->cap > (1 << 26)) {
+			*err = "too many JSON tokens in one event";
+			return -1;
+		}
+		j->cap *= 2;
+		j->tok = tl_realloc(j->tok, (size_t)j->cap * sizeof(jsmntok_t));
+	}
+	if (n < 0 || (n > 0 && (size_t)TOK(j)[0].end != len)) {
+		if (memchr(js, '\0', len) != NULL)
+			*err = "NUL byte in JSON";
+		else if (n == JSMN_ERROR_PART)
+			*err = "malformed JSON: incomplete value";
+		else
+			*err = "malformed JSON";
+		return -1;
+	}
+	if (n == 0) {
+		*err = "empty JSON value";
+		return -1;
+	}
+	j->js = js;
+	j->len = len;
+	j->ntok = n;
+	return n;
+}
+
+enum tl_jtype
+tl_json_type(const struct tl_json *j, int t)
+{
+	switch (TOK(j)[t].type) {
+	case JSMN_OBJECT:
+		return TL_J_OBJECT;
+	case JSMN_ARRAY:
+		return TL_J_ARRAY;
+	case JSMN_STRING:
+		return TL_J_STRING;
+	case JSMN_PRIMITIVE:
+		return TL_J_PRIM;
+	default:
+		return TL_J_UNDEF;
+	}
+}
+
+const char *
+tl_json_text(const struct tl_json *j, int t, size_t *len)
+{
+	const jsmntok_t *k = &TOK(j)[t];
+
+	*len = (size_t)(k->end - k->start);
+	return j->js + k->start;
+}
+
+int
+tl_json_size(const struct tl_json *j, int t)
+{
+	return TOK(j)[t].size;
+}
+
+int
+tl_json_next(const struct tl_json *j, int t)
+{
+	const jsmntok_t *tok = TOK(j);
+	int end = tok[t].end, i = t + 1;
+
+	while (i < j->ntok && tok[i].start < end)
+		i++;
+	return i;
+}
+
+int
+tl_json_get(const struct tl_json *j, int obj, const char *key, size_t klen)
+{
+	const jsmntok_t *tok = TOK(j);
+	int i, n;
+
+	if (obj < 0 || tok[obj].type != JSMN_OBJECT)
+		return -1;
+	n = tok[obj].size;
+	i = obj + 1;
+	while (n-- > 0 && i + 1 < j->ntok) {
+		const jsmntok_t *k = &tok[i];
+
+		if ((size_t)(k->end - k->start) == klen &&
+		    memcmp(j->js + k->start, key, klen) == 0)
+			return i + 1;
+		i = tl_json_next(j, i + 1);
+	}
+	return -1;
+}
+
+size_t
+tl_json_compact(const struct tl_json *j, int t, char **out, size_t *cap)
+{
+	const jsmntok_t *k = &TOK(j)[t];
+	const char *s = j->js + k->start;
+	size_t n = (size_t)(k->end - k->start), i, o = 0;
+	int in_str = 0;
+
+	if (k->type == JSMN_STRING) {
+		s--;		/* include the quotes */
+		n += 2;
+	}
+	tl_grow(out, cap, n + 1, 1);
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (in_str) {
+			(*out)[o++] = c;
+			if (c == '\\' && i + 1 < n)
+				(*out)[o++] = s[++i];
+			else if (c == '"')
+				in_str = 0;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+			continue;
+		if (c == '"')
+			in_str = 1;
+		(*out)[o++] = c;
+	}
+	(*out)[o] = '\0';
+	return o;
+}
+
+static int
+hex4(const char *s, unsigned *v)
+{
+	int i;
+
+	*v = 0;
+	for (i = 0; i < 4; i++) {
+		char c = s[i];
+
+		*v <<= 4;
+		if (c >= '0' && c <= '9')
+			*v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			*v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			*v |= (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+	}
+	return 0;
+}
+
+static size_t
+put_utf8(char *d, unsigned cp)
+{
+	if (cp < 0x80) {
+		d[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		d[0] = (char)(0xc0 | cp >> 6);
+		d[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		d[0] = (char)(0xe0 | cp >> 12);
+		d[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		d[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	d[0] = (char)(0xf0 | cp >> 18);
+	d[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	d[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	d[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+size_t
+tl_json_unescape(char *dst, const char *src, size_t len)
+{
+	size_t i = 0, o = 0;
+
+	while (i < len) {
+		unsigned cp, lo;
+		char c = src[i++];
+
+		if (c != '\\' || i >= len) {
+			dst[o++] = c;
+			continue;
+		}
+		c = src[i++];
+		switch (c) {
+		case 'b': dst[o++] = '\b'; break;
+		case 'f': dst[o++] = '\f'; break;
+		case 'n': dst[o++] = '\n'; break;
+		case 'r': dst[o++] = '\r'; break;
+		case 't': dst[o++] = '\t'; break;
+		case 'u':
+			if (i + 4 > len || hex4(src + i, &cp) < 0) {
+				dst[o++] = '\\';
+				dst[o++] = 'u';
+				break;
+			}
+			i += 4;
+			if (cp >= 0xd800 && cp < 0xdc00) {
+				if (i + 6 <= len && src[i] == '\\' &&
+				    src[i + 1] == 'u' &&
+				    hex4(src + i + 2, &lo) == 0 &&
+				    lo >= 0xdc00 && lo < 0xe000) {
+					cp = 0x10000 + ((cp - 0xd800) << 10) +
+					    (lo - 0xdc00);
+					i += 6;
+				} else
+					cp = 0xfffd;
+			} else if (cp >= 0xdc00 && cp < 0xe000)
+				cp = 0xfffd;
+			/* \u0000 would cut C strings: keep it visible. */
+			o += put_utf8(dst + o, cp == 0 ? 0xfffd : cp);
+			break;
+		default:	/* \" \\ \/ and anything unknown */
+			dst[o++] = c;
+			break;
+		}
+	}
+	dst[o] = '\0';
+	return o;
+}
+
+int
+tl_parse_us_ns(const char *s, size_t len, int64_t *ns)
+{
+	const char *p = s, *end = s + len;
+	int neg = 0, nfrac = 0, round = 0;
+	int64_t ip = 0, frac = 0;
+
+	if (p < end && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	if (p == end || *p < '0' || *p > '9')
+		return -1;
+	while (p < end && *p >= '0' && *p <= '9') {
+		if (ip > (INT64_MAX / 1000 - 9) / 10)
+			return -1;
+		ip = ip * 10 + (*p++ - '0');
+	}
+	if (p < end && *p == '.') {
+		p++;
+		while (p < end && *p >= '0' && *p <= '9') {
+			if (nfrac < 3)
+				frac = frac * 10 + (*p - '0');
+			else if (nfrac == 3)
+				round = *p >= '5';
+			nfrac++;
+			p++;
+		}
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		/* Rare: fall back to a correctly rounded double. */
+		char buf[64];
+		double d;
+
+		if (len >= sizeof(buf))
+			return -1;
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		errno = 0;
+		d = strtod(buf, NULL);
+		if (errno != 0 || !isfinite(d) || fabs(d) > 9e12)
+			return -1;
+		*ns = llround(d * 1000.0);
+		return 0;
+	}
+	if (p != end)
+		return -1;
+	while (nfrac < 3) {
+		frac *= 10;
+		nfrac++;
+	}
+	*ns = ip * 1000 + frac + round;
+	if (neg)
+		*ns = -*ns;
+	return 0;
+}
+
+int
+tl_parse_i64(const char *s, size_t len, int64_t *v)
+{
+	const char *p = s, *end = s + len;
+	int neg = 0;
+	uint64_t x = 0;
+
+	if (p < end && *p == '-')
+		neg = *p++ == '-';
+	if (p == end)
+		return -1;
+	while (p < end && *p >= '0' && *p <= '9') {
+		if (x > (UINT64_MAX - 9) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(*p++ - '0');
+	}
+	if (p < end && *p == '.') {	/* "5.0" */
+		for (p++; p < end && *p == '0'; p++)
+			;
+	}
+	if (p != end || x > (uint64_t)INT64_MAX)
+		return -1;
+	*v = neg ? -(int64_t)x : (int64_t)x;
+	return 0;
+}

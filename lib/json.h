@@ -1,0 +1,64 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_JSON_H
+#define TL_JSON_H
+
+/*
+ * Tokenising one JSON value (a trace event) with jsmn, and the small
+ * helpers tl needs on its tokens.  This is the only file that includes
+ * <jsmn.h>; it is always built with JSMN_PARENT_LINKS and JSMN_STRICT.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+enum tl_jtype { TL_J_UNDEF, TL_J_OBJECT, TL_J_ARRAY, TL_J_STRING, TL_J_PRIM };
+
+struct tl_json {
+	const char *js;
+	size_t len;
+	void *tok;		/* jsmntok_t[] */
+	int ntok, cap;
+};
+
+void tl_json_init(struct tl_json *j);
+void tl_json_free(struct tl_json *j);
+/*
+ * Tokenise js[0..len); return the token count, or -1 with *err set to a
+ * short description.
+ */
+int tl_json_parse(struct tl_json *j, const char *js, size_t len,
+    const char **err);
+
+enum tl_jtype tl_json_type(const struct tl_json *j, int t);
+/* Raw text of token t (strings without their quotes). */
+const char *tl_json_text(const struct tl_json *j, int t, size_t *len);
+/* Number of keys of an object, elements of an array. */
+int tl_json_size(const struct tl_json *j, int t);
+/* Index of the token after t's subtree. */
+int tl_json_next(const struct tl_json *j, int t);
+/* Value token of key in object obj, or -1.  Keys compare on raw bytes. */
+int tl_json_get(const struct tl_json *j, int obj, const char *key, size_t klen);
+#define TL_JSON_GET(j, obj, lit) tl_json_get((j), (obj), (lit), sizeof(lit) - 1)
+
+/*
+ * The value of token t as compact JSON (no blanks outside strings),
+ * written to out (grown as needed); returns its length.
+ */
+size_t tl_json_compact(const struct tl_json *j, int t, char **out, size_t *cap);
+
+/*
+ * Decode JSON string escapes of src[0..len) into dst (at least len+1
+ * bytes; UTF-8 never grows): \uXXXX to UTF-8, surrogate pairs joined, lone
+ * surrogates as U+FFFD.  Returns the decoded length.
+ */
+size_t tl_json_unescape(char *dst, const char *src, size_t len);
+
+/*
+ * Parse a decimal number of microseconds (as Kineto writes ts/dur) into
+ * integer nanoseconds, exactly when it has at most 3 decimals.  Returns 0,
+ * or -1 if the text is not a finite number in range.
+ */
+int tl_parse_us_ns(const char *s, size_t len, int64_t *ns);
+/* Parse an integer (an integral float such as "5.0" too); 0 or -1. */
+int tl_parse_i64(const char *s, size_t len, int64_t *v);
+
+#endif

@@ -1,0 +1,467 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "category.h"
+#include "interval.h"
+#include "rollup.h"
+#include "tree.h"
+#include "util.h"
+
+#define LEAF_DEPTH 10		/* §9.1 rule 6 */
+#define BWD_WALK 5		/* §9.1 rule 4 */
+
+struct ctx {
+	const struct tl_trace *t;
+	const struct tl_window *w;
+	struct tl_rows *rows;
+	uint8_t *covered;	/* GPU event already in a row */
+	uint8_t *model_below;	/* a cpu_op strictly below has a model + GPU work */
+	int *stack;
+	size_t cap;
+};
+
+static int
+work(const struct tl_event *e)
+{
+	return e->ngpu - e->ncomm;	/* non-collective GPU events below */
+}
+
+static const struct tl_opinfo *
+info(const struct tl_trace *t, int i)
+{
+	return tl_optable_find(tl_ev_name(t, &t->ev[i]));
+}
+
+static int
+has_model(const struct tl_trace *t, int i)
+{
+	const struct tl_opinfo *o = info(t, i);
+
+	return o != NULL && o->model[0] != '\0';
+}
+
+static const struct tl_trace *sort_t;
+
+static int
+cmp_gpu_ts(const void *a, const void *b)
+{
+	const struct tl_event *x = &sort_t->ev[*(const int *)a];
+	const struct tl_event *y = &sort_t->ev[*(const int *)b];
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+static void
+finish_row(const struct tl_trace *t, struct tl_row *r)
+{
+	struct tl_ival *iv = tl_malloc((size_t)(r->ngpu + 1) * sizeof(*iv));
+	int k;
+
+	sort_t = t;
+	qsort(r->gpu, (size_t)r->ngpu, sizeof(*r->gpu), cmp_gpu_ts);
+	for (k = 0; k < r->ngpu; k++) {
+		iv[k].start = t->ev[r->gpu[k]].ts;
+		iv[k].end = iv[k].start + t->ev[r->gpu[k]].dur;
+	}
+	r->busy = tl_busy(iv, (size_t)r->ngpu);
+	free(iv);
+}
+
+int
+tl_forward_of(const struct tl_trace *t, int i)
+{
+	for (; i >= 0; i = t->ev[i].parent)
+		if (t->ev[i].fwd >= 0)
+			return t->ev[i].fwd;
+	return -1;
+}
+
+static int
+in_backward(const struct tl_trace *t, int i)
+{
+	for (; i >= 0; i = t->ev[i].parent)
+		if (tl_is_autograd_fn(tl_ev_name(t, &t->ev[i])))
+			return 1;
+	return 0;
+}
+
+static void
+label(const struct tl_trace *t, struct tl_row *r)
+{
+	const char *name = tl_ev_name(t, &t->ev[r->op]);
+	const struct tl_opinfo *o = tl_optable_find(name);
+	const char *k = r->ngpu > 0 ? tl_ev_name(t, &t->ev[r->gpu[0]]) : NULL;
+	int all_copy = r->ngpu > 0, i;
+
+	for (i = 0; i < r->ngpu; i++)
+		if (!(t->ev[r->gpu[i]].flags & TL_F_MEMCPY_CLASS))
+			all_copy = 0;
+	if (r->kind == TL_ROW_COMM)
+		r->category = "comm";
+	else if (r->kind == TL_ROW_BWD && r->fwd >= 0 &&
+	    (o = info(t, r->fwd)) != NULL)
+		r->category = o->category;
+	else if (o == NULL && all_copy)
+		r->category = "memcpy";
+	else
+		r->category = tl_categorize(name, k);
+	o = tl_optable_find(name);
+	r->direction = r->kind == TL_ROW_BWD ||
+	    (o != NULL && strcmp(o->direction, "bwd") == 0) ||
+	    in_backward(t, r->op) ? "bwd" : "fwd";
+}
+
+static struct tl_row *
+new_row(struct tl_rows *rows, int op, int kind)
+{
+	struct tl_row *r;
+
+	tl_grow(&rows->v, &rows->cap, rows->n + 1, sizeof(*rows->v));
+	r = &rows->v[rows->n++];
+	memset(r, 0, sizeof(*r));
+	r->op = op;
+	r->kind = kind;
+	r->fwd = -1;
+	return r;
+}
+
+/* Collect every non-collective GPU event below op into a new row. */
+static void
+collect(struct ctx *c, int op, int kind, int fwd)
+{
+	const struct tl_trace *t = c->t;
+	struct tl_row *r = new_row(c->rows, op, kind);
+	size_t sp = 0, cap = 0;
+	int i;
+
+	r->fwd = fwd;
+	r->gpu = tl_malloc((size_t)t->ev[op].ngpu * sizeof(*r->gpu) + 1);
+	tl_grow(&c->stack, &c->cap, 1, sizeof(*c->stack));
+	c->stack[sp++] = op;
+	while (sp > 0) {
+		i = c->stack[--sp];
+		for (int ch = t->ev[i].child; ch >= 0; ch = t->ev[ch].sibling) {
+			const struct tl_event *e = &t->ev[ch];
+
+			if (TL_IS_GPU(e->kind)) {
+				if (!(e->flags & TL_F_COMM) && !c->covered[ch] &&
+				    tl_in_window(t, c->w, ch)) {
+					c->covered[ch] = 1;
+					r->gpu[r->ngpu++] = ch;
+				}
+			} else if (e->ngpu > 0) {
+				tl_grow(&c->stack, &c->cap, sp + 1,
+				    sizeof(*c->stack));
+				c->stack[sp++] = ch;
+			}
+		}
+	}
+	(void)cap;
+	if (r->ngpu == 0) {
+		free(r->gpu);
+		c->rows->n--;
+		return;
+	}
+	finish_row(t, r);
+	label(t, r);
+}
+
+/* §9.1 rule 6: a GPU event reachable through runtime calls only. */
+static int
+is_leaf_launcher(const struct tl_trace *t, int op, int depth)
+{
+	int ch;
+
+	if (depth > LEAF_DEPTH)
+		return 0;
+	for (ch = t->ev[op].child; ch >= 0; ch = t->ev[ch].sibling) {
+		const struct tl_event *e = &t->ev[ch];
+
+		if (TL_IS_GPU(e->kind) && depth > 0 && !(e->flags & TL_F_COMM))
+			return 1;
+		if (e->kind == TL_EV_RUNTIME && is_leaf_launcher(t, ch,
+		    depth + 1))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+count_named(const struct tl_trace *t, int i, const char *name)
+{
+	int ch, n = 0;
+
+	for (ch = t->ev[i].child; ch >= 0; ch = t->ev[ch].sibling) {
+		const struct tl_event *e = &t->ev[ch];
+
+		if (e->kind != TL_EV_CPU_OP)
+			continue;
+		if (work(e) > 0 && strcmp(tl_ev_name(t, e), name) == 0)
+			n++;
+		n += count_named(t, ch, name);
+	}
+	return n;
+}
+
+/* §9.1 rule 4: the forward op of a backward wrapper, or -1. */
+static int
+sole_backward(const struct tl_trace *t, int op)
+{
+	const struct tl_opinfo *o;
+	const char *name, *p;
+	int a = op, k;
+
+	for (k = 0; k <= BWD_WALK && a >= 0; k++, a = t->ev[a].parent)
+		if (t->ev[a].fwd >= 0)
+			break;
+	if (a < 0 || k > BWD_WALK || t->ev[a].fwd < 0)
+		return -1;
+	o = info(t, t->ev[a].fwd);
+	if (o == NULL || o->model[0] == '\0' || !o->bwd_model)
+		return -1;
+	name = tl_ev_name(t, &t->ev[a]);
+	if ((p = strstr(name, ": ")) == NULL)
+		return -1;
+	if (count_named(t, a, p + 2) != 1)
+		return -1;
+	return t->ev[a].fwd;
+}
+
+static void
+visit(struct ctx *c, int op)
+{
+	const struct tl_trace *t = c->t;
+	const struct tl_event *e = &t->ev[op];
+	int fwd, ch;
+
+	if (e->kind != TL_EV_CPU_OP || work(e) == 0)
+		return;
+	if (has_model(t, op)) {
+		collect(c, op, TL_ROW_MODEL, -1);
+		return;
+	}
+	if ((fwd = sole_backward(t, op)) >= 0 && !c->model_below[op]) {
+		collect(c, op, TL_ROW_BWD, fwd);
+		return;
+	}
+	if (!c->model_below[op] && is_leaf_launcher(t, op, 0)) {
+		collect(c, op, TL_ROW_LEAF, -1);
+		return;
+	}
+	for (ch = e->child; ch >= 0; ch = t->ev[ch].sibling)
+		visit(c, ch);
+}
+
+static int
+cmp_rows(const void *a, const void *b)
+{
+	const struct tl_row *x = a, *y = b;
+	const struct tl_event *ex = &sort_t->ev[x->op], *ey = &sort_t->ev[y->op];
+
+	if (ex->ts != ey->ts)
+		return ex->ts < ey->ts ? -1 : 1;
+	if (ex->uid != ey->uid)
+		return ex->uid < ey->uid ? -1 : 1;
+	if (x->ngpu == 0 || y->ngpu == 0)
+		return (x->ngpu > 0) - (y->ngpu > 0);
+	return sort_t->ev[x->gpu[0]].uid < sort_t->ev[y->gpu[0]].uid ? -1 :
+	    sort_t->ev[x->gpu[0]].uid > sort_t->ev[y->gpu[0]].uid;
+}
+
+static void
+sort_rows(const struct tl_trace *t, struct tl_rows *rows)
+{
+	size_t i;
+
+	sort_t = t;
+	qsort(rows->v, rows->n, sizeof(*rows->v), cmp_rows);
+	rows->total_busy = 0;
+	for (i = 0; i < rows->n; i++)
+		rows->total_busy += rows->v[i].busy;
+}
+
+/* The op a leftover kernel belongs to: nearest cpu_op, else its launch. */
+static int
+owner(const struct tl_trace *t, int g)
+{
+	int p = tl_tree_cpu_ancestor(t, g);
+
+	return p >= 0 ? p : t->ev[g].parent;
+}
+
+void
+tl_rollup(const struct tl_trace *t, const struct tl_window *w,
+    struct tl_rows *rows)
+{
+	struct ctx c;
+	struct tl_map comm;
+	size_t i;
+
+	memset(&c, 0, sizeof(c));
+	memset(rows, 0, sizeof(*rows));
+	c.t = t;
+	c.w = w;
+	c.rows = rows;
+	c.covered = tl_calloc(t->nev, 1);
+	c.model_below = tl_calloc(t->nev, 1);
+	for (i = 0; i < t->nev; i++) {
+		int a;
+
+		if (t->ev[i].kind != TL_EV_CPU_OP || work(&t->ev[i]) == 0 ||
+		    !has_model(t, (int)i))
+			continue;
+		for (a = t->ev[i].parent; a >= 0 && !c.model_below[a];
+		    a = t->ev[a].parent)
+			c.model_below[a] = 1;
+	}
+	for (i = 0; i < t->nev; i++)
+		if ((t->ev[i].flags & TL_F_ROOT) && tl_in_window(t, w, (int)i))
+			visit(&c, (int)i);
+	/* Leftovers, one row each; collectives grouped by op. */
+	tl_map_init(&comm);
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+		struct tl_row *r;
+		int op;
+		int64_t *k;
+
+		if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
+		    c.covered[i] || !tl_in_window(t, w, (int)i))
+			continue;
+		op = owner(t, (int)i);
+		if (e->flags & TL_F_COMM) {
+			if ((k = tl_map_get(&comm, 0, (uint64_t)op)) != NULL) {
+				r = &rows->v[*k];
+				r->gpu = tl_realloc(r->gpu, (size_t)(r->ngpu + 1) *
+				    sizeof(*r->gpu));
+				r->gpu[r->ngpu++] = (int)i;
+				continue;
+			}
+			tl_map_put(&comm, 0, (uint64_t)op, (int64_t)rows->n);
+			r = new_row(rows, op, TL_ROW_COMM);
+		} else
+			r = new_row(rows, op, TL_ROW_SYNTH);
+		r->gpu = tl_malloc(sizeof(*r->gpu));
+		r->gpu[r->ngpu++] = (int)i;
+	}
+	for (i = 0; i < rows->n; i++)
+		if (rows->v[i].kind == TL_ROW_COMM ||
+		    rows->v[i].kind == TL_ROW_SYNTH) {
+			finish_row(t, &rows->v[i]);
+			label(t, &rows->v[i]);
+		}
+	tl_map_free(&comm);
+	free(c.covered);
+	free(c.model_below);
+	free(c.stack);
+	sort_rows(t, rows);
+}
+
+/* §5.1: the op that launched GPU event g, skipping "execute" wrappers. */
+static int
+launcher_of(const struct tl_trace *t, int g)
+{
+	int r = t->ev[g].parent, a;
+
+	for (a = t->ev[r].parent; a >= 0; a = t->ev[a].parent) {
+		const struct tl_event *e = &t->ev[a];
+
+		if (e->kind != TL_EV_CPU_OP)
+			return r;
+		if (strcmp(tl_ev_name(t, e), "execute") != 0)
+			return a;
+	}
+	return r;
+}
+
+static int64_t
+subtree_busy(const struct tl_trace *t, int op)
+{
+	struct tl_ivals iv = {0};
+	int *stack = NULL;
+	size_t sp = 0, cap = 0;
+	int64_t busy;
+
+	tl_grow(&stack, &cap, 1, sizeof(*stack));
+	stack[sp++] = op;
+	while (sp > 0) {
+		int i = stack[--sp];
+
+		for (int ch = t->ev[i].child; ch >= 0; ch = t->ev[ch].sibling) {
+			if (TL_IS_GPU(t->ev[ch].kind))
+				tl_ivals_add(&iv, t->ev[ch].ts,
+				    t->ev[ch].ts + t->ev[ch].dur);
+			else if (t->ev[ch].ngpu > 0) {
+				tl_grow(&stack, &cap, sp + 1, sizeof(*stack));
+				stack[sp++] = ch;
+			}
+		}
+	}
+	tl_ivals_merge(&iv);
+	busy = tl_ivals_length(&iv);
+	tl_ivals_free(&iv);
+	free(stack);
+	return busy;
+}
+
+void
+tl_launchers(const struct tl_trace *t, const struct tl_window *w,
+    struct tl_rows *rows)
+{
+	struct tl_map seen;
+	size_t i;
+
+	memset(rows, 0, sizeof(*rows));
+	tl_map_init(&seen);
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+		struct tl_row *r;
+		int64_t *k;
+		int l;
+
+		if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
+		    (e->flags & TL_F_COMM) || !tl_in_window(t, w, (int)i))
+			continue;
+		l = launcher_of(t, (int)i);
+		if ((k = tl_map_get(&seen, 0, (uint64_t)l)) != NULL) {
+			r = &rows->v[*k];
+		} else {
+			tl_map_put(&seen, 0, (uint64_t)l, (int64_t)rows->n);
+			r = new_row(rows, l, TL_ROW_LAUNCHER);
+		}
+		r->gpu = tl_realloc(r->gpu, (size_t)(r->ngpu + 1) *
+		    sizeof(*r->gpu));
+		r->gpu[r->ngpu++] = (int)i;
+	}
+	for (i = 0; i < rows->n; i++) {
+		finish_row(t, &rows->v[i]);
+		label(t, &rows->v[i]);
+		rows->v[i].subtree_busy = subtree_busy(t, rows->v[i].op);
+	}
+	tl_map_free(&seen);
+	sort_rows(t, rows);
+}
+
+void
+tl_rows_free(struct tl_rows *rows)
+{
+	size_t i;
+
+	for (i = 0; i < rows->n; i++)
+		free(rows->v[i].gpu);
+	free(rows->v);
+	memset(rows, 0, sizeof(*rows));
+}
+
+const char *
+tl_rowkind_name(int kind)
+{
+	static const char *const names[] = {
+		"model", "leaf", "backward", "synthetic", "comm", "launcher"
+	};
+
+	return names[kind];
+}

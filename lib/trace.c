@@ -1,0 +1,434 @@
+/* See LICENSE file for copyright and license details. */
+#define _GNU_SOURCE		/* memmem */
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+#include "json.h"
+#include "jsonscan.h"
+#include "trace.h"
+#include "util.h"
+
+struct reader {
+	struct tl_trace *t;
+	const struct tl_trace_opts *o;
+	struct tl_json j;
+	char *buf;		/* scratch for unescaped or compact text */
+	size_t cap;
+	int failed;
+};
+
+/* Map a `cat` value to a kind; -1 = not kept. */
+static int
+kind_of(const char *c, size_t n, int keep_python)
+{
+#define IS(lit) (n == sizeof(lit) - 1 && memcmp(c, lit, n) == 0)
+	if (IS("cpu_op") || IS("Operator") || IS("operator"))
+		return TL_EV_CPU_OP;
+	if (IS("cuda_runtime") || IS("Runtime") || IS("runtime"))
+		return TL_EV_RUNTIME;
+	if (IS("cuda_driver"))
+		return TL_EV_DRIVER;
+	if (IS("kernel") || IS("Kernel"))
+		return TL_EV_KERNEL;
+	if (IS("gpu_memcpy") || IS("Memcpy"))
+		return TL_EV_MEMCPY;
+	if (IS("gpu_memset") || IS("Memset"))
+		return TL_EV_MEMSET;
+	if (IS("user_annotation"))
+		return TL_EV_ANNOTATION;
+	if (IS("python_function") || IS("python_func"))
+		return keep_python ? TL_EV_PYTHON : -1;
+	return -1;
+#undef IS
+}
+
+/*
+ * Find the value of the top-level "cat" key without tokenising: Kineto
+ * writes it near the start of every event.  1 if found.
+ */
+static int
+prescan_cat(const char *ev, size_t len, const char **v, size_t *vlen)
+{
+	const char *p = ev, *end = ev + len, *q;
+
+	while ((q = memmem(p, (size_t)(end - p), "\"cat\"", 5)) != NULL) {
+		p = q + 5;
+		if (q > ev && q[-1] == '\\')
+			continue;
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
+		    *p == '\r'))
+			p++;
+		if (p >= end || *p != ':')
+			continue;
+		p++;
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
+		    *p == '\r'))
+			p++;
+		if (p >= end || *p != '"')
+			return 0;
+		q = memchr(p + 1, '"', (size_t)(end - p - 1));
+		if (q == NULL)
+			return 0;
+		*v = p + 1;
+		*vlen = (size_t)(q - p - 1);
+		return 1;
+	}
+	return 0;
+}
+
+static int
+bad(struct reader *r, uint64_t index, uint64_t offset, const char *what)
+{
+	tl_warn("%s:%llu: event %llu: %s", r->t->path,
+	    (unsigned long long)offset, (unsigned long long)index, what);
+	r->failed = 1;
+	return -1;
+}
+
+/* Intern the unescaped string or the number text of token tk. */
+static uint32_t
+intern_scalar(struct reader *r, int tk)
+{
+	size_t n;
+	const char *s = tl_json_text(&r->j, tk, &n);
+
+	if (tl_json_type(&r->j, tk) == TL_J_STRING && memchr(s, '\\', n)) {
+		tl_grow(&r->buf, &r->cap, n + 1, 1);
+		n = tl_json_unescape(r->buf, s, n);
+		s = r->buf;
+	} else if (tl_json_type(&r->j, tk) != TL_J_STRING &&
+	    tl_json_type(&r->j, tk) != TL_J_PRIM)
+		return 0;
+	return tl_intern(r->t->str, s, n);
+}
+
+static uint32_t
+intern_compact(struct reader *r, int tk)
+{
+	size_t n;
+
+	if (tk < 0)
+		return 0;
+	n = tl_json_compact(&r->j, tk, &r->buf, &r->cap);
+	if (n == 4 && memcmp(r->buf, "null", 4) == 0)
+		return 0;
+	return tl_intern(r->t->str, r->buf, n);
+}
+
+/* Integer argument, or TL_NONE if absent or not an integer. */
+static int64_t
+int_arg(struct reader *r, int args, const char *key)
+{
+	int tk = tl_json_get(&r->j, args, key, strlen(key));
+	size_t n;
+	const char *s;
+	int64_t v;
+
+	if (tk < 0)
+		return TL_NONE;
+	s = tl_json_text(&r->j, tk, &n);
+	if (tl_parse_i64(s, n, &v) < 0)
+		return TL_NONE;
+	return v;
+}
+
+static int
+time_field(struct reader *r, int obj, const char *key, int64_t *ns,
+    uint64_t index, uint64_t offset)
+{
+	int tk = tl_json_get(&r->j, obj, key, strlen(key));
+	size_t n;
+	const char *s;
+	char msg[64];
+
+	if (tk < 0) {
+		snprintf(msg, sizeof(msg), "missing \"%s\"", key);
+		return bad(r, index, offset, msg);
+	}
+	s = tl_json_text(&r->j, tk, &n);
+	if (tl_json_type(&r->j, tk) != TL_J_PRIM ||
+	    tl_parse_us_ns(s, n, ns) < 0) {
+		snprintf(msg, sizeof(msg), "\"%s\" is not a number", key);
+		return bad(r, index, offset, msg);
+	}
+	return 0;
+}
+
+static void
+flow_event(struct reader *r, int ph, uint64_t index)
+{
+	struct tl_trace *t = r->t;
+	int tk = TL_JSON_GET(&r->j, 0, "id");
+	size_t n;
+	const char *s;
+	int64_t id;
+
+	if (tk < 0)
+		return;
+	s = tl_json_text(&r->j, tk, &n);
+	if (tl_parse_i64(s, n, &id) < 0)
+		return;
+	if (ph == 's')
+		tl_map_put(&t->flow_s, 0, (uint64_t)id, (int64_t)index);
+	else {
+		int p = TL_JSON_GET(&r->j, 0, "pid");
+		int q = TL_JSON_GET(&r->j, 0, "tid");
+		uint64_t pid = p < 0 ? 0 : intern_scalar(r, p);
+		uint64_t tid = q < 0 ? 0 : intern_scalar(r, q);
+
+		tl_map_put(&t->flow_f, 0, (uint64_t)id,
+		    (int64_t)(pid << 32 | tid));
+	}
+}
+
+static void
+meta_event(struct reader *r)
+{
+	int nm = TL_JSON_GET(&r->j, 0, "name");
+	int args = TL_JSON_GET(&r->j, 0, "args");
+	int pid = TL_JSON_GET(&r->j, 0, "pid");
+	int v;
+	size_t n;
+	const char *s;
+
+	if (nm < 0 || args < 0 || pid < 0)
+		return;
+	s = tl_json_text(&r->j, nm, &n);
+	if (n != 12 || memcmp(s, "process_name", 12) != 0)
+		return;
+	if ((v = TL_JSON_GET(&r->j, args, "name")) < 0)
+		return;
+	tl_map_put(&r->t->pidname, 0, intern_scalar(r, pid),
+	    intern_scalar(r, v));
+}
+
+static int
+on_event(void *ctx, const char *ev, size_t len, uint64_t index,
+    uint64_t offset)
+{
+	struct reader *r = ctx;
+	struct tl_trace *t = r->t;
+	struct tl_event *e;
+	const char *cat, *err, *s;
+	size_t catlen, n;
+	int kind = -1, tk, args, ph;
+
+	t->nevents = index + 1;
+	if (prescan_cat(ev, len, &cat, &catlen)) {
+		kind = kind_of(cat, catlen, r->o->keep_python);
+		/* Flows are ac2g; everything else not kept is skipped here. */
+		if (kind < 0 && !(catlen == 4 && memcmp(cat, "ac2g", 4) == 0))
+			return 0;
+	}
+	if (tl_json_parse(&r->j, ev, len, &err) < 0)
+		return bad(r, index, offset, err);
+	if (tl_json_type(&r->j, 0) != TL_J_OBJECT)
+		return bad(r, index, offset, "event is not a JSON object");
+	if (kind < 0 && (tk = TL_JSON_GET(&r->j, 0, "cat")) >= 0) {
+		cat = tl_json_text(&r->j, tk, &catlen);
+		kind = kind_of(cat, catlen, r->o->keep_python);
+		if (kind < 0 && !(catlen == 4 && memcmp(cat, "ac2g", 4) == 0))
+			return 0;
+	}
+	if ((tk = TL_JSON_GET(&r->j, 0, "ph")) < 0)
+		return 0;
+	s = tl_json_text(&r->j, tk, &n);
+	ph = n == 1 ? s[0] : 0;
+	if (ph == 's' || ph == 'f')
+		return kind < 0 ? (flow_event(r, ph, index), 0) : 0;
+	if (ph == 'M') {
+		meta_event(r);
+		return 0;
+	}
+	if (ph != 'X' || kind < 0)
+		return 0;
+
+	tl_grow(&t->ev, &t->capev, t->nev + 1, sizeof(*t->ev));
+	e = &t->ev[t->nev];
+	memset(e, 0, sizeof(*e));
+	e->uid = (uint32_t)index;
+	e->kind = (uint8_t)kind;
+	e->parent = e->child = e->sibling = e->lastchild = e->fwd = -1;
+	if (time_field(r, 0, "ts", &e->ts, index, offset) < 0 ||
+	    time_field(r, 0, "dur", &e->dur, index, offset) < 0)
+		return -1;
+	if (e->dur < 0)
+		return bad(r, index, offset, "negative \"dur\"");
+	if ((tk = TL_JSON_GET(&r->j, 0, "name")) >= 0)
+		e->name = intern_scalar(r, tk);
+	if ((tk = TL_JSON_GET(&r->j, 0, "pid")) >= 0)
+		e->pid = intern_scalar(r, tk);
+	if ((tk = TL_JSON_GET(&r->j, 0, "tid")) >= 0)
+		e->tid = intern_scalar(r, tk);
+	args = TL_JSON_GET(&r->j, 0, "args");
+	e->corr = int_arg(r, args, "correlation");
+	e->extid = int_arg(r, args, "External id");
+	e->seq = int_arg(r, args, "Sequence number");
+	e->stream = int_arg(r, args, "stream");
+	if (TL_IS_GPU(kind)) {
+		e->grid = intern_compact(r, TL_JSON_GET(&r->j, args, "grid"));
+		e->block = intern_compact(r, TL_JSON_GET(&r->j, args, "block"));
+		if (e->stream == TL_NONE) {
+			int64_t v;
+			size_t tn;
+			const char *ts = tl_str(t->str, e->tid);
+
+			/* Old traces: the stream is the GPU tid. */
+			tn = tl_strsize(t->str, e->tid);
+			if (tl_parse_i64(ts, tn, &v) == 0)
+				e->stream = v;
+		}
+	} else if (kind == TL_EV_CPU_OP) {
+		e->dims = intern_compact(r,
+		    TL_JSON_GET(&r->j, args, "Input Dims"));
+		e->types = intern_compact(r,
+		    TL_JSON_GET(&r->j, args, "Input type"));
+		e->strides = intern_compact(r,
+		    TL_JSON_GET(&r->j, args, "Input Strides"));
+		e->concrete = intern_compact(r,
+		    TL_JSON_GET(&r->j, args, "Concrete Inputs"));
+	}
+	t->nev++;
+	return 0;
+}
+
+static void
+compact_text(const char *s, size_t n, char *out)
+{
+	size_t i, o = 0;
+	int in_str = 0;
+
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (in_str) {
+			out[o++] = c;
+			if (c == '\\' && i + 1 < n)
+				out[o++] = s[++i];
+			else if (c == '"')
+				in_str = 0;
+		} else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+			if (c == '"')
+				in_str = 1;
+			out[o++] = c;
+		}
+	}
+	out[o] = '\0';
+}
+
+static void
+on_meta(void *ctx, const char *key, size_t klen, const char *val, size_t vlen)
+{
+	struct reader *r = ctx;
+	struct tl_trace *t = r->t;
+	struct tl_meta *m;
+	const char *err;
+
+	tl_grow(&t->meta, &t->capmeta, t->nmeta + 1, sizeof(*t->meta));
+	m = &t->meta[t->nmeta++];
+	m->key = tl_malloc(klen + 1);
+	tl_json_unescape(m->key, key, klen);
+	m->value = tl_malloc(vlen + 1);
+	compact_text(val, vlen, m->value);
+	if (strcmp(m->key, "distributedInfo") == 0 && vlen > 0) {
+		struct tl_json j;
+		int tk;
+
+		tl_json_init(&j);
+		if (tl_json_parse(&j, val, vlen, &err) > 0 &&
+		    (tk = TL_JSON_GET(&j, 0, "rank")) >= 0) {
+			size_t n;
+			const char *s = tl_json_text(&j, tk, &n);
+
+			free(t->rank);
+			t->rank = tl_malloc(n + 1);
+			tl_json_unescape(t->rank, s, n);
+		}
+		tl_json_free(&j);
+	}
+}
+
+struct tl_trace *
+tl_trace_read(const char *path, const struct tl_trace_opts *o)
+{
+	struct tl_input *in;
+	struct tl_trace *t;
+	struct reader r;
+	struct tl_scan_cb cb;
+	int rc;
+
+	if ((in = tl_input_open(path)) == NULL)
+		return NULL;
+	t = tl_calloc(1, sizeof(*t));
+	t->path = tl_strdup(tl_input_name(in));
+	t->name = tl_strdup(o->trace_name != NULL ? o->trace_name :
+	    strcmp(path, "-") == 0 ? "-" : path);
+	t->str = tl_strtab_new();
+	tl_map_init(&t->flow_s);
+	tl_map_init(&t->flow_f);
+	tl_map_init(&t->pidname);
+	memset(&r, 0, sizeof(r));
+	r.t = t;
+	r.o = o;
+	tl_json_init(&r.j);
+	cb.ctx = &r;
+	cb.event = on_event;
+	cb.meta = on_meta;
+	rc = tl_scan(in, &cb);
+	if (tl_input_close(in) < 0)
+		rc = -1;
+	tl_json_free(&r.j);
+	free(r.buf);
+	if (rc < 0 || r.failed) {
+		tl_trace_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void
+tl_trace_free(struct tl_trace *t)
+{
+	size_t i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->nmeta; i++) {
+		free(t->meta[i].key);
+		free(t->meta[i].value);
+	}
+	free(t->meta);
+	tl_map_free(&t->flow_s);
+	tl_map_free(&t->flow_f);
+	tl_map_free(&t->pidname);
+	tl_strtab_free(t->str);
+	free(t->ev);
+	free(t->rank);
+	free(t->name);
+	free(t->path);
+	free(t);
+}
+
+const char *
+tl_trace_meta(const struct tl_trace *t, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < t->nmeta; i++)
+		if (strcmp(t->meta[i].key, key) == 0)
+			return t->meta[i].value;
+	return NULL;
+}
+
+int
+tl_in_window(const struct tl_trace *t, const struct tl_window *w, int i)
+{
+	const struct tl_event *e = &t->ev[i];
+
+	if (w == NULL || !w->on)
+		return 1;
+	if (TL_IS_GPU(e->kind) && e->parent >= 0)
+		e = &t->ev[e->parent];
+	return e->ts >= w->start && e->ts < w->end;
+}

@@ -1,0 +1,316 @@
+/* See LICENSE file for copyright and license details. */
+#include <ctype.h>
+#include <strings.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernclass.h"
+#include "tree.h"
+#include "util.h"
+
+#define BLEED_NS 1000		/* §2.3: a sub-µs bleed makes a sibling */
+
+static const struct tl_event *sort_ev;
+
+static int
+cmp_thread_ts(const void *a, const void *b)
+{
+	const struct tl_event *x = &sort_ev[*(const int *)a];
+	const struct tl_event *y = &sort_ev[*(const int *)b];
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+static int64_t
+link_of(const struct tl_trace *t, const struct tl_event *e)
+{
+	return t->link_external ? e->extid : e->corr;
+}
+
+static int
+has_launch(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (tolower((unsigned char)s[0]) == 'l' &&
+		    strncasecmp(s, "launch", 6) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+add_child(struct tl_trace *t, int parent, int child)
+{
+	struct tl_event *p = &t->ev[parent];
+
+	t->ev[child].parent = parent;
+	t->ev[child].sibling = -1;
+	if (p->lastchild < 0)
+		p->child = child;
+	else
+		t->ev[p->lastchild].sibling = child;
+	p->lastchild = child;
+}
+
+static void
+build_stacks(struct tl_trace *t)
+{
+	int *idx = tl_malloc(t->nev * sizeof(*idx));
+	int *stack = NULL;
+	size_t n = 0, i, sp = 0, cap = 0;
+	int ncpu = 0;
+
+	for (i = 0; i < t->nev; i++)
+		if (t->ev[i].kind == TL_EV_CPU_OP ||
+		    t->ev[i].kind == TL_EV_RUNTIME ||
+		    t->ev[i].kind == TL_EV_DRIVER)
+			idx[n++] = (int)i;
+	sort_ev = t->ev;
+	qsort(idx, n, sizeof(*idx), cmp_thread_ts);
+	for (i = 0; i < n; i++) {
+		struct tl_event *e = &t->ev[idx[i]];
+
+		if (i == 0 || e->pid != t->ev[idx[i - 1]].pid ||
+		    e->tid != t->ev[idx[i - 1]].tid) {
+			sp = 0;
+			ncpu = 0;
+		}
+		e->flags |= TL_F_TREE;
+		while (sp > 0) {
+			const struct tl_event *top = &t->ev[stack[sp - 1]];
+
+			if (e->ts < top->ts + top->dur)
+				break;
+			ncpu -= top->kind == TL_EV_CPU_OP;
+			sp--;
+		}
+		if (sp > 0) {
+			const struct tl_event *top = &t->ev[stack[sp - 1]];
+			int64_t tend = top->ts + top->dur;
+
+			if (e->ts + e->dur > tend) {
+				if (tend - e->ts < BLEED_NS && sp >= 2) {
+					ncpu -= top->kind == TL_EV_CPU_OP;
+					sp--;
+				} else
+					continue;	/* discarded */
+			}
+		}
+		if (sp > 0)
+			add_child(t, stack[sp - 1], idx[i]);
+		tl_grow(&stack, &cap, sp + 1, sizeof(*stack));
+		stack[sp++] = idx[i];
+		if (e->kind == TL_EV_CPU_OP) {
+			if (ncpu == 0)
+				e->flags |= TL_F_ROOT;
+			ncpu++;
+		}
+	}
+	free(stack);
+	free(idx);
+}
+
+static int
+cmp_link_uid(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+static void
+attach(struct tl_trace *t, int r, int g)
+{
+	struct tl_event *e = &t->ev[g];
+	int a;
+
+	if (e->flags & TL_F_TREE)
+		return;		/* first launcher wins */
+	e->flags |= TL_F_TREE;
+	add_child(t, r, g);
+	for (a = r; a >= 0; a = t->ev[a].parent) {
+		t->ev[a].ngpu++;
+		if (e->flags & TL_F_COMM)
+			t->ev[a].ncomm++;
+	}
+}
+
+static int
+is_graph_launch(const char *name)
+{
+	return strcmp(name, "cudaGraphLaunch") == 0 ||
+	    strcmp(name, "hipGraphLaunch") == 0 ||
+	    strcmp(name, "cuGraphLaunch") == 0;
+}
+
+static void
+link_gpu(struct tl_trace *t)
+{
+	struct tl_map bylink;	/* (pid << 32 | tid, link) -> event */
+	int64_t *pairs;		/* (link, index) sorted, for graphs */
+	size_t i, np = 0;
+
+	tl_map_init(&bylink);
+	pairs = tl_malloc((t->nev + 1) * 2 * sizeof(*pairs));
+	for (i = 0; i < t->nev; i++) {
+		struct tl_event *e = &t->ev[i];
+		int64_t l;
+
+		if (!TL_IS_GPU(e->kind))
+			continue;
+		switch (tl_kernclass(e->kind, tl_ev_name(t, e))) {
+		case TL_GC_COMM:
+			e->flags |= TL_F_COMM;
+			break;
+		case TL_GC_MEMCPY:
+			e->flags |= TL_F_MEMCPY_CLASS;
+			break;
+		default:
+			break;
+		}
+		if ((l = link_of(t, e)) == TL_NONE)
+			continue;
+		tl_map_put(&bylink, (uint64_t)e->pid << 32 | e->tid,
+		    (uint64_t)l, (int64_t)i);
+		pairs[2 * np] = l;
+		pairs[2 * np + 1] = (int64_t)i;
+		np++;
+	}
+	qsort(pairs, np, 2 * sizeof(*pairs), cmp_link_uid);
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *r = &t->ev[i];
+		int64_t l, *f, *g;
+
+		if (r->kind != TL_EV_RUNTIME && r->kind != TL_EV_DRIVER)
+			continue;
+		if ((l = link_of(t, r)) == TL_NONE)
+			continue;
+		if (is_graph_launch(tl_ev_name(t, r))) {
+			size_t lo = 0, hi = np;
+
+			while (lo < hi) {
+				size_t mid = (lo + hi) / 2;
+
+				if (pairs[2 * mid] < l)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (; lo < np && pairs[2 * lo] == l; lo++) {
+				t->ev[pairs[2 * lo + 1]].flags |= TL_F_GRAPH;
+				attach(t, (int)i, (int)pairs[2 * lo + 1]);
+			}
+			continue;
+		}
+		if (tl_map_get(&t->flow_s, 0, (uint64_t)l) == NULL ||
+		    (f = tl_map_get(&t->flow_f, 0, (uint64_t)l)) == NULL)
+			continue;
+		if ((g = tl_map_get(&bylink, (uint64_t)*f, (uint64_t)l)) != NULL)
+			attach(t, (int)i, (int)*g);
+	}
+	free(pairs);
+	tl_map_free(&bylink);
+}
+
+int
+tl_is_autograd_fn(const char *name)
+{
+	return strncmp(name, "autograd::engine::evaluate_function:", 36) == 0;
+}
+
+static int
+cmp_seq_uid(const void *a, const void *b)
+{
+	const struct tl_event *x = &sort_ev[*(const int *)a];
+	const struct tl_event *y = &sort_ev[*(const int *)b];
+
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+static void
+link_fwd_bwd(struct tl_trace *t)
+{
+	int *idx = tl_malloc(t->nev * sizeof(*idx));
+	size_t n = 0, i, j, k;
+
+	for (i = 0; i < t->nev; i++)
+		if (t->ev[i].seq != TL_NONE && TL_IS_HOST(t->ev[i].kind))
+			idx[n++] = (int)i;
+	sort_ev = t->ev;
+	qsort(idx, n, sizeof(*idx), cmp_seq_uid);
+	for (i = 0; i < n; i = j) {
+		int b = -1, f = -1;
+
+		for (j = i; j < n && t->ev[idx[j]].seq == t->ev[idx[i]].seq; j++)
+			if (b < 0 && tl_is_autograd_fn(tl_ev_name(t,
+			    &t->ev[idx[j]])))
+				b = idx[j];
+		if (b < 0)
+			continue;
+		for (k = i; k < j; k++) {
+			const struct tl_event *c = &t->ev[idx[k]];
+
+			if (c->pid == t->ev[b].pid && c->tid == t->ev[b].tid)
+				continue;
+			if (f < 0 || c->ts > t->ev[f].ts)
+				f = idx[k];
+		}
+		t->ev[b].fwd = f;
+	}
+	free(idx);
+}
+
+void
+tl_tree_build(struct tl_trace *t)
+{
+	size_t i;
+
+	t->link_external = 1;
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+
+		if ((e->kind == TL_EV_RUNTIME || e->kind == TL_EV_DRIVER) &&
+		    has_launch(tl_ev_name(t, e))) {
+			t->link_external = e->corr == TL_NONE;
+			break;
+		}
+	}
+	build_stacks(t);
+	link_gpu(t);
+	link_fwd_bwd(t);
+}
+
+int
+tl_tree_cpu_ancestor(const struct tl_trace *t, int i)
+{
+	for (i = t->ev[i].parent; i >= 0; i = t->ev[i].parent)
+		if (t->ev[i].kind == TL_EV_CPU_OP)
+			return i;
+	return -1;
+}
+
+void
+tl_tree_stats(const struct tl_trace *t, struct tl_link_stats *s)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+
+		if (!TL_IS_GPU(e->kind))
+			continue;
+		s->gpu++;
+		s->linked += (e->flags & TL_F_TREE) != 0;
+		s->graph += (e->flags & TL_F_GRAPH) != 0;
+	}
+}

@@ -1,0 +1,38 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_TSV_H
+#define TL_TSV_H
+
+/*
+ * Writing the stream: TSV escaped like PostgreSQL COPY text (\t \n \r \\),
+ * or RFC 4180 CSV.  Fields are written one at a time; the writer puts the
+ * separators.  Numbers are locale-independent.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct tl_writer {
+	FILE *fp;
+	int csv;
+	int col;
+};
+
+void tl_w_init(struct tl_writer *w, FILE *fp, int csv);
+void tl_w_str(struct tl_writer *w, const char *s);
+void tl_w_mem(struct tl_writer *w, const char *s, size_t n);
+void tl_w_empty(struct tl_writer *w);
+void tl_w_int(struct tl_writer *w, int64_t v);
+/* Nanoseconds as microseconds, exact: "12.345", "7". */
+void tl_w_us(struct tl_writer *w, int64_t ns);
+/* Shortest text that reads back as the same double; NaN/inf as empty. */
+void tl_w_double(struct tl_writer *w, double d);
+void tl_w_eol(struct tl_writer *w);
+/* A header: names separated by commas in one string. */
+void tl_w_header(struct tl_writer *w, const char *names);
+
+/* Shortest round-trip text of d into buf (at least 32 bytes). */
+void tl_fmt_double(char *buf, size_t n, double d);
+/* Microseconds text of ns into buf (at least 32 bytes). */
+void tl_fmt_us(char *buf, size_t n, int64_t ns);
+
+#endif

@@ -1,0 +1,50 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_UTIL_H
+#define TL_UTIL_H
+
+/*
+ * Errors, allocation and output shut-down shared by every tl program.
+ * A format ending in ':' appends strerror(errno), as in sbase.
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+enum {
+	TL_EXIT_OK = 0,
+	TL_EXIT_ERROR = 1,	/* runtime, data or I/O error */
+	TL_EXIT_USAGE = 2,	/* bad command line */
+	TL_EXIT_FINDING = 3	/* tl-findings --fail-on matched */
+};
+
+void tl_setprogname(const char *argv0);
+const char *tl_progname(void);
+
+/* Print "prog: msg" to stderr and exit 1 (tl_die) or continue (tl_warn). */
+void tl_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void tl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Print "prog: msg" and exit with status. */
+void tl_diex(int status, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 2, 3)));
+
+/* Print "prog (tl) VERSION" on stdout and exit 0. */
+void tl_version(void) __attribute__((noreturn));
+
+void *tl_malloc(size_t n);
+void *tl_calloc(size_t n, size_t size);
+void *tl_realloc(void *p, size_t n);
+/* Grow *p so that it holds at least need elements of size bytes. */
+void tl_grow(void *pp, size_t *cap, size_t need, size_t size);
+char *tl_strdup(const char *s);
+
+/*
+ * Flush and close stdout; report a write error (not EPIPE) and return 1,
+ * else 0.  Call once at the end of main.
+ */
+int tl_close_stdout(void);
+/* Put stdout behind a large buffer. */
+void tl_stdout_buffer(void);
+
+/* Parse a whole decimal number; 0 on success. */
+int tl_parse_long(const char *s, long long min, long long max, long long *out);
+
+#endif
