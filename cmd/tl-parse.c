@@ -7,6 +7,7 @@
 
 #include "callstack.h"
 #include "category.h"
+#include "json.h"
 #include "jsonw.h"
 #include "kernclass.h"
 #include "rollup.h"
@@ -445,30 +446,16 @@ static void
 parse_window(const char *s)
 {
 	const char *comma = strchr(s, ',');
-	char a[64], b[64];
-	double x, y;
-	char *end;
 
-	if (comma == NULL || (size_t)(comma - s) >= sizeof(a) ||
-	    strlen(comma + 1) >= sizeof(b))
-		goto bad;
-	memcpy(a, s, (size_t)(comma - s));
-	a[comma - s] = '\0';
-	strcpy(b, comma + 1);
-	x = strtod(a, &end);
-	if (*a == '\0' || *end != '\0')
-		goto bad;
-	y = strtod(b, &end);
-	if (*b == '\0' || *end != '\0' || y <= x)
-		goto bad;
+	if (comma == NULL ||
+	    tl_parse_us_ns(s, (size_t)(comma - s), &opt.win.start) < 0 ||
+	    tl_parse_us_ns(comma + 1, strlen(comma + 1), &opt.win.end) < 0 ||
+	    opt.win.end <= opt.win.start) {
+		tl_warn("--window: expected START,END in µs with START < END, "
+		    "got '%s'", s);
+		usage(stderr, TL_EXIT_USAGE);
+	}
 	opt.win.on = 1;
-	opt.win.start = (int64_t)(x * 1000.0);
-	opt.win.end = (int64_t)(y * 1000.0);
-	return;
-bad:
-	tl_warn("--window: expected START,END in µs with START < END, got '%s'",
-	    s);
-	usage(stderr, TL_EXIT_USAGE);
 }
 
 int

@@ -58,6 +58,14 @@ producer(void *arg)
 		n = gzread(in->gz, b->data, BUFSZ);
 		if (in->tail == 0)
 			in->gzip = !gzdirect(in->gz);
+		if (n == 0) {
+			int zerr;
+
+			/* zlib reports a cut gzip stream as a plain end. */
+			gzerror(in->gz, &zerr);
+			if (zerr == Z_BUF_ERROR)
+				n = -1;
+		}
 		if (n < 0) {
 			int zerr;
 			const char *m = gzerror(in->gz, &zerr);
@@ -128,6 +136,8 @@ tl_input_read(struct tl_input *in, char *dst, size_t n)
 	while (got < n) {
 		long k;
 
+		if (in->cur != NULL && in->cur->len < 0)
+			return got > 0 ? (long)got : -1;
 		if (in->cur == NULL) {
 			pthread_mutex_lock(&in->mu);
 			while (in->head == in->tail)
@@ -136,7 +146,7 @@ tl_input_read(struct tl_input *in, char *dst, size_t n)
 			pthread_mutex_unlock(&in->mu);
 			in->curpos = 0;
 			if (in->cur->len < 0)
-				return -1;
+				return got > 0 ? (long)got : -1;
 		}
 		if (in->cur->len == 0)
 			return (long)got;	/* end of input: stays there */

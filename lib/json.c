@@ -63,6 +63,16 @@ tl_json_parse(struct tl_json *j, const char *js, size_t len, const char **err)
 		*err = "empty JSON value";
 		return -1;
 	}
+	/* jsmn is a tokenizer: check that object members are "key": value. */
+	for (int i = 1; i < n; i++) {
+		const jsmntok_t *k = &TOK(j)[i];
+
+		if (k->parent >= 0 && TOK(j)[k->parent].type == JSMN_OBJECT &&
+		    (k->type != JSMN_STRING || k->size != 1)) {
+			*err = "malformed JSON: object member is not \"key\": value";
+			return -1;
+		}
+	}
 	j->js = js;
 	j->len = len;
 	j->ntok = n;

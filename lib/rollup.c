@@ -13,7 +13,6 @@
 
 struct ctx {
 	const struct tl_trace *t;
-	const struct tl_window *w;
 	struct tl_rows *rows;
 	uint8_t *covered;	/* GPU event already in a row */
 	uint8_t *model_below;	/* a cpu_op strictly below has a model + GPU work */
@@ -147,8 +146,7 @@ collect(struct ctx *c, int op, int kind, int fwd)
 			const struct tl_event *e = &t->ev[ch];
 
 			if (TL_IS_GPU(e->kind)) {
-				if (!(e->flags & TL_F_COMM) && !c->covered[ch] &&
-				    tl_in_window(t, c->w, ch)) {
+				if (!(e->flags & TL_F_COMM) && !c->covered[ch]) {
 					c->covered[ch] = 1;
 					r->gpu[r->ngpu++] = ch;
 				}
@@ -283,6 +281,22 @@ sort_rows(const struct tl_trace *t, struct tl_rows *rows)
 		rows->total_busy += rows->v[i].busy;
 }
 
+/* Keep the rows whose op starts in the window (all of a row's kernels). */
+static void
+keep_window(const struct tl_trace *t, const struct tl_window *w,
+    struct tl_rows *rows)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < rows->n; i++) {
+		if (tl_in_window(t, w, rows->v[i].op))
+			rows->v[o++] = rows->v[i];
+		else
+			free(rows->v[i].gpu);
+	}
+	rows->n = o;
+}
+
 /* The op a leftover kernel belongs to: nearest cpu_op, else its launch. */
 static int
 owner(const struct tl_trace *t, int g)
@@ -303,7 +317,6 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	memset(&c, 0, sizeof(c));
 	memset(rows, 0, sizeof(*rows));
 	c.t = t;
-	c.w = w;
 	c.rows = rows;
 	c.covered = tl_calloc(t->nev, 1);
 	c.model_below = tl_calloc(t->nev, 1);
@@ -318,7 +331,7 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 			c.model_below[a] = 1;
 	}
 	for (i = 0; i < t->nev; i++)
-		if ((t->ev[i].flags & TL_F_ROOT) && tl_in_window(t, w, (int)i))
+		if (t->ev[i].flags & TL_F_ROOT)
 			visit(&c, (int)i);
 	/* Leftovers, one row each; collectives grouped by op. */
 	tl_map_init(&comm);
@@ -328,8 +341,7 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 		int op;
 		int64_t *k;
 
-		if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
-		    c.covered[i] || !tl_in_window(t, w, (int)i))
+		if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) || c.covered[i])
 			continue;
 		op = owner(t, (int)i);
 		if (e->flags & TL_F_COMM) {
@@ -357,6 +369,7 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	free(c.covered);
 	free(c.model_below);
 	free(c.stack);
+	keep_window(t, w, rows);
 	sort_rows(t, rows);
 }
 
@@ -423,7 +436,7 @@ tl_launchers(const struct tl_trace *t, const struct tl_window *w,
 		int l;
 
 		if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
-		    (e->flags & TL_F_COMM) || !tl_in_window(t, w, (int)i))
+		    (e->flags & TL_F_COMM))
 			continue;
 		l = launcher_of(t, (int)i);
 		if ((k = tl_map_get(&seen, 0, (uint64_t)l)) != NULL) {
@@ -442,6 +455,7 @@ tl_launchers(const struct tl_trace *t, const struct tl_window *w,
 		rows->v[i].subtree_busy = subtree_busy(t, rows->v[i].op);
 	}
 	tl_map_free(&seen);
+	keep_window(t, w, rows);
 	sort_rows(t, rows);
 }
 

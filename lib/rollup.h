@@ -11,6 +11,8 @@
  * enter those rows: they go to one comm row per launching op.  So every
  * linked GPU event is counted in exactly one row.
  *
+ * With a window, the rows are those whose op starts in it.
+ *
  * The launcher view (§5.1) is one row per launching op with its direct
  * kernels (collectives skipped), and the subtree's busy time beside.
  */

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Parity of tl-parse with TraceLens' CSV reports (../shared/reference/tracelens).
+
+usage: parity.py TL_PARSE TRACE REFDIR CHECK
+CHECK is one of: timeline, ops_summary, unified, kernel_summary.
+Prints one line per mismatch and a summary line; exit 0 when equal within
+1e-6 relative (absolute 1e-6 near zero), 1 otherwise, 77 when the reference
+has no such sheet.  Rows listed in docs/DEVIATIONS.md (section "Rows skipped
+by the parity tests", lines "- `TRACE` `NAME`") are skipped and counted.
+"""
+import ast
+import collections
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+
+REL = 1e-6
+NGPU = 0
+ULP = 0.0   # one ulp of the trace's largest GPU timestamp, in µs
+
+
+def close(a, b, n=1):
+    """Equal within 1e-6 relative, or within the rounding TraceLens' doubles
+    make: each of n intervals has ends rounded to ULP (docs/DEVIATIONS.md)."""
+    d = abs(a - b)
+    return d <= REL * max(abs(a), abs(b)) or d <= 1e-6 or d <= 2 * n * ULP
+
+
+def run(tl, args, trace):
+    out = subprocess.run([tl] + args + [trace], check=True,
+                         stdout=subprocess.PIPE).stdout.decode()
+    lines = out.split("\n")
+    head = lines[0].split("\t")
+    rows = []
+    for ln in lines[1:]:
+        if ln:
+            f = [x.replace("\\t", "\t").replace("\\n", "\n").replace("\\\\", "\\")
+                 for x in ln.split("\t")]
+            rows.append(dict(zip(head, f)))
+    return rows
+
+
+def norm(v):
+    """Python-literal or JSON text -> nested tuples, '' / None -> None."""
+    if v is None or v == "" or v == "None":
+        return None
+    if isinstance(v, str):
+        try:
+            v = json.loads(v)
+        except ValueError:
+            v = ast.literal_eval(v)
+    if isinstance(v, (list, tuple)):
+        return tuple(norm2(x) for x in v)
+    return v
+
+
+def norm2(x):
+    if isinstance(x, (list, tuple)):
+        return tuple(norm2(y) for y in x)
+    return x
+
+
+def skipped(trace):
+    path = os.path.join(os.path.dirname(__file__), "..", "docs", "DEVIATIONS.md")
+    names = set()
+    try:
+        on = False
+        for ln in open(path, encoding="utf-8"):
+            if ln.startswith("## "):
+                on = "Rows skipped by the parity tests" in ln
+            elif on and ln.startswith("- `"):
+                parts = ln.split("`")
+                if len(parts) >= 4 and parts[1] == trace:
+                    names.add(parts[3])
+    except OSError:
+        pass
+    return names
+
+
+def check_timeline(tl, trace, ref):
+    want = {r["type"].replace("_time", ""): float(r["time ms"]) * 1e3
+            for r in csv.DictReader(open(ref))}
+    got = {r["type"].replace("computation", "computation"): float(r["time_us"])
+           for r in run(tl, ["-t"], trace)}
+    got = {("computation" if k == "computation" else k): v for k, v in got.items()}
+    bad = 0
+    for k, v in want.items():
+        g = got.get(k)
+        if g is None or not close(g, v, NGPU):
+            print("timeline %s: tl %s, TraceLens %s" % (k, g, v))
+            bad += 1
+    return bad, len(want), 0
+
+
+def check_ops_summary(tl, trace, ref):
+    want = {r["name"]: (int(r["Count"]), float(r["total_direct_kernel_time_sum"]),
+                        float(r["total_subtree_kernel_time_sum"]))
+            for r in csv.DictReader(open(ref))}
+    got = collections.defaultdict(lambda: [0, 0.0, 0.0, 0])
+    for r in run(tl, ["-l"], trace):
+        g = got[r["name"]]
+        g[0] += 1
+        g[1] += float(r["kernel_time_us"])
+        g[2] += float(r["subtree_kernel_time_us"])
+        g[3] += int(r["kernel_count"])
+    bad = 0
+    for k in sorted(set(want) | set(got)):
+        w, g = want.get(k), got.get(k)
+        if w is None or g is None or w[0] != g[0] or not close(w[1], g[1], g[3]) \
+                or not close(w[2], g[2], NGPU):
+            print("ops_summary %s: tl %s, TraceLens %s" % (k, g and tuple(g[:3]), w))
+            bad += 1
+    return bad, len(want), 0
+
+
+def check_unified(tl, trace, ref):
+    skip = skipped(os.path.basename(trace).split(".json")[0])
+    want = collections.defaultdict(lambda: [0, 0.0])
+    for r in csv.DictReader(open(ref)):
+        key = (r["name"], norm(r["Input Dims"]), norm(r["Input type"]),
+               norm(r["Input Strides"]), norm(r["Concrete Inputs"]))
+        want[key][0] += int(r["operation_count"])
+        want[key][1] += float(r["Kernel Time (µs)_sum"])
+    got = collections.defaultdict(lambda: [0, 0.0, 0])
+    for r in run(tl, [], trace):
+        if r["category"] == "comm":
+            continue
+        name = r["name"]
+        if r["row_kind"] == "synthetic":
+            name = "%s->%s (Synthetic Op)" % (name, json.loads(r["kernels"])[0]["name"])
+        key = (name, norm(r["input_dims"]), norm(r["input_types"]),
+               norm(r["input_strides"]), norm(r["concrete_inputs"]))
+        got[key][0] += 1
+        got[key][1] += float(r["kernel_time_us"])
+        got[key][2] += int(r["kernel_count"])
+    bad = nskip = 0
+    for k in sorted(set(want) | set(got), key=str):
+        if k[0] in skip:
+            nskip += 1
+            continue
+        w, g = want.get(k), got.get(k)
+        if w is None or g is None or w[0] != g[0] or not close(w[1], g[1], g[2]):
+            print("unified %s %s: tl %s, TraceLens %s" % (k[0][:90], k[1], g and g[:2], w))
+            bad += 1
+    return bad, len(want), nskip
+
+
+def check_kernel_summary(tl, trace, ref):
+    want = collections.defaultdict(lambda: [0, 0.0])
+    rd = csv.DictReader(open(ref))
+    has_parent = "Parent cpu_op" in rd.fieldnames
+    for r in rd:
+        key = (r.get("Parent cpu_op", ""), r["Kernel name"], r["Kernel stream"])
+        want[key][0] += int(r["Kernel duration (µs)_count"])
+        want[key][1] += float(r["Kernel duration (µs)_sum"])
+    got = collections.defaultdict(lambda: [0, 0.0])
+    for r in run(tl, ["-k"], trace):
+        if r["kind"] != "kernel":
+            continue
+        parent = (r["op_name"] or r["launcher"]) if has_parent else ""
+        key = (parent, r["name"], r["stream"])
+        got[key][0] += 1
+        got[key][1] += float(r["dur_us"])
+    bad = 0
+    for k in sorted(set(want) | set(got), key=str):
+        w, g = want.get(k), got.get(k)
+        if w is None or g is None or w[0] != g[0] or not close(w[1], g[1], g[0]):
+            print("kernel_summary %s %s: tl %s, TraceLens %s" % (k[0][:40], k[1][:60], g, w))
+            bad += 1
+    return bad, len(want), 0
+
+
+def main():
+    tl, trace, refdir, check = sys.argv[1:5]
+    sheet = {"timeline": "gpu_timeline.csv", "ops_summary": "ops_summary.csv",
+             "unified": "unified_perf_summary.csv",
+             "kernel_summary": "kernel_summary.csv"}[check]
+    ref = os.path.join(refdir, sheet)
+    if not os.path.exists(ref):
+        print("no %s reference" % sheet)
+        return 77
+    global ULP, NGPU
+    ks = run(tl, ["-k"], trace)
+    NGPU = len(ks)
+    ULP = math.ulp(max([abs(float(r["ts_us"])) for r in ks] + [0.0]))
+    bad, n, nskip = globals()["check_" + check](tl, trace, ref)
+    print("%s %s: %d reference rows, %d mismatches, %d skipped (DEVIATIONS.md)"
+          % (os.path.basename(refdir), check, n, bad, nskip))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

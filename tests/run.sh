@@ -1,0 +1,102 @@
+#!/bin/sh
+# The test suite: unit tests, fixtures, bad inputs, end-to-end cases,
+# parity with TraceLens' reports.  Ends with "N passed, N failed".
+# Tests that need ../shared say SKIP when it is absent; with CI=true a
+# missing ../shared is a failure.
+LC_ALL=C
+export LC_ALL
+cd "$(dirname "$0")/.." || exit 1
+BIN=${BIN:-bin}
+SHARED=${TL_SHARED:-../shared}
+TRACES=$SHARED/traces
+REF=$SHARED/reference/tracelens
+pass=0 fail=0 skip=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+skipped() { skip=$((skip + 1)); echo "SKIP: $*"; }
+# run NAME CMD...: pass when CMD exits 0.
+run() {
+	name=$1
+	shift
+	if "$@" > "$tmp/out" 2>&1; then ok; else bad "$name"; sed 's/^/    /' "$tmp/out" | head -20; fi
+}
+
+# Unit tests of lib modules.
+for t in tests/unit/test_json tests/unit/test_interval tests/unit/test_tsv; do
+	run "$t" "$t"
+done
+
+# Hand-made fixtures with hand-computed .expect files.
+for f in tests/data/*.json; do
+	run "fixture $f" sh tests/fixture.sh "$BIN" "$f"
+done
+
+# Bad and odd inputs: NAME.expect holds "exit N", "stderr RE", "stdout RE".
+for e in tests/bad/*.expect; do
+	base=${e%.expect}
+	in=$(ls "$base".json* 2>/dev/null | head -1)
+	"$BIN/tl-parse" "$in" > "$tmp/o" 2> "$tmp/e"
+	rc=$?
+	want=$(awk '$1 == "exit" { print $2 }' "$e")
+	msg=""
+	[ "$rc" = "$want" ] || msg="exit $rc, want $want"
+	[ "$(wc -l < "$tmp/e")" -le 1 ] || msg="$msg; more than one line on stderr"
+	while IFS= read -r line; do
+		case $line in
+		"stderr "*) grep -Eq -- "${line#stderr }" "$tmp/e" ||
+		    msg="$msg; stderr lacks /${line#stderr }/" ;;
+		"stdout "*) grep -Eq -- "${line#stdout }" "$tmp/o" ||
+		    msg="$msg; stdout lacks /${line#stdout }/" ;;
+		esac
+	done < "$e"
+	if [ -z "$msg" ]; then ok; else bad "bad input $in: $msg"; sed 's/^/    /' "$tmp/e"; fi
+done
+
+# End-to-end cases.
+sh tests/cases.sh "$BIN" "$SHARED" > "$tmp/cases" 2>&1
+while IFS= read -r line; do
+	case $line in
+	"ok "*) ok ;;
+	"FAIL "*) bad "${line#FAIL }" ;;
+	"SKIP "*) skipped "${line#SKIP }" ;;
+	*) echo "    $line" ;;
+	esac
+done < "$tmp/cases"
+
+# Manual pages.
+for m in man/*.[157]; do
+	[ -f "$m" ] || continue
+	if command -v mandoc > /dev/null 2>&1; then
+		run "mandoc -Tlint $m" sh -c "out=\$(mandoc -Tlint -W warning '$m' 2>&1); [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
+	else
+		skipped "mandoc not installed: $m"
+	fi
+done
+
+# Parity with TraceLens on the shared traces.
+if [ -d "$REF" ] && [ -d "$TRACES" ]; then
+	for d in "$REF"/*/; do
+		n=$(basename "$d")
+		f=$TRACES/$n.json.gz
+		[ -f "$f" ] || f=$TRACES/$n.json
+		[ -f "$f" ] || continue
+		for c in timeline ops_summary unified kernel_summary; do
+			python3 tests/parity.py "$BIN/tl-parse" "$f" "$d" "$c" > "$tmp/p" 2>&1
+			case $? in
+			0) ok ;;
+			77) ;;
+			*) bad "parity $n $c"; sed 's/^/    /' "$tmp/p" | tail -15 ;;
+			esac
+		done
+	done
+elif [ "${CI:-}" = true ]; then
+	bad "parity: $SHARED not found (required with CI=true)"
+else
+	skipped "parity: $SHARED not found"
+fi
+
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]
