@@ -154,10 +154,13 @@ static void
 link_gpu(struct tl_trace *t)
 {
 	struct tl_map bylink;	/* (pid << 32 | tid, link) -> event */
+	struct tl_map klass;	/* (kind, name) -> enum tl_gpuclass */
+	int64_t *k;
 	int64_t *pairs;		/* (link, index) sorted, for graphs */
 	size_t i, np = 0;
 
 	tl_map_init(&bylink);
+	tl_map_init(&klass);
 	pairs = tl_malloc((t->nev + 1) * 2 * sizeof(*pairs));
 	for (i = 0; i < t->nev; i++) {
 		struct tl_event *e = &t->ev[i];
@@ -165,7 +168,13 @@ link_gpu(struct tl_trace *t)
 
 		if (!TL_IS_GPU(e->kind))
 			continue;
-		switch (tl_kernclass(e->kind, tl_ev_name(t, e))) {
+		/* Names repeat: classify each distinct (kind, name) once. */
+		if ((k = tl_map_get(&klass, e->kind, e->name)) == NULL) {
+			tl_map_put(&klass, e->kind, e->name,
+			    tl_kernclass(e->kind, tl_ev_name(t, e)));
+			k = tl_map_get(&klass, e->kind, e->name);
+		}
+		switch ((enum tl_gpuclass)*k) {
 		case TL_GC_COMM:
 			e->flags |= TL_F_COMM;
 			break;
@@ -217,6 +226,7 @@ link_gpu(struct tl_trace *t)
 	}
 	free(pairs);
 	tl_map_free(&bylink);
+	tl_map_free(&klass);
 }
 
 int

@@ -128,10 +128,30 @@ tl_fmt_double(char *buf, size_t n, double d)
 		snprintf(buf, n, "0");
 		return;
 	}
-	for (p = 1; p < 17; p++) {
+	/*
+	 * %g drops trailing zeros, so the first of 15, 16, 17 digits that
+	 * reads back is the short form in practice (Python's repr).
+	 */
+	for (p = 15; p < 17; p++) {
 		snprintf(buf, n, "%.*g", p, d);
 		if (strtod(buf, NULL) == d)
 			break;
+	}
+	{
+		/* Significant digits actually printed. */
+		const char *c = buf;
+		int digits = 0, lead = 1;
+
+		for (; *c != '\0' && *c != 'e'; c++) {
+			if (*c < '0' || *c > '9')
+				continue;
+			if (*c == '0' && lead)
+				continue;
+			lead = 0;
+			digits++;
+		}
+		if (digits > 0 && digits < p)
+			p = digits;
 	}
 	/* Plain notation where Python's repr uses it: 1e-4 <= |d| < 1e16. */
 	e = (int)floor(log10(fabs(d)));
