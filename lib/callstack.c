@@ -52,7 +52,8 @@ tl_callstack_new(const struct tl_trace *t)
 		if (t->ev[i].kind == TL_EV_PYTHON)
 			cs->py[cs->n++] = (int)i;
 	sort_t = t;
-	qsort(cs->py, cs->n, sizeof(*cs->py), cmp_frame);
+	if (cs->n > 0)
+		qsort(cs->py, cs->n, sizeof(*cs->py), cmp_frame);
 	cs->up = tl_malloc((cs->n + 1) * sizeof(*cs->up));
 	stack = tl_malloc((cs->n + 1) * sizeof(*stack));
 	for (i = 0; i < cs->n; i++) {

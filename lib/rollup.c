@@ -60,7 +60,8 @@ finish_row(const struct tl_trace *t, struct tl_row *r)
 	int k;
 
 	sort_t = t;
-	qsort(r->gpu, (size_t)r->ngpu, sizeof(*r->gpu), cmp_gpu_ts);
+	if (r->ngpu > 0)
+		qsort(r->gpu, (size_t)r->ngpu, sizeof(*r->gpu), cmp_gpu_ts);
 	for (k = 0; k < r->ngpu; k++) {
 		iv[k].start = t->ev[r->gpu[k]].ts;
 		iv[k].end = iv[k].start + t->ev[r->gpu[k]].dur;
@@ -275,7 +276,8 @@ sort_rows(const struct tl_trace *t, struct tl_rows *rows)
 	size_t i;
 
 	sort_t = t;
-	qsort(rows->v, rows->n, sizeof(*rows->v), cmp_rows);
+	if (rows->n > 0)
+		qsort(rows->v, rows->n, sizeof(*rows->v), cmp_rows);
 	rows->total_busy = 0;
 	for (i = 0; i < rows->n; i++)
 		rows->total_busy += rows->v[i].busy;

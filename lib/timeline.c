@@ -108,7 +108,8 @@ tl_timeline_devices(const struct tl_trace *t, uint32_t **out)
 		}
 	}
 	sort_t = t;
-	qsort(v, n, sizeof(*v), cmp_pid);
+	if (n > 0)
+		qsort(v, n, sizeof(*v), cmp_pid);
 	*out = v;
 	return n;
 }

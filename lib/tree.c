@@ -71,7 +71,8 @@ build_stacks(struct tl_trace *t)
 		    t->ev[i].kind == TL_EV_DRIVER)
 			idx[n++] = (int)i;
 	sort_ev = t->ev;
-	qsort(idx, n, sizeof(*idx), cmp_thread_ts);
+	if (n > 0)
+		qsort(idx, n, sizeof(*idx), cmp_thread_ts);
 	for (i = 0; i < n; i++) {
 		struct tl_event *e = &t->ev[idx[i]];
 
@@ -192,7 +193,8 @@ link_gpu(struct tl_trace *t)
 		pairs[2 * np + 1] = (int64_t)i;
 		np++;
 	}
-	qsort(pairs, np, 2 * sizeof(*pairs), cmp_link_uid);
+	if (np > 0)
+		qsort(pairs, np, 2 * sizeof(*pairs), cmp_link_uid);
 	for (i = 0; i < t->nev; i++) {
 		const struct tl_event *r = &t->ev[i];
 		int64_t l, *f, *g;
@@ -256,7 +258,8 @@ link_fwd_bwd(struct tl_trace *t)
 		if (t->ev[i].seq != TL_NONE && TL_IS_HOST(t->ev[i].kind))
 			idx[n++] = (int)i;
 	sort_ev = t->ev;
-	qsort(idx, n, sizeof(*idx), cmp_seq_uid);
+	if (n > 0)
+		qsort(idx, n, sizeof(*idx), cmp_seq_uid);
 	for (i = 0; i < n; i = j) {
 		int b = -1, f = -1;
 

@@ -132,7 +132,7 @@ tl_fmt_double(char *buf, size_t n, double d)
 	 * %g drops trailing zeros, so the first of 15, 16, 17 digits that
 	 * reads back is the short form in practice (Python's repr).
 	 */
-	for (p = 15; p < 17; p++) {
+	for (p = 15; p <= 17; p++) {
 		snprintf(buf, n, "%.*g", p, d);
 		if (strtod(buf, NULL) == d)
 			break;
