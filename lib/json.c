@@ -144,25 +144,18 @@ tl_json_get(const struct tl_json *j, int obj, const char *key, size_t klen)
 }
 
 size_t
-tl_json_compact(const struct tl_json *j, int t, char **out, size_t *cap)
+tl_json_compact_text(const char *s, size_t n, char *out)
 {
-	const jsmntok_t *k = &TOK(j)[t];
-	const char *s = j->js + k->start;
-	size_t n = (size_t)(k->end - k->start), i, o = 0;
+	size_t i, o = 0;
 	int in_str = 0;
 
-	if (k->type == JSMN_STRING) {
-		s--;		/* include the quotes */
-		n += 2;
-	}
-	tl_grow(out, cap, n + 1, 1);
 	for (i = 0; i < n; i++) {
 		char c = s[i];
 
 		if (in_str) {
-			(*out)[o++] = c;
+			out[o++] = c;
 			if (c == '\\' && i + 1 < n)
-				(*out)[o++] = s[++i];
+				out[o++] = s[++i];
 			else if (c == '"')
 				in_str = 0;
 			continue;
@@ -171,10 +164,25 @@ tl_json_compact(const struct tl_json *j, int t, char **out, size_t *cap)
 			continue;
 		if (c == '"')
 			in_str = 1;
-		(*out)[o++] = c;
+		out[o++] = c;
 	}
-	(*out)[o] = '\0';
+	out[o] = '\0';
 	return o;
+}
+
+size_t
+tl_json_compact(const struct tl_json *j, int t, char **out, size_t *cap)
+{
+	const jsmntok_t *k = &TOK(j)[t];
+	const char *s = j->js + k->start;
+	size_t n = (size_t)(k->end - k->start);
+
+	if (k->type == JSMN_STRING) {
+		s--;		/* include the quotes */
+		n += 2;
+	}
+	tl_grow(out, cap, n + 1, 1);
+	return tl_json_compact_text(s, n, *out);
 }
 
 static int

@@ -44,6 +44,8 @@ int tl_json_get(const struct tl_json *j, int obj, const char *key, size_t klen);
  * written to out (grown as needed); returns its length.
  */
 size_t tl_json_compact(const struct tl_json *j, int t, char **out, size_t *cap);
+/* The same for raw JSON text s[0..n); out holds at least n+1 bytes. */
+size_t tl_json_compact_text(const char *s, size_t n, char *out);
 
 /*
  * Decode JSON string escapes of src[0..len) into dst (at least len+1

@@ -294,30 +294,6 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 }
 
 static void
-compact_text(const char *s, size_t n, char *out)
-{
-	size_t i, o = 0;
-	int in_str = 0;
-
-	for (i = 0; i < n; i++) {
-		char c = s[i];
-
-		if (in_str) {
-			out[o++] = c;
-			if (c == '\\' && i + 1 < n)
-				out[o++] = s[++i];
-			else if (c == '"')
-				in_str = 0;
-		} else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-			if (c == '"')
-				in_str = 1;
-			out[o++] = c;
-		}
-	}
-	out[o] = '\0';
-}
-
-static void
 on_meta(void *ctx, const char *key, size_t klen, const char *val, size_t vlen)
 {
 	struct reader *r = ctx;
@@ -330,7 +306,7 @@ on_meta(void *ctx, const char *key, size_t klen, const char *val, size_t vlen)
 	m->key = tl_malloc(klen + 1);
 	tl_json_unescape(m->key, key, klen);
 	m->value = tl_malloc(vlen + 1);
-	compact_text(val, vlen, m->value);
+	tl_json_compact_text(val, vlen, m->value);
 	if (strcmp(m->key, "distributedInfo") == 0 && vlen > 0) {
 		struct tl_json j;
 		int tk;
@@ -419,6 +395,18 @@ tl_trace_meta(const struct tl_trace *t, const char *key)
 		if (strcmp(t->meta[i].key, key) == 0)
 			return t->meta[i].value;
 	return NULL;
+}
+
+int
+tl_ev_cmp_thread(const struct tl_event *x, const struct tl_event *y)
+{
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return 0;
 }
 
 int

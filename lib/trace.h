@@ -92,6 +92,9 @@ tl_ev_name(const struct tl_trace *t, const struct tl_event *e)
 	return tl_str(t->str, e->name);
 }
 
+/* Order by thread (pid, tid ids) then start time; 0 when equal. */
+int tl_ev_cmp_thread(const struct tl_event *x, const struct tl_event *y);
+
 /* The value of a top-level member, or NULL. */
 const char *tl_trace_meta(const struct tl_trace *t, const char *key);
 

@@ -17,13 +17,10 @@ cmp_thread_ts(const void *a, const void *b)
 {
 	const struct tl_event *x = &sort_ev[*(const int *)a];
 	const struct tl_event *y = &sort_ev[*(const int *)b];
+	int c = tl_ev_cmp_thread(x, y);
 
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
+	if (c != 0)
+		return c;
 	return x->uid < y->uid ? -1 : x->uid > y->uid;
 }
 
