@@ -481,6 +481,7 @@ main(int argc, char *argv[])
 	int ch, rval = 0;
 
 	tl_setprogname(argv[0]);
+	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
 	while ((ch = getopt_long(argc, argv, "cdhklmn:o:s:StuVw:", longopts,
 	    NULL)) != -1)
 		switch (ch) {

@@ -230,6 +230,8 @@ scan_events(struct scanner *s, const struct tl_scan_cb *cb)
 				return fail(s, s->len, "truncated JSON: "
 				    "unterminated traceEvents array");
 		}
+		if (c == ']' && index > 0)
+			return fail(s, s->pos, "trailing comma after the last event");
 		if (c != '{')
 			return fail(s, s->pos, "event is not a JSON object");
 		start = s->pos;

@@ -180,9 +180,7 @@ tl_w_double(struct tl_writer *w, double d)
 void
 tl_w_eol(struct tl_writer *w)
 {
-	if (w->csv)
-		putc_unlocked('\r', w->fp);
-	putc_unlocked('\n', w->fp);
+	putc_unlocked('\n', w->fp);	/* LF for CSV too, as the TSV */
 	w->col = 0;
 }
 

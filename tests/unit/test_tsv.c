@@ -59,7 +59,7 @@ main(void)
 	tl_w_str(&w, "z");
 	tl_w_eol(&w);
 	fclose(fp);
-	CHECK_STR(text, "a\\tb\\\\c\\nd\t42\t\n\"x,\"\"y\"\"\",z\r\n");
+	CHECK_STR(text, "a\\tb\\\\c\\nd\t42\t\n\"x,\"\"y\"\"\",z\n");
 	free(text);
 	return unit_done("test_tsv");
 }
