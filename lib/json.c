@@ -143,6 +143,32 @@ tl_json_get(const struct tl_json *j, int obj, const char *key, size_t klen)
 	return -1;
 }
 
+void
+tl_json_members(const struct tl_json *j, int obj, const char *const *keys,
+    int nkeys, int *out)
+{
+	const jsmntok_t *tok = TOK(j);
+	int i, n, k;
+
+	for (k = 0; k < nkeys; k++)
+		out[k] = -1;
+	if (obj < 0 || tok[obj].type != JSMN_OBJECT)
+		return;
+	n = tok[obj].size;
+	for (i = obj + 1; n-- > 0 && i + 1 < j->ntok; i = tl_json_next(j, i + 1)) {
+		const char *s = j->js + tok[i].start;
+		size_t len = (size_t)(tok[i].end - tok[i].start);
+
+		for (k = 0; k < nkeys; k++)
+			if (out[k] < 0 && len > 0 && keys[k][0] == s[0] &&
+			    strlen(keys[k]) == len &&
+			    memcmp(keys[k], s, len) == 0) {
+				out[k] = i + 1;
+				break;
+			}
+	}
+}
+
 size_t
 tl_json_compact_text(const char *s, size_t n, char *out)
 {

@@ -116,11 +116,10 @@ intern_compact(struct reader *r, int tk)
 	return tl_intern(r->t->str, r->buf, n);
 }
 
-/* Integer argument, or TL_NONE if absent or not an integer. */
+/* Integer value of token tk, or TL_NONE if absent or not an integer. */
 static int64_t
-int_arg(struct reader *r, int args, const char *key)
+int_arg(struct reader *r, int tk)
 {
-	int tk = tl_json_get(&r->j, args, key, strlen(key));
 	size_t n;
 	const char *s;
 	int64_t v;
@@ -134,10 +133,9 @@ int_arg(struct reader *r, int args, const char *key)
 }
 
 static int
-time_field(struct reader *r, int obj, const char *key, int64_t *ns,
+time_field(struct reader *r, int tk, const char *key, int64_t *ns,
     uint64_t index, uint64_t offset)
 {
-	int tk = tl_json_get(&r->j, obj, key, strlen(key));
 	size_t n;
 	const char *s;
 	char msg[64];
@@ -203,6 +201,18 @@ meta_event(struct reader *r)
 	    intern_scalar(r, v));
 }
 
+/* The members an X event is read for, found in one pass each. */
+enum { K_TS, K_DUR, K_NAME, K_PID, K_TID, K_ARGS, NTOP };
+static const char *const top_keys[NTOP] = {
+	"ts", "dur", "name", "pid", "tid", "args"
+};
+enum { A_CORR, A_EXTID, A_SEQ, A_STREAM, A_GRID, A_BLOCK, A_DIMS, A_TYPES,
+	A_STRIDES, A_CONCRETE, NARG };
+static const char *const arg_keys[NARG] = {
+	"correlation", "External id", "Sequence number", "stream", "grid",
+	"block", "Input Dims", "Input type", "Input Strides", "Concrete Inputs"
+};
+
 static int
 on_event(void *ctx, const char *ev, size_t len, uint64_t index,
     uint64_t offset)
@@ -212,7 +222,7 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	struct tl_event *e;
 	const char *cat, *err, *s;
 	size_t catlen, n;
-	int kind = -1, tk, args, ph;
+	int kind = -1, tk, ph, f[NTOP], a[NARG];
 
 	t->nevents = index + 1;
 	if (prescan_cat(ev, len, &cat, &catlen)) {
@@ -250,44 +260,39 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	e->uid = (uint32_t)index;
 	e->kind = (uint8_t)kind;
 	e->parent = e->child = e->sibling = e->lastchild = e->fwd = -1;
-	if (time_field(r, 0, "ts", &e->ts, index, offset) < 0 ||
-	    time_field(r, 0, "dur", &e->dur, index, offset) < 0)
+	tl_json_members(&r->j, 0, top_keys, NTOP, f);
+	if (time_field(r, f[K_TS], "ts", &e->ts, index, offset) < 0 ||
+	    time_field(r, f[K_DUR], "dur", &e->dur, index, offset) < 0)
 		return -1;
 	if (e->dur < 0)
 		return bad(r, index, offset, "negative \"dur\"");
-	if ((tk = TL_JSON_GET(&r->j, 0, "name")) >= 0)
-		e->name = intern_scalar(r, tk);
-	if ((tk = TL_JSON_GET(&r->j, 0, "pid")) >= 0)
-		e->pid = intern_scalar(r, tk);
-	if ((tk = TL_JSON_GET(&r->j, 0, "tid")) >= 0)
-		e->tid = intern_scalar(r, tk);
-	args = TL_JSON_GET(&r->j, 0, "args");
-	e->corr = int_arg(r, args, "correlation");
-	e->extid = int_arg(r, args, "External id");
-	e->seq = int_arg(r, args, "Sequence number");
-	e->stream = int_arg(r, args, "stream");
+	if (f[K_NAME] >= 0)
+		e->name = intern_scalar(r, f[K_NAME]);
+	if (f[K_PID] >= 0)
+		e->pid = intern_scalar(r, f[K_PID]);
+	if (f[K_TID] >= 0)
+		e->tid = intern_scalar(r, f[K_TID]);
+	tl_json_members(&r->j, f[K_ARGS], arg_keys, NARG, a);
+	e->corr = int_arg(r, a[A_CORR]);
+	e->extid = int_arg(r, a[A_EXTID]);
+	e->seq = int_arg(r, a[A_SEQ]);
+	e->stream = int_arg(r, a[A_STREAM]);
 	if (TL_IS_GPU(kind)) {
-		e->grid = intern_compact(r, TL_JSON_GET(&r->j, args, "grid"));
-		e->block = intern_compact(r, TL_JSON_GET(&r->j, args, "block"));
+		e->grid = intern_compact(r, a[A_GRID]);
+		e->block = intern_compact(r, a[A_BLOCK]);
 		if (e->stream == TL_NONE) {
 			int64_t v;
-			size_t tn;
 			const char *ts = tl_str(t->str, e->tid);
 
 			/* Old traces: the stream is the GPU tid. */
-			tn = tl_strsize(t->str, e->tid);
-			if (tl_parse_i64(ts, tn, &v) == 0)
+			if (tl_parse_i64(ts, tl_strsize(t->str, e->tid), &v) == 0)
 				e->stream = v;
 		}
 	} else if (kind == TL_EV_CPU_OP) {
-		e->dims = intern_compact(r,
-		    TL_JSON_GET(&r->j, args, "Input Dims"));
-		e->types = intern_compact(r,
-		    TL_JSON_GET(&r->j, args, "Input type"));
-		e->strides = intern_compact(r,
-		    TL_JSON_GET(&r->j, args, "Input Strides"));
-		e->concrete = intern_compact(r,
-		    TL_JSON_GET(&r->j, args, "Concrete Inputs"));
+		e->dims = intern_compact(r, a[A_DIMS]);
+		e->types = intern_compact(r, a[A_TYPES]);
+		e->strides = intern_compact(r, a[A_STRIDES]);
+		e->concrete = intern_compact(r, a[A_CONCRETE]);
 	}
 	t->nev++;
 	return 0;
