@@ -136,8 +136,6 @@ tl_input_read(struct tl_input *in, char *dst, size_t n)
 	while (got < n) {
 		long k;
 
-		if (in->cur != NULL && in->cur->len < 0)
-			return got > 0 ? (long)got : -1;
 		if (in->cur == NULL) {
 			pthread_mutex_lock(&in->mu);
 			while (in->head == in->tail)
@@ -145,9 +143,9 @@ tl_input_read(struct tl_input *in, char *dst, size_t n)
 			in->cur = &in->ring[in->head % NBUF];
 			pthread_mutex_unlock(&in->mu);
 			in->curpos = 0;
-			if (in->cur->len < 0)
-				return got > 0 ? (long)got : -1;
 		}
+		if (in->cur->len < 0)	/* an error stays, as the end does */
+			return got > 0 ? (long)got : -1;
 		if (in->cur->len == 0)
 			return (long)got;	/* end of input: stays there */
 		k = in->cur->len - in->curpos;

@@ -39,8 +39,7 @@ merge(struct tl_ival *v, size_t n)
 
 	if (n == 0)
 		return 0;
-	if (n > 0)
-		qsort(v, n, sizeof(*v), cmp_ival);
+	qsort(v, n, sizeof(*v), cmp_ival);
 	for (i = 1; i < n; i++) {
 		if (v[i].start <= v[o].end) {
 			if (v[i].end > v[o].end)

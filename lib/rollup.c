@@ -134,7 +134,7 @@ collect(struct ctx *c, int op, int kind, int fwd)
 {
 	const struct tl_trace *t = c->t;
 	struct tl_row *r = new_row(c->rows, op, kind);
-	size_t sp = 0, cap = 0;
+	size_t sp = 0;
 	int i;
 
 	r->fwd = fwd;
@@ -158,7 +158,6 @@ collect(struct ctx *c, int op, int kind, int fwd)
 			}
 		}
 	}
-	(void)cap;
 	if (r->ngpu == 0) {
 		free(r->gpu);
 		c->rows->n--;
@@ -361,6 +360,7 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 		r->gpu = tl_malloc(sizeof(*r->gpu));
 		r->gpu[r->ngpu++] = (int)i;
 	}
+	keep_window(t, w, rows);
 	for (i = 0; i < rows->n; i++)
 		if (rows->v[i].kind == TL_ROW_COMM ||
 		    rows->v[i].kind == TL_ROW_SYNTH) {
@@ -371,7 +371,6 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	free(c.covered);
 	free(c.model_below);
 	free(c.stack);
-	keep_window(t, w, rows);
 	sort_rows(t, rows);
 }
 
@@ -451,13 +450,13 @@ tl_launchers(const struct tl_trace *t, const struct tl_window *w,
 		    sizeof(*r->gpu));
 		r->gpu[r->ngpu++] = (int)i;
 	}
+	keep_window(t, w, rows);
 	for (i = 0; i < rows->n; i++) {
 		finish_row(t, &rows->v[i]);
 		label(t, &rows->v[i]);
 		rows->v[i].subtree_busy = subtree_busy(t, rows->v[i].op);
 	}
 	tl_map_free(&seen);
-	keep_window(t, w, rows);
 	sort_rows(t, rows);
 }
 
