@@ -6,12 +6,19 @@
 include config.mk
 
 BIN = \
-	bin/tl-parse
+	bin/tl-categorize \
+	bin/tl-efficiency \
+	bin/tl-parse \
+	bin/tl-perfmodel
 
 LIBOBJ = \
 	lib/callstack.o \
 	lib/category.o \
+	lib/concrete.o \
+	lib/expr.o \
+	lib/gpus_table.o \
 	lib/hashmap.o \
+	lib/hwspec.o \
 	lib/input.o \
 	lib/intern.o \
 	lib/interval.o \
@@ -19,23 +26,60 @@ LIBOBJ = \
 	lib/jsonscan.o \
 	lib/jsonw.o \
 	lib/kernclass.o \
+	lib/model_conv.o \
+	lib/model_eltwise.o \
+	lib/model_file.o \
+	lib/model_gemm.o \
+	lib/model_norm.o \
+	lib/model_reduce.o \
+	lib/model_sdpa.o \
+	lib/model_softmax.o \
+	lib/models_table.o \
+	lib/opargs.o \
+	lib/opmodel.o \
 	lib/ops_table.o \
+	lib/perfcols.o \
+	lib/perfmodel.o \
 	lib/rollup.o \
+	lib/roofline.o \
+	lib/rules.o \
+	lib/stream.o \
 	lib/timeline.o \
 	lib/trace.o \
 	lib/tree.o \
 	lib/tsv.o \
 	lib/util.o
 
-LIBHDR = $(LIBOBJ:.o=.h)
+# Generated tables and the model families have no header of their own.
+GENOBJ = lib/gpus_table.o lib/models_table.o lib/ops_table.o
+LIBHDR = \
+	lib/callstack.h lib/category.h lib/concrete.h lib/expr.h lib/hashmap.h \
+	lib/hwspec.h \
+	lib/input.h lib/intern.h lib/interval.h lib/json.h lib/jsonscan.h \
+	lib/jsonw.h lib/kernclass.h lib/model_file.h lib/opargs.h \
+	lib/opmodel.h lib/perfcols.h lib/perfmodel.h lib/rollup.h lib/roofline.h \
+	lib/rules.h lib/stream.h lib/timeline.h lib/trace.h lib/tree.h lib/tsv.h lib/util.h
 
 UNIT = \
-	tests/unit/test_json \
+	tests/unit/test_concrete \
+	tests/unit/test_expr \
+	tests/unit/test_hwspec \
 	tests/unit/test_interval \
+	tests/unit/test_json \
+	tests/unit/test_model_conv \
+	tests/unit/test_model_gemm \
+	tests/unit/test_model_norm \
+	tests/unit/test_model_reduce \
+	tests/unit/test_model_sdpa \
+	tests/unit/test_model_softmax \
+	tests/unit/test_stream \
 	tests/unit/test_tsv
 
 MAN1 = \
-	man/tl-parse.1
+	man/tl-categorize.1 \
+	man/tl-efficiency.1 \
+	man/tl-parse.1 \
+	man/tl-perfmodel.1
 MAN5 = man/tl-format.5
 MAN7 = man/tl.7
 
@@ -44,29 +88,39 @@ all: $(BIN)
 lib/ops_table.c: share/tl/ops.tsv tests/tools/embed.awk
 	awk -v name=tl_default_ops -f tests/tools/embed.awk share/tl/ops.tsv > $@
 
-lib/ops_table.h:
-	@:
+lib/models_table.c: share/tl/models/default.tsv tests/tools/embed.awk
+	awk -v name=tl_default_models -f tests/tools/embed.awk share/tl/models/default.tsv > $@
+
+lib/gpus_table.c: share/tl/gpus.tsv tests/tools/embed.awk
+	awk -v name=tl_default_gpus -f tests/tools/embed.awk share/tl/gpus.tsv > $@
 
 lib/libtl.a: $(LIBOBJ)
 	rm -f $@
 	$(AR) rcs $@ $(LIBOBJ)
 
-$(LIBOBJ): lib/util.h lib/trace.h lib/intern.h lib/hashmap.h config.mk
+$(LIBOBJ): $(LIBHDR) config.mk
 
 .SUFFIXES: .c .o
 .c.o:
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
 
+bin/tl-categorize: cmd/tl-categorize.c lib/libtl.a $(LIBHDR)
+	@mkdir -p bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-categorize.c lib/libtl.a $(LDLIBS)
+bin/tl-efficiency: cmd/tl-efficiency.c lib/libtl.a $(LIBHDR)
+	@mkdir -p bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-efficiency.c lib/libtl.a $(LDLIBS)
 bin/tl-parse: cmd/tl-parse.c lib/libtl.a $(LIBHDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-parse.c lib/libtl.a $(LDLIBS)
+bin/tl-perfmodel: cmd/tl-perfmodel.c lib/libtl.a $(LIBHDR)
+	@mkdir -p bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-perfmodel.c lib/libtl.a $(LDLIBS)
 
-tests/unit/test_json: tests/unit/test_json.c tests/unit/unit.h lib/libtl.a
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/unit/test_json.c lib/libtl.a $(LDLIBS)
-tests/unit/test_interval: tests/unit/test_interval.c tests/unit/unit.h lib/libtl.a
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/unit/test_interval.c lib/libtl.a $(LDLIBS)
-tests/unit/test_tsv: tests/unit/test_tsv.c tests/unit/unit.h lib/libtl.a
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/unit/test_tsv.c lib/libtl.a $(LDLIBS)
+# Unit tests: tests/unit/test_X.c against the library.
+$(UNIT): tests/unit/unit.h lib/libtl.a
+.c:
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libtl.a $(LDLIBS)
 
 check: all $(UNIT)
 	sh tests/run.sh
@@ -93,7 +147,9 @@ install: all
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
-	cp -f share/tl/ops.tsv $(DESTDIR)$(SHAREDIR)/
+	mkdir -p $(DESTDIR)$(SHAREDIR)/models
+	cp -f share/tl/ops.tsv share/tl/gpus.tsv $(DESTDIR)$(SHAREDIR)/
+	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 
 uninstall:
@@ -103,6 +159,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(SHAREDIR)
 
 clean:
-	rm -rf bin lib/*.o lib/libtl.a lib/ops_table.c $(UNIT)
+	rm -rf bin lib/*.o lib/libtl.a lib/ops_table.c lib/models_table.c \
+	    lib/gpus_table.c $(UNIT)
 
 .PHONY: all check static asan bench install uninstall clean

@@ -60,16 +60,16 @@ static int header_done;
 static const char op_cols[] =
     "trace,rank,uid,name,category,direction,row_kind,pid,tid,ts_us,"
     "cpu_dur_us,kernel_count,kernel_time_us,kernels,input_dims,input_types,"
-    "input_strides,concrete_inputs,parent_uid,parent_name,fwd_uid,seq,"
-    "pct_gpu_time,trace_total_us,trace_busy_us,trace_compute_us,"
-    "trace_exposed_comm_us,trace_exposed_memcpy_us,trace_idle_us";
+    "input_strides,concrete_inputs,parent_uid,parent_name,fwd_uid,fwd_name,"
+    "seq,pct_gpu_time,trace_total_us,trace_busy_us,trace_compute_us,"
+    "trace_exposed_comm_us,trace_exposed_memcpy_us,trace_idle_us,trace_gpu";
 static const char launcher_cols[] =
     "trace,rank,uid,name,category,direction,row_kind,pid,tid,ts_us,"
     "cpu_dur_us,kernel_count,kernel_time_us,subtree_kernel_time_us,kernels,"
     "input_dims,input_types,input_strides,concrete_inputs,parent_uid,"
-    "parent_name,fwd_uid,seq,pct_gpu_time,trace_total_us,trace_busy_us,"
-    "trace_compute_us,trace_exposed_comm_us,trace_exposed_memcpy_us,"
-    "trace_idle_us";
+    "parent_name,fwd_uid,fwd_name,seq,pct_gpu_time,trace_total_us,"
+    "trace_busy_us,trace_compute_us,trace_exposed_comm_us,"
+    "trace_exposed_memcpy_us,trace_idle_us,trace_gpu";
 static const char timeline_cols[] =
     "trace,rank,device,type,time_us,pct_total";
 static const char kernel_cols[] =
@@ -198,10 +198,13 @@ write_rows(const struct tl_trace *t, const struct tl_rows *rows,
 			tl_w_empty(&w);
 			tl_w_empty(&w);
 		}
-		if (fwd >= 0 && fwd != r->op)
+		if (fwd >= 0 && fwd != r->op) {
 			tl_w_int(&w, t->ev[fwd].uid);
-		else
+			w_interned(t, t->ev[fwd].name);
+		} else {
 			tl_w_empty(&w);
+			tl_w_empty(&w);
+		}
 		w_opt_int(e->seq);
 		if (rows->total_busy > 0)
 			tl_w_double(&w, (double)r->busy /
@@ -214,6 +217,7 @@ write_rows(const struct tl_trace *t, const struct tl_rows *rows,
 		tl_w_us(&w, tl->exposed_comm);
 		tl_w_us(&w, tl->exposed_memcpy);
 		tl_w_us(&w, tl->idle);
+		tl_w_str(&w, t->gpu);
 		if (cs != NULL) {
 			tl_module_of(cs, r->op, &jb);
 			tl_w_mem(&w, jb.s, jb.n);

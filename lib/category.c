@@ -5,6 +5,7 @@
 
 #include "category.h"
 #include "hashmap.h"
+#include "tsv.h"
 #include "util.h"
 
 extern const char tl_default_ops[];	/* ops_table.c, from share/tl/ops.tsv */
@@ -39,6 +40,12 @@ fnv1a(const char *s, size_t n)
 	return h;
 }
 
+const char *const *
+tl_categories(void)
+{
+	return categories;
+}
+
 int
 tl_is_category(const char *s)
 {
@@ -61,7 +68,7 @@ parse(const char *src, const char *where)
 	ntab = 0;
 	tl_map_free(&exact);
 	for (line = text; line != NULL && *line != '\0'; line = next) {
-		char *f[5];
+		char *f[6];
 		int nf = 0;
 		struct entry *e;
 
@@ -72,7 +79,7 @@ parse(const char *src, const char *where)
 		if (lineno == 1 || *line == '\0')
 			continue;	/* header */
 		f[nf++] = line;
-		for (char *p = line; *p != '\0' && nf < 5; p++)
+		for (char *p = line; *p != '\0' && nf < 6; p++)
 			if (*p == '\t') {
 				*p = '\0';
 				f[nf++] = p + 1;
@@ -103,6 +110,7 @@ parse(const char *src, const char *where)
 		e->info.direction = f[2];
 		e->info.model = nf > 3 ? f[3] : "";
 		e->info.bwd_model = nf > 4 && strcmp(f[4], "yes") == 0;
+		e->info.extra_model = nf > 5 ? f[5] : "";
 	}
 	/* Index the exact names; the first entry of a name wins. */
 	for (size_t i = ntab; i-- > 0;)
@@ -176,14 +184,18 @@ tl_categorize(const char *name, const char *k)
 }
 
 void
-tl_optable_print(void)
+tl_optable_print(struct tl_writer *w)
 {
 	size_t i;
 
-	printf("name\tcategory\tdirection\tmodel\tbwd_model\n");
-	for (i = 0; i < ntab; i++)
-		printf("%.*s%s\t%s\t%s\t%s\t%s\n", (int)tab[i].len,
-		    tab[i].name, tab[i].prefix ? "*" : "",
-		    tab[i].info.category, tab[i].info.direction,
-		    tab[i].info.model, tab[i].info.bwd_model ? "yes" : "");
+	tl_w_header(w, "name,category,direction,model,bwd_model,extra_model");
+	for (i = 0; i < ntab; i++) {
+		tl_w_mem(w, tab[i].name, tab[i].len + (size_t)tab[i].prefix);
+		tl_w_str(w, tab[i].info.category);
+		tl_w_str(w, tab[i].info.direction);
+		tl_w_str(w, tab[i].info.model);
+		tl_w_str(w, tab[i].info.bwd_model ? "yes" : "");
+		tl_w_str(w, tab[i].info.extra_model);
+		tl_w_eol(w);
+	}
 }

@@ -13,6 +13,11 @@ struct tl_opinfo {
 	const char *direction;	/* "fwd" or "bwd" */
 	const char *model;	/* perf-model family, "" = none */
 	int bwd_model;		/* the family also models the backward pass */
+	/*
+	 * A family tl models that TraceLens does not (linear, softmax, ...):
+	 * tl-perfmodel uses it, but it does not stop the roll-up at the op.
+	 */
+	const char *extra_model;
 };
 
 /* Load the built-in table, or FILE when path is not NULL; 0 or -1. */
@@ -24,9 +29,12 @@ const struct tl_opinfo *tl_optable_find(const char *name);
  * NULL), then "other".
  */
 const char *tl_categorize(const char *name, const char *first_kernel);
+/* The category values of the stream, NULL-terminated. */
+const char *const *tl_categories(void);
 /* 1 if s is one of the category values of the stream. */
 int tl_is_category(const char *s);
-/* Print the table as TSV on stdout. */
-void tl_optable_print(void);
+/* Write the table with its header. */
+struct tl_writer;
+void tl_optable_print(struct tl_writer *w);
 
 #endif

@@ -268,7 +268,7 @@ scan_object(struct scanner *s, const struct tl_scan_cb *cb)
 
 	s->pos++;		/* '{' */
 	for (;;) {
-		size_t kstart, klen, vstart, keep, before;
+		size_t kstart = 0, klen = 0, vstart, keep, before;
 
 		c = peek(s, NULL);
 		if (c == -2)

@@ -328,6 +328,26 @@ on_meta(void *ctx, const char *key, size_t klen, const char *val, size_t vlen)
 		}
 		tl_json_free(&j);
 	}
+	if (strcmp(m->key, "deviceProperties") == 0 && vlen > 0) {
+		struct tl_json j;
+		int tk;
+
+		tl_json_init(&j);
+		if (tl_json_parse(&j, val, vlen, &err) > 0 &&
+		    tl_json_type(&j, 0) == TL_J_ARRAY &&
+		    tl_json_size(&j, 0) > 0 &&
+		    tl_json_type(&j, 1) == TL_J_OBJECT &&
+		    (tk = TL_JSON_GET(&j, 1, "name")) >= 0 &&
+		    tl_json_type(&j, tk) == TL_J_STRING) {
+			size_t n;
+			const char *s = tl_json_text(&j, tk, &n);
+
+			free(t->gpu);
+			t->gpu = tl_malloc(n + 1);
+			tl_json_unescape(t->gpu, s, n);
+		}
+		tl_json_free(&j);
+	}
 }
 
 struct tl_trace *
@@ -386,6 +406,7 @@ tl_trace_free(struct tl_trace *t)
 	tl_strtab_free(t->str);
 	free(t->ev);
 	free(t->rank);
+	free(t->gpu);
 	free(t->name);
 	free(t->path);
 	free(t);

@@ -76,6 +76,7 @@ struct tl_trace {
 	struct tl_meta *meta;
 	size_t nmeta, capmeta;
 	char *rank;		/* distributedInfo.rank, or NULL */
+	char *gpu;		/* deviceProperties[0].name, or NULL */
 	int link_external;	/* 1: linking key is External id */
 };
 

@@ -68,6 +68,13 @@ tl_w_mem(struct tl_writer *w, const char *s, size_t n)
 }
 
 void
+tl_w_raw(struct tl_writer *w, const char *s, size_t n)
+{
+	sep(w);
+	fwrite(s, 1, n, w->fp);
+}
+
+void
 tl_w_str(struct tl_writer *w, const char *s)
 {
 	tl_w_mem(w, s, s != NULL ? strlen(s) : 0);

@@ -20,6 +20,8 @@ struct tl_writer {
 void tl_w_init(struct tl_writer *w, FILE *fp, int csv);
 void tl_w_str(struct tl_writer *w, const char *s);
 void tl_w_mem(struct tl_writer *w, const char *s, size_t n);
+/* A field already in the writer's format (TSV-escaped), verbatim. */
+void tl_w_raw(struct tl_writer *w, const char *s, size_t n);
 void tl_w_empty(struct tl_writer *w);
 void tl_w_int(struct tl_writer *w, int64_t v);
 /* Nanoseconds as microseconds, exact: "12.345", "7". */

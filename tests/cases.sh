@@ -60,7 +60,7 @@ check "every linked GPU event in exactly one row (sample)" \
 check "uids of rows' kernels are distinct (sample)" \
     "$P $SAMPLE | awk -F'\t' 'NR > 1 { print \$14 }' | grep -o '\"uid\":[0-9]*' | sort | uniq -d | wc -l | grep -qx 0"
 check "pct_gpu_time sums to 100 (sample)" \
-    "$P $SAMPLE | awk -F'\t' 'NR > 1 { s += \$23 } END { d = s - 100; if (d < 0) d = -d; exit d > 1e-9 }'"
+    "$P $SAMPLE | awk -F'\t' 'NR > 1 { s += \$24 } END { d = s - 100; if (d < 0) d = -d; exit d > 1e-9 }'"
 check "--step 3 keeps the step, --step 4 is an error" \
     "$P --step 3 $SAMPLE | awk 'END { exit NR < 100 }' && { $P --step 4 $SAMPLE 2> $tmp/e; [ \$? = 1 ] && grep -q 'no ProfilerStep#4' $tmp/e; }"
 check "--window selects host events by start time" \
@@ -69,7 +69,7 @@ check "--window selects host events by start time" \
 check "--stack adds module and call_stack" \
     "$P --stack $SAMPLE | awk -F'\t' 'NR == 1 && \$(NF-1) != \"module\" { exit 1 } NR > 1 && \$(NF-1) ~ /DecoderLayer/ { n++ } END { exit n == 0 }'"
 check "numbers do not depend on --stack" \
-    "$P $SAMPLE | cut -f1-29 > $tmp/a && $P --stack $SAMPLE | cut -f1-29 > $tmp/b && cmp $tmp/a $tmp/b"
+    "$P $SAMPLE | cut -f1-31 > $tmp/a && $P --stack $SAMPLE | cut -f1-31 > $tmp/b && cmp $tmp/a $tmp/b"
 check "--csv writes the same rows as CSV" \
     "[ \$($P --csv $SAMPLE | wc -l) = \$($P $SAMPLE | wc -l) ] && $P --csv $SAMPLE | head -1 | grep -q '^trace,rank,uid,name,'"
 check "--per-device timeline of a one-GPU trace equals the pooled one" \
@@ -98,9 +98,85 @@ if need_shared "real traces"; then
 	check "qwen H100: 509 unlinked kernels" \
 	    "$P -m $T/h100-qwen1.5-0.5b.json.gz | awk -F'\t' '\$3 == \"tl.unlinked_gpu_events\" { exit \$4 != 509 }'"
 	check "toy: op stream equals the golden file" \
-	    "$P -n toy $T/toy-linking.json | cut -f3-13,15-29 | diff - tests/golden/toy-ops.tsv"
+	    "$P -n toy $T/toy-linking.json | cut -f3-13,15-31 | diff - tests/golden/toy-ops.tsv"
 	check "toy: kernel table equals the golden file" \
 	    "$P -k -n toy $T/toy-linking.json | diff - tests/golden/toy-kernels.tsv"
 	check "qwen H100: aten::mm 48 calls of 8944x1024x2816, 4055.251 µs" \
 	    "$P $T/h100-qwen1.5-0.5b.json.gz | awk -F'\t' '\$4 == \"aten::mm\" && \$15 == \"[[8944,1024],[1024,2816]]\" { n++; s += \$13 } END { exit !(n == 48 && s > 4055.2509 && s < 4055.2511) }'"
+fi
+
+# tl-categorize, tl-perfmodel, tl-efficiency.
+C=$BIN/tl-categorize
+M=$BIN/tl-perfmodel
+E=$BIN/tl-efficiency
+$P $SAMPLE > $tmp/s.tsv 2>/dev/null
+for p in tl-categorize tl-perfmodel tl-efficiency; do
+	check "$p --help and --version" \
+	    "$BIN/$p --help | grep -q '^usage: $p' && [ \"\$($BIN/$p --version)\" = '$p (tl) $(sed -n 's/^VERSION = //p' config.mk)' ]"
+	check "$p: unknown option exits 2" "$BIN/$p --bogus < $tmp/s.tsv 2>/dev/null; [ \$? = 2 ]"
+	check "$p: write error on /dev/full: exit 1" \
+	    "$BIN/$p \$([ $p = tl-efficiency ] && echo --hw mi300x) $tmp/s.tsv > /dev/full 2> $tmp/e; [ \$? = 1 ] && grep -q 'write error' $tmp/e"
+	check "$p: closed pipe ends quietly" \
+	    "$BIN/$p \$([ $p = tl-efficiency ] && echo --hw mi300x) $tmp/s.tsv 2> $tmp/e | head -1 > /dev/null; [ ! -s $tmp/e ]"
+done
+check "categorize gemm keeps exactly the gemm rows" \
+    "[ \$($C gemm $tmp/s.tsv | awk -F'\t' 'NR > 1' | wc -l) = \$(awk -F'\t' '\$5 == \"gemm\"' $tmp/s.tsv | wc -l) ] && \
+     $C gemm $tmp/s.tsv | awk -F'\t' 'NR > 1 && \$5 != \"gemm\" { exit 1 } END { exit NR < 10 }'"
+check "categorize: a category and its inverse make the whole stream" \
+    "a=\$($C elementwise $tmp/s.tsv | wc -l); b=\$($C -v elementwise $tmp/s.tsv | wc -l); n=\$(wc -l < $tmp/s.tsv); [ \$((a + b)) = \$((n + 1)) ]"
+check "categorize: group norm = the five norms, sdpa = attention" \
+    "[ \"\$($C norm $tmp/s.tsv | md5sum)\" = \"\$($C batchnorm layernorm groupnorm instancenorm rmsnorm $tmp/s.tsv | md5sum)\" ] && \
+     [ \"\$($C sdpa $tmp/s.tsv | md5sum)\" = \"\$($C attention $tmp/s.tsv | md5sum)\" ] && [ \$($C sdpa $tmp/s.tsv | wc -l) -gt 1 ]"
+check "categorize: stdin equals the file, CSV in gives the same rows" \
+    "$C gemm < $tmp/s.tsv > $tmp/a && $C gemm $tmp/s.tsv > $tmp/b && cmp $tmp/a $tmp/b && \
+     $P --csv $SAMPLE > $tmp/s.csv && $C gemm $tmp/s.csv | cmp - $tmp/b"
+check "categorize: unknown category exits 2 and names it" \
+    "$C gemmm $tmp/s.tsv 2> $tmp/e; [ \$? = 2 ] && grep -q \"'gemmm' is neither a category\" $tmp/e"
+check "categorize --list prints the op table" \
+    "$C --list | head -1 | grep -q '^name	category	direction	model	bwd_model	extra_model\$' && $C --list | grep -q '^aten::mm	gemm	fwd	gemm'"
+check "categorize --rules: kernel and op patterns re-categorise before selecting" \
+    "printf 'match\tpattern\tcategory\tdirection\nkernel\t*Cijk_*\ttriton\t\nop\taten::add*\tcomm\tbwd\n' > $tmp/rules.tsv && \
+     n=\$($C --rules $tmp/rules.tsv triton $tmp/s.tsv | awk -F'\t' 'NR > 1 && \$4 ~ /mm/' | wc -l) && [ \$n -gt 0 ] && \
+     $C --rules $tmp/rules.tsv comm $tmp/s.tsv | awk -F'\t' 'NR > 1 && \$4 ~ /^aten::add/ && \$6 != \"bwd\" { exit 1 } NR > 1 { n++ } END { exit n == 0 }'"
+check "categorize --rules: a bad rules file is an error with its line" \
+    "printf 'match\tpattern\tcategory\nop\tx\tnope\n' > $tmp/r.tsv; $C --rules $tmp/r.tsv gemm $tmp/s.tsv 2> $tmp/e; [ \$? = 1 ] && grep -q 'r.tsv:2: unknown category' $tmp/e"
+check "perfmodel: running it twice replaces its columns" \
+    "$M $tmp/s.tsv > $tmp/a && $M $tmp/a > $tmp/b && cmp $tmp/a $tmp/b"
+check "perfmodel: GEMM rows of the sample have flops, bytes and a compute spec" \
+    "$C gemm $tmp/s.tsv | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     \$c[\"name\"] == \"aten::mm\" && (\$c[\"flops\"] == \"\" || \$c[\"bytes\"] == \"\" || \$c[\"compute_spec\"] != \"matrix_bf16\") { exit 1 } { n++ } END { exit n == 0 }'"
+check "perfmodel --models: a user model for an op without one" \
+    "$M $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"name\"] == \"aten::sin\" && \$c[\"flops\"] != \"\" { exit 1 }' && \
+     printf '# a test model\nop\tmaf\tflops\tbytes\naten::sin\tvector\t7*numel(0)\t2*numel(0)*bpe(0)\n' > $tmp/m.tsv && \
+     $M --models $tmp/m.tsv $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     \$c[\"name\"] == \"aten::sin\" { n++; if (\$c[\"input_dims\"] != \"[[1,2048,128]]\" || \$c[\"flops\"] != 7 * 2048 * 128 || \$c[\"bytes\"] != 2 * 2048 * 128 * 4 || \$c[\"perf_model\"] != \"file\") exit 1 } END { exit n != 1 }'"
+check "perfmodel --models: a bad formula is an error with file and line" \
+    "printf 'op\tmaf\tflops\tbytes\nx\tvector\t2*(numel(0)\t\n' > $tmp/m.tsv; $M --models $tmp/m.tsv $tmp/s.tsv 2> $tmp/e; [ \$? = 1 ] && grep -q 'm.tsv:2: flops formula' $tmp/e"
+check "efficiency runs the perf model itself: same numbers as after tl-perfmodel" \
+    "$E --hw mi300x $tmp/s.tsv > $tmp/a && $M $tmp/s.tsv | $E --hw mi300x > $tmp/b && cmp $tmp/a $tmp/b"
+check "efficiency: bound, roofline and assessment on GEMMs; roof recorded" \
+    "$C gemm $tmp/s.tsv | $E --hw mi300x | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     \$c[\"bound\"] == \"\" || \$c[\"pct_roofline\"] == \"\" || \$c[\"assessment\"] == \"\" || \$c[\"roof\"] != \"achievable\" || \$c[\"peak_tflops\"] != 708 { exit 1 } { n++ } END { exit n == 0 }'"
+check "efficiency --roof peak uses the dense data-sheet peak" \
+    "$C gemm $tmp/s.tsv | $E --hw mi300x --roof peak | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"peak_tflops\"] != 1307.4 || \$c[\"roof\"] != \"peak\" { exit 1 }'"
+check "efficiency --peak-tflops/--peak-tbs without --hw" \
+    "$C gemm $tmp/s.tsv | $E --peak-tflops 100 --peak-tbs 2 | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"peak_tflops\"] != 100 || \$c[\"peak_tbs\"] != 2 { exit 1 }'"
+check "efficiency --hw auto reads trace_gpu (MI300X sample)" \
+    "$E --hw auto $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"hw\"] != \"mi300x\" { exit 1 } END { exit NR < 2 }'"
+check "efficiency: unknown --hw exits 2; --hw list lists the GPUs" \
+    "$E --hw nosuch $tmp/s.tsv 2>/dev/null; [ \$? = 2 ] && $E --hw list | grep -q '^mi300x' && $E --hw list | grep -q '^h100'"
+check "efficiency: elementwise baseline on memory-bound rows" \
+    "$E --hw mi300x $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     \$c[\"eltwise_baseline_tbs\"] == \"\" { exit 1 } \$c[\"bound\"] == \"memory\" && \$c[\"pct_eltwise_baseline\"] != \"\" { n++ } END { exit n == 0 }'"
+check "efficiency --group: counts and kernel time add up to the instances" \
+    "$E --hw mi300x $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { n++; t += \$c[\"kernel_time_us\"] } END { printf \"%d %.3f\n\", n, t }' > $tmp/a && \
+     $E --hw mi300x --group $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { n += \$c[\"count\"]; t += \$c[\"kernel_time_us\"] } END { printf \"%d %.3f\n\", n, t }' > $tmp/b && cmp $tmp/a $tmp/b"
+check "efficiency --group: one row per signature, sorted by total time" \
+    "$E --hw mi300x --group $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     { k = \$c[\"name\"] \$c[\"input_dims\"] \$c[\"input_types\"] \$c[\"input_strides\"] \$c[\"concrete_inputs\"]; if (k in seen) exit 1; seen[k] = 1; \
+       if (NR > 2 && \$c[\"kernel_time_us\"] > last) exit 1; last = \$c[\"kernel_time_us\"] }'"
+if need_shared "pipeline on real traces"; then
+	check "batch_norm of resnet: training and affine from the call, bandwidth filled" \
+	    "$P $T/mi300-resnet-act-checkpoint.json.gz | $C batchnorm | $E --hw mi300x | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+	     \$c[\"name\"] == \"aten::batch_norm\" { n++; if (\$c[\"params\"] !~ /\"is_training\":true/ || \$c[\"params\"] !~ /\"is_affine\":true/ || \$c[\"bytes\"] == \"\" || \$c[\"tbs\"] == \"\") exit 1 } END { exit n != 117 }'"
 fi

@@ -25,7 +25,8 @@ run() {
 }
 
 # Unit tests of lib modules.
-for t in tests/unit/test_json tests/unit/test_interval tests/unit/test_tsv; do
+for c in tests/unit/test_*.c; do
+	t=${c%.c}
 	run "$t" "$t"
 done
 
@@ -53,6 +54,37 @@ for e in tests/bad/*.expect; do
 		esac
 	done < "$e"
 	if [ -z "$msg" ]; then ok; else bad "bad input $in: $msg"; sed 's/^/    /' "$tmp/e"; fi
+done
+
+# Bad and odd streams for the filters: NAME.expect as above, plus
+# "prog P..." to name the programs the case is for (default: all).
+binabs=$(cd "$BIN" && pwd)
+for e in tests/bad/stream/*.expect; do
+	base=${e%.expect}
+	in=$(ls "$base".tsv "$base".csv 2>/dev/null | head -1)
+	progs=$(awk '$1 == "prog" { $1 = ""; print }' "$e")
+	for p in ${progs:-tl-categorize tl-perfmodel tl-efficiency}; do
+		case $p in
+		tl-efficiency) set -- --hw mi300x ;;
+		*) set -- ;;
+		esac
+		(cd "$(dirname "$in")" && "$binabs/$p" "$@" "$(basename "$in")") \
+		    > "$tmp/o" 2> "$tmp/e"
+		rc=$?
+		want=$(awk '$1 == "exit" { print $2 }' "$e")
+		msg=""
+		[ "$rc" = "$want" ] || msg="exit $rc, want $want"
+		[ "$(wc -l < "$tmp/e")" -le 1 ] || msg="$msg; more than one line on stderr"
+		while IFS= read -r line; do
+			case $line in
+			"stderr "*) grep -Eq -- "${line#stderr }" "$tmp/e" ||
+			    msg="$msg; stderr lacks /${line#stderr }/" ;;
+			"stdout "*) grep -Eq -- "${line#stdout }" "$tmp/o" ||
+			    msg="$msg; stdout lacks /${line#stdout }/" ;;
+			esac
+		done < "$e"
+		if [ -z "$msg" ]; then ok; else bad "bad stream $in ($p): $msg"; sed 's/^/    /' "$tmp/e"; fi
+	done
 done
 
 # End-to-end cases.
@@ -92,6 +124,14 @@ if [ -d "$REF" ] && [ -d "$TRACES" ]; then
 			esac
 		done
 	done
+	# FLOPs and bytes of every perf-model row against TraceLens' sheets.
+	if python3 tests/parity_perf.py "$BIN" "$TRACES" "$REF" > "$tmp/p" 2>&1; then
+		ok
+		grep '^all traces' "$tmp/p" | sed 's/^/    perf parity, rows compared: /'
+	else
+		bad "perf parity"
+		grep -v '; 0 mismatches$' "$tmp/p" | sed 's/^/    /' | tail -30
+	fi
 elif [ "${CI:-}" = true ]; then
 	bad "parity: $SHARED not found (required with CI=true)"
 else

@@ -1,0 +1,113 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_HWSPEC_H
+#define TL_HWSPEC_H
+
+/*
+ * The GPU specification table (share/tl/gpus.tsv, built into every
+ * program; tl-efficiency --hw NAME).  One row per fact: gpu, key, kind,
+ * value, source; the file's leading comment lines describe the keys.
+ * Every number is per device as PyTorch sees it (one MI250X GCD, not the
+ * package) and carries its source.
+ *
+ * Roofs.  A compute spec ("matrix_bf16", TraceLens' Compute Spec) has up
+ * to three figures: the dense peak, the sparse peak (never used as a
+ * roof) and the achievable maximum ("MAF", measured).  Bandwidth has a
+ * peak and, optionally, an achievable figure.
+ *   TL_ROOF_PEAK        data-sheet dense peak for compute and bandwidth.
+ *   TL_ROOF_ACHIEVABLE  achievable compute, or 0 where the table has none;
+ *                       achievable bandwidth, else peak bandwidth.
+ *   TL_ROOF_AUTO        per compute spec, achievable where known, else the
+ *                       dense peak; bandwidth as ACHIEVABLE.
+ * No built-in GPU has an achievable bandwidth, so AUTO pairs TraceLens'
+ * achievable compute (MI300X, MI325X) with the PEAK bandwidth, as
+ * TraceLens does (its arch files hold only mem_bw_gbps, a peak): the
+ * ridge point then sits at achievable FLOPs / peak bytes.  A user file
+ * that adds "hbm_tbs achievable" rows changes AUTO to that figure.  The
+ * *used and source outputs say which kind each number is, so a report
+ * can state it.
+ *
+ * Pointers returned here stay valid until the next tl_hw_load.
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+enum tl_roof { TL_ROOF_AUTO, TL_ROOF_ACHIEVABLE, TL_ROOF_PEAK };
+
+struct tl_hw;
+
+/*
+ * Load the built-in table, or FILE when path is not NULL (same format;
+ * it replaces the built-in one).  0, or -1 with "FILE:LINE: what" in err
+ * (the previous table stays).  The other functions load the built-in
+ * table on first use when none was loaded.
+ */
+int tl_hw_load(const char *path, char *err, size_t errlen);
+
+/*
+ * A GPU by table key or alias; case, '-', '_' and ' ' are not significant
+ * ("MI300X", "h100_sxm").  NULL if unknown.
+ */
+const struct tl_hw *tl_hw_find(const char *name);
+
+/*
+ * The GPU of a deviceProperties "name" (exact, or a table pattern ending
+ * in '*', case-insensitive; the longest pattern wins).  nsm > 0 (numSms)
+ * drops GPUs with another known CU/SM count, so a partitioned MI300X (38
+ * CUs) or an unknown Radeon gives NULL; mem_bytes > 0 (totalGlobalMem)
+ * drops GPUs whose memory_gb is more than 10% from it in GiB.  If several
+ * remain, the one whose pattern is marked "default" wins, else NULL
+ * (ambiguous).
+ */
+const struct tl_hw *tl_hw_match_device(const char *devname, int nsm);
+const struct tl_hw *tl_hw_match_device_mem(const char *devname, int nsm,
+    long long mem_bytes);
+
+/* The number of GPUs and the i-th in table order, for listing. */
+size_t tl_hw_count(void);
+const struct tl_hw *tl_hw_at(size_t i);
+
+const char *tl_hw_name(const struct tl_hw *hw);		/* "mi300x" */
+const char *tl_hw_description(const struct tl_hw *hw);	/* "" if none */
+
+/*
+ * Bandwidth in TB/s (1e12 B/s); 0 = unknown.  PEAK gives the peak;
+ * AUTO and ACHIEVABLE the achievable figure when known, else the peak.
+ * *used (may be NULL) is "achievable" or "peak", NULL with 0; *source
+ * (may be NULL) the row's source.
+ */
+double tl_hw_hbm(const struct tl_hw *hw, enum tl_roof roof,
+    const char **used, const char **source);
+double tl_hw_hbm_tbs(const struct tl_hw *hw, enum tl_roof roof,
+    const char **source);
+
+/*
+ * TFLOPS (TOPS for int8) for a compute spec "matrix_bf16": AUTO =
+ * achievable when the table has it for that spec, else dense peak;
+ * ACHIEVABLE = achievable or 0; PEAK = dense peak or 0.  *used (may be
+ * NULL) is "achievable" or "peak", NULL with 0; *source (may be NULL) the
+ * row's source.
+ */
+double tl_hw_tflops(const struct tl_hw *hw, const char *spec,
+    enum tl_roof roof, const char **used, const char **source);
+/* The published 2:4 structured-sparsity figure, 0 if none; never a roof. */
+double tl_hw_sparse_tflops(const struct tl_hw *hw, const char *spec,
+    const char **source);
+
+double tl_hw_memory_gb(const struct tl_hw *hw);		/* 0 = unknown */
+int tl_hw_devices_per_package(const struct tl_hw *hw);	/* 1 unless said */
+int tl_hw_compute_units(const struct tl_hw *hw);	/* 0 = unknown */
+
+/*
+ * Print the table (--hw list) as TSV with a header, or CSV when csv != 0:
+ * the file's columns gpu, key, kind, value, source, one row per fact in
+ * table order, so the output loads back with tl_hw_load.
+ */
+void tl_hw_print(FILE *fp, int csv);
+/*
+ * One row per GPU: gpu, aliases, description, hbm_tbs, memory_gb,
+ * devices_per_package, compute_units, matrix_bf16_tflops,
+ * matrix_bf16_achievable_tflops.
+ */
+void tl_hw_print_gpus(FILE *fp, int csv);
+
+#endif

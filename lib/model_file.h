@@ -1,0 +1,32 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_MODEL_FILE_H
+#define TL_MODEL_FILE_H
+
+/*
+ * Perf models written as formulas in a TSV file (tl-perfmodel(1), MODEL
+ * FILES), so users add or replace a model without recompiling.  Header:
+ *
+ *	op	maf	flops	bytes
+ *
+ * op is an exact op name, maf "matrix" or "vector", flops and bytes
+ * formulas of lib/expr.h (empty = unknown).  Lines starting with '#' and
+ * blank lines are skipped.  A later file's entry for an op replaces an
+ * earlier one's; file models take precedence over the built-in C models.
+ */
+#include "perfmodel.h"
+
+struct tl_filemodel;
+
+/*
+ * Load the built-in file (path NULL: share/tl/models/default.tsv as
+ * compiled in) or FILE.  0, or -1 after printing "prog: FILE:LINE: what".
+ */
+int tl_filemodels_load(const char *path);
+/* The model for an op name, or NULL. */
+const struct tl_filemodel *tl_filemodel_find(const char *op);
+/* Run it: 0 with p filled (a formula may fail alone), or -1. */
+int tl_filemodel_run(const struct tl_filemodel *m, const struct tl_opargs *o,
+    struct tl_perf *p);
+void tl_filemodels_free(void);
+
+#endif

@@ -1,0 +1,93 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_STREAM_H
+#define TL_STREAM_H
+
+/*
+ * Reading the stream (man/tl-format.5): one header line, then one record
+ * per line, from one or more files ("-" = stdin).  TSV (escaped like
+ * PostgreSQL COPY text) is read with getline and memchr; a file whose
+ * header has no tab but a comma is CSV and goes through libcsv.  Every
+ * file must have the first file's header.  Errors end the program with
+ * "prog: FILE:LINE: what" (exit 1): ragged rows, a missing header, a
+ * read error.
+ *
+ * Fields are kept as read.  tl_stream_get gives the decoded text;
+ * tl_stream_copy writes a field to a writer, verbatim when both sides are
+ * TSV, so a filter passes columns through without decoding them.
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+struct tl_writer;
+
+struct tl_stream {
+	char *const *files;
+	int nfiles, cur;
+	FILE *fp;
+	const char *path;
+	long lineno;
+	int csv;		/* current file is CSV */
+	void *csvp;		/* struct csv_parser */
+	/* header of the first file */
+	char **cols;
+	int ncols;
+	/* current record */
+	char *line;
+	size_t linecap;
+	char **f;		/* field starts (NUL-terminated) */
+	size_t *flen;
+	unsigned char *esc;	/* field holds a backslash escape (TSV) */
+	int nf, fcap;
+	char *dec;		/* decoding buffer */
+	size_t deccap;
+	/* CSV record under construction */
+	char *cbuf;
+	size_t cbuflen, cbufcap;
+	size_t *coff;
+	int cnf, crec;
+};
+
+/*
+ * Open the files (none = stdin) and read the first header.  Dies on
+ * error; an input with no header at all is an error.
+ */
+void tl_stream_open(struct tl_stream *s, char *const *files, int nfiles);
+void tl_stream_close(struct tl_stream *s);
+/* Index of a column of the header, or -1. */
+int tl_stream_col(const struct tl_stream *s, const char *name);
+/* Index of a column the program needs; dies with a message if absent. */
+int tl_stream_need(const struct tl_stream *s, const char *name);
+/* Read the next record: 1, or 0 at the end of the last file. */
+int tl_stream_next(struct tl_stream *s);
+/*
+ * Decoded text of field i of the current record ("" for i < 0).  Valid
+ * until the next call of tl_stream_get with another field that needs
+ * decoding, or the next record; copy it if it must live longer.
+ */
+const char *tl_stream_get(struct tl_stream *s, int i);
+/* Write field i of the current record (empty for i < 0). */
+void tl_stream_copy(struct tl_stream *s, int i, struct tl_writer *w);
+/* "FILE:LINE" of the current record, for messages. */
+const char *tl_stream_where(const struct tl_stream *s);
+
+/*
+ * The output columns of a filter: the input's, less those the program
+ * owns, then the owned ones in the program's order (so running a stage
+ * twice replaces its columns).  map[k] is the input column of output
+ * column k, or -1 for an owned column; own[k] is the owned column's index
+ * in the program's list.
+ */
+struct tl_outcols {
+	int n;
+	int *map;
+	int *own;
+};
+
+void tl_outcols_init(struct tl_outcols *oc, const struct tl_stream *s,
+    const char *const *owned, int nowned);
+void tl_outcols_free(struct tl_outcols *oc);
+/* Write the header line. */
+void tl_outcols_header(const struct tl_outcols *oc, const struct tl_stream *s,
+    const char *const *owned, struct tl_writer *w);
+
+#endif
