@@ -44,6 +44,7 @@ LIBOBJ = \
 	lib/roofline.o \
 	lib/rules.o \
 	lib/stream.o \
+	lib/strmap.o \
 	lib/timeline.o \
 	lib/trace.o \
 	lib/tree.o \
@@ -58,7 +59,7 @@ LIBHDR = \
 	lib/input.h lib/intern.h lib/interval.h lib/json.h lib/jsonscan.h \
 	lib/jsonw.h lib/kernclass.h lib/model_file.h lib/opargs.h \
 	lib/opmodel.h lib/perfcols.h lib/perfmodel.h lib/rollup.h lib/roofline.h \
-	lib/rules.h lib/stream.h lib/timeline.h lib/trace.h lib/tree.h lib/tsv.h lib/util.h
+	lib/rules.h lib/stream.h lib/strmap.h lib/timeline.h lib/trace.h lib/tree.h lib/tsv.h lib/util.h
 
 UNIT = \
 	tests/unit/test_concrete \

@@ -8,20 +8,21 @@
 #include <strings.h>
 
 #include "category.h"
-#include "hashmap.h"
 #include "hwspec.h"
 #include "json.h"
 #include "model_file.h"
 #include "perfcols.h"
 #include "roofline.h"
 #include "stream.h"
+#include "strmap.h"
 #include "tsv.h"
 #include "util.h"
 
 static const char usage_str[] =
     "usage: tl-efficiency --hw NAME|auto [--hw-file FILE] [--roof achievable|peak]\n"
     "                     [--peak-tflops X] [--peak-tbs X] [--thresholds E,G,A]\n"
-    "                     [--group] [--csv] [--ops FILE] [--models FILE]... [file ...]\n"
+    "                     [--group | --no-baseline] [--csv] [--ops FILE]\n"
+    "                     [--models FILE]... [file ...]\n"
     "       tl-efficiency --hw list [--hw-file FILE] [--csv]\n";
 
 static const char help_str[] =
@@ -40,6 +41,8 @@ static const char help_str[] =
     "                         good, acceptable (default 80,60,40)\n"
     "  -g, --group            one row per op signature with count and time\n"
     "                         statistics, sorted by total time\n"
+    "  -b, --no-baseline      leave the elementwise baseline columns empty\n"
+    "                         and write each row at once (one pass)\n"
     "  -c, --csv              write CSV instead of TSV\n"
     "  -o, --ops FILE         op table to use instead of the built-in one\n"
     "  -M, --models FILE      also read the model formulas of FILE\n"
@@ -66,8 +69,8 @@ static struct {
 	enum tl_roof roof;
 	double peak_tflops, peak_tbs;
 	double thr[3];
-	int group, csv;
-} opt = { NULL, NULL, NULL, TL_ROOF_AUTO, 0, 0, { 80, 60, 40 }, 0, 0 };
+	int group, csv, no_baseline;
+} opt = { NULL, NULL, NULL, TL_ROOF_AUTO, 0, 0, { 80, 60, 40 }, 0, 0, 0 };
 
 /* The ops whose bandwidth is the elementwise baseline. */
 static const char *const simple_ops[] = {
@@ -93,7 +96,6 @@ struct row_note {
 
 /* Per signature with --group. */
 struct group {
-	char *sig;	/* signature fields joined by US */
 	int trace;
 	char **field;	/* output fields of the first row, TSV-escaped */
 	long long count;
@@ -493,9 +495,14 @@ replay(FILE *spool, struct tl_writer *w)
 		int nf, k;
 
 		line[n - 1] = '\0';
-		nf = split(line, &f, &fcap);
-		for (k = 0; k < nf; k++)
-			put_field(w, f[k]);
+		if (!w->csv) {		/* TSV to TSV: the line as it is */
+			fwrite(line, 1, (size_t)n - 1, w->fp);
+			w->col = 1;
+		} else {
+			nf = split(line, &f, &fcap);
+			for (k = 0; k < nf; k++)
+				put_field(w, f[k]);
+		}
 		write_baseline(w, notes[r].trace, notes[r].memory,
 		    notes[r].tbs);
 		tl_w_eol(w);
@@ -509,16 +516,14 @@ replay(FILE *spool, struct tl_writer *w)
 
 static struct group *groups;
 static size_t ngroups, capgroups;
-static struct tl_map gmap;
 
 static struct tl_jbuf sigbuf;
+static struct tl_strmap gmap;	/* signature -> group index */
 
 /* The current row's signature: its sig fields joined by US (0x1f). */
-static uint64_t
+static void
 row_sig(void)
 {
-	uint64_t h = 14695981039346656037ull;
-	size_t i;
 	int k;
 
 	tl_jb_reset(&sigbuf);
@@ -526,41 +531,21 @@ row_sig(void)
 		tl_jb_lit(&sigbuf, tl_stream_get(&in, sig[k]));
 		tl_jb_raw(&sigbuf, "\x1f", 1);
 	}
-	for (i = 0; i < sigbuf.n; i++) {
-		h ^= (unsigned char)sigbuf.s[i];
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
-/* Group index under key (h, k2), or -1. */
-static int64_t
-lookup(uint64_t h, uint64_t k2)
-{
-	int64_t *v = tl_map_get(&gmap, h, k2);
-
-	return v != NULL ? *v : -1;
 }
 
 static void
 add_to_group(const struct eff *e, int ti)
 {
-	uint64_t h = row_sig();
-	int64_t gi, last = -1;
-	struct group *g = NULL;
+	int64_t gi;
+	int added;
+	struct group *g;
 	double kc = field_double(ckcount), pct = field_double(cpct), tu;
 	const char *ts = tl_stream_get(&in, ctime);
 	int64_t t = 0;
 
-	/* Equal hashes chain: key (h, 0), then (h, index + 1). */
-	for (gi = lookup(h, 0); gi >= 0; gi = lookup(h, (uint64_t)gi + 1)) {
-		if (strcmp(groups[gi].sig, sigbuf.s) == 0) {
-			g = &groups[gi];
-			break;
-		}
-		last = gi;
-	}
-	if (g == NULL) {
+	row_sig();
+	gi = tl_strmap_add(&gmap, sigbuf.s, sigbuf.n, &added);
+	if (added) {
 		char *text = NULL, **f = NULL;
 		size_t len = 0, fcap = 0;
 		FILE *fp = open_memstream(&text, &len);
@@ -579,15 +564,13 @@ add_to_group(const struct eff *e, int ti)
 			g->field[k] = tl_strdup(f[k]);
 		free(f);
 		free(text);
-		g->sig = tl_strdup(sigbuf.s);
 		g->trace = ti;
 		g->order = (long long)ngroups;
 		g->min = INT64_MAX;
 		g->max = INT64_MIN;
-		tl_map_put(&gmap, h, last < 0 ? 0 : (uint64_t)last + 1,
-		    (int64_t)ngroups);
 		ngroups++;
 	}
+	g = &groups[gi];
 	if (ts[0] != '\0' && tl_parse_us_ns(ts, strlen(ts), &t) < 0)
 		tl_die("%s: kernel_time_us '%s' is not a number",
 		    tl_stream_where(&in), ts);
@@ -762,7 +745,7 @@ run(int argc, char *argv[])
 			boundpos = f;
 		f++;
 	}
-	if (!opt.group) {
+	if (!opt.group && !opt.no_baseline) {
 		if ((spool = tmpfile()) == NULL)
 			tl_die("temporary file:");
 		tl_w_init(&sw, spool, 0);
@@ -788,6 +771,13 @@ run(int argc, char *argv[])
 			add_to_group(&e, ti);
 			continue;
 		}
+		if (opt.no_baseline) {	/* one pass, nothing held back */
+			write_row(&w, &e);
+			tl_w_empty(&w);
+			tl_w_empty(&w);
+			tl_w_eol(&w);
+			continue;
+		}
 		write_row(&sw, &e);
 		tl_w_eol(&sw);
 		tl_grow(&notes, &capnotes, nnotes + 1, sizeof(*notes));
@@ -799,7 +789,7 @@ run(int argc, char *argv[])
 	}
 	if (opt.group)
 		write_groups(&w, boundpos);
-	else {
+	else if (!opt.no_baseline) {
 		if (fflush(spool) != 0 || ferror(spool))
 			tl_die("temporary file: write error:");
 		replay(spool, &w);
@@ -814,6 +804,7 @@ main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "peak-tbs", required_argument, NULL, 'B' },
+		{ "no-baseline", no_argument, NULL, 'b' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "hw-file", required_argument, NULL, 'f' },
 		{ "group", no_argument, NULL, 'g' },
@@ -834,11 +825,14 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();
-	while ((ch = getopt_long(argc, argv, "B:cf:gH:hM:o:r:T:t:V", longopts,
+	while ((ch = getopt_long(argc, argv, "B:bcf:gH:hM:o:r:T:t:V", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'B':
 			opt.peak_tbs = number(optarg, "--peak-tbs");
+			break;
+		case 'b':
+			opt.no_baseline = 1;
 			break;
 		case 'c':
 			opt.csv = 1;
@@ -893,6 +887,10 @@ main(int argc, char *argv[])
 		tl_stdout_buffer();
 		tl_hw_print_gpus(stdout, opt.csv);
 		return tl_close_stdout();
+	}
+	if (opt.group && opt.no_baseline) {
+		tl_warn("--group and --no-baseline exclude each other");
+		usage(stderr, TL_EXIT_USAGE);
 	}
 	if (opt.hw == NULL && (opt.peak_tflops == 0 || opt.peak_tbs == 0)) {
 		tl_warn("give --hw NAME (or auto), or both --peak-tflops and "

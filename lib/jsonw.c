@@ -76,8 +76,7 @@ tl_jb_int(struct tl_jbuf *b, int64_t v)
 {
 	char buf[32];
 
-	snprintf(buf, sizeof(buf), "%" PRId64, v);
-	tl_jb_lit(b, buf);
+	tl_jb_raw(b, buf, tl_fmt_i64(buf, v));
 }
 
 void

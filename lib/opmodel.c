@@ -25,8 +25,18 @@ tl_opmodel_init(struct tl_opmodel *m, const struct tl_stream *s)
 void
 tl_opmodel_free(struct tl_opmodel *m)
 {
+	size_t i;
+
 	tl_opargs_free(&m->args);
 	free(m->opname);
+	for (i = 0; i < m->seen.n; i++) {
+		free(m->cache[i].model);
+		free(m->cache[i].params);
+		free(m->cache[i].err);
+	}
+	free(m->cache);
+	tl_strmap_free(&m->seen);
+	tl_jb_free(&m->sig);
 }
 
 /* A copy of field i (the stream's decoding buffer is shared). */
@@ -36,8 +46,8 @@ dup_field(struct tl_stream *s, int i)
 	return tl_strdup(tl_stream_get(s, i));
 }
 
-int
-tl_opmodel_run(struct tl_opmodel *m, struct tl_stream *s, struct tl_perf *p,
+static int
+model_row(struct tl_opmodel *m, struct tl_stream *s, struct tl_perf *p,
     const char **model)
 {
 	const struct tl_opinfo *info;
@@ -93,6 +103,59 @@ tl_opmodel_run(struct tl_opmodel *m, struct tl_stream *s, struct tl_perf *p,
 	}
 	*model = family;
 	return rc;
+}
+
+/*
+ * Ops repeat by the thousand with the same arguments: the result is cached
+ * by the row's model inputs (name, row kind, forward op, four argument
+ * columns), which the model is a pure function of.
+ */
+int
+tl_opmodel_run(struct tl_opmodel *m, struct tl_stream *s, struct tl_perf *p,
+    const char **model)
+{
+	const int cols[7] = { m->name, m->row_kind, m->fwd_name, m->dims,
+	    m->types, m->strides, m->concrete };
+	struct tl_opcache *c;
+	int64_t i;
+	int k, added;
+
+	tl_jb_reset(&m->sig);
+	for (k = 0; k < 7; k++) {
+		tl_jb_lit(&m->sig, tl_stream_get(s, cols[k]));
+		tl_jb_raw(&m->sig, "\x1f", 1);
+	}
+	i = tl_strmap_add(&m->seen, m->sig.s, m->sig.n, &added);
+	if (added) {
+		const char *mod = NULL;
+
+		tl_grow(&m->cache, &m->ncache, (size_t)i + 1, sizeof(*m->cache));
+		c = &m->cache[i];
+		c->rc = model_row(m, s, p, &mod);
+		c->model = tl_strdup(mod != NULL ? mod : "");
+		c->has_flops = p->has_flops;
+		c->has_bytes = p->has_bytes;
+		c->flops = p->flops;
+		c->bytes = p->bytes;
+		c->maf = p->maf;
+		c->precision = p->precision;
+		c->params = tl_strdup(p->params.s != NULL ? p->params.s : "");
+		c->nparams = p->nparams;
+		c->err = tl_strdup(p->err);
+	}
+	c = &m->cache[i];
+	tl_perf_reset(p);
+	p->has_flops = c->has_flops;
+	p->has_bytes = c->has_bytes;
+	p->flops = c->flops;
+	p->bytes = c->bytes;
+	p->maf = c->maf;
+	p->precision = c->precision;
+	tl_jb_lit(&p->params, c->params);
+	p->nparams = c->nparams;
+	snprintf(p->err, sizeof(p->err), "%s", c->err);
+	*model = c->rc == 1 ? NULL : c->model;
+	return c->rc;
 }
 
 const char *

@@ -12,6 +12,15 @@
 #include "opargs.h"
 #include "perfmodel.h"
 #include "stream.h"
+#include "strmap.h"
+
+/* A cached result of the model (see tl_opmodel_run). */
+struct tl_opcache {
+	int rc, has_flops, has_bytes, nparams;
+	int64_t flops, bytes;
+	const char *maf, *precision;	/* static strings */
+	char *model, *params, *err;
+};
 
 struct tl_opmodel {
 	int name, row_kind, fwd_name, dims, types, strides, concrete;
@@ -19,6 +28,10 @@ struct tl_opmodel {
 	char *opname;
 	size_t opcap;
 	char model[48];
+	struct tl_jbuf sig;		/* the row's model inputs */
+	struct tl_strmap seen;		/* signature -> cache index */
+	struct tl_opcache *cache;
+	size_t ncache;			/* capacity of cache */
 };
 
 /* Find the columns (name is required; dies without it). */

@@ -34,6 +34,8 @@ void tl_w_header(struct tl_writer *w, const char *names);
 
 /* Shortest round-trip text of d into buf (at least 32 bytes). */
 void tl_fmt_double(char *buf, size_t n, double d);
+/* Decimal text of v into buf (at least 21 bytes); its length. */
+size_t tl_fmt_i64(char *buf, int64_t v);
 /* Microseconds text of ns into buf (at least 32 bytes). */
 void tl_fmt_us(char *buf, size_t n, int64_t ns);
 

@@ -50,3 +50,27 @@ row "tl-parse (plain)" "bin/tl-parse $big"
 row "tl-parse (gzip)" "bin/tl-parse $big.gz"
 row "zcat | tl-parse" "zcat $big.gz | bin/tl-parse"
 row "tl-parse --timeline (gzip)" "bin/tl-parse -t $big.gz"
+
+# The filters, on the op stream of the same trace repeated to a size that
+# times well (header once).
+ops=.bench/ops.tsv
+if [ ! -f "$ops" ] || [ "$ops" -ot "$big" ]; then
+	bin/tl-parse "$big" > .bench/ops1.tsv
+	{ head -1 .bench/ops1.tsv; for i in 1 2 3 4 5 6 7 8; do tail -n +2 .bench/ops1.tsv; done; } > "$ops"
+	rm -f .bench/ops1.tsv
+fi
+bin/tl-perfmodel "$ops" > .bench/opsm.tsv
+bytes=$(wc -c < "$ops")
+echo
+echo "input: $ops, $(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB of TSV ($(wc -l < "$ops") rows)"
+printf '%-28s %10s %13s %13s\n' command wall throughput "peak RSS"
+row "cat" "cat $ops"
+row "tl-categorize gemm" "bin/tl-categorize gemm $ops"
+row "tl-categorize -v gemm" "bin/tl-categorize -v gemm $ops"
+row "tl-perfmodel" "bin/tl-perfmodel $ops"
+row "tl-efficiency" "bin/tl-efficiency --hw mi300x $ops"
+row "tl-efficiency --no-baseline" "bin/tl-efficiency --hw mi300x --no-baseline $ops"
+row "tl-efficiency --group" "bin/tl-efficiency --hw mi300x --group $ops"
+bytes=$(wc -c < .bench/opsm.tsv)
+row "tl-efficiency (perf columns)" "bin/tl-efficiency --hw mi300x .bench/opsm.tsv"
+row "tl-efficiency -b (perf cols)" "bin/tl-efficiency --hw mi300x -b .bench/opsm.tsv"

@@ -180,3 +180,6 @@ if need_shared "pipeline on real traces"; then
 	    "$P $T/mi300-resnet-act-checkpoint.json.gz | $C batchnorm | $E --hw mi300x | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
 	     \$c[\"name\"] == \"aten::batch_norm\" { n++; if (\$c[\"params\"] !~ /\"is_training\":true/ || \$c[\"params\"] !~ /\"is_affine\":true/ || \$c[\"bytes\"] == \"\" || \$c[\"tbs\"] == \"\") exit 1 } END { exit n != 117 }'"
 fi
+check "efficiency --no-baseline: the same rows, baseline columns empty" \
+    "$E --hw mi300x $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i } { \$c[\"eltwise_baseline_tbs\"] = \$c[\"pct_eltwise_baseline\"] = \"\"; print }' > $tmp/a && \
+     $E --hw mi300x --no-baseline $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i } NR > 1 && \$c[\"eltwise_baseline_tbs\"] != \"\" { exit 1 } { \$c[\"eltwise_baseline_tbs\"] = \$c[\"pct_eltwise_baseline\"] = \"\"; print }' > $tmp/b && cmp $tmp/a $tmp/b"
