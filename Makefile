@@ -119,7 +119,7 @@ bin/tl-perfmodel: cmd/tl-perfmodel.c lib/libtl.a $(LIBHDR)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-perfmodel.c lib/libtl.a $(LDLIBS)
 
 # Unit tests: tests/unit/test_X.c against the library.
-$(UNIT): tests/unit/unit.h lib/libtl.a
+$(UNIT): tests/unit/unit.h tests/unit/model.h lib/libtl.a
 .c:
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libtl.a $(LDLIBS)
 

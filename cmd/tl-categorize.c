@@ -44,10 +44,7 @@ static int keep[32];	/* by index in tl_categories() */
 static void
 usage(FILE *fp, int status)
 {
-	fputs(usage_str, fp);
-	if (status == 0)
-		fputs(help_str, fp);
-	exit(status);
+	tl_usage(fp, status, usage_str, help_str);
 }
 
 static int

@@ -119,16 +119,14 @@ static struct tl_outcols oc;
 
 static struct trace_acc *traces;
 static size_t ntraces, captraces;
+static char spoolbuf[1 << 20];	/* few system calls on the spool */
 static struct row_note *notes;
 static size_t nnotes, capnotes;
 
 static void
 usage(FILE *fp, int status)
 {
-	fputs(usage_str, fp);
-	if (status == 0)
-		fputs(help_str, fp);
-	exit(status);
+	tl_usage(fp, status, usage_str, help_str);
 }
 
 static double
@@ -748,6 +746,7 @@ run(int argc, char *argv[])
 	if (!opt.group && !opt.no_baseline) {
 		if ((spool = tmpfile()) == NULL)
 			tl_die("temporary file:");
+		setvbuf(spool, spoolbuf, _IOFBF, sizeof(spoolbuf));
 		tl_w_init(&sw, spool, 0);
 	}
 	while (tl_stream_next(&in)) {
@@ -818,8 +817,6 @@ main(int argc, char *argv[])
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char **models = NULL;
-	size_t nmodels = 0, capmodels = 0, i;
 	char err[256];
 	int ch;
 
@@ -850,9 +847,7 @@ main(int argc, char *argv[])
 			usage(stdout, 0);
 			break;
 		case 'M':
-			tl_grow(&models, &capmodels, nmodels + 1,
-			    sizeof(*models));
-			models[nmodels++] = optarg;
+			tl_filemodels_want(optarg);
 			break;
 		case 'o':
 			opt.ops = optarg;
@@ -901,11 +896,7 @@ main(int argc, char *argv[])
 	    tl_hw_find(opt.hw) == NULL)
 		tl_diex(TL_EXIT_USAGE, "--hw: unknown GPU '%s' "
 		    "(tl-efficiency --hw list)", opt.hw);
-	if (tl_optable_load(opt.ops) < 0 || tl_filemodels_load(NULL) < 0)
+	if (tl_optable_load(opt.ops) < 0 || tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
-	for (i = 0; i < nmodels; i++)
-		if (tl_filemodels_load(models[i]) < 0)
-			return TL_EXIT_ERROR;
-	free(models);
 	return run(argc, argv);
 }

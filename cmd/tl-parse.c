@@ -81,10 +81,7 @@ static const char meta_cols[] = "trace,rank,key,value";
 static void
 usage(FILE *fp, int status)
 {
-	fputs(usage_str, fp);
-	if (status == 0)
-		fputs(help_str, fp);
-	exit(status);
+	tl_usage(fp, status, usage_str, help_str);
 }
 
 static void

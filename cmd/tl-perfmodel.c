@@ -30,10 +30,7 @@ static const char help_str[] =
 static void
 usage(FILE *fp, int status)
 {
-	fputs(usage_str, fp);
-	if (status == 0)
-		fputs(help_str, fp);
-	exit(status);
+	tl_usage(fp, status, usage_str, help_str);
 }
 
 int
@@ -47,8 +44,7 @@ main(int argc, char *argv[])
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char **models = NULL, *ops = NULL;
-	size_t nmodels = 0, capmodels = 0, i;
+	const char *ops = NULL;
 	struct tl_stream s;
 	struct tl_writer w;
 	struct tl_perfcols pc;
@@ -65,9 +61,7 @@ main(int argc, char *argv[])
 			usage(stdout, 0);
 			break;
 		case 'M':
-			tl_grow(&models, &capmodels, nmodels + 1,
-			    sizeof(*models));
-			models[nmodels++] = optarg;
+			tl_filemodels_want(optarg);
 			break;
 		case 'o':
 			ops = optarg;
@@ -80,12 +74,8 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
-	if (tl_optable_load(ops) < 0 || tl_filemodels_load(NULL) < 0)
+	if (tl_optable_load(ops) < 0 || tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
-	for (i = 0; i < nmodels; i++)
-		if (tl_filemodels_load(models[i]) < 0)
-			return TL_EXIT_ERROR;
-	free(models);
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, csv);
 	tl_stream_open(&s, argv, argc);

@@ -26,19 +26,7 @@ struct entry {
 static struct entry *tab;
 static size_t ntab, captab;
 static char *text;
-static struct tl_map exact;	/* (fnv1a, length) -> entry */
-
-static uint64_t
-fnv1a(const char *s, size_t n)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	while (n-- > 0) {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ull;
-	}
-	return h;
-}
+static struct tl_map exact;	/* (hash, length) -> entry */
 
 const char *const *
 tl_categories(void)
@@ -115,7 +103,7 @@ parse(const char *src, const char *where)
 	/* Index the exact names; the first entry of a name wins. */
 	for (size_t i = ntab; i-- > 0;)
 		if (!tab[i].prefix)
-			tl_map_put(&exact, fnv1a(tab[i].name, tab[i].len),
+			tl_map_put(&exact, tl_hash(tab[i].name, tab[i].len),
 			    tab[i].len, (int64_t)i);
 	return 0;
 }
@@ -123,30 +111,15 @@ parse(const char *src, const char *where)
 int
 tl_optable_load(const char *path)
 {
-	FILE *fp;
-	char *buf = NULL;
-	size_t n = 0, cap = 0, k;
+	char *buf;
 	int rc;
 
 	if (path == NULL)
 		return parse(tl_default_ops, "built-in op table");
-	if ((fp = fopen(path, "r")) == NULL) {
+	if ((buf = tl_slurp(path, NULL)) == NULL) {
 		tl_warn("%s:", path);
 		return -1;
 	}
-	do {
-		tl_grow(&buf, &cap, n + 65536, 1);
-		k = fread(buf + n, 1, cap - n - 1, fp);
-		n += k;
-	} while (k > 0);
-	if (ferror(fp)) {
-		tl_warn("%s: read error:", path);
-		fclose(fp);
-		free(buf);
-		return -1;
-	}
-	fclose(fp);
-	buf[n] = '\0';
 	rc = parse(buf, path);
 	free(buf);
 	return rc;
@@ -156,7 +129,7 @@ const struct tl_opinfo *
 tl_optable_find(const char *name)
 {
 	size_t i, n = strlen(name);
-	int64_t *k = tl_map_get(&exact, fnv1a(name, n), n);
+	int64_t *k = tl_map_get(&exact, tl_hash(name, n), n);
 
 	if (k != NULL && memcmp(tab[*k].name, name, n) == 0)
 		return &tab[*k].info;

@@ -22,5 +22,7 @@ void tl_map_free(struct tl_map *m);
 void tl_map_put(struct tl_map *m, uint64_t k1, uint64_t k2, int64_t v);
 /* Return a pointer to the value, or NULL. */
 int64_t *tl_map_get(const struct tl_map *m, uint64_t k1, uint64_t k2);
+/* A 64-bit hash of n bytes, for keys made from strings. */
+uint64_t tl_hash(const void *s, size_t n);
 
 #endif

@@ -675,27 +675,13 @@ parse(struct table *t, const char *src, struct ctx *c)
 static char *
 slurp(const char *path, struct ctx *c)
 {
-	FILE *fp;
-	char *buf = NULL, *z;
-	size_t n = 0, cap = 0, k;
+	char *buf, *z;
+	size_t n;
 
-	if ((fp = fopen(path, "r")) == NULL) {
+	if ((buf = tl_slurp(path, &n)) == NULL) {
 		fail(c, 0, "%s", strerror(errno));
 		return NULL;
 	}
-	do {
-		tl_grow(&buf, &cap, n + 65536, 1);
-		k = fread(buf + n, 1, cap - n - 1, fp);
-		n += k;
-	} while (k > 0);
-	if (ferror(fp)) {
-		fail(c, 0, "read error: %s", strerror(errno));
-		fclose(fp);
-		free(buf);
-		return NULL;
-	}
-	fclose(fp);
-	buf[n] = '\0';
 	if ((z = memchr(buf, '\0', n)) != NULL) {
 		long line = 1;
 

@@ -148,6 +148,30 @@ tl_filemodels_load(const char *path)
 	return rc;
 }
 
+static const char **wanted;
+static size_t nwanted, capwanted;
+
+void
+tl_filemodels_want(const char *path)
+{
+	tl_grow(&wanted, &capwanted, nwanted + 1, sizeof(*wanted));
+	wanted[nwanted++] = path;
+}
+
+int
+tl_filemodels_setup(void)
+{
+	size_t i;
+	int rc = tl_filemodels_load(NULL);
+
+	for (i = 0; i < nwanted && rc == 0; i++)
+		rc = tl_filemodels_load(wanted[i]);
+	free(wanted);
+	wanted = NULL;
+	nwanted = capwanted = 0;
+	return rc;
+}
+
 int
 tl_filemodel_run(const struct tl_filemodel *m, const struct tl_opargs *o,
     struct tl_perf *p)

@@ -22,6 +22,13 @@ struct tl_filemodel;
  * compiled in) or FILE.  0, or -1 after printing "prog: FILE:LINE: what".
  */
 int tl_filemodels_load(const char *path);
+/* Ask for FILE to be read by tl_filemodels_setup (--models FILE). */
+void tl_filemodels_want(const char *path);
+/*
+ * Load the built-in file, then the files asked for, in order; 0, or -1
+ * after printing the error.
+ */
+int tl_filemodels_setup(void);
 /* The model for an op name, or NULL. */
 const struct tl_filemodel *tl_filemodel_find(const char *op);
 /* Run it: 0 with p filled (a formula may fail alone), or -1. */

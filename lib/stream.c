@@ -70,6 +70,21 @@ csv_record(int c, void *arg)
 	s->crec = 1;
 }
 
+/* Make the CSV record just parsed the current fields. */
+static void
+csv_take(struct tl_stream *s)
+{
+	int i;
+
+	fields(s, s->cnf);
+	s->nf = s->cnf;
+	for (i = 0; i < s->nf; i++) {
+		s->f[i] = s->cbuf + s->coff[i];
+		s->flen[i] = strlen(s->f[i]);
+		s->esc[i] = 0;
+	}
+}
+
 /* Split a TSV line in place. */
 static void
 split_tsv(struct tl_stream *s, char *line, size_t len)
@@ -132,13 +147,7 @@ record(struct tl_stream *s)
 		    csv_record, s) != (size_t)n)
 			fail(s, csv_strerror(csv_error(s->csvp)));
 	}
-	fields(s, s->cnf);
-	s->nf = s->cnf;
-	for (int i = 0; i < s->nf; i++) {
-		s->f[i] = s->cbuf + s->coff[i];
-		s->flen[i] = strlen(s->f[i]);
-		s->esc[i] = 0;
-	}
+	csv_take(s);
 	return 1;
 }
 
@@ -161,6 +170,21 @@ open_file(struct tl_stream *s, int k)
 		s->path = path;
 		if (s->fp == NULL)
 			tl_die("%s:", path);
+	}
+	/*
+	 * A large buffer: few system calls (glibc ignores a size alone).
+	 * stdin keeps its buffer to the end of the program, so it is static.
+	 */
+	if (s->fp == stdin) {
+		static char stdin_buf[TL_STREAM_BUF];
+		static int stdin_set;
+
+		if (!stdin_set++)
+			setvbuf(stdin, stdin_buf, _IOFBF, sizeof(stdin_buf));
+	} else {
+		if (s->iobuf == NULL)
+			s->iobuf = tl_malloc(TL_STREAM_BUF);
+		setvbuf(s->fp, s->iobuf, _IOFBF, TL_STREAM_BUF);
 	}
 	/* Peek at the header to choose TSV or CSV. */
 	if (getline(&s->line, &s->linecap, s->fp) < 0) {
@@ -197,13 +221,7 @@ open_file(struct tl_stream *s, int k)
 		}
 		if (!s->crec && csv_fini(s->csvp, csv_field, csv_record, s) != 0)
 			fail(s, "CSV: unterminated quoted field");
-		fields(s, s->cnf);
-		s->nf = s->cnf;
-		for (int i = 0; i < s->nf; i++) {
-			s->f[i] = s->cbuf + s->coff[i];
-			s->flen[i] = strlen(s->f[i]);
-			s->esc[i] = 0;
-		}
+		csv_take(s);
 	} else {
 		s->lineno = 1;
 		if (len > 0 && first[len - 1] == '\n')
@@ -274,6 +292,7 @@ tl_stream_close(struct tl_stream *s)
 	free(s->flen);
 	free(s->esc);
 	free(s->dec);
+	free(s->iobuf);
 	free(s->cbuf);
 	free(s->coff);
 	memset(s, 0, sizeof(*s));

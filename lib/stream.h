@@ -20,6 +20,8 @@
 
 struct tl_writer;
 
+#define TL_STREAM_BUF (1 << 20)
+
 struct tl_stream {
 	char *const *files;
 	int nfiles, cur;
@@ -39,6 +41,7 @@ struct tl_stream {
 	unsigned char *esc;	/* field holds a backslash escape (TSV) */
 	int nf, fcap;
 	char *dec;		/* decoding buffer */
+	char *iobuf;		/* stdio buffer of the input */
 	size_t deccap;
 	/* CSV record under construction */
 	char *cbuf;

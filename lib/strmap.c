@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hashmap.h"
 #include "strmap.h"
 #include "util.h"
 
@@ -25,18 +26,6 @@ tl_strmap_free(struct tl_strmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static uint64_t
-fnv1a(const char *s, size_t n)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	while (n-- > 0) {
-		h ^= (unsigned char)*s++;
-		h *= 1099511628211ull;
-	}
-	return h;
-}
-
 /* The slot of key (h, k, n): where it is, or the empty slot for it. */
 static size_t
 find(const struct tl_strmap *m, uint64_t h, const char *k, size_t n)
@@ -57,7 +46,7 @@ tl_strmap_get(const struct tl_strmap *m, const char *k, size_t n)
 {
 	if (m->nslot == 0)
 		return -1;
-	return m->slot[find(m, fnv1a(k, n), k, n)];
+	return m->slot[find(m, tl_hash(k, n), k, n)];
 }
 
 static void
@@ -77,7 +66,7 @@ rehash(struct tl_strmap *m)
 int64_t
 tl_strmap_add(struct tl_strmap *m, const char *k, size_t n, int *added)
 {
-	uint64_t h = fnv1a(k, n);
+	uint64_t h = tl_hash(k, n);
 	size_t i, cap;
 
 	*added = 0;

@@ -133,7 +133,7 @@ tl_strdup(const char *s)
 void
 tl_stdout_buffer(void)
 {
-	static char buf[1 << 16];
+	static char buf[1 << 20];
 
 	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 }
@@ -166,4 +166,42 @@ tl_parse_long(const char *s, long long min, long long max, long long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+char *
+tl_slurp(const char *path, size_t *len)
+{
+	FILE *fp;
+	char *buf = NULL;
+	size_t n = 0, cap = 0, k;
+	int err;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		return NULL;
+	do {
+		tl_grow(&buf, &cap, n + 65536, 1);
+		k = fread(buf + n, 1, cap - n - 1, fp);
+		n += k;
+	} while (k > 0);
+	if (ferror(fp)) {
+		err = errno;
+		fclose(fp);
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	fclose(fp);
+	buf[n] = '\0';
+	if (len != NULL)
+		*len = n;
+	return buf;
+}
+
+void
+tl_usage(FILE *fp, int status, const char *usage, const char *help)
+{
+	fputs(usage, fp);
+	if (status == 0)
+		fputs(help, fp);
+	exit(status);
 }

@@ -26,6 +26,12 @@ void tl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void tl_diex(int status, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 2, 3)));
 
+/*
+ * Print the usage text on fp, and the help text too when status is 0;
+ * exit with status.
+ */
+void tl_usage(FILE *fp, int status, const char *usage, const char *help)
+    __attribute__((noreturn));
 /* Print "prog (tl) VERSION" on stdout and exit 0. */
 void tl_version(void) __attribute__((noreturn));
 
@@ -44,6 +50,11 @@ int tl_close_stdout(void);
 /* Put stdout behind a large buffer. */
 void tl_stdout_buffer(void);
 
+/*
+ * Read a whole file into a NUL-terminated buffer (its length in *len when
+ * len is not NULL); NULL with errno set when it cannot be opened or read.
+ */
+char *tl_slurp(const char *path, size_t *len);
 /* Parse a whole decimal number; 0 on success. */
 int tl_parse_long(const char *s, long long min, long long max, long long *out);
 

@@ -12,7 +12,6 @@ extern const char tl_default_gpus[];
 
 static char tmppath[64];
 
-#define NEAR(a, b) (fabs((a) - (b)) <= 1e-9 * fabs(b))
 
 /* Write n bytes to a fresh temporary file; its name is in tmppath. */
 static const char *
@@ -130,6 +129,159 @@ check_builtin_text(int *nosource, int *badsparse)
 	return n;
 }
 
+/* Names, aliases, case and separators. */
+static void
+names(void)
+{
+	static const struct {
+		const char *name, *gpu;
+	} v[] = {
+		{ "mi300x", "mi300x" },
+		{ "MI300X", "mi300x" },
+		{ "Mi300x", "mi300x" },
+		{ "mi325x", "mi325x" },
+		{ "MI355X", "mi355x" },
+		{ "mi250x", "mi250x" },
+		{ "mi250", "mi250" },
+		{ "mi250-gcd", "mi250" },
+		{ "mi210", "mi210" },
+		{ "h100", "h100" },
+		{ "h100-sxm", "h100" },
+		{ "H100_SXM5", "h100" },
+		{ "h100 sxm", "h100" },
+		{ "h100-pcie", "h100-pcie" },
+		{ "H200", "h200" },
+		{ "b200", "b200" },
+		{ "a100", "a100" },
+		{ "A100-SXM4-80GB", "a100" },
+		{ "a100-40gb", "a100-40gb" },
+		{ "l40s", "l40s" },
+		{ "mi300", "(null)" },
+		{ "h100x", "(null)" },
+		{ "", "(null)" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		CHECK_STR(find(v[i].name), v[i].gpu);
+}
+
+/* deviceProperties names, with numSms and totalGlobalMem. */
+static void
+devices(void)
+{
+	static const struct {
+		const char *dev;
+		int nsm;
+		long long mem;
+		const char *gpu;
+	} v[] = {
+		{ "AMD Instinct MI300X", 304, 206141652992LL, "mi300x" },
+		{ "AMD Instinct MI300X VF", 304, 205571227648LL, "mi300x" },
+		{ "amd instinct mi300x", 0, 0, "mi300x" },
+		{ "AMD Instinct MI300X HF", 0, 0, "mi300x" },
+		{ "AMD Instinct MI300X", 38, 0, "(null)" },
+		{ "AMD Instinct MI300XL", 0, 0, "(null)" },
+		{ "AMD Instinct MI300A", 0, 0, "(null)" },
+		{ "AMD Instinct MI325X", 304, 0, "mi325x" },
+		{ "AMD Instinct MI355X", 256, 0, "mi355x" },
+		{ "AMD Instinct MI250X", 110, 0, "mi250x" },
+		{ "AMD Instinct MI250", 104, 0, "mi250" },
+		{ "AMD Instinct MI210", 104, 68702699520LL, "mi210" },
+		{ "AMD Radeon Graphics", 0, 0, "(null)" },
+		{ "AMD Radeon Graphics", 104, 68702699520LL, "(null)" },
+		{ "AMD Radeon Graphics", 12, 0, "(null)" },
+		{ "AMD Radeon Graphics", 110, 0, "mi250x" },
+		{ "NVIDIA H100 80GB HBM3", 132, 85018279936LL, "h100" },
+		{ "NVIDIA H100 PCIe", 114, 0, "h100-pcie" },
+		{ "NVIDIA H100 NVL", 132, 0, "(null)" },
+		{ "NVIDIA H200", 132, 0, "h200" },
+		{ "NVIDIA B200", 0, 0, "b200" },
+		{ "NVIDIA A100-SXM4-80GB", 108, 0, "a100" },
+		{ "NVIDIA A100-SXM4-40GB", 108, 0, "a100-40gb" },
+		{ "NVIDIA A100 80GB PCIe", 108, 0, "a100-pcie" },
+		{ "NVIDIA A100-PG509-200", 0, 0, "a100" },
+		{ "NVIDIA A100-PG509-200", 108, 42297524224LL, "a100-40gb" },
+		{ "NVIDIA A100-PG509-200", 108, 85198045184LL, "a100" },
+		{ "NVIDIA L40S", 142, 0, "l40s" },
+		{ "NVIDIA GeForce RTX 4090", 128, 0, "(null)" },
+		{ "", 0, 0, "(null)" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		CHECK_STR(match(v[i].dev, v[i].nsm, v[i].mem), v[i].gpu);
+}
+
+#define HDR "gpu\tkey\tkind\tvalue\tsource\n"
+
+/* Bad files: -1 and "FILE:LINE: what". */
+static void
+bad_files(void)
+{
+	static const struct {
+		const char *text;
+		int line;
+		const char *what;
+	} v[] = {
+		{ "", 1, "no header line" },
+		{ "# only a comment\n\n", 3, "no header line" },
+		{ "gpu\tkey\tkind\tvalue\n", 1, "no column 'source'" },
+		{ "gpu\tkey\tkind\tvalue\tsource\tgpu\n", 1, "twice" },
+		{ HDR, 1, "no rows" },
+		{ HDR "x\tmatrix_bf16\tpeak\t1\ts\nx\tmatrix_bf16\tpeak\n",
+		    3, "3 fields, the header has 5" },
+		{ HDR "x\tmatrix_bf16\tpeak\t1\ts\textra\n", 2, "6 fields" },
+		{ HDR "x\n", 2, "1 field, the header has 5" },
+		{ HDR "x\tmatrix_bf16\tpeak\tabc\ts\n", 2,
+		    "not a number 'abc'" },
+		{ HDR "x\tmatrix_bf16\tpeak\t12x\ts\n", 2, "not a number" },
+		{ HDR "x\tmatrix_bf16\tpeak\tnan\ts\n", 2, "not a number" },
+		{ HDR "x\tmatrix_bf16\tpeak\tinf\ts\n", 2, "not a number" },
+		{ HDR "x\tmatrix_bf16\tpeak\t0x10\ts\n", 2, "not a number" },
+		{ HDR "x\tmatrix_bf16\tpeak\t1e999\ts\n", 2, "not a number" },
+		{ HDR "x\tmatrix_bf16\tpeak\t1,5\ts\n", 2, "not a number" },
+		{ HDR "x\tmatrix_bf16\tpeak\t-3\ts\n", 2, "negative value" },
+		{ HDR "x\thbm_tbs\tpeak\t0\ts\n", 2, "zero" },
+		{ HDR "x\tmatrix_bf16\tpeak\t1\ts\ny\tmemory_gb\t\t8\ts\n"
+		    "x\tmatrix_bf16\tpeak\t2\ts\n", 4,
+		    "duplicate row for x matrix_bf16 peak (first at line 2)" },
+		{ HDR "x\tmemory_gb\t\t1\ts\nX\tmemory_gb\t\t2\ts\n", 3,
+		    "duplicate row for x memory_gb (first at line 2)" },
+		{ HDR "x\tdevice_name\t\tA*\ts\nx\tdevice_name\t\ta*\ts\n",
+		    3, "duplicate" },
+		{ HDR "x\tflops\tpeak\t1\ts\n", 2, "unknown key 'flops'" },
+		{ HDR "x\tmatrix_\tpeak\t1\ts\n", 2, "unknown key" },
+		{ HDR "x\tmatrix_bf16\tdense\t1\ts\n", 2,
+		    "must be peak, sparse or achievable, not 'dense'" },
+		{ HDR "x\thbm_tbs\tsparse\t1\ts\n", 2,
+		    "must be peak or achievable" },
+		{ HDR "x\tmemory_gb\tpeak\t1\ts\n", 2,
+		    "kind of memory_gb must be empty" },
+		{ HDR "x\tdevice_name\tfirst\tX\ts\n", 2, "empty or default" },
+		{ HDR "x\tdevice_name\t\t*\ts\n", 2, "empty device_name" },
+		{ HDR "x\tdevices_per_package\t\t1.5\ts\n", 2,
+		    "not a positive whole number" },
+		{ HDR "x\tcompute_units\t\t-4\ts\n", 2,
+		    "not a positive whole number" },
+		{ HDR "bad name\tmemory_gb\t\t1\ts\n", 2, "bad gpu name" },
+		{ HDR "\tmemory_gb\t\t1\ts\n", 2, "bad gpu name" },
+		{ HDR "x\talias\t\ty z\ts\n", 2, "bad alias" },
+		{ HDR "x\tmemory_gb\t\t1\ts\ny\talias\t\tX\ts\n", 3,
+		    "is the name of x" },
+		{ HDR "x\talias\t\tq\ts\ny\talias\t\tQ\ts\n", 3,
+		    "repeats line 2" },
+		{ HDR "x\tdevice_name\tdefault\tD\ts\n"
+		    "y\tdevice_name\tdefault\td\ts\n", 3,
+		    "already the default of x" },
+		{ HDR "x\tmatrix_bf16\tpeak\t1e-999\ts\n", 2, "out of range" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		CHECK(bad_file(v[i].text, v[i].line, v[i].what));
+}
+
 int
 main(void)
 {
@@ -153,30 +305,7 @@ main(void)
 	CHECK(nosource == 0);
 	CHECK(badsparse == 0);
 
-	/* Names, aliases, case and separators. */
-	CHECK_STR(find("mi300x"), "mi300x");
-	CHECK_STR(find("MI300X"), "mi300x");
-	CHECK_STR(find("Mi300x"), "mi300x");
-	CHECK_STR(find("mi325x"), "mi325x");
-	CHECK_STR(find("MI355X"), "mi355x");
-	CHECK_STR(find("mi250x"), "mi250x");
-	CHECK_STR(find("mi250"), "mi250");
-	CHECK_STR(find("mi250-gcd"), "mi250");
-	CHECK_STR(find("mi210"), "mi210");
-	CHECK_STR(find("h100"), "h100");
-	CHECK_STR(find("h100-sxm"), "h100");
-	CHECK_STR(find("H100_SXM5"), "h100");
-	CHECK_STR(find("h100 sxm"), "h100");
-	CHECK_STR(find("h100-pcie"), "h100-pcie");
-	CHECK_STR(find("H200"), "h200");
-	CHECK_STR(find("b200"), "b200");
-	CHECK_STR(find("a100"), "a100");
-	CHECK_STR(find("A100-SXM4-80GB"), "a100");
-	CHECK_STR(find("a100-40gb"), "a100-40gb");
-	CHECK_STR(find("l40s"), "l40s");
-	CHECK_STR(find("mi300"), "(null)");
-	CHECK_STR(find("h100x"), "(null)");
-	CHECK_STR(find(""), "(null)");
+	names();
 	CHECK(tl_hw_find(NULL) == NULL);
 
 	/* MI300X: TraceLens' achievable roof against the data-sheet peak. */
@@ -326,44 +455,10 @@ main(void)
 	CHECK(above == 2);
 	CHECK(tl_hw_at(tl_hw_count()) == NULL);
 
-	/* deviceProperties names, with numSms and totalGlobalMem. */
 	CHECK(tl_hw_match_device("AMD Instinct MI300X", 0) == mi300);
-	CHECK_STR(match("AMD Instinct MI300X", 304, 206141652992LL),
-	    "mi300x");
-	CHECK_STR(match("AMD Instinct MI300X VF", 304, 205571227648LL),
-	    "mi300x");
-	CHECK_STR(match("amd instinct mi300x", 0, 0), "mi300x");
-	CHECK_STR(match("AMD Instinct MI300X HF", 0, 0), "mi300x");
-	CHECK_STR(match("AMD Instinct MI300X", 38, 0), "(null)");
-	CHECK_STR(match("AMD Instinct MI300XL", 0, 0), "(null)");
-	CHECK_STR(match("AMD Instinct MI300A", 0, 0), "(null)");
-	CHECK_STR(match("AMD Instinct MI325X", 304, 0), "mi325x");
-	CHECK_STR(match("AMD Instinct MI355X", 256, 0), "mi355x");
-	CHECK_STR(match("AMD Instinct MI250X", 110, 0), "mi250x");
-	CHECK_STR(match("AMD Instinct MI250", 104, 0), "mi250");
-	CHECK_STR(match("AMD Instinct MI210", 104, 68702699520LL), "mi210");
-	CHECK_STR(match("AMD Radeon Graphics", 0, 0), "(null)");
-	CHECK_STR(match("AMD Radeon Graphics", 104, 68702699520LL),
-	    "(null)");
-	CHECK_STR(match("AMD Radeon Graphics", 12, 0), "(null)");
-	CHECK_STR(match("AMD Radeon Graphics", 110, 0), "mi250x");
-	CHECK_STR(match("NVIDIA H100 80GB HBM3", 132, 85018279936LL), "h100");
-	CHECK_STR(match("NVIDIA H100 PCIe", 114, 0), "h100-pcie");
-	CHECK_STR(match("NVIDIA H100 NVL", 132, 0), "(null)");
-	CHECK_STR(match("NVIDIA H200", 132, 0), "h200");
-	CHECK_STR(match("NVIDIA B200", 0, 0), "b200");
-	CHECK_STR(match("NVIDIA A100-SXM4-80GB", 108, 0), "a100");
-	CHECK_STR(match("NVIDIA A100-SXM4-40GB", 108, 0), "a100-40gb");
-	CHECK_STR(match("NVIDIA A100 80GB PCIe", 108, 0), "a100-pcie");
-	CHECK_STR(match("NVIDIA A100-PG509-200", 0, 0), "a100");
+	devices();
 	CHECK(tl_hw_match_device("NVIDIA A100-PG509-200", 108) ==
 	    tl_hw_find("a100"));
-	CHECK_STR(match("NVIDIA A100-PG509-200", 108, 42297524224LL),
-	    "a100-40gb");
-	CHECK_STR(match("NVIDIA A100-PG509-200", 108, 85198045184LL), "a100");
-	CHECK_STR(match("NVIDIA L40S", 142, 0), "l40s");
-	CHECK_STR(match("NVIDIA GeForce RTX 4090", 128, 0), "(null)");
-	CHECK_STR(match("", 0, 0), "(null)");
 	CHECK(tl_hw_match_device(NULL, 0) == NULL);
 
 	/* --hw list: the table prints back in its own format, and reloads. */
@@ -438,68 +533,7 @@ main(void)
 
 	/* Bad files: -1 and "FILE:LINE: what"; the table stays. */
 	CHECK(tl_hw_load(NULL, err, sizeof(err)) == 0);
-#define HDR "gpu\tkey\tkind\tvalue\tsource\n"
-	CHECK(bad_file("", 1, "no header line"));
-	CHECK(bad_file("# only a comment\n\n", 3, "no header line"));
-	CHECK(bad_file("gpu\tkey\tkind\tvalue\n", 1, "no column 'source'"));
-	CHECK(bad_file("gpu\tkey\tkind\tvalue\tsource\tgpu\n", 1, "twice"));
-	CHECK(bad_file(HDR, 1, "no rows"));
-	CHECK(bad_file(HDR "x\tmatrix_bf16\tpeak\t1\ts\n"
-	    "x\tmatrix_bf16\tpeak\n", 3, "3 fields, the header has 5"));
-	CHECK(bad_file(HDR "x\tmatrix_bf16\tpeak\t1\ts\textra\n", 2,
-	    "6 fields"));
-	CHECK(bad_file(HDR "x\n", 2, "1 field, the header has 5"));
-	CHECK(bad_file(HDR "x\tmatrix_bf16\tpeak\tabc\ts\n", 2,
-	    "not a number 'abc'"));
-	CHECK(bad_file(HDR "x\tmatrix_bf16\tpeak\t12x\ts\n", 2,
-	    "not a number"));
-	CHECK(bad_file(HDR "x\tmatrix_bf16\tpeak\tnan\ts\n", 2,
-	    "not a number"));
-	CHECK(bad_file(HDR "x\tmatrix_bf16\tpeak\tinf\ts\n", 2,
-	    "not a number"));
-	CHECK(bad_file(HDR "x\tmatrix_bf16\tpeak\t0x10\ts\n", 2,
-	    "not a number"));
-	CHECK(bad_file(HDR "x\tmatrix_bf16\tpeak\t1e999\ts\n", 2,
-	    "not a number"));
-	CHECK(bad_file(HDR "x\tmatrix_bf16\tpeak\t1,5\ts\n", 2,
-	    "not a number"));
-	CHECK(bad_file(HDR "x\tmatrix_bf16\tpeak\t-3\ts\n", 2,
-	    "negative value"));
-	CHECK(bad_file(HDR "x\thbm_tbs\tpeak\t0\ts\n", 2, "zero"));
-	CHECK(bad_file(HDR "x\tmatrix_bf16\tpeak\t1\ts\n"
-	    "y\tmemory_gb\t\t8\ts\n"
-	    "x\tmatrix_bf16\tpeak\t2\ts\n", 4,
-	    "duplicate row for x matrix_bf16 peak (first at line 2)"));
-	CHECK(bad_file(HDR "x\tmemory_gb\t\t1\ts\nX\tmemory_gb\t\t2\ts\n", 3,
-	    "duplicate row for x memory_gb (first at line 2)"));
-	CHECK(bad_file(HDR "x\tdevice_name\t\tA*\ts\n"
-	    "x\tdevice_name\t\ta*\ts\n", 3, "duplicate"));
-	CHECK(bad_file(HDR "x\tflops\tpeak\t1\ts\n", 2, "unknown key 'flops'"));
-	CHECK(bad_file(HDR "x\tmatrix_\tpeak\t1\ts\n", 2, "unknown key"));
-	CHECK(bad_file(HDR "x\tmatrix_bf16\tdense\t1\ts\n", 2,
-	    "must be peak, sparse or achievable, not 'dense'"));
-	CHECK(bad_file(HDR "x\thbm_tbs\tsparse\t1\ts\n", 2,
-	    "must be peak or achievable"));
-	CHECK(bad_file(HDR "x\tmemory_gb\tpeak\t1\ts\n", 2,
-	    "kind of memory_gb must be empty"));
-	CHECK(bad_file(HDR "x\tdevice_name\tfirst\tX\ts\n", 2,
-	    "empty or default"));
-	CHECK(bad_file(HDR "x\tdevice_name\t\t*\ts\n", 2, "empty device_name"));
-	CHECK(bad_file(HDR "x\tdevices_per_package\t\t1.5\ts\n", 2,
-	    "not a positive whole number"));
-	CHECK(bad_file(HDR "x\tcompute_units\t\t-4\ts\n", 2,
-	    "not a positive whole number"));
-	CHECK(bad_file(HDR "bad name\tmemory_gb\t\t1\ts\n", 2, "bad gpu name"));
-	CHECK(bad_file(HDR "\tmemory_gb\t\t1\ts\n", 2, "bad gpu name"));
-	CHECK(bad_file(HDR "x\talias\t\ty z\ts\n", 2, "bad alias"));
-	CHECK(bad_file(HDR "x\tmemory_gb\t\t1\ts\ny\talias\t\tX\ts\n", 3,
-	    "is the name of x"));
-	CHECK(bad_file(HDR "x\talias\t\tq\ts\ny\talias\t\tQ\ts\n", 3,
-	    "repeats line 2"));
-	CHECK(bad_file(HDR "x\tdevice_name\tdefault\tD\ts\n"
-	    "y\tdevice_name\tdefault\td\ts\n", 3, "already the default of x"));
-	CHECK(bad_file(HDR "x\tmatrix_bf16\tpeak\t1e-999\ts\n", 2,
-	    "out of range"));
+	bad_files();
 	{
 		static const char nul[] = HDR "x\tmemory_gb\t\t1\ts\n\0\n";
 
