@@ -393,9 +393,13 @@ out_kind(int k, int *sub)
 static void
 write_row(struct tl_writer *w, const struct eff *e)
 {
-	int k, sub;
+	int k = 0, sub;
 
-	for (k = 0; k < oc.n; k++)
+	if (oc.all) {		/* the input's columns in one block */
+		tl_stream_copy_all(&in, w);
+		k = in.ncols;
+	}
+	for (; k < oc.n; k++)
 		switch (out_kind(k, &sub)) {
 		case O_PASS:
 			tl_stream_copy(&in, sub, w);

@@ -84,10 +84,14 @@ void
 tl_perfcols_row(struct tl_perfcols *pc, struct tl_stream *s,
     struct tl_writer *w)
 {
-	int k;
+	int k = 0;
 
 	tl_perfcols_model(pc, s);
-	for (k = 0; k < pc->oc.n; k++) {
+	if (pc->oc.all) {	/* the input's columns in one block */
+		tl_stream_copy_all(s, w);
+		k = s->ncols;
+	}
+	for (; k < pc->oc.n; k++) {
 		if (pc->oc.map[k] >= 0)
 			tl_stream_copy(s, pc->oc.map[k], w);
 		else

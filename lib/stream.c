@@ -391,6 +391,26 @@ tl_stream_copy(struct tl_stream *s, int i, struct tl_writer *w)
 }
 
 void
+tl_stream_copy_all(struct tl_stream *s, struct tl_writer *w)
+{
+	int i;
+
+	if (s->csv || w->csv || s->nf == 0) {
+		for (i = 0; i < s->nf; i++)
+			tl_stream_copy(s, i, w);
+		return;
+	}
+	/* The fields lie in one line, NULs where the tabs were. */
+	for (i = 0; i + 1 < s->nf; i++)
+		s->f[i][s->flen[i]] = '\t';
+	tl_w_raw(w, s->f[0], (size_t)(s->f[s->nf - 1] + s->flen[s->nf - 1] -
+	    s->f[0]));
+	w->col += s->nf - 1;
+	for (i = 0; i + 1 < s->nf; i++)
+		s->f[i][s->flen[i]] = '\0';
+}
+
+void
 tl_outcols_init(struct tl_outcols *oc, const struct tl_stream *s,
     const char *const *owned, int nowned)
 {
@@ -412,6 +432,10 @@ tl_outcols_init(struct tl_outcols *oc, const struct tl_stream *s,
 		oc->own[n++] = k;
 	}
 	oc->n = n;
+	oc->all = 1;
+	for (k = 0; k < s->ncols; k++)
+		if (k >= n || oc->map[k] != k)
+			oc->all = 0;
 }
 
 void

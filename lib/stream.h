@@ -70,6 +70,11 @@ int tl_stream_next(struct tl_stream *s);
 const char *tl_stream_get(struct tl_stream *s, int i);
 /* Write field i of the current record (empty for i < 0). */
 void tl_stream_copy(struct tl_stream *s, int i, struct tl_writer *w);
+/*
+ * Write all fields of the current record, as tl_stream_copy of each would;
+ * in one block when both sides are TSV.
+ */
+void tl_stream_copy_all(struct tl_stream *s, struct tl_writer *w);
 /* "FILE:LINE" of the current record, for messages. */
 const char *tl_stream_where(const struct tl_stream *s);
 
@@ -82,6 +87,7 @@ const char *tl_stream_where(const struct tl_stream *s);
  */
 struct tl_outcols {
 	int n;
+	int all;	/* the first columns are all the input's, in order */
 	int *map;
 	int *own;
 };
