@@ -121,6 +121,8 @@ record(struct tl_stream *s)
 			return 0;
 		}
 		s->lineno++;
+		if (memchr(s->line, '\0', (size_t)n) != NULL)
+			fail(s, "NUL byte: not a text stream");
 		if (n > 0 && s->line[n - 1] == '\n')
 			s->line[--n] = '\0';
 		if (n > 0 && s->line[n - 1] == '\r')
@@ -143,6 +145,8 @@ record(struct tl_stream *s)
 			break;
 		}
 		s->lineno++;
+		if (memchr(s->line, '\0', (size_t)n) != NULL)
+			fail(s, "NUL byte: not a text stream");
 		if (csv_parse(s->csvp, s->line, (size_t)n, csv_field,
 		    csv_record, s) != (size_t)n)
 			fail(s, csv_strerror(csv_error(s->csvp)));
@@ -158,6 +162,7 @@ open_file(struct tl_stream *s, int k)
 	const char *path = s->nfiles > 0 ? s->files[k] : "-";
 	char *first;
 	size_t len;
+	ssize_t n;
 	int c;
 
 	s->cur = k;
@@ -187,13 +192,16 @@ open_file(struct tl_stream *s, int k)
 		setvbuf(s->fp, s->iobuf, _IOFBF, TL_STREAM_BUF);
 	}
 	/* Peek at the header to choose TSV or CSV. */
-	if (getline(&s->line, &s->linecap, s->fp) < 0) {
+	if ((n = getline(&s->line, &s->linecap, s->fp)) < 0) {
 		if (ferror(s->fp))
 			tl_die("%s: read error:", s->path);
 		return -1;
 	}
 	first = s->line;
 	len = strlen(first);
+	s->lineno = 1;
+	if (len != (size_t)n)
+		fail(s, "NUL byte: not a text stream");
 	s->csv = memchr(first, '\t', len) == NULL &&
 	    memchr(first, ',', len) != NULL;
 	if (s->csv) {
