@@ -140,6 +140,46 @@ asan:
 bench: all
 	sh tests/bench.sh
 
+# libFuzzer harnesses (tests/fuzz/), built with clang against a copy of the
+# library compiled for fuzzing in fuzz/obj; everything made goes under
+# fuzz/.  make fuzz [SECONDS=N] runs each harness N seconds on its corpus.
+FUZZCC = clang
+FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+SECONDS = 60
+LIBSRC = $(LIBOBJ:.o=.c)
+FUZZBIN = \
+	fuzz/bin/fuzz_expr \
+	fuzz/bin/fuzz_stream \
+	fuzz/bin/fuzz_trace
+
+fuzz/obj/libtl.a: $(LIBSRC) $(LIBHDR) config.mk
+	@mkdir -p fuzz/obj
+	@echo "$(FUZZCC) -fsanitize=fuzzer-no-link,... -c lib/*.c (into fuzz/obj)"
+	@objs=; for f in $(LIBSRC); do \
+		o=fuzz/obj/$${f#lib/}; o=$${o%.c}.o; \
+		$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) \
+		    -fsanitize=fuzzer-no-link -c $$f -o $$o || exit 1; \
+		objs="$$objs $$o"; \
+	done; \
+	rm -f $@; $(AR) rcs $@ $$objs
+
+fuzz/bin/fuzz_expr: tests/fuzz/fuzz_expr.c fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_expr.c fuzz/obj/libtl.a $(LDLIBS)
+fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_stream.c fuzz/obj/libtl.a $(LDLIBS)
+fuzz/bin/fuzz_trace: tests/fuzz/fuzz_trace.c fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_trace.c fuzz/obj/libtl.a $(LDLIBS)
+
+fuzz: $(FUZZBIN) bin/tl-parse bin/tl-perfmodel
+	sh tests/fuzz/fuzz.sh $(SECONDS)
+
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
 	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7 \
@@ -162,5 +202,6 @@ uninstall:
 clean:
 	rm -rf bin lib/*.o lib/libtl.a lib/ops_table.c lib/models_table.c \
 	    lib/gpus_table.c $(UNIT)
+	rm -rf fuzz/obj fuzz/bin
 
-.PHONY: all check static asan bench install uninstall clean
+.PHONY: all check static asan bench fuzz install uninstall clean

@@ -29,11 +29,15 @@ fail(struct ev *e, const char *what)
 	return 0;
 }
 
-/* A value error: ignored in a branch not taken (skip > 0). */
+/*
+ * A value error: ignored in a branch not taken (skip > 0), and in a
+ * syntax check, where the values are stand-ins (functions give 1, a
+ * division gives its left operand).
+ */
 static int64_t
 value_fail(struct ev *e, const char *what)
 {
-	return e->skip > 0 ? 0 : fail(e, what);
+	return e->skip > 0 || e->o == NULL ? 0 : fail(e, what);
 }
 
 static void

@@ -15,6 +15,7 @@ struct reader {
 	struct tl_json j;
 	char *buf;		/* scratch for unescaped or compact text */
 	size_t cap;
+	int64_t gpu_ns;		/* sum of the GPU events' durations */
 	int failed;
 };
 
@@ -266,6 +267,16 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 		return -1;
 	if (e->dur < 0)
 		return bad(r, index, offset, "negative \"dur\"");
+	if (e->ts <= -TL_TIME_MAX || e->ts >= TL_TIME_MAX)
+		return bad(r, index, offset, "\"ts\" out of range");
+	if (e->dur >= TL_TIME_MAX - e->ts)
+		return bad(r, index, offset, "\"ts\" + \"dur\" out of range");
+	if (TL_IS_GPU(kind)) {
+		if (e->dur > INT64_MAX - r->gpu_ns)
+			return bad(r, index, offset, "sum of the GPU events' "
+			    "\"dur\" out of range");
+		r->gpu_ns += e->dur;
+	}
 	if (f[K_NAME] >= 0)
 		e->name = intern_scalar(r, f[K_NAME]);
 	if (f[K_PID] >= 0)

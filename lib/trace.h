@@ -15,6 +15,14 @@
 #include "intern.h"
 
 #define TL_NONE INT64_MIN	/* absent integer argument */
+/*
+ * Every event's ts and ts + dur lie in (-TL_TIME_MAX, TL_TIME_MAX) ns
+ * (about 146 years either side of 0), and the GPU events' durations add
+ * up to at most INT64_MAX ns; the reader rejects other traces.  So the end
+ * of an event, the difference of two times and a sum of GPU busy times
+ * never overflow.
+ */
+#define TL_TIME_MAX ((int64_t)1 << 62)
 
 enum tl_kind {
 	TL_EV_CPU_OP,		/* cat cpu_op (Operator in old traces) */

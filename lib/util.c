@@ -10,6 +10,8 @@
 
 static const char *progname = "tl";
 
+void (*tl_exit_hook)(int status);
+
 void
 tl_setprogname(const char *argv0)
 {
@@ -25,6 +27,14 @@ const char *
 tl_progname(void)
 {
 	return progname;
+}
+
+static void __attribute__((noreturn))
+die_exit(int status)
+{
+	if (tl_exit_hook != NULL)
+		tl_exit_hook(status);
+	exit(status);
 }
 
 static void
@@ -48,7 +58,7 @@ tl_die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn(fmt, ap);
 	va_end(ap);
-	exit(TL_EXIT_ERROR);
+	die_exit(TL_EXIT_ERROR);
 }
 
 void
@@ -59,7 +69,7 @@ tl_diex(int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn(fmt, ap);
 	va_end(ap);
-	exit(status);
+	die_exit(status);
 }
 
 void

@@ -25,6 +25,14 @@ void tl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Print "prog: msg" and exit with status. */
 void tl_diex(int status, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 2, 3)));
+/*
+ * When set, tl_die and tl_diex call it with the exit status instead of
+ * exiting, after printing the message; it must not return (if it does,
+ * the program exits).  The fuzz harnesses (tests/fuzz/) set it to longjmp
+ * back, so that bad input's clean exit is not counted as a crash; the
+ * programs leave it NULL.
+ */
+extern void (*tl_exit_hook)(int status);
 
 /*
  * Print the usage text on fp, and the help text too when status is 0;

@@ -84,6 +84,10 @@ main(void)
 	CHECK(tl_expr_check("2*numel(0)*bpe(0) + (has(2) ? numel(2) : 0)",
 	    err, sizeof(err)) == 0);
 	CHECK(tl_expr_check("2*", err, sizeof(err)) < 0);
+	/* Values are not checked: the division is not done (fuzz_expr). */
+	CHECK(tl_expr_check("9223372036854775807 + 2 / 3", err,
+	    sizeof(err)) == 0);
+	CHECK(ev("9223372036854775807 + 2 / 3") == INT64_MAX);
 	CHECK(tl_expr_check("numel(0, 1, 2)", err, sizeof(err)) < 0);
 	tl_opargs_free(&o);
 	return unit_done("test_expr");

@@ -1,0 +1,109 @@
+#!/bin/sh
+# make fuzz: build the seed corpora in fuzz/corpus-NAME, then run each
+# libFuzzer harness fuzz/bin/NAME for SECONDS seconds (the argument,
+# default 60) on its corpus and dictionary.  New inputs stay in the
+# corpus; a crash leaves fuzz/out/NAME-crash-* (or leak-, timeout-, oom-)
+# and its report in fuzz/out/NAME.log, and makes the script fail.
+# Seeds: tests/bad, tests/data, the samples in share/tl, and the smallest
+# shared traces when ../shared is there (never copied into the repo);
+# op streams made from them by bin/tl-parse and bin/tl-perfmodel; the
+# formulas of share/tl/models.
+set -u
+LC_ALL=C
+export LC_ALL
+cd "$(dirname "$0")/../.." || exit 1
+dur=${1:-60}
+SHARED=${TL_SHARED:-../shared}
+BIN=${BIN:-bin}
+FUZZERS=${FUZZERS:-fuzz_trace fuzz_stream fuzz_expr}
+ct=fuzz/corpus-fuzz_trace
+cs=fuzz/corpus-fuzz_stream
+ce=fuzz/corpus-fuzz_expr
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p fuzz/out "$ct" "$cs" "$ce"
+
+# Trace seeds, gunzipped (a gzip one too, for the gzip path).
+for f in tests/bad/*.json tests/data/*.json; do
+	cp "$f" "$ct/seed-$(basename "$f")"
+done
+for f in tests/bad/*.json.gz; do
+	[ -f "$f" ] && cp "$f" "$ct/seed-$(basename "$f")"
+done
+for f in share/tl/samples/*.json.gz; do
+	[ -f "$f" ] && gzip -dc "$f" > "$ct/seed-$(basename "$f" .gz)"
+done
+if [ -d "$SHARED/traces" ]; then
+	for f in $(ls -Sr "$SHARED"/traces/*.json* 2>/dev/null | head -3); do
+		b=$(basename "$f")
+		case $f in
+		*.gz) gzip -dc "$f" > "$ct/seed-shared-${b%.gz}" ;;
+		*) cp "$f" "$ct/seed-shared-$b" ;;
+		esac
+	done
+fi
+
+# Stream seeds: the bad streams, and op streams of the trace seeds (TSV,
+# CSV, launcher view, with the perf columns), cut to 60 lines.
+for f in tests/bad/stream/*.tsv tests/bad/stream/*.csv; do
+	[ -f "$f" ] && cp "$f" "$cs/seed-$(basename "$f")"
+done
+for f in "$ct"/seed-*.json; do
+	b=$(basename "$f" .json)
+	b=${b#seed-}
+	"$BIN/tl-parse" "$f" > "$tmp/s" 2>/dev/null || continue
+	[ "$(wc -l < "$tmp/s")" -gt 1 ] || continue
+	head -n 60 "$tmp/s" > "$cs/seed-$b.tsv"
+	"$BIN/tl-parse" --csv "$f" 2>/dev/null | head -n 60 > "$cs/seed-$b.csv"
+	"$BIN/tl-parse" -l "$f" 2>/dev/null | head -n 60 > "$cs/seed-$b-l.tsv"
+	"$BIN/tl-perfmodel" "$cs/seed-$b.tsv" > "$cs/seed-$b-pm.tsv" 2>/dev/null
+done
+
+# Formula seeds: the flops and bytes columns of the model files.
+n=0
+for f in share/tl/models/*.tsv; do
+	awk -F'\t' '!/^#/ && NR > 1 && $1 != "op" { print $3; print $4 }' "$f"
+done | sort -u | while IFS= read -r e; do
+	n=$((n + 1))
+	[ -n "$e" ] && printf '%s' "$e" > "$ce/seed-$n"
+done
+
+fail=0
+for z in $FUZZERS; do
+	case $z in
+	fuzz_trace) maxlen=262144 ;;
+	fuzz_stream) maxlen=65536 ;;
+	*) maxlen=4096 ;;
+	esac
+	dict=tests/fuzz/${z#fuzz_}.dict
+	log=fuzz/out/$z.log
+	printf '%s: %s s on %s inputs ... ' "$z" "$dur" \
+	    "$(ls fuzz/corpus-"$z" | wc -l | tr -d ' ')"
+	# stdout and stderr closed: the harnesses' warnings about bad input
+	# would drown the log; sanitizer reports still reach it.
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
+	UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1} \
+	    fuzz/bin/"$z" -max_total_time="$dur" -max_len="$maxlen" \
+	    -timeout=10 -rss_limit_mb=2048 -close_fd_mask=3 \
+	    -dict="$dict" -artifact_prefix=fuzz/out/"$z"- \
+	    -print_final_stats=1 fuzz/corpus-"$z" > "$log" 2>&1
+	rc=$?
+	runs=$(awk '/^stat::number_of_executed_units:/ { print $2 }' "$log")
+	eps=$(awk '/^stat::average_exec_per_sec:/ { print $2 }' "$log")
+	art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+	if [ "$rc" -eq 0 ] && [ -z "$art" ]; then
+		echo "ok: ${runs:-?} executions (${eps:-?}/s), corpus $(ls \
+		    fuzz/corpus-"$z" | wc -l | tr -d ' ')"
+		continue
+	fi
+	fail=1
+	echo "FAILED (exit $rc): ${art:-no artifact}; see $log"
+	grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error)' "$log" | head -5 |
+	    sed 's/^/    /'
+	if [ -n "$art" ]; then
+		echo "    reproduce: fuzz/bin/$z $art"
+		fuzz/bin/"$z" "$art" 2>&1 | grep -v '^INFO:' | tail -40 |
+		    sed 's/^/    /'
+	fi
+done
+exit $fail

@@ -1,0 +1,220 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * libFuzzer harness: the input as an op-stream file (TSV or CSV) through
+ * the stream reader and what tl-perfmodel and tl-efficiency do with each
+ * row: the perf model (built-in C models and the built-in model file),
+ * the perf columns written to a TSV or CSV writer, the roofline against
+ * MI300X, and every field decoded.
+ *
+ * The stream reader ends the program on bad input (tl_die, exit 1), as
+ * the filters must; tl_exit_hook turns that into a longjmp back here, so
+ * a clean exit 1 is an accepted outcome and any other status a crash.
+ * Checked besides the sanitizers: every line written has the header's
+ * number of fields.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "category.h"
+#include "hwspec.h"
+#include "model_file.h"
+#include "perfcols.h"
+#include "roofline.h"
+#include "stream.h"
+#include "tsv.h"
+#include "util.h"
+
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, \
+    "fuzz_stream: check failed: %s (line %d)\n", #c, __LINE__); \
+    abort(); } } while (0)
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char path[4096];
+static int fd = -1;
+static const struct tl_hw *hw;
+
+static jmp_buf env;
+static int armed;
+
+/* State that must survive a longjmp from tl_die. */
+static struct tl_stream s;
+static struct tl_perfcols pc;
+static int pc_on;
+
+static void
+cleanup(void)
+{
+	if (fd >= 0)
+		unlink(path);
+}
+
+static void
+exit_hook(int status)
+{
+	if (!armed || status != TL_EXIT_ERROR) {
+		fprintf(stderr, "fuzz_stream: exit %d%s\n", status,
+		    armed ? "" : " outside the stream code");
+		abort();
+	}
+	armed = 0;
+	longjmp(env, 1);
+}
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *tmp = getenv("TMPDIR");
+	char err[256];
+
+	(void)argc;
+	(void)argv;
+	tl_setprogname("fuzz_stream");
+	snprintf(path, sizeof(path), "%s/fuzz_stream.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	if ((fd = mkstemp(path)) < 0)
+		tl_die("mkstemp %s:", path);
+	atexit(cleanup);
+	if (tl_optable_load(NULL) < 0 || tl_filemodels_setup() < 0)
+		tl_die("cannot load the built-in tables");
+	if (tl_hw_load(NULL, err, sizeof(err)) < 0)
+		tl_die("%s", err);
+	if ((hw = tl_hw_find("mi300x")) == NULL)
+		tl_die("no mi300x in the built-in GPU table");
+	tl_exit_hook = exit_hook;
+	return 0;
+}
+
+static void
+put_input(const uint8_t *data, size_t size)
+{
+	size_t off = 0;
+	ssize_t k;
+
+	if (ftruncate(fd, 0) < 0)
+		tl_die("%s: ftruncate:", path);
+	while (off < size) {
+		if ((k = pwrite(fd, data + off, size - off, (off_t)off)) < 0)
+			tl_die("%s: write:", path);
+		off += (size_t)k;
+	}
+}
+
+/* The roofline of the row just modelled, as tl-efficiency computes it. */
+static void
+roofline(int tcol)
+{
+	static const double thr[3] = { 80, 60, 40 };
+	struct tl_roof_in ri;
+	struct tl_roof_out ro;
+	const char *t;
+	char *end;
+
+	memset(&ri, 0, sizeof(ri));
+	ri.has_flops = pc.has_flops;
+	ri.has_bytes = pc.has_bytes;
+	ri.flops = pc.flops;
+	ri.bytes = pc.bytes;
+	t = tl_stream_get(&s, tcol);
+	ri.time_us = strtod(t, &end);
+	if (end == t || *end != '\0' || isnan(ri.time_us))
+		ri.time_us = 0;
+	if (pc.compute_spec[0] != '\0')
+		ri.peak_tflops = tl_hw_tflops(hw, pc.compute_spec,
+		    TL_ROOF_AUTO, NULL, NULL);
+	ri.peak_tbs = tl_hw_hbm(hw, TL_ROOF_AUTO, NULL, NULL);
+	tl_roofline(&ri, &ro);
+	CHECK(ro.bound != NULL);
+	if (ro.has_roofline && ri.time_us > 0)
+		CHECK(tl_assessment(ro.pct_roofline, thr) != NULL);
+}
+
+/* Every line has as many fields as the first (TSV, or RFC 4180 CSV). */
+static void
+check_output(const char *o, size_t n, int csv)
+{
+	size_t i;
+	long fields = 1, want = -1;
+	int quoted = 0;
+
+	for (i = 0; i < n; i++) {
+		if (csv && o[i] == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (quoted)
+			continue;
+		if (o[i] == (csv ? ',' : '\t'))
+			fields++;
+		else if (o[i] == '\n') {
+			if (want < 0)
+				want = fields;
+			CHECK(fields == want);
+			fields = 1;
+		}
+	}
+	CHECK(!quoted);
+	CHECK(n == 0 || o[n - 1] == '\n');
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static char *files[1];
+	static struct tl_writer w;
+	static char *out;
+	static size_t outlen;
+	FILE *fp;
+	int csv, tcol, i, failed;
+
+	/* The last byte picks the output format: any byte stream may end so. */
+	csv = size > 0 && (data[size - 1] & 1);
+	put_input(data, size);
+	files[0] = path;
+	if ((fp = open_memstream(&out, &outlen)) == NULL)
+		tl_die("open_memstream:");
+	tl_w_init(&w, fp, csv);
+	pc_on = 0;
+	failed = setjmp(env);
+	if (!failed) {
+		armed = 1;
+		tl_stream_open(&s, files, 1);
+		tcol = tl_stream_col(&s, "kernel_time_us");
+		if (tl_stream_col(&s, "name") >= 0) {
+			tl_perfcols_init(&pc, &s, &w);
+			pc_on = 1;
+		} else {
+			for (i = 0; i < s.ncols; i++)
+				tl_w_str(&w, s.cols[i]);
+			tl_w_eol(&w);
+		}
+		while (tl_stream_next(&s)) {
+			for (i = 0; i < s.nf; i++)
+				(void)tl_stream_get(&s, i);
+			if (pc_on) {
+				tl_perfcols_row(&pc, &s, &w);
+				roofline(tcol);
+			} else {
+				tl_stream_copy_all(&s, &w);
+				tl_w_eol(&w);
+			}
+		}
+		armed = 0;
+	}
+	if (pc_on)
+		tl_perfcols_free(&pc);
+	tl_stream_close(&s);
+	if (fclose(fp) != 0)
+		tl_die("fclose:");
+	if (!failed)
+		check_output(out, outlen, csv);
+	free(out);
+	out = NULL;
+	return 0;
+}

@@ -1,0 +1,524 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * libFuzzer harness: the input as a trace file (JSON, or gzip: the reader
+ * sees the magic bytes) through what tl-parse does with one: the streaming
+ * reader, the call tree and linking, the timelines (all devices and per
+ * device), the op and launcher views, the kernel table, the call stacks,
+ * and the op-stream writer, TSV or CSV.
+ *
+ * Bad input must take the reader's error path (tl_trace_read returns
+ * NULL); past the reader nothing may fail.  The library exits only on
+ * out-of-memory there, which libFuzzer reports as a crash, as it should.
+ * Checked besides the sanitizers: every line written has the header's
+ * number of fields; the timeline adds up; in the op view no GPU event
+ * is in two rows, and without a window every linked one is in a row.
+ *
+ * Options come from a hash of the input, so an input always runs the
+ * same way: python_function kept (and --stack columns), a window (the
+ * first ProfilerStep#, or the middle half of the trace), unlinked events
+ * on the timeline, CSV instead of TSV.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "callstack.h"
+#include "category.h"
+#include "jsonw.h"
+#include "kernclass.h"
+#include "rollup.h"
+#include "timeline.h"
+#include "trace.h"
+#include "tree.h"
+#include "tsv.h"
+#include "util.h"
+
+#define CHECK(c) do { if (!(c)) { fprintf(stderr, \
+    "fuzz_trace: check failed: %s (line %d)\n", #c, __LINE__); \
+    abort(); } } while (0)
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char path[4096];
+static int fd = -1;
+
+static struct {
+	int python, unlinked, csv, window;
+} opt;
+
+static struct tl_writer w;
+static struct tl_jbuf jb;
+
+static void
+cleanup(void)
+{
+	if (fd >= 0)
+		unlink(path);
+}
+
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	(void)argc;
+	(void)argv;
+	tl_setprogname("fuzz_trace");
+	snprintf(path, sizeof(path), "%s/fuzz_trace.XXXXXX",
+	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
+	if ((fd = mkstemp(path)) < 0)
+		tl_die("mkstemp %s:", path);
+	atexit(cleanup);
+	if (tl_optable_load(NULL) < 0)
+		tl_die("cannot load the built-in op table");
+	return 0;
+}
+
+static void
+put_input(const uint8_t *data, size_t size)
+{
+	size_t off = 0;
+	ssize_t k;
+
+	if (ftruncate(fd, 0) < 0)
+		tl_die("%s: ftruncate:", path);
+	while (off < size) {
+		if ((k = pwrite(fd, data + off, size - off, (off_t)off)) < 0)
+			tl_die("%s: write:", path);
+		off += (size_t)k;
+	}
+}
+
+/* FNV-1a of the input: picks the options. */
+static uint32_t
+hash(const uint8_t *data, size_t size)
+{
+	uint32_t h = 2166136261u;
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		h = (h ^ data[i]) * 16777619u;
+	return h;
+}
+
+static void
+w_interned(const struct tl_trace *t, uint32_t id)
+{
+	tl_w_mem(&w, tl_str(t->str, id), tl_strsize(t->str, id));
+}
+
+static void
+w_opt_int(int64_t v)
+{
+	if (v == TL_NONE)
+		tl_w_empty(&w);
+	else
+		tl_w_int(&w, v);
+}
+
+static void
+w_trace(const struct tl_trace *t)
+{
+	tl_w_str(&w, t->name);
+	if (t->rank != NULL)
+		tl_w_str(&w, t->rank);
+	else
+		tl_w_empty(&w);
+}
+
+/* The rows of the op or launcher view, as tl-parse writes them. */
+static void
+write_rows(const struct tl_trace *t, const struct tl_rows *rows,
+    const struct tl_timeline *tl, struct tl_callstack *cs, int launchers)
+{
+	size_t i;
+	int k;
+
+	tl_w_header(&w, "trace,rank,uid,name,category,direction,row_kind,pid,"
+	    "tid,ts_us,cpu_dur_us,kernel_count,kernel_time_us,"
+	    "subtree_kernel_time_us,kernels,input_dims,input_types,"
+	    "input_strides,concrete_inputs,parent_uid,parent_name,fwd_uid,"
+	    "fwd_name,seq,pct_gpu_time,trace_total_us,trace_busy_us,"
+	    "trace_compute_us,trace_exposed_comm_us,trace_exposed_memcpy_us,"
+	    "trace_idle_us,trace_gpu,module,call_stack");
+	for (i = 0; i < rows->n; i++) {
+		const struct tl_row *r = &rows->v[i];
+		const struct tl_event *e = &t->ev[r->op];
+		int p = tl_tree_cpu_ancestor(t, r->op);
+		int fwd = r->fwd >= 0 ? r->fwd : tl_forward_of(t, r->op);
+		const struct tl_event *a = r->kind == TL_ROW_BWD &&
+		    r->fwd >= 0 ? &t->ev[r->fwd] : e;
+
+		w_trace(t);
+		tl_w_int(&w, e->uid);
+		w_interned(t, e->name);
+		tl_w_str(&w, r->category);
+		tl_w_str(&w, r->direction);
+		tl_w_str(&w, tl_rowkind_name(r->kind));
+		w_interned(t, e->pid);
+		w_interned(t, e->tid);
+		tl_w_us(&w, e->ts);
+		tl_w_us(&w, e->dur);
+		tl_w_int(&w, r->ngpu);
+		tl_w_us(&w, r->busy);
+		if (launchers)
+			tl_w_us(&w, r->subtree_busy);
+		else
+			tl_w_empty(&w);
+		tl_jb_reset(&jb);
+		tl_jb_lit(&jb, "[");
+		for (k = 0; k < r->ngpu; k++) {
+			const struct tl_event *g = &t->ev[r->gpu[k]];
+
+			tl_jb_lit(&jb, k ? ",{\"uid\":" : "{\"uid\":");
+			tl_jb_int(&jb, g->uid);
+			tl_jb_lit(&jb, ",\"name\":");
+			tl_jb_str(&jb, tl_ev_name(t, g));
+			tl_jb_lit(&jb, ",\"pid\":");
+			tl_jb_str(&jb, tl_str(t->str, g->pid));
+			tl_jb_lit(&jb, ",\"stream\":");
+			if (g->stream == TL_NONE)
+				tl_jb_lit(&jb, "null");
+			else
+				tl_jb_int(&jb, g->stream);
+			tl_jb_lit(&jb, ",\"ts\":");
+			tl_jb_us(&jb, g->ts);
+			tl_jb_lit(&jb, ",\"dur\":");
+			tl_jb_us(&jb, g->dur);
+			tl_jb_lit(&jb, "}");
+		}
+		tl_jb_lit(&jb, "]");
+		tl_w_mem(&w, jb.s, jb.n);
+		w_interned(t, a->dims);
+		w_interned(t, a->types);
+		w_interned(t, a->strides);
+		w_interned(t, a->concrete);
+		if (p >= 0) {
+			tl_w_int(&w, t->ev[p].uid);
+			w_interned(t, t->ev[p].name);
+		} else {
+			tl_w_empty(&w);
+			tl_w_empty(&w);
+		}
+		if (fwd >= 0 && fwd != r->op) {
+			tl_w_int(&w, t->ev[fwd].uid);
+			w_interned(t, t->ev[fwd].name);
+		} else {
+			tl_w_empty(&w);
+			tl_w_empty(&w);
+		}
+		w_opt_int(e->seq);
+		if (rows->total_busy > 0)
+			tl_w_double(&w, (double)r->busy /
+			    (double)rows->total_busy * 100.0);
+		else
+			tl_w_empty(&w);
+		tl_w_us(&w, tl->total);
+		tl_w_us(&w, tl->busy);
+		tl_w_us(&w, tl->compute);
+		tl_w_us(&w, tl->exposed_comm);
+		tl_w_us(&w, tl->exposed_memcpy);
+		tl_w_us(&w, tl->idle);
+		tl_w_str(&w, t->gpu);
+		if (cs != NULL) {
+			tl_module_of(cs, r->op, &jb);
+			tl_w_mem(&w, jb.s, jb.n);
+			tl_callstack_of(cs, r->op, &jb);
+			tl_w_mem(&w, jb.s, jb.n);
+		} else {
+			tl_w_empty(&w);
+			tl_w_empty(&w);
+		}
+		tl_w_eol(&w);
+	}
+}
+
+static void
+check_timeline(const struct tl_timeline *tl)
+{
+	CHECK(tl->compute >= 0 && tl->exposed_comm >= 0 &&
+	    tl->exposed_memcpy >= 0 && tl->idle >= 0);
+	CHECK(tl->compute + tl->exposed_comm + tl->exposed_memcpy == tl->busy);
+	CHECK(tl->busy <= tl->total);
+	CHECK(tl->exposed_comm <= tl->total_comm);
+	CHECK(tl->exposed_memcpy <= tl->total_memcpy);
+}
+
+static void
+write_timeline(const struct tl_trace *t, const char *device,
+    const struct tl_timeline *tl)
+{
+	int64_t v[8];
+	int k;
+
+	check_timeline(tl);
+	tl_timeline_values(tl, v);
+	for (k = 0; k < 8; k++) {
+		w_trace(t);
+		tl_w_str(&w, device);
+		tl_w_str(&w, tl_timeline_rows[k]);
+		tl_w_us(&w, v[k]);
+		if (tl->total > 0)
+			tl_w_double(&w, (double)v[k] / (double)tl->total *
+			    100.0);
+		else
+			tl_w_empty(&w);
+		tl_w_eol(&w);
+	}
+}
+
+/* The kernel table, as tl-parse --kernels writes it. */
+static void
+write_kernels(const struct tl_trace *t, const struct tl_window *win)
+{
+	static const char *const kinds[] = { "kernel", "memcpy", "memset" };
+	size_t i;
+	int k;
+
+	tl_w_header(&w, "trace,rank,uid,name,kind,class,pid,stream,ts_us,"
+	    "dur_us,correlation,linked,graph,launcher_uid,launcher,op_uid,"
+	    "op_name,op_category,input_dims,input_types,input_strides,"
+	    "concrete_inputs,grid,block");
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *g = &t->ev[i];
+		int r = g->parent, p;
+
+		if (!TL_IS_GPU(g->kind) || !tl_in_window(t, win, (int)i))
+			continue;
+		p = r >= 0 ? tl_tree_cpu_ancestor(t, (int)i) : -1;
+		w_trace(t);
+		tl_w_int(&w, g->uid);
+		w_interned(t, g->name);
+		tl_w_str(&w, kinds[g->kind - TL_EV_KERNEL]);
+		tl_w_str(&w, tl_gpuclass_name(g->flags & TL_F_COMM ?
+		    TL_GC_COMM : g->flags & TL_F_MEMCPY_CLASS ? TL_GC_MEMCPY :
+		    TL_GC_COMPUTE));
+		w_interned(t, g->pid);
+		w_opt_int(g->stream);
+		tl_w_us(&w, g->ts);
+		tl_w_us(&w, g->dur);
+		w_opt_int(t->link_external ? g->extid : g->corr);
+		tl_w_int(&w, r >= 0);
+		tl_w_int(&w, (g->flags & TL_F_GRAPH) != 0);
+		if (r >= 0) {
+			tl_w_int(&w, t->ev[r].uid);
+			w_interned(t, t->ev[r].name);
+		} else {
+			tl_w_empty(&w);
+			tl_w_empty(&w);
+		}
+		if (p >= 0) {
+			const struct tl_event *o = &t->ev[p];
+
+			tl_w_int(&w, o->uid);
+			w_interned(t, o->name);
+			tl_w_str(&w, tl_categorize(tl_ev_name(t, o),
+			    tl_ev_name(t, g)));
+			w_interned(t, o->dims);
+			w_interned(t, o->types);
+			w_interned(t, o->strides);
+			w_interned(t, o->concrete);
+		} else {
+			for (k = 0; k < 7; k++)
+				tl_w_empty(&w);
+		}
+		w_interned(t, g->grid);
+		w_interned(t, g->block);
+		tl_w_eol(&w);
+	}
+}
+
+static void
+write_meta(const struct tl_trace *t)
+{
+	size_t i;
+
+	tl_w_header(&w, "trace,rank,key,value");
+	for (i = 0; i < t->nmeta; i++) {
+		w_trace(t);
+		tl_w_str(&w, t->meta[i].key);
+		tl_w_str(&w, t->meta[i].value);
+		tl_w_eol(&w);
+	}
+}
+
+/* A window as --step (the first ProfilerStep#) or --window would give. */
+static void
+pick_window(const struct tl_trace *t, struct tl_window *win)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t i;
+
+	memset(win, 0, sizeof(*win));
+	if (opt.window == 1) {
+		for (i = 0; i < t->nev; i++) {
+			const struct tl_event *e = &t->ev[i];
+
+			if ((e->kind == TL_EV_ANNOTATION ||
+			    e->kind == TL_EV_CPU_OP) &&
+			    strncmp(tl_ev_name(t, e), "ProfilerStep#", 13) == 0) {
+				win->on = 1;
+				win->start = e->ts;
+				win->end = e->ts + e->dur;
+				return;
+			}
+		}
+	}
+	if (opt.window == 0)
+		return;
+	for (i = 0; i < t->nev; i++) {
+		if (!TL_IS_HOST(t->ev[i].kind))
+			continue;
+		if (t->ev[i].ts < lo)
+			lo = t->ev[i].ts;
+		if (t->ev[i].ts > hi)
+			hi = t->ev[i].ts;
+	}
+	if (lo < hi && hi < INT64_MAX) {
+		uint64_t span = (uint64_t)hi - (uint64_t)lo;
+
+		win->on = 1;
+		win->start = lo + (int64_t)(span / 4);
+		win->end = win->start + (int64_t)(span / 2) + 1;
+	}
+}
+
+/* No GPU event in two rows; without a window every linked one in a row. */
+static void
+check_rows(const struct tl_trace *t, const struct tl_rows *rows,
+    const struct tl_window *win)
+{
+	unsigned char *seen = calloc(t->nev + 1, 1);
+	struct tl_link_stats s;
+	long n = 0;
+	size_t i;
+	int k;
+
+	CHECK(seen != NULL);
+	for (i = 0; i < rows->n; i++)
+		for (k = 0; k < rows->v[i].ngpu; k++) {
+			int g = rows->v[i].gpu[k];
+
+			CHECK(g >= 0 && (size_t)g < t->nev);
+			CHECK(TL_IS_GPU(t->ev[g].kind));
+			CHECK(!seen[g]);
+			seen[g] = 1;
+			n++;
+		}
+	tl_tree_stats(t, &s);
+	if (!win->on)
+		CHECK(n == s.linked);
+	free(seen);
+}
+
+/*
+ * Count the fields of each line of a TSV (no quoting: a raw tab or
+ * newline inside a field is the error) or CSV (RFC 4180) text; every
+ * record must have as many as the header before it.  A header is a line
+ * right after a line that starts with "trace".
+ */
+static void
+check_output(const char *s, size_t n, int csv)
+{
+	size_t i, start = 0;
+	long fields = 1, want = -1;
+	int quoted = 0;
+
+	for (i = 0; i < n; i++) {
+		if (csv && s[i] == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (quoted)
+			continue;
+		if (s[i] == (csv ? ',' : '\t'))
+			fields++;
+		else if (s[i] == '\n') {
+			if (n - start >= 6 && memcmp(s + start, "trace", 5) == 0 &&
+			    (s[start + 5] == ',' || s[start + 5] == '\t'))
+				want = fields;	/* a header */
+			else
+				CHECK(fields == want);
+			fields = 1;
+			start = i + 1;
+		}
+	}
+	CHECK(!quoted);
+	CHECK(start == n);	/* every record ends with a newline */
+}
+
+static void
+run(struct tl_trace *t)
+{
+	struct tl_timeline tl, dtl;
+	struct tl_window win;
+	struct tl_rows rows;
+	struct tl_callstack *cs = NULL;
+	struct tl_link_stats s;
+	uint32_t *dev;
+	size_t n, i;
+
+	tl_tree_build(t);
+	tl_tree_stats(t, &s);
+	CHECK(s.linked <= s.gpu && s.graph <= s.linked);
+	pick_window(t, &win);
+	tl_w_header(&w, "trace,rank,device,type,time_us,pct_total");
+	tl_timeline(t, &win, TL_ALL_DEVICES, opt.unlinked, &tl);
+	write_timeline(t, "all", &tl);
+	n = tl_timeline_devices(t, &dev);
+	for (i = 0; i < n; i++) {
+		tl_timeline(t, &win, dev[i], opt.unlinked, &dtl);
+		write_timeline(t, tl_str(t->str, dev[i]), &dtl);
+	}
+	free(dev);
+
+	if (opt.python)
+		cs = tl_callstack_new(t);
+	tl_rollup(t, &win, &rows);
+	check_rows(t, &rows, &win);
+	write_rows(t, &rows, &tl, cs, 0);
+	tl_rows_free(&rows);
+	tl_launchers(t, &win, &rows);
+	write_rows(t, &rows, &tl, cs, 1);
+	tl_rows_free(&rows);
+	tl_callstack_free(cs);
+
+	write_kernels(t, &win);
+	write_meta(t);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct tl_trace_opts o;
+	struct tl_trace *t;
+	uint32_t h = hash(data, size);
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *fp;
+
+	opt.python = h & 1;
+	opt.unlinked = (h >> 1) & 1;
+	opt.csv = (h >> 2) & 1;
+	opt.window = (int)((h >> 3) % 3);
+	put_input(data, size);
+	memset(&o, 0, sizeof(o));
+	o.keep_python = opt.python;
+	o.trace_name = (h >> 5) & 1 ? "x\ty,\"z\"\n" : NULL;
+	if ((t = tl_trace_read(path, &o)) == NULL)
+		return 0;
+	if ((fp = open_memstream(&out, &outlen)) == NULL)
+		tl_die("open_memstream:");
+	tl_w_init(&w, fp, opt.csv);
+	run(t);
+	tl_trace_free(t);
+	if (fclose(fp) != 0)
+		tl_die("fclose:");
+	check_output(out, outlen, opt.csv);
+	free(out);
+	tl_jb_free(&jb);
+	return 0;
+}
