@@ -37,6 +37,7 @@ LIBOBJ = \
 	lib/models_table.o \
 	lib/opargs.o \
 	lib/opmodel.o \
+	lib/opstream.o \
 	lib/ops_table.o \
 	lib/perfcols.o \
 	lib/perfmodel.o \
@@ -58,7 +59,7 @@ LIBHDR = \
 	lib/hwspec.h \
 	lib/input.h lib/intern.h lib/interval.h lib/json.h lib/jsonscan.h \
 	lib/jsonw.h lib/kernclass.h lib/model_file.h lib/opargs.h \
-	lib/opmodel.h lib/perfcols.h lib/perfmodel.h lib/rollup.h lib/roofline.h \
+	lib/opmodel.h lib/opstream.h lib/perfcols.h lib/perfmodel.h lib/rollup.h lib/roofline.h \
 	lib/rules.h lib/stream.h lib/strmap.h lib/timeline.h lib/trace.h lib/tree.h lib/tsv.h lib/util.h
 
 UNIT = \

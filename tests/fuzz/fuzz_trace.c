@@ -28,6 +28,7 @@
 #include "category.h"
 #include "jsonw.h"
 #include "kernclass.h"
+#include "opstream.h"
 #include "rollup.h"
 #include "timeline.h"
 #include "trace.h"
@@ -50,7 +51,18 @@ static struct {
 } opt;
 
 static struct tl_writer w;
-static struct tl_jbuf jb;
+static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0 };
+
+/* A header line, with the --stack columns when there is a call stack. */
+static void
+header(const char *cols, int stack)
+{
+	char buf[1024];
+
+	snprintf(buf, sizeof(buf), "%s%s", cols, stack ? ",module,call_stack" :
+	    "");
+	tl_w_header(&w, buf);
+}
 
 static void
 cleanup(void)
@@ -105,138 +117,6 @@ hash(const uint8_t *data, size_t size)
 }
 
 static void
-w_interned(const struct tl_trace *t, uint32_t id)
-{
-	tl_w_mem(&w, tl_str(t->str, id), tl_strsize(t->str, id));
-}
-
-static void
-w_opt_int(int64_t v)
-{
-	if (v == TL_NONE)
-		tl_w_empty(&w);
-	else
-		tl_w_int(&w, v);
-}
-
-static void
-w_trace(const struct tl_trace *t)
-{
-	tl_w_str(&w, t->name);
-	if (t->rank != NULL)
-		tl_w_str(&w, t->rank);
-	else
-		tl_w_empty(&w);
-}
-
-/* The rows of the op or launcher view, as tl-parse writes them. */
-static void
-write_rows(const struct tl_trace *t, const struct tl_rows *rows,
-    const struct tl_timeline *tl, struct tl_callstack *cs, int launchers)
-{
-	size_t i;
-	int k;
-
-	tl_w_header(&w, "trace,rank,uid,name,category,direction,row_kind,pid,"
-	    "tid,ts_us,cpu_dur_us,kernel_count,kernel_time_us,"
-	    "subtree_kernel_time_us,kernels,input_dims,input_types,"
-	    "input_strides,concrete_inputs,parent_uid,parent_name,fwd_uid,"
-	    "fwd_name,seq,pct_gpu_time,trace_total_us,trace_busy_us,"
-	    "trace_compute_us,trace_exposed_comm_us,trace_exposed_memcpy_us,"
-	    "trace_idle_us,trace_gpu,module,call_stack");
-	for (i = 0; i < rows->n; i++) {
-		const struct tl_row *r = &rows->v[i];
-		const struct tl_event *e = &t->ev[r->op];
-		int p = tl_tree_cpu_ancestor(t, r->op);
-		int fwd = r->fwd >= 0 ? r->fwd : tl_forward_of(t, r->op);
-		const struct tl_event *a = r->kind == TL_ROW_BWD &&
-		    r->fwd >= 0 ? &t->ev[r->fwd] : e;
-
-		w_trace(t);
-		tl_w_int(&w, e->uid);
-		w_interned(t, e->name);
-		tl_w_str(&w, r->category);
-		tl_w_str(&w, r->direction);
-		tl_w_str(&w, tl_rowkind_name(r->kind));
-		w_interned(t, e->pid);
-		w_interned(t, e->tid);
-		tl_w_us(&w, e->ts);
-		tl_w_us(&w, e->dur);
-		tl_w_int(&w, r->ngpu);
-		tl_w_us(&w, r->busy);
-		if (launchers)
-			tl_w_us(&w, r->subtree_busy);
-		else
-			tl_w_empty(&w);
-		tl_jb_reset(&jb);
-		tl_jb_lit(&jb, "[");
-		for (k = 0; k < r->ngpu; k++) {
-			const struct tl_event *g = &t->ev[r->gpu[k]];
-
-			tl_jb_lit(&jb, k ? ",{\"uid\":" : "{\"uid\":");
-			tl_jb_int(&jb, g->uid);
-			tl_jb_lit(&jb, ",\"name\":");
-			tl_jb_str(&jb, tl_ev_name(t, g));
-			tl_jb_lit(&jb, ",\"pid\":");
-			tl_jb_str(&jb, tl_str(t->str, g->pid));
-			tl_jb_lit(&jb, ",\"stream\":");
-			if (g->stream == TL_NONE)
-				tl_jb_lit(&jb, "null");
-			else
-				tl_jb_int(&jb, g->stream);
-			tl_jb_lit(&jb, ",\"ts\":");
-			tl_jb_us(&jb, g->ts);
-			tl_jb_lit(&jb, ",\"dur\":");
-			tl_jb_us(&jb, g->dur);
-			tl_jb_lit(&jb, "}");
-		}
-		tl_jb_lit(&jb, "]");
-		tl_w_mem(&w, jb.s, jb.n);
-		w_interned(t, a->dims);
-		w_interned(t, a->types);
-		w_interned(t, a->strides);
-		w_interned(t, a->concrete);
-		if (p >= 0) {
-			tl_w_int(&w, t->ev[p].uid);
-			w_interned(t, t->ev[p].name);
-		} else {
-			tl_w_empty(&w);
-			tl_w_empty(&w);
-		}
-		if (fwd >= 0 && fwd != r->op) {
-			tl_w_int(&w, t->ev[fwd].uid);
-			w_interned(t, t->ev[fwd].name);
-		} else {
-			tl_w_empty(&w);
-			tl_w_empty(&w);
-		}
-		w_opt_int(e->seq);
-		if (rows->total_busy > 0)
-			tl_w_double(&w, (double)r->busy /
-			    (double)rows->total_busy * 100.0);
-		else
-			tl_w_empty(&w);
-		tl_w_us(&w, tl->total);
-		tl_w_us(&w, tl->busy);
-		tl_w_us(&w, tl->compute);
-		tl_w_us(&w, tl->exposed_comm);
-		tl_w_us(&w, tl->exposed_memcpy);
-		tl_w_us(&w, tl->idle);
-		tl_w_str(&w, t->gpu);
-		if (cs != NULL) {
-			tl_module_of(cs, r->op, &jb);
-			tl_w_mem(&w, jb.s, jb.n);
-			tl_callstack_of(cs, r->op, &jb);
-			tl_w_mem(&w, jb.s, jb.n);
-		} else {
-			tl_w_empty(&w);
-			tl_w_empty(&w);
-		}
-		tl_w_eol(&w);
-	}
-}
-
-static void
 check_timeline(const struct tl_timeline *tl)
 {
 	CHECK(tl->compute >= 0 && tl->exposed_comm >= 0 &&
@@ -245,104 +125,6 @@ check_timeline(const struct tl_timeline *tl)
 	CHECK(tl->busy <= tl->total);
 	CHECK(tl->exposed_comm <= tl->total_comm);
 	CHECK(tl->exposed_memcpy <= tl->total_memcpy);
-}
-
-static void
-write_timeline(const struct tl_trace *t, const char *device,
-    const struct tl_timeline *tl)
-{
-	int64_t v[8];
-	int k;
-
-	check_timeline(tl);
-	tl_timeline_values(tl, v);
-	for (k = 0; k < 8; k++) {
-		w_trace(t);
-		tl_w_str(&w, device);
-		tl_w_str(&w, tl_timeline_rows[k]);
-		tl_w_us(&w, v[k]);
-		if (tl->total > 0)
-			tl_w_double(&w, (double)v[k] / (double)tl->total *
-			    100.0);
-		else
-			tl_w_empty(&w);
-		tl_w_eol(&w);
-	}
-}
-
-/* The kernel table, as tl-parse --kernels writes it. */
-static void
-write_kernels(const struct tl_trace *t, const struct tl_window *win)
-{
-	static const char *const kinds[] = { "kernel", "memcpy", "memset" };
-	size_t i;
-	int k;
-
-	tl_w_header(&w, "trace,rank,uid,name,kind,class,pid,stream,ts_us,"
-	    "dur_us,correlation,linked,graph,launcher_uid,launcher,op_uid,"
-	    "op_name,op_category,input_dims,input_types,input_strides,"
-	    "concrete_inputs,grid,block");
-	for (i = 0; i < t->nev; i++) {
-		const struct tl_event *g = &t->ev[i];
-		int r = g->parent, p;
-
-		if (!TL_IS_GPU(g->kind) || !tl_in_window(t, win, (int)i))
-			continue;
-		p = r >= 0 ? tl_tree_cpu_ancestor(t, (int)i) : -1;
-		w_trace(t);
-		tl_w_int(&w, g->uid);
-		w_interned(t, g->name);
-		tl_w_str(&w, kinds[g->kind - TL_EV_KERNEL]);
-		tl_w_str(&w, tl_gpuclass_name(g->flags & TL_F_COMM ?
-		    TL_GC_COMM : g->flags & TL_F_MEMCPY_CLASS ? TL_GC_MEMCPY :
-		    TL_GC_COMPUTE));
-		w_interned(t, g->pid);
-		w_opt_int(g->stream);
-		tl_w_us(&w, g->ts);
-		tl_w_us(&w, g->dur);
-		w_opt_int(t->link_external ? g->extid : g->corr);
-		tl_w_int(&w, r >= 0);
-		tl_w_int(&w, (g->flags & TL_F_GRAPH) != 0);
-		if (r >= 0) {
-			tl_w_int(&w, t->ev[r].uid);
-			w_interned(t, t->ev[r].name);
-		} else {
-			tl_w_empty(&w);
-			tl_w_empty(&w);
-		}
-		if (p >= 0) {
-			const struct tl_event *o = &t->ev[p];
-
-			tl_w_int(&w, o->uid);
-			w_interned(t, o->name);
-			tl_w_str(&w, tl_categorize(tl_ev_name(t, o),
-			    tl_ev_name(t, g)));
-			w_interned(t, o->dims);
-			w_interned(t, o->types);
-			w_interned(t, o->strides);
-			w_interned(t, o->concrete);
-		} else {
-			for (k = 0; k < 7; k++)
-				tl_w_empty(&w);
-		}
-		w_interned(t, g->grid);
-		w_interned(t, g->block);
-		tl_w_eol(&w);
-	}
-}
-
-static void
-write_meta(const struct tl_trace *t)
-{
-	size_t i;
-
-	tl_w_header(&w, "trace,rank,key,value");
-	for (i = 0; i < t->nmeta; i++) {
-		w_trace(t);
-		tl_w_str(&w, t->meta[i].key);
-		tl_w_str(&w, t->meta[i].value);
-		tl_w_eol(&w);
-	}
 }
 
 /* A window as --step (the first ProfilerStep#) or --window would give. */
@@ -465,13 +247,15 @@ run(struct tl_trace *t)
 	tl_tree_stats(t, &s);
 	CHECK(s.linked <= s.gpu && s.graph <= s.linked);
 	pick_window(t, &win);
-	tl_w_header(&w, "trace,rank,device,type,time_us,pct_total");
+	tl_w_header(&w, tl_os_timeline_cols);
 	tl_timeline(t, &win, TL_ALL_DEVICES, opt.unlinked, &tl);
-	write_timeline(t, "all", &tl);
+	check_timeline(&tl);
+	tl_os_timeline(&os, t, "all", &tl);
 	n = tl_timeline_devices(t, &dev);
 	for (i = 0; i < n; i++) {
 		tl_timeline(t, &win, dev[i], opt.unlinked, &dtl);
-		write_timeline(t, tl_str(t->str, dev[i]), &dtl);
+		check_timeline(&dtl);
+		tl_os_timeline(&os, t, tl_str(t->str, dev[i]), &dtl);
 	}
 	free(dev);
 
@@ -479,15 +263,21 @@ run(struct tl_trace *t)
 		cs = tl_callstack_new(t);
 	tl_rollup(t, &win, &rows);
 	check_rows(t, &rows, &win);
-	write_rows(t, &rows, &tl, cs, 0);
+	header(tl_os_op_cols, cs != NULL);
+	os.launchers = 0;
+	tl_os_rows(&os, t, &rows, &tl, cs);
 	tl_rows_free(&rows);
 	tl_launchers(t, &win, &rows);
-	write_rows(t, &rows, &tl, cs, 1);
+	header(tl_os_launcher_cols, cs != NULL);
+	os.launchers = 1;
+	tl_os_rows(&os, t, &rows, &tl, cs);
 	tl_rows_free(&rows);
 	tl_callstack_free(cs);
 
-	write_kernels(t, &win);
-	write_meta(t);
+	tl_w_header(&w, tl_os_kernel_cols);
+	tl_os_kernels(&os, t, &win);
+	tl_w_header(&w, tl_os_meta_cols);
+	tl_os_meta(&os, t);
 }
 
 int
@@ -519,6 +309,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tl_die("fclose:");
 	check_output(out, outlen, opt.csv);
 	free(out);
-	tl_jb_free(&jb);
+	tl_jb_free(&os.jb);
 	return 0;
 }
