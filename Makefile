@@ -169,11 +169,11 @@ fuzz/bin/fuzz_expr: tests/fuzz/fuzz_expr.c fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_expr.c fuzz/obj/libtl.a $(LDLIBS)
-fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c fuzz/obj/libtl.a $(LIBHDR)
+fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c tests/fuzz/input.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_stream.c fuzz/obj/libtl.a $(LDLIBS)
-fuzz/bin/fuzz_trace: tests/fuzz/fuzz_trace.c fuzz/obj/libtl.a $(LIBHDR)
+fuzz/bin/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/input.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_trace.c fuzz/obj/libtl.a $(LDLIBS)

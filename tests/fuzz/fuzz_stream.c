@@ -29,6 +29,8 @@
 #include "tsv.h"
 #include "util.h"
 
+#include "input.h"
+
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, \
     "fuzz_stream: check failed: %s (line %d)\n", #c, __LINE__); \
     abort(); } } while (0)
@@ -36,8 +38,6 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char path[4096];
-static int fd = -1;
 static const struct tl_hw *hw;
 
 static jmp_buf env;
@@ -47,13 +47,6 @@ static int armed;
 static struct tl_stream s;
 static struct tl_perfcols pc;
 static int pc_on;
-
-static void
-cleanup(void)
-{
-	if (fd >= 0)
-		unlink(path);
-}
 
 static void
 exit_hook(int status)
@@ -70,17 +63,12 @@ exit_hook(int status)
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *tmp = getenv("TMPDIR");
 	char err[256];
 
 	(void)argc;
 	(void)argv;
 	tl_setprogname("fuzz_stream");
-	snprintf(path, sizeof(path), "%s/fuzz_stream.XXXXXX",
-	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
-	if ((fd = mkstemp(path)) < 0)
-		tl_die("mkstemp %s:", path);
-	atexit(cleanup);
+	open_input("fuzz_stream");
 	if (tl_optable_load(NULL) < 0 || tl_filemodels_setup() < 0)
 		tl_die("cannot load the built-in tables");
 	if (tl_hw_load(NULL, err, sizeof(err)) < 0)
@@ -89,21 +77,6 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		tl_die("no mi300x in the built-in GPU table");
 	tl_exit_hook = exit_hook;
 	return 0;
-}
-
-static void
-put_input(const uint8_t *data, size_t size)
-{
-	size_t off = 0;
-	ssize_t k;
-
-	if (ftruncate(fd, 0) < 0)
-		tl_die("%s: ftruncate:", path);
-	while (off < size) {
-		if ((k = pwrite(fd, data + off, size - off, (off_t)off)) < 0)
-			tl_die("%s: write:", path);
-		off += (size_t)k;
-	}
 }
 
 /* The roofline of the row just modelled, as tl-efficiency computes it. */

@@ -36,6 +36,8 @@
 #include "tsv.h"
 #include "util.h"
 
+#include "input.h"
+
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, \
     "fuzz_trace: check failed: %s (line %d)\n", #c, __LINE__); \
     abort(); } } while (0)
@@ -43,8 +45,6 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char path[4096];
-static int fd = -1;
 
 static struct {
 	int python, unlinked, csv, window;
@@ -64,44 +64,17 @@ header(const char *cols, int stack)
 	tl_w_header(&w, buf);
 }
 
-static void
-cleanup(void)
-{
-	if (fd >= 0)
-		unlink(path);
-}
-
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *tmp = getenv("TMPDIR");
 
 	(void)argc;
 	(void)argv;
 	tl_setprogname("fuzz_trace");
-	snprintf(path, sizeof(path), "%s/fuzz_trace.XXXXXX",
-	    tmp != NULL && *tmp != '\0' ? tmp : "/tmp");
-	if ((fd = mkstemp(path)) < 0)
-		tl_die("mkstemp %s:", path);
-	atexit(cleanup);
+	open_input("fuzz_trace");
 	if (tl_optable_load(NULL) < 0)
 		tl_die("cannot load the built-in op table");
 	return 0;
-}
-
-static void
-put_input(const uint8_t *data, size_t size)
-{
-	size_t off = 0;
-	ssize_t k;
-
-	if (ftruncate(fd, 0) < 0)
-		tl_die("%s: ftruncate:", path);
-	while (off < size) {
-		if ((k = pwrite(fd, data + off, size - off, (off_t)off)) < 0)
-			tl_die("%s: write:", path);
-		off += (size_t)k;
-	}
 }
 
 /* FNV-1a of the input: picks the options. */
