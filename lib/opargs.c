@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,17 +110,31 @@ ints(const struct tl_json *j, int t, int64_t *v)
 	return n;
 }
 
-/* Parse text as a JSON array; its token count or -1. */
+/* Parse text as a JSON array; 0, or -1 with *err set. */
 static int
-array(struct tl_json *j, const char *text, const char **err)
+parse_list(struct tl_json *j, const char *text, const char **err)
 {
 	if (tl_json_parse(j, text, strlen(text), err) < 0)
 		return -1;
 	if (tl_json_type(j, 0) != TL_J_ARRAY) {
-		*err = "not a JSON array";
+		*err = "not a JSON list";
 		return -1;
 	}
 	return 0;
+}
+
+/* Parse column col's text as a JSON array; 0, or -1 with *err set. */
+static int
+array(struct tl_json *j, const char *col, const char *text, const char **err)
+{
+	static char msg[96];
+	const char *e = NULL;
+
+	if (parse_list(j, text, &e) == 0)
+		return 0;
+	snprintf(msg, sizeof(msg), "%s: %s", col, e);
+	*err = msg;
+	return -1;
 }
 
 static int
@@ -146,7 +161,7 @@ tl_opargs_parse(struct tl_opargs *o, const char *name, const char *dims,
 	o->n = 0;
 	o->buflen = 0;
 	if (has(dims)) {
-		if (array(&j, dims, err) < 0)
+		if (array(&j, "input_dims", dims, err) < 0)
 			goto fail;
 		n = tl_json_size(&j, 0);
 		ensure(o, n);
@@ -174,7 +189,7 @@ tl_opargs_parse(struct tl_opargs *o, const char *name, const char *dims,
 		}
 	}
 	if (has(strides)) {
-		if (array(&j, strides, err) < 0)
+		if (array(&j, "input_strides", strides, err) < 0)
 			goto fail;
 		n = tl_json_size(&j, 0);
 		ensure(o, n);
@@ -198,7 +213,7 @@ tl_opargs_parse(struct tl_opargs *o, const char *name, const char *dims,
 
 		if (!has(text))
 			continue;
-		if (array(&j, text, err) < 0)
+		if (array(&j, pass == 0 ? "input_types" : "concrete_inputs", text, err) < 0)
 			goto fail;
 		n = tl_json_size(&j, 0);
 		if (n > o->n) {

@@ -224,6 +224,25 @@ tl_model_find(const char *family)
 	return NULL;
 }
 
+/* Say why a model that counted FLOPs has no bytes: a dtype tl cannot size. */
+static void
+unknown_dtype(const struct tl_opargs *o, struct tl_perf *p)
+{
+	int i;
+
+	for (i = 0; i < o->n; i++) {
+		const char *t = o->a[i].type;
+
+		if (tl_arg_is_tensor(&o->a[i]) && tl_dtype_bytes(t) == 0) {
+			snprintf(p->err, sizeof(p->err), "bytes unknown: input "
+			    "%d has dtype '%s', whose size tl does not know", i,
+			    t);
+			return;
+		}
+	}
+	snprintf(p->err, sizeof(p->err), "bytes unknown");
+}
+
 int
 tl_perf_run(const struct tl_opargs *o, const char *family, int bwd,
     struct tl_perf *p)
@@ -246,5 +265,7 @@ tl_perf_run(const struct tl_opargs *o, const char *family, int bwd,
 		return 1;
 	rc = fn(o, bwd, p);
 	tl_perf_params_end(p);
+	if (rc == 0 && p->has_flops && !p->has_bytes && p->err[0] == '\0')
+		unknown_dtype(o, p);
 	return rc < 0 ? -1 : 0;
 }
