@@ -32,7 +32,12 @@ def close(a, b, n=1):
 def run(tl, args, trace):
     out = subprocess.run([tl] + args + [trace], check=True,
                          stdout=subprocess.PIPE).stdout.decode()
-    lines = out.split("\n")
+    return read_tsv(out)
+
+
+def read_tsv(text):
+    """The rows of a TSV stream as dicts, fields decoded."""
+    lines = text.split("\n")
     head = lines[0].split("\t")
     rows = []
     for ln in lines[1:]:

@@ -29,6 +29,8 @@ import os
 import subprocess
 import sys
 
+from parity import read_tsv
+
 REL = 1e-6
 PRESENT = set()     # sheets with rows that are not listed deviations
 SHEETS = ["GEMM", "CONV_fwd", "CONV_bwd", "SDPA_fwd", "SDPA_bwd",
@@ -55,18 +57,6 @@ def key(name, dims, types, strides, concrete):
 
 def esc(s):
     return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
-
-
-def read_tsv(text):
-    lines = text.split("\n")
-    head = lines[0].split("\t")
-    out = []
-    for ln in lines[1:]:
-        if ln:
-            f = [x.replace("\\t", "\t").replace("\\n", "\n").replace("\\\\", "\\")
-                 for x in ln.split("\t")]
-            out.append(dict(zip(head, f)))
-    return out
 
 
 def skipped(trace):

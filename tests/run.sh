@@ -35,15 +35,12 @@ for f in tests/data/*.json; do
 	run "fixture $f" sh tests/fixture.sh "$BIN" "$f"
 done
 
-# Bad and odd inputs: NAME.expect holds "exit N", "stderr RE", "stdout RE".
-for e in tests/bad/*.expect; do
-	base=${e%.expect}
-	in=$(ls "$base".json* 2>/dev/null | head -1)
-	"$BIN/tl-parse" "$in" > "$tmp/o" 2> "$tmp/e"
-	rc=$?
-	want=$(awk '$1 == "exit" { print $2 }' "$e")
+# expect CASE EXPECT RC: compare the output in $tmp/o and $tmp/e and the
+# exit status RC with EXPECT ("exit N", "stderr RE", "stdout RE" lines).
+expect() {
+	want=$(awk '$1 == "exit" { print $2 }' "$2")
 	msg=""
-	[ "$rc" = "$want" ] || msg="exit $rc, want $want"
+	[ "$3" = "$want" ] || msg="exit $3, want $want"
 	[ "$(wc -l < "$tmp/e")" -le 1 ] || msg="$msg; more than one line on stderr"
 	while IFS= read -r line; do
 		case $line in
@@ -52,8 +49,16 @@ for e in tests/bad/*.expect; do
 		"stdout "*) grep -Eq -- "${line#stdout }" "$tmp/o" ||
 		    msg="$msg; stdout lacks /${line#stdout }/" ;;
 		esac
-	done < "$e"
-	if [ -z "$msg" ]; then ok; else bad "bad input $in: $msg"; sed 's/^/    /' "$tmp/e"; fi
+	done < "$2"
+	if [ -z "$msg" ]; then ok; else bad "$1: $msg"; sed 's/^/    /' "$tmp/e"; fi
+}
+
+# Bad and odd traces: tests/bad/NAME.json* with NAME.expect.
+for e in tests/bad/*.expect; do
+	base=${e%.expect}
+	in=$(ls "$base".json* 2>/dev/null | head -1)
+	"$BIN/tl-parse" "$in" > "$tmp/o" 2> "$tmp/e"
+	expect "bad input $in" "$e" $?
 done
 
 # Bad and odd streams for the filters: NAME.expect as above, plus
@@ -70,20 +75,7 @@ for e in tests/bad/stream/*.expect; do
 		esac
 		(cd "$(dirname "$in")" && "$binabs/$p" "$@" "$(basename "$in")") \
 		    > "$tmp/o" 2> "$tmp/e"
-		rc=$?
-		want=$(awk '$1 == "exit" { print $2 }' "$e")
-		msg=""
-		[ "$rc" = "$want" ] || msg="exit $rc, want $want"
-		[ "$(wc -l < "$tmp/e")" -le 1 ] || msg="$msg; more than one line on stderr"
-		while IFS= read -r line; do
-			case $line in
-			"stderr "*) grep -Eq -- "${line#stderr }" "$tmp/e" ||
-			    msg="$msg; stderr lacks /${line#stderr }/" ;;
-			"stdout "*) grep -Eq -- "${line#stdout }" "$tmp/o" ||
-			    msg="$msg; stdout lacks /${line#stdout }/" ;;
-			esac
-		done < "$e"
-		if [ -z "$msg" ]; then ok; else bad "bad stream $in ($p): $msg"; sed 's/^/    /' "$tmp/e"; fi
+		expect "bad stream $in ($p)" "$e" $?
 	done
 done
 
