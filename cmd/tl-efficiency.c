@@ -161,6 +161,9 @@ parse_thresholds(const char *s)
 	}
 }
 
+/* The GPU of --hw NAME, found at start-up; NULL with --hw auto. */
+static const struct tl_hw *hw_fixed;
+
 /* The GPU of the current row. */
 static const struct tl_hw *
 row_hw(void)
@@ -169,12 +172,8 @@ row_hw(void)
 	static char *lastname;
 	const char *g;
 
-	if (strcasecmp(opt.hw, "auto") != 0) {
-		if (last == NULL && (last = tl_hw_find(opt.hw)) == NULL)
-			tl_diex(TL_EXIT_USAGE, "--hw: unknown GPU '%s' "
-			    "(tl-efficiency --hw list)", opt.hw);
-		return last;
-	}
+	if (hw_fixed != NULL)
+		return hw_fixed;
 	g = tl_stream_get(&in, cgpu);
 	if (lastname != NULL && strcmp(lastname, g) == 0)
 		return last;
@@ -226,18 +225,16 @@ copies(const char *kernels)
 	    strstr(kernels, "\"name\":\"Memset") != NULL;
 }
 
+/* An integer field: 1 with *v set, 0 when empty; dies on anything else. */
 static int
-parse_i64(const char *s, int64_t *v)
+field_i64(int c, int64_t *v)
 {
-	char *end;
-	long long x;
+	const char *s = tl_stream_get(&in, c);
 
 	if (s[0] == '\0')
 		return 0;
-	x = strtoll(s, &end, 10);
-	if (*end != '\0')
+	if (tl_parse_i64(s, strlen(s), v) < 0)
 		tl_die("%s: '%s' is not an integer", tl_stream_where(&in), s);
-	*v = x;
 	return 1;
 }
 
@@ -272,8 +269,8 @@ compute(struct eff *e, int64_t *flops, int64_t *bytes, int *hf, int *hb)
 	const char *spec, *used = NULL, *bw_used = NULL;
 
 	if (have_perf) {
-		*hf = parse_i64(tl_stream_get(&in, cflops), flops);
-		*hb = parse_i64(tl_stream_get(&in, cbytes), bytes);
+		*hf = field_i64(cflops, flops);
+		*hb = field_i64(cbytes, bytes);
 		spec = tl_stream_get(&in, cspec);
 	} else {
 		tl_perfcols_model(&pc, &in);
@@ -460,27 +457,15 @@ split(char *line, char ***f, size_t *cap)
 static void
 put_field(struct tl_writer *w, const char *s)
 {
-	char *d, *buf;
-	const char *p;
+	size_t n = strlen(s);
+	char *buf;
 
-	if (!w->csv || strchr(s, '\\') == NULL) {
-		if (w->csv)
-			tl_w_str(w, s);
-		else
-			tl_w_raw(w, s, strlen(s));
+	if (!w->csv) {
+		tl_w_raw(w, s, n);
 		return;
 	}
-	buf = d = tl_malloc(strlen(s) + 1);
-	for (p = s; *p != '\0'; p++) {
-		if (*p == '\\' && p[1] != '\0') {
-			p++;
-			*d++ = *p == 't' ? '\t' : *p == 'n' ? '\n' :
-			    *p == 'r' ? '\r' : *p;
-		} else
-			*d++ = *p;
-	}
-	*d = '\0';
-	tl_w_str(w, buf);
+	buf = tl_malloc(n + 1);
+	tl_w_mem(w, buf, tl_tsv_decode(buf, s, n));
 	free(buf);
 }
 
@@ -897,7 +882,7 @@ main(int argc, char *argv[])
 		usage(stderr, TL_EXIT_USAGE);
 	}
 	if (opt.hw != NULL && strcasecmp(opt.hw, "auto") != 0 &&
-	    tl_hw_find(opt.hw) == NULL)
+	    (hw_fixed = tl_hw_find(opt.hw)) == NULL)
 		tl_diex(TL_EXIT_USAGE, "--hw: unknown GPU '%s' "
 		    "(tl-efficiency --hw list)", opt.hw);
 	if (tl_optable_load(opt.ops) < 0 || tl_filemodels_setup() < 0)

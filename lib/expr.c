@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "concrete.h"
 #include "expr.h"
 #include "perfmodel.h"
 
@@ -79,27 +80,20 @@ arith(struct ev *e, int op, int64_t a, int64_t b)
 static int64_t
 ci(struct ev *e, const char *s, int j)
 {
-	char *end;
-	long long v;
+	int64_t v, list[64];
+	int n, t;
 
 	if (j >= 0) {
-		while (*s == ' ' || *s == '[' || *s == '(')
-			s++;
-		while (j-- > 0) {
-			s = strchr(s, ',');
-			if (s == NULL)
-				return value_fail(e, "ci(): list too short");
-			s++;
-		}
+		if ((n = tl_ci_ints(s, list, 64)) < 0)
+			return value_fail(e, "ci(): concrete input is not a "
+			    "list of integers");
+		if (j >= n)
+			return value_fail(e, "ci(): list too short");
+		return list[j];
 	}
-	while (*s == ' ')
-		s++;
-	if (strncmp(s, "True", 4) == 0)
-		return 1;
-	if (strncmp(s, "False", 5) == 0)
-		return 0;
-	v = strtoll(s, &end, 10);
-	if (end == s)
+	if ((t = tl_ci_truth(s)) >= 0)
+		return t;
+	if (tl_ci_int(s, &v) < 0)
 		return value_fail(e, "ci(): concrete input is not an integer");
 	return v;
 }

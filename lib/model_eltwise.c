@@ -21,12 +21,6 @@
 #include "perfmodel.h"
 
 static int
-bytes_of(int64_t *r, int64_t n, int bpe)
-{
-	return tl_mul(r, n, bpe);
-}
-
-static int
 unary(const struct tl_opargs *o, struct tl_perf *p)
 {
 	const struct tl_arg *x = tl_oparg(o, 0), *out = tl_oparg(o, 1);
@@ -70,8 +64,8 @@ unary(const struct tl_opargs *o, struct tl_perf *p)
 		tl_perf_param_ints(p, "stride_input", x->st, x->nst);
 	if (bpe_in == 0 || bpe_out == 0)
 		return 0;
-	if (bytes_of(&b1, tl_arg_numel(x), bpe_in) < 0 ||
-	    bytes_of(&b2, n, bpe_out) < 0 || tl_add(&p->bytes, b1, b2) < 0)
+	if (tl_mul(&b1, tl_arg_numel(x), bpe_in) < 0 ||
+	    tl_mul(&b2, n, bpe_out) < 0 || tl_add(&p->bytes, b1, b2) < 0)
 		return tl_perf_fail(p, "byte count overflows 64 bits");
 	p->has_bytes = 1;
 	return 0;
@@ -118,8 +112,8 @@ binary(const struct tl_opargs *o, struct tl_perf *p)
 		return 0;
 	n1 = tl_arg_numel(a);
 	n2 = tl_arg_numel(b);
-	if (n1 < 0 || n2 < 0 || bytes_of(&t1, n1, bpe1) < 0 ||
-	    bytes_of(&t2, n2, bpe2) < 0 || bytes_of(&t3, n, bpe_out) < 0 ||
+	if (n1 < 0 || n2 < 0 || tl_mul(&t1, n1, bpe1) < 0 ||
+	    tl_mul(&t2, n2, bpe2) < 0 || tl_mul(&t3, n, bpe_out) < 0 ||
 	    tl_add(&t1, t1, t2) < 0 || tl_add(&p->bytes, t1, t3) < 0)
 		return tl_perf_fail(p, "byte count overflows 64 bits");
 	p->has_bytes = 1;

@@ -220,16 +220,6 @@ params(struct tl_perf *p, const struct norm *nm)
 	tl_perf_param_bool(p, "is_training", nm->train);
 }
 
-/* *acc += a * b, checked; *ovf set on overflow. */
-static void
-mac(int64_t *acc, int64_t a, int64_t b, int *ovf)
-{
-	int64_t t;
-
-	if (*ovf || tl_mul(&t, a, b) < 0 || tl_add(acc, *acc, t) < 0)
-		*ovf = 1;
-}
-
 /* Set the counts; bytes are in units of nm->bpe. */
 static int
 set(struct tl_perf *p, const struct norm *nm, int64_t flops, int64_t elems,
@@ -258,10 +248,10 @@ forward(struct tl_perf *p, const struct norm *nm)
 	int ovf = 0;
 
 	params(p, nm);
-	mac(&flops, 6, nm->c, &ovf);
-	mac(&flops, 3 * nm->train + 2, nm->n, &ovf);
-	mac(&elems, 2, nm->n, &ovf);
-	mac(&elems, 2 + nm->w + nm->bias + 2 * nm->train, nm->c, &ovf);
+	tl_mac(&flops, 6, nm->c, &ovf);
+	tl_mac(&flops, 3 * nm->train + 2, nm->n, &ovf);
+	tl_mac(&elems, 2, nm->n, &ovf);
+	tl_mac(&elems, 2 + nm->w + nm->bias + 2 * nm->train, nm->c, &ovf);
 	return set(p, nm, flops, elems, ovf);
 }
 
@@ -274,11 +264,11 @@ backward(struct tl_perf *p, const struct norm *nm)
 	int m2 = nm->mask[2], ovf = 0;
 
 	params(p, nm);
-	mac(&flops, 3 * !t, nm->c, &ovf);
-	mac(&flops, 4 * ((t && m0) || m1 || m2), nm->n, &ovf);
-	mac(&flops, m0 ? (t ? 5 : 2) : 0, nm->n, &ovf);
-	mac(&elems, 1 + (t || m1) + m0, nm->n, &ovf);
-	mac(&elems, 1 + nm->w + (nm->w && m1) + m2, nm->c, &ovf);
+	tl_mac(&flops, 3 * !t, nm->c, &ovf);
+	tl_mac(&flops, 4 * ((t && m0) || m1 || m2), nm->n, &ovf);
+	tl_mac(&flops, m0 ? (t ? 5 : 2) : 0, nm->n, &ovf);
+	tl_mac(&elems, 1 + (t || m1) + m0, nm->n, &ovf);
+	tl_mac(&elems, 1 + nm->w + (nm->w && m1) + m2, nm->c, &ovf);
 	return set(p, nm, flops, elems, ovf);
 }
 
@@ -510,14 +500,14 @@ ln_modulate(const struct tl_opargs *o, int back, struct tl_perf *p)
 	h = nm.c = nm.in->dim[2];
 	nm.w = nm.bias = 1;
 	params(p, &nm);
-	mac(&flops, back ? 15 : 12, nm.n, &ovf);
-	mac(&elems, back ? 3 : 2, nm.n, &ovf);
+	tl_mac(&flops, back ? 15 : 12, nm.n, &ovf);
+	tl_mac(&elems, back ? 3 : 2, nm.n, &ovf);
 	if (tl_mul(&bytes, b, h) < 0)
 		ovf = 1;
-	mac(&elems, back ? 3 : 2, bytes, &ovf);
+	tl_mac(&elems, back ? 3 : 2, bytes, &ovf);
 	if (tl_mul(&bytes, t, b) < 0)
 		ovf = 1;
-	mac(&f32, 2 * 4, bytes, &ovf);
+	tl_mac(&f32, 2 * 4, bytes, &ovf);
 	if (set(p, &nm, flops, elems, ovf) < 0)
 		return -1;
 	if (p->has_bytes && tl_add(&p->bytes, p->bytes, f32) < 0)
@@ -548,10 +538,10 @@ tl_model_rmsnorm(const struct tl_opargs *o, int bwd, struct tl_perf *p)
 	nm.w = passed(o, 2);
 	nm.train = 0;
 	params(p, &nm);
-	mac(&flops, 2 + 1 + nm.w, nm.n, &ovf);
-	mac(&flops, 2, r, &ovf);
-	mac(&elems, 2, nm.n, &ovf);
-	mac(&elems, nm.w, nm.c, &ovf);
+	tl_mac(&flops, 2 + 1 + nm.w, nm.n, &ovf);
+	tl_mac(&flops, 2, r, &ovf);
+	tl_mac(&elems, 2, nm.n, &ovf);
+	tl_mac(&elems, nm.w, nm.c, &ovf);
 	return set(p, &nm, flops, elems, ovf);
 }
 
@@ -578,8 +568,8 @@ tl_model_rmsnorm_bwd(const struct tl_opargs *o, int bwd, struct tl_perf *p)
 	m0 = nm.mask[0];
 	m1 = nm.mask[1] && nm.w;
 	params(p, &nm);
-	mac(&flops, nm.w + 1 + 6 * m0 + m1 * (1 + (r > 1)), nm.n, &ovf);
-	mac(&elems, 2 + m0, nm.n, &ovf);
-	mac(&elems, nm.w + m1, nm.c, &ovf);
+	tl_mac(&flops, nm.w + 1 + 6 * m0 + m1 * (1 + (r > 1)), nm.n, &ovf);
+	tl_mac(&elems, 2 + m0, nm.n, &ovf);
+	tl_mac(&elems, nm.w + m1, nm.c, &ovf);
 	return set(p, &nm, flops, elems, ovf);
 }

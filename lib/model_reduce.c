@@ -226,16 +226,6 @@ outbytes(const struct tl_opargs *o, const struct layout *l, const char *tin,
 	return 0;
 }
 
-/* *acc += a * b, checked; *ovf set on overflow. */
-static void
-mac(int64_t *acc, int64_t a, int64_t b, int *ovf)
-{
-	int64_t t;
-
-	if (*ovf || tl_mul(&t, a, b) < 0 || tl_add(acc, *acc, t) < 0)
-		*ovf = 1;
-}
-
 int
 tl_model_reduce(const struct tl_opargs *o, int bwd, struct tl_perf *p)
 {
@@ -274,10 +264,10 @@ tl_model_reduce(const struct tl_opargs *o, int bwd, struct tl_perf *p)
 	p->flops = in;
 	if (!known || bi == 0 || bo == 0)
 		return 0;
-	mac(&bytes, in, bi * (1 + (bwd && l.need_in)), &ovf);
-	mac(&bytes, out, bo * (1 + (bwd && l.need_out)), &ovf);
+	tl_mac(&bytes, in, bi * (1 + (bwd && l.need_in)), &ovf);
+	tl_mac(&bytes, out, bo * (1 + (bwd && l.need_out)), &ovf);
 	if (l.indices)
-		mac(&bytes, out, 8, &ovf);
+		tl_mac(&bytes, out, 8, &ovf);
 	if (ovf)
 		return tl_perf_fail(p, "count overflows 64 bits");
 	p->has_bytes = 1;

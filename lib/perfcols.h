@@ -34,8 +34,8 @@ struct tl_perfcols {
 };
 
 /*
- * Set up for stream s; owned (nowned) are the columns the program adds,
- * which for tl-perfmodel are tl_perfcol_names.  Writes the header.
+ * Set up for stream s: the output is its columns, less the perf columns,
+ * then tl_perfcol_names.  Writes the header when w is not NULL.
  */
 void tl_perfcols_init(struct tl_perfcols *pc, const struct tl_stream *s,
     struct tl_writer *w);

@@ -186,6 +186,15 @@ model_triton(const struct tl_opargs *o, int bwd, struct tl_perf *p)
 	    "counts need Inductor's metadata, which the trace lacks", o->name);
 }
 
+void
+tl_mac(int64_t *acc, int64_t a, int64_t b, int *ovf)
+{
+	int64_t t;
+
+	if (*ovf || tl_mul(&t, a, b) < 0 || tl_add(acc, *acc, t) < 0)
+		*ovf = 1;
+}
+
 static const struct {
 	const char *family;
 	tl_model_fn fn;

@@ -57,6 +57,8 @@ const char *tl_dtype_precision(const char *dtype);
 /* Checked arithmetic: 0, or -1 on overflow (*r unchanged). */
 int tl_mul(int64_t *r, int64_t a, int64_t b);
 int tl_add(int64_t *r, int64_t a, int64_t b);
+/* *acc += a * b, checked; sets *ovf on overflow and then does nothing. */
+void tl_mac(int64_t *acc, int64_t a, int64_t b, int *ovf);
 
 /*
  * The families.  Each file documents its formulas and where they differ

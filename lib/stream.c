@@ -357,31 +357,12 @@ tl_stream_need(const struct tl_stream *s, const char *name)
 const char *
 tl_stream_get(struct tl_stream *s, int i)
 {
-	const char *p;
-	char *d;
-	size_t k, n;
-
 	if (i < 0 || i >= s->nf)
 		return "";
 	if (!s->esc[i])
 		return s->f[i];
-	p = s->f[i];
-	n = s->flen[i];
-	tl_grow(&s->dec, &s->deccap, n + 1, 1);
-	d = s->dec;
-	for (k = 0; k < n; k++) {
-		if (p[k] == '\\' && k + 1 < n) {
-			switch (p[++k]) {
-			case 't': *d++ = '\t'; break;
-			case 'n': *d++ = '\n'; break;
-			case 'r': *d++ = '\r'; break;
-			case '\\': *d++ = '\\'; break;
-			default: *d++ = '\\'; *d++ = p[k]; break;
-			}
-		} else
-			*d++ = p[k];
-	}
-	*d = '\0';
+	tl_grow(&s->dec, &s->deccap, s->flen[i] + 1, 1);
+	tl_tsv_decode(s->dec, s->f[i], s->flen[i]);
 	return s->dec;
 }
 

@@ -69,6 +69,28 @@ tl_w_mem(struct tl_writer *w, const char *s, size_t n)
 	fwrite(s + run, 1, n - run, w->fp);
 }
 
+size_t
+tl_tsv_decode(char *dst, const char *p, size_t n)
+{
+	char *d = dst;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (p[k] == '\\' && k + 1 < n) {
+			switch (p[++k]) {
+			case 't': *d++ = '\t'; break;
+			case 'n': *d++ = '\n'; break;
+			case 'r': *d++ = '\r'; break;
+			case '\\': *d++ = '\\'; break;
+			default: *d++ = '\\'; *d++ = p[k]; break;
+			}
+		} else
+			*d++ = p[k];
+	}
+	*d = '\0';
+	return (size_t)(d - dst);
+}
+
 void
 tl_w_raw(struct tl_writer *w, const char *s, size_t n)
 {

@@ -34,6 +34,11 @@ void tl_w_header(struct tl_writer *w, const char *names);
 
 /* Shortest round-trip text of d into buf (at least 32 bytes). */
 void tl_fmt_double(char *buf, size_t n, double d);
+/*
+ * Decode the TSV escapes (\t \n \r \\) of src[0..n) into dst (n + 1
+ * bytes at least; an unknown escape is kept as it is); the decoded length.
+ */
+size_t tl_tsv_decode(char *dst, const char *src, size_t n);
 /* Decimal text of v into buf (at least 21 bytes); its length. */
 size_t tl_fmt_i64(char *buf, int64_t v);
 /* Microseconds text of ns into buf (at least 32 bytes). */
