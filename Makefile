@@ -16,6 +16,7 @@ LIBOBJ = \
 	lib/category.o \
 	lib/concrete.o \
 	lib/expr.o \
+	lib/findrules.o \
 	lib/gpus_table.o \
 	lib/hashmap.o \
 	lib/hwspec.o \
@@ -55,7 +56,7 @@ LIBOBJ = \
 # Generated tables and the model families have no header of their own.
 GENOBJ = lib/gpus_table.o lib/models_table.o lib/ops_table.o
 LIBHDR = \
-	lib/callstack.h lib/category.h lib/concrete.h lib/expr.h lib/hashmap.h \
+	lib/callstack.h lib/category.h lib/concrete.h lib/expr.h lib/findrules.h lib/hashmap.h \
 	lib/hwspec.h \
 	lib/input.h lib/intern.h lib/interval.h lib/json.h lib/jsonscan.h \
 	lib/jsonw.h lib/kernclass.h lib/model_file.h lib/opargs.h \

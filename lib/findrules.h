@@ -1,0 +1,57 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_FINDRULES_H
+#define TL_FINDRULES_H
+
+/*
+ * The analyst's rules (analysis-rules.md, the seeds' analysers), shared by
+ * tl-findings and tl-replay --bottlenecks so both decide alike.
+ * "% of compute" is the row's pct_gpu_time; "efficiency" its pct_roofline.
+ * Every threshold is a default that a program option may change.
+ */
+
+enum tl_priority { TL_PRIO_LOW, TL_PRIO_MEDIUM, TL_PRIO_HIGH, TL_PRIO_CRITICAL };
+
+struct tl_findrules {
+	double bottleneck_eff;		/* bottleneck below this % (40) */
+	double bottleneck_cat_pct;	/* ... and above this % of category (5) */
+	double critical_pct, critical_eff;	/* > 15 % of compute, < 30 % */
+	double high_pct, high_eff;	/* > 10 % of compute or < 40 % */
+	double medium_pct;		/* > 5 % of compute */
+	double replay_pct, replay_eff;	/* replay: > 10 % and < 30 % */
+};
+
+/* The defaults above. */
+void tl_findrules_default(struct tl_findrules *r);
+
+/*
+ * The category's absolute time threshold in ms for a bottleneck: gemm
+ * and conv 50, batchnorm 10, others 50.
+ */
+double tl_findrules_time_ms(const char *category);
+
+/*
+ * Whether an op is a bottleneck: (time_ms > the category's threshold or
+ * pct_category > bottleneck_cat_pct) and has_eff and eff < bottleneck_eff.
+ */
+int tl_is_bottleneck(const struct tl_findrules *r, const char *category,
+    double time_ms, double pct_category, int has_eff, double eff);
+
+/*
+ * The priority of an op from its % of compute and efficiency (has_eff 0:
+ * unknown efficiency counts for nothing); pattern: a notable pattern
+ * raises Low to Medium.
+ */
+enum tl_priority tl_priority(const struct tl_findrules *r, double pct_compute,
+    int has_eff, double eff, int pattern);
+
+/* "Critical", "High", "Medium", "Low". */
+const char *tl_priority_name(enum tl_priority p);
+
+/* Parse "critical", "high", "medium", "low" (any case); -1 if none. */
+int tl_priority_parse(const char *s);
+
+/* Whether the rules recommend a replay artifact for the op. */
+int tl_replay_wanted(const struct tl_findrules *r, double pct_compute,
+    int has_eff, double eff);
+
+#endif
