@@ -8,14 +8,17 @@ include config.mk
 BIN = \
 	bin/tl-categorize \
 	bin/tl-efficiency \
+	bin/tl-findings \
 	bin/tl-parse \
 	bin/tl-perfmodel
 
 LIBOBJ = \
+	lib/advice.o \
 	lib/callstack.o \
 	lib/category.o \
 	lib/concrete.o \
 	lib/expr.o \
+	lib/findings.o \
 	lib/findrules.o \
 	lib/gpus_table.o \
 	lib/hashmap.o \
@@ -27,6 +30,7 @@ LIBOBJ = \
 	lib/jsonscan.o \
 	lib/jsonw.o \
 	lib/kernclass.o \
+	lib/mdtext.o \
 	lib/model_conv.o \
 	lib/model_eltwise.o \
 	lib/model_file.o \
@@ -39,14 +43,17 @@ LIBOBJ = \
 	lib/opargs.o \
 	lib/opmodel.o \
 	lib/opstream.o \
+	lib/outdir.o \
 	lib/ops_table.o \
 	lib/perfcols.o \
 	lib/perfmodel.o \
+	lib/report.o \
 	lib/rollup.o \
 	lib/roofline.o \
 	lib/rules.o \
 	lib/stream.o \
 	lib/strmap.o \
+	lib/svgchart.o \
 	lib/timeline.o \
 	lib/trace.o \
 	lib/tree.o \
@@ -56,12 +63,12 @@ LIBOBJ = \
 # Generated tables and the model families have no header of their own.
 GENOBJ = lib/gpus_table.o lib/models_table.o lib/ops_table.o
 LIBHDR = \
-	lib/callstack.h lib/category.h lib/concrete.h lib/expr.h lib/findrules.h lib/hashmap.h \
+	lib/advice.h lib/callstack.h lib/category.h lib/concrete.h lib/expr.h lib/findings.h lib/findrules.h lib/hashmap.h \
 	lib/hwspec.h \
 	lib/input.h lib/intern.h lib/interval.h lib/json.h lib/jsonscan.h \
-	lib/jsonw.h lib/kernclass.h lib/model_file.h lib/opargs.h \
-	lib/opmodel.h lib/opstream.h lib/perfcols.h lib/perfmodel.h lib/rollup.h lib/roofline.h \
-	lib/rules.h lib/stream.h lib/strmap.h lib/timeline.h lib/trace.h lib/tree.h lib/tsv.h lib/util.h
+	lib/jsonw.h lib/kernclass.h lib/mdtext.h lib/model_file.h lib/opargs.h \
+	lib/opmodel.h lib/opstream.h lib/outdir.h lib/perfcols.h lib/perfmodel.h lib/report.h lib/rollup.h lib/roofline.h \
+	lib/rules.h lib/stream.h lib/strmap.h lib/svgchart.h lib/timeline.h lib/trace.h lib/tree.h lib/tsv.h lib/util.h
 
 UNIT = \
 	tests/unit/test_concrete \
@@ -113,6 +120,9 @@ bin/tl-categorize: cmd/tl-categorize.c lib/libtl.a $(LIBHDR)
 bin/tl-efficiency: cmd/tl-efficiency.c lib/libtl.a $(LIBHDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-efficiency.c lib/libtl.a $(LDLIBS)
+bin/tl-findings: cmd/tl-findings.c lib/libtl.a $(LIBHDR)
+	@mkdir -p bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-findings.c lib/libtl.a $(LDLIBS)
 bin/tl-parse: cmd/tl-parse.c lib/libtl.a $(LIBHDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-parse.c lib/libtl.a $(LDLIBS)

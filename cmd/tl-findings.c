@@ -1,0 +1,227 @@
+/* See LICENSE file for copyright and license details. */
+/* tl-findings: the analyst's report on an enriched op stream. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "findings.h"
+#include "findrules.h"
+#include "outdir.h"
+#include "report.h"
+#include "util.h"
+
+static const char usage_str[] =
+    "usage: tl-findings [--report fair|rough|category] [--category CAT]\n"
+    "                   [-o DIR] [--charts DIR] [--fail-on PRIORITY]\n"
+    "                   [--title TEXT] [--top N] [--bottleneck EFF,SHARE]\n"
+    "                   [--critical PCT,EFF] [--high PCT,EFF] [--medium PCT]\n"
+    "                   [--replay PCT,EFF] [--utilisation PCT] [file ...]\n";
+
+static const char help_str[] =
+    "Read an op stream enriched by tl-efficiency (\"-\" or none = stdin)\n"
+    "and write the findings as Markdown: GPU utilisation and idle time,\n"
+    "per-category bottlenecks with priorities, both recommendation paths,\n"
+    "impact projections and replay suggestions.\n"
+    "\n"
+    "  -r, --report KIND      fair (default: the short report), rough (the\n"
+    "                         long working report) or category\n"
+    "  -C, --category CAT     the category of --report category (gemm, conv\n"
+    "                         or convolution, batchnorm, attention, ...)\n"
+    "  -o, --output DIR       write the analysis directory (both reports,\n"
+    "                         per-category data, findings and charts)\n"
+    "                         instead of a report on stdout\n"
+    "  -c, --charts DIR       also write the SVG charts into DIR\n"
+    "  -F, --fail-on P        exit 3 when a bottleneck of priority P\n"
+    "                         (critical, high, medium, low) or worse exists\n"
+    "  -t, --title TEXT       the report's title\n"
+    "  -n, --top N            rows of the long tables (default 20)\n"
+    "  -b, --bottleneck E,S   bottleneck: efficiency below E %% and above S\n"
+    "                         %% of its category (default 40,5)\n"
+    "  -K, --critical P,E     critical: above P %% of compute and below E %%\n"
+    "                         efficiency (default 15,30)\n"
+    "  -G, --high P,E         high: above P %% or below E %% (default 10,40)\n"
+    "  -m, --medium P         medium: above P %% of compute (default 5)\n"
+    "  -R, --replay P,E       replay: above P %% and below E %% (default\n"
+    "                         10,30)\n"
+    "  -u, --utilisation P    flag GPU utilisation below P %% (default 95)\n"
+    "  -h, --help             print this help and exit\n"
+    "  -V, --version          print the version and exit\n";
+
+static void
+usage(FILE *fp, int status)
+{
+	tl_usage(fp, status, usage_str, help_str);
+}
+
+/* "A" or "A,B" of non-negative numbers into v[0..n). */
+static void
+pair(const char *s, const char *name, double *v, int n)
+{
+	char *end;
+	int k;
+
+	for (k = 0; k < n; k++) {
+		v[k] = strtod(s, &end);
+		if (end == s || !(v[k] >= 0) || isinf(v[k]) ||
+		    (k < n - 1 && *end != ',') || (k == n - 1 && *end != '\0')) {
+			tl_warn("--%s: expected %s", name, n == 2 ?
+			    "two numbers N,N" : "a number");
+			usage(stderr, TL_EXIT_USAGE);
+		}
+		s = end + 1;
+	}
+}
+
+int
+main(int argc, char *argv[])
+{
+	static const struct option longopts[] = {
+		{ "bottleneck", required_argument, NULL, 'b' },
+		{ "charts", required_argument, NULL, 'c' },
+		{ "category", required_argument, NULL, 'C' },
+		{ "fail-on", required_argument, NULL, 'F' },
+		{ "high", required_argument, NULL, 'G' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "critical", required_argument, NULL, 'K' },
+		{ "medium", required_argument, NULL, 'm' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "replay", required_argument, NULL, 'R' },
+		{ "title", required_argument, NULL, 't' },
+		{ "utilisation", required_argument, NULL, 'u' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static struct tl_findings f;
+	struct tl_report_opts o = { NULL, NULL, 20 };
+	const char *report = NULL, *outdir = NULL, *charts = NULL;
+	int ch, cat = -1, fail_on = -1, worst, status = TL_EXIT_OK;
+	long long top;
+	double v[2];
+
+	tl_setprogname(argv[0]);
+	tl_findrules_default(&f.rules);
+	f.utilisation_min = 95;
+	while ((ch = getopt_long(argc, argv, "b:c:C:F:G:hK:m:n:o:r:R:t:u:V",
+	    longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'b':
+			pair(optarg, "bottleneck", v, 2);
+			f.rules.bottleneck_eff = v[0];
+			f.rules.bottleneck_cat_pct = v[1];
+			break;
+		case 'c':
+			charts = optarg;
+			break;
+		case 'C':
+			if ((cat = tl_fcat_parse(optarg)) < 0) {
+				tl_warn("--category: unknown category '%s'",
+				    optarg);
+				usage(stderr, TL_EXIT_USAGE);
+			}
+			break;
+		case 'F':
+			if ((fail_on = tl_priority_parse(optarg)) < 0) {
+				tl_warn("--fail-on: expected critical, high, "
+				    "medium or low, not '%s'", optarg);
+				usage(stderr, TL_EXIT_USAGE);
+			}
+			break;
+		case 'G':
+			pair(optarg, "high", v, 2);
+			f.rules.high_pct = v[0];
+			f.rules.high_eff = v[1];
+			break;
+		case 'h':
+			usage(stdout, TL_EXIT_OK);
+			break;
+		case 'K':
+			pair(optarg, "critical", v, 2);
+			f.rules.critical_pct = v[0];
+			f.rules.critical_eff = v[1];
+			break;
+		case 'm':
+			pair(optarg, "medium", v, 1);
+			f.rules.medium_pct = v[0];
+			break;
+		case 'n':
+			if (tl_parse_long(optarg, 1, 100000, &top) != 0) {
+				tl_warn("--top: '%s' is not a number from 1 to "
+				    "100000", optarg);
+				usage(stderr, TL_EXIT_USAGE);
+			}
+			o.top = (int)top;
+			break;
+		case 'o':
+			outdir = optarg;
+			break;
+		case 'r':
+			report = optarg;
+			if (strcmp(report, "fair") != 0 &&
+			    strcmp(report, "rough") != 0 &&
+			    strcmp(report, "category") != 0) {
+				tl_warn("--report: expected fair, rough or "
+				    "category, not '%s'", report);
+				usage(stderr, TL_EXIT_USAGE);
+			}
+			break;
+		case 'R':
+			pair(optarg, "replay", v, 2);
+			f.rules.replay_pct = v[0];
+			f.rules.replay_eff = v[1];
+			break;
+		case 't':
+			o.title = optarg;
+			break;
+		case 'u':
+			pair(optarg, "utilisation", v, 1);
+			f.utilisation_min = v[0];
+			break;
+		case 'V':
+			tl_version();
+			break;
+		default:
+			usage(stderr, TL_EXIT_USAGE);
+		}
+	}
+	if (report == NULL)
+		report = cat >= 0 ? "category" : "fair";
+	if (strcmp(report, "category") == 0 && cat < 0) {
+		tl_warn("--report category needs --category CAT");
+		usage(stderr, TL_EXIT_USAGE);
+	}
+	if (strcmp(report, "category") != 0 && cat >= 0) {
+		tl_warn("--category goes with --report category");
+		usage(stderr, TL_EXIT_USAGE);
+	}
+	if (outdir != NULL && report != NULL && strcmp(report, "fair") != 0) {
+		tl_warn("-o writes every report; leave out --report");
+		usage(stderr, TL_EXIT_USAGE);
+	}
+
+	tl_stdout_buffer();
+	tl_findings_load(&f, argv + optind, argc - optind);
+	if (charts != NULL)
+		tl_outdir_charts(charts, &f);
+	if (outdir != NULL)
+		tl_outdir_write(outdir, &f, &o);
+	else {
+		o.charts = charts;
+		if (strcmp(report, "fair") == 0)
+			tl_report_fair(stdout, &f, &o);
+		else if (strcmp(report, "rough") == 0)
+			tl_report_rough(stdout, &f, &o);
+		else
+			tl_report_category(stdout, &f, cat, &o);
+	}
+	worst = tl_findings_worst(&f);
+	if (fail_on >= 0 && worst >= fail_on)
+		status = TL_EXIT_FINDING;
+	tl_findings_free(&f);
+	if (tl_close_stdout())
+		return TL_EXIT_ERROR;
+	return status;
+}

@@ -1,0 +1,74 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdio.h>
+#include <string.h>
+
+#include "mdtext.h"
+
+/* A ring of buffers, so several numbers fit in one printf. */
+static char ring[16][48];
+static int next;
+
+static char *
+slot(void)
+{
+	next = (next + 1) % 16;
+	return ring[next];
+}
+
+const char *
+tl_md_ms(int64_t ns)
+{
+	char *b = slot();
+	int64_t a = ns < 0 ? -ns : ns, us = (a + 500) / 1000;
+
+	snprintf(b, 48, "%s%lld.%03lld", ns < 0 ? "-" : "",
+	    (long long)(us / 1000), (long long)(us % 1000));
+	return b;
+}
+
+const char *
+tl_md_num(double v, int d)
+{
+	char *b = slot();
+
+	snprintf(b, 48, "%.*f", d, v);
+	if (strcmp(b, "-0") == 0 || strncmp(b, "-0.", 3) == 0) {
+		/* -0.0: print as 0 */
+		size_t i;
+		int zero = 1;
+
+		for (i = 1; b[i] != '\0'; i++)
+			if (b[i] != '0' && b[i] != '.')
+				zero = 0;
+		if (zero)
+			memmove(b, b + 1, strlen(b));
+	}
+	return b;
+}
+
+void
+tl_md_code(FILE *fp, const char *s, size_t max)
+{
+	size_t i;
+
+	fputc('`', fp);
+	for (i = 0; s[i] != '\0'; i++) {
+		if (i == max) {
+			fputs("...", fp);
+			break;
+		}
+		if (s[i] == '`')
+			fputc('\'', fp);
+		else if (s[i] == '|')
+			fputs("\\|", fp);
+		else
+			fputc(s[i], fp);
+	}
+	fputc('`', fp);
+}
+
+void
+tl_md_anchor(FILE *fp, const char *id)
+{
+	fprintf(fp, "<a id=\"%s\"></a>\n", id);
+}

@@ -1,0 +1,29 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_OUTDIR_H
+#define TL_OUTDIR_H
+
+/*
+ * The directory layout the seeds' analyst agents read, written from
+ * lib/findings (tl-findings -o DIR):
+ *   category_data/<cat>_ops.csv         one row per op signature
+ *   category_data/<cat>_metrics.json    status, summary, operations,
+ *                                       category_specific
+ *   category_data/<cat>_tree_data.json  parent chains, modules, kernels
+ *   metadata/<cat>_metadata.json        hardware, timeline, thresholds
+ *   category_findings/<cat>_findings.md the category report
+ *   standalone_analysis_fair.md, standalone_analysis_rough.md
+ *   charts/roofline.svg, charts/breakdown.svg
+ * <cat> is the seeds' name (gemm, convolution, batchnorm, ...).  The
+ * data files exist for the categories present; the findings file also
+ * for gemm, convolution and batchnorm when absent ("No ... found").
+ * Errors end the program with "prog: PATH: what".
+ */
+#include "findings.h"
+#include "report.h"
+
+void tl_outdir_write(const char *dir, const struct tl_findings *f,
+    const struct tl_report_opts *o);
+/* Write charts/roofline.svg and charts/breakdown.svg under dir. */
+void tl_outdir_charts(const char *dir, const struct tl_findings *f);
+
+#endif
