@@ -88,6 +88,7 @@ UNIT = \
 MAN1 = \
 	man/tl-categorize.1 \
 	man/tl-efficiency.1 \
+	man/tl-findings.1 \
 	man/tl-parse.1 \
 	man/tl-perfmodel.1
 MAN5 = man/tl-format.5

@@ -146,8 +146,7 @@ op_json(struct tl_jbuf *b, const struct tl_fop *op)
 	jb_kstr(b, "perf_model", op->perf_model);
 	jb_key(b, "bottleneck");
 	tl_jb_lit(b, op->bottleneck ? "true" : "false");
-	jb_kstr(b, "priority", op->bottleneck ? tl_priority_name(op->prio) :
-	    "");
+	jb_kstr(b, "priority", tl_priority_name(op->prio));
 	jb_key(b, "replay_recommended");
 	tl_jb_lit(b, op->replay ? "true" : "false");
 	jb_key(b, "pattern");
@@ -384,7 +383,7 @@ ops_csv(const char *p, const struct tl_findings *f, int c)
 		tl_w_str(&w, op->perf_model);
 		tl_w_str(&w, op->params);
 		tl_w_str(&w, op->bottleneck ? "yes" : "no");
-		tl_w_str(&w, op->bottleneck ? tl_priority_name(op->prio) : "");
+		tl_w_str(&w, tl_priority_name(op->prio));
 		tl_w_eol(&w);
 	}
 	finish(fp, p);

@@ -299,25 +299,27 @@ ops_table(FILE *fp, const struct tl_findings *f, int c, int max)
 	int i;
 
 	fputs("| Operation | Count | Time (ms) | % of Category | "
-	    "% of compute | Efficiency (%) | FLOPS/Byte | Type | Shapes | "
-	    "Dtypes |\n|---|---|---|---|---|---|---|---|---|---|\n", fp);
+	    "% of compute | Efficiency (%) | FLOPS/Byte | Type | Priority | "
+	    "Shapes | Dtypes |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+	    fp);
 	for (i = 0; i < k->nops && i < max; i++) {
 		op = &f->op[k->ops[i]];
 		fputs("| ", fp);
 		tl_md_code(fp, op->name, 80);
-		fprintf(fp, " | %lld | %s | %s | %s | %s | %s | %s | ",
+		fprintf(fp, " | %lld | %s | %s | %s | %s | %s | %s | %s | ",
 		    op->count, tl_md_ms(op->time_ns),
 		    tl_md_num(op->pct_category, 1),
 		    tl_md_num(op->pct_compute, 2), eff_text(op),
 		    op->fpb > 0 ? tl_md_num(op->fpb, 1) : "n/a",
-		    op->bound[0] != '\0' ? op->bound : "no model");
+		    op->bound[0] != '\0' ? op->bound : "no model",
+		    tl_priority_name(op->prio));
 		tl_md_code(fp, op->dims, 70);
 		fputs(" | ", fp);
 		tl_md_code(fp, op->types, 60);
 		fputs(" |\n", fp);
 	}
 	if (k->nops > max)
-		fprintf(fp, "| %d more signatures | | | | | | | | | |\n",
+		fprintf(fp, "| %d more signatures | | | | | | | | | | |\n",
 		    k->nops - max);
 	fputc('\n', fp);
 }
@@ -646,9 +648,19 @@ util_rec(FILE *fp, const struct tl_ftimeline *t, enum tl_priority p, int n)
 	fprintf(fp, "**Issue**: the GPU is not computing %s %% of the "
 	    "timeline, mostly %s.\n\n", tl_md_num(100 - share(t->compute,
 	    t->total), 1), dominant_loss(t));
-	fputs("**Action**: remove host overhead and synchronisation from the "
-	    "step (GPU graph capture, torch.compile, larger batches); overlap "
-	    "communication with computation.\n\n", fp);
+	if (t->comm > t->idle && t->comm > t->memcpy)
+		fputs("**Action**: overlap collective communication with "
+		    "computation (bucket sizes, asynchronous collectives, fewer "
+		    "and larger collectives); merge every rank's stream to tell "
+		    "a straggler from a slow link.\n\n", fp);
+	else if (t->memcpy > t->idle)
+		fputs("**Action**: overlap memory copies with computation "
+		    "(pinned host memory, non-blocking copies on a side stream) "
+		    "or keep the data on the GPU.\n\n", fp);
+	else
+		fputs("**Action**: remove host overhead and synchronisation "
+		    "from the step (GPU graph capture, torch.compile, larger "
+		    "batches).\n\n", fp);
 	fputs("**Impact**: up to the non-computing share of the timeline."
 	    "\n\n→ *See [GPU utilisation](#gpu-utilisation)*\n\n", fp);
 }

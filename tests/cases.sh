@@ -183,3 +183,28 @@ fi
 check "efficiency --no-baseline: the same rows, baseline columns empty" \
     "$E --hw mi300x $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i } { \$c[\"eltwise_baseline_tbs\"] = \$c[\"pct_eltwise_baseline\"] = \"\"; print }' > $tmp/a && \
      $E --hw mi300x --no-baseline $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i } NR > 1 && \$c[\"eltwise_baseline_tbs\"] != \"\" { exit 1 } { \$c[\"eltwise_baseline_tbs\"] = \$c[\"pct_eltwise_baseline\"] = \"\"; print }' > $tmp/b && cmp $tmp/a $tmp/b"
+
+# tl-findings.
+F=$BIN/tl-findings
+$E --hw mi300x $tmp/s.tsv > $tmp/se.tsv 2>/dev/null
+check "tl-findings --help and --version" \
+    "$F --help | grep -q '^usage: tl-findings' && [ \"\$($F --version)\" = 'tl-findings (tl) $(sed -n 's/^VERSION = //p' config.mk)' ]"
+check "tl-findings: usage errors exit 2" \
+    "$F --bogus $tmp/se.tsv 2>/dev/null; [ \$? = 2 ] && $F --report category $tmp/se.tsv 2>/dev/null; [ \$? = 2 ] && \
+     $F --category nosuch $tmp/se.tsv 2>/dev/null; [ \$? = 2 ] && $F --fail-on never $tmp/se.tsv 2>/dev/null; [ \$? = 2 ] && \
+     $F --bottleneck 40 $tmp/se.tsv 2>/dev/null; [ \$? = 2 ]"
+check "tl-findings: a stream without efficiency columns is an error that says what to run" \
+    "$F $tmp/s.tsv 2> $tmp/e; [ \$? = 1 ] && grep -q 'tl-efficiency --hw NAME' $tmp/e"
+check "tl-findings: write error on /dev/full: exit 1" \
+    "$F $tmp/se.tsv > /dev/full 2> $tmp/e; [ \$? = 1 ] && grep -q 'write error' $tmp/e"
+check "tl-findings: closed pipe ends quietly" \
+    "$F $tmp/se.tsv 2> $tmp/e | head -1 > /dev/null; [ ! -s $tmp/e ]"
+check "tl-findings: the sample's report has the fair layout, byte-identical across runs" \
+    "$F $tmp/se.tsv > $tmp/a && $F < $tmp/se.tsv > $tmp/b && cmp $tmp/a $tmp/b && \
+     grep -q '^## Executive Summary' $tmp/a && grep -q '^## Recommendations' $tmp/a && \
+     grep -q '^## Detailed Analysis' $tmp/a && grep -q '^## Appendix' $tmp/a"
+check "tl-findings: grouped rows (tl-efficiency --group) give the same GEMM table" \
+    "$F -C gemm $tmp/se.tsv | sed -n '/^## Operations/,/^## Key/p' > $tmp/a && \
+     $E --hw mi300x --group $tmp/s.tsv | $F -C gemm | sed -n '/^## Operations/,/^## Key/p' > $tmp/b && cmp $tmp/a $tmp/b && [ \$(wc -l < $tmp/a) -gt 5 ]"
+check "tl-findings: thresholds are options (--bottleneck 100,0 makes every modelled op a bottleneck)" \
+    "n=\$($F --bottleneck 100,0 -C gemm $tmp/se.tsv | grep -c '^### [0-9]'); m=\$(awk -F'\t' '\$5 == \"gemm\" && \$46 != \"\"' $tmp/se.tsv | cut -f4,15-18 | sort -u | wc -l); [ \$n = \$m ] && [ \$n -gt 0 ]"

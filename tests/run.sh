@@ -90,6 +90,23 @@ while IFS= read -r line; do
 	esac
 done < "$tmp/cases"
 
+# tl-findings on the shared traces (numbers recomputed from the stream).
+if [ -d "$TRACES" ]; then
+	python3 tests/findings.py "$BIN" "$TRACES" > "$tmp/fd" 2>&1
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok ;;
+		"FAIL "*) bad "${line#FAIL }" ;;
+		"SKIP "*) skipped "${line#SKIP }" ;;
+		*) echo "    $line" ;;
+		esac
+	done < "$tmp/fd"
+elif [ "${CI:-}" = true ]; then
+	bad "findings: $TRACES not found (required with CI=true)"
+else
+	skipped "findings: $TRACES not found"
+fi
+
 # Manual pages.
 for m in man/*.[157]; do
 	[ -f "$m" ] || continue
