@@ -76,6 +76,15 @@ tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
 		    "and activation (torch.compile, or folding batchnorm into "
 		    "the convolution for inference).";
 	case TL_FC_ATTENTION:
+		if (strstr(op->name, "flash") != NULL ||
+		    strstr(op->name, "efficient_attention") != NULL ||
+		    strstr(op->name, "FlashAttention") != NULL ||
+		    strstr(op->name, "EfficientAttention") != NULL ||
+		    strstr(op->name, "cudnn_attention") != NULL)
+			return "The attention is already fused; give each "
+			    "call more work (larger batches, packed sequences) "
+			    "and keep the head size one the fused kernels are "
+			    "tuned for (64 or 128).";
 		return "Use a fused attention kernel "
 		    "(torch.nn.functional.scaled_dot_product_attention with the "
 		    "flash or memory-efficient backend); pad or pack short "

@@ -697,7 +697,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	    f->nbottlenecks == 1 ? "" : "s");
 	fputs("| Metric | Value |\n|---|---|\n", fp);
 	timeline_rows(fp, &t);
-	fprintf(fp, "| Op kernel time analysed | %s ms |\n\n",
+	fprintf(fp, "| Sum of op kernel times | %s ms |\n\n",
 	    tl_md_ms((int64_t)(f->op_total_us * 1e3 + 0.5)));
 	fputs("### Top Bottlenecks\n\n", fp);
 	if (f->nbottlenecks == 0)
