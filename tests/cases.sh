@@ -208,3 +208,7 @@ check "tl-findings: grouped rows (tl-efficiency --group) give the same GEMM tabl
      $E --hw mi300x --group $tmp/s.tsv | $F -C gemm | sed -n '/^## Operations/,/^## Key/p' > $tmp/b && cmp $tmp/a $tmp/b && [ \$(wc -l < $tmp/a) -gt 5 ]"
 check "tl-findings: thresholds are options (--bottleneck 100,0 makes every modelled op a bottleneck)" \
     "n=\$($F --bottleneck 100,0 -C gemm $tmp/se.tsv | grep -c '^### [0-9]'); m=\$(awk -F'\t' '\$5 == \"gemm\" && \$46 != \"\"' $tmp/se.tsv | cut -f4,15-18 | sort -u | wc -l); [ \$n = \$m ] && [ \$n -gt 0 ]"
+check "tl-findings: several traces get the cross-rank table with spread and straggler" \
+    "$P -n rank0 $SAMPLE | $E --hw mi300x > $tmp/r0.tsv && $P -n rank1 $SAMPLE | $E --hw mi300x | tail -n +2 > $tmp/r1.tsv && \
+     cat $tmp/r0.tsv $tmp/r1.tsv | $F -r rough > $tmp/a && grep -q '^| \`rank0\` | 0 |' $tmp/a && grep -q '^| \`rank1\` | 0 |' $tmp/a && \
+     grep -q 'Busy time spreads from .* (0.0 % of the fastest)' $tmp/a"
