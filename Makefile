@@ -47,6 +47,7 @@ LIBOBJ = \
 	lib/rules.o \
 	lib/stream.o \
 	lib/strmap.o \
+	lib/svgchart.o \
 	lib/timeline.o \
 	lib/trace.o \
 	lib/tree.o \
@@ -61,7 +62,7 @@ LIBHDR = \
 	lib/input.h lib/intern.h lib/interval.h lib/json.h lib/jsonscan.h \
 	lib/jsonw.h lib/kernclass.h lib/model_file.h lib/opargs.h \
 	lib/opmodel.h lib/opstream.h lib/perfcols.h lib/perfmodel.h lib/rollup.h lib/roofline.h \
-	lib/rules.h lib/stream.h lib/strmap.h lib/timeline.h lib/trace.h lib/tree.h lib/tsv.h lib/util.h
+	lib/rules.h lib/stream.h lib/strmap.h lib/svgchart.h lib/timeline.h lib/trace.h lib/tree.h lib/tsv.h lib/util.h
 
 UNIT = \
 	tests/unit/test_concrete \
@@ -76,6 +77,7 @@ UNIT = \
 	tests/unit/test_model_sdpa \
 	tests/unit/test_model_softmax \
 	tests/unit/test_stream \
+	tests/unit/test_svgchart \
 	tests/unit/test_tsv
 
 MAN1 = \

@@ -24,6 +24,25 @@ run() {
 	if "$@" > "$tmp/out" 2>&1; then ok; else bad "$name"; sed 's/^/    /' "$tmp/out" | head -20; fi
 }
 
+# SVG charts written by the tests go to $TL_SVG_OUT (test_svgchart's, and
+# those of any case in tests/cases.sh that makes charts); tests/svgcheck.sh
+# checks them all at the end.
+TL_SVG_OUT=$tmp/svg
+export TL_SVG_OUT
+mkdir "$TL_SVG_OUT"
+
+# tally FILE: count the "ok", "FAIL" and "SKIP" lines of FILE.
+tally() {
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok ;;
+		"FAIL "*) bad "${line#FAIL }" ;;
+		"SKIP "*) skipped "${line#SKIP }" ;;
+		*) echo "    $line" ;;
+		esac
+	done < "$1"
+}
+
 # Unit tests of lib modules.
 for c in tests/unit/test_*.c; do
 	t=${c%.c}
@@ -81,14 +100,16 @@ done
 
 # End-to-end cases.
 sh tests/cases.sh "$BIN" "$SHARED" > "$tmp/cases" 2>&1
-while IFS= read -r line; do
-	case $line in
-	"ok "*) ok ;;
-	"FAIL "*) bad "${line#FAIL }" ;;
-	"SKIP "*) skipped "${line#SKIP }" ;;
-	*) echo "    $line" ;;
-	esac
-done < "$tmp/cases"
+tally "$tmp/cases"
+
+# The SVG charts: well-formed (xmllint) and drawn by headless Chromium.
+set -- "$TL_SVG_OUT"/*.svg
+if [ -f "$1" ]; then
+	sh tests/svgcheck.sh "$@" > "$tmp/svgcheck" 2>&1
+	tally "$tmp/svgcheck"
+else
+	bad "svgcheck: no SVG in \$TL_SVG_OUT (tests/unit/test_svgchart writes some)"
+fi
 
 # Manual pages.
 for m in man/*.[157]; do
