@@ -622,8 +622,8 @@ put_legend(FILE *f, const struct tl_chart_point *p, const struct ord *ord,
 		out(f, "<text x=\"%d\" y=\"%p\" font-size=\"11\">"
 		    "<tspan font-weight=\"bold\">%d</tspan> ", RF_LX, y,
 		    (int)i + 1);
-		put_text(f, q->label, 26);
-		out(f, " (%G ms)<title>%T</title></text>\n", q->time_us / 1000,
+		put_text(f, q->label, 24);
+		out(f, " (%g ms)<title>%T</title></text>\n", q->time_us / 1000,
 		    q->label);
 	}
 	out(f, "</g>\n");
@@ -691,7 +691,7 @@ tl_svg_roofline(FILE *f, const char *title, const char *hw,
 
 	cat = tl_calloc(nv + 1, sizeof(*cat));
 	nc = categories(p, ord, nv, cat);
-	/* The legend's height decides the picture's (one pass, no output). */
+	/* Tall enough for the legend (put_legend's steps). */
 	h = RF_H;
 	legend_end = RF_Y + 4 + 18 + 18.0 * nc + 14 + 10 + 2 * (2 * RF_RMAX + 4) +
 	    16 + 16.0 * (nv < RF_TOP ? nv : RF_TOP);

@@ -56,7 +56,7 @@ struct tl_chart_point {
  * radius so the smallest stay visible; points with x or y <= 0 or not
  * finite are skipped and counted in a note), colour by category, a
  * legend of the categories present, a key of marker sizes, the five
- * largest points numbered and listed, title and hw name.  A roof that
+ * longest points numbered and listed, title and hw name.  A roof that
  * is <= 0 or not finite is not drawn (both unknown: no roof, no ridge).
  * The axis ranges cover all points and the roof, with at least one
  * decade either side of the ridge.  Returns 0, or -1 on a write error

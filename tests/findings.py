@@ -9,9 +9,9 @@ convolutions, the batchnorm bandwidth against the elementwise baseline,
 the GEMM table with the seeds' priority rules, the roofline points.
 """
 import json
-import math
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -145,6 +145,11 @@ def check_svgs(name, d, rows):
     ok(name + ": one roofline point per op signature, at the stream's "
        "numbers (%d)" % len(want), good and len(want) > 0,
        (want[:3], got[:3]))
+    # tests/run.sh renders the charts in $TL_SVG_OUT with tests/svgcheck.sh.
+    out = os.environ.get("TL_SVG_OUT")
+    if out:
+        shutil.copy(roof, os.path.join(out, name + "-roofline.svg"))
+        shutil.copy(brk, os.path.join(out, name + "-breakdown.svg"))
 
 
 def resnet():
@@ -324,5 +329,8 @@ def qwen():
 if not os.path.isdir(TRACES):
     print("SKIP tl-findings on shared traces (no %s)" % TRACES)
     sys.exit(0)
-resnet()
-qwen()
+try:
+    resnet()
+    qwen()
+finally:
+    shutil.rmtree(TMP)

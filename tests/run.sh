@@ -24,6 +24,25 @@ run() {
 	if "$@" > "$tmp/out" 2>&1; then ok; else bad "$name"; sed 's/^/    /' "$tmp/out" | head -20; fi
 }
 
+# SVG charts written by the tests go to $TL_SVG_OUT (test_svgchart's, and
+# those of any case in tests/cases.sh that makes charts); tests/svgcheck.sh
+# checks them all at the end.
+TL_SVG_OUT=$tmp/svg
+export TL_SVG_OUT
+mkdir "$TL_SVG_OUT"
+
+# tally FILE: count the "ok", "FAIL" and "SKIP" lines of FILE.
+tally() {
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok ;;
+		"FAIL "*) bad "${line#FAIL }" ;;
+		"SKIP "*) skipped "${line#SKIP }" ;;
+		*) echo "    $line" ;;
+		esac
+	done < "$1"
+}
+
 # Unit tests of lib modules.
 for c in tests/unit/test_*.c; do
 	t=${c%.c}
@@ -81,30 +100,25 @@ done
 
 # End-to-end cases.
 sh tests/cases.sh "$BIN" "$SHARED" > "$tmp/cases" 2>&1
-while IFS= read -r line; do
-	case $line in
-	"ok "*) ok ;;
-	"FAIL "*) bad "${line#FAIL }" ;;
-	"SKIP "*) skipped "${line#SKIP }" ;;
-	*) echo "    $line" ;;
-	esac
-done < "$tmp/cases"
+tally "$tmp/cases"
 
 # tl-findings on the shared traces (numbers recomputed from the stream).
 if [ -d "$TRACES" ]; then
 	python3 tests/findings.py "$BIN" "$TRACES" > "$tmp/fd" 2>&1
-	while IFS= read -r line; do
-		case $line in
-		"ok "*) ok ;;
-		"FAIL "*) bad "${line#FAIL }" ;;
-		"SKIP "*) skipped "${line#SKIP }" ;;
-		*) echo "    $line" ;;
-		esac
-	done < "$tmp/fd"
+	tally "$tmp/fd"
 elif [ "${CI:-}" = true ]; then
 	bad "findings: $TRACES not found (required with CI=true)"
 else
 	skipped "findings: $TRACES not found"
+fi
+
+# The SVG charts: well-formed (xmllint) and drawn by headless Chromium.
+set -- "$TL_SVG_OUT"/*.svg
+if [ -f "$1" ]; then
+	sh tests/svgcheck.sh "$@" > "$tmp/svgcheck" 2>&1
+	tally "$tmp/svgcheck"
+else
+	bad "svgcheck: no SVG in \$TL_SVG_OUT (tests/unit/test_svgchart writes some)"
 fi
 
 # Manual pages.
