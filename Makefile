@@ -7,6 +7,7 @@ include config.mk
 
 BIN = \
 	bin/tl-categorize \
+	bin/tl-compare \
 	bin/tl-efficiency \
 	bin/tl-parse \
 	bin/tl-perfmodel
@@ -14,6 +15,7 @@ BIN = \
 LIBOBJ = \
 	lib/callstack.o \
 	lib/category.o \
+	lib/compare.o \
 	lib/concrete.o \
 	lib/expr.o \
 	lib/findrules.o \
@@ -38,6 +40,7 @@ LIBOBJ = \
 	lib/models_table.o \
 	lib/opargs.o \
 	lib/opmodel.o \
+	lib/opsig.o \
 	lib/opstream.o \
 	lib/ops_table.o \
 	lib/perfcols.o \
@@ -56,11 +59,11 @@ LIBOBJ = \
 # Generated tables and the model families have no header of their own.
 GENOBJ = lib/gpus_table.o lib/models_table.o lib/ops_table.o
 LIBHDR = \
-	lib/callstack.h lib/category.h lib/concrete.h lib/expr.h lib/findrules.h lib/hashmap.h \
+	lib/callstack.h lib/category.h lib/compare.h lib/concrete.h lib/expr.h lib/findrules.h lib/hashmap.h \
 	lib/hwspec.h \
 	lib/input.h lib/intern.h lib/interval.h lib/json.h lib/jsonscan.h \
 	lib/jsonw.h lib/kernclass.h lib/model_file.h lib/opargs.h \
-	lib/opmodel.h lib/opstream.h lib/perfcols.h lib/perfmodel.h lib/rollup.h lib/roofline.h \
+	lib/opmodel.h lib/opsig.h lib/opstream.h lib/perfcols.h lib/perfmodel.h lib/rollup.h lib/roofline.h \
 	lib/rules.h lib/stream.h lib/strmap.h lib/timeline.h lib/trace.h lib/tree.h lib/tsv.h lib/util.h
 
 UNIT = \
@@ -80,6 +83,7 @@ UNIT = \
 
 MAN1 = \
 	man/tl-categorize.1 \
+	man/tl-compare.1 \
 	man/tl-efficiency.1 \
 	man/tl-parse.1 \
 	man/tl-perfmodel.1
@@ -110,6 +114,9 @@ $(LIBOBJ): $(LIBHDR) config.mk
 bin/tl-categorize: cmd/tl-categorize.c lib/libtl.a $(LIBHDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-categorize.c lib/libtl.a $(LDLIBS)
+bin/tl-compare: cmd/tl-compare.c lib/libtl.a $(LIBHDR)
+	@mkdir -p bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-compare.c lib/libtl.a $(LDLIBS)
 bin/tl-efficiency: cmd/tl-efficiency.c lib/libtl.a $(LIBHDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-efficiency.c lib/libtl.a $(LDLIBS)
