@@ -7,6 +7,7 @@ include config.mk
 
 BIN = \
 	bin/tl-categorize \
+	bin/tl-compare \
 	bin/tl-efficiency \
 	bin/tl-findings \
 	bin/tl-parse \
@@ -16,6 +17,7 @@ LIBOBJ = \
 	lib/advice.o \
 	lib/callstack.o \
 	lib/category.o \
+	lib/compare.o \
 	lib/concrete.o \
 	lib/expr.o \
 	lib/findings.o \
@@ -42,6 +44,7 @@ LIBOBJ = \
 	lib/models_table.o \
 	lib/opargs.o \
 	lib/opmodel.o \
+	lib/opsig.o \
 	lib/opstream.o \
 	lib/outdir.o \
 	lib/ops_table.o \
@@ -63,11 +66,11 @@ LIBOBJ = \
 # Generated tables and the model families have no header of their own.
 GENOBJ = lib/gpus_table.o lib/models_table.o lib/ops_table.o
 LIBHDR = \
-	lib/advice.h lib/callstack.h lib/category.h lib/concrete.h lib/expr.h lib/findings.h lib/findrules.h lib/hashmap.h \
+	lib/advice.h lib/callstack.h lib/category.h lib/compare.h lib/concrete.h lib/expr.h lib/findings.h lib/findrules.h lib/hashmap.h \
 	lib/hwspec.h \
 	lib/input.h lib/intern.h lib/interval.h lib/json.h lib/jsonscan.h \
 	lib/jsonw.h lib/kernclass.h lib/mdtext.h lib/model_file.h lib/opargs.h \
-	lib/opmodel.h lib/opstream.h lib/outdir.h lib/perfcols.h lib/perfmodel.h lib/report.h lib/rollup.h lib/roofline.h \
+	lib/opmodel.h lib/opsig.h lib/opstream.h lib/outdir.h lib/perfcols.h lib/perfmodel.h lib/report.h lib/rollup.h lib/roofline.h \
 	lib/rules.h lib/stream.h lib/strmap.h lib/svgchart.h lib/timeline.h lib/trace.h lib/tree.h lib/tsv.h lib/util.h
 
 UNIT = \
@@ -88,6 +91,7 @@ UNIT = \
 
 MAN1 = \
 	man/tl-categorize.1 \
+	man/tl-compare.1 \
 	man/tl-efficiency.1 \
 	man/tl-findings.1 \
 	man/tl-parse.1 \
@@ -119,6 +123,9 @@ $(LIBOBJ): $(LIBHDR) config.mk
 bin/tl-categorize: cmd/tl-categorize.c lib/libtl.a $(LIBHDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-categorize.c lib/libtl.a $(LDLIBS)
+bin/tl-compare: cmd/tl-compare.c lib/libtl.a $(LIBHDR)
+	@mkdir -p bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-compare.c lib/libtl.a $(LDLIBS)
 bin/tl-efficiency: cmd/tl-efficiency.c lib/libtl.a $(LIBHDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-efficiency.c lib/libtl.a $(LDLIBS)

@@ -9,7 +9,7 @@
 
 #include "category.h"
 #include "hwspec.h"
-#include "json.h"
+#include "jsonw.h"
 #include "model_file.h"
 #include "perfcols.h"
 #include "roofline.h"
@@ -225,34 +225,6 @@ copies(const char *kernels)
 	    strstr(kernels, "\"name\":\"Memset") != NULL;
 }
 
-/* An integer field: 1 with *v set, 0 when empty; dies on anything else. */
-static int
-field_i64(int c, int64_t *v)
-{
-	const char *s = tl_stream_get(&in, c);
-
-	if (s[0] == '\0')
-		return 0;
-	if (tl_parse_i64(s, strlen(s), v) < 0)
-		tl_die("%s: '%s' is not an integer", tl_stream_where(&in), s);
-	return 1;
-}
-
-static double
-field_double(int c)
-{
-	const char *s = tl_stream_get(&in, c);
-	char *end;
-	double v;
-
-	if (s[0] == '\0')
-		return NAN;
-	v = strtod(s, &end);
-	if (*end != '\0')
-		tl_die("%s: '%s' is not a number", tl_stream_where(&in), s);
-	return v;
-}
-
 /* The values of the current row's efficiency columns. */
 struct eff {
 	const struct tl_hw *hw;
@@ -269,8 +241,8 @@ compute(struct eff *e, int64_t *flops, int64_t *bytes, int *hf, int *hb)
 	const char *spec, *used = NULL, *bw_used = NULL;
 
 	if (have_perf) {
-		*hf = field_i64(cflops, flops);
-		*hb = field_i64(cbytes, bytes);
+		*hf = tl_stream_i64(&in, cflops, flops);
+		*hb = tl_stream_i64(&in, cbytes, bytes);
 		spec = tl_stream_get(&in, cspec);
 	} else {
 		tl_perfcols_model(&pc, &in);
@@ -298,7 +270,7 @@ compute(struct eff *e, int64_t *flops, int64_t *bytes, int *hf, int *hb)
 	ri.has_bytes = *hb;
 	ri.flops = *flops;
 	ri.bytes = *bytes;
-	ri.time_us = field_double(ctime);
+	ri.time_us = tl_stream_double(&in, ctime);
 	if (isnan(ri.time_us))
 		ri.time_us = 0;
 	ri.peak_tflops = e->peak_tflops;
@@ -526,8 +498,8 @@ add_to_group(const struct eff *e, int ti)
 	int64_t gi;
 	int added;
 	struct group *g;
-	double kc = field_double(ckcount), pct = field_double(cpct), tu;
-	const char *ts = tl_stream_get(&in, ctime);
+	double kc = tl_stream_double(&in, ckcount);
+	double pct = tl_stream_double(&in, cpct), tu;
 	int64_t t = 0;
 
 	row_sig();
@@ -558,9 +530,7 @@ add_to_group(const struct eff *e, int ti)
 		ngroups++;
 	}
 	g = &groups[gi];
-	if (ts[0] != '\0' && tl_parse_us_ns(ts, strlen(ts), &t) < 0)
-		tl_die("%s: kernel_time_us '%s' is not a number",
-		    tl_stream_where(&in), ts);
+	tl_stream_us(&in, ctime, &t);
 	tu = (double)t / 1e3;
 	g->count++;
 	g->sum += t;
@@ -746,7 +716,7 @@ run(int argc, char *argv[])
 		ti = trace_index(tl_stream_get(&in, ctrace));
 		if (is_simple(tl_stream_get(&in, cname)) && hb &&
 		    e.r.has_tbs && !copies(tl_stream_get(&in, ckern))) {
-			double t = field_double(ctime);
+			double t = tl_stream_double(&in, ctime);
 
 			traces[ti].bytes += (double)bytes;
 			traces[ti].time_us += t;

@@ -1,10 +1,12 @@
 /* See LICENSE file for copyright and license details. */
 #include <csv.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "stream.h"
 #include "tsv.h"
 #include "util.h"
@@ -364,6 +366,52 @@ tl_stream_get(struct tl_stream *s, int i)
 	tl_grow(&s->dec, &s->deccap, s->flen[i] + 1, 1);
 	tl_tsv_decode(s->dec, s->f[i], s->flen[i]);
 	return s->dec;
+}
+
+static void
+not_a(struct tl_stream *s, int i, const char *text, const char *what)
+{
+	tl_die("%s: %s '%s' is not %s", tl_stream_where(s), s->cols[i], text,
+	    what);
+}
+
+int
+tl_stream_i64(struct tl_stream *s, int i, int64_t *v)
+{
+	const char *t = tl_stream_get(s, i);
+
+	if (t[0] == '\0')
+		return 0;
+	if (tl_parse_i64(t, strlen(t), v) < 0)
+		not_a(s, i, t, "an integer");
+	return 1;
+}
+
+int
+tl_stream_us(struct tl_stream *s, int i, int64_t *ns)
+{
+	const char *t = tl_stream_get(s, i);
+
+	if (t[0] == '\0')
+		return 0;
+	if (tl_parse_us_ns(t, strlen(t), ns) < 0)
+		not_a(s, i, t, "a number");
+	return 1;
+}
+
+double
+tl_stream_double(struct tl_stream *s, int i)
+{
+	const char *t = tl_stream_get(s, i);
+	char *end;
+	double v;
+
+	if (t[0] == '\0')
+		return NAN;
+	v = strtod(t, &end);
+	if (*end != '\0')
+		not_a(s, i, t, "a number");
+	return v;
 }
 
 void

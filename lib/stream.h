@@ -16,6 +16,7 @@
  * TSV, so a filter passes columns through without decoding them.
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct tl_writer;
@@ -68,6 +69,17 @@ int tl_stream_next(struct tl_stream *s);
  * decoding, or the next record; copy it if it must live longer.
  */
 const char *tl_stream_get(struct tl_stream *s, int i);
+/*
+ * Field i of the current record as a number, for the programs that read
+ * numeric columns.  tl_stream_i64: 1 with *v set, 0 when the field is
+ * empty (or i < 0).  tl_stream_us: a number of microseconds as integer
+ * nanoseconds (exact up to three decimals), 1 or 0 likewise.
+ * tl_stream_double: NaN when empty.  Each dies with "FILE:LINE: COLUMN
+ * 'TEXT' is not ..." on any other text.
+ */
+int tl_stream_i64(struct tl_stream *s, int i, int64_t *v);
+int tl_stream_us(struct tl_stream *s, int i, int64_t *ns);
+double tl_stream_double(struct tl_stream *s, int i);
 /* Write field i of the current record (empty for i < 0). */
 void tl_stream_copy(struct tl_stream *s, int i, struct tl_writer *w);
 /*

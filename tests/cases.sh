@@ -212,3 +212,102 @@ check "tl-findings: several traces get the cross-rank table with spread and stra
     "$P -n rank0 $SAMPLE | $E --hw mi300x > $tmp/r0.tsv && $P -n rank1 $SAMPLE | $E --hw mi300x | tail -n +2 > $tmp/r1.tsv && \
      cat $tmp/r0.tsv $tmp/r1.tsv | $F -r rough > $tmp/a && grep -q '^| \`rank0\` | 0 |' $tmp/a && grep -q '^| \`rank1\` | 0 |' $tmp/a && \
      grep -q 'Busy time spreads from .* (0.0 % of the fastest)' $tmp/a"
+# tl-compare.
+Q=$BIN/tl-compare
+# cols.awk: print the columns named in cols (comma-separated), no header.
+cat > $tmp/cols.awk <<'EOF'
+BEGIN { FS = OFS = "\t"; n = split(cols, want, ",") }
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+{ s = ""; for (k = 1; k <= n; k++) s = s (k > 1 ? OFS : "") $c[want[k]]; print s }
+EOF
+COLS="awk -f $tmp/cols.awk -v cols"
+S2="--ref $tmp/s.tsv --target $tmp/s.tsv"
+check "compare --help and --version" \
+    "$Q --help | grep -q '^usage: tl-compare' && [ \"\$($Q --version)\" = 'tl-compare (tl) $(sed -n 's/^VERSION = //p' config.mk)' ]"
+check "compare: usage errors exit 2 (no --ref, both stdin, an operand, bad GPU, tolerance, roof)" \
+    "for a in '--target $tmp/s.tsv' '--ref - --target -' '$S2 extra' '$S2 --ref-hw nosuch' \
+	'$S2 --tolerance -1' '$S2 --roof max' '--bogus'; do \
+	$Q \$a 2> $tmp/e > /dev/null; [ \$? = 2 ] && grep -q '^tl-compare: ' $tmp/e || { echo \"\$a\"; exit 1; }; done"
+check "compare: a missing file exits 1, naming it" \
+    "$Q --ref /nonexistent.tsv --target $tmp/s.tsv 2> $tmp/e; [ \$? = 1 ] && grep -q '^tl-compare: /nonexistent.tsv: No such file' $tmp/e"
+check "compare: write error on /dev/full exits 1" \
+    "$Q $S2 > /dev/full 2> $tmp/e; [ \$? = 1 ] && grep -q 'write error' $tmp/e"
+check "compare: a trace with itself: every row both, delta 0, explained yes where expected" \
+    "$Q $S2 | $COLS=match,delta_time_us,delta_pct,actual_ratio,expected_ratio,explained,unexplained_time_us | \
+     awk -F'\t' '\$1 != \"both\" || \$2 != 0 || (\$3 != \"\" && \$3 != 0) || \$4 != 1 { bad = 1; exit } \
+	\$5 != \"\" { n++; if (\$5 != 1 || \$6 != \"yes\" || \$7 != 0) { bad = 1; exit } } END { exit bad || (n < 5) }'"
+check "compare: one row per signature; counts and time add up to the stream's" \
+    "awk -F'\t' 'NR > 1 { n++; t += \$13 } END { printf \"%d %.3f\n\", n, t }' $tmp/s.tsv > $tmp/a && \
+     $Q $S2 | $COLS=target_count,target_kernel_time_us | awk -F'\t' '{ n += \$1; t += \$2 } END { printf \"%d %.3f\n\", n, t }' > $tmp/b && \
+     cmp $tmp/a $tmp/b && [ \$($Q $S2 | wc -l) = \$($E --hw mi300x --group $tmp/s.tsv | wc -l) ]"
+check "compare: grouped input (tl-efficiency --group) gives the per-instance result" \
+    "$E --hw mi300x --group $tmp/s.tsv > $tmp/g.tsv && \
+     $Q $S2 | $COLS=name,input_dims,ref_count,ref_kernel_time_us,ref_tflops_s,ref_pct_roofline,delta_time_us,expected_ratio > $tmp/a && \
+     $Q --ref $tmp/g.tsv --target $tmp/s.tsv | $COLS=name,input_dims,ref_count,ref_kernel_time_us,ref_tflops_s,ref_pct_roofline,delta_time_us,expected_ratio > $tmp/b && \
+     cmp $tmp/a $tmp/b"
+check "compare: with or without the efficiency columns, the same output" \
+    "$E --hw mi300x $tmp/s.tsv > $tmp/e.tsv && $Q $S2 > $tmp/a && $Q --ref $tmp/e.tsv --target $tmp/e.tsv > $tmp/b && cmp $tmp/a $tmp/b"
+check "compare: stdin for one side, CSV input, reversed row order: the same output" \
+    "$Q $S2 > $tmp/a && $Q --ref - --target $tmp/s.tsv < $tmp/s.tsv > $tmp/b && cmp $tmp/a $tmp/b && \
+     $P --csv $SAMPLE > $tmp/s.csv && $Q --ref $tmp/s.csv --target $tmp/s.tsv > $tmp/b && cmp $tmp/a $tmp/b && \
+     { head -n 1 $tmp/s.tsv; tail -n +2 $tmp/s.tsv | sort -r; } > $tmp/r.tsv && \
+     $Q --ref $tmp/r.tsv --target $tmp/r.tsv > $tmp/b && cmp $tmp/a $tmp/b"
+check "compare --csv writes the same rows as CSV" \
+    "[ \$($Q --csv $S2 | wc -l) = \$($Q $S2 | wc -l) ] && $Q --csv $S2 | head -n 1 | grep -q '^match,name,category,'"
+check "compare: --ref-name and --target-name; default names are the trace column" \
+    "$Q $S2 --ref-name a --target-name 'b c' | $COLS=ref_name,target_name | sort -u | grep -qx 'a	b c' && \
+     $Q $S2 | $COLS=ref_name | sort -u | grep -qx '$SAMPLE'"
+# The sample's aten::mm with other strides on the target: paired by layout.
+awk -F'\t' -v OFS='\t' 'NR > 1 && $4 == "aten::mm" { s = $17; $17 = "[[7,7" substr(s, index(s, "],")) } 1' \
+    $tmp/s.tsv > $tmp/l.tsv
+check "compare: strides that differ by layout are paired and noted, both ways" \
+    "n=\$($Q $S2 | wc -l); [ \$($Q --ref $tmp/s.tsv --target $tmp/l.tsv | wc -l) = \$n ] && \
+     $Q --ref $tmp/s.tsv --target $tmp/l.tsv | $COLS=match,name,layout_note,target_input_strides | \
+     awk -F'\t' '\$1 != \"both\" { bad = 1; exit } \$2 == \"aten::mm\" { m++; if (\$3 != \"strides differ in input 0\" || \$4 !~ /^\\[\\[7,7\\],/) { bad = 1; exit } } \
+	\$2 != \"aten::mm\" && \$3 != \"\" { bad = 1; exit } END { exit bad || (m == 0) }' && \
+     $Q --ref $tmp/l.tsv --target $tmp/s.tsv | $COLS=name,layout_note,input_strides | \
+     awk -F'\t' '\$1 == \"aten::mm\" { m++; if (\$2 != \"strides differ in input 0\" || \$3 !~ /^\\[\\[7,7\\],/) { bad = 1; exit } } END { exit bad || (m == 0) }'"
+awk -F'\t' '$4 != "aten::mm"' $tmp/s.tsv > $tmp/nomm.tsv
+check "compare: an op of one side only is kept and marked (ref_only, target_only)" \
+    "$Q --ref $tmp/s.tsv --target $tmp/nomm.tsv | $COLS=match,name,delta_time_us,ref_kernel_time_us,explained,unexplained_time_us | \
+     awk -F'\t' '\$2 == \"aten::mm\" { m++; if (\$1 != \"ref_only\" || \$3 != \"-\" \$4 || \$5 != \"\" || \$6 != 0) { bad = 1; exit } next } \$1 != \"both\" { bad = 1; exit } END { exit bad || (m == 0) }' && \
+     $Q --ref $tmp/nomm.tsv --target $tmp/s.tsv | $COLS=match,name,delta_time_us,target_kernel_time_us,explained,unexplained_time_us,delta_pct | \
+     awk -F'\t' '\$2 == \"aten::mm\" { m++; if (\$1 != \"target_only\" || \$3 != \$4 || \$5 != \"no\" || \$6 != \$4 || \$7 != \"\") { bad = 1; exit } } END { exit bad || (m == 0) }'"
+check "compare: the GPU from --ref-hw when the stream names none; an error otherwise" \
+    "cut -f1-30 $tmp/s.tsv > $tmp/nogpu.tsv && { $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 1 ]; } && \
+     grep -q 'give --ref-hw NAME' $tmp/e && \
+     $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv --ref-hw h100 | $COLS=ref_hw,target_hw | sort -u | grep -qx 'h100	mi300x'"
+check "compare: same-kind roofs: achievable on two MI300X, dense peak with --roof peak" \
+    "$Q $S2 | $COLS=compute_spec,ref_roof,ref_peak_tflops,target_roof | grep -qx 'matrix_bf16	achievable	708	achievable' && \
+     $Q $S2 --roof peak | $COLS=compute_spec,ref_roof,ref_peak_tflops,target_roof | grep -qx 'matrix_bf16	peak	1307.4	peak'"
+check "compare --timeline: six rows from op streams, eight from timelines, delta 0" \
+    "$Q --timeline $S2 | $COLS=type,delta_time_us | awk -F'\t' '\$2 != 0 { bad = 1; exit } END { exit bad || (NR != 6) }' && \
+     $P -t $SAMPLE > $tmp/t.tsv && $Q -t --ref $tmp/t.tsv --target $tmp/s.tsv | $COLS=type,ref_time_us,target_time_us,delta_time_us | \
+     awk -F'\t' '\$1 == \"computation\" && \$2 != \$3 { bad = 1; exit } \$1 == \"total_comm\" && (\$3 != \"\" || \$4 != \"\") { bad = 1; exit } END { exit bad || (NR != 8) }'"
+check "compare --models and --ops reach the perf model run in-process" \
+    "printf 'op\tmaf\tflops\tbytes\naten::sin\tvector\t7*numel(0)\t2*numel(0)*bpe(0)\n' > $tmp/m.tsv && \
+     $Q $S2 --models $tmp/m.tsv | $COLS=name,perf_model,flops | grep -qx 'aten::sin	file	1835008' && \
+     printf 'name\tcategory\tdirection\tmodel\tbwd_model\naten::mm\tother\tfwd\t\t\n' > $tmp/ops.tsv && \
+     $Q $S2 --ops $tmp/ops.tsv | $COLS=name,perf_model,flops,expected_ratio | awk -F'\t' '\$1 == \"aten::mm\" { n++; if (\$2 \$3 \$4 != \"\") { bad = 1; exit } } END { exit bad || (n == 0) }'"
+check "compare --hw-file: achievable bandwidth on both GPUs is used, and only then" \
+    "{ printf 'gpu\tkey\tkind\tvalue\tsource\nga\thbm_tbs\tpeak\t4\tx\nga\thbm_tbs\tachievable\t3\tx\ngb\thbm_tbs\tpeak\t2\tx\ngb\thbm_tbs\tachievable\t1.5\tx\ngc\thbm_tbs\tpeak\t1\tx\n'; } > $tmp/gpus.tsv && \
+     $Q $S2 --hw-file $tmp/gpus.tsv --ref-hw ga --target-hw gb | $COLS=bound,ref_bw_roof,ref_peak_tbs,target_peak_tbs,expected_ratio | \
+	grep -qx 'memory	achievable	3	1.5	2' && \
+     $Q $S2 --hw-file $tmp/gpus.tsv --ref-hw ga --target-hw gc | $COLS=ref_bw_roof,target_bw_roof,ref_peak_tbs | sort -u | grep -qx 'peak	peak	4'"
+if need_shared "compare on real traces"; then
+	$P $T/h100-qwen1.5-0.5b.json.gz > $tmp/h.tsv
+	$P $T/mi300-qwen1.5-0.5b.json.gz > $tmp/m.tsv
+	check "compare H100 vs MI300X: GEMMs against the dense bf16 peak ratio, unexplained time" \
+	    "$Q --ref $tmp/h.tsv --target $tmp/m.tsv | $COLS=name,bound,ref_roof,target_roof,expected_ratio,actual_ratio,explained,unexplained_time_us,target_kernel_time_us,ref_kernel_time_mean_us,target_count,target_kernel_time_mean_us | \
+	     awk -F'\t' '\$1 == \"aten::mm\" { m++; e = 989.4 / 1307.4; u = \$9 - e * \$10 * \$11; a = \$12 / \$10; \
+		if (\$2 != \"compute\" || \$3 != \"peak\" || \$4 != \"peak\" || (\$5 - e) ^ 2 > 1e-24 || (\$6 - a) ^ 2 > 1e-20 || \$7 != \"no\" || (\$8 - u) ^ 2 > 1e-12) { bad = 1; exit } } \
+		END { exit bad || (m != 3) }'"
+	check "compare H100 vs MI300X: memory-bound rows against the HBM ratio, mixed vector roofs noted" \
+	    "$Q --ref $tmp/h.tsv --target $tmp/m.tsv | $COLS=bound,compute_spec,ref_roof,target_roof,ref_bw_roof,target_bw_roof,expected_ratio | \
+	     awk -F'\t' '\$1 == \"memory\" { m++; if (\$5 != \"peak\" || \$6 != \"peak\" || (\$7 - 3.35 / 5.3) ^ 2 > 1e-24) { bad = 1; exit } } \
+		\$2 == \"vector_bf16\" && (\$3 != \"peak\" || \$4 != \"achievable\") { bad = 1; exit } END { exit bad || (m < 20) }'"
+	check "compare --tolerance: a wide tolerance explains every expected ratio" \
+	    "$Q --ref $tmp/h.tsv --target $tmp/m.tsv --tolerance 10000 | $COLS=expected_ratio,explained,tolerance_pct | \
+	     awk -F'\t' '\$1 != \"\" { n++; if (\$2 != \"yes\" || \$3 != 10000) { bad = 1; exit } } END { exit bad || (n < 20) }' && \
+	     [ \$($Q --ref $tmp/h.tsv --target $tmp/m.tsv | $COLS=explained | grep -c no) -gt 5 ]"
+fi

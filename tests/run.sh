@@ -90,6 +90,8 @@ for e in tests/bad/stream/*.expect; do
 	for p in ${progs:-tl-categorize tl-perfmodel tl-efficiency}; do
 		case $p in
 		tl-efficiency) set -- --hw mi300x ;;
+		tl-compare) set -- --ref-hw mi300x --target-hw mi300x \
+		    --target "$(basename "$in")" --ref ;;
 		*) set -- ;;
 		esac
 		(cd "$(dirname "$in")" && "$binabs/$p" "$@" "$(basename "$in")") \
@@ -155,6 +157,13 @@ if [ -d "$REF" ] && [ -d "$TRACES" ]; then
 		bad "perf parity"
 		grep -v '; 0 mismatches$' "$tmp/p" | sed 's/^/    /' | tail -30
 	fi
+	# tl-compare against TraceLens' compare reports, swapped roles, self.
+	python3 tests/parity_compare.py "$BIN" "$TRACES" "$REF" > "$tmp/p" 2>&1
+	case $? in
+	0) ok; grep '^compare parity' "$tmp/p" | sed 's/^/    /' ;;
+	77) skipped "compare parity: no compare reference" ;;
+	*) bad "compare parity"; sed 's/^/    /' "$tmp/p" | tail -30 ;;
+	esac
 elif [ "${CI:-}" = true ]; then
 	bad "parity: $SHARED not found (required with CI=true)"
 else

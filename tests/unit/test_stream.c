@@ -100,6 +100,23 @@ main(void)
 	CHECK_STR(filter(own, 2, 0),
 	    "name\tdims\tflops\tbytes\naten::mm\t[[1, 2],[3]]\tX\tX\n"
 	    "say \"hi\"\ttwo\\nlines\tX\tX\n");
+	/* Numeric fields: empty is "none", microseconds are exact ns. */
+	write_file("flops\tkernel_time_us\n-12\t20.625\n\t\n");
+	tl_stream_open(&s, files, 1);
+	CHECK(tl_stream_next(&s) == 1);
+	{
+		int64_t v = 0, ns = 0;
+
+		CHECK(tl_stream_i64(&s, 0, &v) == 1 && v == -12);
+		CHECK(tl_stream_us(&s, 1, &ns) == 1 && ns == 20625);
+		CHECK(tl_stream_double(&s, 1) == 20.625);
+		CHECK(tl_stream_i64(&s, -1, &v) == 0 && v == -12);
+		CHECK(tl_stream_next(&s) == 1);
+		CHECK(tl_stream_i64(&s, 0, &v) == 0 && v == -12);
+		CHECK(tl_stream_us(&s, 1, &ns) == 0 && ns == 20625);
+		CHECK(tl_stream_double(&s, 1) != tl_stream_double(&s, 1));
+	}
+	tl_stream_close(&s);
 	remove(path);
 	return unit_done("test_stream");
 }
