@@ -627,6 +627,8 @@ static void
 sort_idx(int *v, size_t n, int (*fn)(const void *, const void *, void *),
     const void *ctx)
 {
+	if (n < 2)
+		return;
 	sort_ctx = ctx;
 	sort_fn = fn;
 	qsort(v, n, sizeof(*v), sort_tramp);
@@ -670,7 +672,9 @@ analyse(struct tl_findings *f, struct tl_json *j)
 	for (i = 0; i < f->nop; i++) {
 		op = &f->op[i];
 		c = &f->cat[op->cat];
-		qsort(op->kern, (size_t)op->nkern, sizeof(*op->kern), cmp_kern);
+		if (op->nkern > 1)
+			qsort(op->kern, (size_t)op->nkern, sizeof(*op->kern),
+			    cmp_kern);
 		c->count += op->count;
 		c->time_ns += op->time_ns;
 		c->layout_ns += op->layout_ns;

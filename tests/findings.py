@@ -329,8 +329,9 @@ def qwen():
 if not os.path.isdir(TRACES):
     print("SKIP tl-findings on shared traces (no %s)" % TRACES)
     sys.exit(0)
-try:
-    resnet()
-    qwen()
-finally:
-    shutil.rmtree(TMP)
+for case in (resnet, qwen):
+    try:
+        case()
+    except Exception as e:  # noqa: BLE001
+        print("FAIL %s: %s: %s" % (case.__name__, type(e).__name__, e))
+shutil.rmtree(TMP)
