@@ -67,7 +67,7 @@ check "--window selects host events by start time" \
     "a=\$($P $SAMPLE | awk -F'\t' 'NR == 2 { print \$10 }'); \
      [ \$($P --window \$a,\$(echo \$a | awk '{ printf \"%.3f\", \$1 + 0.001 }') $SAMPLE | wc -l) = 2 ]"
 check "--stack adds module and call_stack" \
-    "$P --stack $SAMPLE | awk -F'\t' 'NR == 1 && \$(NF-1) != \"module\" { exit 1 } NR > 1 && \$(NF-1) ~ /DecoderLayer/ { n++ } END { exit n == 0 }'"
+    "$P --stack $SAMPLE | awk -F'\t' 'NR == 1 && \$(NF-1) != \"module\" { bad = 1; exit } NR > 1 && \$(NF-1) ~ /DecoderLayer/ { n++ } END { exit bad || (n == 0) }'"
 check "numbers do not depend on --stack" \
     "$P $SAMPLE | cut -f1-31 > $tmp/a && $P --stack $SAMPLE | cut -f1-31 > $tmp/b && cmp $tmp/a $tmp/b"
 check "--csv writes the same rows as CSV" \
@@ -94,7 +94,7 @@ if need_shared "real traces"; then
 	    "$P $T/cpu-only.json.gz > $tmp/o 2> $tmp/e && [ \$(wc -l < $tmp/o) = 1 ] && [ \$(wc -l < $tmp/e) = 1 ] && grep -q 'no GPU events' $tmp/e"
 	check "mi210 GPU-only: timeline busy 5343.422 µs exact, one synthetic row per kernel" \
 	    "$P -t $T/mi210-gpu-only.json.gz | awk -F'\t' '\$4 == \"busy\" && \$5 == \"5343.422\" { n++ } END { exit n != 1 }' && \
-	     $P $T/mi210-gpu-only.json.gz | awk -F'\t' 'NR > 1 { n++; if (\$7 != \"synthetic\" || \$4 !~ /^hip/) exit 1 } END { exit n != 562 }'"
+	     $P $T/mi210-gpu-only.json.gz | awk -F'\t' 'NR > 1 { n++; if (\$7 != \"synthetic\" || \$4 !~ /^hip/) { bad = 1; exit } } END { exit bad || (n != 562) }'"
 	check "qwen H100: 509 unlinked kernels" \
 	    "$P -m $T/h100-qwen1.5-0.5b.json.gz | awk -F'\t' '\$3 == \"tl.unlinked_gpu_events\" { exit \$4 != 509 }'"
 	check "toy: op stream equals the golden file" \
@@ -121,7 +121,7 @@ for p in tl-categorize tl-perfmodel tl-efficiency; do
 done
 check "categorize gemm keeps exactly the gemm rows" \
     "[ \$($C gemm $tmp/s.tsv | awk -F'\t' 'NR > 1' | wc -l) = \$(awk -F'\t' '\$5 == \"gemm\"' $tmp/s.tsv | wc -l) ] && \
-     $C gemm $tmp/s.tsv | awk -F'\t' 'NR > 1 && \$5 != \"gemm\" { exit 1 } END { exit NR < 10 }'"
+     $C gemm $tmp/s.tsv | awk -F'\t' 'NR > 1 && \$5 != \"gemm\" { bad = 1; exit } END { exit bad || (NR < 10) }'"
 check "categorize: a category and its inverse make the whole stream" \
     "a=\$($C elementwise $tmp/s.tsv | wc -l); b=\$($C -v elementwise $tmp/s.tsv | wc -l); n=\$(wc -l < $tmp/s.tsv); [ \$((a + b)) = \$((n + 1)) ]"
 check "categorize: group norm = the five norms, sdpa = attention" \
@@ -137,37 +137,37 @@ check "categorize --list prints the op table" \
 check "categorize --rules: kernel and op patterns re-categorise before selecting" \
     "printf 'match\tpattern\tcategory\tdirection\nkernel\t*Cijk_*\ttriton\t\nop\taten::add*\tcomm\tbwd\n' > $tmp/rules.tsv && \
      n=\$($C --rules $tmp/rules.tsv triton $tmp/s.tsv | awk -F'\t' 'NR > 1 && \$4 ~ /mm/' | wc -l) && [ \$n -gt 0 ] && \
-     $C --rules $tmp/rules.tsv comm $tmp/s.tsv | awk -F'\t' 'NR > 1 && \$4 ~ /^aten::add/ && \$6 != \"bwd\" { exit 1 } NR > 1 { n++ } END { exit n == 0 }'"
+     $C --rules $tmp/rules.tsv comm $tmp/s.tsv | awk -F'\t' 'NR > 1 && \$4 ~ /^aten::add/ && \$6 != \"bwd\" { bad = 1; exit } NR > 1 { n++ } END { exit bad || (n == 0) }'"
 check "categorize --rules: a bad rules file is an error with its line" \
     "printf 'match\tpattern\tcategory\nop\tx\tnope\n' > $tmp/r.tsv; $C --rules $tmp/r.tsv gemm $tmp/s.tsv 2> $tmp/e; [ \$? = 1 ] && grep -q 'r.tsv:2: unknown category' $tmp/e"
 check "perfmodel: running it twice replaces its columns" \
     "$M $tmp/s.tsv > $tmp/a && $M $tmp/a > $tmp/b && cmp $tmp/a $tmp/b"
 check "perfmodel: GEMM rows of the sample have flops, bytes and a compute spec" \
     "$C gemm $tmp/s.tsv | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
-     \$c[\"name\"] == \"aten::mm\" && (\$c[\"flops\"] == \"\" || \$c[\"bytes\"] == \"\" || \$c[\"compute_spec\"] != \"matrix_bf16\") { exit 1 } { n++ } END { exit n == 0 }'"
+     \$c[\"name\"] == \"aten::mm\" && (\$c[\"flops\"] == \"\" || \$c[\"bytes\"] == \"\" || \$c[\"compute_spec\"] != \"matrix_bf16\") { bad = 1; exit } { n++ } END { exit bad || (n == 0) }'"
 check "perfmodel --models: a user model for an op without one" \
     "$M $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"name\"] == \"aten::sin\" && \$c[\"flops\"] != \"\" { exit 1 }' && \
      printf '# a test model\nop\tmaf\tflops\tbytes\naten::sin\tvector\t7*numel(0)\t2*numel(0)*bpe(0)\n' > $tmp/m.tsv && \
      $M --models $tmp/m.tsv $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
-     \$c[\"name\"] == \"aten::sin\" { n++; if (\$c[\"input_dims\"] != \"[[1,2048,128]]\" || \$c[\"flops\"] != 7 * 2048 * 128 || \$c[\"bytes\"] != 2 * 2048 * 128 * 4 || \$c[\"perf_model\"] != \"file\") exit 1 } END { exit n != 1 }'"
+     \$c[\"name\"] == \"aten::sin\" { n++; if (\$c[\"input_dims\"] != \"[[1,2048,128]]\" || \$c[\"flops\"] != 7 * 2048 * 128 || \$c[\"bytes\"] != 2 * 2048 * 128 * 4 || \$c[\"perf_model\"] != \"file\") { bad = 1; exit } } END { exit bad || (n != 1) }'"
 check "perfmodel --models: a bad formula is an error with file and line" \
     "printf 'op\tmaf\tflops\tbytes\nx\tvector\t2*(numel(0)\t\n' > $tmp/m.tsv; $M --models $tmp/m.tsv $tmp/s.tsv 2> $tmp/e; [ \$? = 1 ] && grep -q 'm.tsv:2: flops formula' $tmp/e"
 check "efficiency runs the perf model itself: same numbers as after tl-perfmodel" \
     "$E --hw mi300x $tmp/s.tsv > $tmp/a && $M $tmp/s.tsv | $E --hw mi300x > $tmp/b && cmp $tmp/a $tmp/b"
 check "efficiency: bound, roofline and assessment on GEMMs; roof recorded" \
     "$C gemm $tmp/s.tsv | $E --hw mi300x | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
-     \$c[\"bound\"] == \"\" || \$c[\"pct_roofline\"] == \"\" || \$c[\"assessment\"] == \"\" || \$c[\"roof\"] != \"achievable\" || \$c[\"peak_tflops\"] != 708 { exit 1 } { n++ } END { exit n == 0 }'"
+     \$c[\"bound\"] == \"\" || \$c[\"pct_roofline\"] == \"\" || \$c[\"assessment\"] == \"\" || \$c[\"roof\"] != \"achievable\" || \$c[\"peak_tflops\"] != 708 { bad = 1; exit } { n++ } END { exit bad || (n == 0) }'"
 check "efficiency --roof peak uses the dense data-sheet peak" \
     "$C gemm $tmp/s.tsv | $E --hw mi300x --roof peak | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"peak_tflops\"] != 1307.4 || \$c[\"roof\"] != \"peak\" { exit 1 }'"
 check "efficiency --peak-tflops/--peak-tbs without --hw" \
     "$C gemm $tmp/s.tsv | $E --peak-tflops 100 --peak-tbs 2 | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"peak_tflops\"] != 100 || \$c[\"peak_tbs\"] != 2 { exit 1 }'"
 check "efficiency --hw auto reads trace_gpu (MI300X sample)" \
-    "$E --hw auto $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"hw\"] != \"mi300x\" { exit 1 } END { exit NR < 2 }'"
+    "$E --hw auto $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"hw\"] != \"mi300x\" { bad = 1; exit } END { exit bad || (NR < 2) }'"
 check "efficiency: unknown --hw exits 2; --hw list lists the GPUs" \
     "$E --hw nosuch $tmp/s.tsv 2>/dev/null; [ \$? = 2 ] && $E --hw list | grep -q '^mi300x' && $E --hw list | grep -q '^h100'"
 check "efficiency: elementwise baseline on memory-bound rows" \
     "$E --hw mi300x $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
-     \$c[\"eltwise_baseline_tbs\"] == \"\" { exit 1 } \$c[\"bound\"] == \"memory\" && \$c[\"pct_eltwise_baseline\"] != \"\" { n++ } END { exit n == 0 }'"
+     \$c[\"eltwise_baseline_tbs\"] == \"\" { bad = 1; exit } \$c[\"bound\"] == \"memory\" && \$c[\"pct_eltwise_baseline\"] != \"\" { n++ } END { exit bad || (n == 0) }'"
 check "efficiency --group: counts and kernel time add up to the instances" \
     "$E --hw mi300x $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { n++; t += \$c[\"kernel_time_us\"] } END { printf \"%d %.3f\n\", n, t }' > $tmp/a && \
      $E --hw mi300x --group $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { n += \$c[\"count\"]; t += \$c[\"kernel_time_us\"] } END { printf \"%d %.3f\n\", n, t }' > $tmp/b && cmp $tmp/a $tmp/b"
@@ -178,7 +178,7 @@ check "efficiency --group: one row per signature, sorted by total time" \
 if need_shared "pipeline on real traces"; then
 	check "batch_norm of resnet: training and affine from the call, bandwidth filled" \
 	    "$P $T/mi300-resnet-act-checkpoint.json.gz | $C batchnorm | $E --hw mi300x | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
-	     \$c[\"name\"] == \"aten::batch_norm\" { n++; if (\$c[\"params\"] !~ /\"is_training\":true/ || \$c[\"params\"] !~ /\"is_affine\":true/ || \$c[\"bytes\"] == \"\" || \$c[\"tbs\"] == \"\") exit 1 } END { exit n != 117 }'"
+	     \$c[\"name\"] == \"aten::batch_norm\" { n++; if (\$c[\"params\"] !~ /\"is_training\":true/ || \$c[\"params\"] !~ /\"is_affine\":true/ || \$c[\"bytes\"] == \"\" || \$c[\"tbs\"] == \"\") { bad = 1; exit } } END { exit bad || (n != 117) }'"
 fi
 check "efficiency --no-baseline: the same rows, baseline columns empty" \
     "$E --hw mi300x $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i } { \$c[\"eltwise_baseline_tbs\"] = \$c[\"pct_eltwise_baseline\"] = \"\"; print }' > $tmp/a && \
