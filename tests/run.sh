@@ -79,16 +79,19 @@ for e in tests/bad/stream/*.expect; do
 	done
 done
 
-# End-to-end cases.
-sh tests/cases.sh "$BIN" "$SHARED" > "$tmp/cases" 2>&1
-while IFS= read -r line; do
-	case $line in
-	"ok "*) ok ;;
-	"FAIL "*) bad "${line#FAIL }" ;;
-	"SKIP "*) skipped "${line#SKIP }" ;;
-	*) echo "    $line" ;;
-	esac
-done < "$tmp/cases"
+# End-to-end cases; the trace multiplier's scaling checks; the batch
+# rules of share/tl/tl.mk.
+for c in tests/cases.sh tests/scale.sh tests/tlmk.sh; do
+	sh "$c" "$BIN" "$SHARED" > "$tmp/cases" 2>&1
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok ;;
+		"FAIL "*) bad "${line#FAIL }" ;;
+		"SKIP "*) skipped "${line#SKIP }" ;;
+		*) echo "    $line" ;;
+		esac
+	done < "$tmp/cases"
+done
 
 # Manual pages.
 for m in man/*.[157]; do
