@@ -89,6 +89,11 @@ UNIT = \
 	tests/unit/test_svgchart \
 	tests/unit/test_tsv
 
+# Test and benchmark tools, not installed.
+TOOLS = \
+	tests/tools/measure \
+	tests/tools/multiply
+
 MAN1 = \
 	man/tl-categorize.1 \
 	man/tl-compare.1 \
@@ -139,12 +144,17 @@ bin/tl-perfmodel: cmd/tl-perfmodel.c lib/libtl.a $(LIBHDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-perfmodel.c lib/libtl.a $(LDLIBS)
 
+tests/tools/measure: tests/tools/measure.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/measure.c
+tests/tools/multiply: tests/tools/multiply.c lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/multiply.c lib/libtl.a $(LDLIBS)
+
 # Unit tests: tests/unit/test_X.c against the library.
 $(UNIT): tests/unit/unit.h tests/unit/model.h lib/libtl.a
 .c:
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libtl.a $(LDLIBS)
 
-check: all $(UNIT)
+check: all $(UNIT) $(TOOLS)
 	sh tests/run.sh
 
 # Statically linked programs to copy into containers (see CONTRIBUTING.md
@@ -156,9 +166,9 @@ static:
 # AddressSanitizer + UndefinedBehaviorSanitizer build of everything.
 asan:
 	$(MAKE) clean
-	$(MAKE) all $(UNIT) CFLAGS="$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="$(LDFLAGS) -fsanitize=address,undefined"
+	$(MAKE) all $(UNIT) $(TOOLS) CFLAGS="$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="$(LDFLAGS) -fsanitize=address,undefined"
 
-bench: all
+bench: all $(TOOLS)
 	sh tests/bench.sh
 
 # libFuzzer harnesses (tests/fuzz/), built with clang against a copy of the
@@ -210,7 +220,7 @@ install: all
 	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
 	mkdir -p $(DESTDIR)$(SHAREDIR)/models
-	cp -f share/tl/ops.tsv share/tl/gpus.tsv $(DESTDIR)$(SHAREDIR)/
+	cp -f share/tl/ops.tsv share/tl/gpus.tsv share/tl/tl.mk $(DESTDIR)$(SHAREDIR)/
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 
@@ -222,7 +232,7 @@ uninstall:
 
 clean:
 	rm -rf bin lib/*.o lib/libtl.a lib/ops_table.c lib/models_table.c \
-	    lib/gpus_table.c $(UNIT)
+	    lib/gpus_table.c $(UNIT) $(TOOLS)
 	rm -rf fuzz/obj fuzz/bin
 
 .PHONY: all check static asan bench fuzz install uninstall clean

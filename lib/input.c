@@ -11,7 +11,7 @@
 #include "util.h"
 
 #define NBUF 4
-#define BUFSZ (1u << 20)
+#define BUFSZ (1u << 18)
 
 struct buf {
 	char *data;

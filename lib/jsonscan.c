@@ -6,7 +6,7 @@
 #include "jsonscan.h"
 #include "util.h"
 
-#define READSZ (1u << 20)
+#define READSZ (1u << 18)
 
 /* Byte classes outside strings. */
 enum { C_OTHER, C_QUOTE, C_OPEN, C_CLOSE, C_NUL };
@@ -138,52 +138,67 @@ scan_value(struct scanner *s, size_t *start)
 		}
 	}
 	for (;;) {
-		while (s->pos < s->len) {
+		/*
+		 * Locals, not s->pos: stores through the char buffer would
+		 * force s->pos back to memory on every byte.  buf[len] is a
+		 * NUL sentinel (refill keeps a spare byte), so the loop that
+		 * skips ordinary bytes needs no bound check.
+		 */
+		const char *b = s->buf;
+		size_t pos = s->pos, len = s->len;
+
+		s->buf[len] = '\0';
+		while (pos < len) {
 			if (in_str) {
-				char *q = memchr(s->buf + s->pos, '"',
-				    s->len - s->pos);
+				const char *q = memchr(b + pos, '"', len - pos);
 				size_t bs;
 
 				if (q == NULL) {
-					s->pos = s->len;
+					pos = len;
 					break;
 				}
-				s->pos = (size_t)(q - s->buf);
-				for (bs = 0; s->pos - bs > strstart &&
-				    s->buf[s->pos - bs - 1] == '\\'; bs++)
+				pos = (size_t)(q - b);
+				for (bs = 0; pos - bs > strstart &&
+				    b[pos - bs - 1] == '\\'; bs++)
 					;
-				s->pos++;
+				pos++;
 				if (bs % 2 == 0) {
 					in_str = 0;
-					if (depth == 0)
+					if (depth == 0) {
+						s->pos = pos;
 						return 0;
+					}
 				}
 				continue;
 			}
-			c = (unsigned char)s->buf[s->pos];
-			switch (cls[c]) {
+			while (cls[(unsigned char)b[pos]] == C_OTHER)
+				pos++;
+			if (pos == len)
+				break;
+			switch (cls[(unsigned char)b[pos]]) {
 			case C_QUOTE:
 				in_str = 1;
-				strstart = s->pos + 1;
+				strstart = pos + 1;
 				break;
 			case C_OPEN:
 				depth++;
 				break;
 			case C_CLOSE:
 				if (--depth == 0) {
-					s->pos++;
+					s->pos = pos + 1;
 					return 0;
 				}
 				if (depth < 0)
-					return fail(s, s->pos, "unbalanced '}' or ']'");
+					return fail(s, pos, "unbalanced '}' or ']'");
 				break;
 			case C_NUL:
-				return fail(s, s->pos, "NUL byte in JSON");
+				return fail(s, pos, "NUL byte in JSON");
 			default:
 				break;
 			}
-			s->pos++;
+			pos++;
 		}
+		s->pos = pos;
 		size_t shift;
 		int r = refill(s, *start, &shift);
 

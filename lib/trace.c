@@ -9,6 +9,9 @@
 #include "trace.h"
 #include "util.h"
 
+/* The record's size is what bounds memory (trace.h); keep it there. */
+_Static_assert(sizeof(struct tl_event) <= 104, "struct tl_event grew");
+
 struct reader {
 	struct tl_trace *t;
 	const struct tl_trace_opts *o;
@@ -154,31 +157,36 @@ time_field(struct reader *r, int tk, const char *key, int64_t *ns,
 	return 0;
 }
 
-static void
-flow_event(struct reader *r, int ph, uint64_t index)
+static int
+flow_event(struct reader *r, int ph, uint64_t index, uint64_t offset)
 {
 	struct tl_trace *t = r->t;
 	int tk = TL_JSON_GET(&r->j, 0, "id");
 	size_t n;
 	const char *s;
-	int64_t id;
+	int64_t id, *old, v;
 
 	if (tk < 0)
-		return;
+		return 0;
 	s = tl_json_text(&r->j, tk, &n);
 	if (tl_parse_i64(s, n, &id) < 0)
-		return;
+		return 0;
+	old = tl_map_get(&t->flows, 0, (uint64_t)id);
+	v = old != NULL ? *old : 0;
 	if (ph == 's')
-		tl_map_put(&t->flow_s, 0, (uint64_t)id, (int64_t)index);
+		v |= TL_FLOW_S;
 	else {
 		int p = TL_JSON_GET(&r->j, 0, "pid");
 		int q = TL_JSON_GET(&r->j, 0, "tid");
 		uint64_t pid = p < 0 ? 0 : intern_scalar(r, p);
 		uint64_t tid = q < 0 ? 0 : intern_scalar(r, q);
 
-		tl_map_put(&t->flow_f, 0, (uint64_t)id,
-		    (int64_t)(pid << 32 | tid));
+		if (pid >= (1u << 29))
+			return bad(r, index, offset, "too many distinct strings");
+		v = (v & TL_FLOW_S) | TL_FLOW_F | (int64_t)(pid << 32 | tid);
 	}
+	tl_map_put(&t->flows, 0, (uint64_t)id, v);
+	return 0;
 }
 
 static void
@@ -247,7 +255,7 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	s = tl_json_text(&r->j, tk, &n);
 	ph = n == 1 ? s[0] : 0;
 	if (ph == 's' || ph == 'f')
-		return kind < 0 ? (flow_event(r, ph, index), 0) : 0;
+		return kind < 0 ? flow_event(r, ph, index, offset) : 0;
 	if (ph == 'M') {
 		meta_event(r);
 		return 0;
@@ -287,8 +295,8 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	e->corr = int_arg(r, a[A_CORR]);
 	e->extid = int_arg(r, a[A_EXTID]);
 	e->seq = int_arg(r, a[A_SEQ]);
-	e->stream = int_arg(r, a[A_STREAM]);
 	if (TL_IS_GPU(kind)) {
+		e->stream = int_arg(r, a[A_STREAM]);
 		e->grid = intern_compact(r, a[A_GRID]);
 		e->block = intern_compact(r, a[A_BLOCK]);
 		if (e->stream == TL_NONE) {
@@ -377,8 +385,7 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	t->name = tl_strdup(o->trace_name != NULL ? o->trace_name :
 	    strcmp(path, "-") == 0 ? "-" : path);
 	t->str = tl_strtab_new();
-	tl_map_init(&t->flow_s);
-	tl_map_init(&t->flow_f);
+	tl_map_init(&t->flows);
 	tl_map_init(&t->pidname);
 	memset(&r, 0, sizeof(r));
 	r.t = t;
@@ -411,8 +418,7 @@ tl_trace_free(struct tl_trace *t)
 		free(t->meta[i].value);
 	}
 	free(t->meta);
-	tl_map_free(&t->flow_s);
-	tl_map_free(&t->flow_f);
+	tl_map_free(&t->flows);
 	tl_map_free(&t->pidname);
 	tl_strtab_free(t->str);
 	free(t->ev);

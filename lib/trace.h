@@ -47,18 +47,40 @@ enum {
 	TL_F_GRAPH = 16		/* GPU event reached through a graph launch */
 };
 
+/*
+ * One kept event, 104 bytes: a trace may hold millions.  The members of
+ * the anonymous union belong to one side each, the op arguments to the
+ * host events (all but GPU ones), the stream and launch geometry to the
+ * GPU events: read them only for events of that side (TL_IS_GPU).
+ */
 struct tl_event {
 	int64_t ts, dur;	/* ns */
-	int64_t corr, extid, seq, stream;	/* TL_NONE when absent */
+	int64_t corr, extid, seq;	/* TL_NONE when absent */
 	uint32_t uid;		/* index in traceEvents */
 	uint32_t name, pid, tid;	/* interned */
-	uint32_t dims, types, strides, concrete;	/* compact JSON or 0 */
-	uint32_t grid, block;	/* kernels: compact JSON or 0 */
+	union {
+		struct {	/* !TL_IS_GPU: compact JSON or 0 */
+			uint32_t dims, types, strides, concrete;
+		};
+		struct {	/* TL_IS_GPU */
+			int64_t stream;	/* TL_NONE when absent */
+			uint32_t grid, block;	/* compact JSON or 0 */
+		};
+	};
 	uint8_t kind, flags;
 	int32_t parent, child, sibling, lastchild;	/* -1 = none */
 	int32_t fwd;		/* evaluate_function: its forward op, or -1 */
 	int32_t ngpu, ncomm;	/* linked GPU events in the subtree */
 };
+
+/*
+ * The value of a flow id in tl_trace.flows: TL_FLOW_S if an 's' event
+ * has it, TL_FLOW_F if an 'f' event has it, and then the last 'f' event's
+ * pid << 32 | tid (interned ids, below 2^29) in the TL_FLOW_PIDTID bits.
+ */
+#define TL_FLOW_S ((int64_t)1 << 62)
+#define TL_FLOW_F ((int64_t)1 << 61)
+#define TL_FLOW_PIDTID (((uint64_t)1 << 61) - 1)
 
 struct tl_meta {
 	char *key;
@@ -78,8 +100,7 @@ struct tl_trace {
 	size_t nev, capev;
 	uint64_t nevents;	/* all events in the array (UIDs) */
 	uint64_t bytes;		/* JSON bytes read */
-	struct tl_map flow_s;	/* (0, id) -> uid of the 's' event */
-	struct tl_map flow_f;	/* (0, id) -> pid << 32 | tid of the 'f' */
+	struct tl_map flows;	/* (0, id) -> TL_FLOW_* bits; freed by linking */
 	struct tl_map pidname;	/* (0, pid) -> process_name id */
 	struct tl_meta *meta;
 	size_t nmeta, capmeta;

@@ -148,18 +148,38 @@ is_graph_launch(const char *name)
 	    strcmp(name, "cuGraphLaunch") == 0;
 }
 
+/*
+ * The first of the np (link, index) pairs whose link is l, or np.  The
+ * pairs are sorted by link, then by index (file order).
+ */
+static size_t
+first_pair(const int64_t *pairs, size_t np, int64_t l)
+{
+	size_t lo = 0, hi = np;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (pairs[2 * mid] < l)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void
 link_gpu(struct tl_trace *t)
 {
-	struct tl_map bylink;	/* (pid << 32 | tid, link) -> event */
 	struct tl_map klass;	/* (kind, name) -> enum tl_gpuclass */
 	int64_t *k;
-	int64_t *pairs;		/* (link, index) sorted, for graphs */
-	size_t i, np = 0;
+	int64_t *pairs;		/* (link, index) sorted, for the lookups */
+	size_t i, np = 0, ngpu = 0;
 
-	tl_map_init(&bylink);
+	for (i = 0; i < t->nev; i++)
+		ngpu += TL_IS_GPU(t->ev[i].kind);
 	tl_map_init(&klass);
-	pairs = tl_malloc((t->nev + 1) * 2 * sizeof(*pairs));
+	pairs = tl_malloc((ngpu + 1) * 2 * sizeof(*pairs));
 	for (i = 0; i < t->nev; i++) {
 		struct tl_event *e = &t->ev[i];
 		int64_t l;
@@ -184,8 +204,6 @@ link_gpu(struct tl_trace *t)
 		}
 		if ((l = link_of(t, e)) == TL_NONE)
 			continue;
-		tl_map_put(&bylink, (uint64_t)e->pid << 32 | e->tid,
-		    (uint64_t)l, (int64_t)i);
 		pairs[2 * np] = l;
 		pairs[2 * np + 1] = (int64_t)i;
 		np++;
@@ -194,38 +212,43 @@ link_gpu(struct tl_trace *t)
 		qsort(pairs, np, 2 * sizeof(*pairs), cmp_link_uid);
 	for (i = 0; i < t->nev; i++) {
 		const struct tl_event *r = &t->ev[i];
-		int64_t l, *f, *g;
+		int64_t l, *f;
+		size_t j;
+		int g;
 
 		if (r->kind != TL_EV_RUNTIME && r->kind != TL_EV_DRIVER)
 			continue;
 		if ((l = link_of(t, r)) == TL_NONE)
 			continue;
+		j = first_pair(pairs, np, l);
 		if (is_graph_launch(tl_ev_name(t, r))) {
-			size_t lo = 0, hi = np;
-
-			while (lo < hi) {
-				size_t mid = (lo + hi) / 2;
-
-				if (pairs[2 * mid] < l)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			for (; lo < np && pairs[2 * lo] == l; lo++) {
-				t->ev[pairs[2 * lo + 1]].flags |= TL_F_GRAPH;
-				attach(t, (int)i, (int)pairs[2 * lo + 1]);
+			for (; j < np && pairs[2 * j] == l; j++) {
+				t->ev[pairs[2 * j + 1]].flags |= TL_F_GRAPH;
+				attach(t, (int)i, (int)pairs[2 * j + 1]);
 			}
 			continue;
 		}
-		if (tl_map_get(&t->flow_s, 0, (uint64_t)l) == NULL ||
-		    (f = tl_map_get(&t->flow_f, 0, (uint64_t)l)) == NULL)
+		if ((f = tl_map_get(&t->flows, 0, (uint64_t)l)) == NULL ||
+		    !(*f & TL_FLOW_S) || !(*f & TL_FLOW_F))
 			continue;
-		if ((g = tl_map_get(&bylink, (uint64_t)*f, (uint64_t)l)) != NULL)
-			attach(t, (int)i, (int)*g);
+		/*
+		 * The GPU event on the flow end's (pid, tid) with this link;
+		 * the last one in file order when the link is reused.
+		 */
+		for (g = -1; j < np && pairs[2 * j] == l; j++) {
+			const struct tl_event *e = &t->ev[pairs[2 * j + 1]];
+
+			if (((uint64_t)e->pid << 32 | e->tid) ==
+			    ((uint64_t)*f & TL_FLOW_PIDTID))
+				g = (int)pairs[2 * j + 1];
+		}
+		if (g >= 0)
+			attach(t, (int)i, g);
 	}
 	free(pairs);
-	tl_map_free(&bylink);
 	tl_map_free(&klass);
+	/* The flows are only needed for linking. */
+	tl_map_free(&t->flows);
 }
 
 int

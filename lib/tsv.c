@@ -1,5 +1,4 @@
 /* See LICENSE file for copyright and license details. */
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,15 +143,26 @@ tl_fmt_us(char *buf, size_t n, int64_t ns)
 {
 	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
 	unsigned frac = (unsigned)(a % 1000);
-	int k;
+	size_t k = 0;
 
-	k = snprintf(buf, n, "%s%" PRIu64, ns < 0 ? "-" : "", a / 1000);
-	if (frac != 0 && (size_t)k + 5 < n) {
-		snprintf(buf + k, n - (size_t)k, ".%03u", frac);
-		k = (int)strlen(buf);
-		while (buf[k - 1] == '0')
-			buf[--k] = '\0';
+	/* No snprintf: this runs for every time field of every row. */
+	if (n < 24) {		/* "-" 16 digits "." 3 digits NUL, rounded up */
+		if (n > 0)
+			buf[0] = '\0';
+		return;
 	}
+	if (ns < 0)
+		buf[k++] = '-';
+	k += tl_fmt_i64(buf + k, (int64_t)(a / 1000));
+	if (frac != 0) {
+		buf[k++] = '.';
+		buf[k++] = (char)('0' + frac / 100);
+		buf[k++] = (char)('0' + frac / 10 % 10);
+		buf[k++] = (char)('0' + frac % 10);
+		while (buf[k - 1] == '0')
+			k--;
+	}
+	buf[k] = '\0';
 }
 
 void

@@ -1,76 +1,198 @@
 #!/bin/sh
-# make bench: tl-parse throughput and peak memory on a large trace built
-# from the largest shared trace (tests/tools/multiply.py, cached in
-# .bench/), next to cat and zcat of the same file.  A benchmark, not a
-# test: it prints numbers and never fails on them.
+# See LICENSE file for copyright and license details.
+# make bench: wall time, throughput and peak memory of tl-parse and of the
+# whole pipeline on 0.5 GB and 2 GB traces built from the largest shared
+# trace (tests/tools/multiply, cached in .bench/), next to cat and zcat of
+# the same files; then the stream filters on an op stream.  Prints
+# Markdown and writes it, with the machine it ran on, to
+# docs/PERFORMANCE.md.  A benchmark, not a test: it never fails on the
+# numbers.
+#
+# Environment: RUNS (runs per command, the median is kept; default 3),
+# SIZES (MB of JSON per trace; default "500 2000"), DOC (the file written;
+# default docs/PERFORMANCE.md, "-" for none), TL_SHARED (default ../shared).
 set -eu
 LC_ALL=C
 export LC_ALL
 cd "$(dirname "$0")/.."
 SHARED=${TL_SHARED:-../shared}
-K=${K:-12}
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-3}
+SIZES=${SIZES:-500 2000}
+DOC=${DOC:-docs/PERFORMANCE.md}
+MEASURE=tests/tools/measure
+MUL=tests/tools/multiply
+HW=mi300x
+for t in "$MEASURE" "$MUL" bin/tl-parse bin/tl-efficiency; do
+	[ -x "$t" ] || { echo "bench: $t not built (make bench builds it)" >&2; exit 1; }
+done
 src=$(ls -S "$SHARED"/traces/*.json.gz 2>/dev/null | head -1)
 if [ -z "$src" ]; then
 	echo "bench: no traces in $SHARED/traces" >&2
 	exit 1
 fi
+load=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?")
 mkdir -p .bench
-big=.bench/$(basename "$src" .json.gz)-x$K.json
-if [ ! -f "$big" ]; then
-	echo "building $big ($K copies of $src) ..." >&2
-	python3 tests/tools/multiply.py "$K" "$src" "$big"
-	gzip -6 -c "$big" > "$big.gz"
+report=.bench/report.md
+res=.bench/results
+: > "$res"
+srcbytes=$(gzip -dc "$src" | wc -c)
+if [ -x bin/tl-findings ]; then
+	pipe="bin/tl-parse %s | bin/tl-efficiency --hw $HW | bin/tl-findings"
+	pipename="tl-parse \\| tl-efficiency \\| tl-findings (gzip)"
+	pipeshort="the whole analysis (parse to findings)"
+else
+	pipe="bin/tl-parse %s | bin/tl-efficiency --hw $HW"
+	pipename="tl-parse \\| tl-efficiency (gzip; no tl-findings yet)"
+	pipeshort="the whole analysis (parse to tl-efficiency; no tl-findings yet)"
 fi
-bytes=$(wc -c < "$big")
 
-# median wall seconds of RUNS runs of a shell command
-median() {
-	i=0
-	while [ $i -lt "$RUNS" ]; do
-		/usr/bin/time -f %e -o .bench/t sh -c "$1" > /dev/null 2>&1
-		cat .bench/t
-		i=$((i + 1))
-	done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
-}
-rss() {
-	/usr/bin/time -f %M -o .bench/m sh -c "$1 > /dev/null" 2>/dev/null
-	cat .bench/m
-}
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
+
+# row LABEL BYTES KEY CMD: one table row from RUNS runs of CMD; KEY names
+# the numbers in $res for the summary.
 row() {
-	s=$(median "$2")
-	mb=$(awk -v b="$bytes" -v s="$s" 'BEGIN { if (s > 0) printf "%.0f", b / 1e6 / s; else print "inf" }')
-	printf '%-28s %8s s %8s MB/s %10s KB\n' "$1" "$s" "$mb" "$(rss "$2")"
+	set -- "$1" "$2" "$3" "$($MEASURE "$RUNS" "$4")"
+	wall=${4% *} rss=${4#* }
+	echo "$3 $wall $rss" >> "$res"
+	awk -v l="$1" -v b="$2" -v s="$wall" -v k="$rss" 'BEGIN {
+		printf "| %s | %.2f | %s | %.1f | %.1f %% |\n", l, s,
+		    (s > 0 ? sprintf("%.0f", b / 1e6 / s) : "-"), k / 1024,
+		    k * 1024 / b * 100
+	}'
 }
-echo "input: $big, $(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB of JSON, $(wc -c < "$big.gz") bytes gzipped; $(nproc) cores; median of $RUNS"
-printf '%-28s %10s %13s %13s\n' command wall throughput "peak RSS"
-row "cat" "cat $big"
-row "zcat" "zcat $big.gz"
-row "tl-parse (plain)" "bin/tl-parse $big"
-row "tl-parse (gzip)" "bin/tl-parse $big.gz"
-row "zcat | tl-parse" "zcat $big.gz | bin/tl-parse"
-row "tl-parse --timeline (gzip)" "bin/tl-parse -t $big.gz"
+get() { awk -v k="$1" -v f="$2" '$1 == k { print $f }' "$res"; }
 
-# The filters, on the op stream of the same trace repeated to a size that
-# times well (header once).
-ops=.bench/ops.tsv
-if [ ! -f "$ops" ] || [ "$ops" -ot "$big" ]; then
-	bin/tl-parse "$big" > .bench/ops1.tsv
-	{ head -1 .bench/ops1.tsv; for i in 1 2 3 4 5 6 7 8; do tail -n +2 .bench/ops1.tsv; done; } > "$ops"
-	rm -f .bench/ops1.tsv
-fi
-bin/tl-perfmodel "$ops" > .bench/opsm.tsv
-bytes=$(wc -c < "$ops")
-echo
-echo "input: $ops, $(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1e6 }') MB of TSV ($(wc -l < "$ops") rows)"
-printf '%-28s %10s %13s %13s\n' command wall throughput "peak RSS"
-row "cat" "cat $ops"
-row "tl-categorize gemm" "bin/tl-categorize gemm $ops"
-row "tl-categorize -v gemm" "bin/tl-categorize -v gemm $ops"
-row "tl-perfmodel" "bin/tl-perfmodel $ops"
-row "tl-efficiency" "bin/tl-efficiency --hw mi300x $ops"
-row "tl-efficiency --no-baseline" "bin/tl-efficiency --hw mi300x --no-baseline $ops"
-row "tl-efficiency --group" "bin/tl-efficiency --hw mi300x --group $ops"
-bytes=$(wc -c < .bench/opsm.tsv)
-row "tl-efficiency (perf columns)" "bin/tl-efficiency --hw mi300x .bench/opsm.tsv"
-row "tl-efficiency -b (perf cols)" "bin/tl-efficiency --hw mi300x -b .bench/opsm.tsv"
+{
+	echo "Input: \`$(basename "$src")\` ($(mb "$srcbytes") MB of JSON), copied K times by"
+	echo "\`tests/tools/multiply\` (time-shifted, linking ids offset)."
+	echo "Median of $RUNS runs; peak RSS is the largest single process of the command."
+	echo "MB/s are MB of uncompressed JSON per second of wall time."
+	for size in $SIZES; do
+		k=$(awk -v s="$size" -v b="$srcbytes" 'BEGIN { k = int(s * 1e6 / b); if (k * b < s * 1e6) k++; print k }')
+		big=.bench/$(basename "$src" .json.gz)-x$k.json
+		if [ ! -f "$big" ] || [ ! -f "$big.gz" ] || [ "$big" -ot "$MUL.c" ]; then
+			echo "bench: building $big and $big.gz ($k copies) ..." >&2
+			"$MUL" "$k" "$src" "$big.tmp" &
+			"$MUL" "$k" "$src" "$big.gz.tmp.gz"
+			wait
+			mv "$big.tmp" "$big"
+			mv "$big.gz.tmp.gz" "$big.gz"
+		fi
+		bytes=$(wc -c < "$big")
+		# Bring both files into the page cache before timing.
+		cat "$big" "$big.gz" > /dev/null
+		echo
+		echo "### $(mb "$bytes") MB of JSON (K = $k), $(mb "$(wc -c < "$big.gz")") MB gzipped (zlib level 6)"
+		echo
+		echo "| command | wall s | MB/s | peak RSS MB | RSS / JSON |"
+		echo "|---|---:|---:|---:|---:|"
+		row "cat t.json" "$bytes" "$size.cat" "cat $big"
+		row "zcat t.json.gz" "$bytes" "$size.zcat" "zcat $big.gz"
+		row "tl-parse t.json" "$bytes" "$size.plain" "bin/tl-parse $big"
+		row "tl-parse t.json.gz" "$bytes" "$size.gz" "bin/tl-parse $big.gz"
+		row "zcat t.json.gz \\| tl-parse" "$bytes" "$size.zcatpipe" "zcat $big.gz | bin/tl-parse"
+		row "tl-parse --timeline t.json.gz" "$bytes" "$size.timeline" "bin/tl-parse -t $big.gz"
+		row "$pipename" "$bytes" "$size.pipe" \
+		    "$(printf "$pipe" "$big.gz")"
+		echo "$size.bytes $bytes 0" >> "$res"
+	done
+
+	# The filters, on the op stream of the first trace repeated to a
+	# size that times well (header once).
+	first=$(echo "$SIZES" | awk '{ print $1 }')
+	k=$(awk -v s="$first" -v b="$srcbytes" 'BEGIN { k = int(s * 1e6 / b); if (k * b < s * 1e6) k++; print k }')
+	big=.bench/$(basename "$src" .json.gz)-x$k.json
+	ops=.bench/ops.tsv
+	if [ ! -f "$ops" ] || [ "$ops" -ot "$big" ] || [ "$ops" -ot bin/tl-parse ]; then
+		bin/tl-parse "$big" > .bench/ops1.tsv
+		{ head -1 .bench/ops1.tsv; for i in 1 2 3 4; do tail -n +2 .bench/ops1.tsv; done; } > "$ops"
+		rm -f .bench/ops1.tsv
+	fi
+	bin/tl-perfmodel "$ops" > .bench/opsm.tsv
+	bytes=$(wc -c < "$ops")
+	echo
+	echo "### Filters: $(mb "$bytes") MB of TSV ($(($(wc -l < "$ops") - 1)) rows, the op stream above ×4)"
+	echo
+	echo "| command | wall s | MB/s | peak RSS MB | RSS / TSV |"
+	echo "|---|---:|---:|---:|---:|"
+	row "cat" "$bytes" f.cat "cat $ops"
+	row "tl-categorize gemm" "$bytes" f.cg "bin/tl-categorize gemm $ops"
+	row "tl-categorize -v gemm" "$bytes" f.cv "bin/tl-categorize -v gemm $ops"
+	row "tl-perfmodel" "$bytes" f.pm "bin/tl-perfmodel $ops"
+	row "tl-efficiency" "$bytes" f.e "bin/tl-efficiency --hw $HW $ops"
+	row "tl-efficiency --no-baseline" "$bytes" f.eb "bin/tl-efficiency --hw $HW --no-baseline $ops"
+	row "tl-efficiency --group" "$bytes" f.eg "bin/tl-efficiency --hw $HW --group $ops"
+	bytes=$(wc -c < .bench/opsm.tsv)
+	row "tl-efficiency (perf columns in)" "$bytes" f.ep "bin/tl-efficiency --hw $HW .bench/opsm.tsv"
+	row "tl-efficiency -b (perf columns in)" "$bytes" f.epb "bin/tl-efficiency --hw $HW -b .bench/opsm.tsv"
+
+	# The targets of issue 7, read from the numbers above.
+	echo
+	echo "### Targets"
+	echo
+	echo "| target | measured | met |"
+	echo "|---|---|---|"
+	for size in $SIZES; do
+		b=$(get "$size.bytes" 2)
+		awk -v size="$size" -v b="$b" -v p="$(get "$size.plain" 2)" \
+		    -v g="$(get "$size.gz" 2)" -v z="$(get "$size.zcat" 2)" \
+		    -v r1="$(get "$size.plain" 3)" -v r2="$(get "$size.gz" 3)" \
+		    -v pp="$(get "$size.pipe" 2)" -v pn="$pipeshort" 'BEGIN {
+			n = sprintf("%g GB", size / 1000)
+			mbs = b / 1e6 / p
+			printf "| %s: tl-parse >= 150 MB/s of plain JSON | %.0f MB/s | %s |\n",
+			    n, mbs, (mbs >= 150 ? "yes" : "no")
+			printf "| %s: tl-parse t.json.gz no slower than zcat | %.2f s vs %.2f s | %s |\n",
+			    n, g, z, (g <= z ? "yes" : "no")
+			r = (r1 > r2 ? r1 : r2) * 1024 / b * 100
+			printf "| %s: tl-parse peak RSS < 10 %% of the JSON | %.1f %% | %s |\n",
+			    n, r, (r < 10 ? "yes" : "no")
+			if (size <= 500)
+				printf "| %s: %s, gzip input, < 5 s | %.2f s | %s |\n",
+				    n, pn, pp, (pp < 5 ? "yes" : "no")
+		}'
+	done
+} > "$report"
+cat "$report"
+
+[ "$DOC" = - ] && exit 0
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)
+memgb=$(awk '/^MemTotal/ { printf "%.0f", $2 / 1024 / 1024 }' /proc/meminfo 2>/dev/null || echo "?")
+os=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME" || uname -s)
+{
+	cat <<'EOF'
+# Performance
+
+What `make bench` measured (`tests/bench.sh` writes this file; rerun it to
+refresh the numbers). The traces are built from the largest trace in
+`../shared/traces` by `tests/tools/multiply`: K copies of its events, each
+shifted in time by the trace's span plus 1 ms, with correlation ids, flow
+ids, External ids, sequence numbers and Python ids offset so that every copy
+links exactly as the original does (`tests/scale.sh`, part of `make check`,
+checks that tl-parse's timeline, kernel time and rows are exactly K times
+the original's on K = 3 copies). They are cached in `.bench/`.
+
+Each command runs `RUNS` times (`tests/tools/measure`: median wall time, and
+the peak resident set size of the largest process of the command, as
+`wait4` reports it; for a pipeline the stages are not added up). Files are
+read from the page cache; output goes to `/dev/null`. The pipeline row is
+the whole standalone analysis, from the gzipped trace to the last stage
+that exists (`tl-findings` when it is built).
+
+Reproduce with `make bench` (or `RUNS=5 SIZES="500 2000" sh tests/bench.sh`
+after `make all tests/tools/measure tests/tools/multiply`).
+
+EOF
+	echo "## Machine"
+	echo
+	echo "- CPU: $cpu, $(nproc) cores"
+	echo "- Memory: $memgb GiB"
+	echo "- OS: $os, Linux $(uname -r)"
+	echo "- Compiler: $(${CC:-cc} --version 2>/dev/null | head -1)"
+	echo "- Date: $(date -u +%Y-%m-%d); load average at the start: $load"
+	echo
+	echo "## Results"
+	echo
+	cat "$report"
+} > "$DOC"
+echo "bench: wrote $DOC" >&2

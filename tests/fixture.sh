@@ -1,7 +1,8 @@
 #!/bin/sh
 # Compare tl-parse on a hand-made fixture with its .expect file
-# ("key value" lines; "#" comments).  tree.* keys describe the call tree
-# and are checked through the op.* keys they imply.
+# ("key value" lines; "#" comments; "rank" is the op stream's rank
+# column).  tree.* keys describe the call tree and are checked through the
+# op.* keys they imply.
 # usage: fixture.sh BINDIR FIXTURE.json
 set -eu
 bin=$1 json=$2 exp=${2%.json}.expect
@@ -15,6 +16,9 @@ trap 'rm -rf "$tmp"' EXIT
 	"$bin/tl-parse" -l "$json" | awk -F'\t' 'NR > 1 {
 	    printf "op.%s.kernel_count %s\nop.%s.kernel_time_us %s\n", $3, $12, $3, $13
 	    printf "op.%s.subtree_kernel_time_us %s\n", $3, $14 }'
+	# The rank column of the op stream, when every row has the same.
+	"$bin/tl-parse" "$json" | awk -F'\t' 'NR > 1 { r[$2] = 1 }
+	    END { n = 0; for (k in r) { n++; v = k } if (n == 1 && v != "") print "rank", v }'
 	"$bin/tl-parse" -m "$json" | awk -F'\t' '
 	    $3 == "tl.gpu_events" { print "gpu_events", $4 }
 	    $3 == "tl.linked_gpu_events" { print "linked", $4 }

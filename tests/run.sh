@@ -100,9 +100,12 @@ for e in tests/bad/stream/*.expect; do
 	done
 done
 
-# End-to-end cases.
-sh tests/cases.sh "$BIN" "$SHARED" > "$tmp/cases" 2>&1
-tally "$tmp/cases"
+# End-to-end cases; the trace multiplier's scaling checks; the batch
+# rules of share/tl/tl.mk.
+for c in tests/cases.sh tests/scale.sh tests/tlmk.sh; do
+	sh "$c" "$BIN" "$SHARED" > "$tmp/cases" 2>&1
+	tally "$tmp/cases"
+done
 
 # tl-findings on the shared traces (numbers recomputed from the stream).
 if [ -d "$TRACES" ]; then

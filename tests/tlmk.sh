@@ -1,0 +1,74 @@
+#!/bin/sh
+# share/tl/tl.mk on a directory of three traces (links to two shared
+# traces and the rank-at-end fixture): per-rank op streams, the merged
+# all.tsv with one header and the rows of each, the rank from
+# distributedInfo, failure on a bad trace.  Prints "ok NAME", "FAIL NAME"
+# or "SKIP NAME" per case (tests/run.sh counts them).
+# usage: tlmk.sh BINDIR SHAREDDIR
+BIN=$1
+SHARED=$2
+T=$SHARED/traces
+REPO=$(pwd)
+MK=$REPO/share/tl/tl.mk
+binabs=$(cd "$BIN" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() {
+	name=$1
+	shift
+	if sh -c "$*" > "$tmp/log" 2>&1; then
+		echo "ok $name"
+	else
+		echo "FAIL $name"
+		sed 's/^/  /' "$tmp/log" | head -20
+	fi
+}
+
+if ! make --version 2> /dev/null | grep -q '^GNU Make'; then
+	echo "SKIP tl.mk: needs GNU make"
+	exit 0
+fi
+if [ ! -d "$T" ]; then
+	echo "SKIP tl.mk: no $T"
+	exit 0
+fi
+T=$(cd "$T" && pwd)
+mkdir "$tmp/tr"
+ln -s "$T/h100-bert-small.json.gz" "$tmp/tr/rank0.json.gz"
+ln -s "$T/nvidia-alexnet.json.gz" "$tmp/tr/rank1.json.gz"
+ln -s "$REPO/tests/data/rank-at-end.json" "$tmp/tr/rank3.json"
+cd "$tmp" || exit 1
+TLMK="make -s -f $MK TRACES=tr OUT=out HW=mi300x TLBIN=$binabs/"
+
+check "tl.mk: make -j3 writes a stream per trace and all.tsv" \
+    "$TLMK -j3 &&
+     [ -s out/rank0.ops.tsv ] && [ -s out/rank1.ops.tsv ] && [ -s out/rank3.ops.tsv ] && [ -s out/all.tsv ]"
+# What each stream must be: tl-parse | tl-efficiency of the trace.
+for r in rank0.json.gz rank1.json.gz rank3.json; do
+	"$binabs/tl-parse" "tr/$r" | "$binabs/tl-efficiency" --hw mi300x \
+	    > "want-$r.tsv" 2> /dev/null
+done
+check "tl.mk: each per-rank stream is tl-parse | tl-efficiency --hw HW" \
+    "cmp out/rank0.ops.tsv want-rank0.json.gz.tsv && cmp out/rank1.ops.tsv want-rank1.json.gz.tsv && cmp out/rank3.ops.tsv want-rank3.json.tsv"
+check "tl.mk: all.tsv has one header, then the rows of each trace in name order" \
+    "{ head -n 1 want-rank0.json.gz.tsv; for f in want-rank0.json.gz.tsv want-rank1.json.gz.tsv want-rank3.json.tsv; do tail -n +2 \$f; done; } > want-all.tsv &&
+     cmp out/all.tsv want-all.tsv && [ \$(grep -c '^trace	rank	' out/all.tsv) = 1 ] &&
+     [ \$(awk -F'\t' 'NR > 1 { print \$1 }' out/all.tsv | sort -u | wc -l) = 3 ]"
+check "tl.mk: rows carry trace and rank (distributedInfo; empty without it)" \
+    "awk -F'\t' 'NR > 1 { n[\$1 \" \" \$2]++ } END { for (k in n) print k, n[k] }' out/all.tsv | sort > got &&
+     printf 'tr/rank0.json.gz  61\ntr/rank1.json.gz 0 59\ntr/rank3.json 3 1\n' > want && diff want got"
+check "tl.mk: a second run has nothing to do" \
+    "$TLMK -q"
+cp "$REPO/tests/bad/truncated-gz.json.gz" tr/rank2.json.gz
+cp out/all.tsv all-before.tsv
+check "tl.mk: a truncated trace fails the make, leaves no stream and keeps all.tsv" \
+    "! $TLMK 2> err &&
+     grep -q 'rank2.json.gz:[0-9]*: truncated gzip' err && [ ! -e out/rank2.ops.tsv ] &&
+     ! ls out | grep -q 'tmp\\|failed' && cmp out/all.tsv all-before.tsv"
+rm -f tr/rank2.json.gz
+check "tl.mk: a single per-rank target, as a Slurm task or GNU parallel job runs it" \
+    "rm -f out/rank1.ops.tsv && $TLMK out/rank1.ops.tsv &&
+     cmp out/rank1.ops.tsv want-rank1.json.gz.tsv"
+check "tl.mk: an empty directory is an error" \
+    "mkdir empty && ! make -s -f $MK TRACES=empty OUT=out2 TLBIN=$binabs/ 2> err && grep -q 'no \\*.json.gz or \\*.json traces in empty' err"
