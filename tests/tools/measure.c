@@ -1,9 +1,10 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * measure: run a shell command N times (standard output to /dev/null) and
- * print the median wall time in seconds and the peak resident set size in
- * KB: the largest of any single process of the command (a pipeline's
- * stages are not added up), over all runs, as wait4() reports it.  A
+ * print the median and the shortest wall time in seconds and the peak
+ * resident set size in KB: the largest of any single process of the
+ * command (a pipeline's stages are not added up), over all runs, as
+ * wait4() reports it.  A
  * failing run is an error: no numbers are printed for it.  For make bench,
  * so that it needs no time(1).
  *
@@ -75,7 +76,7 @@ main(int argc, char *argv[])
 			maxrss = ru.ru_maxrss;
 	}
 	qsort(wall, (size_t)n, sizeof(wall[0]), cmp_double);
-	printf("%.3f %ld\n", n % 2 ? wall[n / 2] :
-	    (wall[n / 2 - 1] + wall[n / 2]) / 2, maxrss);
+	printf("%.3f %.3f %ld\n", n % 2 ? wall[n / 2] :
+	    (wall[n / 2 - 1] + wall[n / 2]) / 2, wall[0], maxrss);
 	return 0;
 }
