@@ -135,11 +135,7 @@ main(int argc, char *argv[])
 			ref = optarg;
 			break;
 		case 'r':
-			if (strcmp(optarg, "achievable") == 0)
-				o.roof = TL_ROOF_AUTO;
-			else if (strcmp(optarg, "peak") == 0)
-				o.roof = TL_ROOF_PEAK;
-			else {
+			if (tl_roof_parse(optarg, &o.roof) < 0) {
 				tl_warn("--roof: expected achievable or peak");
 				usage(stderr, TL_EXIT_USAGE);
 			}

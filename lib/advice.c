@@ -5,9 +5,8 @@
 #include "mdtext.h"
 
 void
-tl_advice_title(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
+tl_advice_title(FILE *fp, const struct tl_fop *op)
 {
-	(void)f;
 	tl_md_code(fp, op->name, 80);
 	if (op->dims[0] != '\0') {
 		fputc(' ', fp);
@@ -20,7 +19,7 @@ tl_advice_title(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
 }
 
 void
-tl_advice_issue(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
+tl_advice_issue(FILE *fp, const struct tl_fop *op)
 {
 	fprintf(fp, "%s op runs at %s %% of its roofline",
 	    tl_fcat_title(op->cat), tl_md_num(op->eff, 1));
@@ -31,8 +30,7 @@ tl_advice_issue(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
 		fprintf(fp, "; its bandwidth is %s %% of what simple "
 		    "elementwise ops reach in this trace", tl_md_num(op->pct_base,
 		    1));
-	if (op->cat == TL_FC_CONV && f->cat[TL_FC_CONV].time_ns > 0 &&
-	    op->layout_ns > 0)
+	if (op->cat == TL_FC_CONV && op->layout_ns > 0)
 		fprintf(fp, "; %s %% of its GPU time is layout-conversion "
 		    "kernels", tl_md_num((double)op->layout_ns /
 		    (double)op->time_ns * 100, 1));
@@ -117,9 +115,8 @@ tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
 }
 
 const char *
-tl_advice_kernel(const struct tl_findings *f, const struct tl_fop *op)
+tl_advice_kernel(const struct tl_fop *op)
 {
-	(void)f;
 	switch (op->cat) {
 	case TL_FC_GEMM:
 		return "Give the shape to the vendor GEMM library team as a "

@@ -14,17 +14,14 @@
 #include "findings.h"
 
 /* Short title: "aten::mm [8944,1024]x[1024,2816]: memory-bound GEMM". */
-void tl_advice_title(FILE *fp, const struct tl_findings *f,
-    const struct tl_fop *op);
+void tl_advice_title(FILE *fp, const struct tl_fop *op);
 /* The issue, one sentence. */
-void tl_advice_issue(FILE *fp, const struct tl_findings *f,
-    const struct tl_fop *op);
+void tl_advice_issue(FILE *fp, const struct tl_fop *op);
 /* Path A: algorithmic / model-level change. */
 const char *tl_advice_algorithmic(const struct tl_findings *f,
     const struct tl_fop *op);
 /* Path B: kernel-level change. */
-const char *tl_advice_kernel(const struct tl_findings *f,
-    const struct tl_fop *op);
+const char *tl_advice_kernel(const struct tl_fop *op);
 /* Kernel time of the op at pct % of its roofline, ns; -1 unknown. */
 double tl_advice_time_at(const struct tl_fop *op, double pct);
 

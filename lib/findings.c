@@ -7,6 +7,7 @@
 
 #include "findings.h"
 #include "json.h"
+#include "kernclass.h"
 #include "stream.h"
 #include "strmap.h"
 #include "util.h"
@@ -58,27 +59,6 @@ tl_fcat_parse(const char *s)
 		if (strcmp(s, cats[c].value) == 0 || strcmp(s, cats[c].file) == 0)
 			return c;
 	return -1;
-}
-
-int
-tl_kernel_is_layout(const char *name)
-{
-	static const char *const pat[] = {
-		"transpose", "nchw2nhwc", "nhwc2nchw", "nchwtonhwc",
-		"nhwctonchw", "nchw_to_nhwc", "nhwc_to_nchw", NULL
-	};
-	char low[128];
-	size_t i;
-	int k;
-
-	/* Compare the start of the name, where the kernel's kind is. */
-	for (i = 0; i < sizeof(low) - 1 && name[i] != '\0'; i++)
-		low[i] = (char)tolower((unsigned char)name[i]);
-	low[i] = '\0';
-	for (k = 0; pat[k] != NULL; k++)
-		if (strstr(low, pat[k]) != NULL)
-			return 1;
-	return 0;
 }
 
 /* A GPU event kept for the gap analysis. */
@@ -717,6 +697,10 @@ analyse(struct tl_findings *f, struct tl_json *j)
 		    c->roofline_us / c->modelled_us * 100 : -1;
 		sort_idx(c->ops, (size_t)c->nops, cmp_op_time, f->op);
 	}
+	f->bytime = tl_malloc(((size_t)f->nop + 1) * sizeof(*f->bytime));
+	for (i = 0; i < f->nop; i++)
+		f->bytime[i] = i;
+	sort_idx(f->bytime, (size_t)f->nop, cmp_op_time, f->op);
 	for (i = 0; i < f->nop; i++) {
 		op = &f->op[i];
 		c = &f->cat[op->cat];
@@ -794,6 +778,7 @@ tl_findings_load(struct tl_findings *f, char *const *files, int nfiles)
 	f->tr = NULL;
 	f->op = NULL;
 	f->bottlenecks = NULL;
+	f->bytime = NULL;
 	f->mod = NULL;
 	f->hw = NULL;
 	f->base_tbs = f->peak_tbs = 0;
@@ -877,5 +862,6 @@ tl_findings_free(struct tl_findings *f)
 	free(f->op);
 	free(f->tr);
 	free(f->bottlenecks);
+	free(f->bytime);
 	free((char *)f->hw);
 }

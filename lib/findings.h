@@ -143,6 +143,7 @@ struct tl_findings {
 	const char *hw;		/* the first row's hw */
 	double peak_tbs;	/* the first row's bandwidth roof */
 	double base_tbs;	/* elementwise baseline (first trace), 0 none */
+	int *bytime;		/* every signature index, by time desc */
 	int *bottlenecks;	/* signature indexes by priority, then time */
 	int nbottlenecks;
 	size_t capb;
@@ -166,9 +167,6 @@ struct tl_fmod {
  */
 void tl_findings_load(struct tl_findings *f, char *const *files, int nfiles);
 void tl_findings_free(struct tl_findings *f);
-
-/* Whether the kernel name is a layout conversion (transpose, NCHW<->NHWC). */
-int tl_kernel_is_layout(const char *name);
 
 /* The worst priority of a bottleneck, or -1 when there is none. */
 int tl_findings_worst(const struct tl_findings *f);

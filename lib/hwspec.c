@@ -851,6 +851,18 @@ tl_hw_at(size_t i)
 	return i < cur.nhw ? &cur.hw[i] : NULL;
 }
 
+int
+tl_roof_parse(const char *s, enum tl_roof *roof)
+{
+	if (strcmp(s, "achievable") == 0)
+		*roof = TL_ROOF_AUTO;
+	else if (strcmp(s, "peak") == 0)
+		*roof = TL_ROOF_PEAK;
+	else
+		return -1;
+	return 0;
+}
+
 const char *
 tl_hw_name(const struct tl_hw *hw)
 {

@@ -33,6 +33,13 @@
 
 enum tl_roof { TL_ROOF_AUTO, TL_ROOF_ACHIEVABLE, TL_ROOF_PEAK };
 
+/*
+ * The --roof argument of the programs: "achievable" (TL_ROOF_AUTO: the
+ * achievable figure where the table has one, else the peak) or "peak".
+ * 0, or -1 for anything else.
+ */
+int tl_roof_parse(const char *s, enum tl_roof *roof);
+
 struct tl_hw;
 
 /*

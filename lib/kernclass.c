@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
@@ -85,4 +86,25 @@ tl_gpuclass_name(enum tl_gpuclass c)
 	default:
 		return "compute";
 	}
+}
+
+int
+tl_kernel_is_layout(const char *name)
+{
+	static const char *const pat[] = {
+		"transpose", "nchw2nhwc", "nhwc2nchw", "nchwtonhwc",
+		"nhwctonchw", "nchw_to_nhwc", "nhwc_to_nchw", NULL
+	};
+	char low[128];
+	size_t i;
+	int k;
+
+	/* Compare the start of the name, where the kernel's kind is. */
+	for (i = 0; i < sizeof(low) - 1 && name[i] != '\0'; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	low[i] = '\0';
+	for (k = 0; pat[k] != NULL; k++)
+		if (strstr(low, pat[k]) != NULL)
+			return 1;
+	return 0;
 }

@@ -14,4 +14,10 @@ enum tl_gpuclass { TL_GC_COMPUTE, TL_GC_COMM, TL_GC_MEMCPY };
 enum tl_gpuclass tl_kernclass(int kind, const char *name);
 const char *tl_gpuclass_name(enum tl_gpuclass c);
 
+/*
+ * Whether a kernel name is a layout conversion: a transpose or an
+ * NCHW <-> NHWC conversion (case-insensitive, in the first 127 bytes).
+ */
+int tl_kernel_is_layout(const char *name);
+
 #endif

@@ -59,11 +59,19 @@ jb_num(struct tl_jbuf *b, double v)
 	tl_jb_lit(b, buf);
 }
 
+
 static void
-jb_key(struct tl_jbuf *b, const char *k)
+jb_comma(struct tl_jbuf *b)
 {
 	if (b->n > 0 && b->s[b->n - 1] != '{' && b->s[b->n - 1] != '[')
 		tl_jb_lit(b, ",");
+}
+
+/* A member key, after a comma unless it is the first. */
+static void
+jb_key(struct tl_jbuf *b, const char *k)
+{
+	jb_comma(b);
 	tl_jb_str(b, k);
 	tl_jb_lit(b, ":");
 }
@@ -97,12 +105,6 @@ jb_kjson(struct tl_jbuf *b, const char *k, const char *v)
 	tl_jb_lit(b, v[0] != '\0' ? v : "null");
 }
 
-static void
-jb_comma(struct tl_jbuf *b)
-{
-	if (b->n > 0 && b->s[b->n - 1] != '{' && b->s[b->n - 1] != '[')
-		tl_jb_lit(b, ",");
-}
 
 static void
 write_jbuf(const char *p, struct tl_jbuf *b)

@@ -197,7 +197,7 @@ paths(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
 {
 	fprintf(fp, "- **Algorithmic (Path A):** %s\n",
 	    tl_advice_algorithmic(f, op));
-	fprintf(fp, "- **Kernel (Path B):** %s\n", tl_advice_kernel(f, op));
+	fprintf(fp, "- **Kernel (Path B):** %s\n", tl_advice_kernel(op));
 	if (op->replay)
 		fputs("- **Replay:** recommended: the op takes more than the "
 		    "replay threshold of compute at low efficiency; generate a "
@@ -363,7 +363,7 @@ bottleneck_full(FILE *fp, const struct tl_findings *f,
 	fprintf(fp, "- **Efficiency:** %s %% of roofline (%s-bound)\n",
 	    eff_text(op), op->bound);
 	fputs("- **Issue:** ", fp);
-	tl_advice_issue(fp, f, op);
+	tl_advice_issue(fp, op);
 	fputc('\n', fp);
 	if (op->pattern != NULL)
 		fprintf(fp, "- **Pattern:** %s\n", op->pattern);
@@ -743,12 +743,12 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 		n++;
 		op_anchor_id(id, sizeof(id), f, op);
 		fprintf(fp, "### %s Priority %d: ", prio_mark(op->prio), n);
-		tl_advice_title(fp, f, op);
+		tl_advice_title(fp, op);
 		fputs("\n\n**Issue**: ", fp);
-		tl_advice_issue(fp, f, op);
+		tl_advice_issue(fp, op);
 		fprintf(fp, "\n\n**Action**: %s Or, keeping the model as is: "
 		    "%s\n\n", tl_advice_algorithmic(f, op),
-		    tl_advice_kernel(f, op));
+		    tl_advice_kernel(op));
 		if (hi > 0)
 			fprintf(fp, "**Impact**: %s-%s %% of the GPU timeline if "
 			    "the op reaches %d-%d %% of its roofline.\n\n",
@@ -829,29 +829,13 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 static void
 top_ops(FILE *fp, const struct tl_findings *f, int max)
 {
-	int *idx = tl_malloc(((size_t)f->nop + 1) * sizeof(*idx));
-	int i, c, n = 0, k;
 	double cum = 0;
+	int i;
 
-	for (c = 0; c < TL_FC_N; c++)
-		for (k = 0; k < f->cat[c].nops; k++)
-			idx[n++] = f->cat[c].ops[k];
-	/* Merge the per-category orders into one by time. */
-	for (i = 1; i < n; i++) {
-		int v = idx[i], j = i;
-
-		while (j > 0 && (f->op[idx[j - 1]].time_ns < f->op[v].time_ns ||
-		    (f->op[idx[j - 1]].time_ns == f->op[v].time_ns &&
-		    idx[j - 1] > v))) {
-			idx[j] = idx[j - 1];
-			j--;
-		}
-		idx[j] = v;
-	}
 	fputs("| # | Operation | Category | Count | Time (ms) | % of compute | "
 	    "Cumulative % |\n|---|---|---|---|---|---|---|\n", fp);
-	for (i = 0; i < n && i < max; i++) {
-		const struct tl_fop *op = &f->op[idx[i]];
+	for (i = 0; i < f->nop && i < max; i++) {
+		const struct tl_fop *op = &f->op[f->bytime[i]];
 
 		cum += op->pct_compute;
 		fprintf(fp, "| %d | ", i + 1);
@@ -861,7 +845,6 @@ top_ops(FILE *fp, const struct tl_findings *f, int max)
 		    tl_md_num(op->pct_compute, 2), tl_md_num(cum, 1));
 	}
 	fputc('\n', fp);
-	free(idx);
 }
 
 /* Parent chains and module paths of the top ops (rough report). */

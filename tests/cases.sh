@@ -10,17 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 P=$BIN/tl-parse
 
-# check NAME CMD...: the shell command must exit 0.
-check() {
-	name=$1
-	shift
-	if sh -c "$*" > "$tmp/log" 2>&1; then
-		echo "ok $name"
-	else
-		echo "FAIL $name"
-		sed 's/^/  /' "$tmp/log" | head -20
-	fi
-}
+. "$(dirname "$0")/check.sh"
 need_shared() {
 	[ -d "$T" ] && return 0
 	echo "SKIP $1 (no $T)"

@@ -41,17 +41,7 @@ if [ ! -x "$MUL" ]; then
 	exit 0
 fi
 
-# check NAME CMD...: the shell command must exit 0.
-check() {
-	name=$1
-	shift
-	if sh -c "$*" > "$tmp/log" 2>&1; then
-		echo "ok $name"
-	else
-		echo "FAIL $name"
-		sed 's/^/  /' "$tmp/log" | head -20
-	fi
-}
+. "$(dirname "$0")/check.sh"
 
 # Microseconds as written by tl ("12.345", "-7") to integer nanoseconds;
 # exact in awk's doubles below 2^53 ns.

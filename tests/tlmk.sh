@@ -14,16 +14,7 @@ binabs=$(cd "$BIN" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-check() {
-	name=$1
-	shift
-	if sh -c "$*" > "$tmp/log" 2>&1; then
-		echo "ok $name"
-	else
-		echo "FAIL $name"
-		sed 's/^/  /' "$tmp/log" | head -20
-	fi
-}
+. "$(dirname "$0")/check.sh"
 
 if ! make --version 2> /dev/null | grep -q '^GNU Make'; then
 	echo "SKIP tl.mk: needs GNU make"
