@@ -1,10 +1,12 @@
 /* See LICENSE file for copyright and license details. */
 #include <csv.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "stream.h"
 #include "tsv.h"
 #include "util.h"
@@ -445,4 +447,31 @@ tl_outcols_header(const struct tl_outcols *oc, const struct tl_stream *s,
 		tl_w_str(w, oc->map[k] >= 0 ? s->cols[oc->map[k]] :
 		    owned[oc->own[k]]);
 	tl_w_eol(w);
+}
+
+double
+tl_stream_double(struct tl_stream *s, int i)
+{
+	const char *t = tl_stream_get(s, i);
+	char *end;
+	double v;
+
+	if (t[0] == '\0')
+		return NAN;
+	v = strtod(t, &end);
+	if (*end != '\0')
+		tl_die("%s: '%s' is not a number", tl_stream_where(s), t);
+	return v;
+}
+
+int
+tl_stream_i64(struct tl_stream *s, int i, int64_t *v)
+{
+	const char *t = tl_stream_get(s, i);
+
+	if (t[0] == '\0')
+		return 0;
+	if (tl_parse_i64(t, strlen(t), v) < 0)
+		tl_die("%s: '%s' is not an integer", tl_stream_where(s), t);
+	return 1;
 }

@@ -16,6 +16,7 @@
  * TSV, so a filter passes columns through without decoding them.
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct tl_writer;
@@ -75,6 +76,16 @@ void tl_stream_copy(struct tl_stream *s, int i, struct tl_writer *w);
  * in one block when both sides are TSV.
  */
 void tl_stream_copy_all(struct tl_stream *s, struct tl_writer *w);
+/*
+ * Field i of the current record as a number: NaN when empty (or i < 0);
+ * dies with "FILE:LINE: 'TEXT' is not a number" on anything else.
+ */
+double tl_stream_double(struct tl_stream *s, int i);
+/*
+ * Field i as an integer ("5.0" too): 1 with *v set, 0 when empty (or
+ * i < 0); dies on anything else.
+ */
+int tl_stream_i64(struct tl_stream *s, int i, int64_t *v);
 /* "FILE:LINE" of the current record, for messages. */
 const char *tl_stream_where(const struct tl_stream *s);
 

@@ -79,16 +79,18 @@ for e in tests/bad/stream/*.expect; do
 	done
 done
 
-# End-to-end cases.
-sh tests/cases.sh "$BIN" "$SHARED" > "$tmp/cases" 2>&1
-while IFS= read -r line; do
-	case $line in
-	"ok "*) ok ;;
-	"FAIL "*) bad "${line#FAIL }" ;;
-	"SKIP "*) skipped "${line#SKIP }" ;;
-	*) echo "    $line" ;;
-	esac
-done < "$tmp/cases"
+# End-to-end cases: the programs, then tl-replay and its runner.
+for script in tests/cases.sh tests/replay.sh; do
+	sh "$script" "$BIN" "$SHARED" > "$tmp/cases" 2>&1
+	while IFS= read -r line; do
+		case $line in
+		"ok "*) ok ;;
+		"FAIL "*) bad "${line#FAIL }" ;;
+		"SKIP "*) skipped "${line#SKIP }" ;;
+		*) echo "    $line" ;;
+		esac
+	done < "$tmp/cases"
+done
 
 # Manual pages.
 for m in man/*.[157]; do
