@@ -100,9 +100,9 @@ for e in tests/bad/stream/*.expect; do
 	done
 done
 
-# End-to-end cases; the trace multiplier's scaling checks; the batch
-# rules of share/tl/tl.mk.
-for c in tests/cases.sh tests/scale.sh tests/tlmk.sh; do
+# End-to-end cases; tl-replay and its runner; the trace multiplier's
+# scaling checks; the batch rules of share/tl/tl.mk.
+for c in tests/cases.sh tests/replay.sh tests/scale.sh tests/tlmk.sh; do
 	sh "$c" "$BIN" "$SHARED" > "$tmp/cases" 2>&1
 	tally "$tmp/cases"
 done
