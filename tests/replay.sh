@@ -148,7 +148,11 @@ cat > $tmp/syn/replay_ir.json << 'EOF'
 {"index": 4, "op": "aten::add", "kernel_time_us": {"mean": 1}, "args": [
   {"type": "c10::BFloat16", "kind": "tensor", "shape": [3, 1], "strides": [0, 1], "init": "normal"},
   {"type": "float", "kind": "tensor", "shape": [3, 5], "strides": [5, 1], "init": "normal"},
-  {"type": "Scalar", "kind": "scalar", "value": 2}]}
+  {"type": "Scalar", "kind": "scalar", "value": 2}]},
+{"index": 5, "op": "aten::gelu", "kernel_time_us": {"mean": 1}, "args": [
+  {"type": "float", "kind": "tensor", "shape": [3, 4], "strides": [4, 1], "init": "normal"},
+  {"type": "", "kind": "none"}]},
+{"index": 6, "op": "aten::addmm", "kernel_time_us": {"mean": 1}, "args": []}
 ]
 EOF
 check "runner ($TV): a failed check exits 1; unknown ops and dtypes are unsupported" \
@@ -158,6 +162,11 @@ check "runner ($TV): a failed check exits 1; unknown ops and dtypes are unsuppor
      grep -q '^  3  unsupported here .*aten::mm' $tmp/o &&
      awk -F'\t' '\$1 == 4 && \$4 == \"ok\" && \$10 == \"[[0,1],[5,1],[]]\" && \$11 == \"[\\\"c10::BFloat16\\\",\\\"float\\\",\\\"Scalar\\\"]\" { ok = 1 } END { exit !ok }' $tmp/syn.tsv &&
      $PY $tmp/syn/replay.py --device cpu --op 2,4 --iters 1 > $tmp/o && grep -q '1 ok, 1 unsupported here, 0 skipped, 0 failed' $tmp/o"
+check "runner ($TV): an argument the trace left empty takes the schema's default; no arguments at all is unsupported" \
+    "$PY $tmp/syn/replay.py --device cpu --op 5,6 --iters 1 -v > $tmp/o &&
+     grep -q '^  5  ok  *aten::gelu' $tmp/o && grep -q 'note: approximate: not recorded' $tmp/o &&
+     grep -q '6 aten::addmm: the trace records no arguments (profile with record_shapes=True)' $tmp/o &&
+     grep -q '1 ok, 1 unsupported here, 0 skipped, 0 failed' $tmp/o"
 check "runner ($TV): --device cuda without a GPU, a missing IR: exit 2" \
     "if $PY -c 'import torch, sys; sys.exit(torch.cuda.is_available())'; then
          $PY $tmp/syn/replay.py --device cuda > /dev/null 2>&1; [ \$? = 2 ] || exit 1; fi

@@ -125,6 +125,7 @@ class Builder:
         self.ref_device = ref_device
         self.gen = gen
         self.built = []      # (arg index, tensor, recorded type)
+        self.defaulted = []  # schema arguments left to their default
 
     def tensor(self, spec, idx):
         dt = dtype_of(spec["type"]) if spec["type"] else None
@@ -327,6 +328,10 @@ def match(entry, device, ref_device, seed):
         raise Unsupported("no operator %s in PyTorch %s"
                           % (name, torch.__version__))
     args = entry["args"]
+    if not args and all(not f.has_default_value()
+                        for s in schemas for f in list(s.arguments)[:1]):
+        raise Unsupported("the trace records no arguments (profile with "
+                          "record_shapes=True)")
     reasons = []
     for s in schemas:
         formal = list(s.arguments)
@@ -337,11 +342,20 @@ def match(entry, device, ref_device, seed):
         gen = torch.Generator().manual_seed(seed)
         b = Builder(device, ref_device, gen)
         sets = {"dev": ([], {}), "ref": ([], {}), "meta": ([], {})}
+        by_name = False     # an argument left to its default: name the rest
         try:
             for i, (f, a) in enumerate(zip(formal, args)):
+                if a["kind"] == "none" and f.has_default_value() and \
+                        kind_of(f.type) != "OptionalType":
+                    # The profiler records no value for some arguments
+                    # (strings such as gelu's approximate): the
+                    # schema's default is the best guess.
+                    by_name = True
+                    b.defaulted.append(f.name)
+                    continue
                 v = convert(f.type, f.name, a, b, i)
                 for which, x in zip(("dev", "ref", "meta"), v):
-                    if f.kwarg_only:
+                    if f.kwarg_only or by_name:
                         sets[which][1][f.name] = x
                     else:
                         sets[which][0].append(x)
@@ -566,6 +580,9 @@ def replay(entry, opts):
         return res
     res["call"] = call
     res["overload"] = overload(call.schema)
+    for name in call.builder.defaulted:
+        res["notes"].append("%s: not recorded, the schema's default used"
+                            % name)
     fails = check_inputs(entry, call)
     if skip:
         try:
