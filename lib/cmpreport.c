@@ -421,13 +421,10 @@ measures(FILE *fp, const struct tl_crow *w)
 	    num(r->pct_gpu, 2), num(t->pct_gpu, 2));
 }
 
-/* The facts of an op beyond its measures (fair details, rough). */
+/* The layout difference of a row, if any, and both sides' kernels. */
 static void
-op_facts(FILE *fp, const struct tl_crow *w, int full)
+layout_kernels(FILE *fp, const struct tl_crow *w)
 {
-	fputs("- **Hardware expectation**: ", fp);
-	derivation(fp, w, full);
-	fputs(".\n", fp);
 	if (w->layout_note[0] != '\0') {
 		fprintf(fp, "- **Layout**: %s: the reference's strides ",
 		    w->layout_note);
@@ -442,6 +439,16 @@ op_facts(FILE *fp, const struct tl_crow *w, int full)
 	if (w->s[TGT].has)
 		kernels(fp, &w->s[TGT], "target");
 	fputc('\n', fp);
+}
+
+/* The facts of a recommended op beyond its measures (fair report). */
+static void
+op_facts(FILE *fp, const struct tl_crow *w)
+{
+	fputs("- **Hardware expectation**: ", fp);
+	derivation(fp, w, 0);
+	fputs(".\n", fp);
+	layout_kernels(fp, w);
 }
 
 static void
@@ -700,7 +707,7 @@ tl_cmpreport_fair(FILE *fp, const struct tl_cmpfind *c,
 		tl_md_op(fp, w->name, w->dims);
 		fputs("\n\n", fp);
 		measures(fp, w);
-		op_facts(fp, w, 0);
+		op_facts(fp, w);
 	}
 	fputs("### Ops on one side only\n\n", fp);
 	one_sided(fp, c);
@@ -821,17 +828,7 @@ raw_op(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 	else
 		fputs("- On the reference only: nothing to improve on the "
 		    "target\n", fp);
-	if (w->layout_note[0] != '\0') {
-		fprintf(fp, "- Layout: %s; target strides ", w->layout_note);
-		tl_md_code(fp, w->target_strides, 200);
-		fputc('\n', fp);
-	}
-	fputs("- Kernels:\n", fp);
-	if (w->s[REF].has)
-		kernels(fp, &w->s[REF], "reference");
-	if (w->s[TGT].has)
-		kernels(fp, &w->s[TGT], "target");
-	fputc('\n', fp);
+	layout_kernels(fp, w);
 }
 
 static void
