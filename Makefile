@@ -18,6 +18,8 @@ LIBOBJ = \
 	lib/advice.o \
 	lib/callstack.o \
 	lib/category.o \
+	lib/cmpfind.o \
+	lib/cmpreport.o \
 	lib/compare.o \
 	lib/concrete.o \
 	lib/expr.o \
@@ -71,7 +73,7 @@ LIBOBJ = \
 # Generated tables and the model families have no header of their own.
 GENOBJ = lib/gpus_table.o lib/models_table.o lib/ops_table.o lib/replay_tables.o
 LIBHDR = \
-	lib/advice.h lib/callstack.h lib/category.h lib/compare.h lib/concrete.h lib/expr.h lib/findings.h lib/findrules.h lib/hashmap.h \
+	lib/advice.h lib/callstack.h lib/category.h lib/cmpfind.h lib/cmpreport.h lib/compare.h lib/concrete.h lib/expr.h lib/findings.h lib/findrules.h lib/hashmap.h \
 	lib/hwspec.h \
 	lib/input.h lib/intern.h lib/interval.h lib/json.h lib/jsonscan.h \
 	lib/jsonw.h lib/kernclass.h lib/mdtext.h lib/model_file.h lib/opargs.h \
@@ -86,6 +88,7 @@ UNIT = \
 	tests/unit/test_hwspec \
 	tests/unit/test_interval \
 	tests/unit/test_json \
+	tests/unit/test_mdtext \
 	tests/unit/test_model_conv \
 	tests/unit/test_model_gemm \
 	tests/unit/test_model_norm \
