@@ -131,7 +131,7 @@ if [ -z "$PY" ]; then
 fi
 TV=$("$PY" -c 'import torch; print(torch.__version__)')
 MAXG=${TL_REPLAY_MAX_GFLOP:-5}
-[ "$MAXG" = none ] && CAP= || CAP="--max-gflop $MAXG"
+[ "$MAXG" = none ] && CAP="--max-gflop inf" || CAP="--max-gflop $MAXG"
 RUN="$PY $tmp/pkg/replay.py --device cpu --iters 0 --warmup 0 --ref-max-gflop 0.5 $CAP"
 
 # Synthetic IRs: an op that fails its checks, one this PyTorch lacks.

@@ -293,6 +293,10 @@ def convert(atype, aname, arg, b, idx):
 
 def schemas_of(name):
     if "::" not in name:
+        if name.startswith("triton_"):
+            raise Unsupported("a torch.compile (Triton) kernel, not an "
+                              "ATen operator: rerun it from the model's "
+                              "compiled code")
         raise Unsupported("not an ATen operator")
     try:
         return list(torch._C._jit_get_schemas_for_operator(name))
@@ -666,6 +670,10 @@ def selected(entry, want):
     return False
 
 
+# On the CPU an op above this many GFLOP (a GPU-sized GEMM runs at a few
+# GFLOP/s in bf16 there) would take many minutes: build and check it only.
+CPU_MAX_GFLOP = 100
+
 STATUS_WORD = {"ok": "ok", "unsupported": "unsupported here",
                "skipped": "skipped", "failed": "FAIL"}
 
@@ -694,8 +702,9 @@ def main():
     p.add_argument("--ref-max-gflop", type=float, metavar="X",
                    help="skip the reference for ops above X GFLOP")
     p.add_argument("--max-gflop", type=float, metavar="X",
-                   help="do not run ops above X GFLOP (slow CPUs): build "
-                   "and check their inputs only")
+                   help="do not run ops above X GFLOP: build and check "
+                   "their inputs only (default: no limit on a GPU, %g on "
+                   "the CPU; inf for none)" % CPU_MAX_GFLOP)
     p.add_argument("--threads", type=int, metavar="N",
                    help="PyTorch CPU threads")
     p.add_argument("--results", metavar="FILE",
@@ -725,8 +734,13 @@ def main():
     if want and not todo:
         sys.stderr.write("replay.py: --op: no such op in %s\n" % opts.ir)
         return 2
+    if opts.max_gflop is None and opts.device == "cpu":
+        opts.max_gflop = CPU_MAX_GFLOP
     print("PyTorch %s, device %s, %d op(s); times in us per call"
           % (torch.__version__, opts.device, len(todo)))
+    if opts.max_gflop is not None and opts.max_gflop != float("inf"):
+        print("ops over %g GFLOP are built and checked, not run "
+              "(--max-gflop)" % opts.max_gflop)
     rows = []
     for e in todo:
         r = replay(e, opts)
