@@ -1,7 +1,9 @@
 /* See LICENSE file for copyright and license details. */
 #define _GNU_SOURCE		/* memmem */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "input.h"
 #include "json.h"
@@ -10,7 +12,14 @@
 #include "util.h"
 
 /* The record's size is what bounds memory (trace.h); keep it there. */
-_Static_assert(sizeof(struct tl_event) <= 104, "struct tl_event grew");
+_Static_assert(sizeof(struct tl_event) <= 72, "struct tl_event grew");
+_Static_assert(sizeof(struct tl_args) == 16, "struct tl_args has padding");
+
+/* An event read before the linking key was known, and its External id. */
+struct pending {
+	int64_t extid;
+	size_t i;
+};
 
 struct reader {
 	struct tl_trace *t;
@@ -20,6 +29,10 @@ struct reader {
 	size_t cap;
 	int64_t gpu_ns;		/* sum of the GPU events' durations */
 	int failed;
+	int link_known;		/* t->link_external is decided */
+	struct pending *pend;	/* until then: the events that have a link */
+	size_t npend, cappend;
+	struct tl_map flowthr;	/* (0, pid << 32 | tid) -> index in t->flowthr */
 };
 
 /* Map a `cat` value to a kind; -1 = not kept. */
@@ -164,15 +177,15 @@ flow_event(struct reader *r, int ph, uint64_t index, uint64_t offset)
 	int tk = TL_JSON_GET(&r->j, 0, "id");
 	size_t n;
 	const char *s;
-	int64_t id, *old, v;
+	int64_t id, *k;
+	uint32_t v;
 
 	if (tk < 0)
 		return 0;
 	s = tl_json_text(&r->j, tk, &n);
 	if (tl_parse_i64(s, n, &id) < 0)
 		return 0;
-	old = tl_map_get(&t->flows, 0, (uint64_t)id);
-	v = old != NULL ? *old : 0;
+	v = tl_map32_get(&t->flows, (uint64_t)id);
 	if (ph == 's')
 		v |= TL_FLOW_S;
 	else {
@@ -180,13 +193,68 @@ flow_event(struct reader *r, int ph, uint64_t index, uint64_t offset)
 		int q = TL_JSON_GET(&r->j, 0, "tid");
 		uint64_t pid = p < 0 ? 0 : intern_scalar(r, p);
 		uint64_t tid = q < 0 ? 0 : intern_scalar(r, q);
+		uint64_t thr = pid << 32 | tid;
 
-		if (pid >= (1u << 29))
-			return bad(r, index, offset, "too many distinct strings");
-		v = (v & TL_FLOW_S) | TL_FLOW_F | (int64_t)(pid << 32 | tid);
+		/* The flow ends' threads are few: index them. */
+		if ((k = tl_map_get(&r->flowthr, 0, thr)) == NULL) {
+			if (t->nflowthr > TL_FLOW_THREAD)
+				return bad(r, index, offset,
+				    "too many threads with flow ends");
+			tl_grow(&t->flowthr, &t->capflowthr, t->nflowthr + 1,
+			    sizeof(*t->flowthr));
+			t->flowthr[t->nflowthr] = thr;
+			tl_map_put(&r->flowthr, 0, thr, (int64_t)t->nflowthr++);
+			k = tl_map_get(&r->flowthr, 0, thr);
+		}
+		v = (v & TL_FLOW_S) | TL_FLOW_F | (uint32_t)*k;
 	}
-	tl_map_put(&t->flows, 0, (uint64_t)id, v);
+	tl_map32_put(&t->flows, (uint64_t)id, v);
 	return 0;
+}
+
+/* 1 if s contains "launch" in any case. */
+static int
+has_launch(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (tolower((unsigned char)s[0]) == 'l' &&
+		    strncasecmp(s, "launch", 6) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Fill in the linking key of event i, a runtime or driver call or a GPU
+ * event.  The key is the correlation id unless the first runtime or
+ * driver call whose name contains "launch" has none; until that call is
+ * read, the External ids wait in r->pend.
+ */
+static void
+set_link(struct reader *r, size_t i, int64_t corr, int64_t extid)
+{
+	struct tl_trace *t = r->t;
+	struct tl_event *e = &t->ev[i];
+	size_t k;
+
+	if (!r->link_known && (e->kind == TL_EV_RUNTIME ||
+	    e->kind == TL_EV_DRIVER) && has_launch(tl_ev_name(t, e))) {
+		r->link_known = 1;
+		t->link_external = corr == TL_NONE;
+		if (t->link_external)
+			for (k = 0; k < r->npend; k++)
+				t->ev[r->pend[k].i].link = r->pend[k].extid;
+		free(r->pend);
+		r->pend = NULL;
+		r->npend = r->cappend = 0;
+	}
+	if (r->link_known) {
+		e->link = t->link_external ? extid : corr;
+		return;
+	}
+	e->link = corr;
+	tl_grow(&r->pend, &r->cappend, r->npend + 1, sizeof(*r->pend));
+	r->pend[r->npend].extid = extid;
+	r->pend[r->npend++].i = i;
 }
 
 static void
@@ -268,7 +336,7 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	memset(e, 0, sizeof(*e));
 	e->uid = (uint32_t)index;
 	e->kind = (uint8_t)kind;
-	e->parent = e->child = e->sibling = e->lastchild = e->fwd = -1;
+	e->parent = e->sibling = -1;
 	tl_json_members(&r->j, 0, top_keys, NTOP, f);
 	if (time_field(r, f[K_TS], "ts", &e->ts, index, offset) < 0 ||
 	    time_field(r, f[K_DUR], "dur", &e->dur, index, offset) < 0)
@@ -292,9 +360,11 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	if (f[K_TID] >= 0)
 		e->tid = intern_scalar(r, f[K_TID]);
 	tl_json_members(&r->j, f[K_ARGS], arg_keys, NARG, a);
-	e->corr = int_arg(r, a[A_CORR]);
-	e->extid = int_arg(r, a[A_EXTID]);
-	e->seq = int_arg(r, a[A_SEQ]);
+	if (TL_IS_GPU(kind) || kind == TL_EV_RUNTIME || kind == TL_EV_DRIVER)
+		set_link(r, t->nev, int_arg(r, a[A_CORR]),
+		    int_arg(r, a[A_EXTID]));
+	else
+		e->fwd = -1;
 	if (TL_IS_GPU(kind)) {
 		e->stream = int_arg(r, a[A_STREAM]);
 		e->grid = intern_compact(r, a[A_GRID]);
@@ -307,11 +377,22 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 			if (tl_parse_i64(ts, tl_strsize(t->str, e->tid), &v) == 0)
 				e->stream = v;
 		}
-	} else if (kind == TL_EV_CPU_OP) {
-		e->dims = intern_compact(r, a[A_DIMS]);
-		e->types = intern_compact(r, a[A_TYPES]);
-		e->strides = intern_compact(r, a[A_STRIDES]);
-		e->concrete = intern_compact(r, a[A_CONCRETE]);
+	} else {
+		e->seq = int_arg(r, a[A_SEQ]);
+		e->child = -1;
+	}
+	if (kind == TL_EV_CPU_OP) {
+		struct tl_args x;
+
+		x.dims = intern_compact(r, a[A_DIMS]);
+		x.types = intern_compact(r, a[A_TYPES]);
+		x.strides = intern_compact(r, a[A_STRIDES]);
+		x.concrete = intern_compact(r, a[A_CONCRETE]);
+		/* Argument lists repeat far more than ops do: intern them. */
+		if (x.dims != 0 || x.types != 0 || x.strides != 0 ||
+		    x.concrete != 0)
+			e->args = tl_intern(t->argtab, (const char *)&x,
+			    sizeof(x));
 	}
 	t->nev++;
 	return 0;
@@ -376,6 +457,7 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	struct tl_trace *t;
 	struct reader r;
 	struct tl_scan_cb cb;
+	size_t i;
 	int rc;
 
 	if ((in = tl_input_open(path)) == NULL)
@@ -385,12 +467,15 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	t->name = tl_strdup(o->trace_name != NULL ? o->trace_name :
 	    strcmp(path, "-") == 0 ? "-" : path);
 	t->str = tl_strtab_new();
-	tl_map_init(&t->flows);
+	t->argtab = tl_strtab_new();
+	t->link_external = 1;	/* when no launch call decides it */
+	tl_map32_init(&t->flows);
 	tl_map_init(&t->pidname);
 	memset(&r, 0, sizeof(r));
 	r.t = t;
 	r.o = o;
 	tl_json_init(&r.j);
+	tl_map_init(&r.flowthr);
 	cb.ctx = &r;
 	cb.event = on_event;
 	cb.meta = on_meta;
@@ -399,6 +484,10 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 		rc = -1;
 	tl_json_free(&r.j);
 	free(r.buf);
+	tl_map_free(&r.flowthr);
+	for (i = 0; i < r.npend; i++)
+		t->ev[r.pend[i].i].link = r.pend[i].extid;
+	free(r.pend);
 	if (rc < 0 || r.failed) {
 		tl_trace_free(t);
 		return NULL;
@@ -418,9 +507,11 @@ tl_trace_free(struct tl_trace *t)
 		free(t->meta[i].value);
 	}
 	free(t->meta);
-	tl_map_free(&t->flows);
+	tl_map32_free(&t->flows);
+	free(t->flowthr);
 	tl_map_free(&t->pidname);
 	tl_strtab_free(t->str);
+	tl_strtab_free(t->argtab);
 	free(t->ev);
 	free(t->rank);
 	free(t->gpu);
@@ -438,6 +529,16 @@ tl_trace_meta(const struct tl_trace *t, const char *key)
 		if (strcmp(t->meta[i].key, key) == 0)
 			return t->meta[i].value;
 	return NULL;
+}
+
+void
+tl_ev_args(const struct tl_trace *t, const struct tl_event *e,
+    struct tl_args *a)
+{
+	if (e->kind != TL_EV_CPU_OP || e->args == 0)
+		memset(a, 0, sizeof(*a));
+	else
+		memcpy(a, tl_str(t->argtab, e->args), sizeof(*a));
 }
 
 int

@@ -48,39 +48,62 @@ enum {
 };
 
 /*
- * One kept event, 104 bytes: a trace may hold millions.  The members of
- * the anonymous union belong to one side each, the op arguments to the
- * host events (all but GPU ones), the stream and launch geometry to the
- * GPU events: read them only for events of that side (TL_IS_GPU).
+ * One kept event, 72 bytes: a trace may hold millions, and these records
+ * are most of tl-parse's memory.  Most fields belong to one kind of event
+ * only, so they share space; read a union member only for the kinds its
+ * comment names.  "Host" is TL_IS_HOST, "GPU" TL_IS_GPU; annotations use
+ * the common fields only.
  */
 struct tl_event {
 	int64_t ts, dur;	/* ns */
-	int64_t corr, extid, seq;	/* TL_NONE when absent */
+	union {
+		int64_t seq;	/* host: Sequence number, or TL_NONE */
+		int64_t stream;	/* GPU: stream, or TL_NONE */
+	};
+	union {
+		/*
+		 * Runtime and driver calls until linked, and GPU events: the
+		 * linking key (tl_trace.link_external says which argument),
+		 * or TL_NONE.
+		 */
+		int64_t link;
+		/*
+		 * cpu_op and python_function, and runtime and driver calls
+		 * once linked (args 0, fwd -1 then).
+		 */
+		struct {
+			uint32_t args;	/* tl_ev_args(); 0 = none */
+			int32_t fwd;	/* evaluate_function: its forward op, or -1 */
+		};
+	};
 	uint32_t uid;		/* index in traceEvents */
 	uint32_t name, pid, tid;	/* interned */
+	int32_t parent, sibling;	/* -1 = none */
 	union {
-		struct {	/* !TL_IS_GPU: compact JSON or 0 */
-			uint32_t dims, types, strides, concrete;
+		struct {	/* host */
+			int32_t child;	/* first child, or -1 */
+			int32_t ngpu, ncomm;	/* linked GPU events below */
 		};
-		struct {	/* TL_IS_GPU */
-			int64_t stream;	/* TL_NONE when absent */
-			uint32_t grid, block;	/* compact JSON or 0 */
+		struct {	/* GPU: compact JSON or 0 */
+			uint32_t grid, block;
 		};
 	};
 	uint8_t kind, flags;
-	int32_t parent, child, sibling, lastchild;	/* -1 = none */
-	int32_t fwd;		/* evaluate_function: its forward op, or -1 */
-	int32_t ngpu, ncomm;	/* linked GPU events in the subtree */
+};
+
+/* A cpu_op's arguments: compact JSON ids (0 = absent). */
+struct tl_args {
+	uint32_t dims, types, strides, concrete;
 };
 
 /*
  * The value of a flow id in tl_trace.flows: TL_FLOW_S if an 's' event
  * has it, TL_FLOW_F if an 'f' event has it, and then the last 'f' event's
- * pid << 32 | tid (interned ids, below 2^29) in the TL_FLOW_PIDTID bits.
+ * (pid, tid) as an index into tl_trace.flowthr in the TL_FLOW_THREAD bits.
  */
-#define TL_FLOW_S ((int64_t)1 << 62)
-#define TL_FLOW_F ((int64_t)1 << 61)
-#define TL_FLOW_PIDTID (((uint64_t)1 << 61) - 1)
+#define TL_FLOW_S ((uint32_t)1 << 31)
+#define TL_FLOW_F ((uint32_t)1 << 30)
+#define TL_FLOW_THREAD (TL_FLOW_F - 1)
 
 struct tl_meta {
 	char *key;
@@ -96,17 +119,20 @@ struct tl_trace {
 	char *name;		/* for the trace column */
 	char *path;		/* for messages */
 	struct tl_strtab *str;
+	struct tl_strtab *argtab;	/* struct tl_args, interned as 16 bytes */
 	struct tl_event *ev;
 	size_t nev, capev;
 	uint64_t nevents;	/* all events in the array (UIDs) */
 	uint64_t bytes;		/* JSON bytes read */
-	struct tl_map flows;	/* (0, id) -> TL_FLOW_* bits; freed by linking */
+	struct tl_map32 flows;	/* flow id -> TL_FLOW_* bits; freed by linking */
+	uint64_t *flowthr;	/* pid << 32 | tid of the flow ends; ditto */
+	size_t nflowthr, capflowthr;
 	struct tl_map pidname;	/* (0, pid) -> process_name id */
 	struct tl_meta *meta;
 	size_t nmeta, capmeta;
 	char *rank;		/* distributedInfo.rank, or NULL */
 	char *gpu;		/* deviceProperties[0].name, or NULL */
-	int link_external;	/* 1: linking key is External id */
+	int link_external;	/* 1: the linking key is External id, 0: correlation */
 };
 
 /*
@@ -121,6 +147,10 @@ tl_ev_name(const struct tl_trace *t, const struct tl_event *e)
 {
 	return tl_str(t->str, e->name);
 }
+
+/* The arguments of a cpu_op (all 0 for other events). */
+void tl_ev_args(const struct tl_trace *t, const struct tl_event *e,
+    struct tl_args *a);
 
 /* Order by thread (pid, tid ids) then start time; 0 when equal. */
 int tl_ev_cmp_thread(const struct tl_event *x, const struct tl_event *y);
