@@ -75,7 +75,7 @@ kernels_json(struct tl_opstream *os, const struct tl_trace *t,
 		tl_jb_lit(&os->jb, ",\"name\":");
 		tl_jb_str(&os->jb, tl_ev_name(t, g));
 		tl_jb_lit(&os->jb, ",\"pid\":");
-		tl_jb_str(&os->jb, tl_str(t->str, g->pid));
+		tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, g)));
 		tl_jb_lit(&os->jb, ",\"stream\":");
 		if (g->stream == TL_NONE)
 			tl_jb_lit(&os->jb, "null");
@@ -122,8 +122,8 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		tl_w_str(os->w, r->category);
 		tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
 		tl_w_str(os->w, tl_rowkind_name(r->kind));
-		w_interned(os, t, e->pid);
-		w_interned(os, t, e->tid);
+		w_interned(os, t, tl_ev_pid(t, e));
+		w_interned(os, t, tl_ev_tid(t, e));
 		tl_w_us(os->w, e->ts);
 		tl_w_us(os->w, e->dur);
 		tl_w_int(os->w, r->ngpu);
@@ -212,7 +212,7 @@ tl_os_kernels(struct tl_opstream *os, const struct tl_trace *t,
 		tl_w_str(os->w, kinds[g->kind - TL_EV_KERNEL]);
 		tl_w_str(os->w, tl_gpuclass_name(g->flags & TL_F_COMM ? TL_GC_COMM :
 		    g->flags & TL_F_MEMCPY_CLASS ? TL_GC_MEMCPY : TL_GC_COMPUTE));
-		w_interned(os, t, g->pid);
+		w_interned(os, t, tl_ev_pid(t, g));
 		w_opt_int(os, g->stream);
 		tl_w_us(os->w, g->ts);
 		tl_w_us(os->w, g->dur);

@@ -36,7 +36,7 @@ set_bit(uint8_t *set, int i)
 static int
 work(const struct tl_event *e)
 {
-	return e->ngpu - e->ncomm;	/* non-collective GPU events below */
+	return e->nwork;
 }
 
 static const struct tl_opinfo *
@@ -181,7 +181,7 @@ collect(struct ctx *c, int op, int kind, int fwd)
 
 	r->fwd = fwd;
 	tl_grow(&rows->gpu, &rows->capgpu, rows->ngpu +
-	    (size_t)t->ev[op].ngpu + 1, sizeof(*rows->gpu));
+	    (size_t)t->ev[op].nwork + 1, sizeof(*rows->gpu));
 	tl_grow(&c->stack, &c->cap, 1, sizeof(*c->stack));
 	c->stack[sp++] = op;
 	while (sp > 0) {
@@ -195,7 +195,7 @@ collect(struct ctx *c, int op, int kind, int fwd)
 					set_bit(c->covered, ch);
 					add_gpu(rows, r, ch);
 				}
-			} else if (e->ngpu > 0) {
+			} else if (e->flags & TL_F_GPU_BELOW) {
 				tl_grow(&c->stack, &c->cap, sp + 1,
 				    sizeof(*c->stack));
 				c->stack[sp++] = ch;
@@ -474,7 +474,7 @@ subtree_busy(const struct tl_trace *t, int op)
 			if (TL_IS_GPU(t->ev[ch].kind))
 				tl_ivals_add(&iv, t->ev[ch].ts,
 				    t->ev[ch].ts + t->ev[ch].dur);
-			else if (t->ev[ch].ngpu > 0) {
+			else if (t->ev[ch].flags & TL_F_GPU_BELOW) {
 				tl_grow(&stack, &cap, sp + 1, sizeof(*stack));
 				stack[sp++] = ch;
 			}

@@ -12,7 +12,7 @@
 #include "util.h"
 
 /* The record's size is what bounds memory (trace.h); keep it there. */
-_Static_assert(sizeof(struct tl_event) <= 72, "struct tl_event grew");
+_Static_assert(sizeof(struct tl_event) <= 64, "struct tl_event grew");
 _Static_assert(sizeof(struct tl_args) == 16, "struct tl_args has padding");
 
 /* An event read before the linking key was known, and its External id. */
@@ -32,7 +32,9 @@ struct reader {
 	int link_known;		/* t->link_external is decided */
 	struct pending *pend;	/* until then: the events that have a link */
 	size_t npend, cappend;
-	struct tl_map flowthr;	/* (0, pid << 32 | tid) -> index in t->flowthr */
+	struct tl_map threads;	/* (0, pid << 32 | tid) -> index in t->threads */
+	uint64_t lastthr;	/* the last thread looked up: pid << 32 | tid */
+	uint32_t lastix;	/* and its index, if any thread was */
 };
 
 /* Map a `cat` value to a kind; -1 = not kept. */
@@ -170,6 +172,30 @@ time_field(struct reader *r, int tk, const char *key, int64_t *ns,
 	return 0;
 }
 
+/* The index in t->threads of (pid, tid) (interned ids). */
+static uint32_t
+thread_of(struct reader *r, uint32_t pid, uint32_t tid)
+{
+	struct tl_trace *t = r->t;
+	uint64_t thr = (uint64_t)pid << 32 | tid;
+	int64_t *k;
+
+	/* Events come in runs on one thread: try the last one first. */
+	if (thr == r->lastthr && t->nthreads > 0)
+		return r->lastix;
+	if ((k = tl_map_get(&r->threads, 0, thr)) == NULL) {
+		tl_grow(&t->threads, &t->capthreads, t->nthreads + 1,
+		    sizeof(*t->threads));
+		t->threads[t->nthreads].pid = pid;
+		t->threads[t->nthreads].tid = tid;
+		tl_map_put(&r->threads, 0, thr, (int64_t)t->nthreads++);
+		k = tl_map_get(&r->threads, 0, thr);
+	}
+	r->lastthr = thr;
+	r->lastix = (uint32_t)*k;
+	return r->lastix;
+}
+
 static int
 flow_event(struct reader *r, int ph, uint64_t index, uint64_t offset)
 {
@@ -177,7 +203,7 @@ flow_event(struct reader *r, int ph, uint64_t index, uint64_t offset)
 	int tk = TL_JSON_GET(&r->j, 0, "id");
 	size_t n;
 	const char *s;
-	int64_t id, *k;
+	int64_t id;
 	uint32_t v;
 
 	if (tk < 0)
@@ -191,22 +217,12 @@ flow_event(struct reader *r, int ph, uint64_t index, uint64_t offset)
 	else {
 		int p = TL_JSON_GET(&r->j, 0, "pid");
 		int q = TL_JSON_GET(&r->j, 0, "tid");
-		uint64_t pid = p < 0 ? 0 : intern_scalar(r, p);
-		uint64_t tid = q < 0 ? 0 : intern_scalar(r, q);
-		uint64_t thr = pid << 32 | tid;
+		uint32_t thr = thread_of(r, p < 0 ? 0 : intern_scalar(r, p),
+		    q < 0 ? 0 : intern_scalar(r, q));
 
-		/* The flow ends' threads are few: index them. */
-		if ((k = tl_map_get(&r->flowthr, 0, thr)) == NULL) {
-			if (t->nflowthr > TL_FLOW_THREAD)
-				return bad(r, index, offset,
-				    "too many threads with flow ends");
-			tl_grow(&t->flowthr, &t->capflowthr, t->nflowthr + 1,
-			    sizeof(*t->flowthr));
-			t->flowthr[t->nflowthr] = thr;
-			tl_map_put(&r->flowthr, 0, thr, (int64_t)t->nflowthr++);
-			k = tl_map_get(&r->flowthr, 0, thr);
-		}
-		v = (v & TL_FLOW_S) | TL_FLOW_F | (uint32_t)*k;
+		if (thr > TL_FLOW_THREAD)
+			return bad(r, index, offset, "too many threads");
+		v = (v & TL_FLOW_S) | TL_FLOW_F | thr;
 	}
 	tl_map32_put(&t->flows, (uint64_t)id, v);
 	return 0;
@@ -299,6 +315,7 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	struct tl_event *e;
 	const char *cat, *err, *s;
 	size_t catlen, n;
+	uint32_t pid = 0, tid = 0;
 	int kind = -1, tk, ph, f[NTOP], a[NARG];
 
 	t->nevents = index + 1;
@@ -356,9 +373,10 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	if (f[K_NAME] >= 0)
 		e->name = intern_scalar(r, f[K_NAME]);
 	if (f[K_PID] >= 0)
-		e->pid = intern_scalar(r, f[K_PID]);
+		pid = intern_scalar(r, f[K_PID]);
 	if (f[K_TID] >= 0)
-		e->tid = intern_scalar(r, f[K_TID]);
+		tid = intern_scalar(r, f[K_TID]);
+	e->thread = thread_of(r, pid, tid);
 	tl_json_members(&r->j, f[K_ARGS], arg_keys, NARG, a);
 	if (TL_IS_GPU(kind) || kind == TL_EV_RUNTIME || kind == TL_EV_DRIVER)
 		set_link(r, t->nev, int_arg(r, a[A_CORR]),
@@ -371,10 +389,10 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 		e->block = intern_compact(r, a[A_BLOCK]);
 		if (e->stream == TL_NONE) {
 			int64_t v;
-			const char *ts = tl_str(t->str, e->tid);
+			const char *ts = tl_str(t->str, tid);
 
 			/* Old traces: the stream is the GPU tid. */
-			if (tl_parse_i64(ts, tl_strsize(t->str, e->tid), &v) == 0)
+			if (tl_parse_i64(ts, tl_strsize(t->str, tid), &v) == 0)
 				e->stream = v;
 		}
 	} else {
@@ -475,7 +493,7 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	r.t = t;
 	r.o = o;
 	tl_json_init(&r.j);
-	tl_map_init(&r.flowthr);
+	tl_map_init(&r.threads);
 	cb.ctx = &r;
 	cb.event = on_event;
 	cb.meta = on_meta;
@@ -484,7 +502,7 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 		rc = -1;
 	tl_json_free(&r.j);
 	free(r.buf);
-	tl_map_free(&r.flowthr);
+	tl_map_free(&r.threads);
 	for (i = 0; i < r.npend; i++)
 		t->ev[r.pend[i].i].link = r.pend[i].extid;
 	free(r.pend);
@@ -508,7 +526,7 @@ tl_trace_free(struct tl_trace *t)
 	}
 	free(t->meta);
 	tl_map32_free(&t->flows);
-	free(t->flowthr);
+	free(t->threads);
 	tl_map_free(&t->pidname);
 	tl_strtab_free(t->str);
 	tl_strtab_free(t->argtab);
@@ -544,10 +562,8 @@ tl_ev_args(const struct tl_trace *t, const struct tl_event *e,
 int
 tl_ev_cmp_thread(const struct tl_event *x, const struct tl_event *y)
 {
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	return 0;

@@ -44,11 +44,14 @@ enum {
 	TL_F_ROOT = 2,		/* cpu_op without a cpu_op ancestor */
 	TL_F_COMM = 4,		/* collective communication kernel */
 	TL_F_MEMCPY_CLASS = 8,	/* counts as memcpy on the timeline */
-	TL_F_GRAPH = 16		/* GPU event reached through a graph launch */
+	TL_F_GRAPH = 16,	/* GPU event reached through a graph launch */
+	TL_F_GPU_BELOW = 32,	/* host event with a linked GPU event below */
+	TL_F_FLOW = 64		/* GPU event on the thread of the end of an
+				   ac2g flow with its link, which starts too */
 };
 
 /*
- * One kept event, 72 bytes: a trace may hold millions, and these records
+ * One kept event, 64 bytes: a trace may hold millions, and these records
  * are most of tl-parse's memory.  Most fields belong to one kind of event
  * only, so they share space; read a union member only for the kinds its
  * comment names.  "Host" is TL_IS_HOST, "GPU" TL_IS_GPU; annotations use
@@ -77,12 +80,14 @@ struct tl_event {
 		};
 	};
 	uint32_t uid;		/* index in traceEvents */
-	uint32_t name, pid, tid;	/* interned */
+	uint32_t name;		/* interned */
+	uint32_t thread;	/* (pid, tid): tl_ev_pid(), tl_ev_tid() */
 	int32_t parent, sibling;	/* -1 = none */
 	union {
 		struct {	/* host */
 			int32_t child;	/* first child, or -1 */
-			int32_t ngpu, ncomm;	/* linked GPU events below */
+			int32_t nwork;	/* linked non-collective GPU events
+					   below (TL_F_GPU_BELOW: any) */
 		};
 		struct {	/* GPU: compact JSON or 0 */
 			uint32_t grid, block;
@@ -96,10 +101,15 @@ struct tl_args {
 	uint32_t dims, types, strides, concrete;
 };
 
+/* A thread: the interned pid and tid of its events. */
+struct tl_thread {
+	uint32_t pid, tid;
+};
+
 /*
  * The value of a flow id in tl_trace.flows: TL_FLOW_S if an 's' event
  * has it, TL_FLOW_F if an 'f' event has it, and then the last 'f' event's
- * (pid, tid) as an index into tl_trace.flowthr in the TL_FLOW_THREAD bits.
+ * thread in the TL_FLOW_THREAD bits.
  */
 #define TL_FLOW_S ((uint32_t)1 << 31)
 #define TL_FLOW_F ((uint32_t)1 << 30)
@@ -124,9 +134,9 @@ struct tl_trace {
 	size_t nev, capev;
 	uint64_t nevents;	/* all events in the array (UIDs) */
 	uint64_t bytes;		/* JSON bytes read */
+	struct tl_thread *threads;	/* by tl_event.thread */
+	size_t nthreads, capthreads;
 	struct tl_map32 flows;	/* flow id -> TL_FLOW_* bits; freed by linking */
-	uint64_t *flowthr;	/* pid << 32 | tid of the flow ends; ditto */
-	size_t nflowthr, capflowthr;
 	struct tl_map pidname;	/* (0, pid) -> process_name id */
 	struct tl_meta *meta;
 	size_t nmeta, capmeta;
@@ -148,11 +158,23 @@ tl_ev_name(const struct tl_trace *t, const struct tl_event *e)
 	return tl_str(t->str, e->name);
 }
 
+static inline uint32_t
+tl_ev_pid(const struct tl_trace *t, const struct tl_event *e)
+{
+	return t->threads[e->thread].pid;
+}
+
+static inline uint32_t
+tl_ev_tid(const struct tl_trace *t, const struct tl_event *e)
+{
+	return t->threads[e->thread].tid;
+}
+
 /* The arguments of a cpu_op (all 0 for other events). */
 void tl_ev_args(const struct tl_trace *t, const struct tl_event *e,
     struct tl_args *a);
 
-/* Order by thread (pid, tid ids) then start time; 0 when equal. */
+/* Order by thread (an arbitrary but fixed order) then start time; 0 when equal. */
 int tl_ev_cmp_thread(const struct tl_event *x, const struct tl_event *y);
 
 /* The value of a top-level member, or NULL. */

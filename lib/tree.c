@@ -76,8 +76,7 @@ build_stacks(struct tl_trace *t)
 	for (i = 0; i < n; i++) {
 		struct tl_event *e = &t->ev[idx[i]];
 
-		if (i == 0 || e->pid != t->ev[idx[i - 1]].pid ||
-		    e->tid != t->ev[idx[i - 1]].tid) {
+		if (i == 0 || e->thread != t->ev[idx[i - 1]].thread) {
 			sp = 0;
 			ncpu = 0;
 		}
@@ -137,9 +136,9 @@ attach(struct tl_trace *t, int r, int g)
 	e->flags |= TL_F_TREE;
 	add_child(t, r, g);
 	for (a = r; a >= 0; a = t->ev[a].parent) {
-		t->ev[a].ngpu++;
-		if (e->flags & TL_F_COMM)
-			t->ev[a].ncomm++;
+		t->ev[a].flags |= TL_F_GPU_BELOW;
+		if (!(e->flags & TL_F_COMM))
+			t->ev[a].nwork++;
 	}
 }
 
@@ -177,15 +176,12 @@ link_gpu(struct tl_trace *t)
 	struct tl_map klass;	/* (kind, name) -> enum tl_gpuclass */
 	int64_t *k;
 	int64_t *pairs;		/* (link, index) sorted, for the lookups */
-	size_t i, np = 0, ngpu = 0;
+	size_t i, np = 0;
 
-	for (i = 0; i < t->nev; i++)
-		ngpu += TL_IS_GPU(t->ev[i].kind);
 	tl_map_init(&klass);
-	pairs = tl_malloc((ngpu + 1) * 2 * sizeof(*pairs));
 	for (i = 0; i < t->nev; i++) {
 		struct tl_event *e = &t->ev[i];
-		int64_t l;
+		uint32_t f;
 
 		if (!TL_IS_GPU(e->kind))
 			continue;
@@ -205,9 +201,24 @@ link_gpu(struct tl_trace *t)
 		default:
 			break;
 		}
-		if ((l = e->link) == TL_NONE)
+		if (e->link == TL_NONE)
 			continue;
-		pairs[2 * np] = l;
+		np++;
+		f = tl_map32_get(&t->flows, (uint64_t)e->link);
+		if ((f & TL_FLOW_S) && (f & TL_FLOW_F) &&
+		    (f & TL_FLOW_THREAD) == e->thread)
+			e->flags |= TL_F_FLOW;
+	}
+	tl_map_free(&klass);
+	/* The flows are in the GPU events' flags now: free them first. */
+	tl_map32_free(&t->flows);
+	pairs = tl_malloc((np + 1) * 2 * sizeof(*pairs));
+	for (np = 0, i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+
+		if (!TL_IS_GPU(e->kind) || e->link == TL_NONE)
+			continue;
+		pairs[2 * np] = e->link;
 		pairs[2 * np + 1] = (int64_t)i;
 		np++;
 	}
@@ -216,7 +227,6 @@ link_gpu(struct tl_trace *t)
 	for (i = 0; i < t->nev; i++) {
 		const struct tl_event *r = &t->ev[i];
 		int64_t l;
-		uint32_t f;
 		size_t j;
 		int g;
 
@@ -232,30 +242,19 @@ link_gpu(struct tl_trace *t)
 			}
 			continue;
 		}
-		f = tl_map32_get(&t->flows, (uint64_t)l);
-		if (!(f & TL_FLOW_S) || !(f & TL_FLOW_F))
-			continue;
 		/*
-		 * The GPU event on the flow end's (pid, tid) with this link;
-		 * the last one in file order when the link is reused.
+		 * The GPU event with this link on the thread of the end of
+		 * its flow (TL_F_FLOW); the last one in file order when the
+		 * link is reused.
 		 */
-		for (g = -1; j < np && pairs[2 * j] == l; j++) {
-			const struct tl_event *e = &t->ev[pairs[2 * j + 1]];
-
-			if (((uint64_t)e->pid << 32 | e->tid) ==
-			    t->flowthr[f & TL_FLOW_THREAD])
+		for (g = -1; j < np && pairs[2 * j] == l; j++)
+			if (t->ev[pairs[2 * j + 1]].flags & TL_F_FLOW)
 				g = (int)pairs[2 * j + 1];
-		}
 		if (g >= 0)
 			attach(t, (int)i, g);
 	}
 	free(pairs);
-	tl_map_free(&klass);
-	/* The flows and the calls' links are only needed for linking. */
-	tl_map32_free(&t->flows);
-	free(t->flowthr);
-	t->flowthr = NULL;
-	t->nflowthr = t->capflowthr = 0;
+	/* The calls' links are only needed for linking. */
 	for (i = 0; i < t->nev; i++)
 		if (t->ev[i].kind == TL_EV_RUNTIME ||
 		    t->ev[i].kind == TL_EV_DRIVER) {
@@ -305,7 +304,7 @@ link_fwd_bwd(struct tl_trace *t)
 		for (k = i; k < j; k++) {
 			const struct tl_event *c = &t->ev[idx[k]];
 
-			if (c->pid == t->ev[b].pid && c->tid == t->ev[b].tid)
+			if (c->thread == t->ev[b].thread)
 				continue;
 			if (f < 0 || c->ts > t->ev[f].ts)
 				f = idx[k];
