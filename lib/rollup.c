@@ -169,6 +169,18 @@ add_gpu(struct tl_rows *rows, struct tl_row *r, int g)
 	rows->gpu[r->first + (uint32_t)r->ngpu++] = g;
 }
 
+/* The row of op in the map (op -> row index), made if new. */
+static struct tl_row *
+keyed_row(struct tl_rows *rows, struct tl_map *m, int op, int kind)
+{
+	int64_t *k;
+
+	if ((k = tl_map_get(m, 0, (uint64_t)op)) != NULL)
+		return &rows->v[*k];
+	tl_map_put(m, 0, (uint64_t)op, (int64_t)rows->n);
+	return new_row(rows, op, kind);
+}
+
 /* Collect every non-collective GPU event below op into a new row. */
 static void
 collect(struct ctx *c, int op, int kind, int fwd)
@@ -387,36 +399,25 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	tl_map_init(&comm);
 	left = rows->n;
 	for (pass = 0; pass < 2; pass++) {
-		size_t synth = left;
+		size_t synth = left;	/* pass 1: the next synthetic row */
 
 		for (i = 0; i < t->nev; i++) {
 			const struct tl_event *e = &t->ev[i];
 			struct tl_row *r;
-			int64_t *k;
 
 			if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
 			    bit(c.covered, (int)i))
 				continue;
-			if (!(e->flags & TL_F_COMM)) {
-				if (pass == 0)
-					r = new_row(rows, owner(t, (int)i),
-					    TL_ROW_SYNTH);
-				else {
-					while (rows->v[synth].kind != TL_ROW_SYNTH)
-						synth++;
-					r = &rows->v[synth++];
-				}
-			} else {
-				int op = owner(t, (int)i);
-
-				if ((k = tl_map_get(&comm, 0, (uint64_t)op)) !=
-				    NULL)
-					r = &rows->v[*k];
-				else {
-					tl_map_put(&comm, 0, (uint64_t)op,
-					    (int64_t)rows->n);
-					r = new_row(rows, op, TL_ROW_COMM);
-				}
+			if (e->flags & TL_F_COMM)
+				r = keyed_row(rows, &comm, owner(t, (int)i),
+				    TL_ROW_COMM);
+			else if (pass == 0)
+				r = new_row(rows, owner(t, (int)i),
+				    TL_ROW_SYNTH);
+			else {
+				while (rows->v[synth].kind != TL_ROW_SYNTH)
+					synth++;
+				r = &rows->v[synth++];
 			}
 			if (pass == 0)
 				r->ngpu++;
@@ -502,20 +503,12 @@ tl_launchers(const struct tl_trace *t, const struct tl_window *w,
 		for (i = 0; i < t->nev; i++) {
 			const struct tl_event *e = &t->ev[i];
 			struct tl_row *r;
-			int64_t *k;
-			int l;
 
 			if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
 			    (e->flags & TL_F_COMM))
 				continue;
-			l = launcher_of(t, (int)i);
-			if ((k = tl_map_get(&seen, 0, (uint64_t)l)) != NULL)
-				r = &rows->v[*k];
-			else {
-				tl_map_put(&seen, 0, (uint64_t)l,
-				    (int64_t)rows->n);
-				r = new_row(rows, l, TL_ROW_LAUNCHER);
-			}
+			r = keyed_row(rows, &seen, launcher_of(t, (int)i),
+			    TL_ROW_LAUNCHER);
 			if (pass == 0)
 				r->ngpu++;
 			else

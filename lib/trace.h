@@ -76,7 +76,8 @@ struct tl_event {
 		 */
 		struct {
 			uint32_t args;	/* tl_ev_args(); 0 = none */
-			int32_t fwd;	/* evaluate_function: its forward op, or -1 */
+			int32_t fwd;	/* evaluate_function: its forward
+					   op, or -1 */
 		};
 	};
 	uint32_t uid;		/* index in traceEvents */
@@ -129,7 +130,7 @@ struct tl_trace {
 	char *name;		/* for the trace column */
 	char *path;		/* for messages */
 	struct tl_strtab *str;
-	struct tl_strtab *argtab;	/* struct tl_args, interned as 16 bytes */
+	struct tl_strtab *argtab;	/* struct tl_args, as 16-byte strings */
 	struct tl_event *ev;
 	size_t nev, capev;
 	uint64_t nevents;	/* all events in the array (UIDs) */
@@ -142,7 +143,7 @@ struct tl_trace {
 	size_t nmeta, capmeta;
 	char *rank;		/* distributedInfo.rank, or NULL */
 	char *gpu;		/* deviceProperties[0].name, or NULL */
-	int link_external;	/* 1: the linking key is External id, 0: correlation */
+	int link_external;	/* linking key: 1 External id, 0 correlation */
 };
 
 /*
@@ -174,7 +175,7 @@ tl_ev_tid(const struct tl_trace *t, const struct tl_event *e)
 void tl_ev_args(const struct tl_trace *t, const struct tl_event *e,
     struct tl_args *a);
 
-/* Order by thread (an arbitrary but fixed order) then start time; 0 when equal. */
+/* Order by thread (in a fixed order) then start time; 0 when equal. */
 int tl_ev_cmp_thread(const struct tl_event *x, const struct tl_event *y);
 
 /* The value of a top-level member, or NULL. */
