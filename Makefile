@@ -11,12 +11,15 @@ BIN = \
 	bin/tl-efficiency \
 	bin/tl-findings \
 	bin/tl-parse \
-	bin/tl-perfmodel
+	bin/tl-perfmodel \
+	bin/tl-replay
 
 LIBOBJ = \
 	lib/advice.o \
 	lib/callstack.o \
 	lib/category.o \
+	lib/cmpfind.o \
+	lib/cmpreport.o \
 	lib/compare.o \
 	lib/concrete.o \
 	lib/expr.o \
@@ -52,7 +55,10 @@ LIBOBJ = \
 	lib/perfmodel.o \
 	lib/report.o \
 	lib/rollup.o \
+	lib/replay.o \
+	lib/replay_tables.o \
 	lib/roofline.o \
+	lib/roweff.o \
 	lib/rules.o \
 	lib/stream.o \
 	lib/strmap.o \
@@ -61,17 +67,20 @@ LIBOBJ = \
 	lib/trace.o \
 	lib/tree.o \
 	lib/tsv.o \
-	lib/util.o
+	lib/util.o \
+	lib/zipw.o
 
 # Generated tables and the model families have no header of their own.
-GENOBJ = lib/gpus_table.o lib/models_table.o lib/ops_table.o
+GENOBJ = lib/gpus_table.o lib/models_table.o lib/ops_table.o lib/replay_tables.o
 LIBHDR = \
-	lib/advice.h lib/callstack.h lib/category.h lib/compare.h lib/concrete.h lib/expr.h lib/findings.h lib/findrules.h lib/hashmap.h \
+	lib/advice.h lib/callstack.h lib/category.h lib/cmpfind.h lib/cmpreport.h lib/compare.h lib/concrete.h lib/expr.h lib/findings.h lib/findrules.h lib/hashmap.h \
 	lib/hwspec.h \
 	lib/input.h lib/intern.h lib/interval.h lib/json.h lib/jsonscan.h \
 	lib/jsonw.h lib/kernclass.h lib/mdtext.h lib/model_file.h lib/opargs.h \
-	lib/opmodel.h lib/opsig.h lib/opstream.h lib/outdir.h lib/perfcols.h lib/perfmodel.h lib/report.h lib/rollup.h lib/roofline.h \
-	lib/rules.h lib/stream.h lib/strmap.h lib/svgchart.h lib/timeline.h lib/trace.h lib/tree.h lib/tsv.h lib/util.h
+	lib/opmodel.h lib/opsig.h lib/opstream.h lib/outdir.h lib/perfcols.h lib/perfmodel.h \
+	lib/replay.h lib/report.h lib/rollup.h lib/roofline.h lib/roweff.h \
+	lib/rules.h lib/stream.h lib/strmap.h lib/svgchart.h lib/timeline.h lib/trace.h lib/tree.h \
+	lib/tsv.h lib/util.h lib/zipw.h
 
 UNIT = \
 	tests/unit/test_concrete \
@@ -80,15 +89,18 @@ UNIT = \
 	tests/unit/test_hwspec \
 	tests/unit/test_interval \
 	tests/unit/test_json \
+	tests/unit/test_mdtext \
 	tests/unit/test_model_conv \
 	tests/unit/test_model_gemm \
 	tests/unit/test_model_norm \
 	tests/unit/test_model_reduce \
 	tests/unit/test_model_sdpa \
 	tests/unit/test_model_softmax \
+	tests/unit/test_replay \
 	tests/unit/test_stream \
 	tests/unit/test_svgchart \
-	tests/unit/test_tsv
+	tests/unit/test_tsv \
+	tests/unit/test_zipw
 
 # Test and benchmark tools, not installed.
 TOOLS = \
@@ -101,7 +113,8 @@ MAN1 = \
 	man/tl-efficiency.1 \
 	man/tl-findings.1 \
 	man/tl-parse.1 \
-	man/tl-perfmodel.1
+	man/tl-perfmodel.1 \
+	man/tl-replay.1
 MAN5 = man/tl-format.5
 MAN7 = man/tl.7
 
@@ -115,6 +128,14 @@ lib/models_table.c: share/tl/models/default.tsv tests/tools/embed.awk
 
 lib/gpus_table.c: share/tl/gpus.tsv tests/tools/embed.awk
 	awk -v name=tl_default_gpus -f tests/tools/embed.awk share/tl/gpus.tsv > $@
+
+# The replay package's runner and README template (tl-replay -o).
+lib/replay_tables.c: share/tl/replay/replay.py share/tl/replay/README.md.in \
+    tests/tools/embed.awk
+	{ awk -v name=tl_replay_runner -f tests/tools/embed.awk \
+	    share/tl/replay/replay.py && \
+	  awk -v name=tl_replay_readme -f tests/tools/embed.awk \
+	    share/tl/replay/README.md.in; } > $@
 
 lib/libtl.a: $(LIBOBJ)
 	rm -f $@
@@ -144,6 +165,9 @@ bin/tl-parse: cmd/tl-parse.c lib/libtl.a $(LIBHDR)
 bin/tl-perfmodel: cmd/tl-perfmodel.c lib/libtl.a $(LIBHDR)
 	@mkdir -p bin
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-perfmodel.c lib/libtl.a $(LDLIBS)
+bin/tl-replay: cmd/tl-replay.c lib/libtl.a $(LIBHDR)
+	@mkdir -p bin
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-replay.c lib/libtl.a $(LDLIBS)
 
 tests/tools/measure: tests/tools/measure.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/measure.c
@@ -215,7 +239,7 @@ fuzz: $(FUZZBIN) bin/tl-parse bin/tl-perfmodel
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANPREFIX)/man1 \
 	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7 \
-	    $(DESTDIR)$(SHAREDIR)/samples
+	    $(DESTDIR)$(SHAREDIR)/samples $(DESTDIR)$(SHAREDIR)/replay
 	cp -f $(BIN) $(DESTDIR)$(PREFIX)/bin/
 	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
 	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
@@ -224,6 +248,7 @@ install: all
 	cp -f share/tl/ops.tsv share/tl/gpus.tsv share/tl/tl.mk $(DESTDIR)$(SHAREDIR)/
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
+	cp -f share/tl/replay/* $(DESTDIR)$(SHAREDIR)/replay/
 
 uninstall:
 	for f in $(BIN); do rm -f $(DESTDIR)$(PREFIX)/bin/$${f#bin/}; done
@@ -233,7 +258,7 @@ uninstall:
 
 clean:
 	rm -rf bin lib/*.o lib/libtl.a lib/ops_table.c lib/models_table.c \
-	    lib/gpus_table.c $(UNIT) $(TOOLS)
+	    lib/gpus_table.c lib/replay_tables.c $(UNIT) $(TOOLS)
 	rm -rf fuzz/obj fuzz/bin
 
 .PHONY: all check static asan bench fuzz install uninstall clean

@@ -13,6 +13,7 @@
 #include "model_file.h"
 #include "perfcols.h"
 #include "roofline.h"
+#include "roweff.h"
 #include "stream.h"
 #include "strmap.h"
 #include "tsv.h"
@@ -108,9 +109,8 @@ struct group {
 };
 
 static struct tl_stream in;
-static struct tl_perfcols pc;
-static int have_perf;		/* the input has the perf columns */
-static int cflops, cbytes, cspec, ctime, ctrace, cname, cgpu, ckcount, cpct;
+static struct tl_roweff re;
+static int ctime, ctrace, cname, cgpu, ckcount, cpct;
 static int ckern;
 static int sig[6];
 static const char **owned;
@@ -225,60 +225,6 @@ copies(const char *kernels)
 	    strstr(kernels, "\"name\":\"Memset") != NULL;
 }
 
-/* The values of the current row's efficiency columns. */
-struct eff {
-	const struct tl_hw *hw;
-	const char *roof_used, *bw_used;
-	double peak_tflops, peak_tbs;
-	struct tl_roof_out r;
-	int has_pct;
-};
-
-static void
-compute(struct eff *e, int64_t *flops, int64_t *bytes, int *hf, int *hb)
-{
-	struct tl_roof_in ri;
-	const char *spec, *used = NULL, *bw_used = NULL;
-
-	if (have_perf) {
-		*hf = tl_stream_i64(&in, cflops, flops);
-		*hb = tl_stream_i64(&in, cbytes, bytes);
-		spec = tl_stream_get(&in, cspec);
-	} else {
-		tl_perfcols_model(&pc, &in);
-		*hf = pc.has_flops;
-		*hb = pc.has_bytes;
-		*flops = pc.flops;
-		*bytes = pc.bytes;
-		spec = pc.compute_spec;
-	}
-	e->hw = opt.hw != NULL ? row_hw() : NULL;
-	e->peak_tflops = opt.peak_tflops;
-	e->peak_tbs = opt.peak_tbs;
-	if (e->peak_tflops == 0 && e->hw != NULL && spec[0] != '\0')
-		e->peak_tflops = tl_hw_tflops(e->hw, spec, opt.roof, &used,
-		    NULL);
-	else if (e->peak_tflops > 0)
-		used = "user";
-	if (e->peak_tbs == 0 && e->hw != NULL)
-		e->peak_tbs = tl_hw_hbm(e->hw, opt.roof, &bw_used, NULL);
-	else if (e->peak_tbs > 0)
-		bw_used = "user";
-	e->roof_used = used != NULL ? used : "";
-	e->bw_used = bw_used != NULL ? bw_used : "";
-	ri.has_flops = *hf;
-	ri.has_bytes = *hb;
-	ri.flops = *flops;
-	ri.bytes = *bytes;
-	ri.time_us = tl_stream_double(&in, ctime);
-	if (isnan(ri.time_us))
-		ri.time_us = 0;
-	ri.peak_tflops = e->peak_tflops;
-	ri.peak_tbs = e->peak_tbs;
-	tl_roofline(&ri, &e->r);
-	e->has_pct = e->r.has_roofline && ri.time_us > 0;
-}
-
 static void
 w_pos(struct tl_writer *w, int has, double v)
 {
@@ -289,7 +235,7 @@ w_pos(struct tl_writer *w, int has, double v)
 }
 
 static void
-write_eff(struct tl_writer *w, const struct eff *e, int k)
+write_eff(struct tl_writer *w, const struct tl_eff *e, int k)
 {
 	switch (k) {
 	case E_HW:
@@ -337,7 +283,7 @@ enum okind { O_PASS, O_PERF, O_EFF, O_GROUP };
 static enum okind
 out_kind(int k, int *sub)
 {
-	int o = oc.own[k], nperf = have_perf ? 0 : TL_PC_N;
+	int o = oc.own[k], nperf = re.have_perf ? 0 : TL_PC_N;
 
 	if (oc.map[k] >= 0) {
 		*sub = oc.map[k];
@@ -360,7 +306,7 @@ out_kind(int k, int *sub)
  * baseline and group columns are left out (they need every row).
  */
 static void
-write_row(struct tl_writer *w, const struct eff *e)
+write_row(struct tl_writer *w, const struct tl_eff *e)
 {
 	int k = 0, sub;
 
@@ -374,7 +320,7 @@ write_row(struct tl_writer *w, const struct eff *e)
 			tl_stream_copy(&in, sub, w);
 			break;
 		case O_PERF:
-			tl_perfcols_write(&pc, sub, w);
+			tl_perfcols_write(&re.pc, sub, w);
 			break;
 		case O_EFF:
 			if (sub < E_BASE)
@@ -493,7 +439,7 @@ row_sig(void)
 }
 
 static void
-add_to_group(const struct eff *e, int ti)
+add_to_group(const struct tl_eff *e, int ti)
 {
 	int64_t gi;
 	int added;
@@ -649,20 +595,12 @@ run(int argc, char *argv[])
 	struct tl_writer w, sw;
 	FILE *spool = NULL;
 	int k, sub, boundpos = -1, f;
-	struct eff e;
+	struct tl_eff e;
 
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, opt.csv);
 	tl_stream_open(&in, argv, argc);
-	have_perf = tl_stream_col(&in, "flops") >= 0 &&
-	    tl_stream_col(&in, "bytes") >= 0 &&
-	    tl_stream_col(&in, "compute_spec") >= 0;
-	if (have_perf) {
-		cflops = tl_stream_col(&in, "flops");
-		cbytes = tl_stream_col(&in, "bytes");
-		cspec = tl_stream_col(&in, "compute_spec");
-	} else
-		tl_perfcols_init(&pc, &in, NULL);
+	tl_roweff_init(&re, &in, opt.roof, opt.peak_tflops, opt.peak_tbs);
 	ctime = tl_stream_need(&in, "kernel_time_us");
 	cname = tl_stream_need(&in, "name");
 	ctrace = tl_stream_col(&in, "trace");
@@ -679,10 +617,10 @@ run(int argc, char *argv[])
 	sig[3] = tl_stream_col(&in, "input_types");
 	sig[4] = tl_stream_col(&in, "input_strides");
 	sig[5] = tl_stream_col(&in, "concrete_inputs");
-	nowned = (have_perf ? 0 : TL_PC_N) + E_N + (opt.group ? G_N : 0);
+	nowned = (re.have_perf ? 0 : TL_PC_N) + E_N + (opt.group ? G_N : 0);
 	owned = tl_calloc((size_t)nowned, sizeof(*owned));
 	nowned = 0;
-	if (!have_perf)
+	if (!re.have_perf)
 		for (k = 0; k < TL_PC_N; k++)
 			owned[nowned++] = tl_perfcol_names[k];
 	for (k = 0; k < E_N; k++)
@@ -709,19 +647,18 @@ run(int argc, char *argv[])
 		tl_w_init(&sw, spool, 0);
 	}
 	while (tl_stream_next(&in)) {
-		int64_t flops = 0, bytes = 0;
-		int hf, hb, ti;
+		int ti;
 
-		compute(&e, &flops, &bytes, &hf, &hb);
+		tl_roweff_row(&re, &in, opt.hw != NULL ? row_hw() : NULL, &e);
 		ti = trace_index(tl_stream_get(&in, ctrace));
-		if (is_simple(tl_stream_get(&in, cname)) && hb &&
+		if (is_simple(tl_stream_get(&in, cname)) && e.has_bytes &&
 		    e.r.has_tbs && !copies(tl_stream_get(&in, ckern))) {
 			double t = tl_stream_double(&in, ctime);
 
-			traces[ti].bytes += (double)bytes;
+			traces[ti].bytes += (double)e.bytes;
 			traces[ti].time_us += t;
-			if (bytes >= BASELINE_MIN_BYTES) {
-				traces[ti].big_bytes += (double)bytes;
+			if (e.bytes >= BASELINE_MIN_BYTES) {
+				traces[ti].big_bytes += (double)e.bytes;
 				traces[ti].big_time_us += t;
 			}
 		}

@@ -6,10 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmpfind.h"
+#include "cmpreport.h"
 #include "findings.h"
 #include "findrules.h"
 #include "outdir.h"
 #include "report.h"
+#include "stream.h"
 #include "util.h"
 
 static const char usage_str[] =
@@ -23,7 +26,9 @@ static const char help_str[] =
     "Read an op stream enriched by tl-efficiency (\"-\" or none = stdin)\n"
     "and write the findings as Markdown: GPU utilisation and idle time,\n"
     "per-category bottlenecks with priorities, both recommendation paths,\n"
-    "impact projections and replay suggestions.\n"
+    "impact projections and replay suggestions.  Given tl-compare's\n"
+    "stream, write the comparative report instead: both timelines side by\n"
+    "side, each op against the hardware ratio, the target's gaps ranked.\n"
     "\n"
     "  -r, --report KIND      fair (default: the short report), rough (the\n"
     "                         long working report) or category\n"
@@ -35,7 +40,7 @@ static const char help_str[] =
     "  -c, --charts DIR       also write the SVG charts into DIR\n"
     "  -F, --fail-on P        exit 3 when a bottleneck of priority P\n"
     "                         (critical, high, medium, low) or worse exists\n"
-    "  -t, --title TEXT       the report's title\n"
+    "  -t, --title TEXT       the report's title (comparative: the model)\n"
     "  -n, --top N            rows of the long tables (default 20)\n"
     "  -b, --bottleneck E,S   bottleneck: efficiency below E %% and above S\n"
     "                         %% of its category (default 40,5)\n"
@@ -53,6 +58,34 @@ static void
 usage(FILE *fp, int status)
 {
 	tl_usage(fp, status, usage_str, help_str);
+}
+
+/*
+ * The comparative reports of a tl-compare stream; the worst priority of
+ * a recommendation, or -1.
+ */
+static int
+comparative(struct tl_stream *in, const struct tl_findrules *rules,
+    const char *report, const char *outdir, const char *charts,
+    const struct tl_report_opts *o)
+{
+	struct tl_cmpfind c;
+	int worst;
+
+	if (strcmp(report, "category") == 0 || charts != NULL)
+		tl_diex(TL_EXIT_USAGE, "%s: a comparison (tl-compare) has no "
+		    "category report and no charts; use --report fair or "
+		    "rough, or -o DIR", in->path);
+	tl_cmpfind_read(&c, in, rules);
+	if (outdir != NULL)
+		tl_outdir_compare(outdir, &c, o);
+	else if (strcmp(report, "rough") == 0)
+		tl_cmpreport_rough(stdout, &c, o);
+	else
+		tl_cmpreport_fair(stdout, &c, o);
+	worst = tl_cmpfind_worst(&c);
+	tl_cmpfind_free(&c);
+	return worst;
 }
 
 /* "A" or "A,B" of non-negative numbers into v[0..n). */
@@ -97,6 +130,7 @@ main(int argc, char *argv[])
 	};
 	static struct tl_findings f;
 	struct tl_report_opts o = { NULL, NULL, 20 };
+	struct tl_stream in;
 	const char *report = NULL, *outdir = NULL, *charts = NULL;
 	int ch, cat = -1, fail_on = -1, worst, status = TL_EXIT_OK;
 	long long top;
@@ -203,7 +237,22 @@ main(int argc, char *argv[])
 	}
 
 	tl_stdout_buffer();
-	tl_findings_load(&f, argv + optind, argc - optind);
+	tl_stream_open(&in, argv + optind, argc - optind);
+	switch (tl_cmpfind_kind(&in)) {
+	case 1:
+		worst = comparative(&in, &f.rules, report, outdir, charts, &o);
+		tl_stream_close(&in);
+		if (tl_close_stdout())
+			return TL_EXIT_ERROR;
+		return fail_on >= 0 && worst >= fail_on ? TL_EXIT_FINDING :
+		    TL_EXIT_OK;
+	case 2:
+		tl_die("%s: a timeline comparison (tl-compare --timeline): "
+		    "give the op comparison, whose rows carry both timelines",
+		    in.path);
+	}
+	tl_findings_read(&f, &in);
+	tl_stream_close(&in);
 	if (charts != NULL)
 		tl_outdir_charts(charts, &f);
 	if (outdir != NULL)

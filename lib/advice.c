@@ -117,7 +117,13 @@ tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
 const char *
 tl_advice_kernel(const struct tl_fop *op)
 {
-	switch (op->cat) {
+	return tl_advice_kernel_cat(op->cat);
+}
+
+const char *
+tl_advice_kernel_cat(int cat)
+{
+	switch (cat) {
 	case TL_FC_GEMM:
 		return "Give the shape to the vendor GEMM library team as a "
 		    "reproducer (tl-replay) to check kernel selection and tile "

@@ -71,7 +71,7 @@ struct tl_fev {
 
 /* Loading state. */
 struct loader {
-	struct tl_stream in;
+	struct tl_stream *in;
 	struct tl_findings *f;
 	struct tl_strmap sigs, names;
 	size_t capop;
@@ -104,7 +104,7 @@ static const char *const colname[C_N] = {
 static const char *
 get(struct loader *L, int k)
 {
-	return tl_stream_get(&L->in, L->c[k]);
+	return tl_stream_get(L->in, L->c[k]);
 }
 
 /* Record the first error of a category. */
@@ -118,9 +118,9 @@ cat_error(struct loader *L, int cat, const char *col, const char *v)
 	if (c->error != NULL)
 		return;
 	n = strlen(v) > 60 ? 60 : strlen(v);
-	msg = tl_malloc(strlen(tl_stream_where(&L->in)) + strlen(col) + n + 64);
+	msg = tl_malloc(strlen(tl_stream_where(L->in)) + strlen(col) + n + 64);
 	sprintf(msg, "%s: column %s: '%.*s' is not a number",
-	    tl_stream_where(&L->in), col, (int)n, v);
+	    tl_stream_where(L->in), col, (int)n, v);
 	c->error = msg;
 }
 
@@ -319,7 +319,7 @@ load_row(struct loader *L)
 	    C_CONCRETE, C_CAT };
 
 	if ((cat = tl_fcat_parse(catv)) < 0)
-		tl_die("%s: unknown category '%s'", tl_stream_where(&L->in),
+		tl_die("%s: unknown category '%s'", tl_stream_where(L->in),
 		    catv);
 	t = trace_of(L, get(L, C_TRACE));
 	t->rows++;
@@ -768,10 +768,21 @@ modules(struct tl_findings *f)
 void
 tl_findings_load(struct tl_findings *f, char *const *files, int nfiles)
 {
+	struct tl_stream in;
+
+	tl_stream_open(&in, files, nfiles);
+	tl_findings_read(f, &in);
+	tl_stream_close(&in);
+}
+
+void
+tl_findings_read(struct tl_findings *f, struct tl_stream *in)
+{
 	struct loader L;
 	int k;
 
 	memset(&L, 0, sizeof(L));
+	L.in = in;
 	L.f = f;
 	f->ntr = f->nop = f->nbottlenecks = f->nmod = 0;
 	f->captr = f->capb = 0;
@@ -783,23 +794,21 @@ tl_findings_load(struct tl_findings *f, char *const *files, int nfiles)
 	f->hw = NULL;
 	f->base_tbs = f->peak_tbs = 0;
 	memset(f->cat, 0, sizeof(f->cat));
-	tl_stream_open(&L.in, files, nfiles);
 	for (k = 0; k < C_N; k++)
-		L.c[k] = k < C_REQUIRED ? tl_stream_need(&L.in, colname[k]) :
-		    tl_stream_col(&L.in, colname[k]);
+		L.c[k] = k < C_REQUIRED ? tl_stream_need(in, colname[k]) :
+		    tl_stream_col(in, colname[k]);
 	if (L.c[C_ROOF] < 0 || L.c[C_HW] < 0)
 		tl_die("%s: the stream has no efficiency columns "
 		    "(roofline_time_us, hw): pipe it through tl-efficiency "
-		    "--hw NAME first", L.in.path);
+		    "--hw NAME first", in->path);
 	f->has_eff_cols = 1;
 	f->grouped = L.c[C_COUNT] >= 0;
 	f->has_stack = L.c[C_MODULE] >= 0;
 	tl_strmap_init(&L.sigs);
 	tl_strmap_init(&L.names);
 	tl_json_init(&L.j);
-	while (tl_stream_next(&L.in))
+	while (tl_stream_next(in))
 		load_row(&L);
-	tl_stream_close(&L.in);
 	for (k = 0; k < f->ntr; k++)
 		finish_trace(&f->tr[k], &L.names);
 	analyse(f, &L.j);

@@ -18,6 +18,8 @@
 
 #include "findrules.h"
 
+struct tl_stream;
+
 /* The categories, in report order. */
 enum {
 	TL_FC_GEMM, TL_FC_CONV, TL_FC_ATTENTION, TL_FC_BATCHNORM,
@@ -166,6 +168,8 @@ struct tl_fmod {
  * (tl_fcat.error).
  */
 void tl_findings_load(struct tl_findings *f, char *const *files, int nfiles);
+/* The same from a stream opened with tl_stream_open; the caller closes it. */
+void tl_findings_read(struct tl_findings *f, struct tl_stream *in);
 void tl_findings_free(struct tl_findings *f);
 
 /* The worst priority of a bottleneck, or -1 when there is none. */

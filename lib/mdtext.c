@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "mdtext.h"
+#include "tsv.h"
 
 /* A ring of buffers, so several numbers fit in one printf. */
 static char ring[16][48];
@@ -27,6 +28,24 @@ tl_md_ms(int64_t ns)
 }
 
 const char *
+tl_md_us(int64_t ns)
+{
+	char *b = slot();
+
+	tl_fmt_us(b, 48, ns);
+	return b;
+}
+
+const char *
+tl_md_exact(double v)
+{
+	char *b = slot();
+
+	tl_fmt_double(b, 48, v);
+	return b;
+}
+
+const char *
 tl_md_num(double v, int d)
 {
 	char *b = slot();
@@ -44,6 +63,33 @@ tl_md_num(double v, int d)
 			memmove(b, b + 1, strlen(b));
 	}
 	return b;
+}
+
+/* s with a sign: "+" before a positive number, none on a zero. */
+static const char *
+with_sign(const char *s)
+{
+	char *b;
+
+	if (s[strspn(s, "-0.")] == '\0')
+		return s[0] == '-' ? s + 1 : s;
+	if (s[0] == '-')
+		return s;
+	b = slot();
+	snprintf(b, 48, "+%s", s);
+	return b;
+}
+
+const char *
+tl_md_ms_signed(int64_t ns)
+{
+	return with_sign(tl_md_ms(ns));
+}
+
+const char *
+tl_md_num_signed(double v, int d)
+{
+	return with_sign(tl_md_num(v, d));
 }
 
 void
@@ -71,4 +117,22 @@ void
 tl_md_anchor(FILE *fp, const char *id)
 {
 	fprintf(fp, "<a id=\"%s\"></a>\n", id);
+}
+
+void
+tl_md_op(FILE *fp, const char *name, const char *dims)
+{
+	tl_md_code(fp, name, 80);
+	if (dims[0] != '\0') {
+		fputc(' ', fp);
+		tl_md_code(fp, dims, 70);
+	}
+}
+
+const char *
+tl_md_prio_mark(enum tl_priority p)
+{
+	static const char *mark[] = { "🟢", "🟡", "🟠", "🔴" };
+
+	return mark[p];
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cmpreport.h"
 #include "jsonw.h"
 #include "outdir.h"
 #include "svgchart.h"
@@ -525,5 +526,102 @@ tl_outdir_write(const char *dir, const struct tl_findings *f,
 	free(p);
 	p = path(dir, "", "standalone_analysis_rough", ".md");
 	report_file(p, f, 0, &ro, tl_report_rough);
+	free(p);
+}
+
+static void
+w_num(struct tl_writer *w, double v)
+{
+	if (isnan(v))
+		tl_w_empty(w);
+	else
+		tl_w_double(w, v);
+}
+
+/* One CSV row per row of the comparison, in its order. */
+static void
+compare_csv(const char *p, const struct tl_cmpfind *c)
+{
+	static const char hdr[] = "rank,priority,match,name,category,"
+	    "direction,input_dims,input_types,input_strides,"
+	    "target_input_strides,layout_note,concrete_inputs,bound,"
+	    "ref_count,target_count,ref_kernel_time_us,target_kernel_time_us,"
+	    "delta_time_us,delta_pct,expected_ratio,actual_ratio,explained,"
+	    "hw_expected,unexplained_time_us,unexplained_pct";
+	static const char *const match[] = { "both", "ref_only",
+	    "target_only" };
+	struct tl_writer w;
+	FILE *fp = create(p);
+	int i, k;
+
+	tl_w_init(&w, fp, 1);
+	tl_w_header(&w, hdr);
+	for (i = 0; i < c->nrow; i++) {
+		const struct tl_crow *r = &c->row[i];
+
+		if (r->candidate) {
+			tl_w_int(&w, r->rank);
+			tl_w_str(&w, tl_priority_name(r->prio));
+		} else {
+			tl_w_empty(&w);
+			tl_w_empty(&w);
+		}
+		tl_w_str(&w, match[r->match]);
+		tl_w_str(&w, r->name);
+		tl_w_str(&w, r->category);
+		tl_w_str(&w, r->direction);
+		tl_w_str(&w, r->dims);
+		tl_w_str(&w, r->types);
+		tl_w_str(&w, r->strides);
+		tl_w_str(&w, r->target_strides);
+		tl_w_str(&w, r->layout_note);
+		tl_w_str(&w, r->concrete);
+		tl_w_str(&w, r->bound);
+		for (k = 0; k < 2; k++)
+			if (r->s[k].has)
+				tl_w_int(&w, r->s[k].count);
+			else
+				tl_w_empty(&w);
+		for (k = 0; k < 2; k++)
+			if (r->s[k].has)
+				tl_w_us(&w, r->s[k].time_ns);
+			else
+				tl_w_empty(&w);
+		tl_w_us(&w, r->delta_ns);
+		w_num(&w, r->delta_pct);
+		w_num(&w, r->expected);
+		w_num(&w, r->actual);
+		tl_w_str(&w, r->explained);
+		tl_w_str(&w, tl_cexp_value(r->exp));
+		w_num(&w, r->unexplained_us);
+		if (r->candidate)
+			tl_w_double(&w, r->score);
+		else
+			tl_w_empty(&w);
+		tl_w_eol(&w);
+	}
+	finish(fp, p);
+}
+
+void
+tl_outdir_compare(const char *dir, const struct tl_cmpfind *c,
+    const struct tl_report_opts *o)
+{
+	char *p;
+	FILE *fp;
+
+	mkdir_p(dir);
+	p = path(dir, "", "comparative_analysis_fair", ".md");
+	fp = create(p);
+	tl_cmpreport_fair(fp, c, o);
+	finish(fp, p);
+	free(p);
+	p = path(dir, "", "comparative_analysis_rough", ".md");
+	fp = create(p);
+	tl_cmpreport_rough(fp, c, o);
+	finish(fp, p);
+	free(p);
+	p = path(dir, "", "comparative_ops", ".csv");
+	compare_csv(p, c);
 	free(p);
 }

@@ -16,12 +16,20 @@
  * <cat> is the seeds' name (gemm, convolution, batchnorm, ...).  The
  * data files exist for the categories present; the findings file also
  * for gemm, convolution and batchnorm when absent ("No ... found").
+ * For a comparison (tl-compare's stream, lib/cmpfind), tl_outdir_compare
+ * writes instead:
+ *   comparative_analysis_fair.md, comparative_analysis_rough.md
+ *   comparative_ops.csv                 one row per compared op, with
+ *                                       its judgement and rank
  * Errors end the program with "prog: PATH: what".
  */
+#include "cmpfind.h"
 #include "findings.h"
 #include "report.h"
 
 void tl_outdir_write(const char *dir, const struct tl_findings *f,
+    const struct tl_report_opts *o);
+void tl_outdir_compare(const char *dir, const struct tl_cmpfind *c,
     const struct tl_report_opts *o);
 /* Write charts/roofline.svg and charts/breakdown.svg under dir. */
 void tl_outdir_charts(const char *dir, const struct tl_findings *f);

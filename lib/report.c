@@ -50,19 +50,7 @@ title(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o,
 static void
 op_label(FILE *fp, const struct tl_fop *op)
 {
-	tl_md_code(fp, op->name, 80);
-	if (op->dims[0] != '\0') {
-		fputc(' ', fp);
-		tl_md_code(fp, op->dims, 70);
-	}
-}
-
-static const char *
-prio_mark(enum tl_priority p)
-{
-	static const char *mark[] = { "🟢", "🟡", "🟠", "🔴" };
-
-	return mark[p];
+	tl_md_op(fp, op->name, op->dims);
 }
 
 static const char *
@@ -643,8 +631,8 @@ appendix(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o)
 static void
 util_rec(FILE *fp, const struct tl_ftimeline *t, enum tl_priority p, int n)
 {
-	fprintf(fp, "### %s Priority %d: Keep the GPU busy\n\n", prio_mark(p),
-	    n);
+	fprintf(fp, "### %s Priority %d: Keep the GPU busy\n\n",
+	    tl_md_prio_mark(p), n);
 	fprintf(fp, "**Issue**: the GPU is not computing %s %% of the "
 	    "timeline, mostly %s.\n\n", tl_md_num(100 - share(t->compute,
 	    t->total), 1), dominant_loss(t));
@@ -742,7 +730,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 		hi = e2e_at(f, op, proj[2]);
 		n++;
 		op_anchor_id(id, sizeof(id), f, op);
-		fprintf(fp, "### %s Priority %d: ", prio_mark(op->prio), n);
+		fprintf(fp, "### %s Priority %d: ", tl_md_prio_mark(op->prio), n);
 		tl_advice_title(fp, op);
 		fputs("\n\n**Issue**: ", fp);
 		tl_advice_issue(fp, op);

@@ -18,20 +18,13 @@ import tempfile
 import xml.dom.minidom
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mdcheck  # noqa: E402
+from mdcheck import ok  # noqa: E402
 from parity import read_tsv  # noqa: E402
 
 BIN, TRACES = sys.argv[1], sys.argv[2]
 TMP = tempfile.mkdtemp()
 FAILED = []
-
-
-def ok(name, cond, detail=""):
-    if cond:
-        print("ok " + name)
-    else:
-        print("FAIL " + name)
-        if detail:
-            print("  " + str(detail)[:2000])
 
 
 def sh(cmd, **kw):
@@ -81,25 +74,11 @@ def md_ms(us):
     return "%d.%03d" % (u // 1000, u % 1000)
 
 
-def outside_code(text):
-    """Markdown text with the `code` spans (kernel and op names) removed."""
-    return re.sub(r"`[^`\n]*`", "", text)
-
-
-FORBIDDEN = [r"\bcuBLAS", r"\brocBLAS", r"\bhipBLAS", r"\bMIOpen", r"\bcuDNN",
-             r"\bCUTLASS", r"\bNCCL", r"\bRCCL", r"\bCUDA\b", r"\bROCm",
-             r"\bNVIDIA\b", r"\bAMD\b", r"bank conflict", r"coalesc",
-             r"\boccupancy", r"cache hit", r"\bwinner\b",
-             r"better platform", r"worse platform"]
-
-
 def scan_wording(name, files):
     bad = []
     for f in files:
-        text = outside_code(open(f, encoding="utf-8").read())
-        for pat in FORBIDDEN:
-            for m in re.finditer(pat, text, re.I):
-                bad.append("%s: %s" % (os.path.basename(f), m.group(0)))
+        bad += ["%s: %s" % (os.path.basename(f), m) for m in
+                mdcheck.scan(open(f, encoding="utf-8").read(), mdcheck.VENDOR)]
     ok(name, not bad, bad[:10])
 
 

@@ -100,17 +100,20 @@ for e in tests/bad/stream/*.expect; do
 	done
 done
 
-# End-to-end cases; the trace multiplier's scaling checks; the batch
-# rules of share/tl/tl.mk.
-for c in tests/cases.sh tests/scale.sh tests/tlmk.sh; do
+# End-to-end cases; tl-replay and its runner; the trace multiplier's
+# scaling checks; the batch rules of share/tl/tl.mk.
+for c in tests/cases.sh tests/replay.sh tests/scale.sh tests/tlmk.sh; do
 	sh "$c" "$BIN" "$SHARED" > "$tmp/cases" 2>&1
 	tally "$tmp/cases"
 done
 
-# tl-findings on the shared traces (numbers recomputed from the stream).
+# tl-findings on the shared traces, standalone and comparative (numbers
+# recomputed from the stream).
 if [ -d "$TRACES" ]; then
-	python3 tests/findings.py "$BIN" "$TRACES" > "$tmp/fd" 2>&1
-	tally "$tmp/fd"
+	for t in findings cmpreport; do
+		python3 tests/$t.py "$BIN" "$TRACES" > "$tmp/fd" 2>&1
+		tally "$tmp/fd"
+	done
 elif [ "${CI:-}" = true ]; then
 	bad "findings: $TRACES not found (required with CI=true)"
 else

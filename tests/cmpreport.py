@@ -1,0 +1,497 @@
+#!/usr/bin/env python3
+"""End-to-end checks of tl-findings' comparative reports on the Qwen pair.
+
+usage: cmpreport.py BINDIR TRACES
+Prints "ok NAME", "FAIL NAME" or "SKIP NAME" lines (tests/run.sh counts
+them).  The pair is the H100 Qwen trace (reference) and the MI300X one
+(target), each through tl-parse | tl-efficiency --hw, then tl-compare.
+Every number asserted is recomputed here from tl-compare's stream: the
+executive tables (timelines from the ref_/target_trace_*_us columns,
+kernel time per category), the Expected? column of every matched op, the
+order of the recommendations.  Also: the wording scans (no vendor names,
+no platform verdicts) on both reports in both role orders, a trace
+against itself (Δ 0, no findings), swapped roles (every Δ changes sign),
+ops of one side only and layout pairs, identical output across runs and
+the exit statuses.
+"""
+import csv
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import mdcheck  # noqa: E402
+from mdcheck import ok  # noqa: E402
+from parity import read_tsv  # noqa: E402
+
+BIN, TRACES = sys.argv[1], sys.argv[2]
+TMP = tempfile.mkdtemp()
+REF = "h100-qwen1.5-0.5b.json.gz"
+TGT = "mi300-qwen1.5-0.5b.json.gz"
+TLC = ["total", "busy", "compute", "exposed_comm", "exposed_memcpy", "idle"]
+TL_LABEL = ["Total GPU timeline", "Busy", "Computation",
+            "Exposed communication", "Exposed memory copy", "Idle"]
+CATS = ["gemm", "conv", "attention", "batchnorm", "layernorm", "groupnorm",
+        "instancenorm", "rmsnorm", "softmax", "elementwise", "reduce", "comm",
+        "memcpy", "triton", "other"]
+
+
+def sh(cmd):
+    return subprocess.run(cmd, shell=True, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE)
+
+
+def must(cmd):
+    r = sh(cmd)
+    if r.returncode != 0:
+        raise RuntimeError("%s: exit %d: %s" % (cmd, r.returncode,
+                                                r.stderr.decode()[:500]))
+    return r.stdout.decode()
+
+
+def ns(us):
+    """Exact nanoseconds of a microseconds field (at most 3 decimals)."""
+    if us == "":
+        return 0
+    neg = us.startswith("-")
+    whole, _, frac = us.lstrip("-").partition(".")
+    v = int(whole) * 1000 + int((frac + "000")[:3])
+    return -v if neg else v
+
+
+def md_ms(n):
+    u = (abs(n) + 500) // 1000
+    return "%s%d.%03d" % ("-" if n < 0 else "", u // 1000, u % 1000)
+
+
+def with_sign(s):
+    """mdtext's signed form: '+' before a positive number, none on zero."""
+    if s.lstrip("-").replace("0", "").replace(".", "") == "":
+        return s.lstrip("-")
+    return s if s.startswith("-") else "+" + s
+
+
+def md_ms_signed(n):
+    return with_sign(md_ms(n))
+
+
+def md_pct_signed(v):
+    return "n/a" if v is None else with_sign("%.1f" % v)
+
+
+def num(s):
+    return None if s == "" else float(s)
+
+
+def table(text, heading):
+    """The rows (lists of cells) of the first table after heading."""
+    i = text.index(heading)
+    rows = []
+    for line in text[i:].split("\n")[1:]:
+        if line.startswith("|"):
+            if not line.startswith("|---"):
+                rows.append([c.strip() for c in
+                             re.split(r"(?<!\\)\|", line)[1:-1]])
+        elif rows:
+            break
+    return rows[1:]
+
+
+def judge(r):
+    """The Expected? of a row, by the definition of tl-findings(1)."""
+    e, a = num(r["expected_ratio"]), num(r["actual_ratio"])
+    if r["match"] != "both" or e is None or a is None:
+        return "n/a"
+    if r["explained"] == "yes":
+        return "yes"
+    if a > 2 * e:
+        return "likely kernel problem"
+    return "no (slower)" if a > e else "no (faster)"
+
+
+def ranked(rows):
+    """The recommendations in their order: [(row index, score)]."""
+    tot = sum(float(r["target_kernel_time_us"] or 0) for r in rows)
+    recs = []
+    for i, r in enumerate(rows):
+        t = r["target_kernel_time_us"]
+        if t == "" or float(t) <= 0:
+            continue
+        u = num(r["unexplained_time_us"])
+        if r["match"] == "target_only" and u is None:
+            u = float(t)
+        if u is None or u <= 0 or not (r["match"] == "target_only" or
+                                       judge(r) in ("no (slower)",
+                                                    "likely kernel problem")):
+            continue
+        p = num(r["target_pct_gpu_time"])
+        score = u / float(t) * p if p is not None else u / tot * 100
+        recs.append((-score, -u, i))
+    recs.sort()
+    return [(i, -s) for s, _, i in recs]
+
+
+def label(r):
+    return "`%s` `%s`" % (r["name"], r["input_dims"])
+
+
+def enrich(trace, hw):
+    p = os.path.join(TMP, os.path.basename(trace) + ".tsv")
+    must("%s/tl-parse %s | %s/tl-efficiency --hw %s > %s"
+         % (BIN, trace, BIN, hw, p))
+    return p
+
+
+def compare(ref, tgt, name):
+    p = os.path.join(TMP, name + ".tsv")
+    must("%s/tl-compare -R %s -T %s > %s" % (BIN, ref, tgt, p))
+    return p
+
+
+def reports(cmp, name, *opts):
+    d = os.path.join(TMP, name)
+    must("%s/tl-findings %s -o %s %s" % (BIN, " ".join(opts), d, cmp))
+    return d, [open(os.path.join(d, f), encoding="utf-8").read() for f in
+               ("comparative_analysis_fair.md",
+                "comparative_analysis_rough.md")]
+
+
+def check_exec(name, rows, fair):
+    r0 = rows[0]
+    want = []
+    for k, lab in zip(TLC, TL_LABEL):
+        a, b = ns(r0["ref_trace_%s_us" % k]), ns(r0["target_trace_%s_us" % k])
+        want.append([lab, md_ms(a), md_ms(b), md_ms_signed(b - a),
+                     md_pct_signed(100.0 * float(b - a) / float(a)
+                                   if a else None)])
+    got = table(fair, "### GPU timeline")
+    ok(name + ": executive GPU timeline table = the stream's trace_*_us "
+       "columns, Δ and Δ %", got == want, (got, want))
+    cat = {}
+    for r in rows:
+        c = cat.setdefault(r["category"], [0, 0])
+        c[0] += ns(r["ref_kernel_time_us"])
+        c[1] += ns(r["target_kernel_time_us"])
+    want = []
+    for c in [c for c in CATS if c in cat] + ["**All ops**"]:
+        a, b = cat[c] if c in cat else (sum(v[0] for v in cat.values()),
+                                        sum(v[1] for v in cat.values()))
+        want.append([c, md_ms(a), md_ms(b), md_ms_signed(b - a),
+                     md_pct_signed(100.0 * float(b - a) / float(a)
+                                   if a else None)])
+    got = table(fair, "### Kernel time by category")
+    ok(name + ": executive kernel time per category = sums of the rows' "
+       "kernel times (%d categories)" % (len(want) - 1), got == want,
+       (got, want))
+
+
+def check_ops(name, rows, rough):
+    """The rough report's table of matched ops: every one, judged."""
+    got = {int(g[0]): g for g in table(rough, "### Step 7: Matched ops")}
+    bad = []
+    for i, r in enumerate(rows):
+        if r["match"] != "both":
+            continue
+        g = got.pop(i + 1, None)
+        a, b = ns(r["ref_kernel_time_us"]), ns(r["target_kernel_time_us"])
+        e, x = num(r["expected_ratio"]), num(r["actual_ratio"])
+        want = [str(i + 1), label(r), r["bound"] or "n/a", md_ms(a), md_ms(b),
+                md_pct_signed(100.0 * float(b - a) / float(a) if a else None),
+                "n/a" if e is None else "%.3f" % e,
+                "n/a" if x is None else "%.3f" % x, judge(r)]
+        if g != want:
+            bad.append((g, want))
+    ok(name + ": every matched op with Δ %%, ratios and Expected? from the "
+       "stream (%d ops)" % sum(r["match"] == "both" for r in rows),
+       not bad and not got, (bad[:3], list(got)[:3]))
+    return sum(judge(r) in ("no (slower)", "likely kernel problem",
+                            "no (faster)") for r in rows)
+
+
+def check_ranking(name, rows, fair, rough, csvtext):
+    want = ranked(rows)
+    heads = re.findall(r"^### \S+ Priority (\d+): (`[^`]*` `[^`]*`)", fair,
+                       re.M)
+    good = [(int(n), h) for n, h in heads] == \
+        [(k + 1, label(rows[i])) for k, (i, _) in enumerate(want[:8])]
+    ok(name + ": fair recommendations ranked by unexplained_time_us / "
+       "target time x target_pct_gpu_time (first %d of %d)"
+       % (min(8, len(want)), len(want)), good, (heads[:4], want[:4]))
+    got = table(rough, "### Step 6: Ranking")
+    good = len(got) == len(want) and all(
+        g[0] == str(k + 1) and g[1] == label(rows[i]) and
+        g[6] == "%.3f" % s for k, ((i, s), g) in enumerate(zip(want, got)))
+    ok(name + ": rough ranking table lists all %d with their scores"
+       % len(want), good, (got[:2], want[:2]))
+    cs = list(csv.DictReader(io.StringIO(csvtext)))
+    good = len(cs) == len(rows) and all(
+        c["name"] == r["name"] and c["input_dims"] == r["input_dims"] and
+        c["hw_expected"] == {"n/a": "", "yes": "yes", "no (slower)": "slower",
+                             "no (faster)": "faster",
+                             "likely kernel problem":
+                             "likely_kernel_problem"}[judge(r)]
+        for c, r in zip(cs, rows))
+    rank = {i: k + 1 for k, (i, _) in enumerate(want)}
+    good = good and all(c["rank"] == str(rank.get(i, "")) for i, c in
+                        enumerate(cs))
+    ok(name + ": comparative_ops.csv has every row with its judgement and "
+       "rank", good)
+    return want
+
+
+def scanner():
+    """The verdict scan itself catches verdicts and lets hardware
+    comparisons and code spans through."""
+    bad = ["The MI300X is faster than the H100.", "H100 wins here.",
+           "the target is slower", "the better platform", "H100 beats it",
+           "a superior GPU", "runs 2x faster than the reference"]
+    fine = ["slower than the hardware explains", "no (faster)",
+            "takes longer than the time ratio of the two GPUs predicts",
+            "`winner_kernel_beats`", "less time on the target than the "
+            "roofs predict"]
+    ok("the verdict scan flags verdicts, not hardware comparisons",
+       all(mdcheck.scan(t, mdcheck.VERDICT) for t in bad) and
+       not any(mdcheck.scan(t, mdcheck.VERDICT) for t in fine))
+
+
+def scan_all(name, texts):
+    bad = []
+    for t in texts:
+        bad += mdcheck.scan(t, mdcheck.VERDICT + mdcheck.VENDOR)
+    ok(name, not bad and texts, bad[:10])
+
+
+def sign(x):
+    """-1, 0 or 1 for a signed cell, None for n/a."""
+    if x == "n/a":
+        return None
+    if x.lstrip("+-").replace("0", "").replace(".", "") == "":
+        return 0
+    return -1 if x.startswith("-") else 1
+
+
+def flipped(x, y):
+    """y is x with the other sign (n/a stays n/a, or has a zero base)."""
+    if sign(x) is None or sign(y) is None:
+        return True
+    return sign(x) == -sign(y)
+
+
+def flip_checks(fair_a, rough_a, fair_b, rough_b):
+    """Swapped roles: every Δ of the tables changes sign."""
+    bad = []
+    for h in ("### GPU timeline", "### Kernel time by category"):
+        ta, tb = table(fair_a, h), table(fair_b, h)
+        if len(ta) != len(tb) or not ta:
+            bad.append((h, len(ta), len(tb)))
+        for a, b in zip(ta, tb):
+            if a[0] != b[0] or a[1] != b[2] or a[2] != b[1] or \
+               a[3].lstrip("+-") != b[3].lstrip("+-") or \
+               not flipped(a[3], b[3]) or not flipped(a[4], b[4]):
+                bad.append((a, b))
+    ta = {(g[1], g[3], g[4]): g for g in table(rough_a, "### Step 7")}
+    tb = {(g[1], g[4], g[3]): g for g in table(rough_b, "### Step 7")}
+    n = 0
+    for k, a in ta.items():
+        b = tb.get(k)
+        if b is None or sign(a[5]) is None or not flipped(a[5], b[5]):
+            bad.append((a, b))
+        n += 1
+    return bad, n
+
+
+def pair():
+    ref = enrich(os.path.join(TRACES, REF), "h100")
+    tgt = enrich(os.path.join(TRACES, TGT), "mi300x")
+    cmp = compare(ref, tgt, "cmp")
+    rows = read_tsv(open(cmp, encoding="utf-8").read())
+    d, (fair, rough) = reports(cmp, "qwen")
+    out = sh("%s/tl-findings %s" % (BIN, cmp))
+    ok("qwen pair: tl-findings on tl-compare's stream writes the fair report "
+       "by default (exit 0, = the -o file)", out.returncode == 0 and
+       out.stdout.decode() == fair and fair.startswith(
+           "# Performance Comparison: `%s`" % rows[0]["ref_name"]))
+    out = sh("%s/tl-findings -r rough %s" % (BIN, cmp))
+    ok("qwen pair: -r rough writes the long report (= the -o file)",
+       out.returncode == 0 and out.stdout.decode() == rough and
+       "## Raw Data Exploration" in rough)
+    ok("qwen pair: -o writes comparative_analysis_{fair,rough}.md and "
+       "comparative_ops.csv only", sorted(os.listdir(d)) == [
+           "comparative_analysis_fair.md", "comparative_analysis_rough.md",
+           "comparative_ops.csv"])
+    check_exec("qwen pair", rows, fair)
+    nunexp = check_ops("qwen pair", rows, rough)
+    want = check_ranking("qwen pair", rows, fair, rough, open(
+        os.path.join(d, "comparative_ops.csv"), encoding="utf-8").read())
+    ok("qwen pair: the target has recommendations and unexpected ops "
+       "(%d, %d)" % (len(want), nunexp), len(want) >= 3 and nunexp >= 3)
+    top = rows[want[0][0]]
+    ok("qwen pair: the first recommendation links to its detail section",
+       ("→ *See [details](#cmp-op-%d)*" % (want[0][0] + 1)) in fair and
+       ('<a id="cmp-op-%d"></a>' % (want[0][0] + 1)) in fair and
+       label(top) in fair.split("## Detailed Comparison")[1])
+    exe = fair.split("## Recommendations")[0]
+    ok("qwen pair: executive summary is at most ~20 lines of text plus "
+       "tables", len([x for x in exe.split("\n") if x.strip() and
+                      not x.startswith("|")]) <= 20)
+    for sec in ("**Issue**:", "**Action**:", "**Impact**:"):
+        ok("qwen pair: every recommendation has %s" % sec,
+           fair.count(sec) == min(8, len(want)))
+    rough_order = [int(x) for x in re.findall(r'<a id="cmp-op-(\d+)"></a>',
+                                              rough)]
+    ok("qwen pair: the rough report details every op with its derivation",
+       rough_order == list(range(1, len(rows) + 1)) and
+       rough.split("## Raw Data")[1].split("## Questions")[0].count(
+           "- Expected ratio: ") ==
+       sum(r["match"] == "both" for r in rows) and
+       "TFLOPS/s, over the target's" in rough and "TB/s, over the target's"
+       in rough)
+    d2, _ = reports(cmp, "qwen2")
+    r = sh("diff -r %s %s" % (d, d2))
+    ok("qwen pair: output is byte-identical across runs", r.returncode == 0,
+       r.stdout[:300])
+    d3, (fair3, _) = reports(cmp, "qwen3", "-t", "Qwen1.5-0.5B")
+    ok("qwen pair: --title names the model in the title",
+       fair3.startswith("# Qwen1.5-0.5B Performance Comparison: "))
+
+    # Swapped roles.
+    sw = compare(tgt, ref, "swap")
+    srows = read_tsv(open(sw, encoding="utf-8").read())
+    _, (sfair, srough) = reports(sw, "swap")
+    bad, n = flip_checks(fair, rough, sfair, srough)
+    ok("swapped roles: every Δ of the timeline, category and per-op tables "
+       "changes sign (%d ops)" % n, not bad and n == len(rows), bad[:3])
+    check_exec("swapped roles", srows, sfair)
+    check_ops("swapped roles", srows, srough)
+    check_ranking("swapped roles", srows, sfair, srough, open(
+        os.path.join(TMP, "swap", "comparative_ops.csv"),
+        encoding="utf-8").read())
+    scan_all("no platform verdicts or vendor names outside code spans "
+             "(fair and rough, both role orders)", [fair, rough, sfair,
+                                                    srough])
+
+    # A trace against itself.
+    me = compare(ref, ref, "self")
+    _, (mfair, mrough) = reports(me, "self")
+    cells = table(mfair, "### GPU timeline") + \
+        table(mfair, "### Kernel time by category")
+    ops = table(mrough, "### Step 7")
+    ok("self: Δ 0 in every table row", cells and ops and all(
+        c[3] == "0.000" and c[4] in ("0.0", "n/a") for c in cells) and
+        all(o[5] == "0.0" and o[8] in ("yes", "n/a") for o in ops))
+    judged = table(mrough, "### Step 5")
+    ok("self: no findings, no recommendations, no unexpected op",
+       "No findings" in mfair and "no findings" in mfair and
+       "Priority 1" not in mfair + mrough and
+       all(o[8] in ("yes", "n/a") for o in
+           ops + table(mfair, "### Matched ops")) and
+       [j[1] for j in judged if j[0] not in ("yes", "n/a")] == ["0"] * 3)
+    r = sh("%s/tl-findings --fail-on low %s > /dev/null" % (BIN, me))
+    ok("self: --fail-on low exits 0", r.returncode == 0)
+    scan_all("self: no platform verdicts or vendor names", [mfair, mrough])
+    return ref, tgt, cmp, want, rows
+
+
+def one_sided(ref, tgt):
+    """Ops of one side only and a layout pair, made by editing the target."""
+    head, *lines = open(tgt, encoding="utf-8").read().rstrip("\n").split("\n")
+    cols = head.split("\t")
+    ci, di, si = (cols.index(c) for c in ("name", "input_dims",
+                                           "input_strides"))
+    out = [head]
+    for line in lines:
+        f = line.split("\t")
+        if f[ci] == "aten::cat":
+            continue                    # reference only
+        if f[ci] == "aten::addmm":
+            f[ci] = "aten::linear"      # target only (addmm reference only)
+        if f[ci] == "aten::neg":
+            f[si] = "[[1,1,1,1]]"       # paired by layout
+        out.append("\t".join(f))
+    t2 = os.path.join(TMP, "tgt-edited.tsv")
+    open(t2, "w", encoding="utf-8").write("\n".join(out) + "\n")
+    cmp = compare(ref, t2, "edited")
+    rows = read_tsv(open(cmp, encoding="utf-8").read())
+    _, (fair, rough) = reports(cmp, "edited")
+    got = table(fair, "### Ops on one side only")
+    want = [["%s only" % ("reference" if r["match"] == "ref_only" else
+                          "target"), label(r),
+             "`%s`" % r["input_types"].replace("|", "\\|"),
+             r["ref_count"] or r["target_count"],
+             md_ms(ns(r["ref_kernel_time_us"] or r["target_kernel_time_us"])),
+             "%.2f" % float(r["ref_pct_gpu_time"] or r["target_pct_gpu_time"])]
+            for r in rows if r["match"] != "both"]
+    ok("one side only: listed apart with count, time and share (%d rows)"
+       % len(want), got == want and
+       sorted(w[0] for w in want) == ["reference only", "reference only",
+                                      "reference only", "target only"],
+       (got, want))
+    lay = [r for r in rows if r["layout_note"]]
+    got = table(fair, "### Layout differences")
+    ok("layout pair: reported with both strides and the note",
+       len(lay) == 1 and len(got) == 1 and got[0][0] == label(lay[0]) and
+       got[0][2] == "`[[1,1,1,1]]`" and got[0][3] == lay[0]["layout_note"])
+    want_r = ranked(rows)
+    only = [k for k, (i, _) in enumerate(want_r)
+            if rows[i]["match"] == "target_only"]
+    heads = re.findall(r"^### \S+ Priority (\d+): (.*)$", fair, re.M)
+    ok("target only: ranked among the recommendations at its share "
+       "(rank %d)" % (only[0] + 1 if only else 0),
+       len(only) == 1 and heads[only[0]] == (
+           str(only[0] + 1), label(rows[want_r[only[0]][0]]) +
+           ": runs on the target only") and
+       table(rough, "### Step 6")[only[0]][2] == "target only")
+    check_ops("one side only", rows, rough)
+    scan_all("one side only: no platform verdicts or vendor names",
+             [fair, rough])
+
+
+def statuses(cmp, want):
+    worst = max(("Low", "Medium", "High", "Critical").index(
+        "Low" if s <= 5 else "Medium" if s <= 10 else "High" if s <= 15
+        else "Critical") for _, s in want)
+    codes = [sh("%s/tl-findings --fail-on %s %s > /dev/null" % (BIN, p, cmp))
+             .returncode for p in ("low", "medium", "high", "critical")]
+    ok("exit status: --fail-on exits 3 up to the worst priority (%s)"
+       % ("Low", "Medium", "High", "Critical")[worst],
+       codes == [3 if k <= worst else 0 for k in range(4)], codes)
+    r = sh("%s/tl-findings -r category -C gemm %s" % (BIN, cmp))
+    r2 = sh("%s/tl-findings --charts %s/c %s" % (BIN, TMP, cmp))
+    ok("exit status: no category report or charts for a comparison (2)",
+       r.returncode == 2 and r2.returncode == 2 and
+       b"no category report" in r.stderr)
+    t = os.path.join(TMP, "timeline.tsv")
+    must("%s/tl-compare -t -R %s -T %s > %s" % (BIN, os.path.join(
+        TMP, REF + ".tsv"), os.path.join(TMP, TGT + ".tsv"), t))
+    r = sh("%s/tl-findings %s" % (BIN, t))
+    ok("exit status: a timeline comparison is refused with a message (1)",
+       r.returncode == 1 and b"timeline comparison" in r.stderr and
+       r.stderr.count(b"\n") == 1)
+    bad = os.path.join(TMP, "bad.tsv")
+    text = open(cmp, encoding="utf-8").read().split("\n")
+    text[2] = "maybe" + text[2][text[2].index("\t"):]
+    open(bad, "w", encoding="utf-8").write("\n".join(text))
+    r = sh("%s/tl-findings %s" % (BIN, bad))
+    ok("exit status: a bad match value is an error naming the line (1)",
+       r.returncode == 1 and b"bad.tsv:3: match 'maybe'" in r.stderr)
+    r = sh("%s/tl-findings %s > /dev/full" % (BIN, cmp))
+    ok("exit status: a write error exits 1", r.returncode == 1 and
+       r.stderr != b"")
+
+
+if not all(os.path.exists(os.path.join(TRACES, t)) for t in (REF, TGT)):
+    print("%s comparative reports (no Qwen pair in %s)"
+          % ("FAIL" if os.environ.get("CI") == "true" else "SKIP", TRACES))
+    sys.exit(0)
+scanner()
+try:
+    ref_s, tgt_s, cmp_s, want_s, _ = pair()
+    one_sided(ref_s, tgt_s)
+    statuses(cmp_s, want_s)
+except Exception as e:  # noqa: BLE001
+    print("FAIL comparative reports: %s: %s" % (type(e).__name__, e))
+shutil.rmtree(TMP) if not os.environ.get("KEEP") else print(TMP)
