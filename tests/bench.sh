@@ -206,9 +206,10 @@ for the sort), the timeline's intervals, or the op stream's rows (48
 bytes each, and 4 bytes per GPU event in them). Interned strings do not
 grow with K; input and output buffers take about 3 MB.
 
-tl-findings keeps 32 bytes per GPU event of its input for the idle-gap
-analysis and the median kernel time, which need every GPU event (sorted
-by start); everything else it holds is per op signature.
+tl-findings keeps 32 bytes per GPU event of its input (and as much again
+while it sorts them) for the idle-gap analysis and the median kernel
+time, which need every GPU event in start order; everything else it
+holds is per op signature.
 
 EOF
 	echo "## Machine"
