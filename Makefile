@@ -85,6 +85,7 @@ LIBHDR = \
 UNIT = \
 	tests/unit/test_concrete \
 	tests/unit/test_expr \
+	tests/unit/test_hashmap \
 	tests/unit/test_hwspec \
 	tests/unit/test_interval \
 	tests/unit/test_json \

@@ -33,7 +33,7 @@ cmp_frame(const void *a, const void *b)
 static int
 same_thread(const struct tl_event *a, const struct tl_event *b)
 {
-	return a->pid == b->pid && a->tid == b->tid;
+	return a->thread == b->thread;
 }
 
 struct tl_callstack *
@@ -94,8 +94,7 @@ innermost(struct tl_callstack *cs, int i)
 		size_t mid = (lo + hi) / 2;
 		const struct tl_event *m = &t->ev[cs->py[mid]];
 
-		if (m->pid < e->pid || (m->pid == e->pid && (m->tid < e->tid ||
-		    (m->tid == e->tid && m->ts <= e->ts))))
+		if (tl_ev_cmp_thread(m, e) <= 0)
 			lo = mid + 1;
 		else
 			hi = mid;

@@ -91,6 +91,74 @@ tl_map_get(const struct tl_map *m, uint64_t k1, uint64_t k2)
 	return NULL;
 }
 
+void
+tl_map32_init(struct tl_map32 *m)
+{
+	m->key = NULL;
+	m->val = NULL;
+	m->cap = m->n = 0;
+}
+
+void
+tl_map32_free(struct tl_map32 *m)
+{
+	free(m->key);
+	free(m->val);
+	tl_map32_init(m);
+}
+
+static void
+grow32(struct tl_map32 *m)
+{
+	struct tl_map32 old = *m;
+	size_t i, n = m->cap ? m->cap * 2 : 256;
+
+	m->key = tl_malloc(n * sizeof(*m->key));
+	m->val = tl_calloc(n, sizeof(*m->val));
+	m->cap = n;
+	m->n = 0;
+	for (i = 0; i < old.cap; i++)
+		if (old.val[i] != 0)
+			tl_map32_put(m, old.key[i], old.val[i]);
+	tl_map32_free(&old);
+}
+
+void
+tl_map32_put(struct tl_map32 *m, uint64_t k, uint32_t v)
+{
+	size_t j;
+
+	if ((m->n + 1) * 4 > m->cap * 3)
+		grow32(m);
+	j = mix(0, k) & (m->cap - 1);
+	while (m->val[j] != 0) {
+		if (m->key[j] == k) {
+			m->val[j] = v;
+			return;
+		}
+		j = (j + 1) & (m->cap - 1);
+	}
+	m->key[j] = k;
+	m->val[j] = v;
+	m->n++;
+}
+
+uint32_t
+tl_map32_get(const struct tl_map32 *m, uint64_t k)
+{
+	size_t j;
+
+	if (m->cap == 0)
+		return 0;
+	j = mix(0, k) & (m->cap - 1);
+	while (m->val[j] != 0) {
+		if (m->key[j] == k)
+			return m->val[j];
+		j = (j + 1) & (m->cap - 1);
+	}
+	return 0;
+}
+
 uint64_t
 tl_hash(const void *s, size_t n)
 {

@@ -3,8 +3,10 @@
 #define TL_HASHMAP_H
 
 /*
- * A map from a pair of 64-bit keys to a 64-bit value, open addressing.
- * Used for the linking indexes (flow ids, correlation ids, (pid, tid, id)).
+ * Open-addressing hash maps: tl_map from a pair of 64-bit keys to a 64-bit
+ * value (25 bytes a slot), and tl_map32 from one 64-bit key to a nonzero
+ * 32-bit value (12 bytes a slot), for indexes with millions of keys such
+ * as the flow ids of a trace.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -22,6 +24,19 @@ void tl_map_free(struct tl_map *m);
 void tl_map_put(struct tl_map *m, uint64_t k1, uint64_t k2, int64_t v);
 /* Return a pointer to the value, or NULL. */
 int64_t *tl_map_get(const struct tl_map *m, uint64_t k1, uint64_t k2);
+struct tl_map32 {
+	uint64_t *key;
+	uint32_t *val;		/* 0 = free slot */
+	size_t cap, n;
+};
+
+void tl_map32_init(struct tl_map32 *m);
+void tl_map32_free(struct tl_map32 *m);
+/* Insert or overwrite; v must not be 0. */
+void tl_map32_put(struct tl_map32 *m, uint64_t k, uint32_t v);
+/* The value, or 0 when k is absent. */
+uint32_t tl_map32_get(const struct tl_map32 *m, uint64_t k);
+
 /* A 64-bit hash of n bytes, for keys made from strings. */
 uint64_t tl_hash(const void *s, size_t n);
 

@@ -46,22 +46,36 @@ w_opt_int(struct tl_opstream *os, int64_t v)
 }
 
 static void
-kernels_json(struct tl_opstream *os, const struct tl_trace *t,
-    const struct tl_row *r)
+w_args(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_event *e)
 {
+	struct tl_args a;
+
+	tl_ev_args(t, e, &a);
+	w_interned(os, t, a.dims);
+	w_interned(os, t, a.types);
+	w_interned(os, t, a.strides);
+	w_interned(os, t, a.concrete);
+}
+
+static void
+kernels_json(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_rows *rows, const struct tl_row *r)
+{
+	const int *gpu = tl_row_gpu(rows, r);
 	int k;
 
 	tl_jb_reset(&os->jb);
 	tl_jb_lit(&os->jb, "[");
 	for (k = 0; k < r->ngpu; k++) {
-		const struct tl_event *g = &t->ev[r->gpu[k]];
+		const struct tl_event *g = &t->ev[gpu[k]];
 
 		tl_jb_lit(&os->jb, k ? ",{\"uid\":" : "{\"uid\":");
 		tl_jb_int(&os->jb, g->uid);
 		tl_jb_lit(&os->jb, ",\"name\":");
 		tl_jb_str(&os->jb, tl_ev_name(t, g));
 		tl_jb_lit(&os->jb, ",\"pid\":");
-		tl_jb_str(&os->jb, tl_str(t->str, g->pid));
+		tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, g)));
 		tl_jb_lit(&os->jb, ",\"stream\":");
 		if (g->stream == TL_NONE)
 			tl_jb_lit(&os->jb, "null");
@@ -106,21 +120,18 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		tl_w_int(os->w, e->uid);
 		w_interned(os, t, e->name);
 		tl_w_str(os->w, r->category);
-		tl_w_str(os->w, r->direction);
+		tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
 		tl_w_str(os->w, tl_rowkind_name(r->kind));
-		w_interned(os, t, e->pid);
-		w_interned(os, t, e->tid);
+		w_interned(os, t, tl_ev_pid(t, e));
+		w_interned(os, t, tl_ev_tid(t, e));
 		tl_w_us(os->w, e->ts);
 		tl_w_us(os->w, e->dur);
 		tl_w_int(os->w, r->ngpu);
 		tl_w_us(os->w, r->busy);
 		if (os->launchers)
 			tl_w_us(os->w, r->subtree_busy);
-		kernels_json(os, t, r);
-		w_interned(os, t, a->dims);
-		w_interned(os, t, a->types);
-		w_interned(os, t, a->strides);
-		w_interned(os, t, a->concrete);
+		kernels_json(os, t, rows, r);
+		w_args(os, t, a);
 		if (p >= 0) {
 			tl_w_int(os->w, t->ev[p].uid);
 			w_interned(os, t, t->ev[p].name);
@@ -201,11 +212,11 @@ tl_os_kernels(struct tl_opstream *os, const struct tl_trace *t,
 		tl_w_str(os->w, kinds[g->kind - TL_EV_KERNEL]);
 		tl_w_str(os->w, tl_gpuclass_name(g->flags & TL_F_COMM ? TL_GC_COMM :
 		    g->flags & TL_F_MEMCPY_CLASS ? TL_GC_MEMCPY : TL_GC_COMPUTE));
-		w_interned(os, t, g->pid);
+		w_interned(os, t, tl_ev_pid(t, g));
 		w_opt_int(os, g->stream);
 		tl_w_us(os->w, g->ts);
 		tl_w_us(os->w, g->dur);
-		w_opt_int(os, t->link_external ? g->extid : g->corr);
+		w_opt_int(os, g->link);
 		tl_w_int(os->w, r >= 0);
 		tl_w_int(os->w, (g->flags & TL_F_GRAPH) != 0);
 		if (r >= 0) {
@@ -222,10 +233,7 @@ tl_os_kernels(struct tl_opstream *os, const struct tl_trace *t,
 			w_interned(os, t, o->name);
 			tl_w_str(os->w, tl_categorize(tl_ev_name(t, o),
 			    tl_ev_name(t, g)));
-			w_interned(os, t, o->dims);
-			w_interned(os, t, o->types);
-			w_interned(os, t, o->strides);
-			w_interned(os, t, o->concrete);
+			w_args(os, t, o);
 		} else {
 			int k;
 

@@ -14,16 +14,29 @@
 struct ctx {
 	const struct tl_trace *t;
 	struct tl_rows *rows;
-	uint8_t *covered;	/* GPU event already in a row */
-	uint8_t *model_below;	/* a cpu_op strictly below has a model + GPU work */
+	uint8_t *covered;	/* bit set: GPU event already in a row */
+	uint8_t *model_below;	/* bit set: a cpu_op strictly below has a
+				   model and GPU work */
 	int *stack;
 	size_t cap;
 };
 
 static int
+bit(const uint8_t *set, int i)
+{
+	return set[i >> 3] >> (i & 7) & 1;
+}
+
+static void
+set_bit(uint8_t *set, int i)
+{
+	set[i >> 3] |= (uint8_t)(1 << (i & 7));
+}
+
+static int
 work(const struct tl_event *e)
 {
-	return e->ngpu - e->ncomm;	/* non-collective GPU events below */
+	return e->nwork;
 }
 
 static const struct tl_opinfo *
@@ -41,6 +54,7 @@ has_model(const struct tl_trace *t, int i)
 }
 
 static const struct tl_trace *sort_t;
+static const struct tl_rows *sort_rows_of;
 
 static int
 cmp_gpu_ts(const void *a, const void *b)
@@ -54,17 +68,18 @@ cmp_gpu_ts(const void *a, const void *b)
 }
 
 static void
-finish_row(const struct tl_trace *t, struct tl_row *r)
+finish_row(const struct tl_trace *t, struct tl_rows *rows, struct tl_row *r)
 {
 	struct tl_ival *iv = tl_malloc((size_t)(r->ngpu + 1) * sizeof(*iv));
+	int *g = rows->gpu + r->first;
 	int k;
 
 	sort_t = t;
 	if (r->ngpu > 0)
-		qsort(r->gpu, (size_t)r->ngpu, sizeof(*r->gpu), cmp_gpu_ts);
+		qsort(g, (size_t)r->ngpu, sizeof(*g), cmp_gpu_ts);
 	for (k = 0; k < r->ngpu; k++) {
-		iv[k].start = t->ev[r->gpu[k]].ts;
-		iv[k].end = iv[k].start + t->ev[r->gpu[k]].dur;
+		iv[k].start = t->ev[g[k]].ts;
+		iv[k].end = iv[k].start + t->ev[g[k]].dur;
 	}
 	r->busy = tl_busy(iv, (size_t)r->ngpu);
 	free(iv);
@@ -89,15 +104,16 @@ in_backward(const struct tl_trace *t, int i)
 }
 
 static void
-label(const struct tl_trace *t, struct tl_row *r)
+label(const struct tl_trace *t, const struct tl_rows *rows, struct tl_row *r)
 {
 	const char *name = tl_ev_name(t, &t->ev[r->op]);
 	const struct tl_opinfo *o = tl_optable_find(name);
-	const char *k = r->ngpu > 0 ? tl_ev_name(t, &t->ev[r->gpu[0]]) : NULL;
+	const int *g = tl_row_gpu(rows, r);
+	const char *k = r->ngpu > 0 ? tl_ev_name(t, &t->ev[g[0]]) : NULL;
 	int all_copy = r->ngpu > 0, i;
 
 	for (i = 0; i < r->ngpu; i++)
-		if (!(t->ev[r->gpu[i]].flags & TL_F_MEMCPY_CLASS))
+		if (!(t->ev[g[i]].flags & TL_F_MEMCPY_CLASS))
 			all_copy = 0;
 	if (r->kind == TL_ROW_COMM)
 		r->category = "comm";
@@ -109,9 +125,9 @@ label(const struct tl_trace *t, struct tl_row *r)
 	else
 		r->category = tl_categorize(name, k);
 	o = tl_optable_find(name);
-	r->direction = r->kind == TL_ROW_BWD ||
+	r->bwd = r->kind == TL_ROW_BWD ||
 	    (o != NULL && strcmp(o->direction, "bwd") == 0) ||
-	    in_backward(t, r->op) ? "bwd" : "fwd";
+	    in_backward(t, r->op);
 }
 
 static struct tl_row *
@@ -123,9 +139,46 @@ new_row(struct tl_rows *rows, int op, int kind)
 	r = &rows->v[rows->n++];
 	memset(r, 0, sizeof(*r));
 	r->op = op;
-	r->kind = kind;
+	r->kind = (uint8_t)kind;
 	r->fwd = -1;
+	r->first = (uint32_t)rows->ngpu;
 	return r;
+}
+
+/*
+ * Give the rows from index `from` on, whose ngpu are counted, their room
+ * in rows->gpu; their ngpu restart at 0, for add_gpu to fill.
+ */
+static void
+place_rows(struct tl_rows *rows, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < rows->n; i++) {
+		rows->v[i].first = (uint32_t)rows->ngpu;
+		rows->ngpu += (size_t)rows->v[i].ngpu;
+		rows->v[i].ngpu = 0;
+	}
+	tl_grow(&rows->gpu, &rows->capgpu, rows->ngpu + 1,
+	    sizeof(*rows->gpu));
+}
+
+static void
+add_gpu(struct tl_rows *rows, struct tl_row *r, int g)
+{
+	rows->gpu[r->first + (uint32_t)r->ngpu++] = g;
+}
+
+/* The row of op in the map (op -> row index), made if new. */
+static struct tl_row *
+keyed_row(struct tl_rows *rows, struct tl_map *m, int op, int kind)
+{
+	int64_t *k;
+
+	if ((k = tl_map_get(m, 0, (uint64_t)op)) != NULL)
+		return &rows->v[*k];
+	tl_map_put(m, 0, (uint64_t)op, (int64_t)rows->n);
+	return new_row(rows, op, kind);
 }
 
 /* Collect every non-collective GPU event below op into a new row. */
@@ -133,12 +186,14 @@ static void
 collect(struct ctx *c, int op, int kind, int fwd)
 {
 	const struct tl_trace *t = c->t;
-	struct tl_row *r = new_row(c->rows, op, kind);
+	struct tl_rows *rows = c->rows;
+	struct tl_row *r = new_row(rows, op, kind);
 	size_t sp = 0;
 	int i;
 
 	r->fwd = fwd;
-	r->gpu = tl_malloc((size_t)t->ev[op].ngpu * sizeof(*r->gpu) + 1);
+	tl_grow(&rows->gpu, &rows->capgpu, rows->ngpu +
+	    (size_t)t->ev[op].nwork + 1, sizeof(*rows->gpu));
 	tl_grow(&c->stack, &c->cap, 1, sizeof(*c->stack));
 	c->stack[sp++] = op;
 	while (sp > 0) {
@@ -147,11 +202,12 @@ collect(struct ctx *c, int op, int kind, int fwd)
 			const struct tl_event *e = &t->ev[ch];
 
 			if (TL_IS_GPU(e->kind)) {
-				if (!(e->flags & TL_F_COMM) && !c->covered[ch]) {
-					c->covered[ch] = 1;
-					r->gpu[r->ngpu++] = ch;
+				if (!(e->flags & TL_F_COMM) &&
+				    !bit(c->covered, ch)) {
+					set_bit(c->covered, ch);
+					add_gpu(rows, r, ch);
 				}
-			} else if (e->ngpu > 0) {
+			} else if (e->flags & TL_F_GPU_BELOW) {
 				tl_grow(&c->stack, &c->cap, sp + 1,
 				    sizeof(*c->stack));
 				c->stack[sp++] = ch;
@@ -159,12 +215,12 @@ collect(struct ctx *c, int op, int kind, int fwd)
 		}
 	}
 	if (r->ngpu == 0) {
-		free(r->gpu);
-		c->rows->n--;
+		rows->n--;
 		return;
 	}
-	finish_row(t, r);
-	label(t, r);
+	rows->ngpu += (size_t)r->ngpu;
+	finish_row(t, rows, r);
+	label(t, rows, r);
 }
 
 /* §9.1 rule 6: a GPU event reachable through runtime calls only. */
@@ -241,11 +297,11 @@ visit(struct ctx *c, int op)
 		collect(c, op, TL_ROW_MODEL, -1);
 		return;
 	}
-	if ((fwd = sole_backward(t, op)) >= 0 && !c->model_below[op]) {
+	if ((fwd = sole_backward(t, op)) >= 0 && !bit(c->model_below, op)) {
 		collect(c, op, TL_ROW_BWD, fwd);
 		return;
 	}
-	if (!c->model_below[op] && is_leaf_launcher(t, op, 0)) {
+	if (!bit(c->model_below, op) && is_leaf_launcher(t, op, 0)) {
 		collect(c, op, TL_ROW_LEAF, -1);
 		return;
 	}
@@ -258,6 +314,7 @@ cmp_rows(const void *a, const void *b)
 {
 	const struct tl_row *x = a, *y = b;
 	const struct tl_event *ex = &sort_t->ev[x->op], *ey = &sort_t->ev[y->op];
+	uint32_t gx, gy;
 
 	if (ex->ts != ey->ts)
 		return ex->ts < ey->ts ? -1 : 1;
@@ -265,8 +322,9 @@ cmp_rows(const void *a, const void *b)
 		return ex->uid < ey->uid ? -1 : 1;
 	if (x->ngpu == 0 || y->ngpu == 0)
 		return (x->ngpu > 0) - (y->ngpu > 0);
-	return sort_t->ev[x->gpu[0]].uid < sort_t->ev[y->gpu[0]].uid ? -1 :
-	    sort_t->ev[x->gpu[0]].uid > sort_t->ev[y->gpu[0]].uid;
+	gx = sort_t->ev[tl_row_gpu(sort_rows_of, x)[0]].uid;
+	gy = sort_t->ev[tl_row_gpu(sort_rows_of, y)[0]].uid;
+	return gx < gy ? -1 : gx > gy;
 }
 
 static void
@@ -275,6 +333,7 @@ sort_rows(const struct tl_trace *t, struct tl_rows *rows)
 	size_t i;
 
 	sort_t = t;
+	sort_rows_of = rows;
 	if (rows->n > 0)
 		qsort(rows->v, rows->n, sizeof(*rows->v), cmp_rows);
 	rows->total_busy = 0;
@@ -289,12 +348,9 @@ keep_window(const struct tl_trace *t, const struct tl_window *w,
 {
 	size_t i, o = 0;
 
-	for (i = 0; i < rows->n; i++) {
+	for (i = 0; i < rows->n; i++)
 		if (tl_in_window(t, w, rows->v[i].op))
 			rows->v[o++] = rows->v[i];
-		else
-			free(rows->v[i].gpu);
-	}
 	rows->n = o;
 }
 
@@ -313,59 +369,70 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 {
 	struct ctx c;
 	struct tl_map comm;
-	size_t i;
+	size_t i, left;
+	int pass;
 
 	memset(&c, 0, sizeof(c));
 	memset(rows, 0, sizeof(*rows));
 	c.t = t;
 	c.rows = rows;
-	c.covered = tl_calloc(t->nev, 1);
-	c.model_below = tl_calloc(t->nev, 1);
+	c.covered = tl_calloc(t->nev / 8 + 1, 1);
+	c.model_below = tl_calloc(t->nev / 8 + 1, 1);
 	for (i = 0; i < t->nev; i++) {
 		int a;
 
 		if (t->ev[i].kind != TL_EV_CPU_OP || work(&t->ev[i]) == 0 ||
 		    !has_model(t, (int)i))
 			continue;
-		for (a = t->ev[i].parent; a >= 0 && !c.model_below[a];
+		for (a = t->ev[i].parent; a >= 0 && !bit(c.model_below, a);
 		    a = t->ev[a].parent)
-			c.model_below[a] = 1;
+			set_bit(c.model_below, a);
 	}
 	for (i = 0; i < t->nev; i++)
 		if (t->ev[i].flags & TL_F_ROOT)
 			visit(&c, (int)i);
-	/* Leftovers, one row each; collectives grouped by op. */
+	/*
+	 * Leftovers, one row each; collectives grouped by op.  The rows are
+	 * made and counted in a first pass and filled in a second, so that
+	 * each row's GPU events lie together in rows->gpu.
+	 */
 	tl_map_init(&comm);
-	for (i = 0; i < t->nev; i++) {
-		const struct tl_event *e = &t->ev[i];
-		struct tl_row *r;
-		int op;
-		int64_t *k;
+	left = rows->n;
+	for (pass = 0; pass < 2; pass++) {
+		size_t synth = left;	/* pass 1: the next synthetic row */
 
-		if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) || c.covered[i])
-			continue;
-		op = owner(t, (int)i);
-		if (e->flags & TL_F_COMM) {
-			if ((k = tl_map_get(&comm, 0, (uint64_t)op)) != NULL) {
-				r = &rows->v[*k];
-				r->gpu = tl_realloc(r->gpu, (size_t)(r->ngpu + 1) *
-				    sizeof(*r->gpu));
-				r->gpu[r->ngpu++] = (int)i;
+		for (i = 0; i < t->nev; i++) {
+			const struct tl_event *e = &t->ev[i];
+			struct tl_row *r;
+
+			if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
+			    bit(c.covered, (int)i))
 				continue;
+			if (e->flags & TL_F_COMM)
+				r = keyed_row(rows, &comm, owner(t, (int)i),
+				    TL_ROW_COMM);
+			else if (pass == 0)
+				r = new_row(rows, owner(t, (int)i),
+				    TL_ROW_SYNTH);
+			else {
+				while (rows->v[synth].kind != TL_ROW_SYNTH)
+					synth++;
+				r = &rows->v[synth++];
 			}
-			tl_map_put(&comm, 0, (uint64_t)op, (int64_t)rows->n);
-			r = new_row(rows, op, TL_ROW_COMM);
-		} else
-			r = new_row(rows, op, TL_ROW_SYNTH);
-		r->gpu = tl_malloc(sizeof(*r->gpu));
-		r->gpu[r->ngpu++] = (int)i;
+			if (pass == 0)
+				r->ngpu++;
+			else
+				add_gpu(rows, r, (int)i);
+		}
+		if (pass == 0)
+			place_rows(rows, left);
 	}
 	keep_window(t, w, rows);
 	for (i = 0; i < rows->n; i++)
 		if (rows->v[i].kind == TL_ROW_COMM ||
 		    rows->v[i].kind == TL_ROW_SYNTH) {
-			finish_row(t, &rows->v[i]);
-			label(t, &rows->v[i]);
+			finish_row(t, rows, &rows->v[i]);
+			label(t, rows, &rows->v[i]);
 		}
 	tl_map_free(&comm);
 	free(c.covered);
@@ -408,7 +475,7 @@ subtree_busy(const struct tl_trace *t, int op)
 			if (TL_IS_GPU(t->ev[ch].kind))
 				tl_ivals_add(&iv, t->ev[ch].ts,
 				    t->ev[ch].ts + t->ev[ch].dur);
-			else if (t->ev[ch].ngpu > 0) {
+			else if (t->ev[ch].flags & TL_F_GPU_BELOW) {
 				tl_grow(&stack, &cap, sp + 1, sizeof(*stack));
 				stack[sp++] = ch;
 			}
@@ -427,33 +494,33 @@ tl_launchers(const struct tl_trace *t, const struct tl_window *w,
 {
 	struct tl_map seen;
 	size_t i;
+	int pass;
 
 	memset(rows, 0, sizeof(*rows));
 	tl_map_init(&seen);
-	for (i = 0; i < t->nev; i++) {
-		const struct tl_event *e = &t->ev[i];
-		struct tl_row *r;
-		int64_t *k;
-		int l;
+	/* Rows made and counted, then filled (as tl_rollup's leftovers). */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < t->nev; i++) {
+			const struct tl_event *e = &t->ev[i];
+			struct tl_row *r;
 
-		if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
-		    (e->flags & TL_F_COMM))
-			continue;
-		l = launcher_of(t, (int)i);
-		if ((k = tl_map_get(&seen, 0, (uint64_t)l)) != NULL) {
-			r = &rows->v[*k];
-		} else {
-			tl_map_put(&seen, 0, (uint64_t)l, (int64_t)rows->n);
-			r = new_row(rows, l, TL_ROW_LAUNCHER);
+			if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
+			    (e->flags & TL_F_COMM))
+				continue;
+			r = keyed_row(rows, &seen, launcher_of(t, (int)i),
+			    TL_ROW_LAUNCHER);
+			if (pass == 0)
+				r->ngpu++;
+			else
+				add_gpu(rows, r, (int)i);
 		}
-		r->gpu = tl_realloc(r->gpu, (size_t)(r->ngpu + 1) *
-		    sizeof(*r->gpu));
-		r->gpu[r->ngpu++] = (int)i;
+		if (pass == 0)
+			place_rows(rows, 0);
 	}
 	keep_window(t, w, rows);
 	for (i = 0; i < rows->n; i++) {
-		finish_row(t, &rows->v[i]);
-		label(t, &rows->v[i]);
+		finish_row(t, rows, &rows->v[i]);
+		label(t, rows, &rows->v[i]);
 		rows->v[i].subtree_busy = subtree_busy(t, rows->v[i].op);
 	}
 	tl_map_free(&seen);
@@ -463,11 +530,8 @@ tl_launchers(const struct tl_trace *t, const struct tl_window *w,
 void
 tl_rows_free(struct tl_rows *rows)
 {
-	size_t i;
-
-	for (i = 0; i < rows->n; i++)
-		free(rows->v[i].gpu);
 	free(rows->v);
+	free(rows->gpu);
 	memset(rows, 0, sizeof(*rows));
 }
 

@@ -31,20 +31,30 @@ enum tl_rowkind {
 
 struct tl_row {
 	int op;			/* event index of the op (or runtime call) */
-	int kind;
 	int fwd;		/* forward op of a backward row, or -1 */
-	int *gpu;		/* GPU event indices, ts order */
+	uint32_t first;		/* its GPU events: tl_row_gpu() */
 	int ngpu;
 	int64_t busy;		/* union of the GPU events, ns */
 	int64_t subtree_busy;	/* launcher view: all subtree GPU events */
-	const char *category, *direction;
+	const char *category;
+	uint8_t kind;		/* enum tl_rowkind */
+	uint8_t bwd;		/* direction: 1 backward, 0 forward */
 };
 
 struct tl_rows {
 	struct tl_row *v;
 	size_t n, cap;
+	int *gpu;		/* the rows' GPU event indices, row by row */
+	size_t ngpu, capgpu;
 	int64_t total_busy;	/* sum of busy over the rows */
 };
+
+/* The ngpu GPU event indices of row r, in ts order. */
+static inline const int *
+tl_row_gpu(const struct tl_rows *rows, const struct tl_row *r)
+{
+	return rows->gpu + r->first;
+}
 
 void tl_rollup(const struct tl_trace *t, const struct tl_window *w,
     struct tl_rows *rows);

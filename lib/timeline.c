@@ -28,7 +28,7 @@ tl_timeline(const struct tl_trace *t, const struct tl_window *w,
 			continue;
 		if (!unlinked && !(e->flags & TL_F_TREE))
 			continue;
-		if (device != TL_ALL_DEVICES && e->pid != device)
+		if (device != TL_ALL_DEVICES && tl_ev_pid(t, e) != device)
 			continue;
 		if (!tl_in_window(t, w, (int)i))
 			continue;
@@ -98,13 +98,16 @@ tl_timeline_devices(const struct tl_trace *t, uint32_t **out)
 	size_t n = 0, cap = 0, i, j;
 
 	for (i = 0; i < t->nev; i++) {
+		uint32_t pid;
+
 		if (!TL_IS_GPU(t->ev[i].kind))
 			continue;
-		for (j = 0; j < n && v[j] != t->ev[i].pid; j++)
+		pid = tl_ev_pid(t, &t->ev[i]);
+		for (j = 0; j < n && v[j] != pid; j++)
 			;
 		if (j == n) {
 			tl_grow(&v, &cap, n + 1, sizeof(*v));
-			v[n++] = t->ev[i].pid;
+			v[n++] = pid;
 		}
 	}
 	sort_t = t;

@@ -1,7 +1,9 @@
 /* See LICENSE file for copyright and license details. */
 #define _GNU_SOURCE		/* memmem */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "input.h"
 #include "json.h"
@@ -10,7 +12,14 @@
 #include "util.h"
 
 /* The record's size is what bounds memory (trace.h); keep it there. */
-_Static_assert(sizeof(struct tl_event) <= 104, "struct tl_event grew");
+_Static_assert(sizeof(struct tl_event) <= 64, "struct tl_event grew");
+_Static_assert(sizeof(struct tl_args) == 16, "struct tl_args has padding");
+
+/* An event read before the linking key was known, and its External id. */
+struct pending {
+	int64_t extid;
+	size_t i;
+};
 
 struct reader {
 	struct tl_trace *t;
@@ -20,6 +29,12 @@ struct reader {
 	size_t cap;
 	int64_t gpu_ns;		/* sum of the GPU events' durations */
 	int failed;
+	int link_known;		/* t->link_external is decided */
+	struct pending *pend;	/* until then: the events that have a link */
+	size_t npend, cappend;
+	struct tl_map threads;	/* (0, pid << 32 | tid) -> index in t->threads */
+	uint64_t lastthr;	/* the last thread looked up: pid << 32 | tid */
+	uint32_t lastix;	/* and its index, if any thread was */
 };
 
 /* Map a `cat` value to a kind; -1 = not kept. */
@@ -157,6 +172,30 @@ time_field(struct reader *r, int tk, const char *key, int64_t *ns,
 	return 0;
 }
 
+/* The index in t->threads of (pid, tid) (interned ids). */
+static uint32_t
+thread_of(struct reader *r, uint32_t pid, uint32_t tid)
+{
+	struct tl_trace *t = r->t;
+	uint64_t thr = (uint64_t)pid << 32 | tid;
+	int64_t *k;
+
+	/* Events come in runs on one thread: try the last one first. */
+	if (thr == r->lastthr && t->nthreads > 0)
+		return r->lastix;
+	if ((k = tl_map_get(&r->threads, 0, thr)) == NULL) {
+		tl_grow(&t->threads, &t->capthreads, t->nthreads + 1,
+		    sizeof(*t->threads));
+		t->threads[t->nthreads].pid = pid;
+		t->threads[t->nthreads].tid = tid;
+		tl_map_put(&r->threads, 0, thr, (int64_t)t->nthreads++);
+		k = tl_map_get(&r->threads, 0, thr);
+	}
+	r->lastthr = thr;
+	r->lastix = (uint32_t)*k;
+	return r->lastix;
+}
+
 static int
 flow_event(struct reader *r, int ph, uint64_t index, uint64_t offset)
 {
@@ -164,29 +203,74 @@ flow_event(struct reader *r, int ph, uint64_t index, uint64_t offset)
 	int tk = TL_JSON_GET(&r->j, 0, "id");
 	size_t n;
 	const char *s;
-	int64_t id, *old, v;
+	int64_t id;
+	uint32_t v;
 
 	if (tk < 0)
 		return 0;
 	s = tl_json_text(&r->j, tk, &n);
 	if (tl_parse_i64(s, n, &id) < 0)
 		return 0;
-	old = tl_map_get(&t->flows, 0, (uint64_t)id);
-	v = old != NULL ? *old : 0;
+	v = tl_map32_get(&t->flows, (uint64_t)id);
 	if (ph == 's')
 		v |= TL_FLOW_S;
 	else {
 		int p = TL_JSON_GET(&r->j, 0, "pid");
 		int q = TL_JSON_GET(&r->j, 0, "tid");
-		uint64_t pid = p < 0 ? 0 : intern_scalar(r, p);
-		uint64_t tid = q < 0 ? 0 : intern_scalar(r, q);
+		uint32_t thr = thread_of(r, p < 0 ? 0 : intern_scalar(r, p),
+		    q < 0 ? 0 : intern_scalar(r, q));
 
-		if (pid >= (1u << 29))
-			return bad(r, index, offset, "too many distinct strings");
-		v = (v & TL_FLOW_S) | TL_FLOW_F | (int64_t)(pid << 32 | tid);
+		if (thr > TL_FLOW_THREAD)
+			return bad(r, index, offset, "too many threads");
+		v = (v & TL_FLOW_S) | TL_FLOW_F | thr;
 	}
-	tl_map_put(&t->flows, 0, (uint64_t)id, v);
+	tl_map32_put(&t->flows, (uint64_t)id, v);
 	return 0;
+}
+
+/* 1 if s contains "launch" in any case. */
+static int
+has_launch(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (tolower((unsigned char)s[0]) == 'l' &&
+		    strncasecmp(s, "launch", 6) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Fill in the linking key of event i, a runtime or driver call or a GPU
+ * event.  The key is the correlation id unless the first runtime or
+ * driver call whose name contains "launch" has none; until that call is
+ * read, the External ids wait in r->pend.
+ */
+static void
+set_link(struct reader *r, size_t i, int64_t corr, int64_t extid)
+{
+	struct tl_trace *t = r->t;
+	struct tl_event *e = &t->ev[i];
+	size_t k;
+
+	if (!r->link_known && (e->kind == TL_EV_RUNTIME ||
+	    e->kind == TL_EV_DRIVER) && has_launch(tl_ev_name(t, e))) {
+		r->link_known = 1;
+		t->link_external = corr == TL_NONE;
+		if (t->link_external)
+			for (k = 0; k < r->npend; k++)
+				t->ev[r->pend[k].i].link = r->pend[k].extid;
+		free(r->pend);
+		r->pend = NULL;
+		r->npend = r->cappend = 0;
+	}
+	if (r->link_known) {
+		e->link = t->link_external ? extid : corr;
+		return;
+	}
+	e->link = corr;
+	tl_grow(&r->pend, &r->cappend, r->npend + 1, sizeof(*r->pend));
+	r->pend[r->npend].extid = extid;
+	r->pend[r->npend++].i = i;
 }
 
 static void
@@ -231,6 +315,7 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	struct tl_event *e;
 	const char *cat, *err, *s;
 	size_t catlen, n;
+	uint32_t pid = 0, tid = 0;
 	int kind = -1, tk, ph, f[NTOP], a[NARG];
 
 	t->nevents = index + 1;
@@ -268,7 +353,7 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	memset(e, 0, sizeof(*e));
 	e->uid = (uint32_t)index;
 	e->kind = (uint8_t)kind;
-	e->parent = e->child = e->sibling = e->lastchild = e->fwd = -1;
+	e->parent = e->sibling = -1;
 	tl_json_members(&r->j, 0, top_keys, NTOP, f);
 	if (time_field(r, f[K_TS], "ts", &e->ts, index, offset) < 0 ||
 	    time_field(r, f[K_DUR], "dur", &e->dur, index, offset) < 0)
@@ -288,30 +373,44 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	if (f[K_NAME] >= 0)
 		e->name = intern_scalar(r, f[K_NAME]);
 	if (f[K_PID] >= 0)
-		e->pid = intern_scalar(r, f[K_PID]);
+		pid = intern_scalar(r, f[K_PID]);
 	if (f[K_TID] >= 0)
-		e->tid = intern_scalar(r, f[K_TID]);
+		tid = intern_scalar(r, f[K_TID]);
+	e->thread = thread_of(r, pid, tid);
 	tl_json_members(&r->j, f[K_ARGS], arg_keys, NARG, a);
-	e->corr = int_arg(r, a[A_CORR]);
-	e->extid = int_arg(r, a[A_EXTID]);
-	e->seq = int_arg(r, a[A_SEQ]);
+	if (TL_IS_GPU(kind) || kind == TL_EV_RUNTIME || kind == TL_EV_DRIVER)
+		set_link(r, t->nev, int_arg(r, a[A_CORR]),
+		    int_arg(r, a[A_EXTID]));
+	else
+		e->fwd = -1;
 	if (TL_IS_GPU(kind)) {
 		e->stream = int_arg(r, a[A_STREAM]);
 		e->grid = intern_compact(r, a[A_GRID]);
 		e->block = intern_compact(r, a[A_BLOCK]);
 		if (e->stream == TL_NONE) {
 			int64_t v;
-			const char *ts = tl_str(t->str, e->tid);
+			const char *ts = tl_str(t->str, tid);
 
 			/* Old traces: the stream is the GPU tid. */
-			if (tl_parse_i64(ts, tl_strsize(t->str, e->tid), &v) == 0)
+			if (tl_parse_i64(ts, tl_strsize(t->str, tid), &v) == 0)
 				e->stream = v;
 		}
-	} else if (kind == TL_EV_CPU_OP) {
-		e->dims = intern_compact(r, a[A_DIMS]);
-		e->types = intern_compact(r, a[A_TYPES]);
-		e->strides = intern_compact(r, a[A_STRIDES]);
-		e->concrete = intern_compact(r, a[A_CONCRETE]);
+	} else {
+		e->seq = int_arg(r, a[A_SEQ]);
+		e->child = -1;
+	}
+	if (kind == TL_EV_CPU_OP) {
+		struct tl_args x;
+
+		x.dims = intern_compact(r, a[A_DIMS]);
+		x.types = intern_compact(r, a[A_TYPES]);
+		x.strides = intern_compact(r, a[A_STRIDES]);
+		x.concrete = intern_compact(r, a[A_CONCRETE]);
+		/* Argument lists repeat far more than ops do: intern them. */
+		if (x.dims != 0 || x.types != 0 || x.strides != 0 ||
+		    x.concrete != 0)
+			e->args = tl_intern(t->argtab, (const char *)&x,
+			    sizeof(x));
 	}
 	t->nev++;
 	return 0;
@@ -376,6 +475,7 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	struct tl_trace *t;
 	struct reader r;
 	struct tl_scan_cb cb;
+	size_t i;
 	int rc;
 
 	if ((in = tl_input_open(path)) == NULL)
@@ -385,12 +485,15 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	t->name = tl_strdup(o->trace_name != NULL ? o->trace_name :
 	    strcmp(path, "-") == 0 ? "-" : path);
 	t->str = tl_strtab_new();
-	tl_map_init(&t->flows);
+	t->argtab = tl_strtab_new();
+	t->link_external = 1;	/* when no launch call decides it */
+	tl_map32_init(&t->flows);
 	tl_map_init(&t->pidname);
 	memset(&r, 0, sizeof(r));
 	r.t = t;
 	r.o = o;
 	tl_json_init(&r.j);
+	tl_map_init(&r.threads);
 	cb.ctx = &r;
 	cb.event = on_event;
 	cb.meta = on_meta;
@@ -399,6 +502,10 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 		rc = -1;
 	tl_json_free(&r.j);
 	free(r.buf);
+	tl_map_free(&r.threads);
+	for (i = 0; i < r.npend; i++)
+		t->ev[r.pend[i].i].link = r.pend[i].extid;
+	free(r.pend);
 	if (rc < 0 || r.failed) {
 		tl_trace_free(t);
 		return NULL;
@@ -418,9 +525,11 @@ tl_trace_free(struct tl_trace *t)
 		free(t->meta[i].value);
 	}
 	free(t->meta);
-	tl_map_free(&t->flows);
+	tl_map32_free(&t->flows);
+	free(t->threads);
 	tl_map_free(&t->pidname);
 	tl_strtab_free(t->str);
+	tl_strtab_free(t->argtab);
 	free(t->ev);
 	free(t->rank);
 	free(t->gpu);
@@ -440,13 +549,21 @@ tl_trace_meta(const struct tl_trace *t, const char *key)
 	return NULL;
 }
 
+void
+tl_ev_args(const struct tl_trace *t, const struct tl_event *e,
+    struct tl_args *a)
+{
+	if (e->kind != TL_EV_CPU_OP || e->args == 0)
+		memset(a, 0, sizeof(*a));
+	else
+		memcpy(a, tl_str(t->argtab, e->args), sizeof(*a));
+}
+
 int
 tl_ev_cmp_thread(const struct tl_event *x, const struct tl_event *y)
 {
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	if (x->tid != y->tid)
-		return x->tid < y->tid ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
 	return 0;

@@ -1,6 +1,4 @@
 /* See LICENSE file for copyright and license details. */
-#include <ctype.h>
-#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,34 +22,39 @@ cmp_thread_ts(const void *a, const void *b)
 	return x->uid < y->uid ? -1 : x->uid > y->uid;
 }
 
-static int64_t
-link_of(const struct tl_trace *t, const struct tl_event *e)
-{
-	return t->link_external ? e->extid : e->corr;
-}
-
-static int
-has_launch(const char *s)
-{
-	for (; *s != '\0'; s++)
-		if (tolower((unsigned char)s[0]) == 'l' &&
-		    strncasecmp(s, "launch", 6) == 0)
-			return 1;
-	return 0;
-}
-
+/*
+ * Children are pushed to the front of their parent's list while the tree
+ * is built, and the lists are reversed once at the end (reverse_children),
+ * so that no record needs a last-child field.
+ */
 static void
 add_child(struct tl_trace *t, int parent, int child)
 {
 	struct tl_event *p = &t->ev[parent];
 
 	t->ev[child].parent = parent;
-	t->ev[child].sibling = -1;
-	if (p->lastchild < 0)
-		p->child = child;
-	else
-		t->ev[p->lastchild].sibling = child;
-	p->lastchild = child;
+	t->ev[child].sibling = p->child;
+	p->child = child;
+}
+
+static void
+reverse_children(struct tl_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nev; i++) {
+		struct tl_event *p = &t->ev[i];
+		int prev = -1, c, next;
+
+		if (!TL_IS_HOST(p->kind))
+			continue;
+		for (c = p->child; c >= 0; c = next) {
+			next = t->ev[c].sibling;
+			t->ev[c].sibling = prev;
+			prev = c;
+		}
+		p->child = prev;
+	}
 }
 
 static void
@@ -73,8 +76,7 @@ build_stacks(struct tl_trace *t)
 	for (i = 0; i < n; i++) {
 		struct tl_event *e = &t->ev[idx[i]];
 
-		if (i == 0 || e->pid != t->ev[idx[i - 1]].pid ||
-		    e->tid != t->ev[idx[i - 1]].tid) {
+		if (i == 0 || e->thread != t->ev[idx[i - 1]].thread) {
 			sp = 0;
 			ncpu = 0;
 		}
@@ -134,9 +136,9 @@ attach(struct tl_trace *t, int r, int g)
 	e->flags |= TL_F_TREE;
 	add_child(t, r, g);
 	for (a = r; a >= 0; a = t->ev[a].parent) {
-		t->ev[a].ngpu++;
-		if (e->flags & TL_F_COMM)
-			t->ev[a].ncomm++;
+		t->ev[a].flags |= TL_F_GPU_BELOW;
+		if (!(e->flags & TL_F_COMM))
+			t->ev[a].nwork++;
 	}
 }
 
@@ -174,15 +176,12 @@ link_gpu(struct tl_trace *t)
 	struct tl_map klass;	/* (kind, name) -> enum tl_gpuclass */
 	int64_t *k;
 	int64_t *pairs;		/* (link, index) sorted, for the lookups */
-	size_t i, np = 0, ngpu = 0;
+	size_t i, np = 0;
 
-	for (i = 0; i < t->nev; i++)
-		ngpu += TL_IS_GPU(t->ev[i].kind);
 	tl_map_init(&klass);
-	pairs = tl_malloc((ngpu + 1) * 2 * sizeof(*pairs));
 	for (i = 0; i < t->nev; i++) {
 		struct tl_event *e = &t->ev[i];
-		int64_t l;
+		uint32_t f;
 
 		if (!TL_IS_GPU(e->kind))
 			continue;
@@ -202,9 +201,24 @@ link_gpu(struct tl_trace *t)
 		default:
 			break;
 		}
-		if ((l = link_of(t, e)) == TL_NONE)
+		if (e->link == TL_NONE)
 			continue;
-		pairs[2 * np] = l;
+		np++;
+		f = tl_map32_get(&t->flows, (uint64_t)e->link);
+		if ((f & TL_FLOW_S) && (f & TL_FLOW_F) &&
+		    (f & TL_FLOW_THREAD) == e->thread)
+			e->flags |= TL_F_FLOW;
+	}
+	tl_map_free(&klass);
+	/* The flows are in the GPU events' flags now: free them first. */
+	tl_map32_free(&t->flows);
+	pairs = tl_malloc((np + 1) * 2 * sizeof(*pairs));
+	for (np = 0, i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+
+		if (!TL_IS_GPU(e->kind) || e->link == TL_NONE)
+			continue;
+		pairs[2 * np] = e->link;
 		pairs[2 * np + 1] = (int64_t)i;
 		np++;
 	}
@@ -212,13 +226,13 @@ link_gpu(struct tl_trace *t)
 		qsort(pairs, np, 2 * sizeof(*pairs), cmp_link_uid);
 	for (i = 0; i < t->nev; i++) {
 		const struct tl_event *r = &t->ev[i];
-		int64_t l, *f;
+		int64_t l;
 		size_t j;
 		int g;
 
 		if (r->kind != TL_EV_RUNTIME && r->kind != TL_EV_DRIVER)
 			continue;
-		if ((l = link_of(t, r)) == TL_NONE)
+		if ((l = r->link) == TL_NONE)
 			continue;
 		j = first_pair(pairs, np, l);
 		if (is_graph_launch(tl_ev_name(t, r))) {
@@ -228,27 +242,25 @@ link_gpu(struct tl_trace *t)
 			}
 			continue;
 		}
-		if ((f = tl_map_get(&t->flows, 0, (uint64_t)l)) == NULL ||
-		    !(*f & TL_FLOW_S) || !(*f & TL_FLOW_F))
-			continue;
 		/*
-		 * The GPU event on the flow end's (pid, tid) with this link;
-		 * the last one in file order when the link is reused.
+		 * The GPU event with this link on the thread of the end of
+		 * its flow (TL_F_FLOW); the last one in file order when the
+		 * link is reused.
 		 */
-		for (g = -1; j < np && pairs[2 * j] == l; j++) {
-			const struct tl_event *e = &t->ev[pairs[2 * j + 1]];
-
-			if (((uint64_t)e->pid << 32 | e->tid) ==
-			    ((uint64_t)*f & TL_FLOW_PIDTID))
+		for (g = -1; j < np && pairs[2 * j] == l; j++)
+			if (t->ev[pairs[2 * j + 1]].flags & TL_F_FLOW)
 				g = (int)pairs[2 * j + 1];
-		}
 		if (g >= 0)
 			attach(t, (int)i, g);
 	}
 	free(pairs);
-	tl_map_free(&klass);
-	/* The flows are only needed for linking. */
-	tl_map_free(&t->flows);
+	/* The calls' links are only needed for linking. */
+	for (i = 0; i < t->nev; i++)
+		if (t->ev[i].kind == TL_EV_RUNTIME ||
+		    t->ev[i].kind == TL_EV_DRIVER) {
+			t->ev[i].args = 0;
+			t->ev[i].fwd = -1;
+		}
 }
 
 int
@@ -292,7 +304,7 @@ link_fwd_bwd(struct tl_trace *t)
 		for (k = i; k < j; k++) {
 			const struct tl_event *c = &t->ev[idx[k]];
 
-			if (c->pid == t->ev[b].pid && c->tid == t->ev[b].tid)
+			if (c->thread == t->ev[b].thread)
 				continue;
 			if (f < 0 || c->ts > t->ev[f].ts)
 				f = idx[k];
@@ -305,20 +317,9 @@ link_fwd_bwd(struct tl_trace *t)
 void
 tl_tree_build(struct tl_trace *t)
 {
-	size_t i;
-
-	t->link_external = 1;
-	for (i = 0; i < t->nev; i++) {
-		const struct tl_event *e = &t->ev[i];
-
-		if ((e->kind == TL_EV_RUNTIME || e->kind == TL_EV_DRIVER) &&
-		    has_launch(tl_ev_name(t, e))) {
-			t->link_external = e->corr == TL_NONE;
-			break;
-		}
-	}
 	build_stacks(t);
 	link_gpu(t);
+	reverse_children(t);
 	link_fwd_bwd(t);
 }
 

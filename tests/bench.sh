@@ -123,6 +123,11 @@ row() {
 	bytes=$(wc -c < .bench/opsm.tsv)
 	row "tl-efficiency (perf columns in)" "$bytes" f.ep "bin/tl-efficiency --hw $HW .bench/opsm.tsv"
 	row "tl-efficiency -b (perf columns in)" "$bytes" f.epb "bin/tl-efficiency --hw $HW -b .bench/opsm.tsv"
+	if [ -x bin/tl-findings ]; then
+		bin/tl-efficiency --hw $HW "$ops" > .bench/opse.tsv
+		bytes=$(wc -c < .bench/opse.tsv)
+		row "tl-findings (tl-efficiency's output)" "$bytes" f.fi "bin/tl-findings .bench/opse.tsv"
+	fi
 
 	# The targets of issue 7, read from the numbers above.
 	echo
@@ -185,12 +190,26 @@ well above zero at the start means other work shared the machine: compare
 the shortest times then, and expect the two-threaded `tl-parse t.json.gz`
 to suffer more from a busy core than the one-threaded `zcat`.
 
-Where tl-parse's memory goes: one 104-byte record (`struct tl_event`) per
+Where tl-parse's memory goes: one 64-byte record (`struct tl_event`) per
 kept event (cpu_op, runtime, kernel, memcpy, memset, annotation; the
 python_function half of the trace is skipped), about one per 1.1 KB of
-JSON in this trace, so about 9 % of the JSON; the flow index (about 1.3 %,
-freed after linking); interned strings, which do not grow with K; and about
-3 MB of input buffers.
+JSON in this trace, so about 5.6 % of the JSON. The record shares space
+between the kinds of events: a cpu_op's sequence number with a GPU
+event's stream, its arguments (the four strings interned as one tuple)
+and forward op with a launch's linking key, its child and GPU count with
+the launch geometry; it names its thread by an index into a table of
+(pid, tid) pairs. Beside the records there is one large transient at a
+time: the flow index while reading (12 bytes a slot, about 0.6 %; folded
+into a flag of the GPU events and freed before linking), the sorted
+(link, event) pairs while linking (16 bytes per GPU event, and as much
+for the sort), the timeline's intervals, or the op stream's rows (48
+bytes each, and 4 bytes per GPU event in them). Interned strings do not
+grow with K; input and output buffers take about 3 MB.
+
+tl-findings keeps 32 bytes per GPU event of its input (and as much again
+while it sorts them) for the idle-gap analysis and the median kernel
+time, which need every GPU event in start order; everything else it
+holds is per op signature.
 
 EOF
 	echo "## Machine"

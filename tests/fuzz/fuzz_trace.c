@@ -155,7 +155,7 @@ check_rows(const struct tl_trace *t, const struct tl_rows *rows,
 	CHECK(seen != NULL);
 	for (i = 0; i < rows->n; i++)
 		for (k = 0; k < rows->v[i].ngpu; k++) {
-			int g = rows->v[i].gpu[k];
+			int g = tl_row_gpu(rows, &rows->v[i])[k];
 
 			CHECK(g >= 0 && (size_t)g < t->nev);
 			CHECK(TL_IS_GPU(t->ev[g].kind));

@@ -1,0 +1,34 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdint.h>
+
+#include "hashmap.h"
+#include "unit.h"
+
+int
+main(void)
+{
+	struct tl_map32 m;
+	uint64_t k;
+	int ok = 1;
+
+	tl_map32_init(&m);
+	CHECK(tl_map32_get(&m, 7) == 0);	/* empty: no slots yet */
+	/* Enough keys for several doublings; ids of any sign and size. */
+	for (k = 0; k < 100000; k++)
+		tl_map32_put(&m, k * 0x9e3779b97f4a7c15ull, (uint32_t)k + 1);
+	CHECK(m.n == 100000);
+	CHECK(m.cap >= 100000 / 3 * 4);
+	for (k = 0; k < 100000; k++)
+		if (tl_map32_get(&m, k * 0x9e3779b97f4a7c15ull) != k + 1)
+			ok = 0;
+	CHECK(ok);
+	CHECK(tl_map32_get(&m, 1) == 0);
+	/* Overwrite: last writer wins, the count stays. */
+	tl_map32_put(&m, (uint64_t)INT64_MIN, 5);
+	tl_map32_put(&m, (uint64_t)INT64_MIN, 9);
+	CHECK(tl_map32_get(&m, (uint64_t)INT64_MIN) == 9);
+	CHECK(m.n == 100001);
+	tl_map32_free(&m);
+	CHECK(m.cap == 0 && tl_map32_get(&m, 0) == 0);
+	return unit_done("test_hashmap");
+}
