@@ -53,8 +53,10 @@ mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 row() {
 	m=$($MEASURE "$RUNS" "$4")
 	echo "$3 $m" >> "$res"
-	echo "$m" | awk -v l="$1" -v b="$2" '{
-		printf "| %s | %.2f | %.2f | %s | %.1f | %.1f %% |\n", l, $1, $2,
+	echo "$m" | awk -v l="$1" -v b="$2" '
+	    function t(x) { return sprintf(x < 1 ? "%.3f" : "%.2f", x) }
+	    {
+		printf "| %s | %s | %s | %s | %.1f | %.1f %% |\n", l, t($1), t($2),
 		    ($1 > 0 ? sprintf("%.0f", b / 1e6 / $1) : "-"), $3 / 1024,
 		    $3 * 1024 / b * 100
 	}'
@@ -65,6 +67,21 @@ row() {
 	echo "\`tests/tools/multiply\` (time-shifted, linking ids offset)."
 	echo "Wall time: the median and the shortest of $RUNS runs; MB/s: MB of uncompressed"
 	echo "JSON per second of the median; peak RSS: the largest single process of the command."
+	# The largest shared trace itself, as it is.
+	orig=.bench/$(basename "$src" .json.gz).json
+	[ -f "$orig" ] && [ ! "$orig" -ot "$src" ] || gzip -dc "$src" > "$orig"
+	cat "$orig" "$src" > /dev/null
+	echo
+	echo "### The trace itself: $(mb "$srcbytes") MB of JSON, $(mb "$(wc -c < "$src")") MB gzipped"
+	echo
+	echo "| command | wall s | best s | MB/s | peak RSS MB | RSS / JSON |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	row "cat t.json" "$srcbytes" orig.cat "cat $orig"
+	row "zcat t.json.gz" "$srcbytes" orig.zcat "zcat $src"
+	row "tl-parse t.json" "$srcbytes" orig.plain "bin/tl-parse $orig"
+	row "tl-parse t.json.gz" "$srcbytes" orig.gz "bin/tl-parse $src"
+	row "$pipename" "$srcbytes" orig.pipe "$(printf "$pipe" "$src")"
+	echo "orig.bytes $srcbytes 0 0" >> "$res"
 	for size in $SIZES; do
 		k=$(awk -v s="$size" -v b="$srcbytes" 'BEGIN { k = int(s * 1e6 / b); if (k * b < s * 1e6) k++; print k }')
 		big=.bench/$(basename "$src" .json.gz)-x$k.json
@@ -135,6 +152,15 @@ row() {
 	echo
 	echo "| target | median (best) | met (median) |"
 	echo "|---|---|---|"
+	awk '{ v[$1, 2] = $2; v[$1, 3] = $3 }
+	    END {
+		b = v["orig.bytes", 2]; p = v["orig.plain", 2]
+		printf "| the trace itself: tl-parse >= 150 MB/s of plain JSON | %.0f (%.0f) MB/s | %s |\n",
+		    b / 1e6 / p, b / 1e6 / v["orig.plain", 3], (b / 1e6 / p >= 150 ? "yes" : "no")
+		g = v["orig.gz", 2]; z = v["orig.zcat", 2]
+		printf "| the trace itself: tl-parse t.json.gz no slower than zcat | %.3f s vs %.3f s (%.3f vs %.3f) | %s |\n",
+		    g, z, v["orig.gz", 3], v["orig.zcat", 3], (g <= z ? "yes" : "no")
+	    }' "$res"
 	for size in $SIZES; do
 		awk -v size="$size" -v pn="$pipeshort" '
 		    { v[$1, 2] = $2; v[$1, 3] = $3; v[$1, 4] = $4 }
@@ -169,8 +195,9 @@ os=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME" || uname -s)
 # Performance
 
 What `make bench` measured (`tests/bench.sh` writes this file; rerun it to
-refresh the numbers). The traces are built from the largest trace in
-`../shared/traces` by `tests/tools/multiply`: K copies of its events, each
+refresh the numbers). The first table is the largest trace in
+`../shared/traces` as it is; the larger traces are built from it by
+`tests/tools/multiply`: K copies of its events, each
 shifted in time by the trace's span plus 1 ms, with correlation ids, flow
 ids, External ids, sequence numbers and Python ids offset so that every copy
 links exactly as the original does (`tests/scale.sh`, part of `make check`,
