@@ -273,27 +273,6 @@ set_link(struct reader *r, size_t i, int64_t corr, int64_t extid)
 	r->pend[r->npend++].i = i;
 }
 
-static void
-meta_event(struct reader *r)
-{
-	int nm = TL_JSON_GET(&r->j, 0, "name");
-	int args = TL_JSON_GET(&r->j, 0, "args");
-	int pid = TL_JSON_GET(&r->j, 0, "pid");
-	int v;
-	size_t n;
-	const char *s;
-
-	if (nm < 0 || args < 0 || pid < 0)
-		return;
-	s = tl_json_text(&r->j, nm, &n);
-	if (n != 12 || memcmp(s, "process_name", 12) != 0)
-		return;
-	if ((v = TL_JSON_GET(&r->j, args, "name")) < 0)
-		return;
-	tl_map_put(&r->t->pidname, 0, intern_scalar(r, pid),
-	    intern_scalar(r, v));
-}
-
 /* The members an X event is read for, found in one pass each. */
 enum { K_TS, K_DUR, K_NAME, K_PID, K_TID, K_ARGS, NTOP };
 static const char *const top_keys[NTOP] = {
@@ -341,10 +320,6 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	ph = n == 1 ? s[0] : 0;
 	if (ph == 's' || ph == 'f')
 		return kind < 0 ? flow_event(r, ph, index, offset) : 0;
-	if (ph == 'M') {
-		meta_event(r);
-		return 0;
-	}
 	if (ph != 'X' || kind < 0)
 		return 0;
 
@@ -488,7 +463,6 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	t->argtab = tl_strtab_new();
 	t->link_external = 1;	/* when no launch call decides it */
 	tl_map32_init(&t->flows);
-	tl_map_init(&t->pidname);
 	memset(&r, 0, sizeof(r));
 	r.t = t;
 	r.o = o;
@@ -527,7 +501,6 @@ tl_trace_free(struct tl_trace *t)
 	free(t->meta);
 	tl_map32_free(&t->flows);
 	free(t->threads);
-	tl_map_free(&t->pidname);
 	tl_strtab_free(t->str);
 	tl_strtab_free(t->argtab);
 	free(t->ev);

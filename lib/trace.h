@@ -138,7 +138,6 @@ struct tl_trace {
 	struct tl_thread *threads;	/* by tl_event.thread */
 	size_t nthreads, capthreads;
 	struct tl_map32 flows;	/* flow id -> TL_FLOW_* bits; freed by linking */
-	struct tl_map pidname;	/* (0, pid) -> process_name id */
 	struct tl_meta *meta;
 	size_t nmeta, capmeta;
 	char *rank;		/* distributedInfo.rank, or NULL */
