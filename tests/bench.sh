@@ -62,6 +62,20 @@ row() {
 	}'
 }
 
+# parse_rows TITLE BYTES KEY JSON GZ: a table's heading and its rows for
+# cat, zcat and tl-parse of the plain and the gzipped trace.
+parse_rows() {
+	echo
+	echo "### $1"
+	echo
+	echo "| command | wall s | best s | MB/s | peak RSS MB | RSS / JSON |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	row "cat t.json" "$2" "$3.cat" "cat $4"
+	row "zcat t.json.gz" "$2" "$3.zcat" "zcat $5"
+	row "tl-parse t.json" "$2" "$3.plain" "bin/tl-parse $4"
+	row "tl-parse t.json.gz" "$2" "$3.gz" "bin/tl-parse $5"
+}
+
 {
 	echo "Input: \`$(basename "$src")\` ($(mb "$srcbytes") MB of JSON), copied K times by"
 	echo "\`tests/tools/multiply\` (time-shifted, linking ids offset)."
@@ -71,15 +85,8 @@ row() {
 	orig=.bench/$(basename "$src" .json.gz).json
 	[ -f "$orig" ] && [ ! "$orig" -ot "$src" ] || gzip -dc "$src" > "$orig"
 	cat "$orig" "$src" > /dev/null
-	echo
-	echo "### The trace itself: $(mb "$srcbytes") MB of JSON, $(mb "$(wc -c < "$src")") MB gzipped"
-	echo
-	echo "| command | wall s | best s | MB/s | peak RSS MB | RSS / JSON |"
-	echo "|---|---:|---:|---:|---:|---:|"
-	row "cat t.json" "$srcbytes" orig.cat "cat $orig"
-	row "zcat t.json.gz" "$srcbytes" orig.zcat "zcat $src"
-	row "tl-parse t.json" "$srcbytes" orig.plain "bin/tl-parse $orig"
-	row "tl-parse t.json.gz" "$srcbytes" orig.gz "bin/tl-parse $src"
+	parse_rows "The trace itself: $(mb "$srcbytes") MB of JSON, $(mb "$(wc -c < "$src")") MB gzipped" \
+	    "$srcbytes" orig "$orig" "$src"
 	row "$pipename" "$srcbytes" orig.pipe "$(printf "$pipe" "$src")"
 	echo "orig.bytes $srcbytes 0 0" >> "$res"
 	for size in $SIZES; do
@@ -96,15 +103,8 @@ row() {
 		bytes=$(wc -c < "$big")
 		# Bring both files into the page cache before timing.
 		cat "$big" "$big.gz" > /dev/null
-		echo
-		echo "### $(mb "$bytes") MB of JSON (K = $k), $(mb "$(wc -c < "$big.gz")") MB gzipped (zlib level 6)"
-		echo
-		echo "| command | wall s | best s | MB/s | peak RSS MB | RSS / JSON |"
-		echo "|---|---:|---:|---:|---:|---:|"
-		row "cat t.json" "$bytes" "$size.cat" "cat $big"
-		row "zcat t.json.gz" "$bytes" "$size.zcat" "zcat $big.gz"
-		row "tl-parse t.json" "$bytes" "$size.plain" "bin/tl-parse $big"
-		row "tl-parse t.json.gz" "$bytes" "$size.gz" "bin/tl-parse $big.gz"
+		parse_rows "$(mb "$bytes") MB of JSON (K = $k), $(mb "$(wc -c < "$big.gz")") MB gzipped (zlib level 6)" \
+		    "$bytes" "$size" "$big" "$big.gz"
 		row "zcat t.json.gz \\| tl-parse" "$bytes" "$size.zcatpipe" "zcat $big.gz | bin/tl-parse"
 		row "tl-parse --timeline t.json.gz" "$bytes" "$size.timeline" "bin/tl-parse -t $big.gz"
 		row "$pipename" "$bytes" "$size.pipe" \
