@@ -180,7 +180,10 @@ FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 SECONDS = 60
 LIBSRC = $(LIBOBJ:.o=.c)
 FUZZBIN = \
+	fuzz/bin/fuzz_compare \
+	fuzz/bin/fuzz_efficiency \
 	fuzz/bin/fuzz_expr \
+	fuzz/bin/fuzz_findings \
 	fuzz/bin/fuzz_stream \
 	fuzz/bin/fuzz_trace
 
@@ -195,20 +198,32 @@ fuzz/obj/libtl.a: $(LIBSRC) $(LIBHDR) config.mk
 	done; \
 	rm -f $@; $(AR) rcs $@ $$objs
 
+fuzz/bin/fuzz_compare: tests/fuzz/fuzz_compare.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_compare.c fuzz/obj/libtl.a $(LDLIBS)
+fuzz/bin/fuzz_efficiency: tests/fuzz/fuzz_efficiency.c cmd/tl-efficiency.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_efficiency.c fuzz/obj/libtl.a $(LDLIBS)
 fuzz/bin/fuzz_expr: tests/fuzz/fuzz_expr.c fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_expr.c fuzz/obj/libtl.a $(LDLIBS)
-fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c tests/fuzz/input.h fuzz/obj/libtl.a $(LIBHDR)
+fuzz/bin/fuzz_findings: tests/fuzz/fuzz_findings.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_findings.c fuzz/obj/libtl.a $(LDLIBS)
+fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_stream.c fuzz/obj/libtl.a $(LDLIBS)
-fuzz/bin/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/input.h fuzz/obj/libtl.a $(LIBHDR)
+fuzz/bin/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_trace.c fuzz/obj/libtl.a $(LDLIBS)
 
-fuzz: $(FUZZBIN) bin/tl-parse bin/tl-perfmodel
+fuzz: $(FUZZBIN) bin/tl-parse bin/tl-perfmodel bin/tl-efficiency
 	sh tests/fuzz/fuzz.sh $(SECONDS)
 
 install: all
