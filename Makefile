@@ -85,6 +85,7 @@ UNIT = \
 	tests/unit/test_model_reduce \
 	tests/unit/test_model_sdpa \
 	tests/unit/test_model_softmax \
+	tests/unit/test_outdir \
 	tests/unit/test_stream \
 	tests/unit/test_svgchart \
 	tests/unit/test_tsv
