@@ -147,10 +147,17 @@ for z in $FUZZERS; do
 	rc=$?
 	runs=$(awk '/^stat::number_of_executed_units:/ { print $2 }' "$log")
 	eps=$(awk '/^stat::average_exec_per_sec:/ { print $2 }' "$log")
+	rss=$(awk '/^stat::peak_rss_mb:/ { print $2 }' "$log")
+	cov=$(awk '/ cov: / { for (i = 1; i < NF; i++) if ($i == "cov:" ||
+	    $i == "ft:") v[$i] = $(i + 1) } END { if ("cov:" in v)
+	    print "coverage " v["cov:"] " edges, " v["ft:"] " features, " }' \
+	    "$log")
 	art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
 	if [ "$rc" -eq 0 ] && [ -z "$art" ]; then
-		echo "ok: ${runs:-?} executions (${eps:-?}/s), corpus $(ls \
-		    fuzz/corpus-"$z" | wc -l | tr -d ' ')"
+		echo "ok: ${runs:-?} executions (${eps:-?}/s), ${cov}corpus" \
+		    "$(ls fuzz/corpus-"$z" | wc -l | tr -d ' ') inputs" \
+		    "($(du -sk fuzz/corpus-"$z" | cut -f1) KiB), peak RSS" \
+		    "${rss:-?} MB"
 		continue
 	fi
 	fail=1
