@@ -96,6 +96,7 @@ UNIT = \
 	tests/unit/test_model_reduce \
 	tests/unit/test_model_sdpa \
 	tests/unit/test_model_softmax \
+	tests/unit/test_outdir \
 	tests/unit/test_replay \
 	tests/unit/test_stream \
 	tests/unit/test_svgchart \
@@ -205,7 +206,10 @@ FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 SECONDS = 60
 LIBSRC = $(LIBOBJ:.o=.c)
 FUZZBIN = \
+	fuzz/bin/fuzz_compare \
+	fuzz/bin/fuzz_efficiency \
 	fuzz/bin/fuzz_expr \
+	fuzz/bin/fuzz_findings \
 	fuzz/bin/fuzz_stream \
 	fuzz/bin/fuzz_trace
 
@@ -220,20 +224,32 @@ fuzz/obj/libtl.a: $(LIBSRC) $(LIBHDR) config.mk
 	done; \
 	rm -f $@; $(AR) rcs $@ $$objs
 
+fuzz/bin/fuzz_compare: tests/fuzz/fuzz_compare.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_compare.c fuzz/obj/libtl.a $(LDLIBS)
+fuzz/bin/fuzz_efficiency: tests/fuzz/fuzz_efficiency.c cmd/tl-efficiency.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_efficiency.c fuzz/obj/libtl.a $(LDLIBS)
 fuzz/bin/fuzz_expr: tests/fuzz/fuzz_expr.c fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_expr.c fuzz/obj/libtl.a $(LDLIBS)
-fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c tests/fuzz/input.h fuzz/obj/libtl.a $(LIBHDR)
+fuzz/bin/fuzz_findings: tests/fuzz/fuzz_findings.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_findings.c fuzz/obj/libtl.a $(LDLIBS)
+fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_stream.c fuzz/obj/libtl.a $(LDLIBS)
-fuzz/bin/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/input.h fuzz/obj/libtl.a $(LIBHDR)
+fuzz/bin/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_trace.c fuzz/obj/libtl.a $(LDLIBS)
 
-fuzz: $(FUZZBIN) bin/tl-parse bin/tl-perfmodel
+fuzz: $(FUZZBIN) bin/tl-parse bin/tl-perfmodel bin/tl-efficiency
 	sh tests/fuzz/fuzz.sh $(SECONDS)
 
 install: all

@@ -23,9 +23,11 @@ tl_advice_issue(FILE *fp, const struct tl_fop *op)
 {
 	fprintf(fp, "%s op runs at %s %% of its roofline",
 	    tl_fcat_title(op->cat), tl_md_num(op->eff, 1));
-	if (op->bound[0] != '\0')
-		fprintf(fp, " (%s-bound, %s FLOPs/byte)", op->bound,
-		    tl_md_num(op->fpb, 1));
+	if (op->bound[0] != '\0') {
+		fputs(" (", fp);
+		tl_md_text(fp, op->bound, 20);
+		fprintf(fp, "-bound, %s FLOPs/byte)", tl_md_num(op->fpb, 1));
+	}
 	if (op->has_base)
 		fprintf(fp, "; its bandwidth is %s %% of what simple "
 		    "elementwise ops reach in this trace", tl_md_num(op->pct_base,

@@ -69,9 +69,11 @@ struct tl_fev {
 	int sync;		/* its op copies device to host */
 };
 
-/* Loading state. */
-struct loader {
-	struct tl_stream *in;
+/* Loading state, held by the findings until the load ends. */
+struct tl_floader {
+	struct tl_stream *in;	/* the stream read: own, or the caller's */
+	struct tl_stream own;
+	int owns;		/* tl_findings_load opened own */
 	struct tl_findings *f;
 	struct tl_strmap sigs, names;
 	size_t capop;
@@ -102,14 +104,14 @@ static const char *const colname[C_N] = {
 #define C_REQUIRED (C_IDLE + 1)
 
 static const char *
-get(struct loader *L, int k)
+get(struct tl_floader *L, int k)
 {
 	return tl_stream_get(L->in, L->c[k]);
 }
 
 /* Record the first error of a category. */
 static void
-cat_error(struct loader *L, int cat, const char *col, const char *v)
+cat_error(struct tl_floader *L, int cat, const char *col, const char *v)
 {
 	struct tl_fcat *c = &L->f->cat[cat];
 	char *msg;
@@ -126,7 +128,7 @@ cat_error(struct loader *L, int cat, const char *col, const char *v)
 
 /* A number field: 1 set, 0 empty, -1 malformed (the category fails). */
 static int
-num(struct loader *L, int k, int cat, double *v)
+num(struct tl_floader *L, int k, int cat, double *v)
 {
 	const char *s = get(L, k);
 	char *end;
@@ -142,7 +144,7 @@ num(struct loader *L, int k, int cat, double *v)
 }
 
 static int
-num_i64(struct loader *L, int k, int cat, int64_t *v)
+num_i64(struct tl_floader *L, int k, int cat, int64_t *v)
 {
 	const char *s = get(L, k);
 
@@ -157,7 +159,7 @@ num_i64(struct loader *L, int k, int cat, int64_t *v)
 
 /* Microseconds as ns: 1 set, 0 empty, -1 malformed. */
 static int
-num_ns(struct loader *L, int k, int cat, int64_t *ns)
+num_ns(struct tl_floader *L, int k, int cat, int64_t *ns)
 {
 	const char *s = get(L, k);
 
@@ -171,13 +173,13 @@ num_ns(struct loader *L, int k, int cat, int64_t *ns)
 }
 
 static char *
-dup_field(struct loader *L, int k)
+dup_field(struct tl_floader *L, int k)
 {
 	return tl_strdup(get(L, k));
 }
 
 static struct tl_ftrace *
-trace_of(struct loader *L, const char *name)
+trace_of(struct tl_floader *L, const char *name)
 {
 	struct tl_findings *f = L->f;
 	struct tl_ftrace *t;
@@ -240,7 +242,7 @@ add_kernel(struct tl_fop *op, const char *name, int64_t ns)
  * column is not the JSON it must be.
  */
 static int
-scan_kernels(struct loader *L, struct tl_ftrace *t, struct tl_fop *op,
+scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
     int64_t host, int name)
 {
 	static const char *const keys[] = { "name", "ts", "dur" };
@@ -304,7 +306,7 @@ scan_kernels(struct loader *L, struct tl_ftrace *t, struct tl_fop *op,
 }
 
 static void
-load_row(struct loader *L)
+load_row(struct tl_floader *L)
 {
 	struct tl_findings *f = L->f;
 	struct tl_ftrace *t;
@@ -765,25 +767,38 @@ modules(struct tl_findings *f)
 	tl_strmap_free(&m);
 }
 
-void
-tl_findings_load(struct tl_findings *f, char *const *files, int nfiles)
+/* Free the loading state (after a load, or one that tl_die ended). */
+static void
+loader_free(struct tl_findings *f)
 {
-	struct tl_stream in;
+	struct tl_floader *L = f->load;
 
-	tl_stream_open(&in, files, nfiles);
-	tl_findings_read(f, &in);
-	tl_stream_close(&in);
+	if (L->owns)
+		tl_stream_close(&L->own);
+	tl_strmap_free(&L->sigs);
+	tl_strmap_free(&L->names);
+	tl_json_free(&L->j);
+	free(L->buf);
+	free(L);
+	f->load = NULL;
 }
 
-void
-tl_findings_read(struct tl_findings *f, struct tl_stream *in)
+/* A new loading state, zeroed: what a tl_die leaves, tl_findings_free frees. */
+static struct tl_floader *
+loader_new(struct tl_findings *f)
 {
-	struct loader L;
-	int k;
+	struct tl_floader *L = f->load = tl_calloc(1, sizeof(*L));
 
-	memset(&L, 0, sizeof(L));
-	L.in = in;
-	L.f = f;
+	L->f = f;
+	return L;
+}
+
+static void
+load(struct tl_findings *f, struct tl_floader *L)
+{
+	struct tl_stream *in = L->in;
+	int k, g;
+
 	f->ntr = f->nop = f->nbottlenecks = f->nmod = 0;
 	f->captr = f->capb = 0;
 	f->tr = NULL;
@@ -795,37 +810,50 @@ tl_findings_read(struct tl_findings *f, struct tl_stream *in)
 	f->base_tbs = f->peak_tbs = 0;
 	memset(f->cat, 0, sizeof(f->cat));
 	for (k = 0; k < C_N; k++)
-		L.c[k] = k < C_REQUIRED ? tl_stream_need(in, colname[k]) :
+		L->c[k] = k < C_REQUIRED ? tl_stream_need(in, colname[k]) :
 		    tl_stream_col(in, colname[k]);
-	if (L.c[C_ROOF] < 0 || L.c[C_HW] < 0)
+	if (L->c[C_ROOF] < 0 || L->c[C_HW] < 0)
 		tl_die("%s: the stream has no efficiency columns "
 		    "(roofline_time_us, hw): pipe it through tl-efficiency "
 		    "--hw NAME first", in->path);
 	f->has_eff_cols = 1;
-	f->grouped = L.c[C_COUNT] >= 0;
-	f->has_stack = L.c[C_MODULE] >= 0;
-	tl_strmap_init(&L.sigs);
-	tl_strmap_init(&L.names);
-	tl_json_init(&L.j);
+	f->grouped = L->c[C_COUNT] >= 0;
+	f->has_stack = L->c[C_MODULE] >= 0;
 	while (tl_stream_next(in))
-		load_row(&L);
+		load_row(L);
+	if (f->ntr == 0)
+		tl_die("%s: no op rows: nothing to analyse", in->path);
 	for (k = 0; k < f->ntr; k++)
-		finish_trace(&f->tr[k], &L.names);
-	analyse(f, &L.j);
+		finish_trace(&f->tr[k], &L->names);
+	analyse(f, &L->j);
 	modules(f);
-	/* Gap names point into L.names: keep its keys alive. */
-	for (k = 0; k < f->ntr; k++) {
-		int g;
-
+	/* Gap names point into L->names: keep its keys alive. */
+	for (k = 0; k < f->ntr; k++)
 		for (g = 0; g < f->tr[k].ntop; g++) {
 			f->tr[k].top[g].before = tl_strdup(f->tr[k].top[g].before);
 			f->tr[k].top[g].after = tl_strdup(f->tr[k].top[g].after);
 		}
-	}
-	tl_strmap_free(&L.sigs);
-	tl_strmap_free(&L.names);
-	tl_json_free(&L.j);
-	free(L.buf);
+	loader_free(f);
+}
+
+void
+tl_findings_load(struct tl_findings *f, char *const *files, int nfiles)
+{
+	struct tl_floader *L = loader_new(f);
+
+	tl_stream_open(&L->own, files, nfiles);
+	L->owns = 1;
+	L->in = &L->own;
+	load(f, L);
+}
+
+void
+tl_findings_read(struct tl_findings *f, struct tl_stream *in)
+{
+	struct tl_floader *L = loader_new(f);
+
+	L->in = in;
+	load(f, L);
 }
 
 int
@@ -873,4 +901,6 @@ tl_findings_free(struct tl_findings *f)
 	free(f->bottlenecks);
 	free(f->bytime);
 	free((char *)f->hw);
+	if (f->load != NULL)
+		loader_free(f);
 }

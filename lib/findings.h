@@ -152,6 +152,7 @@ struct tl_findings {
 	/* module instances (with --stack): kernel time under each */
 	struct tl_fmod *mod;
 	int nmod;
+	struct tl_floader *load;	/* the reading state, during a load */
 };
 
 /* A module instance and what ran under it (fusion candidates). */
@@ -164,8 +165,10 @@ struct tl_fmod {
 
 /*
  * Read the stream files (none = stdin) and analyse them.  Dies on input
- * errors; a malformed number in a row only fails the row's category
- * (tl_fcat.error).
+ * errors, a stream without rows among them; a malformed number in a row
+ * only fails the row's category (tl_fcat.error).  tl_findings_free frees
+ * what a load made, also when tl_die ended it through tl_exit_hook (the
+ * fuzz harnesses).
  */
 void tl_findings_load(struct tl_findings *f, char *const *files, int nfiles);
 /* The same from a stream opened with tl_stream_open; the caller closes it. */

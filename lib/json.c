@@ -338,7 +338,7 @@ tl_parse_us_ns(const char *s, size_t len, int64_t *ns)
 	}
 	if (p < end && (*p == 'e' || *p == 'E')) {
 		/* Rare: fall back to a correctly rounded double. */
-		char buf[64];
+		char buf[64], *dend;
 		double d;
 
 		if (len >= sizeof(buf))
@@ -346,8 +346,9 @@ tl_parse_us_ns(const char *s, size_t len, int64_t *ns)
 		memcpy(buf, s, len);
 		buf[len] = '\0';
 		errno = 0;
-		d = strtod(buf, NULL);
-		if (errno != 0 || !isfinite(d) || fabs(d) > 9e12)
+		d = strtod(buf, &dend);
+		if (dend != buf + len || errno != 0 || !isfinite(d) ||
+		    fabs(d) > 9e12)
 			return -1;
 		*ns = llround(d * 1000.0);
 		return 0;
@@ -373,7 +374,7 @@ tl_parse_i64(const char *s, size_t len, int64_t *v)
 
 	if (p < end && *p == '-')
 		neg = *p++ == '-';
-	if (p == end)
+	if (p == end || *p < '0' || *p > '9')	/* a digit first */
 		return -1;
 	while (p < end && *p >= '0' && *p <= '9') {
 		if (x > (UINT64_MAX - 9) / 10)

@@ -92,25 +92,47 @@ tl_md_num_signed(double v, int d)
 	return with_sign(tl_md_num(v, d));
 }
 
-void
-tl_md_code(FILE *fp, const char *s, size_t max)
+/* Input text safe in a table cell and on its line (see mdtext.h). */
+static void
+md_escaped(FILE *fp, const char *s, size_t max, int code)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	size_t i;
 
-	fputc('`', fp);
-	for (i = 0; s[i] != '\0'; i++) {
-		if (i == max) {
+	for (i = 0; u[i] != '\0'; i++) {
+		if (i >= max && (u[i] & 0xc0) != 0x80) {
 			fputs("...", fp);
 			break;
 		}
-		if (s[i] == '`')
+		if (u[i] == '`' && code)
 			fputc('\'', fp);
-		else if (s[i] == '|')
+		else if (u[i] == '|')
 			fputs("\\|", fp);
+		else if (u[i] == '\n')
+			fputs("\\n", fp);
+		else if (u[i] == '\t')
+			fputs("\\t", fp);
+		else if (u[i] == '\r')
+			fputs("\\r", fp);
+		else if (u[i] < 0x20 || u[i] == 0x7f)
+			fprintf(fp, "\\x%02x", u[i]);
 		else
-			fputc(s[i], fp);
+			fputc(u[i], fp);
 	}
+}
+
+void
+tl_md_code(FILE *fp, const char *s, size_t max)
+{
 	fputc('`', fp);
+	md_escaped(fp, s, max, 1);
+	fputc('`', fp);
+}
+
+void
+tl_md_text(FILE *fp, const char *s, size_t max)
+{
+	md_escaped(fp, s, max, 0);
 }
 
 void

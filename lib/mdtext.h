@@ -28,10 +28,15 @@ const char *tl_md_num(double v, int d);
 const char *tl_md_ms_signed(int64_t ns);
 const char *tl_md_num_signed(double v, int d);
 /*
- * Text as inline code, safe in a table cell: backticks become quotes,
- * '|' is escaped, and text longer than max bytes is cut with "...".
+ * Text from the input as inline code, safe in a table cell and on its
+ * line: backticks become quotes, '|' is escaped, newline, tab and
+ * carriage return read \n, \t and \r and other control characters
+ * \xNN, and text longer than max bytes is cut with "..." (never inside
+ * a UTF-8 character).
  */
 void tl_md_code(FILE *fp, const char *s, size_t max);
+/* The same as plain text: no backticks around it, and backticks kept. */
+void tl_md_text(FILE *fp, const char *s, size_t max);
 /* A heading anchor: <a id="ID"></a>. */
 void tl_md_anchor(FILE *fp, const char *id);
 /* An op: its name and, when not empty, its shapes, as code. */

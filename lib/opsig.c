@@ -30,10 +30,11 @@ struct cols {
 };
 
 /* What reading one input needs besides the result. */
-struct reader {
+struct tl_sigreader {
 	struct tl_stream in;
 	struct cols c;
 	struct tl_perfcols pc;
+	int pc_on;		/* pc is set up */
 	struct tl_jbuf key;
 	struct tl_json j;
 	char *buf;		/* a kernel name, unescaped */
@@ -47,14 +48,14 @@ struct reader {
 };
 
 static char *
-field(struct reader *r, int c)
+field(struct tl_sigreader *r, int c)
 {
 	return tl_strdup(tl_stream_get(&r->in, c));
 }
 
 /* The current row's signature key: the fields, each ending in 0x1f. */
 static void
-row_key(struct reader *r)
+row_key(struct tl_sigreader *r)
 {
 	int k;
 
@@ -67,7 +68,7 @@ row_key(struct reader *r)
 
 /* Fill a new signature from the current row. */
 static void
-first_row(struct reader *r, struct tl_opsig *s)
+first_row(struct tl_sigreader *r, struct tl_opsig *s)
 {
 	int k;
 
@@ -113,7 +114,7 @@ add_kernel(struct tl_opsig *s, const char *name, int64_t ns)
 
 /* Add the events of the current row's kernels column to s. */
 static void
-add_kernels(struct reader *r, struct tl_opsig *s)
+add_kernels(struct tl_sigreader *r, struct tl_opsig *s)
 {
 	const char *text = tl_stream_get(&r->in, r->c.kernels), *err, *v;
 	size_t len = strlen(text), n;
@@ -149,7 +150,7 @@ add_kernels(struct reader *r, struct tl_opsig *s)
 
 /* Add the current row to signature s, its pct_gpu_time to pl. */
 static void
-add_row(struct reader *r, struct tl_opsig *s, struct pcts *pl)
+add_row(struct tl_sigreader *r, struct tl_opsig *s, struct pcts *pl)
 {
 	int64_t count = 1, t = 0;
 	int ovf = 0;
@@ -190,7 +191,7 @@ cmp_double(const void *a, const void *b)
 
 /* The sums of pct_gpu_time, in increasing order: the same in any row order. */
 static void
-sum_pcts(struct reader *r, struct tl_opsigs *o)
+sum_pcts(struct tl_sigreader *r, struct tl_opsigs *o)
 {
 	size_t i, k;
 
@@ -202,13 +203,31 @@ sum_pcts(struct reader *r, struct tl_opsigs *o)
 		o->s[i].has_pct = pl->n > 0;
 		for (k = 0; k < pl->n; k++)
 			o->s[i].pct += pl->v[k];
-		free(pl->v);
 	}
+}
+
+/* Free the reading state (after a read, or one that tl_die ended). */
+static void
+reader_free(struct tl_opsigs *o)
+{
+	struct tl_sigreader *r = o->reading;
+	size_t i;
+
+	for (i = 0; i < o->n; i++)
+		free(r->pct[i].v);
 	free(r->pct);
+	if (r->pc_on)
+		tl_perfcols_free(&r->pc);
+	tl_stream_close(&r->in);
+	tl_jb_free(&r->key);
+	tl_json_free(&r->j);
+	free(r->buf);
+	free(r);
+	o->reading = NULL;
 }
 
 static void
-find_cols(struct reader *r)
+find_cols(struct tl_sigreader *r)
 {
 	struct cols *c = &r->c;
 	int k;
@@ -236,7 +255,7 @@ find_cols(struct reader *r)
 
 /* Take the trace's constants from the first row. */
 static void
-trace_constants(struct reader *r, struct tl_opsigs *o)
+trace_constants(struct tl_sigreader *r, struct tl_opsigs *o)
 {
 	int k;
 
@@ -251,52 +270,49 @@ trace_constants(struct reader *r, struct tl_opsigs *o)
 void
 tl_opsigs_read(struct tl_opsigs *o, const char *path)
 {
-	struct reader r;
+	struct tl_sigreader *r;
 	char *files[1];
 	int added, nrow = 0;
 	int64_t i;
 
 	memset(o, 0, sizeof(*o));
-	memset(&r, 0, sizeof(r));
+	/* Zeroed: what a tl_die leaves is freed by tl_opsigs_free. */
+	r = o->reading = tl_calloc(1, sizeof(*r));
 	o->path = tl_strdup(path);
 	tl_strmap_init(&o->map);
-	tl_json_init(&r.j);
 	files[0] = o->path;
-	tl_stream_open(&r.in, files, 1);
-	find_cols(&r);
-	o->grouped = r.c.count >= 0;
-	if (!r.c.have_perf)
-		tl_perfcols_init(&r.pc, &r.in, NULL);
-	while (tl_stream_next(&r.in)) {
+	tl_stream_open(&r->in, files, 1);
+	find_cols(r);
+	o->grouped = r->c.count >= 0;
+	if (!r->c.have_perf) {
+		tl_perfcols_init(&r->pc, &r->in, NULL);
+		r->pc_on = 1;
+	}
+	while (tl_stream_next(&r->in)) {
 		if (nrow++ == 0)
-			trace_constants(&r, o);
-		else if (strcmp(tl_stream_get(&r.in, r.c.trace), o->trace) != 0)
+			trace_constants(r, o);
+		else if (strcmp(tl_stream_get(&r->in, r->c.trace), o->trace) != 0)
 			tl_die("%s: a second trace '%s' (the first is '%s'); "
 			    "compare one trace with one trace",
-			    tl_stream_where(&r.in),
-			    tl_stream_get(&r.in, r.c.trace), o->trace);
-		row_key(&r);
-		i = tl_strmap_add(&o->map, r.key.s, r.key.n, &added);
+			    tl_stream_where(&r->in),
+			    tl_stream_get(&r->in, r->c.trace), o->trace);
+		row_key(r);
+		i = tl_strmap_add(&o->map, r->key.s, r->key.n, &added);
 		if (added) {
 			tl_grow(&o->s, &o->cap, o->n + 1, sizeof(*o->s));
-			tl_grow(&r.pct, &r.pctcap, o->n + 1, sizeof(*r.pct));
-			memset(&r.pct[o->n], 0, sizeof(*r.pct));
-			first_row(&r, &o->s[o->n++]);
+			tl_grow(&r->pct, &r->pctcap, o->n + 1, sizeof(*r->pct));
+			memset(&r->pct[o->n], 0, sizeof(*r->pct));
+			first_row(r, &o->s[o->n++]);
 		}
-		add_row(&r, &o->s[i], &r.pct[i]);
+		add_row(r, &o->s[i], &r->pct[i]);
 	}
-	sum_pcts(&r, o);
+	sum_pcts(r, o);
 	if (nrow == 0) {
 		o->trace = tl_strdup("");
 		o->hw = tl_strdup("");
 		o->gpu = tl_strdup("");
 	}
-	if (!r.c.have_perf)
-		tl_perfcols_free(&r.pc);
-	tl_stream_close(&r.in);
-	tl_jb_free(&r.key);
-	tl_json_free(&r.j);
-	free(r.buf);
+	reader_free(o);
 }
 
 void
@@ -324,5 +340,7 @@ tl_opsigs_free(struct tl_opsigs *o)
 	free(o->hw);
 	free(o->gpu);
 	tl_strmap_free(&o->map);
+	if (o->reading != NULL)
+		reader_free(o);
 	memset(o, 0, sizeof(*o));
 }

@@ -74,11 +74,14 @@ struct tl_opsigs {
 	struct tl_opsig *s;	/* in order of first appearance */
 	size_t n, cap;
 	struct tl_strmap map;	/* joined signature -> index */
+	struct tl_sigreader *reading;	/* the reading state, during a read */
 };
 
 /*
  * Read the op stream path ("-" = stdin).  The key of signature i in map
- * is its five fields, each followed by the byte 0x1f.
+ * is its five fields, each followed by the byte 0x1f.  tl_opsigs_free
+ * frees what a read made, also when tl_die ended it through tl_exit_hook
+ * (the fuzz harnesses).
  */
 void tl_opsigs_read(struct tl_opsigs *o, const char *path);
 void tl_opsigs_free(struct tl_opsigs *o);

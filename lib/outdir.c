@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "cmpreport.h"
+#include "json.h"
 #include "jsonw.h"
 #include "outdir.h"
 #include "svgchart.h"
@@ -98,12 +99,35 @@ jb_kint(struct tl_jbuf *b, const char *k, int64_t v)
 	tl_jb_int(b, v);
 }
 
-/* A field that holds JSON text already (shapes, params): raw, or null. */
+/*
+ * A field that should hold JSON text (shapes, params): the value when it
+ * is one well-formed JSON value without control characters (jsmn lets
+ * them through in strings; JSON does not), null when empty, else the
+ * text as a JSON string (a hand-edited stream must not make the file
+ * unreadable).
+ */
 static void
 jb_kjson(struct tl_jbuf *b, const char *k, const char *v)
 {
+	struct tl_json j;
+	const unsigned char *p;
+	const char *err;
+	int ok;
+
 	jb_key(b, k);
-	tl_jb_lit(b, v[0] != '\0' ? v : "null");
+	if (v[0] == '\0') {
+		tl_jb_lit(b, "null");
+		return;
+	}
+	for (p = (const unsigned char *)v; *p >= 0x20; p++)
+		;
+	tl_json_init(&j);
+	ok = *p == '\0' && tl_json_parse(&j, v, strlen(v), &err) > 0;
+	tl_json_free(&j);
+	if (ok)
+		tl_jb_lit(b, v);
+	else
+		tl_jb_str(b, v);
 }
 
 

@@ -42,8 +42,10 @@ title(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o,
 		tl_md_code(fp, f->tr[0].name, 120);
 	else
 		fprintf(fp, "%d traces", f->ntr);
-	if (f->hw != NULL)
-		fprintf(fp, " on %s", f->hw);
+	if (f->hw != NULL) {
+		fputs(" on ", fp);
+		tl_md_text(fp, f->hw, 40);
+	}
 	fprintf(fp, ": %s\n\n", what);
 }
 
@@ -294,13 +296,14 @@ ops_table(FILE *fp, const struct tl_findings *f, int c, int max)
 		op = &f->op[k->ops[i]];
 		fputs("| ", fp);
 		tl_md_code(fp, op->name, 80);
-		fprintf(fp, " | %lld | %s | %s | %s | %s | %s | %s | %s | ",
+		fprintf(fp, " | %lld | %s | %s | %s | %s | %s | ",
 		    op->count, tl_md_ms(op->time_ns),
 		    tl_md_num(op->pct_category, 1),
 		    tl_md_num(op->pct_compute, 2), eff_text(op),
-		    op->fpb > 0 ? tl_md_num(op->fpb, 1) : "n/a",
-		    op->bound[0] != '\0' ? op->bound : "no model",
-		    tl_priority_name(op->prio));
+		    op->fpb > 0 ? tl_md_num(op->fpb, 1) : "n/a");
+		tl_md_text(fp, op->bound[0] != '\0' ? op->bound : "no model",
+		    20);
+		fprintf(fp, " | %s | ", tl_priority_name(op->prio));
 		tl_md_code(fp, op->dims, 70);
 		fputs(" | ", fp);
 		tl_md_code(fp, op->types, 60);
@@ -348,8 +351,9 @@ bottleneck_full(FILE *fp, const struct tl_findings *f,
 	fprintf(fp, "- **Time:** %s ms (%s %% of compute, %s %% of the "
 	    "category)\n", tl_md_ms(op->time_ns), tl_md_num(op->pct_compute,
 	    2), tl_md_num(op->pct_category, 1));
-	fprintf(fp, "- **Efficiency:** %s %% of roofline (%s-bound)\n",
-	    eff_text(op), op->bound);
+	fprintf(fp, "- **Efficiency:** %s %% of roofline (", eff_text(op));
+	tl_md_text(fp, op->bound, 20);
+	fputs("-bound)\n", fp);
 	fputs("- **Issue:** ", fp);
 	tl_advice_issue(fp, op);
 	fputc('\n', fp);
@@ -380,9 +384,10 @@ tl_report_category(FILE *fp, const struct tl_findings *f, int c,
 		return;
 	}
 	if (k->error != NULL) {
-		fprintf(fp, "Status: ERROR\n\nError: %s\n\nThe analysis of "
-		    "this category failed; no bottleneck findings are "
-		    "reported for it.\n", k->error);
+		fputs("Status: ERROR\n\nError: ", fp);
+		tl_md_text(fp, k->error, 300);
+		fputs("\n\nThe analysis of this category failed; no "
+		    "bottleneck findings are reported for it.\n", fp);
 		return;
 	}
 	fputs("## Overview\n\n", fp);
@@ -528,8 +533,9 @@ ranks(FILE *fp, const struct tl_findings *f)
 
 		fputs("| ", fp);
 		tl_md_code(fp, t->name, 80);
-		fprintf(fp, " | %s | %s | %s | %s | %s |\n",
-		    t->rank[0] != '\0' ? t->rank : "n/a", tl_md_ms(t->busy_ns),
+		fputs(" | ", fp);
+		tl_md_text(fp, t->rank[0] != '\0' ? t->rank : "n/a", 20);
+		fprintf(fp, " | %s | %s | %s | %s |\n", tl_md_ms(t->busy_ns),
 		    tl_md_ms(t->idle_ns), tl_md_ms(t->comm_ns),
 		    tl_md_ms(t->total_ns));
 		if (t->busy_ns > f->tr[slow].busy_ns)
@@ -578,7 +584,8 @@ appendix(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o)
 	int i, n = 0;
 
 	fputs("## Appendix\n\n### Hardware and thresholds\n\n", fp);
-	fprintf(fp, "- GPU: %s", f->hw != NULL ? f->hw : "none given");
+	fputs("- GPU: ", fp);
+	tl_md_text(fp, f->hw != NULL ? f->hw : "none given", 40);
 	if (f->ntr > 0 && f->tr[0].gpu[0] != '\0') {
 		fputs(" (trace: ", fp);
 		tl_md_code(fp, f->tr[0].gpu, 80);
@@ -778,8 +785,9 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 		tl_md_anchor(fp, id);
 		fprintf(fp, "### %d. %s\n\n", ++n, tl_fcat_title(c));
 		if (k->error != NULL) {
-			fprintf(fp, "Status: ERROR: %s. No findings for this "
-			    "category.\n\n", k->error);
+			fputs("Status: ERROR: ", fp);
+			tl_md_text(fp, k->error, 300);
+			fputs(". No findings for this category.\n\n", fp);
 			continue;
 		}
 		fprintf(fp, "%s %% of compute in %d signatures; average "

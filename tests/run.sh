@@ -56,11 +56,13 @@ done
 
 # expect CASE EXPECT RC: compare the output in $tmp/o and $tmp/e and the
 # exit status RC with EXPECT ("exit N", "stderr RE", "stdout RE" lines).
+# Errors are one line; a usage error (exit 2) is followed by the usage.
 expect() {
 	want=$(awk '$1 == "exit" { print $2 }' "$2")
 	msg=""
 	[ "$3" = "$want" ] || msg="exit $3, want $want"
-	[ "$(wc -l < "$tmp/e")" -le 1 ] || msg="$msg; more than one line on stderr"
+	[ "$want" = 2 ] || [ "$(wc -l < "$tmp/e")" -le 1 ] ||
+	    msg="$msg; more than one line on stderr"
 	while IFS= read -r line; do
 		case $line in
 		"stderr "*) grep -Eq -- "${line#stderr }" "$tmp/e" ||
@@ -80,21 +82,33 @@ for e in tests/bad/*.expect; do
 	expect "bad input $in" "$e" $?
 done
 
-# Bad and odd streams for the filters: NAME.expect as above, plus
-# "prog P..." to name the programs the case is for (default: all).
+# Bad and odd streams for the programs: NAME.expect as above, plus
+# "prog P..." to name the programs the case is for (default: the three
+# filters) and "args A..." for arguments in place of the program's
+# default ones and the file name (FILE stands for the file name).  The
+# file is standard input too.
 binabs=$(cd "$BIN" && pwd)
 for e in tests/bad/stream/*.expect; do
 	base=${e%.expect}
 	in=$(ls "$base".tsv "$base".csv 2>/dev/null | head -1)
+	f=$(basename "$in")
 	progs=$(awk '$1 == "prog" { $1 = ""; print }' "$e")
+	args=$(awk '$1 == "args" { $1 = ""; print }' "$e")
 	for p in ${progs:-tl-categorize tl-perfmodel tl-efficiency}; do
 		case $p in
-		tl-efficiency) set -- --hw mi300x ;;
+		tl-efficiency) set -- --hw mi300x "$f" ;;
 		tl-compare) set -- --ref-hw mi300x --target-hw mi300x \
-		    --target "$(basename "$in")" --ref ;;
-		*) set -- ;;
+		    --target "$f" --ref "$f" ;;
+		*) set -- "$f" ;;
 		esac
-		(cd "$(dirname "$in")" && "$binabs/$p" "$@" "$(basename "$in")") \
+		if [ -n "$args" ]; then
+			set --
+			for a in $args; do
+				[ "$a" = FILE ] && a=$f
+				set -- "$@" "$a"
+			done
+		fi
+		(cd "$(dirname "$in")" && "$binabs/$p" "$@" < "$f") \
 		    > "$tmp/o" 2> "$tmp/e"
 		expect "bad stream $in ($p)" "$e" $?
 	done

@@ -6,8 +6,11 @@
 # and its report in fuzz/out/NAME.log, and makes the script fail.
 # Seeds: tests/bad, tests/data, the samples in share/tl, and the smallest
 # shared traces when ../shared is there (never copied into the repo);
-# op streams made from them by bin/tl-parse and bin/tl-perfmodel; the
-# formulas of share/tl/models.
+# op streams made from them by bin/tl-parse, bin/tl-perfmodel and
+# bin/tl-efficiency (cut short, so the seeds stay small), pairs of them
+# for fuzz_compare; the formulas of share/tl/models.  The dictionary of
+# fuzz_NAME is tests/fuzz/NAME.dict, after stream.dict for the harnesses
+# that read streams.
 set -u
 LC_ALL=C
 export LC_ALL
@@ -15,13 +18,17 @@ cd "$(dirname "$0")/../.." || exit 1
 dur=${1:-60}
 SHARED=${TL_SHARED:-../shared}
 BIN=${BIN:-bin}
-FUZZERS=${FUZZERS:-fuzz_trace fuzz_stream fuzz_expr}
+FUZZERS=${FUZZERS:-fuzz_trace fuzz_stream fuzz_expr fuzz_efficiency \
+    fuzz_findings fuzz_compare}
 ct=fuzz/corpus-fuzz_trace
 cs=fuzz/corpus-fuzz_stream
 ce=fuzz/corpus-fuzz_expr
+cy=fuzz/corpus-fuzz_efficiency
+cf=fuzz/corpus-fuzz_findings
+cc=fuzz/corpus-fuzz_compare
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p fuzz/out "$ct" "$cs" "$ce"
+mkdir -p fuzz/out "$ct" "$cs" "$ce" "$cy" "$cf" "$cc"
 
 # Trace seeds, gunzipped (a gzip one too, for the gzip path).
 for f in tests/bad/*.json tests/data/*.json; do
@@ -59,6 +66,53 @@ for f in "$ct"/seed-*.json; do
 	"$BIN/tl-perfmodel" "$cs/seed-$b.tsv" > "$cs/seed-$b-pm.tsv" 2>/dev/null
 done
 
+# Efficiency seeds: the stream seeds.  Findings seeds: the bad streams
+# and enriched streams (per instance with and without the call stack, up
+# to 4 rows of each category; grouped CSV, 40 lines; two traces in one
+# stream), of the trace seeds and of a few model traces in ../shared.
+# Compare seeds: the first 40 lines of an enriched stream alone
+# (compared with itself), and each with the next one after a NUL byte
+# (reference, then target): the two BERT traces make a pair of vendors.
+cp "$cs"/seed-* "$cy"/
+for f in tests/bad/stream/*.tsv tests/bad/stream/*.csv; do
+	[ -f "$f" ] && cp "$f" "$cf/seed-$(basename "$f")"
+	[ -f "$f" ] && cp "$f" "$cc/seed-$(basename "$f")"
+done
+bycat() {
+	awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "category")
+	    c = i; print; next } c > 0 && n[$c]++ < 4'
+}
+models=
+for m in h100-bert-small mi300-bert-small mi300-normalization-layers \
+    nvidia-alexnet; do
+	[ -f "$SHARED/traces/$m.json.gz" ] &&
+	    models="$models $SHARED/traces/$m.json.gz"
+done
+prev=
+for f in "$ct"/seed-*.json $models; do
+	b=$(basename "$f")
+	b=${b%.gz}
+	b=${b%.json}
+	b=${b#seed-}
+	"$BIN/tl-parse" "$f" 2>/dev/null |
+	    "$BIN/tl-efficiency" --hw h100 > "$tmp/e" 2>/dev/null || continue
+	[ "$(wc -l < "$tmp/e")" -gt 1 ] || continue
+	bycat < "$tmp/e" > "$cf/seed-$b.tsv"
+	head -n 40 "$tmp/e" > "$cc/seed-$b.tsv"
+	"$BIN/tl-parse" -S "$f" 2>/dev/null |
+	    "$BIN/tl-efficiency" --hw mi300x 2>/dev/null | bycat \
+	    > "$cf/seed-$b-stack.tsv"
+	"$BIN/tl-parse" "$f" 2>/dev/null | "$BIN/tl-efficiency" --hw mi300x \
+	    --group --csv 2>/dev/null | head -n 40 > "$cf/seed-$b-group.csv"
+	if [ -n "$prev" ]; then
+		{ cat "$cf/seed-$prev.tsv"; tail -n +2 "$cf/seed-$b.tsv"; } \
+		    > "$cf/seed-$prev+$b.tsv"
+		{ cat "$cc/seed-$prev.tsv"; printf '\000'
+		    cat "$cc/seed-$b.tsv"; } > "$cc/seed-$prev+$b.tsv"
+	fi
+	prev=$b
+done
+
 # Formula seeds: the flops and bytes columns of the model files.
 n=0
 for f in share/tl/models/*.tsv; do
@@ -70,12 +124,15 @@ done
 
 fail=0
 for z in $FUZZERS; do
+	dict=tests/fuzz/${z#fuzz_}.dict
 	case $z in
 	fuzz_trace) maxlen=262144 ;;
+	fuzz_expr) maxlen=4096 ;;
 	fuzz_stream) maxlen=65536 ;;
-	*) maxlen=4096 ;;
+	*)	maxlen=65536
+		cat tests/fuzz/stream.dict "$dict" > "$tmp/$z.dict"
+		dict=$tmp/$z.dict ;;
 	esac
-	dict=tests/fuzz/${z#fuzz_}.dict
 	log=fuzz/out/$z.log
 	printf '%s: %s s on %s inputs ... ' "$z" "$dur" \
 	    "$(ls fuzz/corpus-"$z" | wc -l | tr -d ' ')"
@@ -90,10 +147,17 @@ for z in $FUZZERS; do
 	rc=$?
 	runs=$(awk '/^stat::number_of_executed_units:/ { print $2 }' "$log")
 	eps=$(awk '/^stat::average_exec_per_sec:/ { print $2 }' "$log")
+	rss=$(awk '/^stat::peak_rss_mb:/ { print $2 }' "$log")
+	cov=$(awk '/ cov: / { for (i = 1; i < NF; i++) if ($i == "cov:" ||
+	    $i == "ft:") v[$i] = $(i + 1) } END { if ("cov:" in v)
+	    print "coverage " v["cov:"] " edges, " v["ft:"] " features, " }' \
+	    "$log")
 	art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
 	if [ "$rc" -eq 0 ] && [ -z "$art" ]; then
-		echo "ok: ${runs:-?} executions (${eps:-?}/s), corpus $(ls \
-		    fuzz/corpus-"$z" | wc -l | tr -d ' ')"
+		echo "ok: ${runs:-?} executions (${eps:-?}/s), ${cov}corpus" \
+		    "$(ls fuzz/corpus-"$z" | wc -l | tr -d ' ') inputs" \
+		    "($(du -sk fuzz/corpus-"$z" | cut -f1) KiB), peak RSS" \
+		    "${rss:-?} MB"
 		continue
 	fi
 	fail=1

@@ -13,7 +13,6 @@
  * number of fields.
  */
 #include <math.h>
-#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,36 +28,15 @@
 #include "tsv.h"
 #include "util.h"
 
-#include "input.h"
-
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, \
-    "fuzz_stream: check failed: %s (line %d)\n", #c, __LINE__); \
-    abort(); } } while (0)
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#define HARNESS "fuzz_stream"
+#include "harness.h"
 
 static const struct tl_hw *hw;
-
-static jmp_buf env;
-static int armed;
 
 /* State that must survive a longjmp from tl_die. */
 static struct tl_stream s;
 static struct tl_perfcols pc;
 static int pc_on;
-
-static void
-exit_hook(int status)
-{
-	if (!armed || status != TL_EXIT_ERROR) {
-		fprintf(stderr, "fuzz_stream: exit %d%s\n", status,
-		    armed ? "" : " outside the stream code");
-		abort();
-	}
-	armed = 0;
-	longjmp(env, 1);
-}
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -68,14 +46,14 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	tl_setprogname("fuzz_stream");
-	open_input("fuzz_stream");
+	fz_open_inputs();
 	if (tl_optable_load(NULL) < 0 || tl_filemodels_setup() < 0)
 		tl_die("cannot load the built-in tables");
 	if (tl_hw_load(NULL, err, sizeof(err)) < 0)
 		tl_die("%s", err);
 	if ((hw = tl_hw_find("mi300x")) == NULL)
 		tl_die("no mi300x in the built-in GPU table");
-	tl_exit_hook = exit_hook;
+	fz_catch();
 	return 0;
 }
 
@@ -108,34 +86,6 @@ roofline(int tcol)
 		CHECK(tl_assessment(ro.pct_roofline, thr) != NULL);
 }
 
-/* Every line has as many fields as the first (TSV, or RFC 4180 CSV). */
-static void
-check_output(const char *o, size_t n, int csv)
-{
-	size_t i;
-	long fields = 1, want = -1;
-	int quoted = 0;
-
-	for (i = 0; i < n; i++) {
-		if (csv && o[i] == '"') {
-			quoted = !quoted;
-			continue;
-		}
-		if (quoted)
-			continue;
-		if (o[i] == (csv ? ',' : '\t'))
-			fields++;
-		else if (o[i] == '\n') {
-			if (want < 0)
-				want = fields;
-			CHECK(fields == want);
-			fields = 1;
-		}
-	}
-	CHECK(!quoted);
-	CHECK(n == 0 || o[n - 1] == '\n');
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -144,19 +94,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char *out;
 	static size_t outlen;
 	FILE *fp;
-	int csv, tcol, i, failed;
+	static int failed;
+	int csv, tcol, i;
 
 	/* The last byte picks the output format: any byte stream may end so. */
 	csv = size > 0 && (data[size - 1] & 1);
-	put_input(data, size);
-	files[0] = path;
+	fz_put_input(0, data, size);
+	files[0] = fz_path[0];
 	if ((fp = open_memstream(&out, &outlen)) == NULL)
 		tl_die("open_memstream:");
 	tl_w_init(&w, fp, csv);
 	pc_on = 0;
-	failed = setjmp(env);
-	if (!failed) {
-		armed = 1;
+	failed = 1;
+	fz_armed = 1;
+	if (setjmp(fz_env) == 0) {
 		tl_stream_open(&s, files, 1);
 		tcol = tl_stream_col(&s, "kernel_time_us");
 		if (tl_stream_col(&s, "name") >= 0) {
@@ -178,7 +129,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				tl_w_eol(&w);
 			}
 		}
-		armed = 0;
+		fz_armed = 0;
+		failed = 0;
 	}
 	if (pc_on)
 		tl_perfcols_free(&pc);
@@ -186,7 +138,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fclose(fp) != 0)
 		tl_die("fclose:");
 	if (!failed)
-		check_output(out, outlen, csv);
+		fz_check_fields(out, outlen, csv, 0);
 	free(out);
 	out = NULL;
 	return 0;

@@ -36,15 +36,8 @@
 #include "tsv.h"
 #include "util.h"
 
-#include "input.h"
-
-#define CHECK(c) do { if (!(c)) { fprintf(stderr, \
-    "fuzz_trace: check failed: %s (line %d)\n", #c, __LINE__); \
-    abort(); } } while (0)
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
+#define HARNESS "fuzz_trace"
+#include "harness.h"
 
 static struct {
 	int python, unlinked, csv, window;
@@ -71,22 +64,10 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	tl_setprogname("fuzz_trace");
-	open_input("fuzz_trace");
+	fz_open_inputs();
 	if (tl_optable_load(NULL) < 0)
 		tl_die("cannot load the built-in op table");
 	return 0;
-}
-
-/* FNV-1a of the input: picks the options. */
-static uint32_t
-hash(const uint8_t *data, size_t size)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < size; i++)
-		h = (h ^ data[i]) * 16777619u;
-	return h;
 }
 
 static void
@@ -169,42 +150,6 @@ check_rows(const struct tl_trace *t, const struct tl_rows *rows,
 	free(seen);
 }
 
-/*
- * Count the fields of each line of a TSV (no quoting: a raw tab or
- * newline inside a field is the error) or CSV (RFC 4180) text; every
- * record must have as many as the header before it.  A header is a line
- * right after a line that starts with "trace".
- */
-static void
-check_output(const char *s, size_t n, int csv)
-{
-	size_t i, start = 0;
-	long fields = 1, want = -1;
-	int quoted = 0;
-
-	for (i = 0; i < n; i++) {
-		if (csv && s[i] == '"') {
-			quoted = !quoted;
-			continue;
-		}
-		if (quoted)
-			continue;
-		if (s[i] == (csv ? ',' : '\t'))
-			fields++;
-		else if (s[i] == '\n') {
-			if (n - start >= 6 && memcmp(s + start, "trace", 5) == 0 &&
-			    (s[start + 5] == ',' || s[start + 5] == '\t'))
-				want = fields;	/* a header */
-			else
-				CHECK(fields == want);
-			fields = 1;
-			start = i + 1;
-		}
-	}
-	CHECK(!quoted);
-	CHECK(start == n);	/* every record ends with a newline */
-}
-
 static void
 run(struct tl_trace *t)
 {
@@ -258,7 +203,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct tl_trace_opts o;
 	struct tl_trace *t;
-	uint32_t h = hash(data, size);
+	uint32_t h = fz_hash(data, size);
 	char *out = NULL;
 	size_t outlen = 0;
 	FILE *fp;
@@ -267,11 +212,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opt.unlinked = (h >> 1) & 1;
 	opt.csv = (h >> 2) & 1;
 	opt.window = (int)((h >> 3) % 3);
-	put_input(data, size);
+	fz_put_input(0, data, size);
 	memset(&o, 0, sizeof(o));
 	o.keep_python = opt.python;
 	o.trace_name = (h >> 5) & 1 ? "x\ty,\"z\"\n" : NULL;
-	if ((t = tl_trace_read(path, &o)) == NULL)
+	if ((t = tl_trace_read(fz_path[0], &o)) == NULL)
 		return 0;
 	if ((fp = open_memstream(&out, &outlen)) == NULL)
 		tl_die("open_memstream:");
@@ -280,7 +225,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tl_trace_free(t);
 	if (fclose(fp) != 0)
 		tl_die("fclose:");
-	check_output(out, outlen, opt.csv);
+	fz_check_fields(out, outlen, opt.csv, 1);
 	free(out);
 	tl_jb_free(&os.jb);
 	return 0;

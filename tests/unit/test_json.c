@@ -15,6 +15,16 @@ ns(const char *s)
 	return v;
 }
 
+static int64_t
+i64(const char *s)
+{
+	int64_t v = -1;
+
+	if (tl_parse_i64(s, strlen(s), &v) < 0)
+		return INT64_MIN;
+	return v;
+}
+
 int
 main(void)
 {
@@ -36,6 +46,17 @@ main(void)
 	CHECK(ns("abc") == INT64_MIN);
 	CHECK(ns("1.5x") == INT64_MIN);
 	CHECK(ns("") == INT64_MIN);
+	/* Regression (found writing tests/bad/stream/findings-bad-total):
+	 * the exponent path took whatever strtod could read. */
+	CHECK(ns("1e3x") == INT64_MIN);
+	CHECK(ns("1e") == INT64_MIN);
+	CHECK(ns("2.5e-3") == 3);
+	/* Integers: a digit first ("." and "-" are not 0). */
+	CHECK(i64("5.0") == 5);
+	CHECK(i64("-7") == -7);
+	CHECK(i64(".") == INT64_MIN);
+	CHECK(i64("-.0") == INT64_MIN);
+	CHECK(i64(".5") == INT64_MIN);
 
 	/* \u escapes: BMP, surrogate pair, lone surrogate. */
 	n = tl_json_unescape(buf, "\\u00e9", 6);
