@@ -841,9 +841,9 @@ tl_findings_load(struct tl_findings *f, char *const *files, int nfiles)
 {
 	struct tl_floader *L = loader_new(f);
 
-	tl_stream_open(&L->own, files, nfiles);
-	L->owns = 1;
+	L->owns = 1;		/* also when tl_stream_open dies */
 	L->in = &L->own;
+	tl_stream_open(&L->own, files, nfiles);
 	load(f, L);
 }
 

@@ -110,7 +110,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 		tl_die("cannot load the built-in tables");
 	if (tl_hw_load(NULL, err, sizeof(err)) < 0)
 		tl_die("%s", err);
-	have_perf = 1;		/* no perf model set up to free */
+	re.have_perf = 1;	/* no perf model set up to free */
 	fz_catch();
 	return 0;
 }
@@ -121,9 +121,8 @@ reset(void)
 {
 	size_t i, k;
 
-	if (!have_perf)
-		tl_perfcols_free(&pc);
-	have_perf = 1;
+	tl_roweff_free(&re);
+	re.have_perf = 1;
 	tl_stream_close(&in);
 	free(owned);
 	owned = NULL;
