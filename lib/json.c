@@ -259,6 +259,197 @@ put_utf8(char *d, unsigned cp)
 }
 
 size_t
+tl_utf8_len(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len, i;
+
+	if (n == 0)
+		return 0;
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	for (i = 1; i < len; i++)	/* stops at a NUL too */
+		if (i >= n || (p[i] & 0xc0) != 0x80)
+			return 0;
+	if ((p[0] == 0xe0 && p[1] < 0xa0) ||	/* overlong */
+	    (p[0] == 0xed && p[1] > 0x9f) ||	/* surrogate */
+	    (p[0] == 0xf0 && p[1] < 0x90) ||	/* overlong */
+	    (p[0] == 0xf4 && p[1] > 0x8f))	/* beyond U+10FFFF */
+		return 0;
+	return len;
+}
+
+/* The JSON checker of tl_json_valid: p moves over what is valid. */
+struct jcheck {
+	const char *p, *end;
+};
+
+static void
+jc_space(struct jcheck *c)
+{
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' ||
+	    *c->p == '\n' || *c->p == '\r'))
+		c->p++;
+}
+
+static int
+jc_digits(struct jcheck *c)
+{
+	const char *q = c->p;
+
+	while (c->p < c->end && *c->p >= '0' && *c->p <= '9')
+		c->p++;
+	return c->p > q;
+}
+
+static int
+jc_number(struct jcheck *c)
+{
+	if (c->p < c->end && *c->p == '-')
+		c->p++;
+	if (c->p < c->end && *c->p == '0')
+		c->p++;
+	else if (!jc_digits(c))
+		return 0;
+	if (c->p < c->end && *c->p == '.') {
+		c->p++;
+		if (!jc_digits(c))
+			return 0;
+	}
+	if (c->p < c->end && (*c->p == 'e' || *c->p == 'E')) {
+		c->p++;
+		if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
+			c->p++;
+		if (!jc_digits(c))
+			return 0;
+	}
+	return 1;
+}
+
+/* A string, at its opening quote. */
+static int
+jc_string(struct jcheck *c)
+{
+	unsigned cp;
+	size_t k;
+
+	for (c->p++; c->p < c->end; ) {
+		unsigned char ch = (unsigned char)*c->p;
+
+		if (ch == '"') {
+			c->p++;
+			return 1;
+		}
+		if (ch < 0x20)
+			return 0;
+		if (ch == '\\') {
+			if (c->end - c->p < 2)
+				return 0;
+			if (c->p[1] == 'u') {
+				if (c->end - c->p < 6 || hex4(c->p + 2, &cp) < 0)
+					return 0;
+				c->p += 6;
+			} else if (strchr("\"\\/bfnrt", c->p[1]) != NULL &&
+			    c->p[1] != '\0')
+				c->p += 2;
+			else
+				return 0;
+			continue;
+		}
+		if ((k = tl_utf8_len(c->p, (size_t)(c->end - c->p))) == 0)
+			return 0;
+		c->p += k;
+	}
+	return 0;
+}
+
+static int
+jc_word(struct jcheck *c, const char *w)
+{
+	size_t k = strlen(w);
+
+	if ((size_t)(c->end - c->p) < k || memcmp(c->p, w, k) != 0)
+		return 0;
+	c->p += k;
+	return 1;
+}
+
+static int
+jc_value(struct jcheck *c, int depth)
+{
+	char close;
+
+	jc_space(c);
+	if (c->p == c->end)
+		return 0;
+	switch (*c->p) {
+	case '"':
+		return jc_string(c);
+	case 't':
+		return jc_word(c, "true");
+	case 'f':
+		return jc_word(c, "false");
+	case 'n':
+		return jc_word(c, "null");
+	case '[':
+	case '{':
+		if (depth >= TL_JSON_DEPTH)
+			return 0;
+		close = *c->p++ == '[' ? ']' : '}';
+		jc_space(c);
+		if (c->p < c->end && *c->p == close) {
+			c->p++;
+			return 1;
+		}
+		for (;;) {
+			if (close == '}') {
+				jc_space(c);
+				if (c->p == c->end || *c->p != '"' ||
+				    !jc_string(c))
+					return 0;
+				jc_space(c);
+				if (c->p == c->end || *c->p++ != ':')
+					return 0;
+			}
+			if (!jc_value(c, depth + 1))
+				return 0;
+			jc_space(c);
+			if (c->p == c->end)
+				return 0;
+			if (*c->p == close) {
+				c->p++;
+				return 1;
+			}
+			if (*c->p++ != ',')
+				return 0;
+		}
+	default:
+		return jc_number(c);
+	}
+}
+
+int
+tl_json_valid(const char *s, size_t n)
+{
+	struct jcheck c;
+
+	c.p = s;
+	c.end = s + n;
+	if (!jc_value(&c, 0))
+		return 0;
+	jc_space(&c);
+	return c.p == c.end;
+}
+
+size_t
 tl_json_unescape(char *dst, const char *src, size_t len)
 {
 	size_t i = 0, o = 0;

@@ -61,6 +61,25 @@ size_t tl_json_compact_text(const char *s, size_t n, char *out);
 size_t tl_json_unescape(char *dst, const char *src, size_t len);
 
 /*
+ * 1 if s[0..n) is one JSON value as RFC 8259 has it (whitespace around
+ * it allowed; strings of UTF-8 without control characters, with valid
+ * escapes; numbers in JSON's syntax), nested at most TL_JSON_DEPTH deep;
+ * else 0.  jsmn is a tokeniser and lets through much that is not JSON
+ * (bare words in arrays, a leading comma): check text with this before
+ * copying it into a JSON document.
+ */
+#define TL_JSON_DEPTH 64
+int tl_json_valid(const char *s, size_t n);
+
+/*
+ * Length (1 to 4) of the UTF-8 character at s, reading at most n bytes
+ * (a NUL ends the text too), or 0 when the bytes there are not UTF-8: a
+ * stray continuation byte, an overlong form, a surrogate, a code point
+ * beyond U+10FFFF, a character cut short.
+ */
+size_t tl_utf8_len(const char *s, size_t n);
+
+/*
  * Parse a decimal number of microseconds (as Kineto writes ts/dur) into
  * integer nanoseconds, exactly when it has at most 3 decimals.  Returns 0,
  * or -1 if the text is not a finite number in range.

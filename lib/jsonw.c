@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "jsonw.h"
 #include "tsv.h"
 #include "util.h"
@@ -48,13 +49,22 @@ tl_jb_str(struct tl_jbuf *b, const char *s)
 	while (*p != '\0') {
 		char esc[8];
 
-		for (run = 0; p[run] >= 0x20 && p[run] != '"' &&
-		    p[run] != '\\'; run++)
+		for (run = 0; p[run] >= 0x20 && p[run] < 0x80 &&
+		    p[run] != '"' && p[run] != '\\'; run++)
 			;
 		tl_jb_raw(b, (const char *)p, run);
 		p += run;
 		if (*p == '\0')
 			break;
+		if (*p >= 0x80) {	/* JSON text is UTF-8 */
+			if ((run = tl_utf8_len((const char *)p, 4)) == 0) {
+				tl_jb_raw(b, "\xef\xbf\xbd", 3);	/* U+FFFD */
+				run = 1;
+			} else
+				tl_jb_raw(b, (const char *)p, run);
+			p += run;
+			continue;
+		}
 		if (*p == '"' || *p == '\\')
 			snprintf(esc, sizeof(esc), "\\%c", *p);
 		else if (*p == '\n')

@@ -15,7 +15,7 @@ void tl_jb_reset(struct tl_jbuf *b);
 void tl_jb_free(struct tl_jbuf *b);
 void tl_jb_raw(struct tl_jbuf *b, const char *s, size_t n);
 void tl_jb_lit(struct tl_jbuf *b, const char *s);
-/* A JSON string, quoted and escaped. */
+/* A JSON string, quoted and escaped; bytes that are not UTF-8 as U+FFFD. */
 void tl_jb_str(struct tl_jbuf *b, const char *s);
 void tl_jb_int(struct tl_jbuf *b, int64_t v);
 /* Nanoseconds as a JSON number of microseconds. */

@@ -101,35 +101,20 @@ jb_kint(struct tl_jbuf *b, const char *k, int64_t v)
 
 /*
  * A field that should hold JSON text (shapes, params): the value when it
- * is one well-formed JSON value without control characters (jsmn lets
- * them through in strings; JSON does not), null when empty, else the
- * text as a JSON string (a hand-edited stream must not make the file
- * unreadable).
+ * is one JSON value, null when empty, else the text as a JSON string (a
+ * hand-edited stream must not make the file unreadable).
  */
 static void
 jb_kjson(struct tl_jbuf *b, const char *k, const char *v)
 {
-	struct tl_json j;
-	const unsigned char *p;
-	const char *err;
-	int ok;
-
 	jb_key(b, k);
-	if (v[0] == '\0') {
+	if (v[0] == '\0')
 		tl_jb_lit(b, "null");
-		return;
-	}
-	for (p = (const unsigned char *)v; *p >= 0x20; p++)
-		;
-	tl_json_init(&j);
-	ok = *p == '\0' && tl_json_parse(&j, v, strlen(v), &err) > 0;
-	tl_json_free(&j);
-	if (ok)
+	else if (tl_json_valid(v, strlen(v)))
 		tl_jb_lit(b, v);
 	else
 		tl_jb_str(b, v);
 }
-
 
 static void
 write_jbuf(const char *p, struct tl_jbuf *b)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "category.h"
+#include "json.h"
 #include "svgchart.h"
 #include "tsv.h"
 #include "util.h"
@@ -149,7 +150,7 @@ static void
 put_text(FILE *f, const char *s, size_t max)
 {
 	const unsigned char *p = (const unsigned char *)(s != NULL ? s : "");
-	size_t nch = 0, len, i;
+	size_t nch = 0, len;
 	unsigned c;
 
 	for (; *p != '\0'; p += len, nch++) {
@@ -170,27 +171,14 @@ put_text(FILE *f, const char *s, size_t max)
 			case '\n': fputs("&#10;", f); break;
 			case '\r': fputs("&#13;", f); break;
 			default:
-				if (c < 0x20)
+				if (c < 0x20 || c == 0x7f)
 					fputs(REPLACEMENT, f);
 				else
 					putc((int)c, f);
 			}
 			continue;
 		}
-		if (c >= 0xc2 && c <= 0xdf)
-			len = 2;
-		else if (c >= 0xe0 && c <= 0xef)
-			len = 3;
-		else if (c >= 0xf0 && c <= 0xf4)
-			len = 4;
-		for (i = 1; i < len; i++)
-			if ((p[i] & 0xc0) != 0x80)
-				break;
-		if (len == 1 || i < len ||
-		    (c == 0xe0 && p[1] < 0xa0) ||	/* overlong */
-		    (c == 0xed && p[1] > 0x9f) ||	/* surrogate */
-		    (c == 0xf0 && p[1] < 0x90) ||	/* overlong */
-		    (c == 0xf4 && p[1] > 0x8f) ||	/* > U+10FFFF */
+		if ((len = tl_utf8_len((const char *)p, 4)) == 0 ||
 		    (c == 0xef && p[1] == 0xbf && p[2] >= 0xbe)) {
 			fputs(REPLACEMENT, f);
 			len = 1;

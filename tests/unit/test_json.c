@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "json.h"
+#include "jsonw.h"
 #include "unit.h"
 
 static int64_t
@@ -13,6 +14,12 @@ ns(const char *s)
 	if (tl_parse_us_ns(s, strlen(s), &v) < 0)
 		return INT64_MIN;
 	return v;
+}
+
+static int
+valid(const char *s)
+{
+	return tl_json_valid(s, strlen(s));
 }
 
 static int64_t
@@ -29,8 +36,9 @@ int
 main(void)
 {
 	struct tl_json j;
+	struct tl_jbuf jb = { NULL, 0, 0 };
 	const char *err = NULL;
-	char buf[64], *out = NULL;
+	char buf[64], *out = NULL, deep[2 * TL_JSON_DEPTH + 3];
 	size_t cap = 0, n;
 	int t;
 	const char *ev = "{ \"name\": \"a \\\"q\\\" }{\", \"args\": "
@@ -57,6 +65,58 @@ main(void)
 	CHECK(i64(".") == INT64_MIN);
 	CHECK(i64("-.0") == INT64_MIN);
 	CHECK(i64(".5") == INT64_MIN);
+
+	/*
+	 * Regression (fuzz_findings): jsmn let these through, and the -o
+	 * directory copied them into its JSON files; tl_json_valid is the
+	 * check now.
+	 */
+	CHECK(valid("[[1,2],[]]"));
+	CHECK(valid(" {\"a\": [1, -0.5e+3, \"x\\u00e9\\n\", true, null]} "));
+	CHECK(valid("\"\xc3\xa9\xf0\x9f\x98\x80\""));
+	CHECK(valid("0"));
+	CHECK(!valid(",[1]"));
+	CHECK(!valid("[[8192,320flash:],[8192]]"));
+	CHECK(!valid("[1,]"));
+	CHECK(!valid("{\"a\" 1}"));
+	CHECK(!valid("{\"a\":1,}"));
+	CHECK(!valid("{1:2}"));
+	CHECK(!valid("[\"\x01\"]"));
+	CHECK(!valid("[\"\xba\"]"));
+	CHECK(!valid("[\"\xed\xa0\x80\"]"));	/* a surrogate in UTF-8 */
+	CHECK(!valid("\"\\q\""));
+	CHECK(!valid("\"\\u12\""));
+	CHECK(!valid("\"abc"));
+	CHECK(!valid("01"));
+	CHECK(!valid("1."));
+	CHECK(!valid("-"));
+	CHECK(!valid("["));
+	CHECK(!valid("[1] x"));
+	CHECK(!valid(""));
+	CHECK(!valid("tru"));
+	memset(deep, '[', TL_JSON_DEPTH);
+	memset(deep + TL_JSON_DEPTH, ']', TL_JSON_DEPTH);
+	deep[2 * TL_JSON_DEPTH] = '\0';
+	CHECK(valid(deep));
+	memset(deep, '[', TL_JSON_DEPTH + 1);
+	memset(deep + TL_JSON_DEPTH + 1, ']', TL_JSON_DEPTH + 1);
+	deep[2 * TL_JSON_DEPTH + 2] = '\0';
+	CHECK(!valid(deep));
+	/* JSON strings are UTF-8: other bytes become U+FFFD. */
+	tl_jb_str(&jb, "a\xba" "b\xc3\xa9\"\x01\xc3");
+	CHECK_STR(jb.s, "\"a\xef\xbf\xbd" "b\xc3\xa9\\\"\\u0001\xef\xbf\xbd\"");
+	tl_jb_free(&jb);
+	/* UTF-8 characters. */
+	CHECK(tl_utf8_len("a", 1) == 1);
+	CHECK(tl_utf8_len("\xc3\xa9", 2) == 2);
+	CHECK(tl_utf8_len("\xc3\xa9", 1) == 0);	/* cut short */
+	CHECK(tl_utf8_len("\xe2\x82\xac", 3) == 3);
+	CHECK(tl_utf8_len("\xf0\x9f\x98\x80", 4) == 4);
+	CHECK(tl_utf8_len("\xc0\xaf", 2) == 0);	/* overlong */
+	CHECK(tl_utf8_len("\xe0\x80\xaf", 3) == 0);	/* overlong */
+	CHECK(tl_utf8_len("\xf4\x90\x80\x80", 4) == 0);	/* > U+10FFFF */
+	CHECK(tl_utf8_len("\x80", 1) == 0);
+	CHECK(tl_utf8_len("\xe2\x82", 99) == 0);	/* NUL ends it */
 
 	/* \u escapes: BMP, surrogate pair, lone surrogate. */
 	n = tl_json_unescape(buf, "\\u00e9", 6);
