@@ -42,16 +42,11 @@ static const char *const gpus[] = { "mi300x", "h100", "mi210", "a100" };
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char err[256];
-
 	(void)argc;
 	(void)argv;
 	tl_setprogname(HARNESS);
 	fz_open_inputs();
-	if (tl_optable_load(NULL) < 0 || tl_filemodels_setup() < 0)
-		tl_die("cannot load the built-in tables");
-	if (tl_hw_load(NULL, err, sizeof(err)) < 0)
-		tl_die("%s", err);
+	fz_load_tables();
 	fz_catch();
 	return 0;
 }

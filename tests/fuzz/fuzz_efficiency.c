@@ -100,16 +100,11 @@ int efficiency_main(int, char *[]);
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char err[256];
-
 	(void)argc;
 	(void)argv;
 	tl_setprogname(HARNESS);
 	fz_open_inputs();
-	if (tl_optable_load(NULL) < 0 || tl_filemodels_setup() < 0)
-		tl_die("cannot load the built-in tables");
-	if (tl_hw_load(NULL, err, sizeof(err)) < 0)
-		tl_die("%s", err);
+	fz_load_tables();
 	re.have_perf = 1;	/* no perf model set up to free */
 	fz_catch();
 	return 0;

@@ -41,16 +41,11 @@ static int pc_on;
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char err[256];
-
 	(void)argc;
 	(void)argv;
 	tl_setprogname("fuzz_stream");
 	fz_open_inputs();
-	if (tl_optable_load(NULL) < 0 || tl_filemodels_setup() < 0)
-		tl_die("cannot load the built-in tables");
-	if (tl_hw_load(NULL, err, sizeof(err)) < 0)
-		tl_die("%s", err);
+	fz_load_tables();
 	if ((hw = tl_hw_find("mi300x")) == NULL)
 		tl_die("no mi300x in the built-in GPU table");
 	fz_catch();

@@ -26,6 +26,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "category.h"
+#include "hwspec.h"
+#include "model_file.h"
 #include "util.h"
 
 #ifndef HARNESS
@@ -53,6 +56,18 @@ fz_cleanup(void)
 	for (i = 0; i < FZ_NFILES; i++)
 		if (fz_fd[i] >= 0)
 			unlink(fz_path[i]);
+}
+
+/* Load the built-in op, model and GPU tables, as the programs do. */
+FZ_FN void
+fz_load_tables(void)
+{
+	char err[256];
+
+	if (tl_optable_load(NULL) < 0 || tl_filemodels_setup() < 0)
+		tl_die("cannot load the built-in tables");
+	if (tl_hw_load(NULL, err, sizeof(err)) < 0)
+		tl_die("%s", err);
 }
 
 /* Create the input files, named after the harness. */
