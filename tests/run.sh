@@ -153,7 +153,11 @@ for m in man/*.[157]; do
 	fi
 done
 
-# Parity with TraceLens on the shared traces.
+# Parity with TraceLens on the shared traces.  The serving traces' references
+# are TraceLens' inference report, whose op tables are not the training
+# report's (pseudo-ops, a steady-state window).
+INFERENCE_REF="mi300-vllm-prefilldecode-piecewise mi300-xdit-flux-aiter-sage mi300-xdit-sd3.5"
+export INFERENCE_REF
 if [ -d "$REF" ] && [ -d "$TRACES" ]; then
 	for d in "$REF"/*/; do
 		n=$(basename "$d")
@@ -161,6 +165,12 @@ if [ -d "$REF" ] && [ -d "$TRACES" ]; then
 		[ -f "$f" ] || f=$TRACES/$n.json
 		[ -f "$f" ] || continue
 		for c in timeline ops_summary unified kernel_summary; do
+			case " $INFERENCE_REF " in
+			*" $n "*) case $c in ops_summary|unified)
+				skipped "parity $n $c: TraceLens' inference report (pseudo-ops, steady state): issue 18"
+				continue ;;
+			esac ;;
+			esac
 			python3 tests/parity.py "$BIN/tl-parse" "$f" "$d" "$c" > "$tmp/p" 2>&1
 			case $? in
 			0) ok ;;
