@@ -26,6 +26,7 @@ LIBOBJ = \
 	lib/common/json.o \
 	lib/common/jsonw.o \
 	lib/common/strmap.o \
+	lib/common/table.o \
 	lib/common/tsv.o \
 	lib/common/util.o \
 	lib/model/concrete.o \
@@ -86,6 +87,7 @@ LIBHDR = \
 	lib/common/json.h \
 	lib/common/jsonw.h \
 	lib/common/strmap.h \
+	lib/common/table.h \
 	lib/common/tsv.h \
 	lib/common/util.h \
 	lib/model/concrete.h \
@@ -139,6 +141,7 @@ UNIT = \
 	tests/unit/test_replay \
 	tests/unit/test_stream \
 	tests/unit/test_svgchart \
+	tests/unit/test_table \
 	tests/unit/test_tsv \
 	tests/unit/test_zipw
 

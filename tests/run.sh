@@ -91,9 +91,10 @@ done
 # "prog P..." to name the programs the case is for (default: the three
 # filters) and "args A..." for arguments in place of the program's
 # default ones and the file name (FILE stands for the file name).  The
-# file is standard input too.
+# file is standard input too.  tests/bad/table holds bad table files
+# (--rules, --ops, --models, --hw-file) in the same form.
 binabs=$(cd "$BIN" && pwd)
-for e in tests/bad/stream/*.expect; do
+for e in tests/bad/stream/*.expect tests/bad/table/*.expect; do
 	base=${e%.expect}
 	in=$(ls "$base".tsv "$base".csv 2>/dev/null | head -1)
 	f=$(basename "$in")

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/hashmap.h"
+#include "common/table.h"
 #include "common/tsv.h"
 #include "common/util.h"
 #include "stream/category.h"
@@ -17,7 +18,7 @@ static const char *const categories[] = {
 };
 
 struct entry {
-	char *name;
+	const char *name;
 	size_t len;
 	int prefix;
 	struct tl_opinfo info;
@@ -45,60 +46,60 @@ tl_is_category(const char *s)
 	return 0;
 }
 
-static int
-parse(const char *src, const char *where)
+/* Read the table (FILE, or the built-in one when path is NULL). */
+int
+tl_optable_load(const char *path)
 {
-	char *line, *next;
-	long lineno = 0;
+	static const char *const col[] = {
+		"name", "category", "direction", "model", "bwd_model",
+		"extra_model"
+	};
+	struct tl_table t;
+	int rc;
 
 	free(text);
-	text = tl_strdup(src);
+	text = NULL;
 	ntab = 0;
 	tl_map_free(&exact);
-	for (line = text; line != NULL && *line != '\0'; line = next) {
-		char *f[6];
-		int nf = 0;
+	if (tl_table_open(&t, path, tl_default_ops, "built-in ops.tsv", col, 6,
+	    3, 0) < 0) {
+		tl_warn("%s", t.err);
+		return -1;
+	}
+	while ((rc = tl_table_next(&t)) > 0) {
 		struct entry *e;
+		const char *name = tl_table_get(&t, 0);
 
-		next = strchr(line, '\n');
-		if (next != NULL)
-			*next++ = '\0';
-		lineno++;
-		if (lineno == 1 || *line == '\0')
-			continue;	/* header */
-		f[nf++] = line;
-		for (char *p = line; *p != '\0' && nf < 6; p++)
-			if (*p == '\t') {
-				*p = '\0';
-				f[nf++] = p + 1;
-			}
-		if (nf < 3) {
-			tl_warn("%s:%ld: expected name, category, direction",
-			    where, lineno);
-			return -1;
+		if (!tl_is_category(tl_table_get(&t, 1))) {
+			rc = tl_table_error(&t, t.line, "unknown category '%s'",
+			    tl_table_get(&t, 1));
+			break;
 		}
-		if (!tl_is_category(f[1])) {
-			tl_warn("%s:%ld: unknown category '%s'", where, lineno,
-			    f[1]);
-			return -1;
-		}
-		if (strcmp(f[2], "fwd") != 0 && strcmp(f[2], "bwd") != 0) {
-			tl_warn("%s:%ld: direction must be fwd or bwd", where,
-			    lineno);
-			return -1;
+		if (strcmp(tl_table_get(&t, 2), "fwd") != 0 &&
+		    strcmp(tl_table_get(&t, 2), "bwd") != 0) {
+			rc = tl_table_error(&t, t.line, "direction must be fwd "
+			    "or bwd");
+			break;
 		}
 		tl_grow(&tab, &captab, ntab + 1, sizeof(*tab));
 		e = &tab[ntab++];
-		e->name = f[0];
-		e->len = strlen(f[0]);
-		e->prefix = e->len > 0 && f[0][e->len - 1] == '*';
+		e->name = name;
+		e->len = strlen(name);
+		e->prefix = e->len > 0 && name[e->len - 1] == '*';
 		if (e->prefix)
 			e->len--;
-		e->info.category = f[1];
-		e->info.direction = f[2];
-		e->info.model = nf > 3 ? f[3] : "";
-		e->info.bwd_model = nf > 4 && strcmp(f[4], "yes") == 0;
-		e->info.extra_model = nf > 5 ? f[5] : "";
+		e->info.category = tl_table_get(&t, 1);
+		e->info.direction = tl_table_get(&t, 2);
+		e->info.model = tl_table_get(&t, 3);
+		e->info.bwd_model = strcmp(tl_table_get(&t, 4), "yes") == 0;
+		e->info.extra_model = tl_table_get(&t, 5);
+	}
+	text = tl_table_keep(&t);
+	tl_table_close(&t);
+	if (rc < 0) {
+		tl_warn("%s", t.err);
+		ntab = 0;
+		return -1;
 	}
 	/* Index the exact names; the first entry of a name wins. */
 	for (size_t i = ntab; i-- > 0;)
@@ -106,23 +107,6 @@ parse(const char *src, const char *where)
 			tl_map_put(&exact, tl_hash(tab[i].name, tab[i].len),
 			    tab[i].len, (int64_t)i);
 	return 0;
-}
-
-int
-tl_optable_load(const char *path)
-{
-	char *buf;
-	int rc;
-
-	if (path == NULL)
-		return parse(tl_default_ops, "built-in op table");
-	if ((buf = tl_slurp(path, NULL)) == NULL) {
-		tl_warn("%s:", path);
-		return -1;
-	}
-	rc = parse(buf, path);
-	free(buf);
-	return rc;
 }
 
 const struct tl_opinfo *

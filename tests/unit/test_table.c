@@ -1,0 +1,123 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/table.h"
+#include "unit.h"
+
+static const char *const col[] = { "name", "kind", "note" };
+
+static char tmppath[64];
+
+/* Write n bytes to a fresh temporary file; its name is in tmppath. */
+static const char *
+write_tmp(const char *text, size_t n)
+{
+	FILE *fp;
+	int fd;
+
+	snprintf(tmppath, sizeof(tmppath), "/tmp/test_table.XXXXXX");
+	if ((fd = mkstemp(tmppath)) < 0 || (fp = fdopen(fd, "w")) == NULL) {
+		perror("mkstemp");
+		exit(1);
+	}
+	fwrite(text, 1, n, fp);
+	fclose(fp);
+	return tmppath;
+}
+
+/*
+ * Read the built-in text (name and kind required, note optional) into
+ * "name/kind/note;" per row, or the error.
+ */
+static const char *
+rows(const char *text, int flags)
+{
+	static char out[512];
+	struct tl_table t;
+	size_t n = 0;
+	int rc;
+
+	out[0] = '\0';
+	if ((rc = tl_table_open(&t, NULL, text, "built-in t.tsv", col, 3, 2,
+	    flags)) == 0)
+		while ((rc = tl_table_next(&t)) > 0)
+			n += (size_t)snprintf(out + n, sizeof(out) - n,
+			    "%s/%s/%s;", tl_table_get(&t, 0),
+			    tl_table_get(&t, 1), tl_table_get(&t, 2));
+	tl_table_close(&t);
+	if (rc < 0)
+		snprintf(out, sizeof(out), "%s", t.err);
+	return out;
+}
+
+int
+main(void)
+{
+	struct tl_table t;
+	const char *path, *field;
+	char *kept;
+
+	/* Comments, blank lines, CR LF, a byte order mark, any column order. */
+	CHECK_STR(rows("\xef\xbb\xbf# c\n\nkind\tname\r\n# x\ta\n"
+	    "k1\tn1\r\n\nk2\tn2", 0), "n1/k1/;n2/k2/;");
+	/* Unknown columns are ignored; optional ones read when present. */
+	CHECK_STR(rows("name\textra\tkind\tnote\na\tz\tb\tc\n", 0), "a/b/c;");
+	/* A row may leave out the trailing field of an optional column... */
+	CHECK_STR(rows("name\tkind\tnote\na\tb\tc\nd\te\n", 0),
+	    "a/b/c;d/e/;");
+	/* ...but not of a required or unread one, nor add one. */
+	CHECK_STR(rows("name\tnote\tkind\na\tb\n", 0),
+	    "built-in t.tsv:2: 2 fields, the header has 3");
+	CHECK_STR(rows("name\tkind\textra\na\tb\n", 0),
+	    "built-in t.tsv:2: 2 fields, the header has 3");
+	CHECK_STR(rows("name\tkind\na\tb\tc\n", 0),
+	    "built-in t.tsv:2: 3 fields, the header has 2");
+	CHECK_STR(rows("name\tkind\na\n", 0),
+	    "built-in t.tsv:2: 1 field, the header has 2");
+	/* The header. */
+	CHECK_STR(rows("", 0),
+	    "built-in t.tsv:1: no header line (want name, kind, note)");
+	CHECK_STR(rows("# only\n\n", 0),
+	    "built-in t.tsv:3: no header line (want name, kind, note)");
+	CHECK_STR(rows("# h\nname\tnote\n", 0), "built-in t.tsv:2: the "
+	    "header has no column 'kind' (want name, kind, note)");
+	CHECK_STR(rows("name\tkind\tname\n", 0),
+	    "built-in t.tsv:1: column 'name' twice in the header");
+	CHECK_STR(rows("name\tkind\n", 0), "");
+	/* Escapes only when asked for. */
+	CHECK_STR(rows("name\tkind\na\\tb\\\\c\\x\tk\n", 0),
+	    "a\\tb\\\\c\\x/k/;");
+	CHECK_STR(rows("name\tkind\na\\tb\\\\c\\x\tk\n", TL_TABLE_UNESCAPE),
+	    "a\tb\\c\\x/k/;");
+
+	/* A file: the same, with its name and line in messages. */
+	path = write_tmp("name\tkind\nx\ty\n", 14);
+	CHECK(tl_table_open(&t, path, "ignored", "built-in", col, 3, 2,
+	    0) == 0);
+	CHECK(tl_table_next(&t) == 1 && t.line == 2);
+	CHECK_STR(tl_table_get(&t, 1), "y");
+	CHECK(tl_table_error(&t, t.line, "kind: bad '%s'",
+	    tl_table_get(&t, 1)) == -1);
+	CHECK(strncmp(t.err, path, strlen(path)) == 0 &&
+	    strcmp(t.err + strlen(path), ":2: kind: bad 'y'") == 0);
+	/* The caller may keep the text its fields point into. */
+	field = tl_table_get(&t, 0);
+	kept = tl_table_keep(&t);
+	CHECK(tl_table_next(&t) == 0);
+	tl_table_close(&t);
+	CHECK(field > kept && strcmp(field, "x") == 0);
+	free(kept);
+	unlink(path);
+	path = write_tmp("name\tkind\nx\n\0y\n", 15);
+	CHECK(tl_table_open(&t, path, NULL, NULL, col, 3, 2, 0) == -1);
+	CHECK(strstr(t.err, ":3: NUL byte: not a text file") != NULL);
+	tl_table_close(&t);
+	unlink(path);
+	CHECK(tl_table_open(&t, path, NULL, NULL, col, 3, 2, 0) == -1);
+	CHECK(strstr(t.err, ": No such file or directory") != NULL);
+	tl_table_close(&t);
+	return unit_done("test_table");
+}
