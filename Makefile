@@ -59,8 +59,10 @@ LIBOBJ = \
 	lib/render/report.o \
 	lib/render/svgchart.o \
 	lib/render/zipw.o \
+	lib/stream/categories_table.o \
 	lib/stream/category.o \
 	lib/stream/ops_table.o \
+	lib/stream/optable.o \
 	lib/stream/rules.o \
 	lib/stream/stream.o \
 	lib/trace/callstack.o \
@@ -74,7 +76,8 @@ LIBOBJ = \
 	lib/trace/tree.o
 
 # Generated tables and the model families have no header of their own.
-GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o lib/stream/ops_table.o
+GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o \
+	lib/stream/categories_table.o lib/stream/ops_table.o
 LIBHDR = \
 	lib/analysis/cmpfind.h \
 	lib/analysis/compare.h \
@@ -111,6 +114,7 @@ LIBHDR = \
 	lib/render/svgchart.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \
+	lib/stream/optable.h \
 	lib/stream/rules.h \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
@@ -124,6 +128,7 @@ LIBHDR = \
 	lib/trace/tree.h
 
 UNIT = \
+	tests/unit/test_category \
 	tests/unit/test_concrete \
 	tests/unit/test_expr \
 	tests/unit/test_hashmap \
@@ -150,6 +155,12 @@ TOOLS = \
 	tests/tools/measure \
 	tests/tools/multiply
 
+# Three programs linked with one category more (tests/category.sh).
+CATTEST = \
+	tests/category/tl-categorize \
+	tests/category/tl-findings \
+	tests/category/tl-parse
+
 MAN1 = \
 	man/tl-categorize.1 \
 	man/tl-compare.1 \
@@ -162,6 +173,9 @@ MAN5 = man/tl-format.5
 MAN7 = man/tl.7
 
 all: $(BIN)
+
+lib/stream/categories_table.c: share/tl/categories.tsv tests/tools/embed.awk
+	awk -v name=tl_default_categories -f tests/tools/embed.awk share/tl/categories.tsv > $@
 
 lib/stream/ops_table.c: share/tl/ops.tsv tests/tools/embed.awk
 	awk -v name=tl_default_ops -f tests/tools/embed.awk share/tl/ops.tsv > $@
@@ -217,12 +231,25 @@ tests/tools/measure: tests/tools/measure.c
 tests/tools/multiply: tests/tools/multiply.c lib/libtl.a $(LIBHDR)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/multiply.c lib/libtl.a $(LDLIBS)
 
+# The category table with tests/category/row.tsv added, linked in place
+# of lib/stream/categories_table.o (the archive's copy is then not used).
+tests/category/categories_table.c: share/tl/categories.tsv tests/category/row.tsv \
+    tests/tools/embed.awk
+	cat share/tl/categories.tsv tests/category/row.tsv | \
+	    awk -v name=tl_default_categories -f tests/tools/embed.awk > $@
+tests/category/tl-categorize: cmd/tl-categorize.c tests/category/categories_table.c lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-categorize.c tests/category/categories_table.c lib/libtl.a $(LDLIBS)
+tests/category/tl-findings: cmd/tl-findings.c tests/category/categories_table.c lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-findings.c tests/category/categories_table.c lib/libtl.a $(LDLIBS)
+tests/category/tl-parse: cmd/tl-parse.c tests/category/categories_table.c lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-parse.c tests/category/categories_table.c lib/libtl.a $(LDLIBS)
+
 # Unit tests: tests/unit/test_X.c against the library.
 $(UNIT): tests/unit/unit.h tests/unit/model.h lib/libtl.a
 .c:
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libtl.a $(LDLIBS)
 
-check: all $(UNIT) $(TOOLS)
+check: all $(UNIT) $(TOOLS) $(CATTEST)
 	sh tests/run.sh
 
 # Statically linked programs to copy into containers (see CONTRIBUTING.md
@@ -234,7 +261,7 @@ static:
 # AddressSanitizer + UndefinedBehaviorSanitizer build of everything.
 asan:
 	$(MAKE) clean
-	$(MAKE) all $(UNIT) $(TOOLS) CFLAGS="$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="$(LDFLAGS) -fsanitize=address,undefined"
+	$(MAKE) all $(UNIT) $(TOOLS) $(CATTEST) CFLAGS="$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="$(LDFLAGS) -fsanitize=address,undefined"
 
 bench: all $(TOOLS)
 	sh tests/bench.sh
@@ -303,7 +330,7 @@ install: all
 	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
 	mkdir -p $(DESTDIR)$(SHAREDIR)/models
-	cp -f share/tl/ops.tsv share/tl/gpus.tsv share/tl/tl.mk $(DESTDIR)$(SHAREDIR)/
+	cp -f share/tl/categories.tsv share/tl/ops.tsv share/tl/gpus.tsv share/tl/tl.mk $(DESTDIR)$(SHAREDIR)/
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 	cp -f share/tl/replay/* $(DESTDIR)$(SHAREDIR)/replay/
@@ -315,7 +342,8 @@ uninstall:
 	rm -rf $(DESTDIR)$(SHAREDIR)
 
 clean:
-	rm -rf bin lib/*/*.o lib/libtl.a $(GENOBJ:.o=.c) $(UNIT) $(TOOLS)
+	rm -rf bin lib/*/*.o lib/libtl.a $(GENOBJ:.o=.c) $(UNIT) $(TOOLS) \
+	    $(CATTEST) tests/category/categories_table.c
 	rm -rf fuzz/obj fuzz/bin
 
 .PHONY: all check static asan bench fuzz install uninstall clean

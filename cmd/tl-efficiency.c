@@ -16,7 +16,7 @@
 #include "model/perfcols.h"
 #include "model/roofline.h"
 #include "model/roweff.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 #include "stream/stream.h"
 
 static const char usage_str[] =

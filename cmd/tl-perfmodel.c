@@ -10,7 +10,7 @@
 #include "model/model_file.h"
 #include "model/opmodel.h"
 #include "model/perfcols.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 #include "stream/stream.h"
 
 static const char usage_str[] =

@@ -19,7 +19,7 @@
 #include "model/roweff.h"
 #include "render/replay.h"
 #include "render/zipw.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 #include "stream/stream.h"
 
 #define IR_FILE		"replay_ir.json"

@@ -121,8 +121,10 @@ for e in tests/bad/stream/*.expect tests/bad/table/*.expect; do
 done
 
 # End-to-end cases; tl-replay and its runner; the trace multiplier's
-# scaling checks; the batch rules of share/tl/tl.mk.
-for c in tests/cases.sh tests/replay.sh tests/scale.sh tests/tlmk.sh; do
+# scaling checks; the batch rules of share/tl/tl.mk; a category added to
+# the category table (tests/category/).
+for c in tests/cases.sh tests/replay.sh tests/scale.sh tests/tlmk.sh \
+    tests/category.sh; do
 	sh "$c" "$BIN" "$SHARED" > "$tmp/cases" 2>&1
 	tally "$tmp/cases"
 done

@@ -7,6 +7,7 @@
 #include "analysis/cmpfind.h"
 #include "common/json.h"
 #include "common/util.h"
+#include "stream/category.h"
 #include "stream/stream.h"
 
 enum { REF, TGT };
@@ -230,8 +231,8 @@ read_row(struct tl_cmpfind *c, struct reader *R)
 	w->compute_spec = dup_col(R, R->c[C_SPEC]);
 	w->bound = dup_col(R, R->c[C_BOUND]);
 	w->explained = dup_col(R, R->c[C_EXPLAINED]);
-	if ((w->cat = tl_fcat_parse(w->category)) < 0)
-		w->cat = TL_FC_OTHER;
+	if ((w->cat = tl_category_parse(w->category)) < 0)
+		w->cat = tl_category_index("other");
 	w->has_flops = tl_stream_i64(R->in, R->c[C_FLOPS], &w->flops);
 	w->has_bytes = tl_stream_i64(R->in, R->c[C_BYTES], &w->bytes);
 	w->s[REF].has = w->match != TL_CM_TARGET_ONLY;

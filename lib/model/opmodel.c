@@ -7,7 +7,7 @@
 #include "model/family.h"
 #include "model/model_file.h"
 #include "model/opmodel.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 
 void
 tl_opmodel_init(struct tl_opmodel *m, const struct tl_stream *s)

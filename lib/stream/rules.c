@@ -53,7 +53,7 @@ check(struct tl_table *t)
 		    "'kernel'");
 	if (tl_table_get(t, 1)[0] == '\0')
 		return tl_table_error(t, t->line, "empty pattern");
-	if (!tl_is_category(tl_table_get(t, 2)))
+	if (tl_category_index(tl_table_get(t, 2)) < 0)
 		return tl_table_error(t, t->line, "unknown category "
 		    "(tl-categorize --list shows them)");
 	if (dir[0] != '\0' && strcmp(dir, "fwd") != 0 &&

@@ -4,7 +4,7 @@
 
 #include "common/interval.h"
 #include "common/util.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 #include "trace/rollup.h"
 #include "trace/tree.h"
 
