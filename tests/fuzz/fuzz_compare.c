@@ -32,7 +32,7 @@
 #include "common/util.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
-#include "stream/optable.h"
+#include "stream/category.h"
 
 #define HARNESS "fuzz_compare"
 #include "harness.h"

@@ -25,7 +25,7 @@
 #include "model/model_file.h"
 #include "model/perfcols.h"
 #include "model/roofline.h"
-#include "stream/optable.h"
+#include "stream/category.h"
 #include "stream/stream.h"
 
 #define HARNESS "fuzz_stream"
