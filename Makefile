@@ -20,6 +20,7 @@ LIBOBJ = \
 	lib/analysis/findings.o \
 	lib/analysis/findrules.o \
 	lib/analysis/opsig.o \
+	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
 	lib/common/interval.o \
@@ -45,11 +46,11 @@ LIBOBJ = \
 	lib/model/model_softmax.o \
 	lib/model/models_table.o \
 	lib/model/opargs.o \
-	lib/model/opmodel.o \
 	lib/model/perfcols.o \
-	lib/model/perfmodel.o \
+	lib/model/perfresult.o \
 	lib/model/roofline.o \
 	lib/model/roweff.o \
+	lib/model/rowmodel.o \
 	lib/render/advice.o \
 	lib/render/cmpreport.o \
 	lib/render/mdtext.o \
@@ -84,6 +85,7 @@ LIBHDR = \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
 	lib/analysis/opsig.h \
+	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
 	lib/common/interval.h \
@@ -100,11 +102,11 @@ LIBHDR = \
 	lib/model/hwspec.h \
 	lib/model/model_file.h \
 	lib/model/opargs.h \
-	lib/model/opmodel.h \
 	lib/model/perfcols.h \
-	lib/model/perfmodel.h \
+	lib/model/perfresult.h \
 	lib/model/roofline.h \
 	lib/model/roweff.h \
+	lib/model/rowmodel.h \
 	lib/render/advice.h \
 	lib/render/cmpreport.h \
 	lib/render/mdtext.h \

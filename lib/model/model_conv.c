@@ -54,8 +54,10 @@
  */
 #include <string.h>
 
+#include "common/checked.h"
 #include "model/concrete.h"
-#include "model/perfmodel.h"
+#include "model/dtype.h"
+#include "model/family.h"
 
 struct conv {
 	int rank;		/* 3, 4 or 5: N, C and the spatial dims */

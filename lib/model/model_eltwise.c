@@ -17,8 +17,10 @@
  */
 #include <string.h>
 
+#include "common/checked.h"
 #include "model/concrete.h"
-#include "model/perfmodel.h"
+#include "model/dtype.h"
+#include "model/family.h"
 
 static int
 unary(const struct tl_opargs *o, struct tl_perf *p)

@@ -5,6 +5,7 @@
 
 #include "common/table.h"
 #include "common/util.h"
+#include "model/dtype.h"
 #include "model/expr.h"
 #include "model/model_file.h"
 

@@ -11,7 +11,8 @@
  * replaces an earlier one's; file models take precedence over the
  * built-in C models.
  */
-#include "model/perfmodel.h"
+#include "model/opargs.h"
+#include "model/perfresult.h"
 
 struct tl_filemodel;
 

@@ -24,8 +24,10 @@
  */
 #include <string.h>
 
+#include "common/checked.h"
 #include "model/concrete.h"
-#include "model/perfmodel.h"
+#include "model/dtype.h"
+#include "model/family.h"
 
 struct gemm {
 	int64_t batch, m, n, k;

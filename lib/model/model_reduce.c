@@ -43,9 +43,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/checked.h"
 #include "model/concrete.h"
+#include "model/dtype.h"
+#include "model/family.h"
 #include "model/opargs.h"
-#include "model/perfmodel.h"
 
 /* How an op's arguments are laid out and what its backward reads. */
 struct layout {

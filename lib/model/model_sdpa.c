@@ -44,9 +44,11 @@
  */
 #include <string.h>
 
+#include "common/checked.h"
 #include "common/tsv.h"
 #include "model/concrete.h"
-#include "model/perfmodel.h"
+#include "model/dtype.h"
+#include "model/family.h"
 
 enum layout {
 	BHND,			/* (B, H, N, d): PyTorch */

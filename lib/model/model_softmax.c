@@ -39,9 +39,11 @@
  */
 #include <stdint.h>
 
+#include "common/checked.h"
 #include "model/concrete.h"
+#include "model/dtype.h"
+#include "model/family.h"
 #include "model/opargs.h"
-#include "model/perfmodel.h"
 
 /* Read tensor argument i: its element count and bytes per element. */
 static int

@@ -14,7 +14,7 @@ tl_perfcols_init(struct tl_perfcols *pc, const struct tl_stream *s,
     struct tl_writer *w)
 {
 	memset(pc, 0, sizeof(*pc));
-	tl_opmodel_init(&pc->m, s);
+	tl_rowmodel_init(&pc->m, s);
 	tl_outcols_init(&pc->oc, s, tl_perfcol_names, TL_PC_N);
 	if (w != NULL)
 		tl_outcols_header(&pc->oc, s, tl_perfcol_names, w);
@@ -23,7 +23,7 @@ tl_perfcols_init(struct tl_perfcols *pc, const struct tl_stream *s,
 void
 tl_perfcols_free(struct tl_perfcols *pc)
 {
-	tl_opmodel_free(&pc->m);
+	tl_rowmodel_free(&pc->m);
 	tl_perf_free(&pc->p);
 	tl_outcols_free(&pc->oc);
 }
@@ -31,7 +31,7 @@ tl_perfcols_free(struct tl_perfcols *pc)
 void
 tl_perfcols_model(struct tl_perfcols *pc, struct tl_stream *s)
 {
-	pc->rc = tl_opmodel_run(&pc->m, s, &pc->p, &pc->model);
+	pc->rc = tl_rowmodel_run(&pc->m, s, &pc->p, &pc->model);
 	pc->has_flops = pc->rc == 0 && pc->p.has_flops;
 	pc->has_bytes = pc->rc == 0 && pc->p.has_bytes;
 	pc->flops = pc->p.flops;

@@ -6,11 +6,11 @@
 #include "common/util.h"
 #include "model/family.h"
 #include "model/model_file.h"
-#include "model/opmodel.h"
+#include "model/rowmodel.h"
 #include "stream/optable.h"
 
 void
-tl_opmodel_init(struct tl_opmodel *m, const struct tl_stream *s)
+tl_rowmodel_init(struct tl_rowmodel *m, const struct tl_stream *s)
 {
 	memset(m, 0, sizeof(*m));
 	tl_opargs_init(&m->args);
@@ -24,7 +24,7 @@ tl_opmodel_init(struct tl_opmodel *m, const struct tl_stream *s)
 }
 
 void
-tl_opmodel_free(struct tl_opmodel *m)
+tl_rowmodel_free(struct tl_rowmodel *m)
 {
 	size_t i;
 
@@ -48,7 +48,7 @@ dup_field(struct tl_stream *s, int i)
 }
 
 static int
-model_row(struct tl_opmodel *m, struct tl_stream *s, struct tl_perf *p,
+model_row(struct tl_rowmodel *m, struct tl_stream *s, struct tl_perf *p,
     const char **model)
 {
 	const struct tl_opinfo *info;
@@ -112,12 +112,12 @@ model_row(struct tl_opmodel *m, struct tl_stream *s, struct tl_perf *p,
  * columns), which the model is a pure function of.
  */
 int
-tl_opmodel_run(struct tl_opmodel *m, struct tl_stream *s, struct tl_perf *p,
+tl_rowmodel_run(struct tl_rowmodel *m, struct tl_stream *s, struct tl_perf *p,
     const char **model)
 {
 	const int cols[7] = { m->name, m->row_kind, m->fwd_name, m->dims,
 	    m->types, m->strides, m->concrete };
-	struct tl_opcache *c;
+	struct tl_rowcache *c;
 	int64_t i;
 	int k, added;
 
@@ -157,14 +157,4 @@ tl_opmodel_run(struct tl_opmodel *m, struct tl_stream *s, struct tl_perf *p,
 	snprintf(p->err, sizeof(p->err), "%s", c->err);
 	*model = c->rc == 1 ? NULL : c->model;
 	return c->rc;
-}
-
-const char *
-tl_perf_spec(const struct tl_perf *p, char *buf, size_t n)
-{
-	if (p->maf == NULL || p->precision == NULL)
-		snprintf(buf, n, "%s", "");
-	else
-		snprintf(buf, n, "%s_%s", p->maf, p->precision);
-	return buf;
 }

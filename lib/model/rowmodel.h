@@ -1,6 +1,6 @@
 /* See LICENSE file for copyright and license details. */
-#ifndef TL_OPMODEL_H
-#define TL_OPMODEL_H
+#ifndef TL_ROWMODEL_H
+#define TL_ROWMODEL_H
 
 /*
  * Running the perf model on a row of the op stream: which model applies
@@ -11,18 +11,18 @@
  */
 #include "common/strmap.h"
 #include "model/opargs.h"
-#include "model/perfmodel.h"
+#include "model/perfresult.h"
 #include "stream/stream.h"
 
-/* A cached result of the model (see tl_opmodel_run). */
-struct tl_opcache {
+/* A cached result of the model (see tl_rowmodel_run). */
+struct tl_rowcache {
 	int rc, has_flops, has_bytes, nparams;
 	int64_t flops, bytes;
 	const char *maf, *precision;	/* static strings */
 	char *model, *params, *err;
 };
 
-struct tl_opmodel {
+struct tl_rowmodel {
 	int name, row_kind, fwd_name, dims, types, strides, concrete;
 	struct tl_opargs args;
 	char *opname;
@@ -30,23 +30,20 @@ struct tl_opmodel {
 	char model[48];
 	struct tl_jbuf sig;		/* the row's model inputs */
 	struct tl_strmap seen;		/* signature -> cache index */
-	struct tl_opcache *cache;
+	struct tl_rowcache *cache;
 	size_t ncache;			/* capacity of cache */
 };
 
 /* Find the columns (name is required; dies without it). */
-void tl_opmodel_init(struct tl_opmodel *m, const struct tl_stream *s);
-void tl_opmodel_free(struct tl_opmodel *m);
+void tl_rowmodel_init(struct tl_rowmodel *m, const struct tl_stream *s);
+void tl_rowmodel_free(struct tl_rowmodel *m);
 /*
  * Model the current row.  Returns 0 with p filled and *model naming the
  * model used ("gemm"; "sdpa_bwd" for the backward pass of a forward op;
  * "file" for a model file's formulas), 1 when no model applies, -1
  * when the model or the row's arguments fail (p->err says why).
  */
-int tl_opmodel_run(struct tl_opmodel *m, struct tl_stream *s,
+int tl_rowmodel_run(struct tl_rowmodel *m, struct tl_stream *s,
     struct tl_perf *p, const char **model);
-
-/* The compute spec of p ("matrix_bf16") into buf; "" when unknown. */
-const char *tl_perf_spec(const struct tl_perf *p, char *buf, size_t n);
 
 #endif
