@@ -489,7 +489,7 @@ precision_low(const char *spec)
 	    strstr(spec, "fp4") != NULL;
 }
 
-/* Notable patterns of an op signature (the seeds' common patterns). */
+/* Notable patterns of an op signature. */
 static const char *
 pattern(struct tl_json *j, const struct tl_fop *op)
 {

@@ -3,7 +3,7 @@
 #define TL_FINDRULES_H
 
 /*
- * The analyst's rules (analysis-rules.md, the seeds' analysers), shared by
+ * The analyst's rules (tl-findings(1) states them), shared by
  * tl-findings and tl-replay --bottlenecks so both decide alike.
  * "% of compute" is the row's pct_gpu_time; "efficiency" its pct_roofline.
  * Every threshold is a default that a program option may change.

@@ -1,7 +1,8 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * Normalization models: batch, layer, group, instance and RMS norm,
- * forward and backward (semantics §7.6).
+ * forward and backward (TraceLens' Normalization classes in
+ * TraceLens/PerfModel/perf_model.py).
  *
  * Notation: N = elements of the normalized input (op_shape), C =
  * num_channels, b = bytes per element of the input dtype (TraceLens uses
@@ -49,7 +50,7 @@
  * When the flags are what TraceLens assumes (training, weight and bias
  * passed, the gradients asked for) these are TraceLens' numbers exactly.
  * Deviations (docs/DEVIATIONS.md), all from reading the real call:
- *  - Flags (semantics §18 #6).  TraceLens tests "dims[i] is not None",
+ *  - Flags.  TraceLens tests "dims[i] is not None",
  *    always true, and bool("False"), also true.  tl: w and bi are the
  *    weight and bias slots holding a tensor; t is the concrete "training"
  *    / "use_input_stats" argument ("True"/"False"; not recorded: 1), 0 for

@@ -4,8 +4,8 @@
 
 /*
  * What to say about a bottleneck: a title, the issue in one sentence,
- * and both recommendation paths (the seeds' Path A, algorithmic, and
- * Path B, kernel).  Vendor-neutral, and nothing a trace cannot show: the
+ * and both recommendation paths (Path A, algorithmic, and Path B,
+ * kernel).  Vendor-neutral, and nothing a trace cannot show: the
  * kernel path always ends in a reproducer and a hardware-counter profile,
  * never in a guessed root cause.
  */

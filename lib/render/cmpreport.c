@@ -483,7 +483,7 @@ rec_target_only(FILE *fp, const struct tl_crow *w)
 	    tl_md_ms(t->time_ns), tl_md_num(w->score, 2));
 }
 
-/* Issue (the seeds' gap), Action and Impact of a matched op. */
+/* Issue (the gap), Action and Impact of a matched op. */
 static void
 rec_matched(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 {

@@ -342,7 +342,7 @@ rule_calc(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
 		    0.5)), tl_md_ms(op->time_ns), tl_md_num(op->eff, 1));
 }
 
-/* One bottleneck in full: the seeds' layout. */
+/* One bottleneck in full. */
 static void
 bottleneck_full(FILE *fp, const struct tl_findings *f,
     const struct tl_fop *op, int n, int rough)

@@ -6,7 +6,9 @@
  * The op table (share/tl/ops.tsv, built into every program): op name →
  * category, direction, perf-model family.  A name ending in '*' is a
  * prefix pattern; exact names win, then patterns in table order.  Ops no
- * table names fall back on their first kernel's name (§5.5), then "other".
+ * table names fall back on their first kernel's name (as TraceLens'
+ * categorize_torch_op in TraceLens/PerfModel/torch_op_mapping.py), then
+ * "other".
  */
 struct tl_opinfo {
 	const char *category;	/* a value of the category table */
