@@ -12,30 +12,11 @@ extern const char tl_default_categories[];
 #define HDR "value\ttitle\tfile\tcolour\tgroups\tbottleneck_ms\tdescription\n"
 #define OTHER "other\tOther\tother\t#7f7f7f\t\t50\tother operation\n"
 
-static char tmppath[64];
-
-/* Write text to a fresh temporary file; its name is in tmppath. */
-static const char *
-write_tmp(const char *text)
-{
-	FILE *fp;
-	int fd;
-
-	snprintf(tmppath, sizeof(tmppath), "/tmp/test_category.XXXXXX");
-	if ((fd = mkstemp(tmppath)) < 0 || (fp = fdopen(fd, "w")) == NULL) {
-		perror("mkstemp");
-		exit(1);
-	}
-	fputs(text, fp);
-	fclose(fp);
-	return tmppath;
-}
-
 /* Load text as a table file: 1 if that fails (stderr has the message). */
 static int
 fails(const char *text)
 {
-	const char *path = write_tmp(text);
+	const char *path = unit_tmpfile(text, strlen(text));
 	int rc = tl_categories_load(path);
 
 	unlink(path);
@@ -103,8 +84,8 @@ main(void)
 	strcpy(text, tl_default_categories);
 	strcat(text, "new_cat\tNew category\tnew_file\t#123456\tnorm,extra\t"
 	    "25\tsomething new\n");
-	CHECK(tl_categories_load(write_tmp(text)) == 0);
-	unlink(tmppath);
+	CHECK(tl_categories_load(unit_tmpfile(text, strlen(text))) == 0);
+	unlink(unit_tmp);
 	free(text);
 	c = tl_category_index("new_cat");
 	CHECK(c == n && tl_ncategories() == n + 1);
@@ -139,8 +120,8 @@ main(void)
 	for (i = 1; i < TL_CAT_MAX; i++)
 		sprintf(text + strlen(text), "c%zu\tC\tc%zu\t#000000\t\t1\tx\n",
 		    i, i);
-	CHECK(tl_categories_load(write_tmp(text)) == 0);
-	unlink(tmppath);
+	CHECK(tl_categories_load(unit_tmpfile(text, strlen(text))) == 0);
+	unlink(unit_tmp);
 	CHECK(tl_ncategories() == TL_CAT_MAX);
 	strcat(text, "last\tC\tlast\t#000000\t\t1\tx\n");
 	CHECK(fails(text));

@@ -9,25 +9,6 @@
 
 static const char *const col[] = { "name", "kind", "note" };
 
-static char tmppath[64];
-
-/* Write n bytes to a fresh temporary file; its name is in tmppath. */
-static const char *
-write_tmp(const char *text, size_t n)
-{
-	FILE *fp;
-	int fd;
-
-	snprintf(tmppath, sizeof(tmppath), "/tmp/test_table.XXXXXX");
-	if ((fd = mkstemp(tmppath)) < 0 || (fp = fdopen(fd, "w")) == NULL) {
-		perror("mkstemp");
-		exit(1);
-	}
-	fwrite(text, 1, n, fp);
-	fclose(fp);
-	return tmppath;
-}
-
 /*
  * Read the built-in text (name and kind required, note optional) into
  * "name/kind/note;" per row, or the error.
@@ -57,44 +38,53 @@ int
 main(void)
 {
 	struct tl_table t;
+	/* The built-in text read, or the error. */
+	static const struct {
+		const char *text;
+		int flags;
+		const char *want;
+	} v[] = {
+		/* Comments, blank lines, CR LF, a BOM, any column order. */
+		{ "\xef\xbb\xbf# c\n\nkind\tname\r\n# x\ta\nk1\tn1\r\n\nk2\tn2",
+		    0, "n1/k1/;n2/k2/;" },
+		/* Unknown columns are ignored; optional ones read. */
+		{ "name\textra\tkind\tnote\na\tz\tb\tc\n", 0, "a/b/c;" },
+		/* A row may leave out the field of an optional column... */
+		{ "name\tkind\tnote\na\tb\tc\nd\te\n", 0, "a/b/c;d/e/;" },
+		/* ...but not of a required or unread one, nor add one. */
+		{ "name\tnote\tkind\na\tb\n", 0,
+		    "built-in t.tsv:2: 2 fields, the header has 3" },
+		{ "name\tkind\textra\na\tb\n", 0,
+		    "built-in t.tsv:2: 2 fields, the header has 3" },
+		{ "name\tkind\na\tb\tc\n", 0,
+		    "built-in t.tsv:2: 3 fields, the header has 2" },
+		{ "name\tkind\na\n", 0,
+		    "built-in t.tsv:2: 1 field, the header has 2" },
+		/* The header. */
+		{ "", 0, "built-in t.tsv:1: no header line (want name, kind, "
+		    "note)" },
+		{ "# only\n\n", 0, "built-in t.tsv:3: no header line (want "
+		    "name, kind, note)" },
+		{ "# h\nname\tnote\n", 0, "built-in t.tsv:2: the header has "
+		    "no column 'kind' (want name, kind, note)" },
+		{ "name\tkind\tname\n", 0,
+		    "built-in t.tsv:1: column 'name' twice in the header" },
+		{ "name\tkind\n", 0, "" },
+		/* Escapes only when asked for. */
+		{ "name\tkind\na\\tb\\\\c\\x\tk\n", 0,
+		    "a\\tb\\\\c\\x/k/;" },
+		{ "name\tkind\na\\tb\\\\c\\x\tk\n", TL_TABLE_UNESCAPE,
+		    "a\tb\\c\\x/k/;" },
+	};
 	const char *path, *field;
 	char *kept;
+	size_t i;
 
-	/* Comments, blank lines, CR LF, a byte order mark, any column order. */
-	CHECK_STR(rows("\xef\xbb\xbf# c\n\nkind\tname\r\n# x\ta\n"
-	    "k1\tn1\r\n\nk2\tn2", 0), "n1/k1/;n2/k2/;");
-	/* Unknown columns are ignored; optional ones read when present. */
-	CHECK_STR(rows("name\textra\tkind\tnote\na\tz\tb\tc\n", 0), "a/b/c;");
-	/* A row may leave out the trailing field of an optional column... */
-	CHECK_STR(rows("name\tkind\tnote\na\tb\tc\nd\te\n", 0),
-	    "a/b/c;d/e/;");
-	/* ...but not of a required or unread one, nor add one. */
-	CHECK_STR(rows("name\tnote\tkind\na\tb\n", 0),
-	    "built-in t.tsv:2: 2 fields, the header has 3");
-	CHECK_STR(rows("name\tkind\textra\na\tb\n", 0),
-	    "built-in t.tsv:2: 2 fields, the header has 3");
-	CHECK_STR(rows("name\tkind\na\tb\tc\n", 0),
-	    "built-in t.tsv:2: 3 fields, the header has 2");
-	CHECK_STR(rows("name\tkind\na\n", 0),
-	    "built-in t.tsv:2: 1 field, the header has 2");
-	/* The header. */
-	CHECK_STR(rows("", 0),
-	    "built-in t.tsv:1: no header line (want name, kind, note)");
-	CHECK_STR(rows("# only\n\n", 0),
-	    "built-in t.tsv:3: no header line (want name, kind, note)");
-	CHECK_STR(rows("# h\nname\tnote\n", 0), "built-in t.tsv:2: the "
-	    "header has no column 'kind' (want name, kind, note)");
-	CHECK_STR(rows("name\tkind\tname\n", 0),
-	    "built-in t.tsv:1: column 'name' twice in the header");
-	CHECK_STR(rows("name\tkind\n", 0), "");
-	/* Escapes only when asked for. */
-	CHECK_STR(rows("name\tkind\na\\tb\\\\c\\x\tk\n", 0),
-	    "a\\tb\\\\c\\x/k/;");
-	CHECK_STR(rows("name\tkind\na\\tb\\\\c\\x\tk\n", TL_TABLE_UNESCAPE),
-	    "a\tb\\c\\x/k/;");
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		CHECK_STR(rows(v[i].text, v[i].flags), v[i].want);
 
 	/* A file: the same, with its name and line in messages. */
-	path = write_tmp("name\tkind\nx\ty\n", 14);
+	path = unit_tmpfile("name\tkind\nx\ty\n", 14);
 	CHECK(tl_table_open(&t, path, "ignored", "built-in", col, 3, 2,
 	    0) == 0);
 	CHECK(tl_table_next(&t) == 1 && t.line == 2);
@@ -111,7 +101,7 @@ main(void)
 	CHECK(field > kept && strcmp(field, "x") == 0);
 	free(kept);
 	unlink(path);
-	path = write_tmp("name\tkind\nx\n\0y\n", 15);
+	path = unit_tmpfile("name\tkind\nx\n\0y\n", 15);
 	CHECK(tl_table_open(&t, path, NULL, NULL, col, 3, 2, 0) == -1);
 	CHECK(strstr(t.err, ":3: NUL byte: not a text file") != NULL);
 	tl_table_close(&t);

@@ -1,7 +1,9 @@
 /* See LICENSE file for copyright and license details. */
 /* A minimal unit-test harness: CHECK records, the summary line ends. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int unit_pass, unit_fail;
 
@@ -24,6 +26,25 @@ static int unit_pass, unit_fail;
 		    a_, b_); \
 	} \
 } while (0)
+
+static char unit_tmp[64];
+
+/* Write n bytes to a fresh temporary file; its name (also in unit_tmp). */
+static inline const char *
+unit_tmpfile(const char *text, size_t n)
+{
+	FILE *fp;
+	int fd;
+
+	snprintf(unit_tmp, sizeof(unit_tmp), "/tmp/tl-unit.XXXXXX");
+	if ((fd = mkstemp(unit_tmp)) < 0 || (fp = fdopen(fd, "w")) == NULL) {
+		perror("mkstemp");
+		exit(1);
+	}
+	fwrite(text, 1, n, fp);
+	fclose(fp);
+	return unit_tmp;
+}
 
 static int
 unit_done(const char *name)
