@@ -61,6 +61,7 @@ LIBOBJ = \
 	lib/stream/category.o \
 	lib/stream/ops_table.o \
 	lib/stream/rules.o \
+	lib/stream/schema.o \
 	lib/stream/stream.o \
 	lib/trace/callstack.o \
 	lib/trace/input.o \
@@ -110,6 +111,7 @@ LIBHDR = \
 	lib/render/zipw.h \
 	lib/stream/category.h \
 	lib/stream/rules.h \
+	lib/stream/schema.h \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
 	lib/trace/input.h \

@@ -54,16 +54,7 @@ enum {
 	E_HW, E_ROOF, E_BW_ROOF, E_PEAK_TFLOPS, E_PEAK_TBS, E_TFLOPS_S, E_TBS,
 	E_ROOFLINE_US, E_BOUND, E_PCT, E_ASSESS, E_BASE, E_PCT_BASE, E_N
 };
-static const char *const eff_names[E_N] = {
-	"hw", "roof", "bw_roof", "peak_tflops", "peak_tbs", "tflops_s", "tbs",
-	"roofline_time_us", "bound", "pct_roofline", "assessment",
-	"eltwise_baseline_tbs", "pct_eltwise_baseline"
-};
 enum { G_COUNT, G_MEAN, G_STD, G_MIN, G_MAX, G_N };
-static const char *const group_names[G_N] = {
-	"count", "kernel_time_mean_us", "kernel_time_std_us",
-	"kernel_time_min_us", "kernel_time_max_us"
-};
 
 static struct {
 	const char *hw, *hw_file, *ops;
@@ -113,7 +104,7 @@ static struct tl_roweff re;
 static int ctime, ctrace, cname, cgpu, ckcount, cpct;
 static int ckern;
 static int sig[6];
-static const char **owned;
+static short *owned;
 static int nowned;
 static struct tl_outcols oc;
 
@@ -622,12 +613,12 @@ run(int argc, char *argv[])
 	nowned = 0;
 	if (!re.have_perf)
 		for (k = 0; k < TL_PC_N; k++)
-			owned[nowned++] = tl_perfcol_names[k];
+			owned[nowned++] = tl_tables[TL_TAB_PERF].cols[k];
 	for (k = 0; k < E_N; k++)
-		owned[nowned++] = eff_names[k];
+		owned[nowned++] = tl_tables[TL_TAB_EFF].cols[k];
 	if (opt.group)
 		for (k = 0; k < G_N; k++)
-			owned[nowned++] = group_names[k];
+			owned[nowned++] = tl_tables[TL_TAB_GROUP].cols[k];
 	tl_outcols_init(&oc, &in, owned, nowned);
 	tl_outcols_header(&oc, &in, owned, &w);
 	/* Position of the bound column in a stored row. */

@@ -10,6 +10,7 @@
 #include "common/tsv.h"
 #include "common/util.h"
 #include "stream/category.h"
+#include "stream/schema.h"
 #include "trace/callstack.h"
 #include "trace/kernclass.h"
 #include "trace/opstream.h"
@@ -65,19 +66,17 @@ usage(FILE *fp, int status)
 	tl_usage(fp, status, usage_str, help_str);
 }
 
+/* The header of table t (lib/stream/schema.h), once. */
 static void
-header(const char *cols)
+header(int t)
 {
 	if (header_done)
 		return;
 	header_done = 1;
-	if (opt.stack && (opt.view == V_OPS || opt.view == V_LAUNCHERS)) {
-		char buf[1024];
-
-		snprintf(buf, sizeof(buf), "%s,module,call_stack", cols);
-		tl_w_header(&w, buf);
-	} else
-		tl_w_header(&w, cols);
+	tl_table_names(&w, t);
+	if (opt.stack && (opt.view == V_OPS || opt.view == V_LAUNCHERS))
+		tl_table_names(&w, TL_TAB_STACK);
+	tl_w_eol(&w);
 }
 
 /* Find the ProfilerStep#N window; 0 or -1. */
@@ -133,7 +132,7 @@ parse_file(const char *path)
 		struct tl_rows rows;
 		struct tl_callstack *cs = NULL;
 
-		header(opt.view == V_OPS ? tl_os_op_cols : tl_os_launcher_cols);
+		header(opt.view == V_OPS ? TL_TAB_OPS : TL_TAB_LAUNCHERS);
 		os.launchers = opt.view == V_LAUNCHERS;
 		if (opt.view == V_OPS)
 			tl_rollup(t, &win, &rows);
@@ -147,7 +146,7 @@ parse_file(const char *path)
 		break;
 	}
 	case V_TIMELINE:
-		header(tl_os_timeline_cols);
+		header(TL_TAB_TIMELINE);
 		if (s.gpu == 0)
 			break;
 		if (!opt.per_device) {
@@ -164,11 +163,11 @@ parse_file(const char *path)
 		}
 		break;
 	case V_KERNELS:
-		header(tl_os_kernel_cols);
+		header(TL_TAB_KERNELS);
 		tl_os_kernels(&os, t, &opt.win);
 		break;
 	case V_META:
-		header(tl_os_meta_cols);
+		header(TL_TAB_META);
 		tl_os_meta(&os, t);
 		break;
 	}

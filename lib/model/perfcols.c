@@ -4,20 +4,15 @@
 #include "common/util.h"
 #include "model/perfcols.h"
 
-const char *const tl_perfcol_names[TL_PC_N] = {
-	"perf_model", "flops", "bytes", "flops_per_byte", "compute_spec",
-	"params", "perf_error"
-};
-
 void
 tl_perfcols_init(struct tl_perfcols *pc, const struct tl_stream *s,
     struct tl_writer *w)
 {
 	memset(pc, 0, sizeof(*pc));
 	tl_opmodel_init(&pc->m, s);
-	tl_outcols_init(&pc->oc, s, tl_perfcol_names, TL_PC_N);
+	tl_outcols_init(&pc->oc, s, tl_tables[TL_TAB_PERF].cols, TL_PC_N);
 	if (w != NULL)
-		tl_outcols_header(&pc->oc, s, tl_perfcol_names, w);
+		tl_outcols_header(&pc->oc, s, tl_tables[TL_TAB_PERF].cols, w);
 }
 
 void

@@ -9,27 +9,6 @@
 #include "trace/opstream.h"
 #include "trace/tree.h"
 
-const char tl_os_op_cols[] =
-    "trace,rank,uid,name,category,direction,row_kind,pid,tid,ts_us,"
-    "cpu_dur_us,kernel_count,kernel_time_us,kernels,input_dims,input_types,"
-    "input_strides,concrete_inputs,parent_uid,parent_name,fwd_uid,fwd_name,"
-    "seq,pct_gpu_time,trace_total_us,trace_busy_us,trace_compute_us,"
-    "trace_exposed_comm_us,trace_exposed_memcpy_us,trace_idle_us,trace_gpu";
-const char tl_os_launcher_cols[] =
-    "trace,rank,uid,name,category,direction,row_kind,pid,tid,ts_us,"
-    "cpu_dur_us,kernel_count,kernel_time_us,subtree_kernel_time_us,kernels,"
-    "input_dims,input_types,input_strides,concrete_inputs,parent_uid,"
-    "parent_name,fwd_uid,fwd_name,seq,pct_gpu_time,trace_total_us,"
-    "trace_busy_us,trace_compute_us,trace_exposed_comm_us,"
-    "trace_exposed_memcpy_us,trace_idle_us,trace_gpu";
-const char tl_os_timeline_cols[] =
-    "trace,rank,device,type,time_us,pct_total";
-const char tl_os_kernel_cols[] =
-    "trace,rank,uid,name,kind,class,pid,stream,ts_us,dur_us,correlation,"
-    "linked,graph,launcher_uid,launcher,op_uid,op_name,op_category,"
-    "input_dims,input_types,input_strides,concrete_inputs,grid,block";
-const char tl_os_meta_cols[] = "trace,rank,key,value";
-
 static void
 w_interned(struct tl_opstream *os, const struct tl_trace *t, uint32_t id)
 {
