@@ -17,6 +17,7 @@ BIN = \
 LIBOBJ = \
 	lib/analysis/cmpfind.o \
 	lib/analysis/compare.o \
+	lib/analysis/efficiency.o \
 	lib/analysis/findings.o \
 	lib/analysis/findrules.o \
 	lib/analysis/opsig.o \
@@ -54,6 +55,7 @@ LIBOBJ = \
 	lib/render/mdtext.o \
 	lib/render/outdir.o \
 	lib/render/replay.o \
+	lib/render/replaypkg.o \
 	lib/render/replay_tables.o \
 	lib/render/report.o \
 	lib/render/svgchart.o \
@@ -78,6 +80,7 @@ GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_table
 LIBHDR = \
 	lib/analysis/cmpfind.h \
 	lib/analysis/compare.h \
+	lib/analysis/efficiency.h \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
 	lib/analysis/opsig.h \
@@ -106,6 +109,7 @@ LIBHDR = \
 	lib/render/mdtext.h \
 	lib/render/outdir.h \
 	lib/render/replay.h \
+	lib/render/replaypkg.h \
 	lib/render/report.h \
 	lib/render/svgchart.h \
 	lib/render/zipw.h \
@@ -269,7 +273,7 @@ fuzz/bin/fuzz_compare: tests/fuzz/fuzz_compare.c tests/fuzz/harness.h fuzz/obj/l
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_compare.c fuzz/obj/libtl.a $(LDLIBS)
-fuzz/bin/fuzz_efficiency: tests/fuzz/fuzz_efficiency.c cmd/tl-efficiency.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+fuzz/bin/fuzz_efficiency: tests/fuzz/fuzz_efficiency.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_efficiency.c fuzz/obj/libtl.a $(LDLIBS)
