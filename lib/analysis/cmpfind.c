@@ -344,10 +344,11 @@ tl_cmpfind_read(struct tl_cmpfind *c, struct tl_stream *in,
 		cols[n++] = opcols[i];
 	for (k = 0; k < 2; k++) {
 		for (i = 0; i < S_N; i++)
-			cols[n++] = R.s[k][i] = (short)tl_col_side(sidecol[i], k);
+			cols[n++] = R.s[k][i] =
+			    (short)tl_col_side(sidecol[i], k);
 		for (i = 0; i < TL_TLC_N; i++)
-			cols[n++] = R.tlc[k][i] = (short)tl_col_side(tl_tlc_cols[i],
-			    k);
+			cols[n++] = R.tlc[k][i] =
+			    (short)tl_col_side(tl_tlc_cols[i], k);
 	}
 	tl_rr_init(&R.rr, in, cols, n);
 	tl_rr_need(&R.rr, TL_COL_NAME);

@@ -29,6 +29,7 @@ static const char *const simple_ops[] = {
 /* Ops smaller than this measure launch latency, not bandwidth. */
 #define BASELINE_MIN_BYTES (1LL << 20)
 #define SPOOL_BUF (1 << 20)	/* few system calls on the spool */
+#define NELEM(a) (sizeof(a) / sizeof(a[0]))
 
 /* Per trace: the elementwise baseline. */
 struct trace_acc {
@@ -523,7 +524,8 @@ write_groups(struct tl_efficiency *e, struct tl_writer *w, int boundpos)
 		for (k = 0; k < e->oc.n; k++) {
 			enum okind kind = out_kind(e, k, &sub);
 
-			if (kind == O_PASS && sub == e->rr.pos[TL_COL_KERNEL_TIME_US])
+			if (kind == O_PASS &&
+			    sub == e->rr.pos[TL_COL_KERNEL_TIME_US])
 				tl_w_us(w, g->sum);
 			else if (kind == O_PASS &&
 			    sub == e->rr.pos[TL_COL_KERNEL_COUNT])
@@ -560,7 +562,7 @@ write_groups(struct tl_efficiency *e, struct tl_writer *w, int boundpos)
 	}
 }
 
-/* The columns the stage writes: perf (when the input lacks them), eff, group. */
+/* The columns it writes: perf (when the input lacks them), eff, group. */
 static void
 own_columns(struct tl_efficiency *e)
 {
@@ -603,15 +605,13 @@ setup(struct tl_efficiency *e, struct tl_writer *w)
 		TL_COL_KERNEL_COUNT, TL_COL_PCT_GPU_TIME, TL_COL_INPUT_DIMS,
 		TL_COL_INPUT_TYPES, TL_COL_INPUT_STRIDES, TL_COL_CONCRETE_INPUTS
 	};
-	short want[sizeof(cols) / sizeof(cols[0]) + sizeof(group_cols) /
-	    sizeof(group_cols[0])];
+	short want[NELEM(cols) + NELEM(group_cols)];
 	int n = 0;
 	size_t k;
 
-	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+	for (k = 0; k < NELEM(cols); k++)
 		want[n++] = cols[k];
-	for (k = 0; e->o.group && k < sizeof(group_cols) / sizeof(group_cols[0]);
-	    k++)
+	for (k = 0; e->o.group && k < NELEM(group_cols); k++)
 		want[n++] = group_cols[k];
 	tl_rr_init(&e->rr, &e->in, want, n);
 	tl_roweff_init(&e->re, &e->rr, e->o.roof, e->o.peak_tflops,

@@ -395,7 +395,8 @@ load_row(struct tl_floader *L)
 	name = (int)tl_strmap_add(&L->names, op->name, strlen(op->name),
 	    &added);
 	if (scan_kernels(L, t, op, host, name) < 0)
-		cat_error(L, cat, "kernels", get(L, C_KERNELS));
+		cat_error(L, cat, tl_col_name(colid[C_KERNELS]),
+		    get(L, C_KERNELS));
 	op->count += cnt;
 	op->kernel_count += kc;
 	op->time_ns += time_ns;

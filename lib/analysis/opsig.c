@@ -65,7 +65,7 @@ first_row(struct tl_sigreader *r, struct tl_opsig *s)
 		s->has_flops = tl_rr_i64(&r->rr, TL_COL_FLOPS, &s->flops);
 		s->has_bytes = tl_rr_i64(&r->rr, TL_COL_BYTES, &s->bytes);
 	} else {
-		tl_perfcols_model(&r->pc, &r->in);
+		tl_perfcols_model(&r->pc);
 		s->perf_model = tl_strdup(r->pc.rc == 1 ? "" : r->pc.model);
 		s->compute_spec = tl_strdup(r->pc.compute_spec);
 		s->has_flops = r->pc.has_flops;

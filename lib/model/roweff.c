@@ -39,7 +39,7 @@ tl_roweff_row(struct tl_roweff *e, const struct tl_rowreader *r,
 		out->has_bytes = tl_rr_i64(r, TL_COL_BYTES, &out->bytes);
 		spec = tl_rr_text(r, TL_COL_COMPUTE_SPEC);
 	} else {
-		tl_perfcols_model(&e->pc, r->in);
+		tl_perfcols_model(&e->pc);
 		out->has_flops = e->pc.has_flops;
 		out->has_bytes = e->pc.has_bytes;
 		out->flops = e->pc.flops;

@@ -28,7 +28,8 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_CPU_DUR_US] = { "cpu_dur_us", TL_CT_US, "µs" },
 	[TL_COL_KERNEL_COUNT] = { "kernel_count", TL_CT_INT, "" },
 	[TL_COL_KERNEL_TIME_US] = { "kernel_time_us", TL_CT_US, "µs" },
-	[TL_COL_SUBTREE_KERNEL_TIME_US] = { "subtree_kernel_time_us", TL_CT_US, "µs" },
+	[TL_COL_SUBTREE_KERNEL_TIME_US] =
+	    { "subtree_kernel_time_us", TL_CT_US, "µs" },
 	[TL_COL_KERNELS] = { "kernels", TL_CT_JSON, "" },
 	[TL_COL_INPUT_DIMS] = { "input_dims", TL_CT_JSON, "" },
 	[TL_COL_INPUT_TYPES] = { "input_types", TL_CT_JSON, "" },
@@ -43,8 +44,10 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_TRACE_TOTAL_US] = { "trace_total_us", TL_CT_US, "µs" },
 	[TL_COL_TRACE_BUSY_US] = { "trace_busy_us", TL_CT_US, "µs" },
 	[TL_COL_TRACE_COMPUTE_US] = { "trace_compute_us", TL_CT_US, "µs" },
-	[TL_COL_TRACE_EXPOSED_COMM_US] = { "trace_exposed_comm_us", TL_CT_US, "µs" },
-	[TL_COL_TRACE_EXPOSED_MEMCPY_US] = { "trace_exposed_memcpy_us", TL_CT_US, "µs" },
+	[TL_COL_TRACE_EXPOSED_COMM_US] =
+	    { "trace_exposed_comm_us", TL_CT_US, "µs" },
+	[TL_COL_TRACE_EXPOSED_MEMCPY_US] =
+	    { "trace_exposed_memcpy_us", TL_CT_US, "µs" },
 	[TL_COL_TRACE_IDLE_US] = { "trace_idle_us", TL_CT_US, "µs" },
 	[TL_COL_TRACE_GPU] = { "trace_gpu", TL_CT_TEXT, "" },
 	[TL_COL_MODULE] = { "module", TL_CT_TEXT, "" },
@@ -87,11 +90,15 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_BOUND] = { "bound", TL_CT_TEXT, "" },
 	[TL_COL_PCT_ROOFLINE] = { "pct_roofline", TL_CT_REAL, "%" },
 	[TL_COL_ASSESSMENT] = { "assessment", TL_CT_TEXT, "" },
-	[TL_COL_ELTWISE_BASELINE_TBS] = { "eltwise_baseline_tbs", TL_CT_REAL, "TB/s" },
-	[TL_COL_PCT_ELTWISE_BASELINE] = { "pct_eltwise_baseline", TL_CT_REAL, "%" },
+	[TL_COL_ELTWISE_BASELINE_TBS] =
+	    { "eltwise_baseline_tbs", TL_CT_REAL, "TB/s" },
+	[TL_COL_PCT_ELTWISE_BASELINE] =
+	    { "pct_eltwise_baseline", TL_CT_REAL, "%" },
 	[TL_COL_COUNT] = { "count", TL_CT_INT, "" },
-	[TL_COL_KERNEL_TIME_MEAN_US] = { "kernel_time_mean_us", TL_CT_REAL, "µs" },
-	[TL_COL_KERNEL_TIME_STD_US] = { "kernel_time_std_us", TL_CT_REAL, "µs" },
+	[TL_COL_KERNEL_TIME_MEAN_US] =
+	    { "kernel_time_mean_us", TL_CT_REAL, "µs" },
+	[TL_COL_KERNEL_TIME_STD_US] =
+	    { "kernel_time_std_us", TL_CT_REAL, "µs" },
 	[TL_COL_KERNEL_TIME_MIN_US] = { "kernel_time_min_us", TL_CT_US, "µs" },
 	[TL_COL_KERNEL_TIME_MAX_US] = { "kernel_time_max_us", TL_CT_US, "µs" },
 	[TL_COL_MODEL] = { "model", TL_CT_TEXT, "" },
@@ -101,14 +108,18 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_ALIASES] = { "aliases", TL_CT_JSON, "" },
 	[TL_COL_DESCRIPTION] = { "description", TL_CT_TEXT, "" },
 	[TL_COL_HBM_TBS] = { "hbm_tbs", TL_CT_REAL, "TB/s" },
-	[TL_COL_HBM_ACHIEVABLE_TBS] = { "hbm_achievable_tbs", TL_CT_REAL, "TB/s" },
+	[TL_COL_HBM_ACHIEVABLE_TBS] =
+	    { "hbm_achievable_tbs", TL_CT_REAL, "TB/s" },
 	[TL_COL_MEMORY_GB] = { "memory_gb", TL_CT_REAL, "GB" },
 	[TL_COL_DEVICES_PER_PACKAGE] = { "devices_per_package", TL_CT_INT, "" },
 	[TL_COL_COMPUTE_UNITS] = { "compute_units", TL_CT_INT, "" },
-	[TL_COL_MATRIX_BF16_TFLOPS] = { "matrix_bf16_tflops", TL_CT_REAL, "TFLOPS" },
-	[TL_COL_MATRIX_BF16_ACHIEVABLE_TFLOPS] = { "matrix_bf16_achievable_tflops", TL_CT_REAL, "TFLOPS" },
+	[TL_COL_MATRIX_BF16_TFLOPS] =
+	    { "matrix_bf16_tflops", TL_CT_REAL, "TFLOPS" },
+	[TL_COL_MATRIX_BF16_ACHIEVABLE_TFLOPS] =
+	    { "matrix_bf16_achievable_tflops", TL_CT_REAL, "TFLOPS" },
 	[TL_COL_MATCH] = { "match", TL_CT_TEXT, "" },
-	[TL_COL_TARGET_INPUT_STRIDES] = { "target_input_strides", TL_CT_JSON, "" },
+	[TL_COL_TARGET_INPUT_STRIDES] =
+	    { "target_input_strides", TL_CT_JSON, "" },
 	[TL_COL_LAYOUT_NOTE] = { "layout_note", TL_CT_TEXT, "" },
 	[TL_COL_REF_NAME] = { "ref_name", TL_CT_TEXT, "" },
 	[TL_COL_TARGET_NAME] = { "target_name", TL_CT_TEXT, "" },
@@ -119,23 +130,29 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_REF_BW_ROOF] = { "ref_bw_roof", TL_CT_TEXT, "" },
 	[TL_COL_TARGET_BW_ROOF] = { "target_bw_roof", TL_CT_TEXT, "" },
 	[TL_COL_REF_PEAK_TFLOPS] = { "ref_peak_tflops", TL_CT_REAL, "TFLOPS" },
-	[TL_COL_TARGET_PEAK_TFLOPS] = { "target_peak_tflops", TL_CT_REAL, "TFLOPS" },
+	[TL_COL_TARGET_PEAK_TFLOPS] =
+	    { "target_peak_tflops", TL_CT_REAL, "TFLOPS" },
 	[TL_COL_REF_PEAK_TBS] = { "ref_peak_tbs", TL_CT_REAL, "TB/s" },
 	[TL_COL_TARGET_PEAK_TBS] = { "target_peak_tbs", TL_CT_REAL, "TB/s" },
 	[TL_COL_REF_COUNT] = { "ref_count", TL_CT_INT, "" },
 	[TL_COL_TARGET_COUNT] = { "target_count", TL_CT_INT, "" },
 	[TL_COL_REF_KERNEL_TIME_US] = { "ref_kernel_time_us", TL_CT_US, "µs" },
-	[TL_COL_TARGET_KERNEL_TIME_US] = { "target_kernel_time_us", TL_CT_US, "µs" },
-	[TL_COL_REF_KERNEL_TIME_MEAN_US] = { "ref_kernel_time_mean_us", TL_CT_REAL, "µs" },
-	[TL_COL_TARGET_KERNEL_TIME_MEAN_US] = { "target_kernel_time_mean_us", TL_CT_REAL, "µs" },
+	[TL_COL_TARGET_KERNEL_TIME_US] =
+	    { "target_kernel_time_us", TL_CT_US, "µs" },
+	[TL_COL_REF_KERNEL_TIME_MEAN_US] =
+	    { "ref_kernel_time_mean_us", TL_CT_REAL, "µs" },
+	[TL_COL_TARGET_KERNEL_TIME_MEAN_US] =
+	    { "target_kernel_time_mean_us", TL_CT_REAL, "µs" },
 	[TL_COL_REF_TFLOPS_S] = { "ref_tflops_s", TL_CT_REAL, "TFLOPS" },
 	[TL_COL_TARGET_TFLOPS_S] = { "target_tflops_s", TL_CT_REAL, "TFLOPS" },
 	[TL_COL_REF_TBS] = { "ref_tbs", TL_CT_REAL, "TB/s" },
 	[TL_COL_TARGET_TBS] = { "target_tbs", TL_CT_REAL, "TB/s" },
 	[TL_COL_REF_PCT_ROOFLINE] = { "ref_pct_roofline", TL_CT_REAL, "%" },
-	[TL_COL_TARGET_PCT_ROOFLINE] = { "target_pct_roofline", TL_CT_REAL, "%" },
+	[TL_COL_TARGET_PCT_ROOFLINE] =
+	    { "target_pct_roofline", TL_CT_REAL, "%" },
 	[TL_COL_REF_PCT_GPU_TIME] = { "ref_pct_gpu_time", TL_CT_REAL, "%" },
-	[TL_COL_TARGET_PCT_GPU_TIME] = { "target_pct_gpu_time", TL_CT_REAL, "%" },
+	[TL_COL_TARGET_PCT_GPU_TIME] =
+	    { "target_pct_gpu_time", TL_CT_REAL, "%" },
 	[TL_COL_REF_KERNELS] = { "ref_kernels", TL_CT_JSON, "" },
 	[TL_COL_TARGET_KERNELS] = { "target_kernels", TL_CT_JSON, "" },
 	[TL_COL_DELTA_TIME_US] = { "delta_time_us", TL_CT_US, "µs" },
@@ -144,19 +161,29 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_ACTUAL_RATIO] = { "actual_ratio", TL_CT_REAL, "" },
 	[TL_COL_EXPLAINED] = { "explained", TL_CT_TEXT, "" },
 	[TL_COL_TOLERANCE_PCT] = { "tolerance_pct", TL_CT_REAL, "%" },
-	[TL_COL_UNEXPLAINED_TIME_US] = { "unexplained_time_us", TL_CT_REAL, "µs" },
+	[TL_COL_UNEXPLAINED_TIME_US] =
+	    { "unexplained_time_us", TL_CT_REAL, "µs" },
 	[TL_COL_REF_TRACE_TOTAL_US] = { "ref_trace_total_us", TL_CT_US, "µs" },
 	[TL_COL_REF_TRACE_BUSY_US] = { "ref_trace_busy_us", TL_CT_US, "µs" },
-	[TL_COL_REF_TRACE_COMPUTE_US] = { "ref_trace_compute_us", TL_CT_US, "µs" },
-	[TL_COL_REF_TRACE_EXPOSED_COMM_US] = { "ref_trace_exposed_comm_us", TL_CT_US, "µs" },
-	[TL_COL_REF_TRACE_EXPOSED_MEMCPY_US] = { "ref_trace_exposed_memcpy_us", TL_CT_US, "µs" },
+	[TL_COL_REF_TRACE_COMPUTE_US] =
+	    { "ref_trace_compute_us", TL_CT_US, "µs" },
+	[TL_COL_REF_TRACE_EXPOSED_COMM_US] =
+	    { "ref_trace_exposed_comm_us", TL_CT_US, "µs" },
+	[TL_COL_REF_TRACE_EXPOSED_MEMCPY_US] =
+	    { "ref_trace_exposed_memcpy_us", TL_CT_US, "µs" },
 	[TL_COL_REF_TRACE_IDLE_US] = { "ref_trace_idle_us", TL_CT_US, "µs" },
-	[TL_COL_TARGET_TRACE_TOTAL_US] = { "target_trace_total_us", TL_CT_US, "µs" },
-	[TL_COL_TARGET_TRACE_BUSY_US] = { "target_trace_busy_us", TL_CT_US, "µs" },
-	[TL_COL_TARGET_TRACE_COMPUTE_US] = { "target_trace_compute_us", TL_CT_US, "µs" },
-	[TL_COL_TARGET_TRACE_EXPOSED_COMM_US] = { "target_trace_exposed_comm_us", TL_CT_US, "µs" },
-	[TL_COL_TARGET_TRACE_EXPOSED_MEMCPY_US] = { "target_trace_exposed_memcpy_us", TL_CT_US, "µs" },
-	[TL_COL_TARGET_TRACE_IDLE_US] = { "target_trace_idle_us", TL_CT_US, "µs" },
+	[TL_COL_TARGET_TRACE_TOTAL_US] =
+	    { "target_trace_total_us", TL_CT_US, "µs" },
+	[TL_COL_TARGET_TRACE_BUSY_US] =
+	    { "target_trace_busy_us", TL_CT_US, "µs" },
+	[TL_COL_TARGET_TRACE_COMPUTE_US] =
+	    { "target_trace_compute_us", TL_CT_US, "µs" },
+	[TL_COL_TARGET_TRACE_EXPOSED_COMM_US] =
+	    { "target_trace_exposed_comm_us", TL_CT_US, "µs" },
+	[TL_COL_TARGET_TRACE_EXPOSED_MEMCPY_US] =
+	    { "target_trace_exposed_memcpy_us", TL_CT_US, "µs" },
+	[TL_COL_TARGET_TRACE_IDLE_US] =
+	    { "target_trace_idle_us", TL_CT_US, "µs" },
 	[TL_COL_REF_TIME_US] = { "ref_time_us", TL_CT_US, "µs" },
 	[TL_COL_TARGET_TIME_US] = { "target_time_us", TL_CT_US, "µs" },
 	[TL_COL_REF_PCT_TOTAL] = { "ref_pct_total", TL_CT_REAL, "%" },
@@ -487,12 +514,19 @@ parse(struct tl_rowreader *r, int c, struct tl_field *v)
 int
 tl_rr_next(struct tl_rowreader *r)
 {
+	if (!tl_stream_next(r->in))
+		return 0;
+	tl_rr_fill(r);
+	return 1;
+}
+
+void
+tl_rr_fill(struct tl_rowreader *r)
+{
 	struct tl_stream *in = r->in;
 	size_t need = 0, off = 0;
 	int k, i;
 
-	if (!tl_stream_next(in))
-		return 0;
 	/* Room for the escaped fields first: the pointers stay put. */
 	for (k = 0; k < r->nread; k++) {
 		i = r->pos[r->read[k]];
@@ -514,7 +548,6 @@ tl_rr_next(struct tl_rowreader *r)
 			v->s = in->f[i];
 		parse(r, c, v);
 	}
-	return 1;
 }
 
 void

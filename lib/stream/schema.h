@@ -152,7 +152,7 @@ enum tl_table {
 };
 
 struct tl_tabdef {
-	const char *progs;	/* the programs that write it, blank-separated */
+	const char *progs;	/* the programs that write it, by blanks */
 	const char *option;	/* the option that asks for it, or "" */
 	const char *man;	/* the manual page that documents it */
 	const char *section;	/* its section (.Ss) or item (.It Pa) there */
@@ -241,6 +241,12 @@ int tl_rr_has(const struct tl_rowreader *r, int c);
 void tl_rr_need(const struct tl_rowreader *r, int c);
 /* Read the next row: 1, or 0 at the end of the input. */
 int tl_rr_next(struct tl_rowreader *r);
+/*
+ * Fill r from the stream's current row, which another reader (or
+ * tl_stream_next) has read: a module that reads a few columns of rows
+ * its caller reads (the perf model) keeps its own reader.
+ */
+void tl_rr_fill(struct tl_rowreader *r);
 
 static inline const char *
 tl_rr_text(const struct tl_rowreader *r, int c)

@@ -111,8 +111,10 @@ check_reader(void)
 			CHECK(f->has <= 0 || v == f->i);
 			break;
 		case TL_CT_REAL:
-			CHECK(tl_stream_try_double(&s, rr.pos[c], &d) == f->has);
-			CHECK(f->has <= 0 || d == f->d || (d != d && f->d != f->d));
+			CHECK(tl_stream_try_double(&s, rr.pos[c], &d) ==
+			    f->has);
+			CHECK(f->has <= 0 || d == f->d ||
+			    (d != d && f->d != f->d));
 			break;
 		default:
 			CHECK(f->has == (f->s[0] != '\0'));
