@@ -143,6 +143,7 @@ UNIT = \
 	tests/unit/test_model_softmax \
 	tests/unit/test_outdir \
 	tests/unit/test_replay \
+	tests/unit/test_schema \
 	tests/unit/test_stream \
 	tests/unit/test_svgchart \
 	tests/unit/test_tsv \
@@ -151,7 +152,8 @@ UNIT = \
 # Test and benchmark tools, not installed.
 TOOLS = \
 	tests/tools/measure \
-	tests/tools/multiply
+	tests/tools/multiply \
+	tests/tools/schema
 
 MAN1 = \
 	man/tl-categorize.1 \
@@ -219,6 +221,8 @@ tests/tools/measure: tests/tools/measure.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/measure.c
 tests/tools/multiply: tests/tools/multiply.c lib/libtl.a $(LIBHDR)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/multiply.c lib/libtl.a $(LDLIBS)
+tests/tools/schema: tests/tools/schema.c lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/schema.c lib/libtl.a $(LDLIBS)
 
 # Unit tests: tests/unit/test_X.c against the library.
 $(UNIT): tests/unit/unit.h tests/unit/model.h lib/libtl.a

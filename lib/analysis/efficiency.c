@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -569,6 +570,9 @@ own_columns(struct tl_efficiency *e)
 	static const int tabs[3] = { TL_TAB_PERF, TL_TAB_EFF, TL_TAB_GROUP };
 	int t, k;
 
+	assert(tl_tables[TL_TAB_PERF].ncols == TL_PC_N &&
+	    tl_tables[TL_TAB_EFF].ncols == E_N &&
+	    tl_tables[TL_TAB_GROUP].ncols == G_N);
 	e->owned = tl_calloc((size_t)(TL_PC_N + E_N + G_N), sizeof(*e->owned));
 	for (t = e->re.have_perf ? 1 : 0; t < (e->o.group ? 3 : 2); t++)
 		for (k = 0; k < tl_tables[tabs[t]].ncols; k++)
