@@ -259,3 +259,50 @@ tl_os_meta(struct tl_opstream *os, const struct tl_trace *t)
 	    "correlation");
 }
 
+void
+tl_os_header(struct tl_opstream *os, int table, int stack)
+{
+	tl_table_names(os->w, table);
+	if (stack && (table == TL_TAB_OPS || table == TL_TAB_LAUNCHERS))
+		tl_table_names(os->w, TL_TAB_STACK);
+	tl_w_eol(os->w);
+}
+
+void
+tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_window *win, const struct tl_timeline *tl, int stack)
+{
+	struct tl_rows rows;
+	struct tl_callstack *cs = NULL;
+
+	if (os->launchers)
+		tl_launchers(t, win, &rows);
+	else
+		tl_rollup(t, win, &rows);
+	if (stack)
+		cs = tl_callstack_new(t);
+	tl_os_rows(os, t, &rows, tl, cs);
+	tl_callstack_free(cs);
+	tl_rows_free(&rows);
+}
+
+void
+tl_os_timelines(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_window *win, const struct tl_timeline *tl,
+    int per_device, int unlinked)
+{
+	struct tl_timeline dtl;
+	uint32_t *dev;
+	size_t n, i;
+
+	if (!per_device) {
+		tl_os_timeline(os, t, "all", tl);
+		return;
+	}
+	n = tl_timeline_devices(t, &dev);
+	for (i = 0; i < n; i++) {
+		tl_timeline(t, win, dev[i], unlinked, &dtl);
+		tl_os_timeline(os, t, tl_str(t->str, dev[i]), &dtl);
+	}
+	free(dev);
+}

@@ -24,6 +24,25 @@ struct tl_opstream {
 	int launchers;		/* rows are the launcher view */
 };
 
+/*
+ * The header of table (TL_TAB_TIMELINE ...), with the columns of
+ * TL_TAB_STACK when stack and the table is the op stream or the launcher
+ * view.
+ */
+void tl_os_header(struct tl_opstream *os, int table, int stack);
+/*
+ * The op stream of the window (the launcher view when os->launchers),
+ * module and call_stack too when stack; tl is the trace's timeline.
+ */
+void tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_window *win, const struct tl_timeline *tl, int stack);
+/*
+ * The timeline rows of the window: all devices pooled (tl), or one
+ * timeline per device; unlinked: count unlinked GPU events.
+ */
+void tl_os_timelines(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_window *win, const struct tl_timeline *tl,
+    int per_device, int unlinked);
 /* Rows of the op stream (module and call_stack too when cs != NULL). */
 void tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_rows *rows, const struct tl_timeline *tl,
