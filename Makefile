@@ -129,6 +129,7 @@ LIBHDR = \
 
 UNIT = \
 	tests/unit/test_concrete \
+	tests/unit/test_efficiency \
 	tests/unit/test_expr \
 	tests/unit/test_hashmap \
 	tests/unit/test_hwspec \

@@ -63,8 +63,7 @@ struct tl_efficiency {
 	struct tl_effopts o;
 	struct tl_stream in;
 	struct tl_rowreader rr;
-	struct tl_roweff re;
-	int re_on;		/* re is set up */
+	struct tl_roweff re;	/* zeroed until set up: freeing it is safe */
 	short *owned;		/* the columns the stage writes */
 	int nowned;
 	struct tl_outcols oc;
@@ -99,8 +98,7 @@ tl_efficiency_free(struct tl_efficiency *e)
 
 	if (e == NULL)
 		return;
-	if (e->re_on)
-		tl_roweff_free(&e->re);
+	tl_roweff_free(&e->re);
 	tl_rr_free(&e->rr);
 	tl_stream_close(&e->in);
 	free(e->owned);
@@ -620,7 +618,6 @@ setup(struct tl_efficiency *e, struct tl_writer *w)
 	tl_rr_init(&e->rr, &e->in, want, n);
 	tl_roweff_init(&e->re, &e->rr, e->o.roof, e->o.peak_tflops,
 	    e->o.peak_tbs);
-	e->re_on = 1;
 	tl_rr_need(&e->rr, TL_COL_KERNEL_TIME_US);
 	tl_rr_need(&e->rr, TL_COL_NAME);
 	if (e->o.hw_auto && !tl_rr_has(&e->rr, TL_COL_TRACE_GPU))
