@@ -139,7 +139,7 @@ cat_error(struct tl_floader *L, int cat, const char *col, const char *v)
 static const struct tl_field *
 checked(struct tl_floader *L, int k, int cat)
 {
-	const struct tl_field *v = &L->rr.v[colid[k]];
+	const struct tl_field *v = tl_rr_field(&L->rr, colid[k]);
 
 	if (v->has < 0 || (v->has > 0 && !isfinite(v->d))) {
 		cat_error(L, cat, tl_col_name(colid[k]), v->s);

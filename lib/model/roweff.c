@@ -27,7 +27,7 @@ tl_roweff_free(struct tl_roweff *e)
 }
 
 void
-tl_roweff_row(struct tl_roweff *e, const struct tl_rowreader *r,
+tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
     const struct tl_hw *hw, struct tl_eff *out)
 {
 	struct tl_roof_in ri;

@@ -51,7 +51,7 @@ void tl_roweff_free(struct tl_roweff *e);
  * The efficiency of the current row of r on hw (NULL: only the user's
  * roofs).  Dies on a malformed flops, bytes or kernel_time_us field.
  */
-void tl_roweff_row(struct tl_roweff *e, const struct tl_rowreader *r,
+void tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
     const struct tl_hw *hw, struct tl_eff *out);
 
 #endif

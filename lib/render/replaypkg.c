@@ -33,7 +33,7 @@ static const short cols[] = {
 
 /* A time of one instance in ns, def when empty; dies when malformed. */
 static int64_t
-time_ns(const struct tl_rowreader *rr, int c, int64_t def)
+time_ns(struct tl_rowreader *rr, int c, int64_t def)
 {
 	int64_t ns = def;
 

@@ -429,9 +429,15 @@ tl_sig_key(struct tl_jbuf *key, enum tl_sigkey kind,
 void
 tl_sig_more(struct tl_jbuf *key, const char *field)
 {
-	if (field != NULL)
-		tl_jb_lit(key, field);
-	tl_jb_raw(key, "\x1f", 1);
+	size_t n = field != NULL ? strlen(field) : 0;
+
+	/* One call per field and row: one check for room, no tl_jb_raw. */
+	if (key->n + n + 2 > key->cap)
+		tl_grow(&key->s, &key->cap, key->n + n + 2, 1);
+	memcpy(key->s + key->n, field != NULL ? field : "", n);
+	key->n += n;
+	key->s[key->n++] = '\x1f';
+	key->s[key->n] = '\0';
 }
 
 void
@@ -446,6 +452,7 @@ tl_rr_init(struct tl_rowreader *r, struct tl_stream *in, const short *cols,
 		r->pos[c] = -1;
 		r->v[c].s = "";
 		r->v[c].d = NAN;
+		r->v[c].parsed = 1;
 	}
 	/* The first of two columns of one name, as tl_stream_col finds. */
 	for (i = 0; i < in->ncols; i++)
@@ -454,8 +461,10 @@ tl_rr_init(struct tl_rowreader *r, struct tl_stream *in, const short *cols,
 	r->read = tl_calloc((size_t)n + 1, sizeof(*r->read));
 	for (i = 0; i < n; i++) {
 		assert(cols[i] >= 0 && cols[i] < TL_COL_N);
-		if (r->pos[cols[i]] >= 0)
-			r->read[r->nread++] = cols[i];
+		if (r->pos[cols[i]] < 0)
+			continue;
+		r->read[r->nread].col = cols[i];
+		r->read[r->nread++].pos = r->pos[cols[i]];
 	}
 }
 
@@ -483,12 +492,13 @@ tl_rr_need(const struct tl_rowreader *r, int c)
 		tl_stream_need(r->in, tl_cols[c].name);
 }
 
-/* Parse field v of column c as its type says. */
+/* Read the number of field v of column c as its type says. */
 static void
 parse(struct tl_rowreader *r, int c, struct tl_field *v)
 {
 	int i = r->pos[c];
 
+	v->parsed = 1;
 	v->i = 0;
 	v->d = NAN;
 	switch (tl_cols[c].type) {
@@ -524,29 +534,31 @@ void
 tl_rr_fill(struct tl_rowreader *r)
 {
 	struct tl_stream *in = r->in;
-	size_t need = 0, off = 0;
+	size_t need, off = 0;
 	int k, i;
 
-	/* Room for the escaped fields first: the pointers stay put. */
-	for (k = 0; k < r->nread; k++) {
-		i = r->pos[r->read[k]];
-		if (in->esc[i])
-			need += in->flen[i] + 1;
-	}
+	/*
+	 * Room for every escaped field at once, so the pointers stay put:
+	 * the fields lie in order in one buffer, so its span (plus a NUL
+	 * each) bounds their decoded length.
+	 */
+	if (in->nf == 0)
+		return;
+	need = (size_t)(in->f[in->nf - 1] + in->flen[in->nf - 1] - in->f[0]) +
+	    (size_t)in->nf;
 	if (need > r->deccap)
 		tl_grow(&r->dec, &r->deccap, need, 1);
 	for (k = 0; k < r->nread; k++) {
-		int c = r->read[k];
-		struct tl_field *v = &r->v[c];
+		struct tl_field *v = &r->v[r->read[k].col];
 
-		i = r->pos[c];
+		i = r->read[k].pos;
 		if (in->esc[i]) {
 			v->s = r->dec + off;
 			off += tl_tsv_decode(r->dec + off, in->f[i],
 			    in->flen[i]) + 1;
 		} else
 			v->s = in->f[i];
-		parse(r, c, v);
+		v->parsed = 0;
 	}
 }
 
@@ -569,36 +581,55 @@ tl_rr_sigkey(const struct tl_rowreader *r, enum tl_sigkey kind,
 	tl_sig_key(key, kind, f);
 }
 
-int
-tl_rr_i64(const struct tl_rowreader *r, int c, int64_t *v)
+const struct tl_field *
+tl_rr_field(struct tl_rowreader *r, int c)
 {
-	assert(tl_cols[c].type == TL_CT_INT);
-	if (r->v[c].has < 0)
-		tl_stream_not_a(r->in, r->pos[c], "an integer");
-	if (r->v[c].has > 0)
-		*v = r->v[c].i;
-	return r->v[c].has > 0;
+	struct tl_field *v = &r->v[c];
+
+	if (!v->parsed)
+		parse(r, c, v);
+	return v;
+}
+
+/* Field c's number; dies when it is not one. */
+static const struct tl_field *
+number(struct tl_rowreader *r, int c)
+{
+	const struct tl_field *v = tl_rr_field(r, c);
+
+	if (v->has < 0)
+		tl_stream_not_a(r->in, r->pos[c], tl_cols[c].type ==
+		    TL_CT_INT ? "an integer" : "a number");
+	return v;
 }
 
 int
-tl_rr_ns(const struct tl_rowreader *r, int c, int64_t *ns)
+tl_rr_i64(struct tl_rowreader *r, int c, int64_t *v)
 {
+	const struct tl_field *f;
+
+	assert(tl_cols[c].type == TL_CT_INT);
+	if ((f = number(r, c))->has > 0)
+		*v = f->i;
+	return f->has > 0;
+}
+
+int
+tl_rr_ns(struct tl_rowreader *r, int c, int64_t *ns)
+{
+	const struct tl_field *f;
+
 	assert(tl_cols[c].type == TL_CT_US);
-	if (r->v[c].has < 0)
-		tl_stream_not_a(r->in, r->pos[c], "a number");
-	if (r->v[c].has > 0)
-		*ns = r->v[c].i;
-	return r->v[c].has > 0;
+	if ((f = number(r, c))->has > 0)
+		*ns = f->i;
+	return f->has > 0;
 }
 
 double
-tl_rr_num(const struct tl_rowreader *r, int c)
+tl_rr_num(struct tl_rowreader *r, int c)
 {
 	assert(tl_cols[c].type >= TL_CT_INT);
-	if (r->v[c].has < 0)
-		tl_stream_not_a(r->in, r->pos[c], tl_cols[c].type ==
-		    TL_CT_INT ? "an integer" : "a number");
-	return r->v[c].d;
+	return number(r, c)->d;
 }
 
 void

@@ -204,27 +204,32 @@ void tl_sig_key(struct tl_jbuf *key, enum tl_sigkey kind,
 /* Append one more field to a key (what a program adds to the op's). */
 void tl_sig_more(struct tl_jbuf *key, const char *field);
 
-/* One field of the current row. */
+/* One field of the current row (tl_rr_field; tl_rr_text for its text). */
 struct tl_field {
 	const char *s;	/* the decoded text; "" when empty or absent */
 	int has;	/* 1 a value; 0 empty or absent; -1 not a number of
 			   the column's type (the accessors below die then) */
 	int64_t i;	/* TL_CT_INT: the integer; TL_CT_US: nanoseconds */
 	double d;	/* a number as a double (TL_CT_US: µs); NaN none */
+	int parsed;	/* has, i and d are set (at most once per row) */
 };
 
 /*
  * The row reader: reads the columns a program asks for from a stream,
- * one struct per row.  A column the input lacks reads as empty; a number
- * that does not parse is kept as has = -1 and ends the program (with the
- * stream's message, naming the column) only when a tl_rr_* accessor
- * reads it, so a reader that tolerates bad numbers (tl-findings) checks
+ * one struct per row: the text of each when the row is read, a number
+ * when first asked for (so a row costs only what its reader uses).  A
+ * column the input lacks reads as empty; a number that does not parse is
+ * kept as has = -1 and ends the program (with the stream's message,
+ * naming the column) only when a tl_rr_* number accessor reads it, so a
+ * reader that tolerates bad numbers (tl-findings) checks tl_rr_field's
  * has itself.  The text stays valid until the next row.
  */
 struct tl_rowreader {
 	struct tl_stream *in;	/* the stream read (the caller's) */
 	int pos[TL_COL_N];	/* field of each column in the input, or -1 */
-	short *read;		/* the columns filled per row */
+	struct tl_rrcol {	/* the columns filled per row */
+		int col, pos;
+	} *read;
 	int nread;
 	struct tl_field v[TL_COL_N];
 	char *dec;		/* decoded text of escaped fields */
@@ -254,15 +259,17 @@ tl_rr_text(const struct tl_rowreader *r, int c)
 	return r->v[c].s;
 }
 
+/* Field c of the current row, its number read; never dies. */
+const struct tl_field *tl_rr_field(struct tl_rowreader *r, int c);
 /*
  * Numbers: 1 with the value set, 0 when empty (tl_rr_num: NaN); each
  * dies with "FILE:LINE: COLUMN 'TEXT' is not ..." on text that is not
  * one.  tl_rr_i64 reads TL_CT_INT columns, tl_rr_ns TL_CT_US ones,
  * tl_rr_num any number.
  */
-int tl_rr_i64(const struct tl_rowreader *r, int c, int64_t *v);
-int tl_rr_ns(const struct tl_rowreader *r, int c, int64_t *ns);
-double tl_rr_num(const struct tl_rowreader *r, int c);
+int tl_rr_i64(struct tl_rowreader *r, int c, int64_t *v);
+int tl_rr_ns(struct tl_rowreader *r, int c, int64_t *ns);
+double tl_rr_num(struct tl_rowreader *r, int c);
 
 /*
  * The signature fields of the current row (read them: tl_sig_cols), and

@@ -94,7 +94,7 @@ check_reader(void)
 	double d;
 
 	for (c = 0; c < TL_COL_N; c++) {
-		const struct tl_field *f = &rr.v[c];
+		const struct tl_field *f = tl_rr_field(&rr, c);
 
 		if (!tl_rr_has(&rr, c)) {
 			CHECK(f->s[0] == '\0' && f->has == 0);

@@ -166,7 +166,7 @@ reader(void)
 	CHECK_STR(tl_rr_text(&r, TL_COL_CALL_STACK), "x\ty");
 	CHECK_STR(tl_rr_text(&r, TL_COL_MODULE), "");
 	CHECK(tl_rr_i64(&r, TL_COL_COUNT, &v) == 1 && v == 3);
-	CHECK(r.v[TL_COL_COUNT].d == 3);
+	CHECK(tl_rr_field(&r, TL_COL_COUNT)->d == 3);
 	CHECK(tl_rr_ns(&r, TL_COL_KERNEL_TIME_US, &v) == 1 && v == 20625);
 	CHECK(tl_rr_num(&r, TL_COL_KERNEL_TIME_US) == 20.625);
 	CHECK(tl_rr_num(&r, TL_COL_PCT_GPU_TIME) == 12.5);
@@ -175,15 +175,16 @@ reader(void)
 	/* A second reader fills the same row. */
 	tl_rr_fill(&r2);
 	CHECK_STR(tl_rr_text(&r2, TL_COL_NAME), "aten::mm");
-	CHECK(r2.v[TL_COL_COUNT].i == 3 && r2.v[TL_COL_KERNELS].s[0] == '\0');
+	CHECK(tl_rr_field(&r2, TL_COL_COUNT)->i == 3 &&
+	    tl_rr_text(&r2, TL_COL_KERNELS)[0] == '\0');
 	/* Bad numbers are kept as has < 0, for the readers that check. */
 	CHECK(tl_rr_next(&r) == 1);
-	CHECK(r.v[TL_COL_COUNT].has == 0);
-	CHECK(r.v[TL_COL_KERNEL_TIME_US].has == -1);
-	CHECK_STR(r.v[TL_COL_KERNEL_TIME_US].s, ".5us");
-	CHECK(r.v[TL_COL_FLOPS].has == -1);
-	CHECK(r.v[TL_COL_PCT_GPU_TIME].has == 1 &&
-	    isnan(r.v[TL_COL_PCT_GPU_TIME].d));
+	CHECK(tl_rr_field(&r, TL_COL_COUNT)->has == 0);
+	CHECK(tl_rr_field(&r, TL_COL_KERNEL_TIME_US)->has == -1);
+	CHECK_STR(tl_rr_text(&r, TL_COL_KERNEL_TIME_US), ".5us");
+	CHECK(tl_rr_field(&r, TL_COL_FLOPS)->has == -1);
+	CHECK(tl_rr_field(&r, TL_COL_PCT_GPU_TIME)->has == 1 &&
+	    isnan(tl_rr_field(&r, TL_COL_PCT_GPU_TIME)->d));
 	CHECK_STR(tl_rr_text(&r, TL_COL_CALL_STACK), "");
 	CHECK(tl_rr_next(&r) == 0);
 	tl_rr_free(&r);
