@@ -14,18 +14,6 @@ enum { REF, TGT };
 
 static const char *const prefix[2] = { "ref_", "target_" };
 
-/* The op's columns. */
-static const short opcols[] = {
-	TL_COL_MATCH, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_DIRECTION,
-	TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES, TL_COL_INPUT_STRIDES,
-	TL_COL_TARGET_INPUT_STRIDES, TL_COL_LAYOUT_NOTE,
-	TL_COL_CONCRETE_INPUTS, TL_COL_PERF_MODEL, TL_COL_COMPUTE_SPEC,
-	TL_COL_FLOPS, TL_COL_BYTES, TL_COL_BOUND, TL_COL_EXPECTED_RATIO,
-	TL_COL_ACTUAL_RATIO, TL_COL_EXPLAINED, TL_COL_TOLERANCE_PCT,
-	TL_COL_UNEXPLAINED_TIME_US
-};
-#define NOPCOLS (int)(sizeof(opcols) / sizeof(opcols[0]))
-
 /* Each side's columns, by the names they take a prefix to. */
 enum {
 	S_NAME, S_HW, S_ROOF, S_BW_ROOF, S_PEAK_TFLOPS, S_PEAK_TBS, S_COUNT,
@@ -333,24 +321,21 @@ void
 tl_cmpfind_read(struct tl_cmpfind *c, struct tl_stream *in,
     const struct tl_findrules *r)
 {
-	short cols[NOPCOLS + 2 * (S_N + TL_TLC_N)];
+	const struct tl_tabdef *t = &tl_tables[TL_TAB_COMPARE];
 	struct reader R;
-	int i, k, n = 0;
+	int i, k;
 
 	memset(c, 0, sizeof(*c));
 	c->rules = *r;
 	memset(&R, 0, sizeof(R));
-	for (i = 0; i < NOPCOLS; i++)
-		cols[n++] = opcols[i];
 	for (k = 0; k < 2; k++) {
 		for (i = 0; i < S_N; i++)
-			cols[n++] = R.s[k][i] =
-			    (short)tl_col_side(sidecol[i], k);
+			R.s[k][i] = (short)tl_col_side(sidecol[i], k);
 		for (i = 0; i < TL_TLC_N; i++)
-			cols[n++] = R.tlc[k][i] =
-			    (short)tl_col_side(tl_tlc_cols[i], k);
+			R.tlc[k][i] = (short)tl_col_side(tl_tlc_cols[i], k);
 	}
-	tl_rr_init(&R.rr, in, cols, n);
+	/* The comparison's columns, as tl-compare writes them. */
+	tl_rr_init(&R.rr, in, t->cols, t->ncols);
 	tl_rr_need(&R.rr, TL_COL_NAME);
 	tl_json_init(&R.j);
 	c->tolerance_pct = NAN;

@@ -408,24 +408,25 @@ tl_stream_try_double(struct tl_stream *s, int i, double *v)
 	return *end != '\0' ? -1 : 1;
 }
 
+/* r of a tl_stream_try_* on field i, dying when it is -1. */
+static int
+or_die(struct tl_stream *s, int i, int r, const char *what)
+{
+	if (r < 0)
+		tl_stream_not_a(s, i, what);
+	return r;
+}
+
 int
 tl_stream_i64(struct tl_stream *s, int i, int64_t *v)
 {
-	int r = tl_stream_try_i64(s, i, v);
-
-	if (r < 0)
-		tl_stream_not_a(s, i, "an integer");
-	return r;
+	return or_die(s, i, tl_stream_try_i64(s, i, v), "an integer");
 }
 
 int
 tl_stream_us(struct tl_stream *s, int i, int64_t *ns)
 {
-	int r = tl_stream_try_us(s, i, ns);
-
-	if (r < 0)
-		tl_stream_not_a(s, i, "a number");
-	return r;
+	return or_die(s, i, tl_stream_try_us(s, i, ns), "a number");
 }
 
 double
@@ -433,8 +434,7 @@ tl_stream_double(struct tl_stream *s, int i)
 {
 	double v;
 
-	if (tl_stream_try_double(s, i, &v) < 0)
-		tl_stream_not_a(s, i, "a number");
+	or_die(s, i, tl_stream_try_double(s, i, &v), "a number");
 	return v;
 }
 

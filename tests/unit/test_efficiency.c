@@ -43,15 +43,6 @@ hook(int status)
 	longjmp(env, status);
 }
 
-static void
-write_file(const char *path, const char *text)
-{
-	FILE *fp = fopen(path, "w");
-
-	fputs(text, fp);
-	fclose(fp);
-}
-
 /* Run tl-efficiency on in into out; the number of rows, or -1 if it died. */
 static long
 run(const char *text, int group, int no_baseline)
@@ -64,7 +55,7 @@ run(const char *text, int group, int no_baseline)
 	struct tl_writer w;
 	static long rows;
 
-	write_file(in, text);
+	unit_write(in, text);
 	fp = fopen(out, "w");
 	tl_w_init(&w, fp, 0);
 	e = tl_efficiency_new(&o);

@@ -16,12 +16,8 @@ static char path[64];
 static void
 write_file(const char *text)
 {
-	FILE *fp;
-
 	snprintf(path, sizeof(path), "/tmp/tl-test-schema-%ld", (long)getpid());
-	fp = fopen(path, "w");
-	fputs(text, fp);
-	fclose(fp);
+	unit_write(path, text);
 }
 
 static int

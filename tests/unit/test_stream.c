@@ -14,12 +14,8 @@ static char path[64];
 static void
 write_file(const char *text)
 {
-	FILE *fp;
-
 	snprintf(path, sizeof(path), "/tmp/tl-test-stream-%ld", (long)getpid());
-	fp = fopen(path, "w");
-	fputs(text, fp);
-	fclose(fp);
+	unit_write(path, text);
 }
 
 /* Run the stream through a writer with owned columns; the output text. */
