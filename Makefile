@@ -17,6 +17,7 @@ BIN = \
 LIBOBJ = \
 	lib/analysis/cmpfind.o \
 	lib/analysis/compare.o \
+	lib/analysis/efficiency.o \
 	lib/analysis/findings.o \
 	lib/analysis/findrules.o \
 	lib/analysis/opsig.o \
@@ -27,7 +28,7 @@ LIBOBJ = \
 	lib/common/json.o \
 	lib/common/jsonw.o \
 	lib/common/strmap.o \
-	lib/common/table.o \
+	lib/common/tabfile.o \
 	lib/common/tsv.o \
 	lib/common/util.o \
 	lib/model/concrete.o \
@@ -56,6 +57,7 @@ LIBOBJ = \
 	lib/render/mdtext.o \
 	lib/render/outdir.o \
 	lib/render/replay.o \
+	lib/render/replaypkg.o \
 	lib/render/replay_tables.o \
 	lib/render/report.o \
 	lib/render/svgchart.o \
@@ -65,6 +67,7 @@ LIBOBJ = \
 	lib/stream/ops_table.o \
 	lib/stream/optable.o \
 	lib/stream/rules.o \
+	lib/stream/schema.o \
 	lib/stream/stream.o \
 	lib/trace/callstack.o \
 	lib/trace/input.o \
@@ -82,6 +85,7 @@ GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_table
 LIBHDR = \
 	lib/analysis/cmpfind.h \
 	lib/analysis/compare.h \
+	lib/analysis/efficiency.h \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
 	lib/analysis/opsig.h \
@@ -92,7 +96,7 @@ LIBHDR = \
 	lib/common/json.h \
 	lib/common/jsonw.h \
 	lib/common/strmap.h \
-	lib/common/table.h \
+	lib/common/tabfile.h \
 	lib/common/tsv.h \
 	lib/common/util.h \
 	lib/model/concrete.h \
@@ -112,12 +116,14 @@ LIBHDR = \
 	lib/render/mdtext.h \
 	lib/render/outdir.h \
 	lib/render/replay.h \
+	lib/render/replaypkg.h \
 	lib/render/report.h \
 	lib/render/svgchart.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \
 	lib/stream/optable.h \
 	lib/stream/rules.h \
+	lib/stream/schema.h \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
 	lib/trace/input.h \
@@ -132,6 +138,7 @@ LIBHDR = \
 UNIT = \
 	tests/unit/test_category \
 	tests/unit/test_concrete \
+	tests/unit/test_efficiency \
 	tests/unit/test_expr \
 	tests/unit/test_hashmap \
 	tests/unit/test_hwspec \
@@ -146,16 +153,18 @@ UNIT = \
 	tests/unit/test_model_softmax \
 	tests/unit/test_outdir \
 	tests/unit/test_replay \
+	tests/unit/test_schema \
 	tests/unit/test_stream \
 	tests/unit/test_svgchart \
-	tests/unit/test_table \
+	tests/unit/test_tabfile \
 	tests/unit/test_tsv \
 	tests/unit/test_zipw
 
 # Test and benchmark tools, not installed.
 TOOLS = \
 	tests/tools/measure \
-	tests/tools/multiply
+	tests/tools/multiply \
+	tests/tools/schema
 
 # Three programs linked with one category more (tests/category.sh).
 CATTEST = \
@@ -232,6 +241,8 @@ tests/tools/measure: tests/tools/measure.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/measure.c
 tests/tools/multiply: tests/tools/multiply.c lib/libtl.a $(LIBHDR)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/multiply.c lib/libtl.a $(LDLIBS)
+tests/tools/schema: tests/tools/schema.c lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/schema.c lib/libtl.a $(LDLIBS)
 
 # The category table with tests/category/row.tsv added, linked in place
 # of lib/stream/categories_table.o (the archive's copy is then not used).
@@ -299,7 +310,7 @@ fuzz/bin/fuzz_compare: tests/fuzz/fuzz_compare.c tests/fuzz/harness.h fuzz/obj/l
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_compare.c fuzz/obj/libtl.a $(LDLIBS)
-fuzz/bin/fuzz_efficiency: tests/fuzz/fuzz_efficiency.c cmd/tl-efficiency.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+fuzz/bin/fuzz_efficiency: tests/fuzz/fuzz_efficiency.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_efficiency.c fuzz/obj/libtl.a $(LDLIBS)

@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/table.h"
+#include "common/tabfile.h"
 #include "common/tsv.h"
 #include "common/util.h"
 #include "model/hwspec.h"
+#include "stream/schema.h"
 
 extern const char tl_default_gpus[];	/* gpus_table.c, from share/tl/gpus.tsv */
 
@@ -79,7 +80,7 @@ struct table {
 /* The state of one parse: the table file read, for error messages. */
 struct ctx {
 	struct table *t;
-	struct tl_table in;
+	struct tl_tabfile in;
 };
 
 static struct table cur;
@@ -97,7 +98,7 @@ fail(struct ctx *c, long line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	tl_table_error(&c->in, line, "%s", what);
+	tl_tabfile_error(&c->in, line, "%s", what);
 }
 
 static int
@@ -556,14 +557,14 @@ parse(struct table *t, const char *path, struct ctx *c)
 	int i, rc;
 
 	c->t = t;
-	if (tl_table_open(&c->in, path, tl_default_gpus, BUILTIN_NAME, want, 5,
-	    5, TL_TABLE_UNESCAPE) < 0)
+	if (tl_tabfile_open(&c->in, path, tl_default_gpus, BUILTIN_NAME, want, 5,
+	    5, TL_TABFILE_UNESCAPE) < 0)
 		return -1;
-	while ((rc = tl_table_next(&c->in)) > 0) {
+	while ((rc = tl_tabfile_next(&c->in)) > 0) {
 		struct fact r;
 
 		for (i = 0; i < 5; i++)
-			r.f[i] = tl_table_get(&c->in, i);
+			r.f[i] = tl_tabfile_get(&c->in, i);
 		if (add_row(c, c->in.line, &r) != 0)
 			return -1;
 		tl_grow(&t->fact, &t->capfact, t->nfact + 1, sizeof(*t->fact));
@@ -588,8 +589,8 @@ tl_hw_load(const char *path, char *err, size_t errlen)
 	memset(&t, 0, sizeof(t));
 	tried = 1;
 	rc = parse(&t, path, &c);
-	t.text = tl_table_keep(&c.in);
-	tl_table_close(&c.in);
+	t.text = tl_tabfile_keep(&c.in);
+	tl_tabfile_close(&c.in);
 	if (err != NULL && errlen > 0)
 		snprintf(err, errlen, "%s", rc != 0 ? c.in.err : "");
 	if (rc != 0) {
@@ -884,9 +885,7 @@ tl_hw_print_gpus(FILE *fp, int csv)
 
 	ensure();
 	tl_w_init(&w, fp, csv);
-	tl_w_header(&w, "gpu,aliases,description,hbm_tbs,hbm_achievable_tbs,"
-	    "memory_gb,devices_per_package,compute_units,matrix_bf16_tflops,"
-	    "matrix_bf16_achievable_tflops");
+	tl_table_header(&w, TL_TAB_GPUS);
 	for (i = 0; i < cur.nhw; i++) {
 		const struct tl_hw *h = &cur.hw[i];
 		FILE *mem;

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/table.h"
+#include "common/tabfile.h"
 #include "common/util.h"
 #include "model/dtype.h"
 #include "model/expr.h"
@@ -47,29 +47,29 @@ tl_filemodel_find(const char *op)
 
 /* Check and keep one model; 0, or -1 with t->err set. */
 static int
-add(struct tl_table *t)
+add(struct tl_tabfile *t)
 {
-	const char *op = tl_table_get(t, 0), *maf = tl_table_get(t, 1);
+	const char *op = tl_tabfile_get(t, 0), *maf = tl_tabfile_get(t, 1);
 	char err[128];
 	struct tl_filemodel *m;
 	int k;
 
 	if (op[0] == '\0')
-		return tl_table_error(t, t->line, "empty op name");
+		return tl_tabfile_error(t, t->line, "empty op name");
 	if (strcmp(maf, "matrix") != 0 && strcmp(maf, "vector") != 0)
-		return tl_table_error(t, t->line, "maf must be 'matrix' or "
+		return tl_tabfile_error(t, t->line, "maf must be 'matrix' or "
 		    "'vector'");
 	for (k = 2; k < 4; k++)
-		if (tl_table_get(t, k)[0] != '\0' &&
-		    tl_expr_check(tl_table_get(t, k), err, sizeof(err)) < 0)
-			return tl_table_error(t, t->line, "%s formula: %s",
+		if (tl_tabfile_get(t, k)[0] != '\0' &&
+		    tl_expr_check(tl_tabfile_get(t, k), err, sizeof(err)) < 0)
+			return tl_tabfile_error(t, t->line, "%s formula: %s",
 			    k == 2 ? "flops" : "bytes", err);
 	tl_grow(&tab, &captab, ntab + 1, sizeof(*tab));
 	m = &tab[ntab++];
 	m->op = tl_strdup(op);
 	m->maf = tl_strdup(maf);
-	m->flops = tl_strdup(tl_table_get(t, 2));
-	m->bytes = tl_strdup(tl_table_get(t, 3));
+	m->flops = tl_strdup(tl_tabfile_get(t, 2));
+	m->bytes = tl_strdup(tl_tabfile_get(t, 3));
 	return 0;
 }
 
@@ -77,17 +77,17 @@ int
 tl_filemodels_load(const char *path)
 {
 	static const char *const col[] = { "op", "maf", "flops", "bytes" };
-	struct tl_table t;
+	struct tl_tabfile t;
 	int rc;
 
-	if (tl_table_open(&t, path, tl_default_models,
+	if (tl_tabfile_open(&t, path, tl_default_models,
 	    "built-in models/default.tsv", col, 4, 4, 0) < 0) {
 		tl_warn("%s", t.err);
 		return -1;
 	}
-	while ((rc = tl_table_next(&t)) > 0 && (rc = add(&t)) == 0)
+	while ((rc = tl_tabfile_next(&t)) > 0 && (rc = add(&t)) == 0)
 		;
-	tl_table_close(&t);
+	tl_tabfile_close(&t);
 	if (rc < 0)
 		tl_warn("%s", t.err);
 	return rc;

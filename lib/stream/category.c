@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/table.h"
+#include "common/tabfile.h"
 #include "common/util.h"
 #include "stream/category.h"
 
@@ -60,59 +60,59 @@ in_list(const char *list, const char *word, size_t n)
 
 /* Read row n into c[n] and check it; 0, or -1 with t->err set. */
 static int
-row(struct tl_table *t, struct tl_category *c, int n)
+row(struct tl_tabfile *t, struct tl_category *c, int n)
 {
 	struct tl_category *k = &c[n];
-	const char *ms = tl_table_get(t, COL_MS), *g, *e;
+	const char *ms = tl_tabfile_get(t, COL_MS), *g, *e;
 	char *end;
 	int i;
 
 	if (n == TL_CAT_MAX)
-		return tl_table_error(t, t->line, "more than %d categories",
+		return tl_tabfile_error(t, t->line, "more than %d categories",
 		    TL_CAT_MAX);
-	k->value = tl_table_get(t, COL_VALUE);
-	k->title = tl_table_get(t, COL_TITLE);
-	k->file = tl_table_get(t, COL_FILE);
-	k->colour = tl_table_get(t, COL_COLOUR);
-	k->groups = tl_table_get(t, COL_GROUPS);
-	k->description = tl_table_get(t, COL_DESC);
+	k->value = tl_tabfile_get(t, COL_VALUE);
+	k->title = tl_tabfile_get(t, COL_TITLE);
+	k->file = tl_tabfile_get(t, COL_FILE);
+	k->colour = tl_tabfile_get(t, COL_COLOUR);
+	k->groups = tl_tabfile_get(t, COL_GROUPS);
+	k->description = tl_tabfile_get(t, COL_DESC);
 	k->bottleneck_ms = strtod(ms, &end);
 	if (!valid_word(k->value, strlen(k->value)))
-		return tl_table_error(t, t->line, "value: '%s' is not lower "
+		return tl_tabfile_error(t, t->line, "value: '%s' is not lower "
 		    "case letters, digits and '_'", k->value);
 	if (!valid_word(k->file, strlen(k->file)))
-		return tl_table_error(t, t->line, "file: '%s' is not lower "
+		return tl_tabfile_error(t, t->line, "file: '%s' is not lower "
 		    "case letters, digits and '_'", k->file);
 	for (i = 0; i < n; i++) {
 		if (strcmp(c[i].value, k->value) == 0)
-			return tl_table_error(t, t->line, "value: '%s' twice",
+			return tl_tabfile_error(t, t->line, "value: '%s' twice",
 			    k->value);
 		if (strcmp(c[i].file, k->file) == 0)
-			return tl_table_error(t, t->line, "file: '%s' is the "
+			return tl_tabfile_error(t, t->line, "file: '%s' is the "
 			    "file of %s too", k->file, c[i].value);
 	}
 	if (k->title[0] == '\0' || k->description[0] == '\0')
-		return tl_table_error(t, t->line, "%s: empty",
+		return tl_tabfile_error(t, t->line, "%s: empty",
 		    k->title[0] == '\0' ? "title" : "description");
 	if (!valid_colour(k->colour))
-		return tl_table_error(t, t->line, "colour: '%s' is not #rrggbb "
+		return tl_tabfile_error(t, t->line, "colour: '%s' is not #rrggbb "
 		    "(lower case)", k->colour);
 	for (g = k->groups; *g != '\0'; g = *e != '\0' ? e + 1 : e) {
 		e = g + strcspn(g, ",");
 		if (!valid_word(g, (size_t)(e - g)))
-			return tl_table_error(t, t->line, "groups: '%s' is not "
+			return tl_tabfile_error(t, t->line, "groups: '%s' is not "
 			    "comma-separated words", k->groups);
 	}
 	if (ms[0] == '\0' || *end != '\0' || !(k->bottleneck_ms > 0) ||
 	    k->bottleneck_ms > 1e9)
-		return tl_table_error(t, t->line, "bottleneck_ms: not a "
+		return tl_tabfile_error(t, t->line, "bottleneck_ms: not a "
 		    "positive number of ms '%s'", ms);
 	return 0;
 }
 
 /* A group must not be a category: "tl-categorize X" would be ambiguous. */
 static int
-check_groups(struct tl_table *t, const struct tl_category *c, int n)
+check_groups(struct tl_tabfile *t, const struct tl_category *c, int n)
 {
 	const char *g, *e;
 	int i, j;
@@ -123,14 +123,14 @@ check_groups(struct tl_table *t, const struct tl_category *c, int n)
 			for (j = 0; j < n; j++)
 				if (strlen(c[j].value) == (size_t)(e - g) &&
 				    strncmp(c[j].value, g, (size_t)(e - g)) == 0)
-					return tl_table_error(t, 0, "group '%s' "
+					return tl_tabfile_error(t, 0, "group '%s' "
 					    "of %s is a category", c[j].value,
 					    c[i].value);
 		}
 	for (i = 0; i < n; i++)
 		if (strcmp(c[i].value, "other") == 0)
 			return 0;
-	return tl_table_error(t, 0, "no category 'other' (what no table "
+	return tl_tabfile_error(t, 0, "no category 'other' (what no table "
 	    "names)");
 }
 
@@ -172,26 +172,26 @@ tl_categories_load(const char *path)
 		"description"
 	};
 	struct tl_category c[TL_CAT_MAX + 1];
-	struct tl_table t;
+	struct tl_tabfile t;
 	int n = 0, rc;
 
-	if (tl_table_open(&t, path, tl_default_categories,
+	if (tl_tabfile_open(&t, path, tl_default_categories,
 	    "built-in categories.tsv", col, NCOL, NCOL, 0) < 0) {
 		tl_warn("%s", t.err);
 		return -1;
 	}
-	while ((rc = tl_table_next(&t)) > 0 && (rc = row(&t, c, n)) == 0)
+	while ((rc = tl_tabfile_next(&t)) > 0 && (rc = row(&t, c, n)) == 0)
 		n++;
 	if (rc == 0)
 		rc = check_groups(&t, c, n);
 	if (rc < 0) {
 		tl_warn("%s", t.err);
-		tl_table_close(&t);
+		tl_tabfile_close(&t);
 		return -1;
 	}
 	free(text);
-	text = tl_table_keep(&t);
-	tl_table_close(&t);
+	text = tl_tabfile_keep(&t);
+	tl_tabfile_close(&t);
 	memcpy(cat, c, (size_t)n * sizeof(*c));
 	ncat = n;
 	list_groups(cat, ncat);

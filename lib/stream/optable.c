@@ -4,11 +4,12 @@
 #include <string.h>
 
 #include "common/hashmap.h"
-#include "common/table.h"
+#include "common/tabfile.h"
 #include "common/tsv.h"
 #include "common/util.h"
 #include "stream/category.h"
 #include "stream/optable.h"
+#include "stream/schema.h"
 
 extern const char tl_default_ops[];	/* ops_table.c, from share/tl/ops.tsv */
 
@@ -32,30 +33,30 @@ tl_optable_load(const char *path)
 		"name", "category", "direction", "model", "bwd_model",
 		"extra_model"
 	};
-	struct tl_table t;
+	struct tl_tabfile t;
 	int rc;
 
 	free(text);
 	text = NULL;
 	ntab = 0;
 	tl_map_free(&exact);
-	if (tl_table_open(&t, path, tl_default_ops, "built-in ops.tsv", col, 6,
+	if (tl_tabfile_open(&t, path, tl_default_ops, "built-in ops.tsv", col, 6,
 	    3, 0) < 0) {
 		tl_warn("%s", t.err);
 		return -1;
 	}
-	while ((rc = tl_table_next(&t)) > 0) {
+	while ((rc = tl_tabfile_next(&t)) > 0) {
 		struct entry *e;
-		const char *name = tl_table_get(&t, 0);
+		const char *name = tl_tabfile_get(&t, 0);
 
-		if (tl_category_index(tl_table_get(&t, 1)) < 0) {
-			rc = tl_table_error(&t, t.line, "unknown category '%s'",
-			    tl_table_get(&t, 1));
+		if (tl_category_index(tl_tabfile_get(&t, 1)) < 0) {
+			rc = tl_tabfile_error(&t, t.line, "unknown category '%s'",
+			    tl_tabfile_get(&t, 1));
 			break;
 		}
-		if (strcmp(tl_table_get(&t, 2), "fwd") != 0 &&
-		    strcmp(tl_table_get(&t, 2), "bwd") != 0) {
-			rc = tl_table_error(&t, t.line, "direction must be fwd "
+		if (strcmp(tl_tabfile_get(&t, 2), "fwd") != 0 &&
+		    strcmp(tl_tabfile_get(&t, 2), "bwd") != 0) {
+			rc = tl_tabfile_error(&t, t.line, "direction must be fwd "
 			    "or bwd");
 			break;
 		}
@@ -66,14 +67,14 @@ tl_optable_load(const char *path)
 		e->prefix = e->len > 0 && name[e->len - 1] == '*';
 		if (e->prefix)
 			e->len--;
-		e->info.category = tl_table_get(&t, 1);
-		e->info.direction = tl_table_get(&t, 2);
-		e->info.model = tl_table_get(&t, 3);
-		e->info.bwd_model = strcmp(tl_table_get(&t, 4), "yes") == 0;
-		e->info.extra_model = tl_table_get(&t, 5);
+		e->info.category = tl_tabfile_get(&t, 1);
+		e->info.direction = tl_tabfile_get(&t, 2);
+		e->info.model = tl_tabfile_get(&t, 3);
+		e->info.bwd_model = strcmp(tl_tabfile_get(&t, 4), "yes") == 0;
+		e->info.extra_model = tl_tabfile_get(&t, 5);
 	}
-	text = tl_table_keep(&t);
-	tl_table_close(&t);
+	text = tl_tabfile_keep(&t);
+	tl_tabfile_close(&t);
 	if (rc < 0) {
 		tl_warn("%s", t.err);
 		ntab = 0;
@@ -123,7 +124,7 @@ tl_optable_print(struct tl_writer *w)
 {
 	size_t i;
 
-	tl_w_header(w, "name,category,direction,model,bwd_model,extra_model");
+	tl_table_header(w, TL_TAB_OPTABLE);
 	for (i = 0; i < ntab; i++) {
 		tl_w_mem(w, tab[i].name, tab[i].len + (size_t)tab[i].prefix);
 		tl_w_str(w, tab[i].info.category);

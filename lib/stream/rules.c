@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/json.h"
-#include "common/table.h"
+#include "common/tabfile.h"
 #include "common/util.h"
 #include "stream/category.h"
 #include "stream/rules.h"
@@ -44,21 +44,21 @@ tl_rules_free(struct tl_rules *r)
 
 /* Check one rule; 0, or -1 with t->err set. */
 static int
-check(struct tl_table *t)
+check(struct tl_tabfile *t)
 {
-	const char *match = tl_table_get(t, 0), *dir = tl_table_get(t, 3);
+	const char *match = tl_tabfile_get(t, 0), *dir = tl_tabfile_get(t, 3);
 
 	if (strcmp(match, "op") != 0 && strcmp(match, "kernel") != 0)
-		return tl_table_error(t, t->line, "match must be 'op' or "
+		return tl_tabfile_error(t, t->line, "match must be 'op' or "
 		    "'kernel'");
-	if (tl_table_get(t, 1)[0] == '\0')
-		return tl_table_error(t, t->line, "empty pattern");
-	if (tl_category_index(tl_table_get(t, 2)) < 0)
-		return tl_table_error(t, t->line, "unknown category "
+	if (tl_tabfile_get(t, 1)[0] == '\0')
+		return tl_tabfile_error(t, t->line, "empty pattern");
+	if (tl_category_index(tl_tabfile_get(t, 2)) < 0)
+		return tl_tabfile_error(t, t->line, "unknown category "
 		    "(tl-categorize --list shows them)");
 	if (dir[0] != '\0' && strcmp(dir, "fwd") != 0 &&
 	    strcmp(dir, "bwd") != 0)
-		return tl_table_error(t, t->line, "direction must be fwd, bwd "
+		return tl_tabfile_error(t, t->line, "direction must be fwd, bwd "
 		    "or empty");
 	return 0;
 }
@@ -69,28 +69,28 @@ tl_rules_load(const char *path)
 	static const char *const col[] = {
 		"match", "pattern", "category", "direction"
 	};
-	struct tl_table t;
+	struct tl_tabfile t;
 	struct tl_rules *r;
 	int rc;
 
-	if (tl_table_open(&t, path, NULL, NULL, col, 4, 3, 0) < 0) {
+	if (tl_tabfile_open(&t, path, NULL, NULL, col, 4, 3, 0) < 0) {
 		tl_warn("%s", t.err);
 		return NULL;
 	}
 	r = tl_calloc(1, sizeof(*r));
 	tl_json_init(&r->j);
-	while ((rc = tl_table_next(&t)) > 0 && (rc = check(&t)) == 0) {
+	while ((rc = tl_tabfile_next(&t)) > 0 && (rc = check(&t)) == 0) {
 		struct rule *u;
 
 		tl_grow(&r->v, &r->cap, r->n + 1, sizeof(*r->v));
 		u = &r->v[r->n++];
-		u->kernel = tl_table_get(&t, 0)[0] == 'k';
-		u->pattern = tl_strdup(tl_table_get(&t, 1));
-		u->category = tl_strdup(tl_table_get(&t, 2));
-		u->direction = tl_strdup(tl_table_get(&t, 3));
+		u->kernel = tl_tabfile_get(&t, 0)[0] == 'k';
+		u->pattern = tl_strdup(tl_tabfile_get(&t, 1));
+		u->category = tl_strdup(tl_tabfile_get(&t, 2));
+		u->direction = tl_strdup(tl_tabfile_get(&t, 3));
 		r->any_kernel |= u->kernel;
 	}
-	tl_table_close(&t);
+	tl_tabfile_close(&t);
 	if (rc < 0) {
 		tl_warn("%s", t.err);
 		tl_rules_free(r);

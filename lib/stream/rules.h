@@ -4,7 +4,7 @@
 
 /*
  * A user's categorisation rules (tl-categorize --rules FILE): a table
- * (lib/common/table.h) with the columns match, pattern, category and,
+ * (lib/common/tabfile.h) with the columns match, pattern, category and,
  * optionally, direction, one rule per line.  match is "op" (the op
  * name) or "kernel" (any of the row's kernel names); pattern is an
  * fnmatch(3) glob; direction may be empty (keep the row's).  The first

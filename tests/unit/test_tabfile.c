@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "common/table.h"
+#include "common/tabfile.h"
 #include "unit.h"
 
 static const char *const col[] = { "name", "kind", "note" };
@@ -17,18 +17,18 @@ static const char *
 rows(const char *text, int flags)
 {
 	static char out[512];
-	struct tl_table t;
+	struct tl_tabfile t;
 	size_t n = 0;
 	int rc;
 
 	out[0] = '\0';
-	if ((rc = tl_table_open(&t, NULL, text, "built-in t.tsv", col, 3, 2,
+	if ((rc = tl_tabfile_open(&t, NULL, text, "built-in t.tsv", col, 3, 2,
 	    flags)) == 0)
-		while ((rc = tl_table_next(&t)) > 0)
+		while ((rc = tl_tabfile_next(&t)) > 0)
 			n += (size_t)snprintf(out + n, sizeof(out) - n,
-			    "%s/%s/%s;", tl_table_get(&t, 0),
-			    tl_table_get(&t, 1), tl_table_get(&t, 2));
-	tl_table_close(&t);
+			    "%s/%s/%s;", tl_tabfile_get(&t, 0),
+			    tl_tabfile_get(&t, 1), tl_tabfile_get(&t, 2));
+	tl_tabfile_close(&t);
 	if (rc < 0)
 		snprintf(out, sizeof(out), "%s", t.err);
 	return out;
@@ -37,7 +37,7 @@ rows(const char *text, int flags)
 int
 main(void)
 {
-	struct tl_table t;
+	struct tl_tabfile t;
 	/* The built-in text read, or the error. */
 	static const struct {
 		const char *text;
@@ -73,7 +73,7 @@ main(void)
 		/* Escapes only when asked for. */
 		{ "name\tkind\na\\tb\\\\c\\x\tk\n", 0,
 		    "a\\tb\\\\c\\x/k/;" },
-		{ "name\tkind\na\\tb\\\\c\\x\tk\n", TL_TABLE_UNESCAPE,
+		{ "name\tkind\na\\tb\\\\c\\x\tk\n", TL_TABFILE_UNESCAPE,
 		    "a\tb\\c\\x/k/;" },
 	};
 	const char *path, *field;
@@ -85,29 +85,29 @@ main(void)
 
 	/* A file: the same, with its name and line in messages. */
 	path = unit_tmpfile("name\tkind\nx\ty\n", 14);
-	CHECK(tl_table_open(&t, path, "ignored", "built-in", col, 3, 2,
+	CHECK(tl_tabfile_open(&t, path, "ignored", "built-in", col, 3, 2,
 	    0) == 0);
-	CHECK(tl_table_next(&t) == 1 && t.line == 2);
-	CHECK_STR(tl_table_get(&t, 1), "y");
-	CHECK(tl_table_error(&t, t.line, "kind: bad '%s'",
-	    tl_table_get(&t, 1)) == -1);
+	CHECK(tl_tabfile_next(&t) == 1 && t.line == 2);
+	CHECK_STR(tl_tabfile_get(&t, 1), "y");
+	CHECK(tl_tabfile_error(&t, t.line, "kind: bad '%s'",
+	    tl_tabfile_get(&t, 1)) == -1);
 	CHECK(strncmp(t.err, path, strlen(path)) == 0 &&
 	    strcmp(t.err + strlen(path), ":2: kind: bad 'y'") == 0);
 	/* The caller may keep the text its fields point into. */
-	field = tl_table_get(&t, 0);
-	kept = tl_table_keep(&t);
-	CHECK(tl_table_next(&t) == 0);
-	tl_table_close(&t);
+	field = tl_tabfile_get(&t, 0);
+	kept = tl_tabfile_keep(&t);
+	CHECK(tl_tabfile_next(&t) == 0);
+	tl_tabfile_close(&t);
 	CHECK(field > kept && strcmp(field, "x") == 0);
 	free(kept);
 	unlink(path);
 	path = unit_tmpfile("name\tkind\nx\n\0y\n", 15);
-	CHECK(tl_table_open(&t, path, NULL, NULL, col, 3, 2, 0) == -1);
+	CHECK(tl_tabfile_open(&t, path, NULL, NULL, col, 3, 2, 0) == -1);
 	CHECK(strstr(t.err, ":3: NUL byte: not a text file") != NULL);
-	tl_table_close(&t);
+	tl_tabfile_close(&t);
 	unlink(path);
-	CHECK(tl_table_open(&t, path, NULL, NULL, col, 3, 2, 0) == -1);
+	CHECK(tl_tabfile_open(&t, path, NULL, NULL, col, 3, 2, 0) == -1);
 	CHECK(strstr(t.err, ": No such file or directory") != NULL);
-	tl_table_close(&t);
-	return unit_done("test_table");
+	tl_tabfile_close(&t);
+	return unit_done("test_tabfile");
 }

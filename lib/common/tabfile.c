@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/table.h"
+#include "common/tabfile.h"
 #include "common/util.h"
 
 int
-tl_table_error(struct tl_table *t, long line, const char *fmt, ...)
+tl_tabfile_error(struct tl_tabfile *t, long line, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -50,7 +50,7 @@ unescape(char *s)
 
 /* "a, b, c": the columns, for messages. */
 static const char *
-want(const struct tl_table *t)
+want(const struct tl_tabfile *t)
 {
 	static char buf[256];
 	size_t n = 0;
@@ -64,7 +64,7 @@ want(const struct tl_table *t)
 }
 
 int
-tl_table_open(struct tl_table *t, const char *path, const char *text,
+tl_tabfile_open(struct tl_tabfile *t, const char *path, const char *text,
     const char *builtin, const char *const *col, int ncol, int nrequired,
     int flags)
 {
@@ -77,18 +77,18 @@ tl_table_open(struct tl_table *t, const char *path, const char *text,
 	t->ncol = ncol;
 	t->nrequired = nrequired;
 	t->flags = flags;
-	if (ncol > TL_TABLE_MAXCOL || nrequired > ncol)
-		return tl_table_error(t, 0, "too many columns");
+	if (ncol > TL_TABFILE_MAXCOL || nrequired > ncol)
+		return tl_tabfile_error(t, 0, "too many columns");
 	if (path == NULL)
 		t->text = tl_strdup(text);
 	else if ((t->text = tl_slurp(path, &n)) == NULL)
-		return tl_table_error(t, 0, "%s", strerror(errno));
+		return tl_tabfile_error(t, 0, "%s", strerror(errno));
 	else if ((z = memchr(t->text, '\0', n)) != NULL) {
 		long line = 1;
 
 		for (char *p = t->text; p < z; p++)
 			line += *p == '\n';
-		return tl_table_error(t, line, "NUL byte: not a text file");
+		return tl_tabfile_error(t, line, "NUL byte: not a text file");
 	}
 	t->next = t->text;
 	if (strncmp(t->next, "\xef\xbb\xbf", 3) == 0)
@@ -98,7 +98,7 @@ tl_table_open(struct tl_table *t, const char *path, const char *text,
 
 /* The header: find the columns by name. */
 static int
-header(struct tl_table *t)
+header(struct tl_tabfile *t)
 {
 	int i, k;
 
@@ -107,13 +107,13 @@ header(struct tl_table *t)
 		for (i = 0; i < t->nf; i++)
 			if (strcmp(t->f[i], t->col[k]) == 0) {
 				if (t->at[k] >= 0)
-					return tl_table_error(t, t->line,
+					return tl_tabfile_error(t, t->line,
 					    "column '%s' twice in the header",
 					    t->col[k]);
 				t->at[k] = i;
 			}
 		if (t->at[k] < 0 && k < t->nrequired)
-			return tl_table_error(t, t->line, "the header has no "
+			return tl_tabfile_error(t, t->line, "the header has no "
 			    "column '%s' (want %s)", t->col[k], want(t));
 	}
 	t->nhdr = t->nf;
@@ -122,7 +122,7 @@ header(struct tl_table *t)
 
 /* A row may leave out trailing fields of optional columns only. */
 static int
-fields_ok(const struct tl_table *t)
+fields_ok(const struct tl_tabfile *t)
 {
 	int i, k;
 
@@ -139,7 +139,7 @@ fields_ok(const struct tl_table *t)
 }
 
 int
-tl_table_next(struct tl_table *t)
+tl_tabfile_next(struct tl_tabfile *t)
 {
 	char *line;
 	size_t n;
@@ -161,14 +161,14 @@ tl_table_next(struct tl_table *t)
 		t->f[t->nf++] = line;
 		for (char *p = line; *p != '\0'; p++)
 			if (*p == '\t') {
-				if (t->nf == TL_TABLE_MAXCOL)
-					return tl_table_error(t, t->line,
+				if (t->nf == TL_TABFILE_MAXCOL)
+					return tl_tabfile_error(t, t->line,
 					    "more than %d columns",
-					    TL_TABLE_MAXCOL);
+					    TL_TABFILE_MAXCOL);
 				*p = '\0';
 				t->f[t->nf++] = p + 1;
 			}
-		if (t->flags & TL_TABLE_UNESCAPE)
+		if (t->flags & TL_TABFILE_UNESCAPE)
 			for (i = 0; i < t->nf; i++)
 				unescape(t->f[i]);
 		if (t->nhdr == 0) {
@@ -177,20 +177,20 @@ tl_table_next(struct tl_table *t)
 			continue;
 		}
 		if (!fields_ok(t))
-			return tl_table_error(t, t->line, "%d field%s, the "
+			return tl_tabfile_error(t, t->line, "%d field%s, the "
 			    "header has %d", t->nf, t->nf == 1 ? "" : "s",
 			    t->nhdr);
 		return 1;
 	}
 	t->next = NULL;
 	if (t->nhdr == 0)
-		return tl_table_error(t, t->line + 1, "no header line (want "
+		return tl_tabfile_error(t, t->line + 1, "no header line (want "
 		    "%s)", want(t));
 	return 0;
 }
 
 const char *
-tl_table_get(const struct tl_table *t, int k)
+tl_tabfile_get(const struct tl_tabfile *t, int k)
 {
 	int i = t->at[k];
 
@@ -198,7 +198,7 @@ tl_table_get(const struct tl_table *t, int k)
 }
 
 char *
-tl_table_keep(struct tl_table *t)
+tl_tabfile_keep(struct tl_tabfile *t)
 {
 	char *s = t->text;
 
@@ -207,7 +207,7 @@ tl_table_keep(struct tl_table *t)
 }
 
 void
-tl_table_close(struct tl_table *t)
+tl_tabfile_close(struct tl_tabfile *t)
 {
 	free(t->text);
 	t->text = t->next = NULL;

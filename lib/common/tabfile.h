@@ -1,6 +1,6 @@
 /* See LICENSE file for copyright and license details. */
-#ifndef TL_TABLE_H
-#define TL_TABLE_H
+#ifndef TL_TABFILE_H
+#define TL_TABFILE_H
 
 /*
  * The one reader of the data tables in share/tl (the category table, the
@@ -22,13 +22,13 @@
  * Errors are written into t->err as "FILE:LINE: what" (the table's name
  * instead of FILE for the built-in text); the caller prints them.
  */
-#define TL_TABLE_MAXCOL	64	/* fields of a line */
+#define TL_TABFILE_MAXCOL	64	/* fields of a line */
 
 enum {
-	TL_TABLE_UNESCAPE = 1	/* fields use the stream's \t \n \r \\ escapes */
+	TL_TABFILE_UNESCAPE = 1	/* fields use the stream's \t \n \r \\ escapes */
 };
 
-struct tl_table {
+struct tl_tabfile {
 	const char *where;		/* file name, or the built-in's name */
 	const char *const *col;		/* the columns the caller reads */
 	int ncol, nrequired;		/* the first nrequired are required */
@@ -37,8 +37,8 @@ struct tl_table {
 	char *next;			/* the next line */
 	long line;			/* line number of the row just read */
 	int nhdr;			/* fields of the header, 0 before it */
-	int at[TL_TABLE_MAXCOL];	/* field index of col[k], -1 missing */
-	char *f[TL_TABLE_MAXCOL];	/* the fields of the row */
+	int at[TL_TABFILE_MAXCOL];	/* field index of col[k], -1 missing */
+	char *f[TL_TABFILE_MAXCOL];	/* the fields of the row */
 	int nf;
 	char err[512];
 };
@@ -48,24 +48,24 @@ struct tl_table {
  * builtin in messages; col names the ncol columns to read, the first
  * nrequired of which are required.  0, or -1 with t->err set.
  */
-int tl_table_open(struct tl_table *t, const char *path, const char *text,
+int tl_tabfile_open(struct tl_tabfile *t, const char *path, const char *text,
     const char *builtin, const char *const *col, int ncol, int nrequired,
     int flags);
 /* Read the next row: 1, 0 at the end, or -1 with t->err set. */
-int tl_table_next(struct tl_table *t);
+int tl_tabfile_next(struct tl_tabfile *t);
 /* Field of column k (its index in col) in the row; "" when absent. */
-const char *tl_table_get(const struct tl_table *t, int k);
+const char *tl_tabfile_get(const struct tl_tabfile *t, int k);
 /*
  * Write "FILE:LINE: what" (line 0: "FILE: what") into t->err; returns -1,
- * for "return tl_table_error(...)".
+ * for "return tl_tabfile_error(...)".
  */
-int tl_table_error(struct tl_table *t, long line, const char *fmt, ...)
+int tl_tabfile_error(struct tl_tabfile *t, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 /*
  * The text the fields point into, now the caller's to free, for tables
- * that keep the fields; tl_table_close then frees nothing.
+ * that keep the fields; tl_tabfile_close then frees nothing.
  */
-char *tl_table_keep(struct tl_table *t);
-void tl_table_close(struct tl_table *t);
+char *tl_tabfile_keep(struct tl_tabfile *t);
+void tl_tabfile_close(struct tl_tabfile *t);
 
 #endif
