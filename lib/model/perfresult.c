@@ -23,6 +23,21 @@ tl_perf_free(struct tl_perf *p)
 	tl_jb_free(&p->params);
 }
 
+void
+tl_perf_copy(struct tl_perf *dst, const struct tl_perf *src)
+{
+	tl_perf_reset(dst);
+	dst->has_flops = src->has_flops;
+	dst->has_bytes = src->has_bytes;
+	dst->flops = src->flops;
+	dst->bytes = src->bytes;
+	dst->maf = src->maf;
+	dst->precision = src->precision;
+	tl_jb_lit(&dst->params, src->params.s != NULL ? src->params.s : "");
+	dst->nparams = src->nparams;
+	snprintf(dst->err, sizeof(dst->err), "%s", src->err);
+}
+
 int
 tl_perf_fail(struct tl_perf *p, const char *fmt, ...)
 {

@@ -26,6 +26,8 @@ struct tl_perf {
 
 void tl_perf_reset(struct tl_perf *p);
 void tl_perf_free(struct tl_perf *p);
+/* Make dst (reset or zeroed) a copy of src. */
+void tl_perf_copy(struct tl_perf *dst, const struct tl_perf *src);
 /* Set p->err from a format and return -1. */
 int tl_perf_fail(struct tl_perf *p, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

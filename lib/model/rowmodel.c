@@ -35,8 +35,7 @@ tl_rowmodel_free(struct tl_rowmodel *m)
 	free(m->opname);
 	for (i = 0; i < m->seen.n; i++) {
 		free(m->cache[i].model);
-		free(m->cache[i].params);
-		free(m->cache[i].err);
+		tl_perf_free(&m->cache[i].p);
 	}
 	free(m->cache);
 	tl_strmap_free(&m->seen);
@@ -122,27 +121,11 @@ tl_rowmodel_run(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 		c = &m->cache[i];
 		c->rc = model_row(m, p, &mod);
 		c->model = tl_strdup(mod != NULL ? mod : "");
-		c->has_flops = p->has_flops;
-		c->has_bytes = p->has_bytes;
-		c->flops = p->flops;
-		c->bytes = p->bytes;
-		c->maf = p->maf;
-		c->precision = p->precision;
-		c->params = tl_strdup(p->params.s != NULL ? p->params.s : "");
-		c->nparams = p->nparams;
-		c->err = tl_strdup(p->err);
+		memset(&c->p, 0, sizeof(c->p));
+		tl_perf_copy(&c->p, p);
 	}
 	c = &m->cache[i];
-	tl_perf_reset(p);
-	p->has_flops = c->has_flops;
-	p->has_bytes = c->has_bytes;
-	p->flops = c->flops;
-	p->bytes = c->bytes;
-	p->maf = c->maf;
-	p->precision = c->precision;
-	tl_jb_lit(&p->params, c->params);
-	p->nparams = c->nparams;
-	snprintf(p->err, sizeof(p->err), "%s", c->err);
+	tl_perf_copy(p, &c->p);
 	*model = c->rc == 1 ? NULL : c->model;
 	return c->rc;
 }

@@ -16,10 +16,9 @@
 
 /* A cached result of the model (see tl_rowmodel_run). */
 struct tl_rowcache {
-	int rc, has_flops, has_bytes, nparams;
-	int64_t flops, bytes;
-	const char *maf, *precision;	/* static strings */
-	char *model, *params, *err;
+	int rc;
+	char *model;
+	struct tl_perf p;
 };
 
 struct tl_rowmodel {
