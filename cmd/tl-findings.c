@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analyst.h"
 #include "analysis/cmpfind.h"
 #include "analysis/findings.h"
 #include "analysis/findrules.h"
@@ -252,7 +253,7 @@ main(int argc, char *argv[])
 		    "give the op comparison, whose rows carry both timelines",
 		    in.path);
 	}
-	tl_findings_read(&f, &in);
+	tl_analyst_read(&f, &in);
 	tl_stream_close(&in);
 	if (charts != NULL)
 		tl_outdir_charts(charts, &f);

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/analyst.h"
 #include "analysis/findings.h"
 #include "analysis/findrules.h"
 #include "common/json.h"
@@ -94,7 +95,7 @@ main(void)
 	files[0] = tmpl;
 	tl_findrules_default(&f.rules);
 	f.utilisation_min = 95;
-	tl_findings_load(&f, files, 1);
+	tl_analyst_load(&f, files, 1);
 	CHECK(f.ntr == 2 && f.nop == 2);
 	CHECK_STR(f.op[0].name, "aten::mm|x\ny");
 	fp = open_memstream(&out, &n);
