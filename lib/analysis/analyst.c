@@ -10,7 +10,6 @@
 #include "common/util.h"
 #include "stream/category.h"
 
-static const double proj[3] = { 20, 50, 80 };	/* impact projection, % */
 
 int64_t
 tl_analyst_timeline(const struct tl_findings *f)
@@ -21,31 +20,6 @@ tl_analyst_timeline(const struct tl_findings *f)
 	for (i = 0; i < f->ntr; i++)
 		t += f->tr[i].total_ns;
 	return t;
-}
-
-/* The efficiency of the op's time no pattern explains, %; -1 none. */
-static double
-free_eff(const struct tl_fop *op)
-{
-	int64_t left = op->time_ns - op->claimed_ns;
-
-	if (!op->has_eff || left <= 0)
-		return -1;
-	return op->roofline_us * 1e3 / (double)left * 100;
-}
-
-int
-tl_analyst_targets(const struct tl_fop *op, double t[3])
-{
-	double e = free_eff(op);
-	int k, n = 0;
-
-	if (e < 0)
-		return 0;
-	for (k = 0; k < 3; k++)
-		if (proj[k] > e)
-			t[n++] = proj[k];
-	return n;
 }
 
 static double
@@ -119,6 +93,21 @@ new_rec(struct tl_findings *f, size_t *cap)
 	return r;
 }
 
+/* 1 if every GPU event of op copies between host and device. */
+static int
+host_copy(const struct tl_fop *op)
+{
+	int k;
+
+	if (op->nkern == 0 || op->kern_other_ns > 0)
+		return 0;
+	for (k = 0; k < op->nkern; k++)
+		if (strstr(op->kern[k].name, "HtoD") == NULL &&
+		    strstr(op->kern[k].name, "DtoH") == NULL)
+			return 0;
+	return 1;
+}
+
 /* Every op's recoverable time and priority, lowered when it is small. */
 static void
 ops(struct tl_findings *f, int64_t total)
@@ -131,7 +120,8 @@ ops(struct tl_findings *f, int64_t total)
 		op = &f->op[i];
 		op->covered = op->claimed_ns > 0 &&
 		    op->claimed_ns * 2 >= op->time_ns;
-		n = tl_analyst_targets(op, t);
+		op->hostcopy = host_copy(op);
+		n = tl_op_targets(op, t);
 		op->save_ns = n == 0 ? -1 : tl_op_save_at(op, n > 1 ?
 		    t[n - 2] : t[n - 1]);
 		if (f->cat[op->cat].error != NULL)
@@ -203,8 +193,8 @@ recs(struct tl_findings *f, int64_t total)
 	}
 	for (i = 0; i < f->nbottlenecks; i++) {
 		op = &f->op[f->bottlenecks[i]];
-		if (op->covered || op->save_ns <= 0 ||
-		    (n = tl_analyst_targets(op, t)) == 0)
+		if (op->covered || op->hostcopy || op->save_ns <= 0 ||
+		    (n = tl_op_targets(op, t)) == 0)
 			continue;
 		r = new_rec(f, &cap);
 		r->op = f->bottlenecks[i];

@@ -24,11 +24,4 @@ void tl_analyst_read(struct tl_findings *f, struct tl_stream *in);
 void tl_analyst_run(struct tl_findings *f);
 /* The GPU timeline of every trace, pooled, ns. */
 int64_t tl_analyst_timeline(const struct tl_findings *f);
-/*
- * The efficiencies (of 20, 50 and 80 % of roofline) an op's impact
- * projection shows: those above its current efficiency, into t[0..3);
- * the number.
- */
-int tl_analyst_targets(const struct tl_fop *op, double t[3]);
-
 #endif

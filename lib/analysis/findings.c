@@ -1118,6 +1118,30 @@ tl_fpat_ev(struct tl_fpat *p, int op, uint32_t kname, long long count,
 }
 
 const char *
+tl_patkind_name(enum tl_patkind k)
+{
+	static const char *const name[TL_PAT_N] = {
+		"unfused_attention", "decomposed_norm", "layout_conversion",
+		"layout_copy", "elementwise_chain", "gemm_alignment",
+		"gemm_old_arch", "gemm_tile", "pageable_copy", "sync", "idle",
+		"exposed_comm", "recompute"
+	};
+
+	return k < TL_PAT_N ? name[k] : "";
+}
+
+const char *
+tl_prio_rule_name(int rule)
+{
+	static const char *const name[] = {
+		"critical", "high_share", "high_efficiency", "medium_share",
+		"medium_pattern", "low"
+	};
+
+	return rule >= 0 && rule <= TL_PR_LOW ? name[rule] : "";
+}
+
+const char *
 tl_fstr(const struct tl_findings *f, uint32_t id)
 {
 	return tl_str(f->str, id);

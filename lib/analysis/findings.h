@@ -71,6 +71,8 @@ struct tl_fop {
 	int capped;		/* prio lowered: it recovers little */
 	int64_t save_ns;	/* recoverable at 50 % of roofline; -1 */
 	int covered;		/* a pattern explains most of its time */
+	int hostcopy;		/* only copies over the host link: the
+				   memory roofline does not judge it */
 	const char *pattern;	/* a notable pattern, or NULL */
 };
 
@@ -343,6 +345,9 @@ struct tl_fpat *tl_findings_pat(struct tl_findings *f, enum tl_patkind k);
 /* Add count and time to the evidence of p: an op (op >= 0) or a kernel. */
 void tl_fpat_ev(struct tl_fpat *p, int op, uint32_t kname, long long count,
     int64_t time_ns);
+/* The name of a pattern kind ("attention") and of a priority rule. */
+const char *tl_patkind_name(enum tl_patkind k);
+const char *tl_prio_rule_name(int rule);
 /* A string of f->str. */
 const char *tl_fstr(const struct tl_findings *f, uint32_t id);
 /* The category with this value (an empty one if the table has none). */

@@ -136,12 +136,8 @@ tl_gpu_arch(const char *gpu, char *buf, size_t n)
 	return buf;
 }
 
-/*
- * 1 if a kernel built for karch is older than the GPU's garch: two
- * NVIDIA generations back, or an older AMD gfx family.
- */
-static int
-older(const char *karch, const char *garch)
+int
+tl_arch_older(const char *karch, const char *garch)
 {
 	int n;
 
@@ -196,9 +192,13 @@ add(struct tl_findings *f, struct tl_patgroup *g, int o,
     const struct kname *kn, const char *garch, int want, int64_t *top)
 {
 	struct tl_fop *op = &f->op[o];
-	struct tl_fpat *p = &f->pat[tl_patgroup_get(g, "", "")];
+	struct tl_fpat *p;
 	int64_t s, lo, hi;
-	int k, r;
+	double t[3];
+	int k, r, pi, n;
+
+	pi = tl_patgroup_get(g, "", "");	/* may move f->pat */
+	p = &f->pat[pi];
 
 	if (op->time_ns > *top) {
 		*top = op->time_ns;
@@ -210,9 +210,13 @@ add(struct tl_findings *f, struct tl_patgroup *g, int o,
 		p->tile_n = kn->tn;
 		p->splitk = kn->splitk;
 	}
-	s = tl_op_save_at(op, 50);
-	lo = tl_op_save_at(op, 20);
-	hi = tl_op_save_at(op, 80);
+	if ((n = tl_op_targets(op, t)) == 0)
+		s = lo = hi = op->has_eff ? 0 : -1;
+	else {
+		s = tl_op_save_at(op, n > 1 ? t[n - 2] : t[0]);
+		lo = tl_op_save_at(op, t[0]);
+		hi = tl_op_save_at(op, t[n - 1]);
+	}
 	if (s < 0)
 		p->unquantified = 1;
 	else {
@@ -299,7 +303,7 @@ tl_kernsel_find(struct tl_findings *f)
 		    op->eff < ALIGN_EFF && n > 0 && k > 0 &&
 		    (n % want != 0 || k % want != 0))
 			kind = 0;
-		else if (older(best.arch, garch))
+		else if (tl_arch_older(best.arch, garch))
 			kind = 1;
 		else if ((best.splitk || (best.tm > 0 &&
 		    best.tm * best.tn <= TINY_TILE)) &&

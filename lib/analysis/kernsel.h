@@ -26,6 +26,12 @@
 void tl_kernsel_find(struct tl_findings *f);
 
 /*
+ * 1 if a kernel built for karch ("sm_75", "gfx90a") is older than the
+ * GPU's garch: two NVIDIA generations back, or an older AMD family.
+ */
+int tl_arch_older(const char *karch, const char *garch);
+
+/*
  * The architecture a GPU name implies ("sm_90" for an H100, "gfx94"
  * for an MI300X) into buf, "" when unknown.
  */

@@ -180,6 +180,23 @@ tl_op_save_at(const struct tl_fop *op, double pct)
 }
 
 int
+tl_op_targets(const struct tl_fop *op, double t[3])
+{
+	static const double proj[3] = { 20, 50, 80 };
+	int64_t left = op->time_ns - op->claimed_ns;
+	double e;
+	int k, n = 0;
+
+	if (!op->has_eff || left <= 0)
+		return 0;
+	e = op->roofline_us * 1e3 / (double)left * 100;
+	for (k = 0; k < 3; k++)
+		if (proj[k] > e)
+			t[n++] = proj[k];
+	return n;
+}
+
+int
 tl_name_in(const char *name, const char *const *names)
 {
 	int k;

@@ -58,6 +58,13 @@ const struct tl_arg *tl_op_arg(struct tl_opctx *c, int op, int i);
  */
 int64_t tl_op_save_at(const struct tl_fop *op, double pct);
 
+/*
+ * The efficiencies an op's impact projection shows: those of 20, 50 and
+ * 80 % of roofline above the efficiency of its time no pattern explains,
+ * into t[0..3); their number.
+ */
+int tl_op_targets(const struct tl_fop *op, double t[3]);
+
 /* 1 if an op name is one of the NULL-ended list. */
 int tl_name_in(const char *name, const char *const *names);
 

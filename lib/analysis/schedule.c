@@ -91,7 +91,7 @@ pageable(struct tl_findings *f)
 				hit = 1;
 			}
 			if (hit) {
-				tl_patgroup_row(&g, pi, r, 0);
+				tl_patgroup_row(&g, pi, r, f->row[r].claim < 0);
 				p->calls++;
 			}
 		}

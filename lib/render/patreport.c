@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "analysis/analyst.h"
+#include "analysis/kernsel.h"
 #include "analysis/oprow.h"
 #include "common/util.h"
 #include "render/mdtext.h"
@@ -157,6 +158,29 @@ per_call(const struct tl_findings *f, const struct tl_fpat *p)
 	return p->calls > 0 ? (double)n / (double)p->calls : 0;
 }
 
+/* "; M = 3137 and N = 3137 are not multiples of 8" for a GEMM's op. */
+static void
+odd_dims(FILE *fp, const struct tl_findings *f, const struct tl_fop *op,
+    int want)
+{
+	static const char *const dim[] = { "M", "N", "K" };
+	struct tl_opctx c;
+	int64_t v;
+	int k, n = 0;
+
+	if (want <= 0)
+		return;
+	tl_opctx_init(&c, (struct tl_findings *)f);
+	for (k = 0; k < 3; k++)
+		if (tl_op_param(&c, op, dim[k], &v) && v % want != 0)
+			fprintf(fp, "%s%s = %lld", n++ ? " and " : "; ",
+			    dim[k], (long long)v);
+	if (n > 0)
+		fprintf(fp, " %s %d", n > 1 ? "are not multiples of" :
+		    "is not a multiple of", want);
+	tl_opctx_free(&c);
+}
+
 void
 tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 {
@@ -204,7 +228,7 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 	case TL_PAT_ELTWISE:
 		fprintf(fp, "%s elementwise kernels run one after the other on "
 		    "one tensor size (", tl_md_num(per_call(f, p), 0));
-		tl_md_text(fp, p->detail, 160);
+		tl_md_code(fp, p->detail, 160);
 		fputs(") in ", fp);
 		calls(fp, p);
 		fprintf(fp, ", each reading and writing memory: %s ms.",
@@ -220,10 +244,15 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 			fprintf(fp, "below 40 %% of the roofline with a "
 			    "dimension that is not a multiple of %d",
 			    p->align_want);
-		if (op != NULL && op->params[0] != '\0') {
-			fputs(" on ", fp);
-			tl_md_code(fp, op->params, 120);
+		if (tl_arch_older(p->karch, p->garch)) {
+			fputs(", built for ", fp);
+			tl_md_code(fp, p->karch, 16);
+			fputs(" on a ", fp);
+			tl_md_code(fp, p->garch, 16);
+			fputs(" GPU", fp);
 		}
+		if (op != NULL)
+			odd_dims(fp, f, op, p->align_want);
 		fprintf(fp, ": %s ms.", tl_md_ms(p->time_ns));
 		break;
 	case TL_PAT_GEMM_ARCH:
@@ -245,17 +274,20 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		    tl_md_ms(p->time_ns));
 		break;
 	case TL_PAT_PAGEABLE:
-		fprintf(fp, "%lld copies from pageable host memory take %s ms "
+		fprintf(fp, "%lld cop%s from pageable host memory take%s %s ms "
 		    "of GPU time, %s ms of it with no other GPU work beside; "
 		    "a pageable copy also blocks the host until it is done.",
-		    p->calls, tl_md_ms(p->time_ns), tl_md_ms(p->save_ns));
+		    p->calls, p->calls == 1 ? "y" : "ies", p->calls == 1 ?
+		    "s" : "", tl_md_ms(p->time_ns), tl_md_ms(p->save_ns));
 		break;
 	case TL_PAT_SYNC:
-		fprintf(fp, "%lld device-to-host copies (", p->calls);
+		fprintf(fp, "%lld device-to-host cop%s (", p->calls,
+		    p->calls == 1 ? "y" : "ies");
 		if (op != NULL)
 			tl_md_code(fp, op->name, 60);
-		fprintf(fp, " and others) make the host wait for the GPU, and "
-		    "the GPU then idles %s ms until the host sends more work.",
+		fprintf(fp, "%s) make%s the host wait for the GPU, and the GPU "
+		    "then idles %s ms until the host sends more work.",
+		    p->nev > 1 ? " and others" : "", p->calls == 1 ? "s" : "",
 		    tl_md_ms(p->save_ns));
 		break;
 	case TL_PAT_IDLE:
@@ -368,8 +400,8 @@ tl_pat_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		break;
 	case TL_PAT_GEMM_ALIGN:
 		fprintf(fp, "Path A: pad the dimensions to a multiple of %d "
-		    "elements (%d bytes), for example the vocabulary or the "
-		    "hidden size, so that the aligned kernels apply. Or, "
+		    "elements (%d bytes): the vocabulary, the hidden size or "
+		    "the sequence length, so that the aligned kernels apply. Or, "
 		    "keeping the model as is (Path B): give the shape to the "
 		    "GEMM library team (`tl-replay`); an aligned kernel with "
 		    "an edge case would serve it.", p->align_want > 0 ?
@@ -457,15 +489,15 @@ tl_pat_impact(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 			fputs("the ops have no perf model.", fp);
 		return;
 	}
-	if (p->upper)
+	if (p->upper || (p->save_lo_ns <= 0 && p->save_hi_ns > 0))
 		fputs("up to ", fp);
-	if (p->save_lo_ns != p->save_hi_ns)
+	if (p->save_lo_ns > 0 && p->save_lo_ns != p->save_hi_ns)
 		fprintf(fp, "%s-%s ms (%s-%s %% of the GPU timeline)",
 		    tl_md_ms(p->save_lo_ns), tl_md_ms(p->save_hi_ns),
 		    tshare(f, p->save_lo_ns), tshare(f, p->save_hi_ns));
 	else
 		fprintf(fp, "%s ms (%s %% of the GPU timeline)",
-		    tl_md_ms(p->save_ns), tshare(f, p->save_ns));
+		    tl_md_ms(p->save_hi_ns), tshare(f, p->save_hi_ns));
 	switch (p->kind) {
 	case TL_PAT_ATTENTION:
 		fprintf(fp, ": the chain's %s ms minus the fused attention "
@@ -499,8 +531,8 @@ tl_pat_impact(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 	case TL_PAT_GEMM_ALIGN:
 	case TL_PAT_GEMM_ARCH:
 	case TL_PAT_GEMM_TILE:
-		fputs(" if the GEMMs reach 20-80 % of their roofline (50 % "
-		    "for the ranking)", fp);
+		fputs(" if the GEMMs reach up to 80 % of their roofline (the "
+		    "ranking takes 50 %, or 80 % when they are above it)", fp);
 		break;
 	case TL_PAT_PAGEABLE:
 		fputs(": the copy time no other GPU work overlaps", fp);
@@ -760,7 +792,8 @@ tl_report_model(const struct tl_findings *f, char *buf, size_t n)
 		int64_t ns;
 	} top[16];
 	char cls[96];
-	int nt = 0, r, k, best;
+	int nt = 0, r, k, best, more;
+	int64_t big;
 	size_t len = 0;
 
 	for (r = 0; r < f->nrow; r++) {
@@ -782,6 +815,15 @@ tl_report_model(const struct tl_findings *f, char *buf, size_t n)
 		top[k].ns += f->row[r].time_ns;
 	}
 	buf[0] = '\0';
+	for (big = 0, k = 0; k < nt; k++)
+		if (top[k].ns > big)
+			big = top[k].ns;
+	/* The classes that hold at least 5 % of the largest one's time. */
+	for (k = 0, more = 0; k < nt; k++)
+		if (top[k].ns * 20 < big) {
+			top[k].ns = -1;
+			more++;
+		}
 	for (k = 0; k < 3 && nt > 0; k++) {
 		for (best = 0, r = 1; r < nt; r++)
 			if (top[r].ns > top[best].ns)
@@ -794,7 +836,7 @@ tl_report_model(const struct tl_findings *f, char *buf, size_t n)
 		if (len >= n)
 			break;
 	}
-	if (nt > 3 && len < n)
-		snprintf(buf + len, n - len, " and %d more", nt - 3);
+	if (nt - more > 3 && len < n)
+		snprintf(buf + len, n - len, " and %d more", nt - more - 3);
 	return buf;
 }

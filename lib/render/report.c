@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "analysis/analyst.h"
+#include "analysis/kernsel.h"
 #include "analysis/oprow.h"
 #include "common/util.h"
 #include "render/advice.h"
@@ -101,6 +102,14 @@ op_anchor_id(char *buf, size_t n, const struct tl_findings *f,
 	snprintf(buf, n, "op-%d", (int)(op - f->op) + 1);
 }
 
+/* The priority of op with the rule that gave it. */
+static void
+op_prio(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
+{
+	tl_prio_text(fp, f, op->prio, op->seed_prio, op->prio_rule,
+	    op->capped, op->pct_compute, op->has_eff ? op->eff : 0, 0);
+}
+
 /*
  * The impact projection of an op: its kernel time at each efficiency
  * above its current one (of 20, 50 and 80 % of roofline), the time
@@ -113,7 +122,7 @@ impact(FILE *fp, const struct tl_findings *f, const struct tl_fop *op,
 {
 	double t[3];
 	int64_t total = tl_analyst_timeline(f), save;
-	int k, n = tl_analyst_targets(op, t);
+	int k, n = tl_op_targets(op, t);
 
 	if (n == 0) {
 		if (op->has_eff)
@@ -468,8 +477,11 @@ bottleneck_full(FILE *fp, const struct tl_findings *f,
 	if (op->pattern != NULL)
 		fprintf(fp, "- **Pattern:** %s\n", op->pattern);
 	op_facts(fp, op);
+	op_verdict(fp, f, op);
 	paths(fp, f, op);
-	fprintf(fp, "- **Priority:** %s\n", tl_priority_name(op->prio));
+	fputs("- **Priority:** ", fp);
+	op_prio(fp, f, op);
+	fputc('\n', fp);
 	if (rough)
 		rule_calc(fp, f, op);
 	fputs("\n**Impact projection** (if the op reached X % of its "
@@ -512,6 +524,22 @@ tl_report_category(FILE *fp, const struct tl_findings *f, int c,
 		    "efficiency is known.\n\n", fp);
 	fputs("## Operations Breakdown\n\n", fp);
 	ops_table(fp, f, c, 30);
+	for (i = 0; i < f->nrec; i++) {
+		const struct tl_frec *r = &f->rec[i];
+
+		if (r->pat < 0 || f->pat[r->pat].cat != c)
+			continue;
+		if (n++ == 0)
+			fputs("## Patterns\n\n", fp);
+		fputs("### ", fp);
+		tl_pat_title(fp, f, &f->pat[r->pat]);
+		fputs("\n\n", fp);
+		tl_pat_detail(fp, f, &f->pat[r->pat], 0);
+		fputs("- **Paths:** ", fp);
+		tl_pat_action(fp, f, &f->pat[r->pat]);
+		fputs("\n\n", fp);
+	}
+	n = 0;
 	fputs("## Key Bottlenecks\n\n", fp);
 	for (i = 0; i < f->nbottlenecks; i++) {
 		const struct tl_fop *op = &f->op[f->bottlenecks[i]];
@@ -761,14 +789,6 @@ rec_title(FILE *fp, const struct tl_findings *f, const struct tl_frec *r)
 		tl_advice_title(fp, &f->op[r->op]);
 }
 
-/* The priority of op with the rule that gave it. */
-static void
-op_prio(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
-{
-	tl_prio_text(fp, f, op->prio, op->seed_prio, op->prio_rule,
-	    op->capped, op->pct_compute, op->has_eff ? op->eff : 0, 0);
-}
-
 /* The recommendations a fair report shows: with a slot, few per category. */
 static int
 fair_recs(const struct tl_findings *f, int *idx)
@@ -797,25 +817,44 @@ tl_share_text(const struct tl_findings *f, int64_t ns)
 	return v > 0 && v < 0.05 ? "under 0.1" : tl_md_num(v, 1);
 }
 
+/*
+ * The op kernel time of the traces: of every op before any filtering
+ * (pct_gpu_time says it), at least that of the rows here.
+ */
+static int64_t
+op_all(const struct tl_findings *f)
+{
+	int64_t all = (int64_t)(f->op_total_us * 1e3 + 0.5);
+
+	/* pct_gpu_time is rounded: a whole stream comes within 0.1 %. */
+	return (double)all > (double)f->cov.op_ns * 1.001 ? all :
+	    f->cov.op_ns;
+}
+
 /* What the analysis could judge and what it could not (every report). */
 static void
 coverage(FILE *fp, const struct tl_findings *f)
 {
 	const struct tl_fcov *c = &f->cov;
+	int64_t all = op_all(f);
 
 	fprintf(fp, "**Coverage.** Of the %s ms of GPU time attributed to ops, "
 	    "%s %% has a perf model and is judged against its roofline",
-	    tl_md_ms(c->op_ns), tl_md_num(share(c->model_ns, c->op_ns), 1));
+	    tl_md_ms(all), tl_md_num(share(c->model_ns, all), 1));
 	if (c->pattern_ns > 0)
 		fprintf(fp, ", %s %% is explained by the patterns",
-		    tl_md_num(share(c->pattern_ns, c->op_ns), 1));
+		    tl_md_num(share(c->pattern_ns, all), 1));
 	fprintf(fp, "; %s %% is in `other` (no category, no model)",
-	    tl_md_num(share(c->other_ns, c->op_ns), 1));
+	    tl_md_num(share(c->other_ns, all), 1));
 	if (c->graph_rows > 0)
 		fprintf(fp, " and %s %% runs inside graph launches (kernels "
 		    "replayed from a GPU graph, whose ops and shapes only the "
 		    "graph-capture trace names)", tl_md_num(share(c->graph_ns,
-		    c->op_ns), 1));
+		    all), 1));
+	if (c->op_ns < all)
+		fprintf(fp, "; the stream holds %s %% of it (filtered rows), "
+		    "the rest is not analysed", tl_md_num(share(c->op_ns, all),
+		    1));
 	fputs(". Unlinked GPU events (no launch call in the trace reaches "
 	    "them): ", fp);
 	if (c->has_unlinked && c->unlinked_count > 0)
@@ -827,11 +866,11 @@ coverage(FILE *fp, const struct tl_findings *f)
 	else
 		fputs("not known (the stream does not state them).", fp);
 	fputs("\n\n", fp);
-	if (share(c->analysed_ns, c->op_ns) < 50)
+	if (share(c->analysed_ns, all) < 50)
 		fprintf(fp, "**Most of the GPU time is beyond this analysis:** "
 		    "only %s %% of it has a perf model or a pattern; the "
 		    "findings below speak for that part only, not for the "
-		    "rest.\n\n", tl_md_num(share(c->analysed_ns, c->op_ns), 1));
+		    "rest.\n\n", tl_md_num(share(c->analysed_ns, all), 1));
 }
 
 /* What a report without recommendations says instead. */
@@ -839,7 +878,8 @@ static void
 no_recs(FILE *fp, const struct tl_findings *f)
 {
 	const struct tl_fcov *c = &f->cov;
-	double a = share(c->analysed_ns, c->op_ns);
+	int64_t all = op_all(f);
+	double a = share(c->analysed_ns, all);
 
 	if (a < 50) {
 		fprintf(fp, "No recommendation: the analysable part of the GPU "
@@ -848,10 +888,10 @@ no_recs(FILE *fp, const struct tl_findings *f)
 		if (c->graph_rows > 0)
 			fprintf(fp, "%s %% of the time runs in graph replays "
 			    "(the graph-capture trace would name their ops); ",
-			    tl_md_num(share(c->graph_ns, c->op_ns), 1));
+			    tl_md_num(share(c->graph_ns, all), 1));
 		fprintf(fp, "%s %% is in ops of no category and no perf model "
 		    "(`other`). The rough report's gaps section lists the "
-		    "rest.\n\n", tl_md_num(share(c->other_ns, c->op_ns), 1));
+		    "rest.\n\n", tl_md_num(share(c->other_ns, all), 1));
 		return;
 	}
 	fprintf(fp, "No action is needed by the rules: no finding recovers "
@@ -865,7 +905,7 @@ op_rec_impact(FILE *fp, const struct tl_findings *f, const struct tl_frec *r)
 {
 	const struct tl_fop *op = &f->op[r->op];
 	double t[3];
-	int n = tl_analyst_targets(op, t);
+	int n = tl_op_targets(op, t);
 
 	if (n > 1)
 		fprintf(fp, "%s-%s ms (%s-%s %% of the GPU timeline) if the op "
@@ -1065,7 +1105,12 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 			fputs("- **Priority:** ", fp);
 			op_prio(fp, f, op);
 			fputc('\n', fp);
-			if (op->covered)
+			if (op->hostcopy)
+				fputs("- **Paths:** it only copies between host "
+				    "and device, which the memory roofline does "
+				    "not judge: see the copy and synchronisation "
+				    "findings.\n\n", fp);
+			else if (op->covered)
 				fputs("- **Paths:** a pattern above explains most "
 				    "of its time; its recommendation is the "
 				    "pattern's.\n\n", fp);
@@ -1120,7 +1165,6 @@ tree(FILE *fp, const struct tl_findings *f)
 		    "stacks. Parent ops:\n\n", fp);
 	for (i = 0; i < f->nbottlenecks && i < 10; i++) {
 		const struct tl_fop *op = &f->op[f->bottlenecks[i]];
-		const char *s, *e;
 
 		fputs("- ", fp);
 		op_label(fp, op);
@@ -1141,13 +1185,7 @@ tree(FILE *fp, const struct tl_findings *f)
 		}
 		if (op->call_stack[0] != '\0') {
 			fputs("  - call stack, innermost last:\n", fp);
-			/* The last frames are the informative ones. */
-			s = op->call_stack;
-			for (e = strchr(s, ';'); e != NULL; e = strchr(s, ';'))
-				s = e + 1;
-			fputs("    - ", fp);
-			tl_md_code(fp, s, 200);
-			fputc('\n', fp);
+			tl_md_stack(fp, op->call_stack, 10, "    ");
 		}
 		fputs("  - subtree (GPU events):\n", fp);
 		kernels(fp, op);
@@ -1184,6 +1222,182 @@ fusion(FILE *fp, const struct tl_findings *f)
 	if (n == 0)
 		fputs("| none | | | |\n", fp);
 	fputc('\n', fp);
+}
+
+/* Every pattern with its evidence (rough report). */
+static void
+rough_patterns(FILE *fp, const struct tl_findings *f)
+{
+	char id[32];
+	int i, n = 0;
+
+	for (i = 0; i < f->nrec; i++) {
+		const struct tl_frec *r = &f->rec[i];
+
+		if (r->pat < 0)
+			continue;
+		tl_pat_anchor(id, sizeof(id), r->pat);
+		tl_md_anchor(fp, id);
+		fprintf(fp, "#### 6.%d ", ++n);
+		tl_pat_title(fp, f, &f->pat[r->pat]);
+		fputs("\n\n", fp);
+		tl_pat_detail(fp, f, &f->pat[r->pat], 1);
+	}
+	for (i = 0; i < f->npat; i++) {
+		const struct tl_fpat *p = &f->pat[i];
+
+		if (p->save_ns > 0 || p->unquantified)
+			continue;
+		fprintf(fp, "#### 6.%d ", ++n);
+		tl_pat_title(fp, f, p);
+		fputs(" (recovers nothing measurable)\n\n", fp);
+		tl_pat_detail(fp, f, p, 1);
+	}
+	if (n == 0)
+		fputs("None found.\n\n", fp);
+}
+
+/* The ranked list of every recommendation (rough report). */
+static void
+rough_recs(FILE *fp, const struct tl_findings *f)
+{
+	int i;
+
+	if (f->nrec == 0) {
+		fputs("None.\n\n", fp);
+		return;
+	}
+	fprintf(fp, "A recommendation takes a slot in the fair report when it "
+	    "recovers at least %s %% of the GPU timeline.\n\n| Rank | Finding | "
+	    "Recovers (ms) | %% of GPU timeline | Priority and rule | Slot |\n"
+	    "|---|---|---|---|---|---|\n", tl_md_num(f->rules.slot_pct, 1));
+	for (i = 0; i < f->nrec; i++) {
+		const struct tl_frec *r = &f->rec[i];
+
+		fprintf(fp, "| %d | ", i + 1);
+		rec_title(fp, f, r);
+		fprintf(fp, " | %s%s | %s | ", r->upper ? "up to " : "",
+		    tl_md_ms(r->save_ns), tl_share_text(f, r->save_ns));
+		if (r->pat >= 0)
+			tl_pat_prio(fp, f, &f->pat[r->pat]);
+		else
+			op_prio(fp, f, &f->op[r->op]);
+		fprintf(fp, " | %s |\n", r->slot ? "yes" : "no");
+	}
+	fputc('\n', fp);
+}
+
+/* Top op names by time among rows of category c (other). */
+static void
+top_names(FILE *fp, const struct tl_findings *f, int c, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < f->nop && n < max; i++) {
+		const struct tl_fop *op = &f->op[f->bytime[i]];
+
+		if (op->cat != c || op->time_ns <= 0)
+			continue;
+		fputs(n ? ", " : " (", fp);
+		tl_md_code(fp, op->name, 60);
+		fprintf(fp, " %s ms", tl_md_ms(op->time_ns));
+		n++;
+	}
+	if (n > 0)
+		fputc(')', fp);
+}
+
+/* What this analysis could not see on this trace (rough report). */
+static void
+gaps(FILE *fp, const struct tl_findings *f)
+{
+	const struct tl_fcov *c = &f->cov;
+	int64_t nomodel = 0;
+	int k, n = 0, other = tl_category_index("other");
+	char arch[16];
+
+	if (!f->has_stack) {
+		fputs("- **Module paths and call stacks:** the stream has none "
+		    "(`tl-parse --stack` adds them), so the patterns go by op "
+		    "sequences only and cannot name module instances.\n", fp);
+		n++;
+	}
+	if (f->grouped) {
+		fputs("- **Op instances:** the rows are grouped (`tl-efficiency "
+		    "--group`): no idle gaps, kernel sequences or patterns; "
+		    "give per-instance rows.\n", fp);
+		n++;
+	} else if (!c->has_launch) {
+		fputs("- **Launch times:** the GPU events carry no `launch_ts` "
+		    "(a stream from an older `tl-parse`), so the idle inside an "
+		    "op before its launch is not told from launch latency.\n",
+		    fp);
+		n++;
+	}
+	if (c->graph_rows > 0) {
+		fprintf(fp, "- **Graph replays:** %s ms (%s %%) of GPU time runs "
+		    "in %lld graph launches; their kernels' ops, shapes and "
+		    "modules are in the graph-capture trace, not in this one.\n",
+		    tl_md_ms(c->graph_ns), tl_md_num(share(c->graph_ns,
+		    c->op_ns), 1), c->graph_rows);
+		n++;
+	}
+	if (c->other_ns > 0) {
+		fprintf(fp, "- **Ops of no category:** %s ms (%s %%) is in "
+		    "`other`", tl_md_ms(c->other_ns), tl_md_num(share(
+		    c->other_ns, c->op_ns), 1));
+		top_names(fp, f, other, 3);
+		fputs("; no perf model judges them.\n", fp);
+		n++;
+	}
+	for (k = 0; k < f->nop; k++)
+		if ((!f->op[k].has_flops || !f->op[k].has_bytes) &&
+		    f->op[k].cat != other &&
+		    !tl_category_is(f->op[k].cat, "comm") &&
+		    !tl_category_is(f->op[k].cat, "memcpy"))
+			nomodel += f->op[k].time_ns;
+	if (nomodel > 0) {
+		fprintf(fp, "- **Ops without a perf model:** %s ms (%s %%) in "
+		    "categorised ops with no FLOP or byte count; their "
+		    "efficiency is unknown.\n", tl_md_ms(nomodel),
+		    tl_md_num(share(nomodel, c->op_ns), 1));
+		n++;
+	}
+	if (!c->has_unlinked) {
+		fputs("- **Unlinked GPU events:** the stream does not state "
+		    "how many GPU events no launch call reaches; their time is "
+		    "in none of the rows.\n", fp);
+		n++;
+	} else if (c->unlinked_count > 0) {
+		fprintf(fp, "- **Unlinked GPU events:** %lld events, %s ms, are "
+		    "in no row (`tl-parse --include-unlinked` puts them on the "
+		    "timeline).\n", c->unlinked_count,
+		    tl_md_ms(c->unlinked_ns));
+		n++;
+	}
+	if (f->base_tbs <= 0) {
+		fputs("- **Elementwise baseline:** none in this trace; "
+		    "memory-bound ops are judged against the bandwidth roof "
+		    "only.\n", fp);
+		n++;
+	}
+	if (f->ntr > 0 && tl_gpu_arch(f->tr[0].gpu, arch,
+	    sizeof(arch))[0] == '\0' && (f->tr[0].arch == NULL ||
+	    f->tr[0].arch[0] == '\0')) {
+		fputs("- **GPU architecture:** unknown, so kernels built for an "
+		    "older GPU are not flagged.\n", fp);
+		n++;
+	}
+	if (tl_findings_cat(f, "comm")->present) {
+		fputs("- **Other ranks:** one trace shows one rank's "
+		    "collectives; a straggler and a slow link look alike "
+		    "here.\n", fp);
+		n++;
+	}
+	fputs("- **Inside the kernels:** why a kernel stays below its roofline "
+	    "needs a hardware-counter profile of its replay (`tl-replay`); a "
+	    "trace shows only what ran and for how long.\n\n", fp);
+	(void)n;
 }
 
 void
@@ -1247,7 +1461,13 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 		    k->eff >= 0 ?
 		    tl_md_num(k->eff, 1) : "n/a", k->nbottleneck);
 	}
-	fputs("\n### Step 6: Bottlenecks, rules and impact\n\n", fp);
+	fputs("\n### Step 6: Patterns\n\n", fp);
+	coverage(fp, f);
+	rough_patterns(fp, f);
+	fputs("### Step 7: Recommendations ranked by recoverable time\n\n",
+	    fp);
+	rough_recs(fp, f);
+	fputs("### Step 8: Bottlenecks, rules and impact\n\n", fp);
 	n = 0;
 	for (i = 0; i < f->nbottlenecks; i++)
 		bottleneck_full(fp, f, &f->op[f->bottlenecks[i]], ++n, 1);
@@ -1270,8 +1490,10 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	tree(fp, f);
 	fputs("### Fusion opportunities\n\n", fp);
 	fusion(fp, f);
-	fputs("## TraceLens Gaps\n\n- None needed: tl computed every table "
-	    "above from the op stream.\n\n", fp);
+	tl_md_anchor(fp, "gaps");
+	fputs("## Gaps: what this analysis could not see on this trace\n\n",
+	    fp);
+	gaps(fp, f);
 	fputs("## Questions for Further Investigation\n\n", fp);
 	n = 0;
 	for (c = 0; c < tl_ncategories(); c++)

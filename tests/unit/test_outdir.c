@@ -101,8 +101,8 @@ main(void)
 	fp = open_memstream(&out, &n);
 	tl_report_fair(fp, &f, &o);
 	fclose(fp);
-	CHECK(strstr(out, "\n| 1 | `aten::mm\\|x\\ny` `[[8192,320flash:]]` | "
-	    "0.100 | 25.00 | Critical |\n") != NULL);
+	CHECK(strstr(out, "\n| 1 | `aten::mm\\|x\\ny` `[[8192,320flash:]]`: "
+	    "compute-bound below peak | 0.060 | 3.0 | Critical |\n") != NULL);
 	CHECK(strstr(out, "\n| `a\\nb.json` | 0\\|1 | 0.200 | 0.800 | "
 	    "0.000 | 1.000 |\n") != NULL);
 	free(out);
