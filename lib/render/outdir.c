@@ -161,6 +161,14 @@ op_json(struct tl_jbuf *b, const struct tl_fop *op)
 	jb_key(b, "bottleneck");
 	tl_jb_lit(b, op->bottleneck ? "true" : "false");
 	jb_kstr(b, "priority", tl_priority_name(op->prio));
+	jb_kstr(b, "seed_priority", tl_priority_name(op->seed_prio));
+	jb_kstr(b, "priority_rule", tl_prio_rule_name(op->prio_rule));
+	jb_key(b, "recoverable_ms");
+	if (op->save_ns >= 0)
+		jb_num(b, (double)op->save_ns / 1e6);
+	else
+		tl_jb_lit(b, "null");
+	jb_knum(b, "explained_by_patterns_ms", (double)op->claimed_ns / 1e6);
 	jb_key(b, "replay_recommended");
 	tl_jb_lit(b, op->replay ? "true" : "false");
 	jb_key(b, "pattern");
