@@ -589,6 +589,7 @@ finish_trace(struct tl_findings *f, struct tl_ftrace *t,
 				struct tl_frow *r = &f->row[g.row_after];
 
 				r->gap_before_ns += g.len_ns;
+				r->ngap_before++;
 				r->gap_late_ns += g.host_late_ns;
 				if (g.in_op_ns > 0)
 					r->gap_in_op_ns += g.in_op_ns;

@@ -172,6 +172,7 @@ struct tl_frow {
 	/* the idle gaps around its GPU events (struct tl_fgap) */
 	int64_t gap_before_ns, gap_after_ns;
 	int64_t gap_late_ns, gap_in_op_ns;	/* parts of gap_before_ns */
+	int ngap_before;		/* gaps in gap_before_ns */
 };
 
 /* One GPU event of a row. */

@@ -179,7 +179,7 @@ idle(struct tl_findings *f)
 		if (p->example_row < 0 || row->gap_before_ns >
 		    f->row[p->example_row].gap_before_ns)
 			p->example_row = r;
-		p->calls++;
+		p->calls += row->ngap_before;
 		p->save_ns += row->gap_before_ns;
 		p->part[0] += row->gap_late_ns;
 		p->part[1] += row->gap_in_op_ns;
