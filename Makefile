@@ -98,6 +98,7 @@ UNIT = \
 	tests/unit/test_model_softmax \
 	tests/unit/test_outdir \
 	tests/unit/test_replay \
+	tests/unit/test_scan \
 	tests/unit/test_stream \
 	tests/unit/test_svgchart \
 	tests/unit/test_tsv \
