@@ -188,7 +188,7 @@ check: all $(UNIT) $(TOOLS)
 # for the LGPL terms of libcsv).
 static:
 	$(MAKE) clean
-	$(MAKE) all LDFLAGS="$(LDFLAGS) -static"
+	$(MAKE) all LDFLAGS="$(LDFLAGS) -static" ISAL=0
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of everything.
 asan:
