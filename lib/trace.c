@@ -22,6 +22,12 @@ struct pending {
 	size_t i;
 };
 
+/* A parsing thread's string ids to the trace's (0 = not yet known). */
+struct idmap {
+	uint32_t *v;		/* local id -> global id + 1 */
+	size_t cap;
+};
+
 /* What the reading threads share: the trace, filled in array order. */
 struct reader {
 	struct tl_trace *t;
@@ -34,42 +40,46 @@ struct reader {
 	struct tl_map threads;	/* (0, pid << 32 | tid) -> index in t->threads */
 	uint64_t lastthr;	/* the last thread looked up: pid << 32 | tid */
 	uint32_t lastix;	/* and its index, if any thread was */
+	struct idmap *str, *args;	/* by parser */
+	int nparsers;
 };
 
-/* One reading thread's own state. */
+/*
+ * One reading thread's own state.  It interns the strings it reads in
+ * tables of its own (so that the hashing is done on every thread), and
+ * merge_event maps its ids to the trace's, interning each string in the
+ * trace's table when it first meets it, in array order: the ids are
+ * those one thread gives.
+ */
 struct parser {
 	const struct tl_trace_opts *o;
+	int id;			/* index in reader.str and reader.args */
 	struct tl_json j;
 	char *buf;		/* scratch for compact text */
 	size_t cap;
+	struct tl_strtab *str;	/* strings */
+	struct tl_strtab *args;	/* argument tuples of local string ids */
 };
 
 /*
  * What parse_event found in one event, for merge_event: everything but
- * what needs the trace's tables (interned strings, threads, flows, the
- * linking key), which merge_event fills in array order, so that the
- * records and the string ids are those one thread would make.  Strings
- * are the bytes to intern: in the event, or after the record.
+ * what needs the trace's tables (string ids, threads, flows, the linking
+ * key), which merge_event fills in array order, so that the records are
+ * those one thread makes.  Strings are the parser's ids, with the
+ * string (kept by the parser's table until the reading ends).
  */
 enum { R_X, R_FLOW_S, R_FLOW_F, R_ERROR };
 enum { S_NAME, S_PID, S_TID, S_GRID, S_BLOCK, S_DIMS, S_TYPES, S_STRIDES,
 	S_CONCRETE, NSTR };
-#define S_MSG S_NAME		/* R_ERROR: the message */
-#define S_OWN ((uint32_t)1 << 31)	/* the offset is from the record */
 
 struct rec {
-	const char *ev;
 	int64_t ts, dur, corr, extid, seq, stream, id;
-	uint32_t off[NSTR], len[NSTR];
+	const char *s[NSTR];	/* R_ERROR: s[0] the message, after rec */
+	uint32_t sid[NSTR], slen[NSTR];
+	uint32_t args;		/* the parser's tuple id, 0 for none */
+	uint16_t parser;
 	uint8_t type, kind;
 };
-
-static const char *
-rec_str(const struct rec *r, int k)
-{
-	return r->off[k] & S_OWN ? (const char *)r + (r->off[k] & ~S_OWN) :
-	    r->ev + r->off[k];
-}
 
 static struct rec *
 rec_at(struct tl_scan_out *out, size_t at)
@@ -77,29 +87,15 @@ rec_at(struct tl_scan_out *out, size_t at)
 	return (struct rec *)(void *)(out->p + at);
 }
 
-/* String k of the record at out->p + at: s[0..n) in the event. */
+/* String k of the record: s[0..n), interned in the parser's table. */
 static void
-put_ref(struct tl_scan_out *out, size_t at, int k, const char *s, size_t n)
+put_str(struct parser *p, struct rec *r, int k, const char *s, size_t n)
 {
-	struct rec *r = rec_at(out, at);
+	uint32_t id = tl_intern(p->str, s, n);
 
-	r->off[k] = (uint32_t)(s - r->ev);
-	r->len[k] = (uint32_t)n;
-}
-
-/* String k of the record at out->p + at: a copy of s[0..n). */
-static void
-put_copy(struct tl_scan_out *out, size_t at, int k, const char *s, size_t n)
-{
-	char *d = tl_scan_reserve(out, n + 1);
-	struct rec *r;
-
-	memcpy(d, s, n);
-	d[n] = '\0';
-	r = rec_at(out, at);
-	r->off[k] = (uint32_t)(out->len - at) | S_OWN;
-	r->len[k] = (uint32_t)n;
-	out->len += n + 1;
+	r->sid[k] = id;
+	r->s[k] = tl_str(p->str, id);
+	r->slen[k] = (uint32_t)n;
 }
 
 /* Map a `cat` value to a kind; -1 = not kept. */
@@ -174,53 +170,56 @@ bad(struct reader *r, uint64_t index, uint64_t offset, const char *what)
 static int
 parse_error(struct tl_scan_out *out, size_t at, const char *what)
 {
-	put_copy(out, at, S_MSG, what, strlen(what));
-	rec_at(out, at)->type = R_ERROR;
+	size_t n = strlen(what);
+	char *d = tl_scan_reserve(out, n + 1);
+	struct rec *r;
+
+	memcpy(d, what, n + 1);
+	out->len += n + 1;
+	r = rec_at(out, at);
+	r->type = R_ERROR;
+	r->s[0] = (const char *)r + sizeof(*r);
 	return 1;
 }
 
 /*
  * String k: the unescaped string or the number text of token tk, as
- * intern_scalar interned it (nothing for other tokens or none).
+ * intern_scalar interned it ("" for other tokens or none).
  */
 static void
-put_scalar(struct parser *p, struct tl_scan_out *out, size_t at, int k,
-    int tk)
+put_scalar(struct parser *p, struct rec *r, int k, int tk)
 {
 	size_t n;
 	const char *s;
 	enum tl_jtype ty;
 
-	if (tk < 0)
+	if (tk < 0) {
+		put_str(p, r, k, "", 0);
 		return;
+	}
 	s = tl_json_text(&p->j, tk, &n);
 	ty = tl_json_type(&p->j, tk);
 	if (ty == TL_J_STRING && memchr(s, '\\', n)) {
-		char *d = tl_scan_reserve(out, n + 1);
-		struct rec *r;
-
-		n = tl_json_unescape(d, s, n);
-		r = rec_at(out, at);
-		r->off[k] = (uint32_t)(out->len - at) | S_OWN;
-		r->len[k] = (uint32_t)n;
-		out->len += n + 1;
-	} else if (ty == TL_J_STRING || ty == TL_J_PRIM)
-		put_ref(out, at, k, s, n);
+		tl_grow(&p->buf, &p->cap, n + 1, 1);
+		n = tl_json_unescape(p->buf, s, n);
+		s = p->buf;
+	} else if (ty != TL_J_STRING && ty != TL_J_PRIM)
+		n = 0;
+	put_str(p, r, k, s, n);
 }
 
-/* String k: token tk as compact JSON; nothing for none or null. */
+/* String k: token tk as compact JSON; "" for none or null. */
 static void
-put_compact(struct parser *p, struct tl_scan_out *out, size_t at, int k,
-    int tk)
+put_compact(struct parser *p, struct rec *r, int k, int tk)
 {
-	size_t n;
+	size_t n = 0;
 
-	if (tk < 0)
-		return;
-	n = tl_json_compact(&p->j, tk, &p->buf, &p->cap);
-	if (n == 4 && memcmp(p->buf, "null", 4) == 0)
-		return;
-	put_copy(out, at, k, p->buf, n);
+	if (tk >= 0) {
+		n = tl_json_compact(&p->j, tk, &p->buf, &p->cap);
+		if (n == 4 && memcmp(p->buf, "null", 4) == 0)
+			n = 0;
+	}
+	put_str(p, r, k, n > 0 ? p->buf : "", n);
 }
 
 /* Integer value of token tk, or TL_NONE if absent or not an integer. */
@@ -303,7 +302,14 @@ parser_new(void *ctx)
 	struct parser *p = tl_calloc(1, sizeof(*p));
 
 	p->o = r->o;
+	p->id = r->nparsers++;
+	r->str = tl_realloc(r->str, (size_t)r->nparsers * sizeof(*r->str));
+	r->args = tl_realloc(r->args, (size_t)r->nparsers * sizeof(*r->args));
+	memset(&r->str[p->id], 0, sizeof(r->str[p->id]));
+	memset(&r->args[p->id], 0, sizeof(r->args[p->id]));
 	tl_json_init(&p->j);
+	p->str = tl_strtab_new();
+	p->args = tl_strtab_new();
 	return p;
 }
 
@@ -313,14 +319,16 @@ parser_free(void *w)
 	struct parser *p = w;
 
 	tl_json_free(&p->j);
+	tl_strtab_free(p->str);
+	tl_strtab_free(p->args);
 	free(p->buf);
 	free(p);
 }
 
 /*
  * Read one event on any thread: tokenise what is kept and check what can
- * be checked alone.  Writes a struct rec (and its strings) to out, or
- * nothing for an event that is skipped.
+ * be checked alone.  Writes a struct rec to out, or nothing for an event
+ * that is skipped.
  */
 static int
 parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
@@ -343,7 +351,7 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 	at = out->len;
 	rc = tl_scan_reserve(out, sizeof(*rc));
 	memset(rc, 0, sizeof(*rc));
-	rc->ev = ev;
+	rc->parser = (uint16_t)p->id;
 	out->len += sizeof(*rc);
 	if (tl_json_parse(&p->j, ev, len, &err) < 0)
 		return parse_error(out, at, err);
@@ -367,21 +375,17 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 		s = tl_json_text(&p->j, tk, &n);
 		if (tl_parse_i64(s, n, &id) < 0)
 			goto skip;
-		rc = rec_at(out, at);
 		rc->type = ph == 's' ? R_FLOW_S : R_FLOW_F;
 		rc->id = id;
 		if (ph == 'f') {
-			put_scalar(p, out, at, S_PID,
-			    TL_JSON_GET(&p->j, 0, "pid"));
-			put_scalar(p, out, at, S_TID,
-			    TL_JSON_GET(&p->j, 0, "tid"));
+			put_scalar(p, rc, S_PID, TL_JSON_GET(&p->j, 0, "pid"));
+			put_scalar(p, rc, S_TID, TL_JSON_GET(&p->j, 0, "tid"));
 		}
 		return 1;
 	}
 	if (ph != 'X' || kind < 0)
 		goto skip;
 
-	rc = rec_at(out, at);
 	rc->type = R_X;
 	rc->kind = (uint8_t)kind;
 	tl_json_members(&p->j, 0, top_keys, NTOP, f);
@@ -394,24 +398,33 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 		return parse_error(out, at, "\"ts\" out of range");
 	if (rc->dur >= TL_TIME_MAX - rc->ts)
 		return parse_error(out, at, "\"ts\" + \"dur\" out of range");
-	put_scalar(p, out, at, S_NAME, f[K_NAME]);
-	put_scalar(p, out, at, S_PID, f[K_PID]);
-	put_scalar(p, out, at, S_TID, f[K_TID]);
+	put_scalar(p, rc, S_NAME, f[K_NAME]);
+	put_scalar(p, rc, S_PID, f[K_PID]);
+	put_scalar(p, rc, S_TID, f[K_TID]);
 	tl_json_members(&p->j, f[K_ARGS], arg_keys, NARG, a);
-	rc = rec_at(out, at);
 	rc->corr = int_arg(p, a[A_CORR]);
 	rc->extid = int_arg(p, a[A_EXTID]);
 	if (TL_IS_GPU(kind)) {
 		rc->stream = int_arg(p, a[A_STREAM]);
-		put_compact(p, out, at, S_GRID, a[A_GRID]);
-		put_compact(p, out, at, S_BLOCK, a[A_BLOCK]);
+		put_compact(p, rc, S_GRID, a[A_GRID]);
+		put_compact(p, rc, S_BLOCK, a[A_BLOCK]);
 	} else
 		rc->seq = int_arg(p, a[A_SEQ]);
 	if (kind == TL_EV_CPU_OP) {
-		put_compact(p, out, at, S_DIMS, a[A_DIMS]);
-		put_compact(p, out, at, S_TYPES, a[A_TYPES]);
-		put_compact(p, out, at, S_STRIDES, a[A_STRIDES]);
-		put_compact(p, out, at, S_CONCRETE, a[A_CONCRETE]);
+		struct tl_args x;
+
+		put_compact(p, rc, S_DIMS, a[A_DIMS]);
+		put_compact(p, rc, S_TYPES, a[A_TYPES]);
+		put_compact(p, rc, S_STRIDES, a[A_STRIDES]);
+		put_compact(p, rc, S_CONCRETE, a[A_CONCRETE]);
+		x.dims = rc->sid[S_DIMS];
+		x.types = rc->sid[S_TYPES];
+		x.strides = rc->sid[S_STRIDES];
+		x.concrete = rc->sid[S_CONCRETE];
+		if (x.dims != 0 || x.types != 0 || x.strides != 0 ||
+		    x.concrete != 0)
+			rc->args = tl_intern(p->args, (const char *)&x,
+			    sizeof(x));
 	}
 	return 1;
 skip:
@@ -419,11 +432,32 @@ skip:
 	return 0;
 }
 
-/* Intern string k of the record. */
+/* The trace's id of id in map m, interning s[0..n) if still unknown. */
 static uint32_t
-rec_intern(struct tl_trace *t, const struct rec *rc, int k)
+map_id(struct tl_strtab *tab, struct idmap *m, uint32_t id, const char *s,
+    size_t n)
 {
-	return tl_intern(t->str, rec_str(rc, k), rc->len[k]);
+	uint32_t g;
+
+	if (id < m->cap && m->v[id] != 0)
+		return m->v[id] - 1;
+	g = tl_intern(tab, s, n);
+	if (id >= m->cap) {
+		size_t old = m->cap;
+
+		tl_grow(&m->v, &m->cap, (size_t)id + 1, sizeof(*m->v));
+		memset(m->v + old, 0, (m->cap - old) * sizeof(*m->v));
+	}
+	m->v[id] = g + 1;
+	return g;
+}
+
+/* The trace's id of string k of the record. */
+static uint32_t
+rec_intern(struct reader *r, const struct rec *rc, int k)
+{
+	return map_id(r->t->str, &r->str[rc->parser], rc->sid[k], rc->s[k],
+	    rc->slen[k]);
 }
 
 static int
@@ -441,8 +475,8 @@ flow_event(struct reader *r, const struct rec *rc, uint64_t index,
 		 * before (it evaluates call arguments right to left), so that
 		 * string ids stay as they were.
 		 */
-		uint32_t tid = rec_intern(t, rc, S_TID);
-		uint32_t thr = thread_of(r, rec_intern(t, rc, S_PID), tid);
+		uint32_t tid = rec_intern(r, rc, S_TID);
+		uint32_t thr = thread_of(r, rec_intern(r, rc, S_PID), tid);
 
 		if (thr > TL_FLOW_THREAD)
 			return bad(r, index, offset, "too many threads");
@@ -515,7 +549,7 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 	if (rc == NULL)
 		return 0;
 	if (rc->type == R_ERROR)
-		return bad(r, index, offset, rec_str(rc, S_MSG));
+		return bad(r, index, offset, rc->s[0]);
 	if (rc->type != R_X)
 		return flow_event(r, rc, index, offset);
 	kind = rc->kind;
@@ -533,9 +567,9 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 			    "\"dur\" out of range");
 		r->gpu_ns += e->dur;
 	}
-	e->name = rec_intern(t, rc, S_NAME);
-	pid = rec_intern(t, rc, S_PID);
-	tid = rec_intern(t, rc, S_TID);
+	e->name = rec_intern(r, rc, S_NAME);
+	pid = rec_intern(r, rc, S_PID);
+	tid = rec_intern(r, rc, S_TID);
 	e->thread = thread_of(r, pid, tid);
 	if (TL_IS_GPU(kind) || kind == TL_EV_RUNTIME || kind == TL_EV_DRIVER)
 		set_link(r, t->nev, rc->corr, rc->extid);
@@ -543,8 +577,8 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 		e->fwd = -1;
 	if (TL_IS_GPU(kind)) {
 		e->stream = rc->stream;
-		e->grid = rec_intern(t, rc, S_GRID);
-		e->block = rec_intern(t, rc, S_BLOCK);
+		e->grid = rec_intern(r, rc, S_GRID);
+		e->block = rec_intern(r, rc, S_BLOCK);
 		if (e->stream == TL_NONE) {
 			int64_t v;
 			const char *ts = tl_str(t->str, tid);
@@ -558,17 +592,25 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 		e->child = -1;
 	}
 	if (kind == TL_EV_CPU_OP) {
-		struct tl_args x;
+		uint32_t dims = rec_intern(r, rc, S_DIMS);
+		uint32_t types = rec_intern(r, rc, S_TYPES);
+		uint32_t strides = rec_intern(r, rc, S_STRIDES);
+		uint32_t concrete = rec_intern(r, rc, S_CONCRETE);
+		struct idmap *m = &r->args[rc->parser];
 
-		x.dims = rec_intern(t, rc, S_DIMS);
-		x.types = rec_intern(t, rc, S_TYPES);
-		x.strides = rec_intern(t, rc, S_STRIDES);
-		x.concrete = rec_intern(t, rc, S_CONCRETE);
 		/* Argument lists repeat far more than ops do: intern them. */
-		if (x.dims != 0 || x.types != 0 || x.strides != 0 ||
-		    x.concrete != 0)
-			e->args = tl_intern(t->argtab, (const char *)&x,
-			    sizeof(x));
+		if (rc->args != 0 && rc->args < m->cap && m->v[rc->args] != 0)
+			e->args = m->v[rc->args] - 1;
+		else if (rc->args != 0) {
+			struct tl_args x;
+
+			x.dims = dims;
+			x.types = types;
+			x.strides = strides;
+			x.concrete = concrete;
+			e->args = map_id(t->argtab, m, rc->args,
+			    (const char *)&x, sizeof(x));
+		}
 	}
 	t->nev++;
 	return 0;
@@ -672,6 +714,12 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	if (tl_input_close(in) < 0)
 		rc = -1;
 	tl_map_free(&r.threads);
+	for (i = 0; i < (size_t)r.nparsers; i++) {
+		free(r.str[i].v);
+		free(r.args[i].v);
+	}
+	free(r.str);
+	free(r.args);
 	for (i = 0; i < r.npend; i++)
 		t->ev[r.pend[i].i].link = r.pend[i].extid;
 	free(r.pend);

@@ -17,6 +17,11 @@
  * same way: python_function kept (and --stack columns), a window (the
  * first ProfilerStep#, or the middle half of the trace), unlinked events
  * on the timeline, CSV instead of TSV.
+ *
+ * The trace is read twice, on one thread and on two threads with blocks
+ * of a few bytes to 4 KiB (from the hash), so that events straddle
+ * blocks and the workers guess wrong: both reads must fail alike or
+ * give the same output.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -198,15 +203,34 @@ run(struct tl_trace *t)
 	tl_os_meta(&os, t);
 }
 
+/* Read the input file as o says and run it; the output, or NULL. */
+static char *
+read_run(const struct tl_trace_opts *o, size_t *outlen)
+{
+	struct tl_trace *t;
+	char *out = NULL;
+	FILE *fp;
+
+	if ((t = tl_trace_read(fz_path[0], o)) == NULL)
+		return NULL;
+	if ((fp = open_memstream(&out, outlen)) == NULL)
+		tl_die("open_memstream:");
+	tl_w_init(&w, fp, opt.csv);
+	run(t);
+	tl_trace_free(t);
+	if (fclose(fp) != 0)
+		tl_die("fclose:");
+	return out;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const size_t blocks[] = { 1, 3, 16, 64, 250, 4096 };
 	struct tl_trace_opts o;
-	struct tl_trace *t;
 	uint32_t h = fz_hash(data, size);
-	char *out = NULL;
-	size_t outlen = 0;
-	FILE *fp;
+	char *out, *out2;
+	size_t outlen = 0, outlen2 = 0;
 
 	opt.python = h & 1;
 	opt.unlinked = (h >> 1) & 1;
@@ -216,17 +240,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&o, 0, sizeof(o));
 	o.keep_python = opt.python;
 	o.trace_name = (h >> 5) & 1 ? "x\ty,\"z\"\n" : NULL;
-	if ((t = tl_trace_read(fz_path[0], &o)) == NULL)
-		return 0;
-	if ((fp = open_memstream(&out, &outlen)) == NULL)
-		tl_die("open_memstream:");
-	tl_w_init(&w, fp, opt.csv);
-	run(t);
-	tl_trace_free(t);
-	if (fclose(fp) != 0)
-		tl_die("fclose:");
-	fz_check_fields(out, outlen, opt.csv, 1);
+	o.threads = 1;
+	out = read_run(&o, &outlen);
+	o.threads = 2;
+	o.block = blocks[(h >> 6) % (sizeof(blocks) / sizeof(blocks[0]))];
+	out2 = read_run(&o, &outlen2);
+	CHECK((out == NULL) == (out2 == NULL));
+	if (out != NULL) {
+		CHECK(outlen == outlen2 && memcmp(out, out2, outlen) == 0);
+		fz_check_fields(out, outlen, opt.csv, 1);
+	}
 	free(out);
+	free(out2);
 	tl_jb_free(&os.jb);
 	return 0;
 }
