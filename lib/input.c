@@ -17,11 +17,6 @@
 #define BUFSZ (1u << 18)
 #define INSZ (1u << 18)		/* compressed bytes read at a time */
 
-struct buf {
-	char *data;
-	long len;		/* bytes, 0 = end, -1 = error */
-};
-
 #ifdef TL_ISAL
 /*
  * gzip with ISA-L's inflate, as zlib's gzread does it (zlib 1.2.13,
@@ -57,17 +52,23 @@ struct tl_input {
 	gzFile gz;
 #endif
 	pthread_t thread;
-	int started;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct buf ring[NBUF];
-	unsigned head, tail;	/* filled buffers are [head, tail) */
-	int stop;		/* consumer closed early */
-	int done;		/* producer finished */
-	int err;		/* producer saw an error */
+	struct tl_input_req *qhead, *qtail;	/* given, not filled yet */
+	struct tl_input_req *busy;	/* being filled */
+	void (*notify)(void *, struct tl_input_req *);
+	void *notify_arg;
+	int stop;		/* the consumer closed */
+	int ended;		/* the input ended (or failed) */
+	int err;		/* the input failed */
+	unsigned long nreads;	/* src_read calls so far */
 	char errmsg[256];
 	int gzip;
-	struct buf *cur;
+	/* tl_input_read's buffers, given in turn. */
+	struct tl_input_req ring[NBUF];
+	int ringon;
+	unsigned head;		/* the oldest */
+	struct tl_input_req *cur;
 	long curpos;
 };
 
@@ -262,15 +263,8 @@ z_read(struct zin *z, unsigned char *dst, size_t n)
 			continue;
 		}
 		/* Z_GZIP: the deflate data and the trailer. */
-		if (z->at == z->have) {
-			if (z_load(z) < 0)
-				return 0;
-			if (z->at == z->have) {
-				z->err = Z_BUF_ERROR;
-				z->msg = "unexpected end of file";
-				return got;
-			}
-		}
+		if (z->at == z->have && z_load(z) < 0)
+			return 0;
 		{
 			unsigned char *in0 = z->in + z->at;
 			size_t out = n - got > UINT32_MAX ? UINT32_MAX : n - got;
@@ -284,6 +278,14 @@ z_read(struct zin *z, unsigned char *dst, size_t n)
 			z_consumed(z, in0, (size_t)(z->st.next_in - in0));
 			z->at += (size_t)(z->st.next_in - in0);
 			got += out - z->st.avail_out;
+			if (ret == ISAL_DECOMP_OK && z->at == z->have &&
+			    z->eof && z->st.avail_out == out &&
+			    z->st.block_state != ISAL_BLOCK_FINISH) {
+				/* Cut short: nothing more comes out. */
+				z->err = Z_BUF_ERROR;
+				z->msg = "unexpected end of file";
+				return got;
+			}
 			if (ret == ISAL_INCORRECT_CHECKSUM) {
 				z_bad(z, z_checksum_msg(z));
 				return 0;
@@ -323,7 +325,7 @@ src_read(struct tl_input *in, char *dst, unsigned n)
 		got = 0;
 	else
 		got = z_read(z, (unsigned char *)dst, n);
-	if (in->tail == 0)
+	if (in->nreads++ == 0)
 		in->gzip = z->members > 0;
 	if (got > 0)
 		return (long)got;
@@ -364,7 +366,7 @@ src_read(struct tl_input *in, char *dst, unsigned n)
 {
 	int r = gzread(in->gz, dst, n);
 
-	if (in->tail == 0)
+	if (in->nreads++ == 0)
 		in->gzip = !gzdirect(in->gz);
 	if (r == 0) {
 		int zerr;
@@ -395,46 +397,93 @@ src_close(struct tl_input *in)
 }
 #endif
 
+/* Fill r on the input thread, BUFSZ bytes a call as before. */
+static void
+fill(struct tl_input *in, struct tl_input_req *r)
+{
+	size_t got = 0;
+
+	while (got < r->n && !in->ended) {
+		size_t k = r->n - got > BUFSZ ? BUFSZ : r->n - got;
+		long n = src_read(in, r->buf + got, (unsigned)k);
+
+		if (n <= 0) {
+			in->ended = 1;
+			in->err = n < 0;
+			break;
+		}
+		got += (size_t)n;
+	}
+	r->got = got > 0 ? (long)got : in->err ? -1 : 0;
+}
+
 static void *
 producer(void *arg)
 {
 	struct tl_input *in = arg;
+	struct tl_input_req *r;
 
+	pthread_mutex_lock(&in->mu);
 	for (;;) {
-		struct buf *b;
-		long n;
-
-		pthread_mutex_lock(&in->mu);
-		while (in->tail - in->head == NBUF && !in->stop)
+		while (!in->stop && in->qhead == NULL)
 			pthread_cond_wait(&in->cv, &in->mu);
-		if (in->stop) {
-			pthread_mutex_unlock(&in->mu);
+		if (in->stop)
 			break;
-		}
-		b = &in->ring[in->tail % NBUF];
+		r = in->qhead;
+		if ((in->qhead = r->next) == NULL)
+			in->qtail = NULL;
+		in->busy = r;
 		pthread_mutex_unlock(&in->mu);
-
-		n = src_read(in, b->data, BUFSZ);
+		fill(in, r);
+		if (in->notify != NULL)
+			in->notify(in->notify_arg, r);
 		pthread_mutex_lock(&in->mu);
-		b->len = n;
-		if (n < 0)
-			in->err = 1;
-		in->tail++;
-		if (n <= 0)
-			in->done = 1;
+		r->done = 1;
+		in->busy = NULL;
 		pthread_cond_broadcast(&in->cv);
-		pthread_mutex_unlock(&in->mu);
-		if (n <= 0)
-			break;
 	}
+	pthread_mutex_unlock(&in->mu);
 	return NULL;
+}
+
+void
+tl_input_give(struct tl_input *in, struct tl_input_req *r)
+{
+	pthread_mutex_lock(&in->mu);
+	r->done = 0;
+	r->next = NULL;
+	if (in->qtail != NULL)
+		in->qtail->next = r;
+	else
+		in->qhead = r;
+	in->qtail = r;
+	pthread_cond_broadcast(&in->cv);
+	pthread_mutex_unlock(&in->mu);
+}
+
+void
+tl_input_notify(struct tl_input *in, void (*done)(void *,
+    struct tl_input_req *), void *arg)
+{
+	in->notify = done;
+	in->notify_arg = arg;
+}
+
+void
+tl_input_cancel(struct tl_input *in)
+{
+	pthread_mutex_lock(&in->mu);
+	in->qhead = in->qtail = NULL;
+	while (in->busy != NULL)
+		pthread_cond_wait(&in->cv, &in->mu);
+	pthread_mutex_unlock(&in->mu);
 }
 
 struct tl_input *
 tl_input_open(const char *path)
 {
 	struct tl_input *in;
-	int fd, i;
+	int fd;
 
 	if (strcmp(path, "-") == 0) {
 		fd = dup(STDIN_FILENO);
@@ -456,13 +505,10 @@ tl_input_open(const char *path)
 		free(in);
 		return NULL;
 	}
-	for (i = 0; i < NBUF; i++)
-		in->ring[i].data = tl_malloc(BUFSZ);
 	pthread_mutex_init(&in->mu, NULL);
 	pthread_cond_init(&in->cv, NULL);
 	if (pthread_create(&in->thread, NULL, producer, in) != 0)
 		tl_die("%s: cannot start the reader thread", in->name);
-	in->started = 1;
 	return in;
 }
 
@@ -470,34 +516,43 @@ long
 tl_input_read(struct tl_input *in, char *dst, size_t n)
 {
 	size_t got = 0;
+	int i;
 
+	if (!in->ringon) {
+		in->ringon = 1;
+		for (i = 0; i < NBUF; i++) {
+			in->ring[i].buf = tl_malloc(BUFSZ);
+			in->ring[i].n = BUFSZ;
+			tl_input_give(in, &in->ring[i]);
+		}
+	}
 	while (got < n) {
 		long k;
 
 		if (in->cur == NULL) {
+			struct tl_input_req *r = &in->ring[in->head % NBUF];
+
 			pthread_mutex_lock(&in->mu);
-			while (in->head == in->tail)
+			while (!r->done)
 				pthread_cond_wait(&in->cv, &in->mu);
-			in->cur = &in->ring[in->head % NBUF];
 			pthread_mutex_unlock(&in->mu);
+			in->cur = r;
 			in->curpos = 0;
 		}
-		if (in->cur->len < 0)	/* an error stays, as the end does */
+		if (in->cur->got < 0)	/* an error stays, as the end does */
 			return got > 0 ? (long)got : -1;
-		if (in->cur->len == 0)
+		if (in->cur->got == 0)
 			return (long)got;	/* end of input: stays there */
-		k = in->cur->len - in->curpos;
+		k = in->cur->got - in->curpos;
 		if ((size_t)k > n - got)
 			k = (long)(n - got);
-		memcpy(dst + got, in->cur->data + in->curpos, (size_t)k);
+		memcpy(dst + got, in->cur->buf + in->curpos, (size_t)k);
 		got += (size_t)k;
 		in->curpos += k;
-		if (in->curpos == in->cur->len) {
-			pthread_mutex_lock(&in->mu);
+		if (in->curpos == in->cur->got) {
 			in->head++;
+			tl_input_give(in, in->cur);
 			in->cur = NULL;
-			pthread_cond_broadcast(&in->cv);
-			pthread_mutex_unlock(&in->mu);
 		}
 	}
 	return (long)got;
@@ -528,10 +583,10 @@ tl_input_close(struct tl_input *in)
 
 	pthread_mutex_lock(&in->mu);
 	in->stop = 1;
-	finished = in->done && !in->err;
 	pthread_cond_broadcast(&in->cv);
 	pthread_mutex_unlock(&in->mu);
 	pthread_join(in->thread, NULL);
+	finished = in->ended && !in->err;
 	zrc = src_close(in);
 	if (finished && zrc != Z_OK) {
 		tl_warn("%s: truncated or corrupt gzip input%s", in->name,
@@ -540,8 +595,9 @@ tl_input_close(struct tl_input *in)
 	}
 	pthread_mutex_destroy(&in->mu);
 	pthread_cond_destroy(&in->cv);
-	for (i = 0; i < NBUF; i++)
-		free(in->ring[i].data);
+	if (in->ringon)
+		for (i = 0; i < NBUF; i++)
+			free(in->ring[i].buf);
 	free(in->name);
 	free(in);
 	return rc;

@@ -386,9 +386,9 @@ scan_object(struct scanner *s, const struct tl_scan_cb *cb)
 }
 
 /*
- * Several threads.  The input is read in blocks, in order, by the calling
- * thread (par_feed), each with up to LOOKBACK bytes of what came before
- * it.  A worker cuts its block into events (cut_block): it guesses that
+ * Several threads.  The input thread reads or inflates the input straight
+ * into blocks, in order (par_topup, par_filled), each with up to LOOKBACK
+ * bytes of what came before it.  A worker cuts its block into events (cut_block): it guesses that
  * the first '{' whose previous non-blank byte is '[', or ',' after '}',
  * starts an event, scans the object from there, and goes on from event
  * to event while they are separated by a comma only, calling parse on
@@ -406,7 +406,7 @@ scan_object(struct scanner *s, const struct tl_scan_cb *cb)
 #define PARREAD (16u << 10)
 #define NOREC UINT32_MAX
 
-enum { B_QUEUED, B_BUSY, B_DONE };
+enum { B_INPUT, B_QUEUED, B_BUSY, B_DONE };
 
 struct cut {			/* one event a worker cut */
 	uint32_t start, len;	/* in the block's data */
@@ -415,12 +415,14 @@ struct cut {			/* one event a worker cut */
 };
 
 struct block {
+	struct tl_input_req req;	/* first: the input thread fills data */
 	char *mem;		/* LOOKBACK + size + 1 bytes */
 	char *data;		/* mem + LOOKBACK */
 	size_t len;		/* bytes of input in data */
 	size_t lb;		/* bytes before data[0] that came before */
 	uint64_t base;		/* input offset of data[0] */
-	int state;		/* B_* */
+	int state;		/* B_*; the input thread fills B_INPUT ones */
+	int rerr;		/* the input failed before data[0] */
 	struct cut *ev;
 	size_t nev, capev;
 	struct tl_scan_out out;
@@ -445,13 +447,15 @@ struct par {
 	uint64_t head, tail;
 	uint64_t next;		/* no block before it is queued */
 	int quit;
-	int eof;		/* no more blocks: end of input or error */
-	int rerr;		/* the input failed after the last block */
+	int ended;		/* a block came back empty: no more to give */
 	struct block **spare;	/* released blocks, for reuse */
 	size_t nspare;
 	uint64_t cur;		/* the next byte par_read copies: block seq */
 	size_t curoff;		/* and offset */
-	uint64_t end;		/* input offset after the last block */
+	/* The input thread's, in the order it fills the blocks: */
+	uint64_t end;		/* input offset after the last block filled */
+	char last[LOOKBACK];	/* its last bytes */
+	size_t nlast;
 };
 
 void *
@@ -664,71 +668,92 @@ worker_main(void *arg)
 static void
 par_gc(struct par *p, uint64_t upto)
 {
+	pthread_mutex_lock(&p->mu);
 	while (p->head < p->tail) {
 		struct block *b = qb(p, p->head);
 
-		if (b->base + b->len > upto)
+		/* Not one the input thread has yet to fill. */
+		if (b->state == B_INPUT || b->base + b->len > upto)
 			break;
-		pthread_mutex_lock(&p->mu);
 		while (b->state == B_BUSY)
 			pthread_cond_wait(&p->done, &p->mu);
 		b->state = B_DONE;
 		p->head++;
 		if (p->next < p->head)
 			p->next = p->head;
-		pthread_mutex_unlock(&p->mu);
 		p->spare[p->nspare++] = b;
 	}
+	pthread_mutex_unlock(&p->mu);
 }
 
-/* Read one more block and queue it; 0, or -1 at the end of the input. */
-static int
-par_feed(struct par *p)
+/*
+ * The input thread filled block b (tl_input_notify): place it in the
+ * input and queue it for a worker.
+ */
+static void
+par_filled(void *arg, struct tl_input_req *r)
 {
-	struct block *b, *prev;
-	long n;
+	struct par *p = arg;
+	struct block *b = (struct block *)(void *)r;
 
-	if (p->eof || p->tail - p->head == p->cap)
-		return -1;
-	if (p->nspare > 0)
-		b = p->spare[--p->nspare];
-	else {
-		b = tl_calloc(1, sizeof(*b));
-		b->mem = tl_malloc(LOOKBACK + p->size + 1);
-		b->data = b->mem + LOOKBACK;
-	}
-	n = tl_input_read(p->in, b->data, p->size);
-	if (n <= 0) {
-		p->eof = 1;
-		p->rerr = n < 0;
-		p->spare[p->nspare++] = b;
-		return -1;
-	}
-	b->len = (size_t)n;
+	b->len = r->got > 0 ? (size_t)r->got : 0;
+	b->rerr = r->got < 0;
 	b->data[b->len] = '\0';
 	b->base = p->end;
-	b->lb = 0;
-	if (p->tail > p->head) {
-		prev = qb(p, p->tail - 1);
-		b->lb = prev->len < LOOKBACK ? prev->len : LOOKBACK;
-		memcpy(b->data - b->lb, prev->data + prev->len - b->lb, b->lb);
+	b->lb = p->nlast;
+	memcpy(b->data - b->lb, p->last + LOOKBACK - p->nlast, p->nlast);
+	if (b->len >= LOOKBACK) {
+		memcpy(p->last, b->data + b->len - LOOKBACK, LOOKBACK);
+		p->nlast = LOOKBACK;
+	} else if (b->len > 0) {
+		size_t keep = p->nlast + b->len > LOOKBACK ? LOOKBACK - b->len :
+		    p->nlast;
+
+		memmove(p->last + LOOKBACK - b->len - keep,
+		    p->last + LOOKBACK - keep, keep);
+		memcpy(p->last + LOOKBACK - b->len, b->data, b->len);
+		p->nlast = keep + b->len;
 	}
 	p->end += b->len;
 	pthread_mutex_lock(&p->mu);
-	b->state = B_QUEUED;
-	p->q[p->tail % p->cap] = b;
-	p->tail++;
+	/* A short block is followed by one that says end or error. */
+	if (b->len == 0)
+		p->ended = 1;
+	b->state = b->len > 0 ? B_QUEUED : B_DONE;
 	pthread_cond_signal(&p->work);
+	pthread_cond_broadcast(&p->done);
 	pthread_mutex_unlock(&p->mu);
-	return 0;
 }
 
-/* Keep the workers fed: read blocks until cap are held. */
+/* Give the input thread blocks to fill until cap are held. */
 static void
 par_topup(struct par *p)
 {
-	while (par_feed(p) == 0)
-		;
+	while (!p->ended && p->tail - p->head < p->cap) {
+		struct block *b;
+
+		if (p->nspare > 0)
+			b = p->spare[--p->nspare];
+		else {
+			b = tl_calloc(1, sizeof(*b));
+			b->mem = tl_malloc(LOOKBACK + p->size + 1);
+			b->data = b->mem + LOOKBACK;
+		}
+		b->req.buf = b->data;
+		b->req.n = p->size;
+		b->state = B_INPUT;
+		p->q[p->tail % p->cap] = b;
+		p->tail++;
+		tl_input_give(p->in, &b->req);
+	}
+}
+
+/* Wait until the input thread has filled block b (mutex held). */
+static void
+wait_filled(struct par *p, struct block *b)
+{
+	while (b->state == B_INPUT)
+		pthread_cond_wait(&p->done, &p->mu);
 }
 
 /*
@@ -755,12 +780,15 @@ par_read(struct scanner *s, char *dst, size_t n)
 		struct block *b;
 		size_t k;
 
-		if (p->cur == p->tail) {
-			par_topup(p);
-			if (p->cur == p->tail)
-				return got > 0 ? (long)got : p->rerr ? -1 : 0;
-		}
+		par_topup(p);
+		if (p->cur == p->tail)
+			return (long)got;	/* all given came back empty */
 		b = qb(p, p->cur);
+		pthread_mutex_lock(&p->mu);
+		wait_filled(p, b);
+		pthread_mutex_unlock(&p->mu);
+		if (b->len == 0)
+			return got > 0 ? (long)got : b->rerr ? -1 : 0;
 		k = b->len - p->curoff;
 		if (k > n - got)
 			k = n - got;
@@ -785,6 +813,7 @@ par_wait(struct scanner *s, struct block *b)
 	par_gc(p, s->base + s->pos);
 	par_topup(p);
 	pthread_mutex_lock(&p->mu);
+	wait_filled(p, b);
 	if (b->state == B_QUEUED) {
 		b->state = B_BUSY;
 		mine = 1;
@@ -815,11 +844,15 @@ par_take(struct scanner *s, uint64_t *index)
 	size_t lo, hi, i;
 	uint32_t off;
 
+	/* The bytes at are read, so their block is filled. */
+	pthread_mutex_lock(&p->mu);
 	for (seq = p->head; seq < p->tail; seq++) {
 		b = qb(p, seq);
-		if (at >= b->base && at < b->base + b->len)
+		if (b->state != B_INPUT && at >= b->base &&
+		    at < b->base + b->len)
 			break;
 	}
+	pthread_mutex_unlock(&p->mu);
 	if (seq == p->tail)
 		return 0;
 	par_wait(s, b);
@@ -880,6 +913,7 @@ par_new(struct tl_input *in, const struct tl_scan_cb *cb)
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
+	tl_input_notify(in, par_filled, p);
 	p->wk = tl_calloc((size_t)p->nth, sizeof(*p->wk));
 	for (i = 0; i < p->nth; i++) {
 		p->wk[i].p = p;
@@ -906,6 +940,9 @@ par_free(struct par *p)
 {
 	int i;
 
+	/* No more filling, of blocks freed here or of any. */
+	tl_input_cancel(p->in);
+	tl_input_notify(p->in, NULL, NULL);
 	pthread_mutex_lock(&p->mu);
 	p->quit = 1;
 	pthread_cond_broadcast(&p->work);
