@@ -15,72 +15,111 @@ BIN = \
 	bin/tl-replay
 
 LIBOBJ = \
-	lib/advice.o \
-	lib/callstack.o \
-	lib/category.o \
-	lib/cmpfind.o \
-	lib/cmpreport.o \
-	lib/compare.o \
-	lib/concrete.o \
-	lib/expr.o \
-	lib/findings.o \
-	lib/findrules.o \
-	lib/gpus_table.o \
-	lib/hashmap.o \
-	lib/hwspec.o \
-	lib/input.o \
-	lib/intern.o \
-	lib/interval.o \
-	lib/json.o \
-	lib/jsonscan.o \
-	lib/jsonw.o \
-	lib/kernclass.o \
-	lib/mdtext.o \
-	lib/model_conv.o \
-	lib/model_eltwise.o \
-	lib/model_file.o \
-	lib/model_gemm.o \
-	lib/model_norm.o \
-	lib/model_reduce.o \
-	lib/model_sdpa.o \
-	lib/model_softmax.o \
-	lib/models_table.o \
-	lib/opargs.o \
-	lib/opmodel.o \
-	lib/opsig.o \
-	lib/opstream.o \
-	lib/outdir.o \
-	lib/ops_table.o \
-	lib/perfcols.o \
-	lib/perfmodel.o \
-	lib/report.o \
-	lib/rollup.o \
-	lib/replay.o \
-	lib/replay_tables.o \
-	lib/roofline.o \
-	lib/roweff.o \
-	lib/rules.o \
-	lib/stream.o \
-	lib/strmap.o \
-	lib/svgchart.o \
-	lib/timeline.o \
-	lib/trace.o \
-	lib/tree.o \
-	lib/tsv.o \
-	lib/util.o \
-	lib/zipw.o
+	lib/analysis/cmpfind.o \
+	lib/analysis/compare.o \
+	lib/analysis/findings.o \
+	lib/analysis/findrules.o \
+	lib/analysis/opsig.o \
+	lib/common/hashmap.o \
+	lib/common/intern.o \
+	lib/common/interval.o \
+	lib/common/json.o \
+	lib/common/jsonw.o \
+	lib/common/strmap.o \
+	lib/common/tsv.o \
+	lib/common/util.o \
+	lib/model/concrete.o \
+	lib/model/dtype.o \
+	lib/model/expr.o \
+	lib/model/family.o \
+	lib/model/gpus_table.o \
+	lib/model/hwspec.o \
+	lib/model/model_conv.o \
+	lib/model/model_eltwise.o \
+	lib/model/model_file.o \
+	lib/model/model_gemm.o \
+	lib/model/model_norm.o \
+	lib/model/model_reduce.o \
+	lib/model/model_sdpa.o \
+	lib/model/model_softmax.o \
+	lib/model/models_table.o \
+	lib/model/opargs.o \
+	lib/model/opmodel.o \
+	lib/model/perfcols.o \
+	lib/model/perfmodel.o \
+	lib/model/roofline.o \
+	lib/model/roweff.o \
+	lib/render/advice.o \
+	lib/render/cmpreport.o \
+	lib/render/mdtext.o \
+	lib/render/outdir.o \
+	lib/render/replay.o \
+	lib/render/replay_tables.o \
+	lib/render/report.o \
+	lib/render/svgchart.o \
+	lib/render/zipw.o \
+	lib/stream/category.o \
+	lib/stream/ops_table.o \
+	lib/stream/rules.o \
+	lib/stream/stream.o \
+	lib/trace/callstack.o \
+	lib/trace/input.o \
+	lib/trace/jsonscan.o \
+	lib/trace/kernclass.o \
+	lib/trace/opstream.o \
+	lib/trace/rollup.o \
+	lib/trace/timeline.o \
+	lib/trace/trace.o \
+	lib/trace/tree.o
 
 # Generated tables and the model families have no header of their own.
-GENOBJ = lib/gpus_table.o lib/models_table.o lib/ops_table.o lib/replay_tables.o
+GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o lib/stream/ops_table.o
 LIBHDR = \
-	lib/advice.h lib/callstack.h lib/category.h lib/cmpfind.h lib/cmpreport.h lib/compare.h lib/concrete.h lib/expr.h lib/findings.h lib/findrules.h lib/hashmap.h \
-	lib/hwspec.h \
-	lib/input.h lib/intern.h lib/interval.h lib/json.h lib/jsonscan.h \
-	lib/jsonw.h lib/kernclass.h lib/mdtext.h lib/model_file.h lib/opargs.h \
-	lib/opmodel.h lib/opsig.h lib/opstream.h lib/outdir.h lib/perfcols.h lib/perfmodel.h \
-	lib/replay.h lib/report.h lib/rollup.h lib/roofline.h lib/roweff.h \
-	lib/rules.h lib/stream.h lib/strmap.h lib/svgchart.h lib/timeline.h lib/trace.h lib/tree.h \
-	lib/tsv.h lib/util.h lib/zipw.h
+	lib/analysis/cmpfind.h \
+	lib/analysis/compare.h \
+	lib/analysis/findings.h \
+	lib/analysis/findrules.h \
+	lib/analysis/opsig.h \
+	lib/common/hashmap.h \
+	lib/common/intern.h \
+	lib/common/interval.h \
+	lib/common/json.h \
+	lib/common/jsonw.h \
+	lib/common/strmap.h \
+	lib/common/tsv.h \
+	lib/common/util.h \
+	lib/model/concrete.h \
+	lib/model/dtype.h \
+	lib/model/expr.h \
+	lib/model/family.h \
+	lib/model/hwspec.h \
+	lib/model/model_file.h \
+	lib/model/opargs.h \
+	lib/model/opmodel.h \
+	lib/model/perfcols.h \
+	lib/model/perfmodel.h \
+	lib/model/roofline.h \
+	lib/model/roweff.h \
+	lib/render/advice.h \
+	lib/render/cmpreport.h \
+	lib/render/mdtext.h \
+	lib/render/outdir.h \
+	lib/render/replay.h \
+	lib/render/report.h \
+	lib/render/svgchart.h \
+	lib/render/zipw.h \
+	lib/stream/category.h \
+	lib/stream/rules.h \
+	lib/stream/stream.h \
+	lib/trace/callstack.h \
+	lib/trace/input.h \
+	lib/trace/jsonscan.h \
+	lib/trace/kernclass.h \
+	lib/trace/opstream.h \
+	lib/trace/rollup.h \
+	lib/trace/timeline.h \
+	lib/trace/trace.h \
+	lib/trace/tree.h
 
 UNIT = \
 	tests/unit/test_concrete \
@@ -122,17 +161,17 @@ MAN7 = man/tl.7
 
 all: $(BIN)
 
-lib/ops_table.c: share/tl/ops.tsv tests/tools/embed.awk
+lib/stream/ops_table.c: share/tl/ops.tsv tests/tools/embed.awk
 	awk -v name=tl_default_ops -f tests/tools/embed.awk share/tl/ops.tsv > $@
 
-lib/models_table.c: share/tl/models/default.tsv tests/tools/embed.awk
+lib/model/models_table.c: share/tl/models/default.tsv tests/tools/embed.awk
 	awk -v name=tl_default_models -f tests/tools/embed.awk share/tl/models/default.tsv > $@
 
-lib/gpus_table.c: share/tl/gpus.tsv tests/tools/embed.awk
+lib/model/gpus_table.c: share/tl/gpus.tsv tests/tools/embed.awk
 	awk -v name=tl_default_gpus -f tests/tools/embed.awk share/tl/gpus.tsv > $@
 
 # The replay package's runner and README template (tl-replay -o).
-lib/replay_tables.c: share/tl/replay/replay.py share/tl/replay/README.md.in \
+lib/render/replay_tables.c: share/tl/replay/replay.py share/tl/replay/README.md.in \
     tests/tools/embed.awk
 	{ awk -v name=tl_replay_runner -f tests/tools/embed.awk \
 	    share/tl/replay/replay.py && \
@@ -218,7 +257,7 @@ fuzz/obj/libtl.a: $(LIBSRC) $(LIBHDR) config.mk
 	@mkdir -p fuzz/obj
 	@echo "$(FUZZCC) -fsanitize=fuzzer-no-link,... -c lib/*.c (into fuzz/obj)"
 	@objs=; for f in $(LIBSRC); do \
-		o=fuzz/obj/$${f#lib/}; o=$${o%.c}.o; \
+		o=fuzz/obj/$$(echo $${f#lib/} | tr / _); o=$${o%.c}.o; \
 		$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) \
 		    -fsanitize=fuzzer-no-link -c $$f -o $$o || exit 1; \
 		objs="$$objs $$o"; \
@@ -274,8 +313,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(SHAREDIR)
 
 clean:
-	rm -rf bin lib/*.o lib/libtl.a lib/ops_table.c lib/models_table.c \
-	    lib/gpus_table.c lib/replay_tables.c $(UNIT) $(TOOLS)
+	rm -rf bin lib/*/*.o lib/libtl.a $(GENOBJ:.o=.c) $(UNIT) $(TOOLS)
 	rm -rf fuzz/obj fuzz/bin
 
 .PHONY: all check static asan bench fuzz install uninstall clean

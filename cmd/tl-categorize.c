@@ -6,11 +6,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "category.h"
-#include "rules.h"
-#include "stream.h"
-#include "tsv.h"
-#include "util.h"
+#include "common/tsv.h"
+#include "common/util.h"
+#include "stream/category.h"
+#include "stream/rules.h"
+#include "stream/stream.h"
 
 static const char usage_str[] =
     "usage: tl-categorize [--csv] [--invert] [--rules FILE] [CATEGORY ...] "

@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "category.h"
-#include "compare.h"
-#include "hwspec.h"
-#include "model_file.h"
-#include "opsig.h"
-#include "tsv.h"
-#include "util.h"
+#include "analysis/compare.h"
+#include "analysis/opsig.h"
+#include "common/tsv.h"
+#include "common/util.h"
+#include "model/hwspec.h"
+#include "model/model_file.h"
+#include "stream/category.h"
 
 static const char usage_str[] =
     "usage: tl-compare --ref FILE --target FILE [--ref-name NAME]\n"

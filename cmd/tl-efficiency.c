@@ -7,17 +7,17 @@
 #include <string.h>
 #include <strings.h>
 
-#include "category.h"
-#include "hwspec.h"
-#include "jsonw.h"
-#include "model_file.h"
-#include "perfcols.h"
-#include "roofline.h"
-#include "roweff.h"
-#include "stream.h"
-#include "strmap.h"
-#include "tsv.h"
-#include "util.h"
+#include "common/jsonw.h"
+#include "common/strmap.h"
+#include "common/tsv.h"
+#include "common/util.h"
+#include "model/hwspec.h"
+#include "model/model_file.h"
+#include "model/perfcols.h"
+#include "model/roofline.h"
+#include "model/roweff.h"
+#include "stream/category.h"
+#include "stream/stream.h"
 
 static const char usage_str[] =
     "usage: tl-efficiency --hw NAME|auto [--hw-file FILE] [--roof achievable|peak]\n"

@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmpfind.h"
-#include "cmpreport.h"
-#include "findings.h"
-#include "findrules.h"
-#include "outdir.h"
-#include "report.h"
-#include "stream.h"
-#include "util.h"
+#include "analysis/cmpfind.h"
+#include "analysis/findings.h"
+#include "analysis/findrules.h"
+#include "common/util.h"
+#include "render/cmpreport.h"
+#include "render/outdir.h"
+#include "render/report.h"
+#include "stream/stream.h"
 
 static const char usage_str[] =
     "usage: tl-findings [--report fair|rough|category] [--category CAT]\n"

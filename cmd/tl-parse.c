@@ -5,18 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "callstack.h"
-#include "category.h"
-#include "json.h"
-#include "jsonw.h"
-#include "kernclass.h"
-#include "opstream.h"
-#include "rollup.h"
-#include "timeline.h"
-#include "trace.h"
-#include "tree.h"
-#include "tsv.h"
-#include "util.h"
+#include "common/json.h"
+#include "common/jsonw.h"
+#include "common/tsv.h"
+#include "common/util.h"
+#include "stream/category.h"
+#include "trace/callstack.h"
+#include "trace/kernclass.h"
+#include "trace/opstream.h"
+#include "trace/rollup.h"
+#include "trace/timeline.h"
+#include "trace/trace.h"
+#include "trace/tree.h"
 
 static const char usage_str[] =
     "usage: tl-parse [--csv] [--trace-name NAME] [--ops FILE] [--threads N]\n"

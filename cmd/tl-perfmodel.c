@@ -5,13 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "category.h"
-#include "model_file.h"
-#include "opmodel.h"
-#include "perfcols.h"
-#include "stream.h"
-#include "tsv.h"
-#include "util.h"
+#include "common/tsv.h"
+#include "common/util.h"
+#include "model/model_file.h"
+#include "model/opmodel.h"
+#include "model/perfcols.h"
+#include "stream/category.h"
+#include "stream/stream.h"
 
 static const char usage_str[] =
     "usage: tl-perfmodel [--csv] [--ops FILE] [--models FILE]... [file ...]\n";

@@ -11,16 +11,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "category.h"
-#include "findrules.h"
-#include "hwspec.h"
-#include "json.h"
-#include "model_file.h"
-#include "replay.h"
-#include "roweff.h"
-#include "stream.h"
-#include "util.h"
-#include "zipw.h"
+#include "analysis/findrules.h"
+#include "common/json.h"
+#include "common/util.h"
+#include "model/hwspec.h"
+#include "model/model_file.h"
+#include "model/roweff.h"
+#include "render/replay.h"
+#include "render/zipw.h"
+#include "stream/category.h"
+#include "stream/stream.h"
 
 #define IR_FILE		"replay_ir.json"
 #define RUNNER_FILE	"replay.py"

@@ -43,6 +43,11 @@ tally() {
 	done < "$1"
 }
 
+# The layering of lib/ (CONTRIBUTING.md): includes go down, never up; no
+# include cycle; no file outside cmd/ includes a program.
+python3 tests/layers.py . > "$tmp/layers" 2>&1
+tally "$tmp/layers"
+
 # Unit tests of lib modules.
 for c in tests/unit/test_*.c; do
 	t=${c%.c}

@@ -1,9 +1,9 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * libFuzzer harness: the input as two op streams, a reference and a
- * target, through what tl-compare does with them: lib/opsig reads each
+ * target, through what tl-compare does with them: lib/analysis/opsig reads each
  * (summing per signature, running the perf model when the perf columns
- * are absent), lib/compare finds both GPUs, matches the signatures
+ * are absent), lib/analysis/compare finds both GPUs, matches the signatures
  * (strides-only pairing included) and writes the compare stream.  The
  * input splits at its first NUL byte (reference before, target after);
  * without one, both sides are the whole input.
@@ -26,13 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "category.h"
-#include "compare.h"
-#include "hwspec.h"
-#include "model_file.h"
-#include "opsig.h"
-#include "tsv.h"
-#include "util.h"
+#include "analysis/compare.h"
+#include "analysis/opsig.h"
+#include "common/tsv.h"
+#include "common/util.h"
+#include "model/hwspec.h"
+#include "model/model_file.h"
+#include "stream/category.h"
 
 #define HARNESS "fuzz_compare"
 #include "harness.h"

@@ -1,6 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * libFuzzer harness: model-file formulas (lib/expr.h).  The first line of
+ * libFuzzer harness: model-file formulas (lib/model/expr.h).  The first line of
  * the input is the formula; up to four more lines, when present, are the
  * op's input_dims, input_types, input_strides and concrete_inputs, else
  * (or when they do not parse) a fixed convolution-like op is used.
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
-#include "opargs.h"
-#include "util.h"
+#include "common/util.h"
+#include "model/expr.h"
+#include "model/opargs.h"
 
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, \
     "fuzz_expr: check failed: %s (line %d)\n", #c, __LINE__); \

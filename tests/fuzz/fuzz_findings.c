@@ -1,11 +1,11 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * libFuzzer harness: the input as an enriched op stream (TSV or CSV)
- * through what tl-findings does with one: the loader of lib/findings
+ * through what tl-findings does with one: the loader of lib/analysis/findings
  * (signatures, categories, timelines, idle gaps, the rules), the fair,
- * rough and category reports of lib/report, and for a quarter of the
- * inputs the -o directory of lib/outdir with the SVG charts of
- * lib/svgchart.
+ * rough and category reports of lib/render/report, and for a quarter of the
+ * inputs the -o directory of lib/render/outdir with the SVG charts of
+ * lib/render/svgchart.
  *
  * The loader ends the program on bad input (tl_die, exit 1), as
  * tl-findings must; the harness catches that (harness.h) and frees what
@@ -31,12 +31,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "findings.h"
-#include "findrules.h"
-#include "json.h"
-#include "outdir.h"
-#include "report.h"
-#include "util.h"
+#include "analysis/findings.h"
+#include "analysis/findrules.h"
+#include "common/json.h"
+#include "common/util.h"
+#include "render/outdir.h"
+#include "render/report.h"
 
 #define HARNESS "fuzz_findings"
 #include "harness.h"

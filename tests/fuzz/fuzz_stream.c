@@ -19,14 +19,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "category.h"
-#include "hwspec.h"
-#include "model_file.h"
-#include "perfcols.h"
-#include "roofline.h"
-#include "stream.h"
-#include "tsv.h"
-#include "util.h"
+#include "common/tsv.h"
+#include "common/util.h"
+#include "model/hwspec.h"
+#include "model/model_file.h"
+#include "model/perfcols.h"
+#include "model/roofline.h"
+#include "stream/category.h"
+#include "stream/stream.h"
 
 #define HARNESS "fuzz_stream"
 #include "harness.h"

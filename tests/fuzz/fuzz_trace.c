@@ -29,17 +29,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "callstack.h"
-#include "category.h"
-#include "jsonw.h"
-#include "kernclass.h"
-#include "opstream.h"
-#include "rollup.h"
-#include "timeline.h"
-#include "trace.h"
-#include "tree.h"
-#include "tsv.h"
-#include "util.h"
+#include "common/jsonw.h"
+#include "common/tsv.h"
+#include "common/util.h"
+#include "stream/category.h"
+#include "trace/callstack.h"
+#include "trace/kernclass.h"
+#include "trace/opstream.h"
+#include "trace/rollup.h"
+#include "trace/timeline.h"
+#include "trace/trace.h"
+#include "trace/tree.h"
 
 #define HARNESS "fuzz_trace"
 #include "harness.h"

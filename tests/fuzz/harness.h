@@ -26,10 +26,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "category.h"
-#include "hwspec.h"
-#include "model_file.h"
-#include "util.h"
+#include "common/util.h"
+#include "model/hwspec.h"
+#include "model/model_file.h"
+#include "stream/category.h"
 
 #ifndef HARNESS
 #error "define HARNESS before including harness.h"

@@ -19,11 +19,11 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "input.h"
-#include "json.h"
-#include "jsonscan.h"
-#include "tsv.h"
-#include "util.h"
+#include "common/json.h"
+#include "common/tsv.h"
+#include "common/util.h"
+#include "trace/input.h"
+#include "trace/jsonscan.h"
 
 /*
  * The members whose integer values link events (tracelens-semantics.md

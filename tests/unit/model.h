@@ -21,8 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "opargs.h"
-#include "perfmodel.h"
+#include "model/opargs.h"
+#include "model/family.h"
+#include "model/perfmodel.h"
 #include "unit.h"
 
 /* exact(): a count that is not checked. */

@@ -1,7 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 #include <stdint.h>
 
-#include "concrete.h"
+#include "model/concrete.h"
 #include "unit.h"
 
 static void

@@ -1,8 +1,8 @@
 /* See LICENSE file for copyright and license details. */
 #include <stdint.h>
 
-#include "expr.h"
-#include "opargs.h"
+#include "model/expr.h"
+#include "model/opargs.h"
 #include "unit.h"
 
 static struct tl_opargs o;

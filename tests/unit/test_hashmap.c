@@ -1,7 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 #include <stdint.h>
 
-#include "hashmap.h"
+#include "common/hashmap.h"
 #include "unit.h"
 
 int

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "hwspec.h"
+#include "model/hwspec.h"
 #include "unit.h"
 
 extern const char tl_default_gpus[];

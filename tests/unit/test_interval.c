@@ -1,5 +1,5 @@
 /* See LICENSE file for copyright and license details. */
-#include "interval.h"
+#include "common/interval.h"
 #include "unit.h"
 
 int

@@ -2,8 +2,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "json.h"
-#include "jsonw.h"
+#include "common/json.h"
+#include "common/jsonw.h"
 #include "unit.h"
 
 static int64_t

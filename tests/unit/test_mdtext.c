@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "mdtext.h"
+#include "render/mdtext.h"
 #include "unit.h"
 
 /* What tl_md_op writes, as a string (freed by the next call). */

@@ -4,7 +4,7 @@
  * softmax op, so the vectors are calls as the profiler records them
  * (attention scores of bert-small, Qwen's float32 softmax of bf16 scores)
  * with the counts worked out by hand from the formulas in
- * lib/model_softmax.c: 5 flops per element forward, 4 backward, bytes =
+ * lib/model/model_softmax.c: 5 flops per element forward, 4 backward, bytes =
  * every tensor read or written once in its own dtype.  Vectors are
  * written with ' for " to read as the trace does (model.h).
  */

@@ -14,13 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "findings.h"
-#include "findrules.h"
-#include "json.h"
-#include "mdtext.h"
-#include "outdir.h"
-#include "report.h"
-#include "util.h"
+#include "analysis/findings.h"
+#include "analysis/findrules.h"
+#include "common/json.h"
+#include "common/util.h"
+#include "render/mdtext.h"
+#include "render/outdir.h"
+#include "render/report.h"
 #include "unit.h"
 
 static const char stream[] =

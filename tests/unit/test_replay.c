@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "replay.h"
+#include "render/replay.h"
 #include "unit.h"
 
 static struct tl_replay_row

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trace.h"
+#include "common/util.h"
+#include "trace/trace.h"
 #include "unit.h"
-#include "util.h"
 
 /* Read path as o says; the trace or NULL, and what went to stderr. */
 static struct tl_trace *

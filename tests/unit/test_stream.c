@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stream.h"
-#include "tsv.h"
+#include "common/tsv.h"
+#include "stream/stream.h"
 #include "unit.h"
 
 static char path[64];

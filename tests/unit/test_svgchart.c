@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "category.h"
-#include "svgchart.h"
-#include "tsv.h"
+#include "common/tsv.h"
+#include "render/svgchart.h"
+#include "stream/category.h"
 #include "unit.h"
 
 #define PEAK_TFLOPS	1307.4

@@ -1,7 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 #include <stdlib.h>
 
-#include "tsv.h"
+#include "common/tsv.h"
 #include "unit.h"
 
 static const char *

@@ -8,9 +8,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "common/util.h"
+#include "render/zipw.h"
 #include "unit.h"
-#include "util.h"
-#include "zipw.h"
 
 static unsigned
 get16(const unsigned char *p)

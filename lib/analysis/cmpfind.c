@@ -1,0 +1,420 @@
+/* See LICENSE file for copyright and license details. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/cmpfind.h"
+#include "common/json.h"
+#include "common/util.h"
+#include "stream/stream.h"
+
+enum { REF, TGT };
+
+static const char *const prefix[2] = { "ref_", "target_" };
+
+/* The op's columns. */
+enum {
+	C_MATCH, C_NAME, C_CATEGORY, C_DIRECTION, C_DIMS, C_TYPES, C_STRIDES,
+	C_TSTRIDES, C_NOTE, C_CONCRETE, C_MODEL, C_SPEC, C_FLOPS, C_BYTES,
+	C_BOUND, C_EXPECTED, C_ACTUAL, C_EXPLAINED, C_TOLERANCE, C_UNEXPL,
+	C_N
+};
+static const char *const colname[C_N] = {
+	"match", "name", "category", "direction", "input_dims", "input_types",
+	"input_strides", "target_input_strides", "layout_note",
+	"concrete_inputs", "perf_model", "compute_spec", "flops", "bytes",
+	"bound", "expected_ratio", "actual_ratio", "explained",
+	"tolerance_pct", "unexplained_time_us"
+};
+
+/* Each side's columns, after its prefix. */
+enum {
+	S_NAME, S_HW, S_ROOF, S_BW_ROOF, S_PEAK_TFLOPS, S_PEAK_TBS, S_COUNT,
+	S_TIME, S_MEAN, S_TFLOPS_S, S_TBS, S_PCT_ROOF, S_PCT_GPU, S_KERNELS,
+	S_N
+};
+static const char *const sidecol[S_N] = {
+	"name", "hw", "roof", "bw_roof", "peak_tflops", "peak_tbs", "count",
+	"kernel_time_us", "kernel_time_mean_us", "tflops_s", "tbs",
+	"pct_roofline", "pct_gpu_time", "kernels"
+};
+
+struct reader {
+	struct tl_stream *in;
+	int c[C_N];
+	int s[2][S_N];
+	int tlc[2][TL_TLC_N];
+	struct tl_json j;
+	char *buf;
+	size_t bufcap;
+};
+
+static int
+side_col(const struct tl_stream *in, int k, const char *col)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), "%s%s", prefix[k], col);
+	return tl_stream_col(in, name);
+}
+
+int
+tl_cmpfind_kind(const struct tl_stream *in)
+{
+	if (tl_stream_col(in, "match") >= 0 &&
+	    side_col(in, REF, "kernel_time_us") >= 0 &&
+	    side_col(in, TGT, "kernel_time_us") >= 0)
+		return 1;
+	if (tl_stream_col(in, "type") >= 0 &&
+	    side_col(in, REF, "time_us") >= 0 &&
+	    side_col(in, TGT, "time_us") >= 0)
+		return 2;
+	return 0;
+}
+
+const char *
+tl_cexp_text(enum tl_cexp e)
+{
+	static const char *const text[TL_CE_N] = { "n/a", "yes",
+	    "no (faster)", "no (slower)", "likely kernel problem" };
+
+	return text[e];
+}
+
+const char *
+tl_cexp_value(enum tl_cexp e)
+{
+	static const char *const value[TL_CE_N] = { "", "yes", "faster",
+	    "slower", "likely_kernel_problem" };
+
+	return value[e];
+}
+
+static char *
+dup_col(struct reader *R, int col)
+{
+	return tl_strdup(tl_stream_get(R->in, col));
+}
+
+/* A side's kernels column: the first TL_CKERN kept, the rest summed. */
+static void
+kernels(struct reader *R, int k, struct tl_cside *s)
+{
+	static const char *const keys[] = { "name", "count", "time_us" };
+	const char *txt = tl_stream_get(R->in, R->s[k][S_KERNELS]), *err;
+	struct tl_json *j = &R->j;
+	int tok, i, v[3];
+	int64_t count, ns;
+	size_t len;
+
+	if (txt[0] == '\0')
+		return;
+	if (tl_json_parse(j, txt, strlen(txt), &err) < 1 ||
+	    tl_json_type(j, 0) != TL_J_ARRAY)
+		goto bad;
+	for (tok = 1, i = 0; i < tl_json_size(j, 0); i++,
+	    tok = tl_json_next(j, tok)) {
+		if (tl_json_type(j, tok) != TL_J_OBJECT)
+			goto bad;
+		tl_json_members(j, tok, keys, 3, v);
+		if (v[0] < 0 || v[1] < 0 || v[2] < 0)
+			goto bad;
+		txt = tl_json_text(j, v[1], &len);
+		if (tl_parse_i64(txt, len, &count) < 0)
+			goto bad;
+		txt = tl_json_text(j, v[2], &len);
+		if (tl_parse_us_ns(txt, len, &ns) < 0)
+			goto bad;
+		s->nkern_all++;
+		if (s->nkern == TL_CKERN) {
+			s->kern_other_ns += ns;
+			continue;
+		}
+		txt = tl_json_text(j, v[0], &len);
+		tl_grow(&R->buf, &R->bufcap, len + 1, 1);
+		len = tl_json_unescape(R->buf, txt, len);
+		R->buf[len] = '\0';
+		s->kern[s->nkern].name = tl_strdup(R->buf);
+		s->kern[s->nkern].count = count;
+		s->kern[s->nkern].time_ns = ns;
+		s->nkern++;
+	}
+	return;
+bad:
+	tl_die("%s: %skernels: not a JSON list of {name, count, time_us}",
+	    tl_stream_where(R->in), prefix[k]);
+}
+
+static void
+read_side(struct reader *R, int k, struct tl_cside *s)
+{
+	int64_t v;
+
+	s->roof = dup_col(R, R->s[k][S_ROOF]);
+	s->bw_roof = dup_col(R, R->s[k][S_BW_ROOF]);
+	s->peak_tflops = tl_stream_double(R->in, R->s[k][S_PEAK_TFLOPS]);
+	s->peak_tbs = tl_stream_double(R->in, R->s[k][S_PEAK_TBS]);
+	s->mean_us = s->tflops_s = s->tbs = s->pct_roofline = s->pct_gpu =
+	    NAN;
+	if (!s->has)
+		return;
+	if (tl_stream_i64(R->in, R->s[k][S_COUNT], &v))
+		s->count = v;
+	tl_stream_us(R->in, R->s[k][S_TIME], &s->time_ns);
+	s->mean_us = tl_stream_double(R->in, R->s[k][S_MEAN]);
+	s->tflops_s = tl_stream_double(R->in, R->s[k][S_TFLOPS_S]);
+	s->tbs = tl_stream_double(R->in, R->s[k][S_TBS]);
+	s->pct_roofline = tl_stream_double(R->in, R->s[k][S_PCT_ROOF]);
+	s->pct_gpu = tl_stream_double(R->in, R->s[k][S_PCT_GPU]);
+	kernels(R, k, s);
+}
+
+/* The judgement of a matched row (see cmpfind.h). */
+static enum tl_cexp
+judge(const struct tl_crow *w)
+{
+	if (w->match != TL_CM_BOTH || isnan(w->expected) || isnan(w->actual))
+		return TL_CE_NA;
+	if (strcmp(w->explained, "yes") == 0)
+		return TL_CE_YES;
+	if (w->actual > 2 * w->expected)
+		return TL_CE_KERNEL;
+	return w->actual > w->expected ? TL_CE_SLOWER : TL_CE_FASTER;
+}
+
+static void
+first_row(struct tl_cmpfind *c, struct reader *R)
+{
+	int k, i;
+
+	for (k = 0; k < 2; k++) {
+		c->name[k] = dup_col(R, R->s[k][S_NAME]);
+		c->hw[k] = dup_col(R, R->s[k][S_HW]);
+		for (i = 0; i < TL_TLC_N; i++)
+			c->has_tl[k][i] = tl_stream_us(R->in, R->tlc[k][i],
+			    &c->tl_ns[k][i]);
+	}
+	c->tolerance_pct = tl_stream_double(R->in, R->c[C_TOLERANCE]);
+}
+
+static void
+read_row(struct tl_cmpfind *c, struct reader *R)
+{
+	const char *m = tl_stream_get(R->in, R->c[C_MATCH]);
+	struct tl_crow *w;
+	int k;
+
+	tl_grow(&c->row, &c->caprow, (size_t)c->nrow + 1, sizeof(*c->row));
+	w = &c->row[c->nrow++];
+	memset(w, 0, sizeof(*w));
+	if (strcmp(m, "both") == 0)
+		w->match = TL_CM_BOTH;
+	else if (strcmp(m, "ref_only") == 0)
+		w->match = TL_CM_REF_ONLY;
+	else if (strcmp(m, "target_only") == 0)
+		w->match = TL_CM_TARGET_ONLY;
+	else
+		tl_die("%s: match '%s' is not both, ref_only or target_only",
+		    tl_stream_where(R->in), m);
+	w->name = dup_col(R, R->c[C_NAME]);
+	w->category = dup_col(R, R->c[C_CATEGORY]);
+	w->direction = dup_col(R, R->c[C_DIRECTION]);
+	w->dims = dup_col(R, R->c[C_DIMS]);
+	w->types = dup_col(R, R->c[C_TYPES]);
+	w->strides = dup_col(R, R->c[C_STRIDES]);
+	w->target_strides = dup_col(R, R->c[C_TSTRIDES]);
+	w->layout_note = dup_col(R, R->c[C_NOTE]);
+	w->concrete = dup_col(R, R->c[C_CONCRETE]);
+	w->perf_model = dup_col(R, R->c[C_MODEL]);
+	w->compute_spec = dup_col(R, R->c[C_SPEC]);
+	w->bound = dup_col(R, R->c[C_BOUND]);
+	w->explained = dup_col(R, R->c[C_EXPLAINED]);
+	if ((w->cat = tl_fcat_parse(w->category)) < 0)
+		w->cat = TL_FC_OTHER;
+	w->has_flops = tl_stream_i64(R->in, R->c[C_FLOPS], &w->flops);
+	w->has_bytes = tl_stream_i64(R->in, R->c[C_BYTES], &w->bytes);
+	w->s[REF].has = w->match != TL_CM_TARGET_ONLY;
+	w->s[TGT].has = w->match != TL_CM_REF_ONLY;
+	for (k = 0; k < 2; k++)
+		read_side(R, k, &w->s[k]);
+	w->expected = tl_stream_double(R->in, R->c[C_EXPECTED]);
+	w->actual = tl_stream_double(R->in, R->c[C_ACTUAL]);
+	w->unexplained_us = tl_stream_double(R->in, R->c[C_UNEXPL]);
+	w->delta_ns = w->s[TGT].time_ns - w->s[REF].time_ns;
+	w->delta_pct = w->s[REF].has && w->s[REF].time_ns > 0 ?
+	    100 * (double)w->delta_ns / (double)w->s[REF].time_ns : NAN;
+	w->exp = judge(w);
+}
+
+/*
+ * Recommendations: by score, then unexplained time, larger first, then
+ * in stream order (the rows are one array).
+ */
+static int
+cmp_rec(const void *a, const void *b)
+{
+	const struct tl_crow *x = *(const struct tl_crow *const *)a;
+	const struct tl_crow *y = *(const struct tl_crow *const *)b;
+
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	if (x->unexplained_us != y->unexplained_us)
+		return x->unexplained_us > y->unexplained_us ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static enum tl_priority
+priority(const struct tl_findrules *r, double score)
+{
+	if (score > r->critical_pct)
+		return TL_PRIO_CRITICAL;
+	if (score > r->high_pct)
+		return TL_PRIO_HIGH;
+	if (score > r->medium_pct)
+		return TL_PRIO_MEDIUM;
+	return TL_PRIO_LOW;
+}
+
+/* Totals, judgements and the ranked recommendations. */
+static void
+analyse(struct tl_cmpfind *c, const struct tl_findrules *r)
+{
+	struct tl_crow **recs;
+	int i, k;
+
+	c->identical = c->nrow > 0;
+	for (i = 0; i < c->nrow; i++) {
+		struct tl_crow *w = &c->row[i];
+
+		c->nmatch[w->match]++;
+		c->cat_present[w->cat] = 1;
+		for (k = 0; k < 2; k++) {
+			c->cat_ns[k][w->cat] += w->s[k].time_ns;
+			c->op_ns[k] += w->s[k].time_ns;
+		}
+		if (w->match != TL_CM_BOTH || w->delta_ns != 0)
+			c->identical = 0;
+		if (w->match != TL_CM_BOTH)
+			continue;
+		if (w->layout_note[0] != '\0')
+			c->nlayout++;
+		c->nexp[w->exp]++;
+		c->bound_ns[strcmp(w->bound, "compute") == 0 ? 0 :
+		    strcmp(w->bound, "memory") == 0 ? 1 : 2] +=
+		    w->s[TGT].time_ns;
+	}
+	c->rec = tl_calloc((size_t)c->nrow + 1, sizeof(*c->rec));
+	recs = tl_calloc((size_t)c->nrow + 1, sizeof(*recs));
+	for (i = 0; i < c->nrow; i++) {
+		struct tl_crow *w = &c->row[i];
+		const struct tl_cside *t = &w->s[TGT];
+		double u = w->unexplained_us, t_us = (double)t->time_ns / 1e3;
+
+		if (w->match == TL_CM_TARGET_ONLY && isnan(u))
+			w->unexplained_us = u = t_us;
+		if (!(u > 0) || t->time_ns <= 0 ||
+		    !(w->match == TL_CM_TARGET_ONLY || w->exp == TL_CE_SLOWER ||
+		    w->exp == TL_CE_KERNEL))
+			continue;
+		w->candidate = 1;
+		if (!isnan(t->pct_gpu))
+			w->score = u / t_us * t->pct_gpu;
+		else
+			w->score = u / ((double)c->op_ns[TGT] / 1e3) * 100;
+		w->prio = priority(r, w->score);
+		c->unexplained_us += u;
+		recs[c->nrec++] = w;
+	}
+	if (c->nrec > 1)
+		qsort(recs, (size_t)c->nrec, sizeof(*recs), cmp_rec);
+	for (i = 0; i < c->nrec; i++) {
+		c->rec[i] = (int)(recs[i] - c->row);
+		recs[i]->rank = i + 1;
+	}
+	free(recs);
+}
+
+void
+tl_cmpfind_read(struct tl_cmpfind *c, struct tl_stream *in,
+    const struct tl_findrules *r)
+{
+	struct reader R;
+	int i, k;
+
+	memset(c, 0, sizeof(*c));
+	c->rules = *r;
+	memset(&R, 0, sizeof(R));
+	R.in = in;
+	for (i = 0; i < C_N; i++)
+		R.c[i] = tl_stream_col(in, colname[i]);
+	R.c[C_NAME] = tl_stream_need(in, "name");
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < S_N; i++)
+			R.s[k][i] = side_col(in, k, sidecol[i]);
+		for (i = 0; i < TL_TLC_N; i++)
+			R.tlc[k][i] = side_col(in, k, tl_tlc_cols[i]);
+	}
+	tl_json_init(&R.j);
+	c->tolerance_pct = NAN;
+	while (tl_stream_next(in)) {
+		if (c->nrow == 0)
+			first_row(c, &R);
+		read_row(c, &R);
+	}
+	for (k = 0; k < 2; k++)
+		if (c->name[k] == NULL) {
+			c->name[k] = tl_strdup("");
+			c->hw[k] = tl_strdup("");
+		}
+	analyse(c, r);
+	tl_json_free(&R.j);
+	free(R.buf);
+}
+
+int
+tl_cmpfind_worst(const struct tl_cmpfind *c)
+{
+	int i, worst = -1;
+
+	for (i = 0; i < c->nrec; i++)
+		if ((int)c->row[c->rec[i]].prio > worst)
+			worst = (int)c->row[c->rec[i]].prio;
+	return worst;
+}
+
+void
+tl_cmpfind_free(struct tl_cmpfind *c)
+{
+	int i, k, n;
+
+	for (i = 0; i < c->nrow; i++) {
+		struct tl_crow *w = &c->row[i];
+
+		free(w->name);
+		free(w->category);
+		free(w->direction);
+		free(w->dims);
+		free(w->types);
+		free(w->strides);
+		free(w->target_strides);
+		free(w->layout_note);
+		free(w->concrete);
+		free(w->perf_model);
+		free(w->compute_spec);
+		free(w->bound);
+		free(w->explained);
+		for (k = 0; k < 2; k++) {
+			free(w->s[k].roof);
+			free(w->s[k].bw_roof);
+			for (n = 0; n < w->s[k].nkern; n++)
+				free(w->s[k].kern[n].name);
+		}
+	}
+	for (k = 0; k < 2; k++) {
+		free(c->name[k]);
+		free(c->hw[k]);
+	}
+	free(c->row);
+	free(c->rec);
+}

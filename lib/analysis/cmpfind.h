@@ -1,0 +1,138 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_CMPFIND_H
+#define TL_CMPFIND_H
+
+/*
+ * The comparative findings: a tl-compare stream (tl-format(5), "The
+ * comparison") read into its rows, the two GPU timelines, per-category
+ * kernel times, each matched op judged against the time ratio the two
+ * GPUs' roofs predict, and the recommendations for the target ranked.
+ * No text: lib/render/cmpreport renders it.
+ *
+ * The timelines come from the ref_trace_*_us and target_trace_*_us
+ * columns that every row of the stream carries (the first row's), so
+ * the report needs no second input; a timeline comparison (tl-compare
+ * --timeline) is not this stream and is told apart by its columns.
+ *
+ * The judgement of a matched op (its "Expected?"), with E its
+ * expected_ratio, A its actual_ratio and p its tolerance_pct:
+ *   yes                    explained is "yes": A within E / (1 + p/100)
+ *                          and E (1 + p/100);
+ *   likely kernel problem  otherwise A > 2 E: the target takes more than
+ *                          twice (over 100 % more than) the time the
+ *                          hardware ratio predicts;
+ *   no (slower)            otherwise A > E;
+ *   no (faster)            otherwise (A below the band);
+ *   n/a                    without E or A (no bound or perf model, roofs
+ *                          of different kinds, a reference time of 0).
+ *
+ * The recommendations for the target are the matched ops judged slower
+ * or likely kernel problems, and the ops on the target only; each scores
+ * its unexplained gap times its share of the target's time:
+ * unexplained_time_us / target_kernel_time_us * target_pct_gpu_time,
+ * which is its unexplained time as a percentage of the target's op
+ * kernel time (over the sum of the rows' target_kernel_time_us when
+ * target_pct_gpu_time is empty).  They are ranked by score, larger
+ * first, then by unexplained time, then in stream order; a score above
+ * the critical, high or medium percentage of the rules (lib/analysis/findrules)
+ * gives that priority, else low.
+ *
+ * Errors in the stream end the program through tl_die with
+ * "FILE:LINE: what" (exit 1).
+ */
+#include <stdint.h>
+
+#include "analysis/findings.h"
+#include "analysis/findrules.h"
+#include "analysis/opsig.h"
+
+struct tl_stream;
+
+enum tl_cmatch { TL_CM_BOTH, TL_CM_REF_ONLY, TL_CM_TARGET_ONLY };
+
+/* The judgement of a row against the hardware ratio. */
+enum tl_cexp {
+	TL_CE_NA, TL_CE_YES, TL_CE_FASTER, TL_CE_SLOWER, TL_CE_KERNEL,
+	TL_CE_N
+};
+
+#define TL_CKERN 3	/* kernels kept per side, most time first */
+
+/* One side of a row; has == 0 when the side lacks the op. */
+struct tl_cside {
+	int has;
+	char *roof, *bw_roof;		/* achievable, peak or "" */
+	double peak_tflops, peak_tbs;	/* NaN when empty */
+	long long count;
+	int64_t time_ns;
+	double mean_us, tflops_s, tbs, pct_roofline, pct_gpu;	/* NaN: empty */
+	struct tl_fkern kern[TL_CKERN];
+	int nkern, nkern_all;		/* kept, in the stream */
+	int64_t kern_other_ns;		/* the kernels not kept */
+};
+
+/* One row of the stream. */
+struct tl_crow {
+	enum tl_cmatch match;
+	char *name, *category, *direction, *dims, *types, *strides;
+	char *target_strides, *layout_note, *concrete, *perf_model;
+	char *compute_spec, *bound;
+	int cat;			/* TL_FC_*, other when unknown */
+	int has_flops, has_bytes;
+	int64_t flops, bytes;
+	struct tl_cside s[2];		/* reference, target */
+	int64_t delta_ns;		/* target - reference; none counts 0 */
+	double delta_pct;		/* of the reference; NaN without it */
+	double expected, actual;	/* the ratios; NaN when empty */
+	char *explained;
+	double unexplained_us;		/* NaN when empty */
+	enum tl_cexp exp;
+	int candidate;			/* a recommendation */
+	double score;			/* % of the target's op kernel time */
+	enum tl_priority prio;
+	int rank;			/* 1.. among the recommendations, 0 */
+};
+
+struct tl_cmpfind {
+	struct tl_findrules rules;	/* the priorities' thresholds */
+	char *name[2], *hw[2];		/* ref_name, target_name; ref_hw ... */
+	double tolerance_pct;		/* NaN when the stream has none */
+	/* the two timelines, in the order of lib/analysis/opsig's tl_tlc_cols */
+	int has_tl[2][TL_TLC_N];
+	int64_t tl_ns[2][TL_TLC_N];
+	struct tl_crow *row;		/* in stream order */
+	int nrow;
+	size_t caprow;
+	int64_t cat_ns[2][TL_FC_N];	/* kernel time per category and side */
+	int cat_present[TL_FC_N];
+	int64_t op_ns[2];		/* sum of each side's kernel time */
+	int nmatch[3];			/* rows per tl_cmatch */
+	int nlayout;			/* matched despite other strides */
+	int nexp[TL_CE_N];		/* matched rows per judgement */
+	int64_t bound_ns[3];		/* target time of matched rows:
+					   compute, memory, unknown bound */
+	double unexplained_us;		/* over the recommendations */
+	int identical;			/* rows, every delta 0, nothing
+					   one-sided */
+	int *rec;			/* row indexes of the recommendations */
+	int nrec;
+};
+
+/*
+ * What the open stream holds, from its columns: 1 a comparison
+ * (match, ref_kernel_time_us, target_kernel_time_us), 2 a timeline
+ * comparison (type, ref_time_us, target_time_us), 0 anything else.
+ */
+int tl_cmpfind_kind(const struct tl_stream *in);
+/* Read a comparison stream and judge it with the priorities of r. */
+void tl_cmpfind_read(struct tl_cmpfind *c, struct tl_stream *in,
+    const struct tl_findrules *r);
+void tl_cmpfind_free(struct tl_cmpfind *c);
+/* The worst priority of a recommendation, or -1 when there is none. */
+int tl_cmpfind_worst(const struct tl_cmpfind *c);
+/* "yes", "no (slower)", ... as the reports print it. */
+const char *tl_cexp_text(enum tl_cexp e);
+/* "yes", "slower", "faster", "likely_kernel_problem", "" for the CSV. */
+const char *tl_cexp_value(enum tl_cexp e);
+
+#endif

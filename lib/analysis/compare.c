@@ -1,0 +1,755 @@
+/* See LICENSE file for copyright and license details. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare.h"
+#include "common/json.h"
+#include "common/jsonw.h"
+#include "common/strmap.h"
+#include "common/util.h"
+#include "model/roofline.h"
+#include "stream/stream.h"
+
+enum { REF, TGT };
+
+static const char *const side_prefix[2] = { "ref_", "target_" };
+
+/* The shared columns, then per side, then the comparison, then per side. */
+static const char *const head_cols[] = {
+	"match", "name", "category", "direction", "input_dims",
+	"input_types", "input_strides", "target_input_strides",
+	"layout_note", "concrete_inputs", "perf_model", "compute_spec",
+	"flops", "bytes", "flops_per_byte", "bound", NULL
+};
+static const char *const side_cols[] = {
+	"name", "hw", "roof", "bw_roof", "peak_tflops", "peak_tbs", "count",
+	"kernel_time_us",
+	"kernel_time_mean_us", "tflops_s", "tbs", "pct_roofline",
+	"pct_gpu_time", "kernels", NULL
+};
+static const char *const delta_cols[] = {
+	"delta_time_us", "delta_pct", "expected_ratio", "actual_ratio",
+	"explained", "tolerance_pct", "unexplained_time_us", NULL
+};
+
+/* One output row: a signature of either side or of both. */
+struct crow {
+	const struct tl_opsig *s[2];
+	char *note;		/* layout_note, or NULL */
+};
+
+/* A side's efficiency on a row. */
+struct eff {
+	const char *roof, *bw_roof;	/* the kinds of the two roofs */
+	double peak_tflops, peak_tbs;
+	struct tl_roof_out r;
+	int has_pct;
+};
+
+const struct tl_hw *
+tl_compare_gpu(const struct tl_opsigs *s, const char *opt,
+    const char *option)
+{
+	const struct tl_hw *hw;
+
+	if (opt != NULL) {
+		if ((hw = tl_hw_find(opt)) == NULL)
+			tl_diex(TL_EXIT_USAGE, "%s: unknown GPU '%s' "
+			    "(tl-efficiency --hw list)", option, opt);
+		return hw;
+	}
+	if (s->hw[0] != '\0') {
+		if ((hw = tl_hw_find(s->hw)) == NULL)
+			tl_die("%s: hw '%s' is not in the GPU table; give %s "
+			    "NAME", s->path, s->hw, option);
+		return hw;
+	}
+	if (s->gpu[0] != '\0') {
+		if ((hw = tl_hw_match_device(s->gpu, 0)) == NULL)
+			tl_die("%s: GPU '%s' is not in the table or is "
+			    "ambiguous; give %s NAME", s->path, s->gpu,
+			    option);
+		return hw;
+	}
+	tl_die("%s: no hw or trace_gpu value names the GPU; give %s NAME",
+	    s->path, option);
+}
+
+static const char *
+side_name(const struct tl_cmp_opts *o, int k, const char *trace,
+    const char *path)
+{
+	if (o->name[k] != NULL)
+		return o->name[k];
+	return trace[0] != '\0' ? trace : path;
+}
+
+/*
+ * Figures of one kind for both GPUs: achievable (a) when both have one
+ * and the roof kind allows, else peak (p) when both have one, else each
+ * its own best figure (then the kinds differ).  kind[k] is "achievable",
+ * "peak" or "" for none.
+ */
+static void
+choose(enum tl_roof roof, const double a[2], const double p[2],
+    double out[2], const char *kind[2])
+{
+	int k, ach = roof != TL_ROOF_PEAK;
+
+	for (k = 0; k < 2; k++) {
+		int use_a;
+
+		if (ach && a[REF] > 0 && a[TGT] > 0)
+			use_a = 1;
+		else if (p[REF] > 0 && p[TGT] > 0)
+			use_a = 0;
+		else
+			use_a = ach && a[k] > 0;
+		out[k] = use_a ? a[k] : p[k];
+		kind[k] = !(out[k] > 0) ? "" : use_a ? "achievable" : "peak";
+		if (!(out[k] > 0))
+			out[k] = 0;
+	}
+}
+
+/* The roofs of both GPUs for a compute spec. */
+static void
+pair_roofs(const struct tl_cmp_opts *o, const char *spec, struct eff e[2])
+{
+	double a[2], p[2], tf[2], tb[2];
+	const char *used, *kind[2];
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		a[k] = p[k] = 0;
+		if (spec[0] != '\0') {
+			a[k] = tl_hw_tflops(o->hw[k], spec, TL_ROOF_ACHIEVABLE,
+			    NULL, NULL);
+			p[k] = tl_hw_tflops(o->hw[k], spec, TL_ROOF_PEAK, NULL,
+			    NULL);
+		}
+	}
+	choose(o->roof, a, p, tf, kind);
+	for (k = 0; k < 2; k++)
+		e[k].roof = kind[k];
+	for (k = 0; k < 2; k++) {
+		used = NULL;
+		a[k] = tl_hw_hbm(o->hw[k], TL_ROOF_ACHIEVABLE, &used, NULL);
+		if (used == NULL || strcmp(used, "achievable") != 0)
+			a[k] = 0;
+		p[k] = tl_hw_hbm(o->hw[k], TL_ROOF_PEAK, NULL, NULL);
+	}
+	choose(o->roof, a, p, tb, kind);
+	for (k = 0; k < 2; k++)
+		e[k].bw_roof = kind[k];
+	for (k = 0; k < 2; k++) {
+		e[k].peak_tflops = tf[k];
+		e[k].peak_tbs = tb[k];
+	}
+}
+
+/* The roofline of a signature's totals against e's roofs. */
+static void
+side_eff(const struct tl_opsig *s, struct eff *e)
+{
+	struct tl_roof_in ri;
+
+	memset(&e->r, 0, sizeof(e->r));
+	e->r.bound = "";
+	e->has_pct = 0;
+	if (s == NULL)
+		return;
+	ri.has_flops = s->has_flops && !s->sum_ovf;
+	ri.has_bytes = s->has_bytes && !s->sum_ovf;
+	ri.flops = s->flops_sum;
+	ri.bytes = s->bytes_sum;
+	ri.time_us = (double)s->time_ns / 1e3;
+	ri.peak_tflops = e->peak_tflops;
+	ri.peak_tbs = e->peak_tbs;
+	tl_roofline(&ri, &e->r);
+	e->has_pct = e->r.has_roofline && ri.time_us > 0;
+}
+
+/* The bound of a row: the roofline's, else memory for bytes without FLOPs. */
+static const char *
+row_bound(const struct tl_opsig *s, const struct eff *e)
+{
+	if (e->r.bound[0] != '\0')
+		return e->r.bound;
+	if (s->has_bytes && s->bytes > 0 && (!s->has_flops || s->flops == 0))
+		return "memory";
+	return "";
+}
+
+/*
+ * The layout note of two stride lists: which top-level inputs differ
+ * ("strides differ in input 1", "... in inputs 0, 2"; "strides differ"
+ * when the lists do not line up).
+ */
+static char *
+layout_note(const char *a, const char *b)
+{
+	struct tl_json ja, jb;
+	struct tl_jbuf idx = { NULL, 0, 0 };
+	const char *err, *ta, *tb;
+	char *note, num[24];
+	size_t na, nb;
+	int ea, eb, ia, ib, i, ndiff = 0;
+
+	tl_json_init(&ja);
+	tl_json_init(&jb);
+	if (tl_json_parse(&ja, a, strlen(a), &err) > 0 &&
+	    tl_json_parse(&jb, b, strlen(b), &err) > 0 &&
+	    tl_json_type(&ja, 0) == TL_J_ARRAY &&
+	    tl_json_type(&jb, 0) == TL_J_ARRAY &&
+	    tl_json_size(&ja, 0) == tl_json_size(&jb, 0)) {
+		ea = tl_json_next(&ja, 0);
+		eb = tl_json_next(&jb, 0);
+		for (i = 0, ia = 1, ib = 1; ia < ea && ib < eb; i++) {
+			ta = tl_json_text(&ja, ia, &na);
+			tb = tl_json_text(&jb, ib, &nb);
+			if (na != nb || memcmp(ta, tb, na) != 0) {
+				snprintf(num, sizeof(num), "%s%d",
+				    ndiff++ > 0 ? ", " : "", i);
+				tl_jb_lit(&idx, num);
+			}
+			ia = tl_json_next(&ja, ia);
+			ib = tl_json_next(&jb, ib);
+		}
+	}
+	tl_jb_raw(&idx, "", 1);
+	note = tl_malloc(idx.n + 32);
+	snprintf(note, idx.n + 32, "strides differ%s%s",
+	    ndiff == 0 ? "" : ndiff == 1 ? " in input " : " in inputs ",
+	    idx.s);
+	tl_json_free(&ja);
+	tl_json_free(&jb);
+	tl_jb_free(&idx);
+	return note;
+}
+
+/* Rows of one side, for pairing: by count, larger first, then strides. */
+static int
+cmp_left(const void *a, const void *b)
+{
+	const struct tl_opsig *x = *(const struct tl_opsig *const *)a;
+	const struct tl_opsig *y = *(const struct tl_opsig *const *)b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->f[TL_SIG_STRIDES], y->f[TL_SIG_STRIDES]);
+}
+
+/* The signature key without its strides. */
+static void
+loose_key(const struct tl_opsig *s, struct tl_jbuf *b)
+{
+	int k;
+
+	tl_jb_reset(b);
+	for (k = 0; k < TL_SIG_N; k++)
+		if (k != TL_SIG_STRIDES) {
+			tl_jb_lit(b, s->f[k]);
+			tl_jb_raw(b, "\x1f", 1);
+		}
+}
+
+struct rows {
+	struct crow *r;
+	size_t n, cap;
+};
+
+static void
+add(struct rows *rs, const struct tl_opsig *ref, const struct tl_opsig *tgt,
+    char *note)
+{
+	tl_grow(&rs->r, &rs->cap, rs->n + 1, sizeof(*rs->r));
+	rs->r[rs->n].s[REF] = ref;
+	rs->r[rs->n].s[TGT] = tgt;
+	rs->r[rs->n].note = note;
+	rs->n++;
+}
+
+/*
+ * Match the signatures: first on the whole signature, then the rest on
+ * the signature without strides, pairing the leftovers of each loose key
+ * in the order of cmp_left; what remains is one side's only.
+ */
+static void
+match(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
+    struct rows *rs)
+{
+	const struct tl_opsigs *side[2] = { ref, tgt };
+	unsigned char *used[2];
+	struct tl_strmap loose;
+	struct tl_jbuf key = { NULL, 0, 0 };
+	/* Per loose key and side: the leftover signatures. */
+	struct left {
+		const struct tl_opsig **s[2];
+		size_t n[2], cap[2];
+	} *lk = NULL;
+	size_t nlk = 0, caplk = 0, i, j;
+	int64_t t;
+	int k, added;
+
+	for (k = 0; k < 2; k++)
+		used[k] = tl_calloc(side[k]->n + 1, 1);
+	for (i = 0; i < ref->n; i++) {
+		const char *kk = tl_strmap_key(&ref->map, (int64_t)i);
+
+		t = tl_strmap_get(&tgt->map, kk, strlen(kk));
+		if (t >= 0) {
+			add(rs, &ref->s[i], &tgt->s[t], NULL);
+			used[REF][i] = used[TGT][t] = 1;
+		}
+	}
+	tl_strmap_init(&loose);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < side[k]->n; i++) {
+			struct left *l;
+
+			if (used[k][i])
+				continue;
+			loose_key(&side[k]->s[i], &key);
+			t = tl_strmap_add(&loose, key.s, key.n, &added);
+			if (added) {
+				tl_grow(&lk, &caplk, nlk + 1, sizeof(*lk));
+				memset(&lk[nlk++], 0, sizeof(*lk));
+			}
+			l = &lk[t];
+			tl_grow(&l->s[k], &l->cap[k], l->n[k] + 1,
+			    sizeof(*l->s[k]));
+			l->s[k][l->n[k]++] = &side[k]->s[i];
+		}
+	for (i = 0; i < nlk; i++) {
+		struct left *l = &lk[i];
+
+		for (k = 0; k < 2; k++)
+			if (l->n[k] > 1)
+				qsort(l->s[k], l->n[k], sizeof(*l->s[k]),
+				    cmp_left);
+		for (j = 0; j < l->n[REF] || j < l->n[TGT]; j++) {
+			if (j < l->n[REF] && j < l->n[TGT])
+				add(rs, l->s[REF][j], l->s[TGT][j],
+				    layout_note(l->s[REF][j]->f[TL_SIG_STRIDES],
+				    l->s[TGT][j]->f[TL_SIG_STRIDES]));
+			else if (j < l->n[REF])
+				add(rs, l->s[REF][j], NULL, NULL);
+			else
+				add(rs, NULL, l->s[TGT][j], NULL);
+		}
+		free(l->s[REF]);
+		free(l->s[TGT]);
+	}
+	free(lk);
+	free(used[REF]);
+	free(used[TGT]);
+	tl_strmap_free(&loose);
+	tl_jb_free(&key);
+}
+
+static int64_t
+time_of(const struct tl_opsig *s)
+{
+	return s != NULL ? s->time_ns : -1;
+}
+
+/* Either side's signature, the target's first. */
+static const struct tl_opsig *
+any(const struct crow *r)
+{
+	return r->s[TGT] != NULL ? r->s[TGT] : r->s[REF];
+}
+
+/* By target time, then reference time, larger first, then signature. */
+static int
+cmp_row(const void *a, const void *b)
+{
+	const struct crow *x = a, *y = b;
+	int k, c;
+
+	for (k = TGT; k >= REF; k--)
+		if (time_of(x->s[k]) != time_of(y->s[k]))
+			return time_of(x->s[k]) > time_of(y->s[k]) ? -1 : 1;
+	for (k = 0; k < TL_SIG_N; k++)
+		if ((c = strcmp(any(x)->f[k], any(y)->f[k])) != 0)
+			return c;
+	for (k = 0; k < 2; k++) {
+		const char *sx = x->s[k] != NULL ? x->s[k]->f[TL_SIG_STRIDES] :
+		    "", *sy = y->s[k] != NULL ? y->s[k]->f[TL_SIG_STRIDES] : "";
+
+		if ((c = strcmp(sx, sy)) != 0)
+			return c;
+	}
+	return 0;
+}
+
+static void
+w_num(struct tl_writer *w, int has, double v)
+{
+	if (has)
+		tl_w_double(w, v);
+	else
+		tl_w_empty(w);
+}
+
+static void
+w_kernels(struct tl_writer *w, const struct tl_opsig *s, struct tl_jbuf *b)
+{
+	size_t i, j, *ord;
+
+	if (s == NULL || s->nk == 0) {
+		tl_w_empty(w);
+		return;
+	}
+	/* By time, larger first, then name: an insertion sort (few). */
+	ord = tl_calloc(s->nk, sizeof(*ord));
+	for (i = 0; i < s->nk; i++) {
+		const struct tl_kstat *k = &s->k[i];
+
+		for (j = i; j > 0; j--) {
+			const struct tl_kstat *p = &s->k[ord[j - 1]];
+
+			if (p->ns > k->ns || (p->ns == k->ns &&
+			    strcmp(p->name, k->name) <= 0))
+				break;
+			ord[j] = ord[j - 1];
+		}
+		ord[j] = i;
+	}
+	tl_jb_reset(b);
+	tl_jb_raw(b, "[", 1);
+	for (i = 0; i < s->nk; i++) {
+		const struct tl_kstat *k = &s->k[ord[i]];
+
+		tl_jb_lit(b, i > 0 ? ",{\"name\":" : "{\"name\":");
+		tl_jb_str(b, k->name);
+		tl_jb_lit(b, ",\"count\":");
+		tl_jb_int(b, k->count);
+		tl_jb_lit(b, ",\"time_us\":");
+		tl_jb_us(b, k->ns);
+		tl_jb_raw(b, "}", 1);
+	}
+	tl_jb_raw(b, "]", 1);
+	tl_w_mem(w, b->s, b->n);
+	free(ord);
+}
+
+static void
+w_side(struct tl_writer *w, const struct tl_opsig *s, const char *name,
+    const struct tl_hw *hw, const struct eff *e, struct tl_jbuf *b)
+{
+	tl_w_str(w, name);
+	tl_w_str(w, tl_hw_name(hw));
+	tl_w_str(w, e->roof);
+	tl_w_str(w, e->bw_roof);
+	w_num(w, e->peak_tflops > 0, e->peak_tflops);
+	w_num(w, e->peak_tbs > 0, e->peak_tbs);
+	if (s == NULL) {
+		int k;
+
+		for (k = 0; k < 8; k++)	/* count .. kernels */
+			tl_w_empty(w);
+		return;
+	}
+	tl_w_int(w, s->count);
+	tl_w_us(w, s->time_ns);
+	tl_w_double(w, (double)s->time_ns / 1e3 / (double)s->count);
+	w_num(w, e->r.has_tflops_s, e->r.tflops_s);
+	w_num(w, e->r.has_tbs, e->r.tbs);
+	w_num(w, e->has_pct, e->r.pct_roofline);
+	w_num(w, s->has_pct, s->pct);
+	w_kernels(w, s, b);
+}
+
+static void
+w_tlc(struct tl_writer *w, const struct tl_opsigs *o)
+{
+	int k;
+
+	for (k = 0; k < TL_TLC_N; k++)
+		if (o->has_tlc[k])
+			tl_w_us(w, o->tlc_ns[k]);
+		else
+			tl_w_empty(w);
+}
+
+static double
+mean_us(const struct tl_opsig *s)
+{
+	return (double)s->time_ns / 1e3 / (double)s->count;
+}
+
+/* The comparison columns of a row. */
+static void
+w_delta(struct tl_writer *w, const struct crow *r, const char *bound,
+    const struct eff e[2], double tol)
+{
+	const struct tl_opsig *rs = r->s[REF], *ts = r->s[TGT];
+	int64_t d = time_of(ts) < 0 ? 0 : ts->time_ns;
+	double expect = 0, actual = 0, lim = 1 + tol / 100;
+	int has_e = 0, has_a = 0;
+
+	if (rs != NULL)
+		d -= rs->time_ns;
+	tl_w_us(w, d);
+	w_num(w, rs != NULL && rs->time_ns > 0, 100 * (double)d /
+	    (double)(rs != NULL && rs->time_ns > 0 ? rs->time_ns : 1));
+	if (rs != NULL && ts != NULL) {
+		if (strcmp(bound, "compute") == 0 && e[REF].roof[0] != '\0' &&
+		    strcmp(e[REF].roof, e[TGT].roof) == 0) {
+			expect = e[REF].peak_tflops / e[TGT].peak_tflops;
+			has_e = 1;
+		} else if (strcmp(bound, "memory") == 0 &&
+		    e[REF].bw_roof[0] != '\0' &&
+		    strcmp(e[REF].bw_roof, e[TGT].bw_roof) == 0) {
+			expect = e[REF].peak_tbs / e[TGT].peak_tbs;
+			has_e = 1;
+		}
+		if (rs->time_ns > 0) {
+			actual = mean_us(ts) / mean_us(rs);
+			has_a = 1;
+		}
+	}
+	w_num(w, has_e, expect);
+	w_num(w, has_a, actual);
+	if (ts == NULL)
+		tl_w_empty(w);
+	else if (rs == NULL)
+		tl_w_str(w, "no");
+	else if (has_e && has_a)
+		tl_w_str(w, actual <= expect * lim && actual >= expect / lim ?
+		    "yes" : "no");
+	else
+		tl_w_empty(w);
+	tl_w_double(w, tol);
+	if (ts == NULL)
+		tl_w_int(w, 0);
+	else if (rs == NULL)
+		tl_w_us(w, ts->time_ns);
+	else if (has_e && has_a) {
+		double u = (double)ts->time_ns / 1e3 -
+		    expect * mean_us(rs) * (double)ts->count;
+
+		tl_w_double(w, actual > expect && u > 0 ? u : 0);
+	} else
+		tl_w_empty(w);
+}
+
+static void
+w_header(struct tl_writer *w)
+{
+	char name[64];
+	int i, k;
+
+	for (i = 0; head_cols[i] != NULL; i++)
+		tl_w_str(w, head_cols[i]);
+	for (k = 0; k < 2; k++)
+		for (i = 0; side_cols[i] != NULL; i++) {
+			snprintf(name, sizeof(name), "%s%s", side_prefix[k],
+			    side_cols[i]);
+			tl_w_str(w, name);
+		}
+	for (i = 0; delta_cols[i] != NULL; i++)
+		tl_w_str(w, delta_cols[i]);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < TL_TLC_N; i++) {
+			snprintf(name, sizeof(name), "%s%s", side_prefix[k],
+			    tl_tlc_cols[i]);
+			tl_w_str(w, name);
+		}
+	tl_w_eol(w);
+}
+
+void
+tl_compare_ops(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
+    const struct tl_cmp_opts *o, struct tl_writer *w)
+{
+	const struct tl_opsigs *side[2] = { ref, tgt };
+	const char *name[2];
+	struct rows rs = { NULL, 0, 0 };
+	struct tl_jbuf b = { NULL, 0, 0 };
+	size_t i;
+	int k;
+
+	for (k = 0; k < 2; k++)
+		name[k] = side_name(o, k, side[k]->trace, side[k]->path);
+	match(ref, tgt, &rs);
+	if (rs.n > 0)
+		qsort(rs.r, rs.n, sizeof(*rs.r), cmp_row);
+	w_header(w);
+	for (i = 0; i < rs.n; i++) {
+		const struct crow *r = &rs.r[i];
+		const struct tl_opsig *s = any(r);
+		const char *bound;
+		struct eff e[2];
+
+		pair_roofs(o, s->compute_spec, e);
+		for (k = 0; k < 2; k++)
+			side_eff(r->s[k], &e[k]);
+		bound = row_bound(s, &e[r->s[TGT] != NULL ? TGT : REF]);
+		tl_w_str(w, r->s[REF] == NULL ? "target_only" :
+		    r->s[TGT] == NULL ? "ref_only" : "both");
+		tl_w_str(w, s->f[TL_SIG_NAME]);
+		tl_w_str(w, s->category);
+		tl_w_str(w, s->direction);
+		tl_w_str(w, s->f[TL_SIG_DIMS]);
+		tl_w_str(w, s->f[TL_SIG_TYPES]);
+		tl_w_str(w, (r->s[REF] != NULL ? r->s[REF] : s)->
+		    f[TL_SIG_STRIDES]);
+		tl_w_str(w, r->s[TGT] != NULL ? r->s[TGT]->f[TL_SIG_STRIDES] :
+		    "");
+		tl_w_str(w, r->note != NULL ? r->note : "");
+		tl_w_str(w, s->f[TL_SIG_CONCRETE]);
+		tl_w_str(w, s->perf_model);
+		tl_w_str(w, s->compute_spec);
+		if (s->has_flops)
+			tl_w_int(w, s->flops);
+		else
+			tl_w_empty(w);
+		if (s->has_bytes)
+			tl_w_int(w, s->bytes);
+		else
+			tl_w_empty(w);
+		w_num(w, s->has_flops && s->has_bytes && s->bytes > 0,
+		    (double)s->flops / (double)(s->bytes > 0 ? s->bytes : 1));
+		tl_w_str(w, bound);
+		for (k = 0; k < 2; k++)
+			w_side(w, r->s[k], name[k], o->hw[k], &e[k], &b);
+		w_delta(w, r, bound, e, o->tolerance_pct);
+		w_tlc(w, ref);
+		w_tlc(w, tgt);
+		tl_w_eol(w);
+	}
+	for (i = 0; i < rs.n; i++)
+		free(rs.r[i].note);
+	free(rs.r);
+	tl_jb_free(&b);
+}
+
+/* The timeline of one input. */
+#define NTYPES 8
+static const char *const tl_types[NTYPES] = {
+	"computation", "exposed_comm", "exposed_memcpy", "busy", "idle",
+	"total", "total_comm", "total_memcpy"
+};
+/* The type of each trace_*_us constant (lib/analysis/opsig.h order). */
+static const int tlc_type[TL_TLC_N] = { 5, 3, 0, 1, 2, 4 };
+
+struct tline {
+	char *trace;
+	int has[NTYPES];
+	int64_t ns[NTYPES];
+};
+
+static int
+type_index(const char *t)
+{
+	int i;
+
+	for (i = 0; i < NTYPES; i++)
+		if (strcmp(tl_types[i], t) == 0)
+			return i;
+	return -1;
+}
+
+static void
+read_timeline(const char *path, struct tline *tl)
+{
+	struct tl_stream in;
+	char *files[1];
+	int ctrace, ctype, ctime, ctlc[TL_TLC_N], k, n = 0, any = 0;
+
+	memset(tl, 0, sizeof(*tl));
+	files[0] = (char *)path;
+	tl_stream_open(&in, files, 1);
+	ctrace = tl_stream_col(&in, "trace");
+	ctype = tl_stream_col(&in, "type");
+	ctime = tl_stream_col(&in, "time_us");
+	for (k = 0; k < TL_TLC_N; k++)
+		any |= (ctlc[k] = tl_stream_col(&in, tl_tlc_cols[k])) >= 0;
+	if ((ctype < 0 || ctime < 0) && !any)
+		tl_die("%s: no timeline: neither type and time_us columns "
+		    "(tl-parse --timeline) nor trace_*_us columns (the op "
+		    "stream)", path);
+	while (tl_stream_next(&in)) {
+		const char *t = tl_stream_get(&in, ctrace);
+
+		if (n++ == 0)
+			tl->trace = tl_strdup(t);
+		else if (strcmp(t, tl->trace) != 0)
+			tl_die("%s: a second trace '%s' (the first is '%s'); "
+			    "compare one trace with one trace",
+			    tl_stream_where(&in), t, tl->trace);
+		if (ctype >= 0 && ctime >= 0) {
+			int i = type_index(tl_stream_get(&in, ctype));
+
+			if (i < 0)
+				continue;
+			if (tl->has[i])
+				tl_die("%s: a second '%s' row: give the "
+				    "timeline of one device",
+				    tl_stream_where(&in), tl_types[i]);
+			tl->has[i] = tl_stream_us(&in, ctime, &tl->ns[i]);
+		} else if (n == 1)
+			for (k = 0; k < TL_TLC_N; k++)
+				tl->has[tlc_type[k]] = tl_stream_us(&in,
+				    ctlc[k], &tl->ns[tlc_type[k]]);
+	}
+	if (tl->trace == NULL)
+		tl->trace = tl_strdup("");
+	tl_stream_close(&in);
+}
+
+static void
+w_pct_total(struct tl_writer *w, const struct tline *t, int i)
+{
+	int ti = 5;	/* total */
+
+	w_num(w, t->has[i] && t->has[ti] && t->ns[ti] > 0,
+	    100 * (double)t->ns[i] / (double)(t->ns[ti] > 0 ? t->ns[ti] : 1));
+}
+
+void
+tl_compare_timeline(const char *ref, const char *tgt,
+    const struct tl_cmp_opts *o, struct tl_writer *w)
+{
+	const char *path[2] = { ref, tgt }, *name[2];
+	struct tline t[2];
+	int i, k;
+
+	for (k = 0; k < 2; k++) {
+		read_timeline(path[k], &t[k]);
+		name[k] = side_name(o, k, t[k].trace, path[k]);
+	}
+	tl_w_header(w, "ref_name,target_name,type,ref_time_us,"
+	    "target_time_us,delta_time_us,delta_pct,ref_pct_total,"
+	    "target_pct_total");
+	for (i = 0; i < NTYPES; i++) {
+		int both = t[REF].has[i] && t[TGT].has[i];
+
+		if (!t[REF].has[i] && !t[TGT].has[i])
+			continue;
+		tl_w_str(w, name[REF]);
+		tl_w_str(w, name[TGT]);
+		tl_w_str(w, tl_types[i]);
+		for (k = 0; k < 2; k++)
+			if (t[k].has[i])
+				tl_w_us(w, t[k].ns[i]);
+			else
+				tl_w_empty(w);
+		if (both)
+			tl_w_us(w, t[TGT].ns[i] - t[REF].ns[i]);
+		else
+			tl_w_empty(w);
+		w_num(w, both && t[REF].ns[i] != 0, 100 *
+		    (double)(t[TGT].ns[i] - t[REF].ns[i]) /
+		    (double)(t[REF].ns[i] != 0 ? t[REF].ns[i] : 1));
+		for (k = 0; k < 2; k++)
+			w_pct_total(w, &t[k], i);
+		tl_w_eol(w);
+	}
+	for (k = 0; k < 2; k++)
+		free(t[k].trace);
+}

@@ -1,0 +1,54 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_COMPARE_H
+#define TL_COMPARE_H
+
+/*
+ * Comparing a reference trace with a target trace (tl-compare(1), the
+ * columns in tl-format(5)).
+ *
+ * Ops match on their signature (lib/analysis/opsig.h) regardless of kernel
+ * names, so traces of two vendors match; signatures left over on both
+ * sides that differ only in input_strides are paired next, and their
+ * rows say so in layout_note.  Each matched row gets both sides' count,
+ * kernel time and roofline efficiency, the exact time difference, the
+ * time ratio the two GPUs' figures predict and whether the measured ratio
+ * stays within a tolerance of it; a signature of one side only is kept
+ * and marked.  Both GPUs are measured against the same kind of roof:
+ * achievable figures when both GPUs have one (and the roof kind allows),
+ * else dense peaks.
+ *
+ * The timeline comparison reads either op streams (their trace_*_us
+ * columns, six rows) or tl-parse --timeline tables (eight rows).
+ */
+#include "analysis/opsig.h"
+#include "common/tsv.h"
+#include "model/hwspec.h"
+
+struct tl_cmp_opts {
+	const struct tl_hw *hw[2];	/* reference, target */
+	const char *name[2];		/* NULL: the trace column, or the path */
+	enum tl_roof roof;		/* TL_ROOF_AUTO or TL_ROOF_PEAK */
+	double tolerance_pct;		/* explained within this % */
+};
+
+/*
+ * The GPU of one side: the table entry named by opt when not NULL (an
+ * unknown name is a usage error), else that of the stream's hw column,
+ * else the one its trace_gpu names.  Dies, naming option (--ref-hw), when
+ * there is none.
+ */
+const struct tl_hw *tl_compare_gpu(const struct tl_opsigs *s,
+    const char *opt, const char *option);
+
+/* Write the compare stream of ref and tgt, header first. */
+void tl_compare_ops(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
+    const struct tl_cmp_opts *o, struct tl_writer *w);
+
+/*
+ * Write the timeline comparison of the inputs ref and tgt (paths, "-" =
+ * stdin): one row per timeline type, header first.
+ */
+void tl_compare_timeline(const char *ref, const char *tgt,
+    const struct tl_cmp_opts *o, struct tl_writer *w);
+
+#endif

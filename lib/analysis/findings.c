@@ -1,0 +1,906 @@
+/* See LICENSE file for copyright and license details. */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "analysis/findings.h"
+#include "common/json.h"
+#include "common/strmap.h"
+#include "common/util.h"
+#include "stream/stream.h"
+#include "trace/kernclass.h"
+
+static const struct {
+	const char *value, *file, *title;
+} cats[TL_FC_N] = {
+	{ "gemm", "gemm", "GEMM" },
+	{ "conv", "convolution", "Convolution" },
+	{ "attention", "attention", "Attention" },
+	{ "batchnorm", "batchnorm", "BatchNorm" },
+	{ "layernorm", "layernorm", "LayerNorm" },
+	{ "groupnorm", "groupnorm", "GroupNorm" },
+	{ "instancenorm", "instancenorm", "InstanceNorm" },
+	{ "rmsnorm", "rmsnorm", "RMSNorm" },
+	{ "softmax", "softmax", "Softmax" },
+	{ "elementwise", "elementwise", "Elementwise" },
+	{ "reduce", "reduce", "Reduce" },
+	{ "comm", "communication", "Collective communication" },
+	{ "memcpy", "memcpy", "Memory copy" },
+	{ "triton", "triton", "Triton" },
+	{ "other", "other", "Other" },
+};
+
+const char *
+tl_fcat_value(int c)
+{
+	return cats[c].value;
+}
+
+const char *
+tl_fcat_file(int c)
+{
+	return cats[c].file;
+}
+
+const char *
+tl_fcat_title(int c)
+{
+	return cats[c].title;
+}
+
+int
+tl_fcat_parse(const char *s)
+{
+	int c;
+
+	for (c = 0; c < TL_FC_N; c++)
+		if (strcmp(s, cats[c].value) == 0 || strcmp(s, cats[c].file) == 0)
+			return c;
+	return -1;
+}
+
+/* A GPU event kept for the gap analysis. */
+struct tl_fev {
+	int64_t start, end;	/* ns */
+	int64_t host;		/* its op's start on the host, ns */
+	int name;		/* op name, index in names */
+	int sync;		/* its op copies device to host */
+};
+
+/* Loading state, held by the findings until the load ends. */
+struct tl_floader {
+	struct tl_stream *in;	/* the stream read: own, or the caller's */
+	struct tl_stream own;
+	int owns;		/* tl_findings_load opened own */
+	struct tl_findings *f;
+	struct tl_strmap sigs, names;
+	size_t capop;
+	int c[64];
+	struct tl_json j;
+	char *buf;
+	size_t bufcap;
+};
+
+enum {
+	C_TRACE, C_NAME, C_CAT, C_TIME, C_PCT, C_TOTAL, C_BUSY, C_COMPUTE,
+	C_COMM, C_MEMCPY, C_IDLE, C_DIR, C_RANK, C_UID, C_TS, C_KERNELS,
+	C_DIMS, C_TYPES, C_STRIDES, C_CONCRETE, C_PARENT, C_MODULE, C_STACK,
+	C_GPU, C_MODEL, C_FLOPS, C_BYTES, C_SPEC, C_PARAMS, C_PERR, C_HW,
+	C_PEAKF, C_PEAKB, C_ROOF, C_BOUND, C_BASE, C_COUNT, C_KCOUNT, C_N
+};
+static const char *const colname[C_N] = {
+	"trace", "name", "category", "kernel_time_us", "pct_gpu_time",
+	"trace_total_us", "trace_busy_us", "trace_compute_us",
+	"trace_exposed_comm_us", "trace_exposed_memcpy_us", "trace_idle_us",
+	"direction", "rank", "uid", "ts_us", "kernels", "input_dims",
+	"input_types", "input_strides", "concrete_inputs", "parent_name",
+	"module", "call_stack", "trace_gpu", "perf_model", "flops", "bytes",
+	"compute_spec", "params", "perf_error", "hw", "peak_tflops",
+	"peak_tbs", "roofline_time_us", "bound", "eltwise_baseline_tbs",
+	"count", "kernel_count"
+};
+#define C_REQUIRED (C_IDLE + 1)
+
+static const char *
+get(struct tl_floader *L, int k)
+{
+	return tl_stream_get(L->in, L->c[k]);
+}
+
+/* Record the first error of a category. */
+static void
+cat_error(struct tl_floader *L, int cat, const char *col, const char *v)
+{
+	struct tl_fcat *c = &L->f->cat[cat];
+	char *msg;
+	size_t n;
+
+	if (c->error != NULL)
+		return;
+	n = strlen(v) > 60 ? 60 : strlen(v);
+	msg = tl_malloc(strlen(tl_stream_where(L->in)) + strlen(col) + n + 64);
+	sprintf(msg, "%s: column %s: '%.*s' is not a number",
+	    tl_stream_where(L->in), col, (int)n, v);
+	c->error = msg;
+}
+
+/* A number field: 1 set, 0 empty, -1 malformed (the category fails). */
+static int
+num(struct tl_floader *L, int k, int cat, double *v)
+{
+	const char *s = get(L, k);
+	char *end;
+
+	if (s[0] == '\0')
+		return 0;
+	*v = strtod(s, &end);
+	if (*end != '\0' || !isfinite(*v)) {
+		cat_error(L, cat, colname[k], s);
+		return -1;
+	}
+	return 1;
+}
+
+static int
+num_i64(struct tl_floader *L, int k, int cat, int64_t *v)
+{
+	const char *s = get(L, k);
+
+	if (s[0] == '\0')
+		return 0;
+	if (tl_parse_i64(s, strlen(s), v) < 0) {
+		cat_error(L, cat, colname[k], s);
+		return -1;
+	}
+	return 1;
+}
+
+/* Microseconds as ns: 1 set, 0 empty, -1 malformed. */
+static int
+num_ns(struct tl_floader *L, int k, int cat, int64_t *ns)
+{
+	const char *s = get(L, k);
+
+	if (s[0] == '\0')
+		return 0;
+	if (tl_parse_us_ns(s, strlen(s), ns) < 0) {
+		cat_error(L, cat, colname[k], s);
+		return -1;
+	}
+	return 1;
+}
+
+static char *
+dup_field(struct tl_floader *L, int k)
+{
+	return tl_strdup(get(L, k));
+}
+
+static struct tl_ftrace *
+trace_of(struct tl_floader *L, const char *name)
+{
+	struct tl_findings *f = L->f;
+	struct tl_ftrace *t;
+	int i;
+
+	for (i = f->ntr; i-- > 0;)
+		if (strcmp(f->tr[i].name, name) == 0)
+			return &f->tr[i];
+	tl_grow(&f->tr, &f->captr, (size_t)f->ntr + 1, sizeof(*f->tr));
+	t = &f->tr[f->ntr++];
+	memset(t, 0, sizeof(*t));
+	t->name = tl_strdup(name);
+	t->rank = dup_field(L, C_RANK);
+	t->gpu = dup_field(L, C_GPU);
+	t->hw = dup_field(L, C_HW);
+	/* The timeline columns are required; a bad one fails the load. */
+	if (num_ns(L, C_TOTAL, TL_FC_OTHER, &t->total_ns) < 0 ||
+	    num_ns(L, C_BUSY, TL_FC_OTHER, &t->busy_ns) < 0 ||
+	    num_ns(L, C_COMPUTE, TL_FC_OTHER, &t->compute_ns) < 0 ||
+	    num_ns(L, C_COMM, TL_FC_OTHER, &t->comm_ns) < 0 ||
+	    num_ns(L, C_MEMCPY, TL_FC_OTHER, &t->memcpy_ns) < 0 ||
+	    num_ns(L, C_IDLE, TL_FC_OTHER, &t->idle_ns) < 0)
+		tl_die("%s", f->cat[TL_FC_OTHER].error);
+	return t;
+}
+
+static int
+is_d2h(const char *kname)
+{
+	return strstr(kname, "DtoH") != NULL ||
+	    strstr(kname, "Device -> Host") != NULL ||
+	    strstr(kname, "D2H") != NULL;
+}
+
+static void
+add_kernel(struct tl_fop *op, const char *name, int64_t ns)
+{
+	int i;
+
+	for (i = 0; i < op->nkern; i++)
+		if (strcmp(op->kern[i].name, name) == 0)
+			break;
+	if (i == op->nkern) {
+		if (op->nkern == TL_FKERN_MAX) {
+			op->kern_other_ns += ns;
+			return;
+		}
+		op->kern[op->nkern].name = tl_strdup(name);
+		op->kern[op->nkern].time_ns = 0;
+		op->kern[op->nkern].count = 0;
+		op->nkern++;
+	}
+	op->kern[i].time_ns += ns;
+	op->kern[i].count++;
+}
+
+/*
+ * The row's GPU events: per-kernel names of the signature, the trace's
+ * event list, short kernels, layout conversions.  Returns -1 when the
+ * column is not the JSON it must be.
+ */
+static int
+scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
+    int64_t host, int name)
+{
+	static const char *const keys[] = { "name", "ts", "dur" };
+	const char *s = get(L, C_KERNELS), *err, *txt;
+	struct tl_json *j = &L->j;
+	struct tl_fev *e;
+	int n, tok, i, v[3], sync = 0;
+	int64_t ts, dur;
+	size_t len, first = t->nev;
+
+	if (s[0] == '\0')
+		return 0;
+	if ((n = tl_json_parse(j, s, strlen(s), &err)) < 1 ||
+	    tl_json_type(j, 0) != TL_J_ARRAY)
+		return -1;
+	for (tok = 1, i = 0; i < tl_json_size(j, 0); i++,
+	    tok = tl_json_next(j, tok)) {
+		if (tl_json_type(j, tok) != TL_J_OBJECT)
+			return -1;
+		tl_json_members(j, tok, keys, 3, v);
+		if (v[0] < 0 || v[1] < 0 || v[2] < 0)
+			return -1;
+		txt = tl_json_text(j, v[1], &len);
+		if (tl_parse_us_ns(txt, len, &ts) < 0)
+			return -1;
+		txt = tl_json_text(j, v[2], &len);
+		if (tl_parse_us_ns(txt, len, &dur) < 0 || dur < 0)
+			return -1;
+		txt = tl_json_text(j, v[0], &len);
+		tl_grow(&L->buf, &L->bufcap, len + 1, 1);
+		len = tl_json_unescape(L->buf, txt, len);
+		L->buf[len] = '\0';
+		if (!L->f->grouped || op->count == 0)
+			add_kernel(op, L->buf, dur);
+		if (tl_kernel_is_layout(L->buf))
+			op->layout_ns += dur;
+		if (is_d2h(L->buf))
+			sync = 1;
+		if (L->f->grouped)
+			continue;
+		t->nkernels++;
+		t->kernel_ns += dur;
+		if (dur < TL_FSHORT_NS) {
+			t->nshort++;
+			t->short_ns += dur;
+		}
+		tl_grow(&t->ev, &t->capev, t->nev + 1, sizeof(*t->ev));
+		e = &t->ev[t->nev++];
+		e->start = ts;
+		e->end = ts + dur;
+		e->host = host;
+		e->name = name;
+		e->sync = 0;
+	}
+	if (sync) {
+		t->nsync++;
+		for (; first < t->nev; first++)
+			t->ev[first].sync = 1;
+	}
+	return 0;
+}
+
+static void
+load_row(struct tl_floader *L)
+{
+	struct tl_findings *f = L->f;
+	struct tl_ftrace *t;
+	struct tl_fop *op;
+	const char *catv = get(L, C_CAT), *s;
+	char *key;
+	size_t klen, k;
+	int64_t idx, time_ns = 0, host = 0, cnt = 1, kc = 0;
+	int cat, added, name, have_host;
+	double pct = 0, v;
+	static const int keycols[] = { C_NAME, C_DIMS, C_TYPES, C_STRIDES,
+	    C_CONCRETE, C_CAT };
+
+	if ((cat = tl_fcat_parse(catv)) < 0)
+		tl_die("%s: unknown category '%s'", tl_stream_where(L->in),
+		    catv);
+	t = trace_of(L, get(L, C_TRACE));
+	t->rows++;
+	f->cat[cat].present = 1;
+	if (num_ns(L, C_TIME, cat, &time_ns) < 0 || time_ns < 0)
+		time_ns = 0;
+	if (num(L, C_PCT, cat, &pct) > 0 && pct > 0 && t->op_total_us == 0)
+		t->op_total_us = (double)time_ns / 1e3 / pct * 100;
+	if (L->c[C_COUNT] >= 0 && (num_i64(L, C_COUNT, cat, &cnt) <= 0 ||
+	    cnt < 1))
+		cnt = 1;
+	if (num_i64(L, C_KCOUNT, cat, &kc) < 0)
+		kc = 0;
+	have_host = num_ns(L, C_TS, cat, &host) > 0;
+	t->op_time_ns += time_ns;
+	if (have_host) {
+		if (!t->has_host || host < t->host_first_ns)
+			t->host_first_ns = host;
+		if (!t->has_host || host > t->host_last_ns)
+			t->host_last_ns = host;
+		t->has_host = 1;
+	}
+
+	/* The signature key. */
+	klen = 0;
+	for (k = 0; k < sizeof(keycols) / sizeof(keycols[0]); k++)
+		klen += strlen(get(L, keycols[k])) + 1;
+	key = tl_malloc(klen + 1);
+	klen = 0;
+	for (k = 0; k < sizeof(keycols) / sizeof(keycols[0]); k++) {
+		s = get(L, keycols[k]);
+		memcpy(key + klen, s, strlen(s));
+		klen += strlen(s);
+		key[klen++] = '\x1f';
+	}
+	idx = tl_strmap_add(&L->sigs, key, klen, &added);
+	free(key);
+	if (added) {
+		tl_grow(&f->op, &L->capop, (size_t)f->nop + 1, sizeof(*f->op));
+		op = &f->op[f->nop++];
+		memset(op, 0, sizeof(*op));
+		op->cat = cat;
+		op->name = dup_field(L, C_NAME);
+		op->direction = dup_field(L, C_DIR);
+		op->dims = dup_field(L, C_DIMS);
+		op->types = dup_field(L, C_TYPES);
+		op->strides = dup_field(L, C_STRIDES);
+		op->concrete = dup_field(L, C_CONCRETE);
+		op->perf_model = dup_field(L, C_MODEL);
+		op->params = dup_field(L, C_PARAMS);
+		op->compute_spec = dup_field(L, C_SPEC);
+		op->bound = dup_field(L, C_BOUND);
+		op->perf_error = dup_field(L, C_PERR);
+		op->parent_name = dup_field(L, C_PARENT);
+		op->module = dup_field(L, C_MODULE);
+		op->call_stack = dup_field(L, C_STACK);
+		op->uid = dup_field(L, C_UID);
+		op->trace = dup_field(L, C_TRACE);
+		op->has_flops = num_i64(L, C_FLOPS, cat, &op->flops) > 0;
+		op->has_bytes = num_i64(L, C_BYTES, cat, &op->bytes) > 0;
+		if (num(L, C_PEAKF, cat, &v) > 0)
+			op->peak_tflops = v;
+		if (num(L, C_PEAKB, cat, &v) > 0)
+			op->peak_tbs = v;
+		if (num(L, C_BASE, cat, &v) > 0 && v > 0) {
+			op->has_base = 1;
+			op->base_tbs = v;
+			if (f->base_tbs == 0)
+				f->base_tbs = v;
+		}
+		if (f->hw == NULL && get(L, C_HW)[0] != '\0') {
+			f->hw = tl_strdup(get(L, C_HW));
+			f->peak_tbs = op->peak_tbs;
+		}
+		op->has_eff = 1;	/* until a row lacks it */
+	} else
+		op = &f->op[idx];
+	name = (int)tl_strmap_add(&L->names, op->name, strlen(op->name),
+	    &added);
+	if (scan_kernels(L, t, op, host, name) < 0)
+		cat_error(L, cat, "kernels", get(L, C_KERNELS));
+	op->count += cnt;
+	op->kernel_count += kc;
+	op->time_ns += time_ns;
+	switch (num(L, C_ROOF, cat, &v)) {
+	case 1:
+		op->roofline_us += v * (double)cnt;
+		break;
+	default:
+		op->has_eff = 0;
+		break;
+	}
+}
+
+static int
+cmp_ev(const void *a, const void *b)
+{
+	const struct tl_fev *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return 0;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+keep_gap(struct tl_ftrace *t, const struct tl_fgap *g)
+{
+	int i;
+
+	for (i = t->ntop; i > 0 && t->top[i - 1].len_ns < g->len_ns; i--)
+		if (i < TL_FGAP_TOP)
+			t->top[i] = t->top[i - 1];
+	if (i >= TL_FGAP_TOP)
+		return;
+	t->top[i] = *g;
+	if (t->ntop < TL_FGAP_TOP)
+		t->ntop++;
+}
+
+/* Gaps between busy intervals, and what the host did meanwhile. */
+static void
+finish_trace(struct tl_ftrace *t, const struct tl_strmap *names)
+{
+	int64_t end, *dur;
+	size_t i, prev;
+	struct tl_fgap g;
+	int b;
+
+	if (t->nev == 0)
+		return;
+	qsort(t->ev, t->nev, sizeof(*t->ev), cmp_ev);
+	dur = tl_malloc(t->nev * sizeof(*dur));
+	for (i = 0; i < t->nev; i++)
+		dur[i] = t->ev[i].end - t->ev[i].start;
+	qsort(dur, t->nev, sizeof(*dur), cmp_i64);
+	t->median_kernel_ns = dur[t->nev / 2];
+	free(dur);
+	end = t->ev[0].end;
+	prev = 0;
+	for (i = 1; i < t->nev; i++) {
+		if (t->ev[i].start > end) {
+			g.start_ns = end;
+			g.len_ns = t->ev[i].start - end;
+			g.host_late_ns = t->ev[i].host - end;
+			if (g.host_late_ns < 0)
+				g.host_late_ns = 0;
+			if (g.host_late_ns > g.len_ns)
+				g.host_late_ns = g.len_ns;
+			g.before = tl_strmap_key(names, t->ev[prev].name);
+			g.after = tl_strmap_key(names, t->ev[i].name);
+			t->ngaps++;
+			t->gap_ns += g.len_ns;
+			t->host_late_ns += g.host_late_ns;
+			b = g.len_ns < 10000 ? 0 : g.len_ns < 100000 ? 1 :
+			    g.len_ns < 1000000 ? 2 : 3;
+			t->gap_hist[b]++;
+			t->gap_hist_ns[b] += g.len_ns;
+			if (t->ev[prev].sync)
+				t->sync_gap_ns += g.len_ns;
+			keep_gap(t, &g);
+		}
+		if (t->ev[i].end > end) {
+			end = t->ev[i].end;
+			prev = i;
+		}
+	}
+	free(t->ev);
+	t->ev = NULL;
+	t->nev = t->capev = 0;
+}
+
+/* An integer parameter of the params JSON object; 1 found. */
+static int
+param(struct tl_json *j, const char *params, const char *key, int idx,
+    int64_t *v)
+{
+	const char *err, *txt;
+	size_t len;
+	int t, i;
+
+	if (params[0] == '\0' || tl_json_parse(j, params, strlen(params),
+	    &err) < 1 || tl_json_type(j, 0) != TL_J_OBJECT)
+		return 0;
+	if ((t = tl_json_get(j, 0, key, strlen(key))) < 0)
+		return 0;
+	if (idx >= 0) {
+		if (tl_json_type(j, t) != TL_J_ARRAY ||
+		    idx >= tl_json_size(j, t))
+			return 0;
+		for (t++, i = 0; i < idx; i++)
+			t = tl_json_next(j, t);
+	}
+	if (tl_json_type(j, t) != TL_J_PRIM)
+		return 0;
+	txt = tl_json_text(j, t, &len);
+	return tl_parse_i64(txt, len, v) == 0;
+}
+
+static int
+precision_low(const char *spec)
+{
+	return strstr(spec, "fp8") != NULL || strstr(spec, "int8") != NULL ||
+	    strstr(spec, "fp4") != NULL;
+}
+
+/* Notable patterns of an op signature (the seeds' common patterns). */
+static const char *
+pattern(struct tl_json *j, const struct tl_fop *op)
+{
+	int64_t m, n, k, b = 1, kh, kw, g, cin;
+
+	switch (op->cat) {
+	case TL_FC_GEMM:
+		if (precision_low(op->compute_spec) ||
+		    strstr(op->name, "scaled_mm") != NULL)
+			return "quantized GEMM";
+		if (param(j, op->params, "M", -1, &m) &&
+		    param(j, op->params, "N", -1, &n) &&
+		    param(j, op->params, "K", -1, &k) &&
+		    m <= 128 && n <= 128 && k <= 128) {
+			param(j, op->params, "B", -1, &b);
+			if (b * op->count >= 1000)
+				return "tiny batched GEMMs";
+		}
+		if (strcmp(op->bound, "compute") == 0 && op->has_eff &&
+		    op->eff < 60)
+			return "compute-bound below peak";
+		if (strcmp(op->bound, "memory") == 0)
+			return "memory-bound GEMM";
+		return NULL;
+	case TL_FC_CONV:
+		if (param(j, op->params, "groups", -1, &g) && g > 1 &&
+		    param(j, op->params, "input_shape", 1, &cin) && g == cin)
+			return "depthwise convolution";
+		if (param(j, op->params, "filter_shape", 2, &kh) &&
+		    param(j, op->params, "filter_shape", 3, &kw)) {
+			if (kh == 1 && kw == 1)
+				return "1x1 (pointwise) convolution";
+			if (kh >= 5 || kw >= 5)
+				return "large-kernel convolution";
+			return "3x3-class convolution";
+		}
+		return NULL;
+	case TL_FC_ATTENTION:
+		if (param(j, op->params, "N_Q", -1, &n) && n < 1024)
+			return "short-sequence attention";
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+static int
+cmp_op_time(const void *a, const void *b, void *ctx)
+{
+	const struct tl_fop *op = ctx;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	if (op[x].time_ns != op[y].time_ns)
+		return op[x].time_ns > op[y].time_ns ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/* qsort with a context, for C11 without qsort_r. */
+static const void *sort_ctx;
+static int (*sort_fn)(const void *, const void *, void *);
+
+static int
+sort_tramp(const void *a, const void *b)
+{
+	return sort_fn(a, b, (void *)sort_ctx);
+}
+
+static void
+sort_idx(int *v, size_t n, int (*fn)(const void *, const void *, void *),
+    const void *ctx)
+{
+	if (n < 2)
+		return;
+	sort_ctx = ctx;
+	sort_fn = fn;
+	qsort(v, n, sizeof(*v), sort_tramp);
+}
+
+static int
+cmp_bottleneck(const void *a, const void *b, void *ctx)
+{
+	const struct tl_fop *op = ctx;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	if (op[x].prio != op[y].prio)
+		return op[x].prio > op[y].prio ? -1 : 1;
+	return cmp_op_time(a, b, ctx);
+}
+
+static int
+cmp_kern(const void *a, const void *b)
+{
+	const struct tl_fkern *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns > y->time_ns ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void
+analyse(struct tl_findings *f, struct tl_json *j)
+{
+	struct tl_fop *op;
+	struct tl_fcat *c;
+	double tms;
+	int i, k;
+
+	f->op_total_us = 0;
+	for (i = 0; i < f->ntr; i++) {
+		if (f->tr[i].op_total_us == 0)	/* no shares: its own rows */
+			f->tr[i].op_total_us = (double)f->tr[i].op_time_ns / 1e3;
+		f->op_total_us += f->tr[i].op_total_us;
+	}
+	for (i = 0; i < f->nop; i++) {
+		op = &f->op[i];
+		c = &f->cat[op->cat];
+		if (op->nkern > 1)
+			qsort(op->kern, (size_t)op->nkern, sizeof(*op->kern),
+			    cmp_kern);
+		c->count += op->count;
+		c->time_ns += op->time_ns;
+		c->layout_ns += op->layout_ns;
+		tl_grow(&c->ops, &c->capops, (size_t)c->nops + 1,
+		    sizeof(*c->ops));
+		c->ops[c->nops++] = i;
+		if (op->has_flops && op->has_bytes && op->bytes > 0)
+			op->fpb = (double)op->flops / (double)op->bytes;
+		if (!op->has_flops || !op->has_bytes)
+			c->missing_model++;
+		if (op->time_ns > 0) {
+			if (op->has_flops)
+				op->tflops_s = (double)op->flops *
+				    (double)op->count / (double)op->time_ns / 1e3;
+			if (op->has_bytes)
+				op->tbs = (double)op->bytes *
+				    (double)op->count / (double)op->time_ns / 1e3;
+		}
+		if (op->time_ns <= 0 || op->roofline_us <= 0)
+			op->has_eff = 0;
+		if (op->has_eff) {
+			op->eff = op->roofline_us / ((double)op->time_ns / 1e3) *
+			    100;
+			c->modelled_us += (double)op->time_ns / 1e3;
+			c->roofline_us += op->roofline_us;
+		}
+		if (op->has_base && strcmp(op->bound, "memory") == 0 &&
+		    op->has_bytes && op->time_ns > 0)
+			op->pct_base = op->tbs / op->base_tbs * 100;
+		else
+			op->has_base = 0;
+		op->pct_compute = f->op_total_us > 0 ?
+		    (double)op->time_ns / 1e3 / f->op_total_us * 100 : 0;
+	}
+	for (k = 0; k < TL_FC_N; k++) {
+		c = &f->cat[k];
+		c->pct_compute = f->op_total_us > 0 ?
+		    (double)c->time_ns / 1e3 / f->op_total_us * 100 : 0;
+		c->eff = c->modelled_us > 0 ?
+		    c->roofline_us / c->modelled_us * 100 : -1;
+		sort_idx(c->ops, (size_t)c->nops, cmp_op_time, f->op);
+	}
+	f->bytime = tl_malloc(((size_t)f->nop + 1) * sizeof(*f->bytime));
+	for (i = 0; i < f->nop; i++)
+		f->bytime[i] = i;
+	sort_idx(f->bytime, (size_t)f->nop, cmp_op_time, f->op);
+	for (i = 0; i < f->nop; i++) {
+		op = &f->op[i];
+		c = &f->cat[op->cat];
+		op->pct_category = c->time_ns > 0 ?
+		    (double)op->time_ns / (double)c->time_ns * 100 : 0;
+		op->pattern = pattern(j, op);
+		if (c->error != NULL)
+			continue;	/* no claims on a failed category */
+		tms = (double)op->time_ns / 1e6;
+		op->bottleneck = tl_is_bottleneck(&f->rules,
+		    tl_fcat_value(op->cat), tms, op->pct_category,
+		    op->has_eff, op->eff);
+		op->prio = tl_priority(&f->rules, op->pct_compute, op->has_eff,
+		    op->eff, op->pattern != NULL && op->bottleneck);
+		op->replay = tl_replay_wanted(&f->rules, op->pct_compute,
+		    op->has_eff, op->eff);
+		if (op->bottleneck) {
+			c->nbottleneck++;
+			tl_grow(&f->bottlenecks, &f->capb,
+			    (size_t)f->nbottlenecks + 1, sizeof(*f->bottlenecks));
+			f->bottlenecks[f->nbottlenecks++] = i;
+		}
+	}
+	sort_idx(f->bottlenecks, (size_t)f->nbottlenecks, cmp_bottleneck,
+	    f->op);
+}
+
+/* Module instances: kernel time under each path, with --stack. */
+static void
+modules(struct tl_findings *f)
+{
+	struct tl_strmap m;
+	struct tl_fop *op;
+	struct tl_fmod *md;
+	size_t cap = 0;
+	int64_t idx;
+	int i, added;
+
+	if (!f->has_stack || f->grouped)
+		return;
+	tl_strmap_init(&m);
+	for (i = 0; i < f->nop; i++) {
+		op = &f->op[i];
+		if (op->module[0] == '\0')
+			continue;
+		idx = tl_strmap_add(&m, op->module, strlen(op->module), &added);
+		if (added) {
+			tl_grow(&f->mod, &cap, (size_t)f->nmod + 1,
+			    sizeof(*f->mod));
+			md = &f->mod[f->nmod++];
+			memset(md, 0, sizeof(*md));
+			md->path = tl_strdup(op->module);
+		}
+		md = &f->mod[idx];
+		md->ops += op->count;
+		md->kernels += op->kernel_count;
+		md->time_ns += op->time_ns;
+		if (op->cat == TL_FC_GEMM || op->cat == TL_FC_CONV ||
+		    op->cat == TL_FC_ATTENTION)
+			md->heavy = 1;
+	}
+	tl_strmap_free(&m);
+}
+
+/* Free the loading state (after a load, or one that tl_die ended). */
+static void
+loader_free(struct tl_findings *f)
+{
+	struct tl_floader *L = f->load;
+
+	if (L->owns)
+		tl_stream_close(&L->own);
+	tl_strmap_free(&L->sigs);
+	tl_strmap_free(&L->names);
+	tl_json_free(&L->j);
+	free(L->buf);
+	free(L);
+	f->load = NULL;
+}
+
+/* A new loading state, zeroed: what a tl_die leaves, tl_findings_free frees. */
+static struct tl_floader *
+loader_new(struct tl_findings *f)
+{
+	struct tl_floader *L = f->load = tl_calloc(1, sizeof(*L));
+
+	L->f = f;
+	return L;
+}
+
+static void
+load(struct tl_findings *f, struct tl_floader *L)
+{
+	struct tl_stream *in = L->in;
+	int k, g;
+
+	f->ntr = f->nop = f->nbottlenecks = f->nmod = 0;
+	f->captr = f->capb = 0;
+	f->tr = NULL;
+	f->op = NULL;
+	f->bottlenecks = NULL;
+	f->bytime = NULL;
+	f->mod = NULL;
+	f->hw = NULL;
+	f->base_tbs = f->peak_tbs = 0;
+	memset(f->cat, 0, sizeof(f->cat));
+	for (k = 0; k < C_N; k++)
+		L->c[k] = k < C_REQUIRED ? tl_stream_need(in, colname[k]) :
+		    tl_stream_col(in, colname[k]);
+	if (L->c[C_ROOF] < 0 || L->c[C_HW] < 0)
+		tl_die("%s: the stream has no efficiency columns "
+		    "(roofline_time_us, hw): pipe it through tl-efficiency "
+		    "--hw NAME first", in->path);
+	f->has_eff_cols = 1;
+	f->grouped = L->c[C_COUNT] >= 0;
+	f->has_stack = L->c[C_MODULE] >= 0;
+	while (tl_stream_next(in))
+		load_row(L);
+	if (f->ntr == 0)
+		tl_die("%s: no op rows: nothing to analyse", in->path);
+	for (k = 0; k < f->ntr; k++)
+		finish_trace(&f->tr[k], &L->names);
+	analyse(f, &L->j);
+	modules(f);
+	/* Gap names point into L->names: keep its keys alive. */
+	for (k = 0; k < f->ntr; k++)
+		for (g = 0; g < f->tr[k].ntop; g++) {
+			f->tr[k].top[g].before = tl_strdup(f->tr[k].top[g].before);
+			f->tr[k].top[g].after = tl_strdup(f->tr[k].top[g].after);
+		}
+	loader_free(f);
+}
+
+void
+tl_findings_load(struct tl_findings *f, char *const *files, int nfiles)
+{
+	struct tl_floader *L = loader_new(f);
+
+	L->owns = 1;		/* also when tl_stream_open dies */
+	L->in = &L->own;
+	tl_stream_open(&L->own, files, nfiles);
+	load(f, L);
+}
+
+void
+tl_findings_read(struct tl_findings *f, struct tl_stream *in)
+{
+	struct tl_floader *L = loader_new(f);
+
+	L->in = in;
+	load(f, L);
+}
+
+int
+tl_findings_worst(const struct tl_findings *f)
+{
+	return f->nbottlenecks > 0 ? (int)f->op[f->bottlenecks[0]].prio : -1;
+}
+
+void
+tl_findings_free(struct tl_findings *f)
+{
+	int i, k;
+
+	for (i = 0; i < f->nop; i++) {
+		struct tl_fop *op = &f->op[i];
+
+		free(op->name), free(op->direction), free(op->dims);
+		free(op->types), free(op->strides), free(op->concrete);
+		free(op->perf_model), free(op->params), free(op->compute_spec);
+		free(op->bound), free(op->perf_error), free(op->parent_name);
+		free(op->module), free(op->call_stack), free(op->uid);
+		free(op->trace);
+		for (k = 0; k < op->nkern; k++)
+			free(op->kern[k].name);
+	}
+	for (i = 0; i < f->ntr; i++) {
+		struct tl_ftrace *t = &f->tr[i];
+
+		free(t->name), free(t->rank), free(t->gpu), free(t->hw);
+		for (k = 0; k < t->ntop; k++) {
+			free((char *)t->top[k].before);
+			free((char *)t->top[k].after);
+		}
+		free(t->ev);
+	}
+	for (k = 0; k < TL_FC_N; k++) {
+		free(f->cat[k].ops);
+		free((char *)f->cat[k].error);
+	}
+	for (i = 0; i < f->nmod; i++)
+		free(f->mod[i].path);
+	free(f->mod);
+	free(f->op);
+	free(f->tr);
+	free(f->bottlenecks);
+	free(f->bytime);
+	free((char *)f->hw);
+	if (f->load != NULL)
+		loader_free(f);
+}

@@ -1,0 +1,178 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/hashmap.h"
+#include "common/util.h"
+
+static uint64_t
+mix(uint64_t a, uint64_t b)
+{
+	uint64_t h = a * 0x9e3779b97f4a7c15ull ^ (b + 0x632be59bd9b4e019ull);
+
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 29;
+	return h;
+}
+
+void
+tl_map_init(struct tl_map *m)
+{
+	m->k1 = m->k2 = NULL;
+	m->val = NULL;
+	m->used = NULL;
+	m->cap = m->n = 0;
+}
+
+void
+tl_map_free(struct tl_map *m)
+{
+	free(m->k1);
+	free(m->k2);
+	free(m->val);
+	free(m->used);
+	tl_map_init(m);
+}
+
+static void
+grow(struct tl_map *m)
+{
+	struct tl_map old = *m;
+	size_t i, n = m->cap ? m->cap * 2 : 256;
+
+	m->k1 = tl_malloc(n * sizeof(*m->k1));
+	m->k2 = tl_malloc(n * sizeof(*m->k2));
+	m->val = tl_malloc(n * sizeof(*m->val));
+	m->used = tl_calloc(n, 1);
+	m->cap = n;
+	m->n = 0;
+	for (i = 0; i < old.cap; i++)
+		if (old.used[i])
+			tl_map_put(m, old.k1[i], old.k2[i], old.val[i]);
+	tl_map_free(&old);
+}
+
+void
+tl_map_put(struct tl_map *m, uint64_t k1, uint64_t k2, int64_t v)
+{
+	size_t j;
+
+	if ((m->n + 1) * 4 > m->cap * 3)
+		grow(m);
+	j = mix(k1, k2) & (m->cap - 1);
+	while (m->used[j]) {
+		if (m->k1[j] == k1 && m->k2[j] == k2) {
+			m->val[j] = v;
+			return;
+		}
+		j = (j + 1) & (m->cap - 1);
+	}
+	m->used[j] = 1;
+	m->k1[j] = k1;
+	m->k2[j] = k2;
+	m->val[j] = v;
+	m->n++;
+}
+
+int64_t *
+tl_map_get(const struct tl_map *m, uint64_t k1, uint64_t k2)
+{
+	size_t j;
+
+	if (m->cap == 0)
+		return NULL;
+	j = mix(k1, k2) & (m->cap - 1);
+	while (m->used[j]) {
+		if (m->k1[j] == k1 && m->k2[j] == k2)
+			return &m->val[j];
+		j = (j + 1) & (m->cap - 1);
+	}
+	return NULL;
+}
+
+void
+tl_map32_init(struct tl_map32 *m)
+{
+	m->key = NULL;
+	m->val = NULL;
+	m->cap = m->n = 0;
+}
+
+void
+tl_map32_free(struct tl_map32 *m)
+{
+	free(m->key);
+	free(m->val);
+	tl_map32_init(m);
+}
+
+static void
+grow32(struct tl_map32 *m)
+{
+	struct tl_map32 old = *m;
+	size_t i, n = m->cap ? m->cap * 2 : 256;
+
+	m->key = tl_malloc(n * sizeof(*m->key));
+	m->val = tl_calloc(n, sizeof(*m->val));
+	m->cap = n;
+	m->n = 0;
+	for (i = 0; i < old.cap; i++)
+		if (old.val[i] != 0)
+			tl_map32_put(m, old.key[i], old.val[i]);
+	tl_map32_free(&old);
+}
+
+void
+tl_map32_put(struct tl_map32 *m, uint64_t k, uint32_t v)
+{
+	size_t j;
+
+	if ((m->n + 1) * 4 > m->cap * 3)
+		grow32(m);
+	j = mix(0, k) & (m->cap - 1);
+	while (m->val[j] != 0) {
+		if (m->key[j] == k) {
+			m->val[j] = v;
+			return;
+		}
+		j = (j + 1) & (m->cap - 1);
+	}
+	m->key[j] = k;
+	m->val[j] = v;
+	m->n++;
+}
+
+uint32_t
+tl_map32_get(const struct tl_map32 *m, uint64_t k)
+{
+	size_t j;
+
+	if (m->cap == 0)
+		return 0;
+	j = mix(0, k) & (m->cap - 1);
+	while (m->val[j] != 0) {
+		if (m->key[j] == k)
+			return m->val[j];
+		j = (j + 1) & (m->cap - 1);
+	}
+	return 0;
+}
+
+uint64_t
+tl_hash(const void *s, size_t n)
+{
+	const unsigned char *p = s;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
+
+	/* Eight bytes a step; keys are long (shapes, strides, names). */
+	for (; n >= 8; n -= 8, p += 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, p, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 29);
+}

@@ -1,0 +1,154 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/hashmap.h"
+#include "common/intern.h"
+#include "common/util.h"
+
+#define CHUNK (1u << 20)
+
+struct entry {
+	const char *s;
+	uint32_t len;
+};
+
+struct tl_strtab {
+	struct entry *ent;	/* by id */
+	size_t nent, capent;
+	uint32_t *slot;		/* open addressing: id + 1, 0 = free */
+	uint32_t *hash;		/* by id */
+	size_t nslot;
+	char **chunks;
+	size_t nchunks, capchunks;
+	char *cur;
+	size_t left;
+	size_t bytes;
+};
+
+/* The hash of the map's module: eight bytes a step, where FNV-1a took one. */
+static uint32_t
+hash(const char *s, size_t len)
+{
+	return (uint32_t)tl_hash(s, len);
+}
+
+static char *
+store(struct tl_strtab *t, const char *s, size_t len)
+{
+	char *p;
+
+	if (len + 1 > t->left) {
+		size_t n = len + 1 > CHUNK ? len + 1 : CHUNK;
+
+		tl_grow(&t->chunks, &t->capchunks, t->nchunks + 1,
+		    sizeof(*t->chunks));
+		t->cur = t->chunks[t->nchunks++] = tl_malloc(n);
+		t->left = n;
+		t->bytes += n;
+	}
+	p = t->cur;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	t->cur += len + 1;
+	t->left -= len + 1;
+	return p;
+}
+
+static void
+rehash(struct tl_strtab *t)
+{
+	size_t i, n = t->nslot ? t->nslot * 2 : 1024;
+
+	free(t->slot);
+	t->slot = tl_calloc(n, sizeof(*t->slot));
+	t->nslot = n;
+	for (i = 0; i < t->nent; i++) {
+		size_t j = t->hash[i] & (n - 1);
+
+		while (t->slot[j] != 0)
+			j = (j + 1) & (n - 1);
+		t->slot[j] = (uint32_t)i + 1;
+	}
+}
+
+struct tl_strtab *
+tl_strtab_new(void)
+{
+	struct tl_strtab *t = tl_calloc(1, sizeof(*t));
+	size_t cap = 0;
+
+	tl_grow(&t->ent, &t->capent, 1, sizeof(*t->ent));
+	tl_grow(&t->hash, &cap, t->capent, sizeof(*t->hash));
+	t->ent[0].s = store(t, "", 0);
+	t->ent[0].len = 0;
+	t->hash[0] = hash("", 0);
+	t->nent = 1;
+	rehash(t);
+	return t;
+}
+
+void
+tl_strtab_free(struct tl_strtab *t)
+{
+	size_t i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->nchunks; i++)
+		free(t->chunks[i]);
+	free(t->chunks);
+	free(t->ent);
+	free(t->hash);
+	free(t->slot);
+	free(t);
+}
+
+uint32_t
+tl_intern(struct tl_strtab *t, const char *s, size_t len)
+{
+	uint32_t h = hash(s, len), id;
+	size_t j = h & (t->nslot - 1), oldcap;
+
+	while ((id = t->slot[j]) != 0) {
+		const struct entry *e = &t->ent[id - 1];
+
+		if (t->hash[id - 1] == h && e->len == len &&
+		    memcmp(e->s, s, len) == 0)
+			return id - 1;
+		j = (j + 1) & (t->nslot - 1);
+	}
+	if (len > UINT32_MAX)
+		tl_die("string of %zu bytes is too long", len);
+	oldcap = t->capent;
+	tl_grow(&t->ent, &t->capent, t->nent + 1, sizeof(*t->ent));
+	if (t->capent != oldcap)
+		t->hash = tl_realloc(t->hash, t->capent * sizeof(*t->hash));
+	id = (uint32_t)t->nent++;
+	t->ent[id].s = store(t, s, len);
+	t->ent[id].len = (uint32_t)len;
+	t->hash[id] = h;
+	t->slot[j] = id + 1;
+	if (t->nent * 2 > t->nslot)
+		rehash(t);
+	return id;
+}
+
+const char *
+tl_str(const struct tl_strtab *t, uint32_t id)
+{
+	return t->ent[id].s;
+}
+
+size_t
+tl_strsize(const struct tl_strtab *t, uint32_t id)
+{
+	return t->ent[id].len;
+}
+
+size_t
+tl_strtab_bytes(const struct tl_strtab *t)
+{
+	return t->bytes + t->capent * (sizeof(*t->ent) + sizeof(*t->hash)) +
+	    t->nslot * sizeof(*t->slot);
+}

@@ -1,0 +1,112 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/interval.h"
+#include "common/util.h"
+
+void
+tl_ivals_add(struct tl_ivals *s, int64_t start, int64_t end)
+{
+	tl_grow(&s->v, &s->cap, s->n + 1, sizeof(*s->v));
+	s->v[s->n].start = start;
+	s->v[s->n].end = end;
+	s->n++;
+}
+
+void
+tl_ivals_free(struct tl_ivals *s)
+{
+	free(s->v);
+	s->v = NULL;
+	s->n = s->cap = 0;
+}
+
+static int
+cmp_ival(const void *a, const void *b)
+{
+	const struct tl_ival *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+static size_t
+merge(struct tl_ival *v, size_t n)
+{
+	size_t i, o = 0;
+
+	if (n == 0)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_ival);
+	for (i = 1; i < n; i++) {
+		if (v[i].start <= v[o].end) {
+			if (v[i].end > v[o].end)
+				v[o].end = v[i].end;
+		} else
+			v[++o] = v[i];
+	}
+	return o + 1;
+}
+
+void
+tl_ivals_merge(struct tl_ivals *s)
+{
+	s->n = merge(s->v, s->n);
+}
+
+int64_t
+tl_ivals_length(const struct tl_ivals *s)
+{
+	int64_t sum = 0;
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		sum += s->v[i].end - s->v[i].start;
+	return sum;
+}
+
+void
+tl_ivals_subtract(const struct tl_ivals *b, const struct tl_ivals *a,
+    struct tl_ivals *out)
+{
+	size_t i, j = 0;
+
+	out->n = 0;
+	for (i = 0; i < b->n; i++) {
+		int64_t s = b->v[i].start, e = b->v[i].end;
+
+		while (j < a->n && a->v[j].end <= s)
+			j++;
+		for (size_t k = j; k < a->n && a->v[k].start < e; k++) {
+			if (a->v[k].start > s)
+				tl_ivals_add(out, s, a->v[k].start);
+			if (a->v[k].end > s)
+				s = a->v[k].end;
+			if (s >= e)
+				break;
+		}
+		if (s < e)
+			tl_ivals_add(out, s, e);
+	}
+}
+
+int64_t
+tl_busy(const struct tl_ival *v, size_t n)
+{
+	struct tl_ival stackbuf[64], *w;
+	int64_t sum = 0;
+	size_t i, m;
+
+	if (n == 0)
+		return 0;
+	w = n <= 64 ? stackbuf : tl_malloc(n * sizeof(*w));
+	memcpy(w, v, n * sizeof(*w));
+	m = merge(w, n);
+	for (i = 0; i < m; i++)
+		sum += w[i].end - w[i].start;
+	if (w != stackbuf)
+		free(w);
+	return sum;
+}

@@ -1,0 +1,583 @@
+/* See LICENSE file for copyright and license details. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jsmn.h>
+
+#include "common/json.h"
+#include "common/util.h"
+
+#define TOK(j) ((jsmntok_t *)(j)->tok)
+
+void
+tl_json_init(struct tl_json *j)
+{
+	memset(j, 0, sizeof(*j));
+}
+
+void
+tl_json_free(struct tl_json *j)
+{
+	free(j->tok);
+	tl_json_init(j);
+}
+
+int
+tl_json_parse(struct tl_json *j, const char *js, size_t len, const char **err)
+{
+	jsmn_parser p;
+	int n;
+
+	if (len > 0x7fffffff) {
+		*err = "value larger than 2 GiB";
+		return -1;
+	}
+	if (j->cap == 0) {
+		j->cap = 256;
+		j->tok = tl_malloc((size_t)j->cap * sizeof(jsmntok_t));
+	}
+	for (;;) {
+		jsmn_init(&p);
+		n = jsmn_parse(&p, js, len, TOK(j), (unsigned)j->cap);
+		if (n != JSMN_ERROR_NOMEM)
+			break;
+		if (j->cap > (1 << 26)) {
+			*err = "too many JSON tokens in one event";
+			return -1;
+		}
+		j->cap *= 2;
+		j->tok = tl_realloc(j->tok, (size_t)j->cap * sizeof(jsmntok_t));
+	}
+	if (n < 0 || (n > 0 && (size_t)TOK(j)[0].end != len)) {
+		if (memchr(js, '\0', len) != NULL)
+			*err = "NUL byte in JSON";
+		else if (n == JSMN_ERROR_PART)
+			*err = "malformed JSON: incomplete value";
+		else
+			*err = "malformed JSON";
+		return -1;
+	}
+	if (n == 0) {
+		*err = "empty JSON value";
+		return -1;
+	}
+	/* jsmn is a tokenizer: check that object members are "key": value. */
+	for (int i = 1; i < n; i++) {
+		const jsmntok_t *k = &TOK(j)[i];
+
+		if (k->parent >= 0 && TOK(j)[k->parent].type == JSMN_OBJECT &&
+		    (k->type != JSMN_STRING || k->size != 1)) {
+			*err = "malformed JSON: object member is not \"key\": value";
+			return -1;
+		}
+	}
+	j->js = js;
+	j->len = len;
+	j->ntok = n;
+	return n;
+}
+
+enum tl_jtype
+tl_json_type(const struct tl_json *j, int t)
+{
+	switch (TOK(j)[t].type) {
+	case JSMN_OBJECT:
+		return TL_J_OBJECT;
+	case JSMN_ARRAY:
+		return TL_J_ARRAY;
+	case JSMN_STRING:
+		return TL_J_STRING;
+	case JSMN_PRIMITIVE:
+		return TL_J_PRIM;
+	default:
+		return TL_J_UNDEF;
+	}
+}
+
+const char *
+tl_json_text(const struct tl_json *j, int t, size_t *len)
+{
+	const jsmntok_t *k = &TOK(j)[t];
+
+	*len = (size_t)(k->end - k->start);
+	return j->js + k->start;
+}
+
+int
+tl_json_size(const struct tl_json *j, int t)
+{
+	return TOK(j)[t].size;
+}
+
+int
+tl_json_next(const struct tl_json *j, int t)
+{
+	const jsmntok_t *tok = TOK(j);
+	int end = tok[t].end, i = t + 1;
+
+	while (i < j->ntok && tok[i].start < end)
+		i++;
+	return i;
+}
+
+int
+tl_json_get(const struct tl_json *j, int obj, const char *key, size_t klen)
+{
+	const jsmntok_t *tok = TOK(j);
+	int i, n;
+
+	if (obj < 0 || tok[obj].type != JSMN_OBJECT)
+		return -1;
+	n = tok[obj].size;
+	i = obj + 1;
+	while (n-- > 0 && i + 1 < j->ntok) {
+		const jsmntok_t *k = &tok[i];
+
+		if ((size_t)(k->end - k->start) == klen &&
+		    memcmp(j->js + k->start, key, klen) == 0)
+			return i + 1;
+		i = tl_json_next(j, i + 1);
+	}
+	return -1;
+}
+
+void
+tl_json_members(const struct tl_json *j, int obj, const char *const *keys,
+    int nkeys, int *out)
+{
+	const jsmntok_t *tok = TOK(j);
+	int i, n, k;
+
+	for (k = 0; k < nkeys; k++)
+		out[k] = -1;
+	if (obj < 0 || tok[obj].type != JSMN_OBJECT)
+		return;
+	n = tok[obj].size;
+	for (i = obj + 1; n-- > 0 && i + 1 < j->ntok; i = tl_json_next(j, i + 1)) {
+		const char *s = j->js + tok[i].start;
+		size_t len = (size_t)(tok[i].end - tok[i].start);
+
+		for (k = 0; k < nkeys; k++)
+			if (out[k] < 0 && len > 0 && keys[k][0] == s[0] &&
+			    strlen(keys[k]) == len &&
+			    memcmp(keys[k], s, len) == 0) {
+				out[k] = i + 1;
+				break;
+			}
+	}
+}
+
+size_t
+tl_json_compact_text(const char *s, size_t n, char *out)
+{
+	size_t i, o = 0;
+	int in_str = 0;
+
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (in_str) {
+			out[o++] = c;
+			if (c == '\\' && i + 1 < n)
+				out[o++] = s[++i];
+			else if (c == '"')
+				in_str = 0;
+			continue;
+		}
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
+			continue;
+		if (c == '"')
+			in_str = 1;
+		out[o++] = c;
+	}
+	out[o] = '\0';
+	return o;
+}
+
+size_t
+tl_json_compact(const struct tl_json *j, int t, char **out, size_t *cap)
+{
+	const jsmntok_t *k = &TOK(j)[t];
+	const char *s = j->js + k->start;
+	size_t n = (size_t)(k->end - k->start);
+
+	if (k->type == JSMN_STRING) {
+		s--;		/* include the quotes */
+		n += 2;
+	}
+	tl_grow(out, cap, n + 1, 1);
+	return tl_json_compact_text(s, n, *out);
+}
+
+static int
+hex4(const char *s, unsigned *v)
+{
+	int i;
+
+	*v = 0;
+	for (i = 0; i < 4; i++) {
+		char c = s[i];
+
+		*v <<= 4;
+		if (c >= '0' && c <= '9')
+			*v |= (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			*v |= (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			*v |= (unsigned)(c - 'A' + 10);
+		else
+			return -1;
+	}
+	return 0;
+}
+
+static size_t
+put_utf8(char *d, unsigned cp)
+{
+	if (cp < 0x80) {
+		d[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		d[0] = (char)(0xc0 | cp >> 6);
+		d[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		d[0] = (char)(0xe0 | cp >> 12);
+		d[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		d[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	d[0] = (char)(0xf0 | cp >> 18);
+	d[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	d[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	d[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+size_t
+tl_utf8_len(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t len, i;
+
+	if (n == 0)
+		return 0;
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		len = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef)
+		len = 3;
+	else if (p[0] >= 0xf0 && p[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	for (i = 1; i < len; i++)	/* stops at a NUL too */
+		if (i >= n || (p[i] & 0xc0) != 0x80)
+			return 0;
+	if ((p[0] == 0xe0 && p[1] < 0xa0) ||	/* overlong */
+	    (p[0] == 0xed && p[1] > 0x9f) ||	/* surrogate */
+	    (p[0] == 0xf0 && p[1] < 0x90) ||	/* overlong */
+	    (p[0] == 0xf4 && p[1] > 0x8f))	/* beyond U+10FFFF */
+		return 0;
+	return len;
+}
+
+/* The JSON checker of tl_json_valid: p moves over what is valid. */
+struct jcheck {
+	const char *p, *end;
+};
+
+static void
+jc_space(struct jcheck *c)
+{
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' ||
+	    *c->p == '\n' || *c->p == '\r'))
+		c->p++;
+}
+
+static int
+jc_digits(struct jcheck *c)
+{
+	const char *q = c->p;
+
+	while (c->p < c->end && *c->p >= '0' && *c->p <= '9')
+		c->p++;
+	return c->p > q;
+}
+
+static int
+jc_number(struct jcheck *c)
+{
+	if (c->p < c->end && *c->p == '-')
+		c->p++;
+	if (c->p < c->end && *c->p == '0')
+		c->p++;
+	else if (!jc_digits(c))
+		return 0;
+	if (c->p < c->end && *c->p == '.') {
+		c->p++;
+		if (!jc_digits(c))
+			return 0;
+	}
+	if (c->p < c->end && (*c->p == 'e' || *c->p == 'E')) {
+		c->p++;
+		if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
+			c->p++;
+		if (!jc_digits(c))
+			return 0;
+	}
+	return 1;
+}
+
+/* A string, at its opening quote. */
+static int
+jc_string(struct jcheck *c)
+{
+	unsigned cp;
+	size_t k;
+
+	for (c->p++; c->p < c->end; ) {
+		unsigned char ch = (unsigned char)*c->p;
+
+		if (ch == '"') {
+			c->p++;
+			return 1;
+		}
+		if (ch < 0x20)
+			return 0;
+		if (ch == '\\') {
+			if (c->end - c->p < 2)
+				return 0;
+			if (c->p[1] == 'u') {
+				if (c->end - c->p < 6 || hex4(c->p + 2, &cp) < 0)
+					return 0;
+				c->p += 6;
+			} else if (strchr("\"\\/bfnrt", c->p[1]) != NULL &&
+			    c->p[1] != '\0')
+				c->p += 2;
+			else
+				return 0;
+			continue;
+		}
+		if ((k = tl_utf8_len(c->p, (size_t)(c->end - c->p))) == 0)
+			return 0;
+		c->p += k;
+	}
+	return 0;
+}
+
+static int
+jc_word(struct jcheck *c, const char *w)
+{
+	size_t k = strlen(w);
+
+	if ((size_t)(c->end - c->p) < k || memcmp(c->p, w, k) != 0)
+		return 0;
+	c->p += k;
+	return 1;
+}
+
+static int
+jc_value(struct jcheck *c, int depth)
+{
+	char close;
+
+	jc_space(c);
+	if (c->p == c->end)
+		return 0;
+	switch (*c->p) {
+	case '"':
+		return jc_string(c);
+	case 't':
+		return jc_word(c, "true");
+	case 'f':
+		return jc_word(c, "false");
+	case 'n':
+		return jc_word(c, "null");
+	case '[':
+	case '{':
+		if (depth >= TL_JSON_DEPTH)
+			return 0;
+		close = *c->p++ == '[' ? ']' : '}';
+		jc_space(c);
+		if (c->p < c->end && *c->p == close) {
+			c->p++;
+			return 1;
+		}
+		for (;;) {
+			if (close == '}') {
+				jc_space(c);
+				if (c->p == c->end || *c->p != '"' ||
+				    !jc_string(c))
+					return 0;
+				jc_space(c);
+				if (c->p == c->end || *c->p++ != ':')
+					return 0;
+			}
+			if (!jc_value(c, depth + 1))
+				return 0;
+			jc_space(c);
+			if (c->p == c->end)
+				return 0;
+			if (*c->p == close) {
+				c->p++;
+				return 1;
+			}
+			if (*c->p++ != ',')
+				return 0;
+		}
+	default:
+		return jc_number(c);
+	}
+}
+
+int
+tl_json_valid(const char *s, size_t n)
+{
+	struct jcheck c;
+
+	c.p = s;
+	c.end = s + n;
+	if (!jc_value(&c, 0))
+		return 0;
+	jc_space(&c);
+	return c.p == c.end;
+}
+
+size_t
+tl_json_unescape(char *dst, const char *src, size_t len)
+{
+	size_t i = 0, o = 0;
+
+	while (i < len) {
+		unsigned cp, lo;
+		char c = src[i++];
+
+		if (c != '\\' || i >= len) {
+			dst[o++] = c;
+			continue;
+		}
+		c = src[i++];
+		switch (c) {
+		case 'b': dst[o++] = '\b'; break;
+		case 'f': dst[o++] = '\f'; break;
+		case 'n': dst[o++] = '\n'; break;
+		case 'r': dst[o++] = '\r'; break;
+		case 't': dst[o++] = '\t'; break;
+		case 'u':
+			if (i + 4 > len || hex4(src + i, &cp) < 0) {
+				dst[o++] = '\\';
+				dst[o++] = 'u';
+				break;
+			}
+			i += 4;
+			if (cp >= 0xd800 && cp < 0xdc00) {
+				if (i + 6 <= len && src[i] == '\\' &&
+				    src[i + 1] == 'u' &&
+				    hex4(src + i + 2, &lo) == 0 &&
+				    lo >= 0xdc00 && lo < 0xe000) {
+					cp = 0x10000 + ((cp - 0xd800) << 10) +
+					    (lo - 0xdc00);
+					i += 6;
+				} else
+					cp = 0xfffd;
+			} else if (cp >= 0xdc00 && cp < 0xe000)
+				cp = 0xfffd;
+			/* \u0000 would cut C strings: keep it visible. */
+			o += put_utf8(dst + o, cp == 0 ? 0xfffd : cp);
+			break;
+		default:	/* \" \\ \/ and anything unknown */
+			dst[o++] = c;
+			break;
+		}
+	}
+	dst[o] = '\0';
+	return o;
+}
+
+int
+tl_parse_us_ns(const char *s, size_t len, int64_t *ns)
+{
+	const char *p = s, *end = s + len;
+	int neg = 0, nfrac = 0, round = 0;
+	int64_t ip = 0, frac = 0;
+
+	if (p < end && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	if (p == end || *p < '0' || *p > '9')
+		return -1;
+	while (p < end && *p >= '0' && *p <= '9') {
+		if (ip > (INT64_MAX / 1000 - 9) / 10)
+			return -1;
+		ip = ip * 10 + (*p++ - '0');
+	}
+	if (p < end && *p == '.') {
+		p++;
+		while (p < end && *p >= '0' && *p <= '9') {
+			if (nfrac < 3)
+				frac = frac * 10 + (*p - '0');
+			else if (nfrac == 3)
+				round = *p >= '5';
+			nfrac++;
+			p++;
+		}
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		/* Rare: fall back to a correctly rounded double. */
+		char buf[64], *dend;
+		double d;
+
+		if (len >= sizeof(buf))
+			return -1;
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		errno = 0;
+		d = strtod(buf, &dend);
+		if (dend != buf + len || errno != 0 || !isfinite(d) ||
+		    fabs(d) > 9e12)
+			return -1;
+		*ns = llround(d * 1000.0);
+		return 0;
+	}
+	if (p != end)
+		return -1;
+	while (nfrac < 3) {
+		frac *= 10;
+		nfrac++;
+	}
+	*ns = ip * 1000 + frac + round;
+	if (neg)
+		*ns = -*ns;
+	return 0;
+}
+
+int
+tl_parse_i64(const char *s, size_t len, int64_t *v)
+{
+	const char *p = s, *end = s + len;
+	int neg = 0;
+	uint64_t x = 0;
+
+	if (p < end && *p == '-')
+		neg = *p++ == '-';
+	if (p == end || *p < '0' || *p > '9')	/* a digit first */
+		return -1;
+	while (p < end && *p >= '0' && *p <= '9') {
+		if (x > (UINT64_MAX - 9) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(*p++ - '0');
+	}
+	if (p < end && *p == '.') {	/* "5.0" */
+		for (p++; p < end && *p == '0'; p++)
+			;
+	}
+	if (p != end || x > (uint64_t)INT64_MAX)
+		return -1;
+	*v = neg ? -(int64_t)x : (int64_t)x;
+	return 0;
+}

@@ -1,0 +1,461 @@
+/* See LICENSE file for copyright and license details. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/tsv.h"
+
+void
+tl_w_init(struct tl_writer *w, FILE *fp, int csv)
+{
+	w->fp = fp;
+	w->csv = csv;
+	w->col = 0;
+}
+
+static void
+sep(struct tl_writer *w)
+{
+	if (w->col++ > 0)
+		putc_unlocked(w->csv ? ',' : '\t', w->fp);
+}
+
+void
+tl_w_mem(struct tl_writer *w, const char *s, size_t n)
+{
+	size_t i, run = 0;
+
+	sep(w);
+	if (n == 0)
+		return;
+	if (w->csv) {
+		int quote = 0;
+
+		for (i = 0; i < n; i++)
+			if (s[i] == ',' || s[i] == '"' || s[i] == '\n' ||
+			    s[i] == '\r') {
+				quote = 1;
+				break;
+			}
+		if (!quote) {
+			fwrite(s, 1, n, w->fp);
+			return;
+		}
+		putc_unlocked('"', w->fp);
+		for (i = 0; i < n; i++) {
+			if (s[i] == '"')
+				putc_unlocked('"', w->fp);
+			putc_unlocked(s[i], w->fp);
+		}
+		putc_unlocked('"', w->fp);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		char c = s[i], e;
+
+		switch (c) {
+		case '\t': e = 't'; break;
+		case '\n': e = 'n'; break;
+		case '\r': e = 'r'; break;
+		case '\\': e = '\\'; break;
+		default: continue;
+		}
+		fwrite(s + run, 1, i - run, w->fp);
+		putc_unlocked('\\', w->fp);
+		putc_unlocked(e, w->fp);
+		run = i + 1;
+	}
+	fwrite(s + run, 1, n - run, w->fp);
+}
+
+size_t
+tl_tsv_decode(char *dst, const char *p, size_t n)
+{
+	char *d = dst;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (p[k] == '\\' && k + 1 < n) {
+			switch (p[++k]) {
+			case 't': *d++ = '\t'; break;
+			case 'n': *d++ = '\n'; break;
+			case 'r': *d++ = '\r'; break;
+			case '\\': *d++ = '\\'; break;
+			default: *d++ = '\\'; *d++ = p[k]; break;
+			}
+		} else
+			*d++ = p[k];
+	}
+	*d = '\0';
+	return (size_t)(d - dst);
+}
+
+void
+tl_w_raw(struct tl_writer *w, const char *s, size_t n)
+{
+	sep(w);
+	fwrite(s, 1, n, w->fp);
+}
+
+void
+tl_w_str(struct tl_writer *w, const char *s)
+{
+	tl_w_mem(w, s, s != NULL ? strlen(s) : 0);
+}
+
+void
+tl_w_empty(struct tl_writer *w)
+{
+	sep(w);
+}
+
+void
+tl_w_int(struct tl_writer *w, int64_t v)
+{
+	char buf[32];
+	size_t n = tl_fmt_i64(buf, v);
+
+	sep(w);
+	fwrite(buf, 1, n, w->fp);
+}
+
+size_t
+tl_fmt_i64(char *buf, int64_t v)
+{
+	char tmp[24];
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	size_t n = 0, k = 0;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u > 0);
+	if (v < 0)
+		buf[k++] = '-';
+	while (n > 0)
+		buf[k++] = tmp[--n];
+	buf[k] = '\0';
+	return k;
+}
+
+void
+tl_fmt_us(char *buf, size_t n, int64_t ns)
+{
+	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+	unsigned frac = (unsigned)(a % 1000);
+	size_t k = 0;
+
+	/* No snprintf: this runs for every time field of every row. */
+	if (n < 24) {		/* "-" 16 digits "." 3 digits NUL, rounded up */
+		if (n > 0)
+			buf[0] = '\0';
+		return;
+	}
+	if (ns < 0)
+		buf[k++] = '-';
+	k += tl_fmt_i64(buf + k, (int64_t)(a / 1000));
+	if (frac != 0) {
+		buf[k++] = '.';
+		buf[k++] = (char)('0' + frac / 100);
+		buf[k++] = (char)('0' + frac / 10 % 10);
+		buf[k++] = (char)('0' + frac % 10);
+		while (buf[k - 1] == '0')
+			k--;
+	}
+	buf[k] = '\0';
+}
+
+void
+tl_w_us(struct tl_writer *w, int64_t ns)
+{
+	char buf[32];
+
+	tl_fmt_us(buf, sizeof(buf), ns);
+	sep(w);
+	fputs(buf, w->fp);
+}
+
+/*
+ * Round the decimal digits dig[0..17) to p digits, half up; returns the
+ * carry into the exponent (0 or 1).
+ */
+static int
+round_digits(const char *dig, int p, char *out)
+{
+	int i, carry;
+
+	memcpy(out, dig, (size_t)p);
+	carry = dig[p] >= '5';
+	for (i = p - 1; i >= 0 && carry; i--) {
+		if (out[i] == '9')
+			out[i] = '0';
+		else {
+			out[i]++;
+			carry = 0;
+		}
+	}
+	if (carry) {		/* 999.. -> 1000.. */
+		memmove(out + 1, out, (size_t)p - 1);
+		out[0] = '1';
+		return 1;
+	}
+	return 0;
+}
+
+/* Write sign, digits dig[0..nd) and decimal exponent e as Python's repr. */
+static void
+layout(char *buf, size_t n, int neg, const char *dig, int nd, int e)
+{
+	char *o = buf, *end = buf + n - 1;
+	int i;
+
+	while (nd > 1 && dig[nd - 1] == '0')
+		nd--;
+#define PUT(c) do { if (o < end) *o++ = (c); } while (0)
+	if (neg)
+		PUT('-');
+	if (e >= -4 && e < 16) {	/* plain notation */
+		if (e < 0) {
+			PUT('0');
+			PUT('.');
+			for (i = -1; i > e; i--)
+				PUT('0');
+			for (i = 0; i < nd; i++)
+				PUT(dig[i]);
+		} else {
+			for (i = 0; i <= e; i++)
+				PUT(i < nd ? dig[i] : '0');
+			if (nd > e + 1) {
+				PUT('.');
+				for (i = e + 1; i < nd; i++)
+					PUT(dig[i]);
+			}
+		}
+	} else {
+		char ex[16];
+
+		PUT(dig[0]);
+		if (nd > 1) {
+			PUT('.');
+			for (i = 1; i < nd; i++)
+				PUT(dig[i]);
+		}
+		snprintf(ex, sizeof(ex), "e%c%02d", e < 0 ? '-' : '+',
+		    e < 0 ? -e : e);
+		for (i = 0; ex[i] != '\0'; i++)
+			PUT(ex[i]);
+	}
+#undef PUT
+	*o = '\0';
+}
+
+/*
+ * Exact decimal digits for the common range 1e-5 <= |d| < 1e15 with
+ * 128-bit integers, without printf or strtod: d = m * 2^-s, and the
+ * p-digit correctly rounded decimal is round(m * 10^k / 2^s).
+ */
+typedef unsigned __int128 u128;
+
+static u128
+pow10_128(int k)
+{
+	static const uint64_t p10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+		100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull
+	};
+
+	return k <= 19 ? (u128)p10[k] : (u128)p10[19] * p10[k - 19];
+}
+
+/* round(m * 10^k / 2^s), ties to even. */
+static u128
+scaled(uint64_t m, int k, int s)
+{
+	u128 x = (u128)m * pow10_128(k);
+	u128 q = x >> s, r = x & (((u128)1 << s) - 1), half = (u128)1 << (s - 1);
+
+	if (r > half || (r == half && (q & 1)))
+		q++;
+	return q;
+}
+
+/* 1 if c * 10^-k reads back as m * 2^-s (within half an ulp). */
+static int
+reads_back(u128 c, int k, uint64_t m, int s)
+{
+	u128 y = c << s, x = (u128)m * pow10_128(k), lim = pow10_128(k) / 2;
+
+	if (y >= x)
+		return y - x < lim;
+	/* Below a power of two the next double down is half as far. */
+	if (m == (1ull << 52))
+		lim /= 2;
+	return x - y < lim;
+}
+
+static void
+digits_of(u128 c128, int p, char *dig)
+{
+	uint64_t c = (uint64_t)c128;	/* < 10^17 */
+	int i;
+
+	for (i = p - 1; i >= 0; i--) {
+		dig[i] = (char)('0' + (int)(c % 10));
+		c /= 10;
+	}
+}
+
+/* Fast path of tl_fmt_double; 0, or -1 when d is out of its range. */
+static int
+fmt_fast(char *buf, size_t n, double d)
+{
+	double a = fabs(d);
+	uint64_t m;
+	int ex, s, E, p;
+	u128 c17;
+	char dig[18];
+
+	if (!(a >= 1e-5 && a < 1e15))
+		return -1;
+	m = (uint64_t)ldexp(frexp(a, &ex), 53);
+	s = 53 - ex;
+	if (s < 1 || s > 120)
+		return -1;
+	E = (int)floor(log10(a));
+	for (;;) {
+		if (16 - E < 0 || 16 - E > 22)
+			return -1;
+		c17 = scaled(m, 16 - E, s);
+		if (c17 >= pow10_128(17))
+			E++;
+		else if (c17 < pow10_128(16))
+			E--;
+		else
+			break;
+	}
+	for (p = 15; p <= 16; p++) {
+		int k = p - 1 - E;
+		u128 c = scaled(m, k, s);
+
+		if (reads_back(c, k, m, s)) {
+			if (c == pow10_128(p)) {	/* rounded up to 10^p */
+				dig[0] = '1';
+				layout(buf, n, d < 0, dig, 1, E + 1);
+			} else {
+				digits_of(c, p, dig);
+				layout(buf, n, d < 0, dig, p, E);
+			}
+			return 0;
+		}
+	}
+	digits_of(c17, 17, dig);
+	layout(buf, n, d < 0, dig, 17, E);
+	return 0;
+}
+
+void
+tl_fmt_double(char *buf, size_t n, double d)
+{
+	char e17[40], dig[18], cand[18], txt[48];
+	int e, p, neg = d < 0;
+
+	if (!isfinite(d)) {
+		buf[0] = '\0';
+		return;
+	}
+	if (d == 0) {
+		snprintf(buf, n, "0");
+		return;
+	}
+	if (fabs(d) < 1e15 && d == (double)(long long)d) {
+		snprintf(buf, n, "%lld", (long long)d);
+		return;
+	}
+	if (fmt_fast(buf, n, d) == 0)
+		return;
+	/*
+	 * The 17 significant digits always read back; the shortest of 15,
+	 * 16, 17 digits that reads back is Python's repr in practice.
+	 */
+	snprintf(e17, sizeof(e17), "%.16e", fabs(d));
+	dig[0] = e17[0];
+	memcpy(dig + 1, e17 + 2, 16);
+	dig[17] = '\0';
+	e = atoi(e17 + 19);
+	for (p = 15; p <= 16; p++) {
+		int ce;
+
+		if (dig[p] == '5' && (p == 16 || dig[16] == '0')) {
+			/*
+			 * The dropped digits are exactly half: the 17-digit
+			 * text was rounded, so let printf round d itself.
+			 */
+			char ep[40];
+
+			snprintf(ep, sizeof(ep), "%.*e", p - 1, fabs(d));
+			cand[0] = ep[0];
+			memcpy(cand + 1, ep + 2, (size_t)p - 1);
+			ce = atoi(ep + p + 2);
+		} else
+			ce = e + round_digits(dig, p, cand);
+		layout(txt, sizeof(txt), neg, cand, p, ce);
+		if (strtod(txt, NULL) == d) {
+			snprintf(buf, n, "%s", txt);
+			return;
+		}
+	}
+	layout(buf, n, neg, dig, 17, e);
+}
+
+void
+tl_w_double(struct tl_writer *w, double d)
+{
+	/*
+	 * A small cache of recent texts: roofs, baselines and other values
+	 * repeat on every row of a trace, and formatting is the costly part.
+	 */
+	static struct {
+		double d;
+		char text[40];
+	} cache[64];
+	uint64_t bits;
+	unsigned h;
+
+	memcpy(&bits, &d, sizeof(bits));
+	h = (unsigned)((bits * 0x9e3779b97f4a7c15ull) >> 58);
+	if (cache[h].text[0] == '\0' ||
+	    memcmp(&cache[h].d, &d, sizeof(d)) != 0) {
+		cache[h].d = d;
+		tl_fmt_double(cache[h].text, sizeof(cache[h].text), d);
+		if (cache[h].text[0] == '\0') {	/* NaN, inf: not cached */
+			sep(w);
+			return;
+		}
+	}
+	sep(w);
+	fputs(cache[h].text, w->fp);
+}
+
+void
+tl_w_eol(struct tl_writer *w)
+{
+	putc_unlocked('\n', w->fp);	/* LF for CSV too, as the TSV */
+	w->col = 0;
+}
+
+void
+tl_w_header(struct tl_writer *w, const char *names)
+{
+	const char *p = names, *q;
+
+	while ((q = strchr(p, ',')) != NULL) {
+		tl_w_mem(w, p, (size_t)(q - p));
+		p = q + 1;
+	}
+	tl_w_str(w, p);
+	tl_w_eol(w);
+}

@@ -1,0 +1,217 @@
+/* See LICENSE file for copyright and license details. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+
+static const char *progname = "tl";
+
+void (*tl_exit_hook)(int status);
+
+void
+tl_setprogname(const char *argv0)
+{
+	const char *p;
+
+	if (argv0 == NULL || *argv0 == '\0')
+		return;
+	p = strrchr(argv0, '/');
+	progname = p != NULL ? p + 1 : argv0;
+}
+
+const char *
+tl_progname(void)
+{
+	return progname;
+}
+
+static void __attribute__((noreturn))
+die_exit(int status)
+{
+	if (tl_exit_hook != NULL)
+		tl_exit_hook(status);
+	exit(status);
+}
+
+static void
+vwarn(const char *fmt, va_list ap)
+{
+	int saved = errno;
+	size_t len = strlen(fmt);
+
+	fprintf(stderr, "%s: ", progname);
+	vfprintf(stderr, fmt, ap);
+	if (len > 0 && fmt[len - 1] == ':')
+		fprintf(stderr, " %s", strerror(saved));
+	fputc('\n', stderr);
+}
+
+void
+tl_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	die_exit(TL_EXIT_ERROR);
+}
+
+void
+tl_diex(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	die_exit(status);
+}
+
+void
+tl_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+void
+tl_version(void)
+{
+	printf("%s (tl) %s\n", progname, TL_VERSION);
+	exit(tl_close_stdout());
+}
+
+void *
+tl_malloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		tl_die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *
+tl_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		tl_die("out of memory (%zu x %zu bytes)", n, size);
+	return p;
+}
+
+void *
+tl_realloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (p == NULL)
+		tl_die("out of memory (%zu bytes)", n);
+	return p;
+}
+
+void
+tl_grow(void *pp, size_t *cap, size_t need, size_t size)
+{
+	void **p = pp;
+	size_t n = *cap ? *cap : 16;
+
+	if (need <= *cap)
+		return;
+	while (n < need)
+		n *= 2;
+	*p = tl_realloc(*p, n * size);
+	*cap = n;
+}
+
+char *
+tl_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(tl_malloc(n), s, n);
+}
+
+void
+tl_stdout_buffer(void)
+{
+	static char buf[1 << 20];
+
+	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
+}
+
+int
+tl_close_stdout(void)
+{
+	int bad = ferror(stdout);
+
+	if (fflush(stdout) != 0)
+		bad = 1;
+	if (fclose(stdout) != 0)
+		bad = 1;
+	if (bad && errno != EPIPE) {
+		tl_warn("<stdout>: write error:");
+		return TL_EXIT_ERROR;
+	}
+	return bad ? TL_EXIT_ERROR : TL_EXIT_OK;
+}
+
+int
+tl_parse_long(const char *s, long long min, long long max, long long *out)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+char *
+tl_slurp(const char *path, size_t *len)
+{
+	FILE *fp;
+	char *buf = NULL;
+	size_t n = 0, cap = 0, k;
+	int err;
+
+	if ((fp = fopen(path, "r")) == NULL)
+		return NULL;
+	do {
+		tl_grow(&buf, &cap, n + 65536, 1);
+		k = fread(buf + n, 1, cap - n - 1, fp);
+		n += k;
+	} while (k > 0);
+	if (ferror(fp)) {
+		err = errno;
+		fclose(fp);
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	fclose(fp);
+	buf[n] = '\0';
+	if (len != NULL)
+		*len = n;
+	return buf;
+}
+
+void
+tl_usage(FILE *fp, int status, const char *usage, const char *help)
+{
+	fputs(usage, fp);
+	if (status == 0)
+		fputs(help, fp);
+	exit(status);
+}

@@ -1,0 +1,1044 @@
+/* See LICENSE file for copyright and license details. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/tsv.h"
+#include "common/util.h"
+#include "model/hwspec.h"
+
+extern const char tl_default_gpus[];	/* gpus_table.c, from share/tl/gpus.tsv */
+
+#define BUILTIN_NAME	"built-in gpus.tsv"
+#define MAXCOL		64
+
+/* The figures a compute spec or the bandwidth can have. */
+enum { K_PEAK, K_SPARSE, K_ACH, NKIND };
+
+static const char *const kindname[NKIND] = { "peak", "sparse", "achievable" };
+
+enum key {
+	KEY_SPEC, KEY_HBM, KEY_MEM, KEY_PKG, KEY_CUS, KEY_ALIAS, KEY_DEV,
+	KEY_DESC
+};
+
+struct spec {
+	const char *name;
+	double v[NKIND];
+	const char *src[NKIND];
+	long line[NKIND];		/* row that set it, 0 = none */
+};
+
+struct alias {
+	const char *name;
+	long line;
+};
+
+struct pattern {
+	const char *text;
+	size_t len;			/* without the trailing '*' */
+	int prefix;
+	int dflt;
+	long line;
+};
+
+struct tl_hw {
+	const char *name;
+	const char *desc;
+	double hbm[NKIND];		/* K_PEAK and K_ACH only */
+	const char *hbm_src[NKIND];
+	long hbm_line[NKIND];
+	double mem_gb;
+	const char *mem_src;
+	long mem_line;
+	int per_pkg, cus;
+	long pkg_line, cus_line, desc_line;
+	struct spec *spec;
+	size_t nspec, capspec;
+	struct alias *alias;
+	size_t nalias, capalias;
+	struct pattern *pat;
+	size_t npat, cappat;
+};
+
+struct fact {
+	const char *f[5];		/* gpu, key, kind, value, source */
+};
+
+struct table {
+	char *text;
+	struct fact *fact;
+	size_t nfact, capfact;
+	struct tl_hw *hw;
+	size_t nhw, caphw;
+};
+
+/* The state of one parse, for error messages. */
+struct ctx {
+	struct table *t;
+	const char *where;
+	char *err;
+	size_t errlen;
+};
+
+static struct table cur;
+static int loaded, tried;
+
+static void fail(struct ctx *c, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+fail(struct ctx *c, long line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (c->err == NULL || c->errlen == 0)
+		return;
+	if (line > 0)
+		n = snprintf(c->err, c->errlen, "%s:%ld: ", c->where, line);
+	else
+		n = snprintf(c->err, c->errlen, "%s: ", c->where);
+	if (n < 0 || (size_t)n >= c->errlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+static int
+lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* A character of a GPU name as compared: case, '_' and ' ' fold to '-'. */
+static int
+fold(int c)
+{
+	c = lower(c);
+	return c == '_' || c == ' ' ? '-' : c;
+}
+
+static int
+name_eq(const char *a, const char *b)
+{
+	for (;; a++, b++) {
+		int x = fold((unsigned char)*a), y = fold((unsigned char)*b);
+
+		if (x != y)
+			return 0;
+		if (x == '\0')
+			return 1;
+	}
+}
+
+/* ASCII case-insensitive comparison of n bytes, or of whole strings. */
+static int
+case_eqn(const char *a, const char *b, size_t n)
+{
+	for (; n > 0; n--, a++, b++) {
+		if (lower((unsigned char)*a) != lower((unsigned char)*b))
+			return 0;
+		if (*a == '\0')
+			return 1;
+	}
+	return 1;
+}
+
+static int
+case_eq(const char *a, const char *b)
+{
+	size_t n = strlen(a);
+
+	return n == strlen(b) && case_eqn(a, b, n);
+}
+
+static void
+table_free(struct table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nhw; i++) {
+		free(t->hw[i].spec);
+		free(t->hw[i].alias);
+		free(t->hw[i].pat);
+	}
+	free(t->hw);
+	free(t->fact);
+	free(t->text);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Decode the stream's escapes (\t \n \r \\) in place; others stay. */
+static void
+unescape(char *s)
+{
+	char *d = s;
+
+	for (; *s != '\0'; s++) {
+		if (*s == '\\' && s[1] != '\0') {
+			switch (s[1]) {
+			case 't': *d++ = '\t'; s++; continue;
+			case 'n': *d++ = '\n'; s++; continue;
+			case 'r': *d++ = '\r'; s++; continue;
+			case '\\': *d++ = '\\'; s++; continue;
+			default: break;
+			}
+		}
+		*d++ = *s;
+	}
+	*d = '\0';
+}
+
+static int
+valid_name(const char *s)
+{
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++) {
+		int c = (unsigned char)*s;
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+		    c == '-' || c == '+'))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+valid_spec(const char *s)
+{
+	if (strncmp(s, "matrix_", 7) != 0 && strncmp(s, "vector_", 7) != 0)
+		return 0;
+	s += 7;
+	if (*s == '\0')
+		return 0;
+	for (; *s != '\0'; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') ||
+		    *s == '_'))
+			return 0;
+	return 1;
+}
+
+/*
+ * A positive finite decimal number, or the empty string (unknown: 0).
+ * Only decimal notation: strtod would also take "nan", "inf" and hex.
+ */
+static int
+parse_num(const char *s, double *out, const char **why)
+{
+	char buf[64], *end;
+	size_t n;
+	double v;
+
+	while (*s == ' ')
+		s++;
+	n = strlen(s);
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	*out = 0;
+	if (n == 0)
+		return 0;
+	if (n >= sizeof(buf) || strspn(s, "0123456789.eE+-") < n) {
+		*why = "not a number";
+		return -1;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	errno = 0;
+	v = strtod(buf, &end);
+	if (end == buf || *end != '\0' || !isfinite(v)) {
+		*why = "not a number";
+		return -1;
+	}
+	if (errno == ERANGE) {
+		*why = "number out of range";
+		return -1;
+	}
+	if (v < 0) {
+		*why = "negative value";
+		return -1;
+	}
+	if (v == 0) {
+		*why = "zero; leave the value empty when it is unknown";
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static struct tl_hw *
+get_hw(struct table *t, const char *name)
+{
+	struct tl_hw *hw;
+	size_t i;
+
+	for (i = 0; i < t->nhw; i++)
+		if (name_eq(t->hw[i].name, name))
+			return &t->hw[i];
+	tl_grow(&t->hw, &t->caphw, t->nhw + 1, sizeof(*t->hw));
+	hw = &t->hw[t->nhw++];
+	memset(hw, 0, sizeof(*hw));
+	hw->name = name;
+	hw->desc = "";
+	hw->per_pkg = 1;
+	return hw;
+}
+
+static struct spec *
+get_spec(struct tl_hw *hw, const char *name)
+{
+	struct spec *s;
+	size_t i;
+
+	for (i = 0; i < hw->nspec; i++)
+		if (strcmp(hw->spec[i].name, name) == 0)
+			return &hw->spec[i];
+	tl_grow(&hw->spec, &hw->capspec, hw->nspec + 1, sizeof(*hw->spec));
+	s = &hw->spec[hw->nspec++];
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	return s;
+}
+
+static int
+parse_key(const char *s, enum key *k)
+{
+	static const struct {
+		const char *name;
+		enum key key;
+	} keys[] = {
+		{ "hbm_tbs", KEY_HBM },
+		{ "memory_gb", KEY_MEM },
+		{ "devices_per_package", KEY_PKG },
+		{ "compute_units", KEY_CUS },
+		{ "alias", KEY_ALIAS },
+		{ "device_name", KEY_DEV },
+		{ "description", KEY_DESC }
+	};
+	size_t i;
+
+	if (valid_spec(s)) {
+		*k = KEY_SPEC;
+		return 0;
+	}
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (strcmp(keys[i].name, s) == 0) {
+			*k = keys[i].key;
+			return 0;
+		}
+	return -1;
+}
+
+static int
+parse_kind(const char *s)
+{
+	int i;
+
+	for (i = 0; i < NKIND; i++)
+		if (strcmp(kindname[i], s) == 0)
+			return i;
+	return -1;
+}
+
+/* "first at line N" for a duplicate. */
+static int
+dup_row(struct ctx *c, long line, long first, const char *gpu, const char *key,
+    const char *kind)
+{
+	fail(c, line, "duplicate row for %s %s%s%s (first at line %ld)", gpu,
+	    key, *kind != '\0' ? " " : "", kind, first);
+	return -1;
+}
+
+/* Check and store one row; 0 or -1. */
+static int
+add_row(struct ctx *c, long line, const struct fact *r)
+{
+	const char *gpu = r->f[0], *key = r->f[1], *kind = r->f[2];
+	const char *val = r->f[3], *src = r->f[4], *why = NULL;
+	struct tl_hw *hw;
+	enum key k;
+	double v = 0;
+	long long iv = 0;
+	int kd = -1;
+	size_t i;
+
+	if (!valid_name(gpu)) {
+		fail(c, line, "bad gpu name '%s' (letters, digits, . _ - +)",
+		    gpu);
+		return -1;
+	}
+	if (parse_key(key, &k) != 0) {
+		fail(c, line, "unknown key '%s'", key);
+		return -1;
+	}
+	/* The kind column. */
+	switch (k) {
+	case KEY_SPEC:
+	case KEY_HBM:
+		kd = parse_kind(kind);
+		if (kd < 0 || (k == KEY_HBM && kd == K_SPARSE)) {
+			fail(c, line, "kind of %s must be %s, not '%s'", key,
+			    k == KEY_HBM ? "peak or achievable" :
+			    "peak, sparse or achievable", kind);
+			return -1;
+		}
+		break;
+	case KEY_DEV:
+		if (*kind != '\0' && strcmp(kind, "default") != 0) {
+			fail(c, line, "kind of device_name must be empty or "
+			    "default, not '%s'", kind);
+			return -1;
+		}
+		break;
+	default:
+		if (*kind != '\0') {
+			fail(c, line, "kind of %s must be empty, not '%s'",
+			    key, kind);
+			return -1;
+		}
+		break;
+	}
+	/* The value column. */
+	switch (k) {
+	case KEY_SPEC:
+	case KEY_HBM:
+	case KEY_MEM:
+		if (parse_num(val, &v, &why) != 0) {
+			fail(c, line, "%s: %s '%s'", key, why, val);
+			return -1;
+		}
+		break;
+	case KEY_PKG:
+	case KEY_CUS:
+		if (*val != '\0' && tl_parse_long(val, 1, 1000000, &iv) != 0) {
+			fail(c, line, "%s: not a positive whole number '%s'",
+			    key, val);
+			return -1;
+		}
+		break;
+	case KEY_ALIAS:
+		if (!valid_name(val)) {
+			fail(c, line, "bad alias '%s' (letters, digits, "
+			    ". _ - +)", val);
+			return -1;
+		}
+		break;
+	case KEY_DEV:
+		if (*val == '\0' || strcmp(val, "*") == 0) {
+			fail(c, line, "empty device_name pattern");
+			return -1;
+		}
+		break;
+	case KEY_DESC:
+		break;
+	}
+
+	hw = get_hw(c->t, gpu);
+	switch (k) {
+	case KEY_SPEC: {
+		struct spec *s = get_spec(hw, key);
+
+		if (s->line[kd] != 0)
+			return dup_row(c, line, s->line[kd], hw->name, key, kind);
+		s->v[kd] = v;
+		s->src[kd] = src;
+		s->line[kd] = line;
+		break;
+	}
+	case KEY_HBM:
+		if (hw->hbm_line[kd] != 0)
+			return dup_row(c, line, hw->hbm_line[kd], hw->name, key,
+			    kind);
+		hw->hbm[kd] = v;
+		hw->hbm_src[kd] = src;
+		hw->hbm_line[kd] = line;
+		break;
+	case KEY_MEM:
+		if (hw->mem_line != 0)
+			return dup_row(c, line, hw->mem_line, hw->name, key, kind);
+		hw->mem_gb = v;
+		hw->mem_src = src;
+		hw->mem_line = line;
+		break;
+	case KEY_PKG:
+		if (hw->pkg_line != 0)
+			return dup_row(c, line, hw->pkg_line, hw->name, key, kind);
+		hw->per_pkg = iv > 0 ? (int)iv : 1;
+		hw->pkg_line = line;
+		break;
+	case KEY_CUS:
+		if (hw->cus_line != 0)
+			return dup_row(c, line, hw->cus_line, hw->name, key, kind);
+		hw->cus = (int)iv;
+		hw->cus_line = line;
+		break;
+	case KEY_DESC:
+		if (hw->desc_line != 0)
+			return dup_row(c, line, hw->desc_line, hw->name, key,
+			    kind);
+		hw->desc = val;
+		hw->desc_line = line;
+		break;
+	case KEY_ALIAS:
+		tl_grow(&hw->alias, &hw->capalias, hw->nalias + 1,
+		    sizeof(*hw->alias));
+		hw->alias[hw->nalias].name = val;
+		hw->alias[hw->nalias++].line = line;
+		break;
+	case KEY_DEV: {
+		struct pattern *p;
+		size_t n = strlen(val);
+		int prefix = val[n - 1] == '*';
+
+		for (i = 0; i < hw->npat; i++)
+			if (hw->pat[i].prefix == prefix &&
+			    hw->pat[i].len == n - (size_t)prefix &&
+			    case_eqn(hw->pat[i].text, val, n - (size_t)prefix))
+				return dup_row(c, line, hw->pat[i].line, hw->name,
+				    "device_name", val);
+		tl_grow(&hw->pat, &hw->cappat, hw->npat + 1,
+		    sizeof(*hw->pat));
+		p = &hw->pat[hw->npat++];
+		p->text = val;
+		p->len = n - (size_t)prefix;
+		p->prefix = prefix;
+		p->dflt = *kind != '\0';
+		p->line = line;
+		break;
+	}
+	}
+	return 0;
+}
+
+/* Names and aliases must name one GPU each; one default per pattern. */
+static int
+check_table(struct ctx *c)
+{
+	struct table *t = c->t;
+	size_t i, j, a, b;
+
+	for (i = 0; i < t->nhw; i++) {
+		const struct tl_hw *h = &t->hw[i];
+
+		for (a = 0; a < h->nalias; a++) {
+			const char *n = h->alias[a].name;
+
+			for (j = 0; j < t->nhw; j++) {
+				const struct tl_hw *o = &t->hw[j];
+
+				if (name_eq(o->name, n)) {
+					fail(c, h->alias[a].line, "alias '%s' "
+					    "of %s is the name of %s", n,
+					    h->name, o->name);
+					return -1;
+				}
+				for (b = 0; b < o->nalias && j <= i; b++)
+					if ((j < i || (j == i && b < a)) &&
+					    name_eq(o->alias[b].name, n)) {
+						fail(c, h->alias[a].line,
+						    "alias '%s' of %s repeats "
+						    "line %ld (%s)", n, h->name,
+						    o->alias[b].line, o->name);
+						return -1;
+					}
+			}
+		}
+		for (a = 0; a < h->npat; a++) {
+			const struct pattern *p = &h->pat[a];
+
+			if (!p->dflt)
+				continue;
+			for (j = 0; j < i; j++)
+				for (b = 0; b < t->hw[j].npat; b++) {
+					const struct pattern *q =
+					    &t->hw[j].pat[b];
+
+					if (q->dflt && q->prefix == p->prefix &&
+					    q->len == p->len &&
+					    case_eqn(q->text, p->text, p->len)) {
+						fail(c, p->line, "device_name "
+						    "'%s' is already the "
+						    "default of %s (line %ld)",
+						    p->text, t->hw[j].name,
+						    q->line);
+						return -1;
+					}
+				}
+		}
+	}
+	return 0;
+}
+
+static int
+parse(struct table *t, const char *src, struct ctx *c)
+{
+	static const char *const want[5] = {
+		"gpu", "key", "kind", "value", "source"
+	};
+	char *line, *next;
+	long lineno = 0;
+	int col[5], ncol = 0, i;
+
+	c->t = t;
+	t->text = tl_strdup(src);
+	line = t->text;
+	if (strncmp(line, "\xef\xbb\xbf", 3) == 0)
+		line += 3;	/* a UTF-8 byte order mark */
+	for (; line != NULL; line = next) {
+		char *f[MAXCOL];
+		struct fact r;
+		size_t n;
+		int nf = 0;
+
+		next = strchr(line, '\n');
+		if (next != NULL)
+			*next++ = '\0';
+		else if (*line == '\0')
+			break;
+		lineno++;
+		n = strlen(line);
+		if (n > 0 && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (n == 0 || line[0] == '#')
+			continue;
+		f[nf++] = line;
+		for (char *p = line; *p != '\0'; p++)
+			if (*p == '\t') {
+				if (nf == MAXCOL) {
+					fail(c, lineno, "more than %d columns",
+					    MAXCOL);
+					return -1;
+				}
+				*p = '\0';
+				f[nf++] = p + 1;
+			}
+		for (i = 0; i < nf; i++)
+			unescape(f[i]);
+		if (ncol == 0) {
+			/* The header: find the columns by name. */
+			for (i = 0; i < 5; i++) {
+				int j, at = -1;
+
+				for (j = 0; j < nf; j++)
+					if (strcmp(f[j], want[i]) == 0) {
+						if (at >= 0) {
+							fail(c, lineno, "column "
+							    "'%s' twice in the "
+							    "header", want[i]);
+							return -1;
+						}
+						at = j;
+					}
+				if (at < 0) {
+					fail(c, lineno, "the header has no "
+					    "column '%s' (want gpu, key, kind, "
+					    "value, source)", want[i]);
+					return -1;
+				}
+				col[i] = at;
+			}
+			ncol = nf;
+			continue;
+		}
+		if (nf != ncol) {
+			fail(c, lineno, "%d field%s, the header has %d", nf,
+			    nf == 1 ? "" : "s", ncol);
+			return -1;
+		}
+		for (i = 0; i < 5; i++)
+			r.f[i] = f[col[i]];
+		if (add_row(c, lineno, &r) != 0)
+			return -1;
+		tl_grow(&t->fact, &t->capfact, t->nfact + 1, sizeof(*t->fact));
+		t->fact[t->nfact++] = r;
+	}
+	if (ncol == 0) {
+		fail(c, lineno + 1, "no header line (want gpu, key, kind, "
+		    "value, source)");
+		return -1;
+	}
+	if (t->nhw == 0) {
+		fail(c, lineno, "no rows after the header");
+		return -1;
+	}
+	return check_table(c);
+}
+
+/* Read a whole file into a string; NULL with a message in err. */
+static char *
+slurp(const char *path, struct ctx *c)
+{
+	char *buf, *z;
+	size_t n;
+
+	if ((buf = tl_slurp(path, &n)) == NULL) {
+		fail(c, 0, "%s", strerror(errno));
+		return NULL;
+	}
+	if ((z = memchr(buf, '\0', n)) != NULL) {
+		long line = 1;
+
+		for (char *p = buf; p < z; p++)
+			line += *p == '\n';
+		fail(c, line, "NUL byte: not a text file");
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int
+tl_hw_load(const char *path, char *err, size_t errlen)
+{
+	struct table t;
+	struct ctx c;
+	char *buf = NULL;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	c.t = &t;
+	c.where = path != NULL ? path : BUILTIN_NAME;
+	c.err = err;
+	c.errlen = errlen;
+	if (err != NULL && errlen > 0)
+		err[0] = '\0';
+	tried = 1;
+	if (path != NULL && (buf = slurp(path, &c)) == NULL)
+		return -1;
+	rc = parse(&t, path != NULL ? buf : tl_default_gpus, &c);
+	free(buf);
+	if (rc != 0) {
+		table_free(&t);
+		return -1;
+	}
+	table_free(&cur);
+	cur = t;
+	loaded = 1;
+	return 0;
+}
+
+static void
+ensure(void)
+{
+	char err[256];
+
+	if (!loaded && !tried)
+		(void)tl_hw_load(NULL, err, sizeof(err));
+}
+
+const struct tl_hw *
+tl_hw_find(const char *name)
+{
+	size_t i, a;
+
+	ensure();
+	if (name == NULL)
+		return NULL;
+	for (i = 0; i < cur.nhw; i++)
+		if (name_eq(cur.hw[i].name, name))
+			return &cur.hw[i];
+	for (i = 0; i < cur.nhw; i++)
+		for (a = 0; a < cur.hw[i].nalias; a++)
+			if (name_eq(cur.hw[i].alias[a].name, name))
+				return &cur.hw[i];
+	return NULL;
+}
+
+/*
+ * How well a GPU's patterns match a device name: 0 none, else longer is
+ * better and an exact name beats a prefix of the same length.  *dflt
+ * tells whether a best pattern is marked default.
+ */
+static size_t
+match_score(const struct tl_hw *hw, const char *dev, int *dflt)
+{
+	size_t i, best = 0, n = strlen(dev);
+
+	*dflt = 0;
+	for (i = 0; i < hw->npat; i++) {
+		const struct pattern *p = &hw->pat[i];
+		size_t s;
+
+		if (p->prefix) {
+			if (n < p->len || !case_eqn(dev, p->text, p->len))
+				continue;
+			s = 2 * p->len + 1;
+		} else {
+			if (!case_eq(dev, p->text))
+				continue;
+			s = 2 * p->len + 2;
+		}
+		if (s > best) {
+			best = s;
+			*dflt = p->dflt;
+		} else if (s == best)
+			*dflt |= p->dflt;
+	}
+	return best;
+}
+
+static int
+fits(const struct tl_hw *hw, int nsm, long long mem)
+{
+	if (nsm > 0 && hw->cus > 0 && hw->cus != nsm)
+		return 0;
+	if (mem > 0 && hw->mem_gb > 0) {
+		double gib = (double)mem / (1024.0 * 1024.0 * 1024.0);
+
+		if (fabs(gib - hw->mem_gb) > 0.1 * hw->mem_gb)
+			return 0;
+	}
+	return 1;
+}
+
+const struct tl_hw *
+tl_hw_match_device_mem(const char *devname, int nsm, long long mem_bytes)
+{
+	const struct tl_hw *pick = NULL, *def = NULL;
+	size_t i, best = 0, s;
+	int dflt, n = 0, ndef = 0;
+
+	ensure();
+	if (devname == NULL || *devname == '\0')
+		return NULL;
+	for (i = 0; i < cur.nhw; i++)
+		if ((s = match_score(&cur.hw[i], devname, &dflt)) > best)
+			best = s;
+	if (best == 0)
+		return NULL;
+	for (i = 0; i < cur.nhw; i++) {
+		const struct tl_hw *hw = &cur.hw[i];
+
+		if (match_score(hw, devname, &dflt) != best ||
+		    !fits(hw, nsm, mem_bytes))
+			continue;
+		n++;
+		pick = hw;
+		if (dflt) {
+			ndef++;
+			def = hw;
+		}
+	}
+	if (n == 1)
+		return pick;
+	return n > 1 && ndef == 1 ? def : NULL;
+}
+
+const struct tl_hw *
+tl_hw_match_device(const char *devname, int nsm)
+{
+	return tl_hw_match_device_mem(devname, nsm, 0);
+}
+
+size_t
+tl_hw_count(void)
+{
+	ensure();
+	return cur.nhw;
+}
+
+const struct tl_hw *
+tl_hw_at(size_t i)
+{
+	ensure();
+	return i < cur.nhw ? &cur.hw[i] : NULL;
+}
+
+int
+tl_roof_parse(const char *s, enum tl_roof *roof)
+{
+	if (strcmp(s, "achievable") == 0)
+		*roof = TL_ROOF_AUTO;
+	else if (strcmp(s, "peak") == 0)
+		*roof = TL_ROOF_PEAK;
+	else
+		return -1;
+	return 0;
+}
+
+const char *
+tl_hw_name(const struct tl_hw *hw)
+{
+	return hw->name;
+}
+
+const char *
+tl_hw_description(const struct tl_hw *hw)
+{
+	return hw->desc;
+}
+
+/* Set the optional outputs for a figure of kind k, or clear them. */
+static double
+answer(double v, int k, const char *src, const char **used,
+    const char **source)
+{
+	if (used != NULL)
+		*used = v > 0 ? kindname[k] : NULL;
+	if (source != NULL)
+		*source = v > 0 ? src : NULL;
+	return v > 0 ? v : 0;
+}
+
+double
+tl_hw_hbm(const struct tl_hw *hw, enum tl_roof roof, const char **used,
+    const char **source)
+{
+	int k = K_PEAK;
+
+	if (roof != TL_ROOF_PEAK && hw->hbm[K_ACH] > 0)
+		k = K_ACH;
+	return answer(hw->hbm[k], k, hw->hbm_src[k], used, source);
+}
+
+double
+tl_hw_hbm_tbs(const struct tl_hw *hw, enum tl_roof roof,
+    const char **source)
+{
+	return tl_hw_hbm(hw, roof, NULL, source);
+}
+
+static const struct spec *
+find_spec(const struct tl_hw *hw, const char *name)
+{
+	size_t i;
+
+	if (name == NULL)
+		return NULL;
+	for (i = 0; i < hw->nspec; i++)
+		if (case_eq(hw->spec[i].name, name))
+			return &hw->spec[i];
+	return NULL;
+}
+
+double
+tl_hw_tflops(const struct tl_hw *hw, const char *spec, enum tl_roof roof,
+    const char **used, const char **source)
+{
+	const struct spec *s = find_spec(hw, spec);
+	int k;
+
+	if (s == NULL)
+		return answer(0, K_PEAK, NULL, used, source);
+	switch (roof) {
+	case TL_ROOF_ACHIEVABLE:
+		k = K_ACH;
+		break;
+	case TL_ROOF_PEAK:
+		k = K_PEAK;
+		break;
+	default:
+		k = s->v[K_ACH] > 0 ? K_ACH : K_PEAK;
+		break;
+	}
+	return answer(s->v[k], k, s->src[k], used, source);
+}
+
+double
+tl_hw_sparse_tflops(const struct tl_hw *hw, const char *spec,
+    const char **source)
+{
+	const struct spec *s = find_spec(hw, spec);
+
+	if (s == NULL)
+		return answer(0, K_SPARSE, NULL, NULL, source);
+	return answer(s->v[K_SPARSE], K_SPARSE, s->src[K_SPARSE], NULL,
+	    source);
+}
+
+double
+tl_hw_memory_gb(const struct tl_hw *hw)
+{
+	return hw->mem_gb;
+}
+
+int
+tl_hw_devices_per_package(const struct tl_hw *hw)
+{
+	return hw->per_pkg;
+}
+
+int
+tl_hw_compute_units(const struct tl_hw *hw)
+{
+	return hw->cus;
+}
+
+void
+tl_hw_print(FILE *fp, int csv)
+{
+	struct tl_writer w;
+	size_t i;
+	int j;
+
+	ensure();
+	tl_w_init(&w, fp, csv);
+	tl_w_header(&w, "gpu,key,kind,value,source");
+	for (i = 0; i < cur.nfact; i++) {
+		for (j = 0; j < 5; j++)
+			tl_w_str(&w, cur.fact[i].f[j]);
+		tl_w_eol(&w);
+	}
+}
+
+static void
+w_num(struct tl_writer *w, double v)
+{
+	if (v > 0)
+		tl_w_double(w, v);
+	else
+		tl_w_empty(w);
+}
+
+void
+tl_hw_print_gpus(FILE *fp, int csv)
+{
+	struct tl_writer w;
+	char *buf = NULL;
+	size_t i, a, len = 0;
+
+	ensure();
+	tl_w_init(&w, fp, csv);
+	tl_w_header(&w, "gpu,aliases,description,hbm_tbs,hbm_achievable_tbs,"
+	    "memory_gb,devices_per_package,compute_units,matrix_bf16_tflops,"
+	    "matrix_bf16_achievable_tflops");
+	for (i = 0; i < cur.nhw; i++) {
+		const struct tl_hw *h = &cur.hw[i];
+		FILE *mem;
+
+		/* Aliases as a compact JSON list; names need no escapes. */
+		if ((mem = open_memstream(&buf, &len)) == NULL)
+			tl_die("open_memstream:");
+		fputc('[', mem);
+		for (a = 0; a < h->nalias; a++)
+			fprintf(mem, "%s\"%s\"", a > 0 ? "," : "",
+			    h->alias[a].name);
+		fputc(']', mem);
+		fclose(mem);
+		tl_w_str(&w, h->name);
+		tl_w_str(&w, buf);
+		tl_w_str(&w, h->desc);
+		w_num(&w, h->hbm[K_PEAK]);
+		w_num(&w, h->hbm[K_ACH]);
+		w_num(&w, h->mem_gb);
+		tl_w_int(&w, h->per_pkg);
+		if (h->cus > 0)
+			tl_w_int(&w, h->cus);
+		else
+			tl_w_empty(&w);
+		w_num(&w, tl_hw_tflops(h, "matrix_bf16", TL_ROOF_PEAK, NULL,
+		    NULL));
+		w_num(&w, tl_hw_tflops(h, "matrix_bf16", TL_ROOF_ACHIEVABLE,
+		    NULL, NULL));
+		tl_w_eol(&w);
+		free(buf);
+		buf = NULL;
+	}
+}

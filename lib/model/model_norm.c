@@ -1,0 +1,575 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * Normalization models: batch, layer, group, instance and RMS norm,
+ * forward and backward (semantics §7.6).
+ *
+ * Notation: N = elements of the normalized input (op_shape), C =
+ * num_channels, b = bytes per element of the input dtype (TraceLens uses
+ * it for every tensor, the fp32 saved statistics included; so does tl),
+ * w = 1 when a weight tensor is passed, bias = 1 when a bias tensor is,
+ * t = 1 when the op computes statistics from its input ("training"),
+ * m0 m1 m2 = the backward output_mask (grad_input, grad_weight,
+ * grad_bias), each 0 or 1.
+ *
+ * C is dims[0][1] for batch, group and instance norm, prod(normalized_shape)
+ * for layer and RMS norm (normalized_shape from the concrete input; when it
+ * is not recorded, the element count of the weight).
+ *
+ * Batch, layer, group and instance norm forward (TraceLens' formulas):
+ *	flops = 3C + 3N*t + 3C + 2N
+ *	bytes = 2N*b + (2 + w + bias + 2t)*C*b
+ * (2: the mean and variance, read as running statistics in eval and
+ * written as batch statistics in training; 2t: the running-statistics
+ * update, counted in training as TraceLens does.)  Layer and group norm
+ * always compute their statistics: t = 1.
+ *
+ * Their backward, with dot = (t && m0) || m1 || m2 and x = t || m1:
+ *	flops = 3C*!t + 4N*dot + m0*(t ? 5N : 2N)
+ *	bytes = N*b (grad_out) + x*N*b (input) + m0*N*b (grad_input)
+ *	      + C*b (the inverse std) + w*C*b (weight)
+ *	      + (w && m1)*C*b (grad_weight) + m2*C*b (grad_bias)
+ * TraceLens writes flops as C*(3*!t + 4E + ...) with E = N/C a float;
+ * C*4E is 4N exactly, so tl's integers equal its values.
+ *
+ * RMS norm (aten::_fused_rms_norm, aten::rms_norm), R = N/C rows:
+ *	flops = 2N + 2R + N*(w ? 2 : 1)	(TraceLens: (N/C)*(2C+2) + ...)
+ *	bytes = 2N*b + w*C*b
+ * backward (_fused_rms_norm_backward):
+ *	flops = w*N + N + 6N*m0 + (w && m1)*(N + (R > 1)*N)
+ *	bytes = N*b (grad_out) + N*b (input) + m0*N*b (grad_input)
+ *	      + w*C*b (weight) + (w && m1)*C*b (grad_weight)
+ * An input whose size is not a multiple of C fails (TraceLens' R would be
+ * fractional; no valid call has it).
+ *
+ * primus::fused_ln_modulate (x of shape (T,B,H)), TraceLens' FusedLnModulate:
+ *	flops = 12N, bytes = 2N*b + 2*B*H*b + 2*T*B*4
+ * and primus::fused_ln_modulate_backward: flops = 15N,
+ *	bytes = 3N*b + 2*T*B*4 + 3*B*H*b.
+ *
+ * When the flags are what TraceLens assumes (training, weight and bias
+ * passed, the gradients asked for) these are TraceLens' numbers exactly.
+ * Deviations (docs/DEVIATIONS.md), all from reading the real call:
+ *  - Flags (semantics §18 #6).  TraceLens tests "dims[i] is not None",
+ *    always true, and bool("False"), also true.  tl: w and bi are the
+ *    weight and bias slots holding a tensor; t is the concrete "training"
+ *    / "use_input_stats" argument ("True"/"False"; not recorded: 1), 0 for
+ *    _native_batch_norm_legit_no_training; the backward output_mask is the
+ *    concrete bool list (not recorded: all true).  miopen_ and
+ *    cudnn_batch_norm_backward have no such arguments: their library
+ *    kernels always compute the batch-statistics gradient from the saved
+ *    mean and inverse std, and the scale and bias gradients (PyTorch's
+ *    own batching rule for them passes train = true and output_mask
+ *    {true, true, true}), so tl uses t = 1 and m = [1, w, w]; TraceLens
+ *    uses t = 0, the eval formula.
+ *  - The bias counts even without a weight (TraceLens nests it under the
+ *    weight).  The backward writes grad_weight and grad_bias when the
+ *    mask asks, in eval too (TraceLens: only in training), reads the
+ *    input and computes the sums (4N) only when a gradient needs them.
+ *  - Backward grad_input: TraceLens adds 5E per channel when m0 and
+ *    training, and 2E in its else branch, which is attached to m0 instead
+ *    of to training; tl counts dy*invstd*w (2N) when m0 and not training,
+ *    and nothing when m0 is false.  Neither case occurs in the traces.
+ *  - GroupNorm backward: TraceLens' num_channels is C/groups, a float (16
+ *    channels in 4 groups give 4.0), though its forward uses C.  The
+ *    weight and both weight gradients have C elements, so tl uses C.
+ *  - RMS norm backward writes grad_input only when m0, and grad_weight
+ *    only when m1; TraceLens counts both whenever w.
+ * The instance norm backward ops do not exist in PyTorch (its backward
+ * runs as batch norm backward); that family fails, as TraceLens does.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "model/concrete.h"
+#include "model/opargs.h"
+#include "model/perfmodel.h"
+
+/* One norm call, as read from its arguments. */
+struct norm {
+	const struct tl_arg *in;	/* the normalized input */
+	int64_t n, c;
+	int bpe;			/* 0: dtype unknown */
+	int w, bias, train;
+	int mask[3];
+};
+
+/* An optional tensor argument is passed: a shape with a dtype. */
+static int
+passed(const struct tl_opargs *o, int i)
+{
+	const struct tl_arg *a = tl_oparg(o, i);
+
+	return a->kind == TL_ARG_SHAPE && tl_arg_is_tensor(a);
+}
+
+static int
+is_name(const struct tl_opargs *o, const char *name)
+{
+	return o->name != NULL && strcmp(o->name, name) == 0;
+}
+
+static int
+name_has(const struct tl_opargs *o, const char *part)
+{
+	return o->name != NULL && strstr(o->name, part) != NULL;
+}
+
+/* Read the normalized input from slot i; channels from its dim 1 if cdim. */
+static int
+input(const struct tl_opargs *o, int i, int cdim, struct norm *nm,
+    struct tl_perf *p)
+{
+	const struct tl_arg *a = tl_oparg(o, i);
+
+	memset(nm, 0, sizeof(*nm));
+	nm->in = a;
+	if (a->kind != TL_ARG_SHAPE || !tl_arg_maybe_tensor(a))
+		return tl_perf_fail(p, "argument %d (the input) is not a "
+		    "tensor with a shape", i);
+	if ((nm->n = tl_arg_numel(a)) < 0)
+		return tl_perf_fail(p, "argument %d: bad or too large shape",
+		    i);
+	if (cdim) {
+		if (a->nd < 2)
+			return tl_perf_fail(p, "argument %d: %d-d input has no "
+			    "channel dimension", i, a->nd);
+		nm->c = a->dim[1];
+	}
+	nm->bpe = tl_dtype_bytes(a->type);
+	nm->train = 1;
+	nm->mask[0] = nm->mask[1] = nm->mask[2] = 1;
+	p->maf = "vector";
+	p->precision = tl_dtype_precision(a->type);
+	return 0;
+}
+
+/* The bool in slot i; a value not recorded is dflt. */
+static int
+flag(const struct tl_opargs *o, int i, int dflt, int *v, const char *what,
+    struct tl_perf *p)
+{
+	const char *ci = tl_oparg(o, i)->ci;
+
+	if (tl_ci_blank(ci)) {
+		*v = dflt;
+		return 0;
+	}
+	if ((*v = tl_ci_truth(ci)) < 0)
+		return tl_perf_fail(p, "%s (argument %d) is \"%s\", not True "
+		    "or False", what, i, ci);
+	return 0;
+}
+
+/* The output_mask in slot i (n entries; not recorded: all true). */
+static int
+mask(const struct tl_opargs *o, int i, int n, struct norm *nm,
+    struct tl_perf *p)
+{
+	const char *ci = tl_oparg(o, i)->ci;
+	int k, got;
+
+	if (tl_ci_blank(ci))
+		return 0;
+	got = tl_ci_bools(ci, nm->mask, 3);
+	if (got < 0 || got > n)
+		return tl_perf_fail(p, "output_mask (argument %d) is \"%s\", "
+		    "not a list of %d bools", i, ci, n);
+	for (k = got; k < 3; k++)
+		nm->mask[k] = 1;
+	return 0;
+}
+
+/*
+ * Channels = prod(normalized_shape) from slot i, or the weight's element
+ * count (slot wi) when the shape is not recorded.
+ */
+static int
+normalized(const struct tl_opargs *o, int i, int wi, struct norm *nm,
+    struct tl_perf *p)
+{
+	const char *ci = tl_oparg(o, i)->ci;
+	int64_t v[TL_MAXDIM], c = 1;
+	int k, n;
+
+	if (tl_ci_blank(ci)) {
+		if (!passed(o, wi) || (c = tl_arg_numel(tl_oparg(o, wi))) < 0)
+			return tl_perf_fail(p, "normalized_shape (argument %d) "
+			    "not recorded and no weight to tell it", i);
+		nm->c = c;
+		return 0;
+	}
+	n = tl_ci_ints(ci, v, TL_MAXDIM);
+	if (n < 0)
+		return tl_perf_fail(p, "normalized_shape (argument %d) is "
+		    "\"%s\", not a list of integers", i, ci);
+	for (k = 0; k < n; k++)
+		if (v[k] < 0 || tl_mul(&c, c, v[k]) < 0)
+			return tl_perf_fail(p, "normalized_shape (argument "
+			    "%d) is \"%s\": bad size", i, ci);
+	nm->c = c;
+	return 0;
+}
+
+static void
+params(struct tl_perf *p, const struct norm *nm)
+{
+	tl_perf_param_ints(p, "op_shape", nm->in->dim, nm->in->nd);
+	tl_perf_param_int(p, "num_channels", nm->c);
+	tl_perf_param_bool(p, "has_bias", nm->bias);
+	tl_perf_param_bool(p, "is_affine", nm->w);
+	tl_perf_param_bool(p, "is_training", nm->train);
+}
+
+/* Set the counts; bytes are in units of nm->bpe. */
+static int
+set(struct tl_perf *p, const struct norm *nm, int64_t flops, int64_t elems,
+    int ovf)
+{
+	int64_t bytes;
+
+	if (ovf)
+		return tl_perf_fail(p, "count overflows 64 bits");
+	p->has_flops = 1;
+	p->flops = flops;
+	if (nm->bpe > 0) {
+		if (tl_mul(&bytes, elems, nm->bpe) < 0)
+			return tl_perf_fail(p, "count overflows 64 bits");
+		p->has_bytes = 1;
+		p->bytes = bytes;
+	}
+	return 0;
+}
+
+/* Forward of batch, layer, group and instance norm. */
+static int
+forward(struct tl_perf *p, const struct norm *nm)
+{
+	int64_t flops = 0, elems = 0;
+	int ovf = 0;
+
+	params(p, nm);
+	tl_mac(&flops, 6, nm->c, &ovf);
+	tl_mac(&flops, 3 * nm->train + 2, nm->n, &ovf);
+	tl_mac(&elems, 2, nm->n, &ovf);
+	tl_mac(&elems, 2 + nm->w + nm->bias + 2 * nm->train, nm->c, &ovf);
+	return set(p, nm, flops, elems, ovf);
+}
+
+/* Backward of batch, layer and group norm. */
+static int
+backward(struct tl_perf *p, const struct norm *nm)
+{
+	int64_t flops = 0, elems = 0;
+	int t = nm->train, m0 = nm->mask[0], m1 = nm->mask[1];
+	int m2 = nm->mask[2], ovf = 0;
+
+	params(p, nm);
+	tl_mac(&flops, 3 * !t, nm->c, &ovf);
+	tl_mac(&flops, 4 * ((t && m0) || m1 || m2), nm->n, &ovf);
+	tl_mac(&flops, m0 ? (t ? 5 : 2) : 0, nm->n, &ovf);
+	tl_mac(&elems, 1 + (t || m1) + m0, nm->n, &ovf);
+	tl_mac(&elems, 1 + nm->w + (nm->w && m1) + m2, nm->c, &ovf);
+	return set(p, nm, flops, elems, ovf);
+}
+
+static int
+no_bwd(const struct tl_opargs *o, struct tl_perf *p)
+{
+	return tl_perf_fail(p, "%s has no backward model; its backward op "
+	    "has its own row", o->name != NULL ? o->name : "the op");
+}
+
+/*
+ * Batch norm forward.  batch_norm, native_batch_norm, miopen_, cudnn_,
+ * _batch_norm_impl_index and _native_batch_norm_legit take (input, weight,
+ * bias, running_mean, running_var, training, momentum, eps, ...);
+ * _native_batch_norm_legit.no_stats (input, weight, bias, training, ...);
+ * _native_batch_norm_legit_no_training has no training argument.
+ */
+int
+tl_model_batchnorm(const struct tl_opargs *o, int bwd, struct tl_perf *p)
+{
+	struct norm nm;
+	int ts = 5;
+
+	if (bwd)
+		return no_bwd(o, p);
+	if (input(o, 0, 1, &nm, p) < 0)
+		return -1;
+	nm.w = passed(o, 1);
+	nm.bias = passed(o, 2);
+	if (is_name(o, "aten::_native_batch_norm_legit_no_training"))
+		nm.train = 0;
+	else {
+		if (is_name(o, "aten::_native_batch_norm_legit") &&
+		    tl_ci_truth(tl_oparg(o, 3)->ci) >= 0)
+			ts = 3;
+		if (flag(o, ts, 1, &nm.train, "training", p) < 0)
+			return -1;
+	}
+	return forward(p, &nm);
+}
+
+/*
+ * Batch norm backward.  native_batch_norm_backward and batch_norm_backward
+ * take (grad_out, input, weight, running_mean, running_var, save_mean,
+ * save_invstd, train, eps, output_mask, ...); _batch_norm_impl_index_backward
+ * the same after a leading impl_index; miopen_ and cudnn_batch_norm_backward
+ * (input, grad_output, weight, ..., epsilon), always the training
+ * gradient.
+ */
+int
+tl_model_batchnorm_bwd(const struct tl_opargs *o, int bwd, struct tl_perf *p)
+{
+	struct norm nm;
+	int k = 0;
+
+	if (bwd)
+		return no_bwd(o, p);
+	if (is_name(o, "aten::miopen_batch_norm_backward") ||
+	    is_name(o, "aten::cudnn_batch_norm_backward")) {
+		if (input(o, 0, 1, &nm, p) < 0)
+			return -1;
+		nm.w = passed(o, 2);
+		nm.mask[1] = nm.mask[2] = nm.w;
+		nm.bias = nm.w;
+		return backward(p, &nm);
+	}
+	if (is_name(o, "aten::_batch_norm_impl_index_backward"))
+		k = 1;
+	if (input(o, k + 1, 1, &nm, p) < 0)
+		return -1;
+	nm.w = passed(o, k + 2);
+	if (flag(o, k + 7, 1, &nm.train, "train", p) < 0 ||
+	    mask(o, k + 9, 3, &nm, p) < 0)
+		return -1;
+	nm.bias = nm.mask[2];
+	return backward(p, &nm);
+}
+
+/*
+ * Layer norm forward: layer_norm (input, normalized_shape, weight, bias,
+ * eps, cudnn_enable) and native_layer_norm (the same without the last).
+ */
+int
+tl_model_layernorm(const struct tl_opargs *o, int bwd, struct tl_perf *p)
+{
+	struct norm nm;
+
+	if (bwd)
+		return no_bwd(o, p);
+	if (input(o, 0, 0, &nm, p) < 0 || normalized(o, 1, 2, &nm, p) < 0)
+		return -1;
+	nm.w = passed(o, 2);
+	nm.bias = passed(o, 3);
+	return forward(p, &nm);
+}
+
+/*
+ * Layer norm backward: native_layer_norm_backward (grad_out, input,
+ * normalized_shape, mean, rstd, weight, bias, output_mask).
+ */
+int
+tl_model_layernorm_bwd(const struct tl_opargs *o, int bwd, struct tl_perf *p)
+{
+	struct norm nm;
+
+	if (bwd)
+		return no_bwd(o, p);
+	if (input(o, 1, 0, &nm, p) < 0 || normalized(o, 2, 5, &nm, p) < 0 ||
+	    mask(o, 7, 3, &nm, p) < 0)
+		return -1;
+	nm.w = passed(o, 5);
+	nm.bias = nm.mask[2];
+	return backward(p, &nm);
+}
+
+/*
+ * Group norm forward: group_norm (input, num_groups, weight, bias, eps,
+ * cudnn_enabled); native_group_norm (input, weight, bias, N, C, HxW,
+ * group, eps).
+ */
+int
+tl_model_groupnorm(const struct tl_opargs *o, int bwd, struct tl_perf *p)
+{
+	struct norm nm;
+	int k = name_has(o, "native_group_norm") ? 1 : 2;
+
+	if (bwd)
+		return no_bwd(o, p);
+	if (input(o, 0, 1, &nm, p) < 0)
+		return -1;
+	nm.w = passed(o, k);
+	nm.bias = passed(o, k + 1);
+	return forward(p, &nm);
+}
+
+/*
+ * Group norm backward: native_group_norm_backward (grad_out, input, mean,
+ * rstd, weight, N, C, HxW, group, output_mask).  C is the channel count,
+ * the size of the weight and of its gradients.
+ */
+int
+tl_model_groupnorm_bwd(const struct tl_opargs *o, int bwd, struct tl_perf *p)
+{
+	struct norm nm;
+
+	if (bwd)
+		return no_bwd(o, p);
+	if (input(o, 1, 1, &nm, p) < 0 || mask(o, 9, 3, &nm, p) < 0)
+		return -1;
+	nm.w = passed(o, 4);
+	nm.bias = nm.mask[2];
+	return backward(p, &nm);
+}
+
+/*
+ * Instance norm forward: instance_norm (input, weight, bias, running_mean,
+ * running_var, use_input_stats, momentum, eps, cudnn_enabled).
+ */
+int
+tl_model_instancenorm(const struct tl_opargs *o, int bwd, struct tl_perf *p)
+{
+	struct norm nm;
+
+	if (bwd)
+		return no_bwd(o, p);
+	if (input(o, 0, 1, &nm, p) < 0)
+		return -1;
+	nm.w = passed(o, 1);
+	nm.bias = passed(o, 2);
+	if (flag(o, 5, 1, &nm.train, "use_input_stats", p) < 0)
+		return -1;
+	return forward(p, &nm);
+}
+
+int
+tl_model_instancenorm_bwd(const struct tl_opargs *o, int bwd,
+    struct tl_perf *p)
+{
+	(void)bwd;
+	return tl_perf_fail(p, "%s: PyTorch has no instance norm backward op "
+	    "(it runs as batch norm backward); no model",
+	    o->name != NULL ? o->name : "instance norm backward");
+}
+
+/* Rows of an RMS norm: N/C, exact. */
+static int
+rows(const struct norm *nm, int64_t *r, struct tl_perf *p)
+{
+	if (nm->c == 0) {
+		if (nm->n != 0)
+			return tl_perf_fail(p, "normalized_shape has no "
+			    "elements but the input has");
+		*r = 0;
+		return 0;
+	}
+	if (nm->n % nm->c != 0)
+		return tl_perf_fail(p, "input of %lld elements is not a whole "
+		    "number of rows of normalized_shape (%lld elements)",
+		    (long long)nm->n, (long long)nm->c);
+	*r = nm->n / nm->c;
+	return 0;
+}
+
+/* Check a (T,B,H) input of the primus fused LN + modulate ops. */
+static int
+tbh(const struct norm *nm, struct tl_perf *p)
+{
+	if (nm->in->nd != 3)
+		return tl_perf_fail(p, "input is %d-d, not (T, B, H)",
+		    nm->in->nd);
+	return 0;
+}
+
+/*
+ * primus::fused_ln_modulate (x, scale, shift, eps) and its backward
+ * (grad_out, x_norm, mean, rstd, mod_grad): TraceLens' formulas.
+ */
+static int
+ln_modulate(const struct tl_opargs *o, int back, struct tl_perf *p)
+{
+	struct norm nm;
+	int64_t t, b, h, flops = 0, elems = 0, f32 = 0, bytes;
+	int ovf = 0;
+
+	if (input(o, 0, 0, &nm, p) < 0 || tbh(&nm, p) < 0)
+		return -1;
+	t = nm.in->dim[0];
+	b = nm.in->dim[1];
+	h = nm.c = nm.in->dim[2];
+	nm.w = nm.bias = 1;
+	params(p, &nm);
+	tl_mac(&flops, back ? 15 : 12, nm.n, &ovf);
+	tl_mac(&elems, back ? 3 : 2, nm.n, &ovf);
+	if (tl_mul(&bytes, b, h) < 0)
+		ovf = 1;
+	tl_mac(&elems, back ? 3 : 2, bytes, &ovf);
+	if (tl_mul(&bytes, t, b) < 0)
+		ovf = 1;
+	tl_mac(&f32, 2 * 4, bytes, &ovf);
+	if (set(p, &nm, flops, elems, ovf) < 0)
+		return -1;
+	if (p->has_bytes && tl_add(&p->bytes, p->bytes, f32) < 0)
+		return tl_perf_fail(p, "count overflows 64 bits");
+	return 0;
+}
+
+/*
+ * RMS norm forward: _fused_rms_norm and rms_norm (input, normalized_shape,
+ * weight, eps); primus::fused_ln_modulate.
+ */
+int
+tl_model_rmsnorm(const struct tl_opargs *o, int bwd, struct tl_perf *p)
+{
+	struct norm nm;
+	int64_t r, flops = 0, elems = 0;
+	int ovf = 0;
+
+	if (bwd)
+		return no_bwd(o, p);
+	if (is_name(o, "primus::fused_ln_modulate"))
+		return ln_modulate(o, 0, p);
+	if (is_name(o, "primus::fused_ln_modulate_backward"))
+		return ln_modulate(o, 1, p);
+	if (input(o, 0, 0, &nm, p) < 0 || normalized(o, 1, 2, &nm, p) < 0 ||
+	    rows(&nm, &r, p) < 0)
+		return -1;
+	nm.w = passed(o, 2);
+	nm.train = 0;
+	params(p, &nm);
+	tl_mac(&flops, 2 + 1 + nm.w, nm.n, &ovf);
+	tl_mac(&flops, 2, r, &ovf);
+	tl_mac(&elems, 2, nm.n, &ovf);
+	tl_mac(&elems, nm.w, nm.c, &ovf);
+	return set(p, &nm, flops, elems, ovf);
+}
+
+/*
+ * RMS norm backward: _fused_rms_norm_backward (grad_out, input,
+ * normalized_shape, rstd, weight, output_mask[2]).
+ */
+int
+tl_model_rmsnorm_bwd(const struct tl_opargs *o, int bwd, struct tl_perf *p)
+{
+	struct norm nm;
+	int64_t r, flops = 0, elems = 0;
+	int m0, m1, ovf = 0;
+
+	if (bwd)
+		return no_bwd(o, p);
+	if (is_name(o, "primus::fused_ln_modulate_backward"))
+		return ln_modulate(o, 1, p);
+	if (input(o, 1, 0, &nm, p) < 0 || normalized(o, 2, 4, &nm, p) < 0 ||
+	    rows(&nm, &r, p) < 0 || mask(o, 5, 2, &nm, p) < 0)
+		return -1;
+	nm.w = passed(o, 4);
+	nm.train = 0;
+	m0 = nm.mask[0];
+	m1 = nm.mask[1] && nm.w;
+	params(p, &nm);
+	tl_mac(&flops, nm.w + 1 + 6 * m0 + m1 * (1 + (r > 1)), nm.n, &ovf);
+	tl_mac(&elems, 2 + m0, nm.n, &ovf);
+	tl_mac(&elems, nm.w + m1, nm.c, &ovf);
+	return set(p, &nm, flops, elems, ovf);
+}

@@ -1,0 +1,157 @@
+/* See LICENSE file for copyright and license details. */
+#include <string.h>
+
+#include "render/advice.h"
+#include "render/mdtext.h"
+
+void
+tl_advice_title(FILE *fp, const struct tl_fop *op)
+{
+	tl_md_code(fp, op->name, 80);
+	if (op->dims[0] != '\0') {
+		fputc(' ', fp);
+		tl_md_code(fp, op->dims, 60);
+	}
+	fprintf(fp, ": %s", op->pattern != NULL ? op->pattern :
+	    strcmp(op->bound, "memory") == 0 ? "memory-bound, below roofline" :
+	    strcmp(op->bound, "compute") == 0 ? "compute-bound, below roofline" :
+	    "below roofline");
+}
+
+void
+tl_advice_issue(FILE *fp, const struct tl_fop *op)
+{
+	fprintf(fp, "%s op runs at %s %% of its roofline",
+	    tl_fcat_title(op->cat), tl_md_num(op->eff, 1));
+	if (op->bound[0] != '\0') {
+		fputs(" (", fp);
+		tl_md_text(fp, op->bound, 20);
+		fprintf(fp, "-bound, %s FLOPs/byte)", tl_md_num(op->fpb, 1));
+	}
+	if (op->has_base)
+		fprintf(fp, "; its bandwidth is %s %% of what simple "
+		    "elementwise ops reach in this trace", tl_md_num(op->pct_base,
+		    1));
+	if (op->cat == TL_FC_CONV && op->layout_ns > 0)
+		fprintf(fp, "; %s %% of its GPU time is layout-conversion "
+		    "kernels", tl_md_num((double)op->layout_ns /
+		    (double)op->time_ns * 100, 1));
+	fputs(".", fp);
+}
+
+const char *
+tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
+{
+	double layout = f->cat[TL_FC_CONV].time_ns > 0 ?
+	    (double)f->cat[TL_FC_CONV].layout_ns /
+	    (double)f->cat[TL_FC_CONV].time_ns * 100 : 0;
+
+	switch (op->cat) {
+	case TL_FC_GEMM:
+		if (op->pattern != NULL && strcmp(op->pattern,
+		    "tiny batched GEMMs") == 0)
+			return "Batch the small GEMMs into fewer, larger ones "
+			    "(torch.bmm or a grouped GEMM), or let torch.compile "
+			    "combine them.";
+		if (op->pattern != NULL && strcmp(op->pattern,
+		    "quantized GEMM") == 0)
+			return "Validate the quantization scheme and its "
+			    "scaling; keep the scales per tensor or per row as "
+			    "the fast kernels expect.";
+		if (strcmp(op->bound, "memory") == 0)
+			return "Fuse the GEMM with its neighbours "
+			    "(torch.compile) to cut memory traffic, or use "
+			    "lower-precision weights (FP8, W8A8) after checking "
+			    "accuracy.";
+		return "Check whether larger or fewer GEMMs (batching, "
+		    "merging projections such as Q/K/V) are possible; "
+		    "torch.compile can batch and fuse around them.";
+	case TL_FC_CONV:
+		if (layout > 10)
+			return "Run the model in channels_last: "
+			    "model.to(memory_format=torch.channels_last) (and the "
+			    "inputs), which removes the layout-conversion "
+			    "kernels around each convolution.";
+		return "Fuse the convolution with the following normalization "
+		    "and activation (torch.compile, or folding batchnorm into "
+		    "the convolution for inference).";
+	case TL_FC_ATTENTION:
+		if (strstr(op->name, "flash") != NULL ||
+		    strstr(op->name, "efficient_attention") != NULL ||
+		    strstr(op->name, "FlashAttention") != NULL ||
+		    strstr(op->name, "EfficientAttention") != NULL ||
+		    strstr(op->name, "cudnn_attention") != NULL)
+			return "The attention is already fused; give each "
+			    "call more work (larger batches, packed sequences) "
+			    "and keep the head size one the fused kernels are "
+			    "tuned for (64 or 128).";
+		return "Use a fused attention kernel "
+		    "(torch.nn.functional.scaled_dot_product_attention with the "
+		    "flash or memory-efficient backend); pad or pack short "
+		    "sequences so each call does more work.";
+	case TL_FC_BATCHNORM:
+		return "Fold batchnorm into the preceding convolution for "
+		    "inference, fuse it with its activation (torch.compile), or "
+		    "try GroupNorm/LayerNorm where the model allows; "
+		    "channels_last can help the normalization kernels too.";
+	case TL_FC_LAYERNORM:
+	case TL_FC_GROUPNORM:
+	case TL_FC_INSTANCENORM:
+	case TL_FC_RMSNORM:
+		return "Use a fused normalization kernel (torch.compile or a "
+		    "fused RMSNorm/LayerNorm implementation) instead of a chain "
+		    "of small kernels; RMSNorm is cheaper than LayerNorm where "
+		    "the model allows.";
+	case TL_FC_SOFTMAX:
+		return "Fuse softmax into the attention computation (a fused "
+		    "attention kernel) or with its neighbours (torch.compile).";
+	case TL_FC_ELEMENTWISE:
+	case TL_FC_REDUCE:
+		return "Fuse the elementwise and reduction chains "
+		    "(torch.compile) and avoid dtype casts and copies that only "
+		    "move data.";
+	default:
+		return "Fuse or remove the op where the model allows "
+		    "(torch.compile).";
+	}
+}
+
+const char *
+tl_advice_kernel(const struct tl_fop *op)
+{
+	return tl_advice_kernel_cat(op->cat);
+}
+
+const char *
+tl_advice_kernel_cat(int cat)
+{
+	switch (cat) {
+	case TL_FC_GEMM:
+		return "Give the shape to the vendor GEMM library team as a "
+		    "reproducer (tl-replay) to check kernel selection and tile "
+		    "sizes; profile the replay with hardware counters to see "
+		    "why it stays below the roofline.";
+	case TL_FC_CONV:
+		return "If the layout is already right, give the convolution "
+		    "to the DNN library team as a reproducer (tl-replay) to "
+		    "check the kernel chosen for this geometry; profile it with "
+		    "hardware counters.";
+	case TL_FC_ATTENTION:
+		return "Replay the attention shape (tl-replay) and check which "
+		    "attention kernel runs for this head size and sequence "
+		    "length; profile it with hardware counters.";
+	default:
+		return "The op runs native framework kernels: give a "
+		    "reproducer (tl-replay) to the kernel team and compare its "
+		    "bandwidth with simple elementwise ops; profile it with "
+		    "hardware counters to see where the time goes.";
+	}
+}
+
+double
+tl_advice_time_at(const struct tl_fop *op, double pct)
+{
+	if (!op->has_eff || pct <= 0)
+		return -1;
+	return op->roofline_us * 1e3 / (pct / 100);
+}

@@ -1,0 +1,968 @@
+/* See LICENSE file for copyright and license details. */
+#include <math.h>
+#include <string.h>
+
+#include "render/advice.h"
+#include "render/cmpreport.h"
+#include "render/mdtext.h"
+
+enum { REF, TGT };
+
+#define FAIR_RECS 8	/* recommendations in the fair report */
+#define QUESTIONS 5	/* ops per kind of open question */
+
+static const char *const tl_label[TL_TLC_N] = {
+	"Total GPU timeline", "Busy", "Computation", "Exposed communication",
+	"Exposed memory copy", "Idle"
+};
+
+static double
+pct(double part, double whole)
+{
+	return whole != 0 ? 100 * part / whole : NAN;
+}
+
+/* A signed percentage, or n/a. */
+static const char *
+dpct(double v)
+{
+	return isnan(v) ? "n/a" : tl_md_num_signed(v, 1);
+}
+
+static const char *
+num(double v, int d)
+{
+	return isnan(v) ? "n/a" : tl_md_num(v, d);
+}
+
+static const char *
+exact(double v)
+{
+	return isnan(v) ? "n/a" : tl_md_exact(v);
+}
+
+/* A side's count or time, or n/a without the op. */
+static const char *
+count_text(const struct tl_cside *s)
+{
+	return s->has ? tl_md_exact((double)s->count) : "n/a";
+}
+
+static const char *
+us_text(const struct tl_cside *s)
+{
+	return s->has ? tl_md_us(s->time_ns) : "n/a";
+}
+
+/* The side's name and GPU: `h100-qwen.json.gz` (`h100`). */
+static void
+side_label(FILE *fp, const struct tl_cmpfind *c, int k)
+{
+	if (c->name[k][0] != '\0')
+		tl_md_code(fp, c->name[k], 100);
+	else
+		fputs(k == REF ? "the reference" : "the target", fp);
+	if (c->hw[k][0] != '\0') {
+		fputs(" (", fp);
+		tl_md_code(fp, c->hw[k], 40);
+		fputc(')', fp);
+	}
+}
+
+/* " (`name`, `hw`)" after "the reference" or "the target", or nothing. */
+static void
+side_note(FILE *fp, const struct tl_cmpfind *c, int k)
+{
+	if (c->name[k][0] == '\0' && c->hw[k][0] == '\0')
+		return;
+	fputs(" (", fp);
+	if (c->name[k][0] != '\0')
+		tl_md_code(fp, c->name[k], 100);
+	if (c->name[k][0] != '\0' && c->hw[k][0] != '\0')
+		fputs(", ", fp);
+	if (c->hw[k][0] != '\0')
+		tl_md_code(fp, c->hw[k], 40);
+	fputc(')', fp);
+}
+
+static void
+title(FILE *fp, const struct tl_cmpfind *c, const struct tl_report_opts *o,
+    const char *what)
+{
+	fputs("# ", fp);
+	if (o->title != NULL)
+		fprintf(fp, "%s ", o->title);
+	fputs("Performance Comparison: ", fp);
+	side_label(fp, c, REF);
+	fputs(" vs ", fp);
+	side_label(fp, c, TGT);
+	fprintf(fp, "%s\n\n", what);
+}
+
+static void
+anchor_id(char *buf, size_t n, const struct tl_cmpfind *c,
+    const struct tl_crow *w)
+{
+	snprintf(buf, n, "cmp-op-%d", (int)(w - c->row) + 1);
+}
+
+/* The Δ % of timeline entry i (TL_TLC_*). */
+static double
+tl_dpct(const struct tl_cmpfind *c, int i)
+{
+	return pct((double)(c->tl_ns[TGT][i] - c->tl_ns[REF][i]),
+	    (double)c->tl_ns[REF][i]);
+}
+
+static int
+has_timeline(const struct tl_cmpfind *c)
+{
+	int k, i;
+
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < TL_TLC_N; i++)
+			if (c->has_tl[k][i])
+				return 1;
+	return 0;
+}
+
+/* The timelines side by side; shares: each side's % of its total too. */
+static void
+timeline_table(FILE *fp, const struct tl_cmpfind *c, int shares)
+{
+	int i, k;
+
+	if (!has_timeline(c)) {
+		fputs("The stream has no timeline columns (`ref_trace_*_us`, "
+		    "`target_trace_*_us`): its inputs lacked `trace_*_us`.\n\n",
+		    fp);
+		return;
+	}
+	fprintf(fp, "| Metric | Reference (ms) |%s Target (ms) |%s Δ (ms) | "
+	    "Δ %% |\n|---|---|%s---|%s---|---|\n", shares ? " % of total |" :
+	    "", shares ? " % of total |" : "", shares ? "---|" : "",
+	    shares ? "---|" : "");
+	for (i = 0; i < TL_TLC_N; i++) {
+		int both = c->has_tl[REF][i] && c->has_tl[TGT][i];
+		int64_t r = c->tl_ns[REF][i], t = c->tl_ns[TGT][i];
+
+		fprintf(fp, "| %s |", tl_label[i]);
+		for (k = 0; k < 2; k++) {
+			fprintf(fp, " %s |", c->has_tl[k][i] ?
+			    tl_md_ms(c->tl_ns[k][i]) : "n/a");
+			if (shares)
+				fprintf(fp, " %s |", c->has_tl[k][i] &&
+				    c->has_tl[k][0] ? num(pct((double)
+				    c->tl_ns[k][i], (double)c->tl_ns[k][0]),
+				    1) : "n/a");
+		}
+		fprintf(fp, " %s | %s |\n", both ? tl_md_ms_signed(t - r) :
+		    "n/a", both ? dpct(tl_dpct(c, i)) : "n/a");
+	}
+	fputc('\n', fp);
+}
+
+static void
+time_cells(FILE *fp, int64_t r, int64_t t)
+{
+	fprintf(fp, " %s | %s | %s | %s |\n", tl_md_ms(r), tl_md_ms(t),
+	    tl_md_ms_signed(t - r), dpct(pct((double)(t - r), (double)r)));
+}
+
+static void
+category_table(FILE *fp, const struct tl_cmpfind *c)
+{
+	int k;
+
+	fputs("| Category | Reference (ms) | Target (ms) | Δ (ms) | Δ % |\n"
+	    "|---|---|---|---|---|\n", fp);
+	for (k = 0; k < TL_FC_N; k++)
+		if (c->cat_present[k]) {
+			fprintf(fp, "| %s |", tl_fcat_value(k));
+			time_cells(fp, c->cat_ns[REF][k], c->cat_ns[TGT][k]);
+		}
+	fputs("| **All ops** |", fp);
+	time_cells(fp, c->op_ns[REF], c->op_ns[TGT]);
+	fputc('\n', fp);
+}
+
+/* "dense peak" or "achievable" roofs. */
+static const char *
+kind(const char *roof)
+{
+	return strcmp(roof, "peak") == 0 ? "dense peak" : roof;
+}
+
+static int
+is_compute(const struct tl_crow *w)
+{
+	return strcmp(w->bound, "compute") == 0;
+}
+
+/* Which roofs and figures give the expected ratio, and its value. */
+static void
+derivation(FILE *fp, const struct tl_crow *w, int full)
+{
+	const struct tl_cside *r = &w->s[REF], *t = &w->s[TGT];
+	const char *e;
+
+	if (isnan(w->expected)) {
+		if (w->match != TL_CM_BOTH)
+			fputs("none: the op runs on one side only", fp);
+		else if (w->bound[0] == '\0')
+			fputs("none: the op has no bound (no perf model, or "
+			    "neither FLOPs nor bytes)", fp);
+		else
+			fputs("none: the two GPUs have no roof of one kind "
+			    "for it", fp);
+		return;
+	}
+	e = full ? tl_md_exact(w->expected) : tl_md_num(w->expected, 3);
+	if (is_compute(w)) {
+		fputs("compute-bound, ", fp);
+		tl_md_code(fp, w->compute_spec, 40);
+		fprintf(fp, ": the reference's %s compute roof, %s TFLOPS/s, "
+		    "over the target's, %s TFLOPS/s = %s", kind(r->roof),
+		    tl_md_exact(r->peak_tflops), tl_md_exact(t->peak_tflops),
+		    e);
+	} else
+		fprintf(fp, "memory-bound: the reference's %s bandwidth, %s "
+		    "TB/s, over the target's, %s TB/s = %s", kind(r->bw_roof),
+		    tl_md_exact(r->peak_tbs), tl_md_exact(t->peak_tbs), e);
+}
+
+/* Whether v has w's expectation: the same bound, spec and ratio. */
+static int
+same_expectation(const struct tl_crow *v, const struct tl_crow *w)
+{
+	return !isnan(v->expected) && v->expected == w->expected &&
+	    strcmp(v->bound, w->bound) == 0 && (!is_compute(w) ||
+	    strcmp(v->compute_spec, w->compute_spec) == 0);
+}
+
+/* The distinct expectations, with the number of matched ops of each. */
+static void
+expectations(FILE *fp, const struct tl_cmpfind *c)
+{
+	int i, j, n, done;
+
+	fputs("| Bound | Compute spec | Roofs | Reference | Target | Expected "
+	    "ratio | Matched ops |\n|---|---|---|---|---|---|---|\n", fp);
+	for (i = 0, done = 0; i < c->nrow; i++) {
+		const struct tl_crow *w = &c->row[i];
+		const struct tl_cside *r = &w->s[REF], *t = &w->s[TGT];
+		int comp = is_compute(w);
+		const char *unit = comp ? "TFLOPS/s" : "TB/s";
+
+		if (isnan(w->expected))
+			continue;
+		for (j = 0; j < i && !same_expectation(&c->row[j], w); j++)
+			;
+		if (j < i)
+			continue;
+		for (j = i, n = 0; j < c->nrow; j++)
+			n += same_expectation(&c->row[j], w);
+		fprintf(fp, "| %s | ", w->bound);
+		if (comp)
+			tl_md_code(fp, w->compute_spec, 40);
+		fprintf(fp, " | %s | %s %s | %s %s | %s | %d |\n",
+		    kind(comp ? r->roof : r->bw_roof),
+		    tl_md_exact(comp ? r->peak_tflops : r->peak_tbs), unit,
+		    tl_md_exact(comp ? t->peak_tflops : t->peak_tbs), unit,
+		    tl_md_exact(w->expected), n);
+		done++;
+	}
+	if (done == 0)
+		fputs("| none | | | | | | 0 |\n", fp);
+	fputc('\n', fp);
+}
+
+/* The per-op table of the matched rows, in stream order. */
+static void
+ops_table(FILE *fp, const struct tl_cmpfind *c, int max)
+{
+	char id[32];
+	int i, n = 0, more = 0;
+
+	fputs("| # | Operation | Bound | Reference (ms) | Target (ms) | Δ % | "
+	    "Expected ratio | Actual ratio | Expected? |\n"
+	    "|---|---|---|---|---|---|---|---|---|\n", fp);
+	for (i = 0; i < c->nrow; i++) {
+		const struct tl_crow *w = &c->row[i];
+
+		if (w->match != TL_CM_BOTH)
+			continue;
+		if (n == max) {
+			more++;
+			continue;
+		}
+		n++;
+		anchor_id(id, sizeof(id), c, w);
+		fprintf(fp, "| %d | ", i + 1);
+		tl_md_op(fp, w->name, w->dims);
+		fprintf(fp, " | %s | %s | %s | %s | %s | %s | %s |\n",
+		    w->bound[0] != '\0' ? w->bound : "n/a",
+		    tl_md_ms(w->s[REF].time_ns), tl_md_ms(w->s[TGT].time_ns),
+		    dpct(w->delta_pct), num(w->expected, 3), num(w->actual, 3),
+		    tl_cexp_text(w->exp));
+	}
+	if (n == 0)
+		fputs("| | no matched op | | | | | | | |\n", fp);
+	fputc('\n', fp);
+	if (more > 0)
+		fprintf(fp, "%d more matched ops, with less time on the "
+		    "target, are in the rough report.\n\n", more);
+}
+
+static void
+one_sided(FILE *fp, const struct tl_cmpfind *c)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->nrow; i++) {
+		const struct tl_crow *w = &c->row[i];
+		int k = w->match == TL_CM_REF_ONLY ? REF : TGT;
+
+		if (w->match == TL_CM_BOTH)
+			continue;
+		if (n++ == 0)
+			fputs("| Side | Operation | Dtypes | Instances | "
+			    "Time (ms) | % of its op kernel time |\n"
+			    "|---|---|---|---|---|---|\n", fp);
+		fprintf(fp, "| %s only | ", k == REF ? "reference" : "target");
+		tl_md_op(fp, w->name, w->dims);
+		fputs(" | ", fp);
+		tl_md_code(fp, w->types, 120);
+		fprintf(fp, " | %lld | %s | %s |\n", w->s[k].count,
+		    tl_md_ms(w->s[k].time_ns), num(w->s[k].pct_gpu, 2));
+	}
+	if (n == 0)
+		fputs("None: every op matched.\n", fp);
+	fputc('\n', fp);
+}
+
+static void
+layouts(FILE *fp, const struct tl_cmpfind *c)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->nrow; i++) {
+		const struct tl_crow *w = &c->row[i];
+
+		if (w->match != TL_CM_BOTH || w->layout_note[0] == '\0')
+			continue;
+		if (n++ == 0)
+			fputs("| Operation | Reference strides | Target "
+			    "strides | Note | Δ % | Expected? |\n"
+			    "|---|---|---|---|---|---|\n", fp);
+		fputs("| ", fp);
+		tl_md_op(fp, w->name, w->dims);
+		fputs(" | ", fp);
+		tl_md_code(fp, w->strides, 80);
+		fputs(" | ", fp);
+		tl_md_code(fp, w->target_strides, 80);
+		fprintf(fp, " | %s | %s | %s |\n", w->layout_note,
+		    dpct(w->delta_pct), tl_cexp_text(w->exp));
+	}
+	if (n == 0)
+		fputs("None: the matched ops have the same strides on both "
+		    "sides.\n", fp);
+	fputc('\n', fp);
+}
+
+/* The kernels of a side, as a list item. */
+static void
+kernels(FILE *fp, const struct tl_cside *s, const char *side)
+{
+	int k;
+
+	fprintf(fp, "  - %s: ", side);
+	if (s->nkern == 0)
+		fputs("none recorded", fp);
+	for (k = 0; k < s->nkern; k++) {
+		if (k > 0)
+			fputs("; ", fp);
+		tl_md_code(fp, s->kern[k].name, 120);
+		fprintf(fp, " (%lld launches, %s ms)", s->kern[k].count,
+		    tl_md_ms(s->kern[k].time_ns));
+	}
+	if (s->nkern_all > s->nkern)
+		fprintf(fp, "; %d other kernels, %s ms",
+		    s->nkern_all - s->nkern, tl_md_ms(s->kern_other_ns));
+	fputc('\n', fp);
+}
+
+/* Both sides' measures of a row, one table row each. */
+static void
+measures(FILE *fp, const struct tl_crow *w)
+{
+	const struct tl_cside *r = &w->s[REF], *t = &w->s[TGT];
+
+	fprintf(fp, "| Metric | Reference | Target | Δ | Expected? |\n"
+	    "|---|---|---|---|---|\n| Time (ms) | %s | %s | %s %% | %s |\n",
+	    r->has ? tl_md_ms(r->time_ns) : "n/a",
+	    t->has ? tl_md_ms(t->time_ns) : "n/a", dpct(w->delta_pct),
+	    w->match == TL_CM_BOTH ? tl_cexp_text(w->exp) : "n/a");
+	fprintf(fp, "| Instances | %s | %s | | |\n", count_text(r),
+	    count_text(t));
+	fprintf(fp, "| Mean per instance (µs) | %s | %s | ratio %s | "
+	    "expected %s |\n", num(r->mean_us, 3), num(t->mean_us, 3),
+	    num(w->actual, 3), num(w->expected, 3));
+	if (!isnan(r->tflops_s) || !isnan(t->tflops_s))
+		fprintf(fp, "| Achieved TFLOPS/s | %s | %s | | |\n",
+		    num(r->tflops_s, 2), num(t->tflops_s, 2));
+	if (!isnan(r->tbs) || !isnan(t->tbs))
+		fprintf(fp, "| Achieved TB/s | %s | %s | | |\n",
+		    num(r->tbs, 3), num(t->tbs, 3));
+	if (!isnan(r->pct_roofline) || !isnan(t->pct_roofline))
+		fprintf(fp, "| %% of roofline | %s | %s | | |\n",
+		    num(r->pct_roofline, 1), num(t->pct_roofline, 1));
+	fprintf(fp, "| %% of its op kernel time | %s | %s | | |\n\n",
+	    num(r->pct_gpu, 2), num(t->pct_gpu, 2));
+}
+
+/* The layout difference of a row, if any, and both sides' kernels. */
+static void
+layout_kernels(FILE *fp, const struct tl_crow *w)
+{
+	if (w->layout_note[0] != '\0') {
+		fprintf(fp, "- **Layout**: %s: the reference's strides ",
+		    w->layout_note);
+		tl_md_code(fp, w->strides, 120);
+		fputs(", the target's ", fp);
+		tl_md_code(fp, w->target_strides, 120);
+		fputs(".\n", fp);
+	}
+	fputs("- **Kernels**:\n", fp);
+	if (w->s[REF].has)
+		kernels(fp, &w->s[REF], "reference");
+	if (w->s[TGT].has)
+		kernels(fp, &w->s[TGT], "target");
+	fputc('\n', fp);
+}
+
+/* The facts of a recommended op beyond its measures (fair report). */
+static void
+op_facts(FILE *fp, const struct tl_crow *w)
+{
+	fputs("- **Hardware expectation**: ", fp);
+	derivation(fp, w, 0);
+	fputs(".\n", fp);
+	layout_kernels(fp, w);
+}
+
+static void
+rec_title(FILE *fp, const struct tl_crow *w)
+{
+	tl_md_op(fp, w->name, w->dims);
+	if (w->match == TL_CM_TARGET_ONLY)
+		fputs(": runs on the target only", fp);
+	else if (w->exp == TL_CE_KERNEL)
+		fprintf(fp, ": likely kernel problem (%s× the predicted time)",
+		    tl_md_num(w->actual / w->expected, 1));
+	else
+		fputs(": slower than the hardware explains", fp);
+}
+
+/* Issue, Action and Impact of an op on the target only. */
+static void
+rec_target_only(FILE *fp, const struct tl_crow *w)
+{
+	const struct tl_cside *t = &w->s[TGT];
+
+	fprintf(fp, "**Issue**: the target runs this op %lld times for %s ms; "
+	    "the reference runs no op with this signature.\n\n", t->count,
+	    tl_md_ms(t->time_ns));
+	fputs("**Action**: Find out why the target takes another code path "
+	    "here (another implementation, dtype or fallback); where the "
+	    "reference's ops for this step are available on the target, use "
+	    "them.\n\n", fp);
+	fprintf(fp, "**Impact**: up to %s ms, %s %% of the target's op kernel "
+	    "time, if the op is not needed on the target.\n\n",
+	    tl_md_ms(t->time_ns), tl_md_num(w->score, 2));
+}
+
+/* Issue (the seeds' gap), Action and Impact of a matched op. */
+static void
+rec_matched(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
+{
+	const struct tl_cside *r = &w->s[REF], *t = &w->s[TGT];
+	int64_t u = (int64_t)(w->unexplained_us * 1e3 + 0.5);
+
+	fprintf(fp, "**Issue**: the target takes %s ms against %s ms on the "
+	    "reference (%s %%, %s× per instance), where the %s roofs of the "
+	    "two GPUs predict %s %% (ratio %s): %s.\n\n",
+	    tl_md_ms(t->time_ns), tl_md_ms(r->time_ns), dpct(w->delta_pct),
+	    tl_md_num(w->actual, 2), is_compute(w) ? "compute" : "bandwidth",
+	    dpct(100 * (w->expected - 1)), tl_md_num(w->expected, 3),
+	    w->exp == TL_CE_KERNEL ? "more than twice the predicted time, "
+	    "which points at the kernel rather than the hardware" :
+	    "unexpected");
+	fputs("**Action**: ", fp);
+	if (w->exp == TL_CE_KERNEL)
+		fputs("Check the kernel the target selects for this shape and "
+		    "its configuration. ", fp);
+	fputs(tl_advice_kernel_cat(w->cat), fp);
+	if (r->nkern > 0) {
+		fputs(" The reference's ", fp);
+		tl_md_code(fp, r->kern[0].name, 120);
+		fputs(" shows what the op can reach.", fp);
+	}
+	fprintf(fp, "\n\n**Impact**: up to %s ms, %s %% of the target's op "
+	    "kernel time", tl_md_ms(u), tl_md_num(w->score, 2));
+	if (c->has_tl[TGT][0] && c->tl_ns[TGT][0] > 0)
+		fprintf(fp, " (%s %% of its GPU timeline)", tl_md_num(pct(
+		    (double)u, (double)c->tl_ns[TGT][0]), 2));
+	fputs(", if the op ran at the predicted ratio.\n\n", fp);
+}
+
+/* One recommendation: the heading, Issue, Action, Impact, the link. */
+static void
+recommendation(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
+{
+	char id[32];
+
+	fprintf(fp, "### %s Priority %d: ", tl_md_prio_mark(w->prio),
+	    w->rank);
+	rec_title(fp, w);
+	fputs("\n\n", fp);
+	if (w->match == TL_CM_TARGET_ONLY)
+		rec_target_only(fp, w);
+	else
+		rec_matched(fp, c, w);
+	anchor_id(id, sizeof(id), c, w);
+	fprintf(fp, "→ *See [details](#%s)*\n\n", id);
+}
+
+/* The executive summary's paragraph and key findings. */
+static void
+key_findings(FILE *fp, const struct tl_cmpfind *c)
+{
+	const struct tl_crow *top;
+	double m;
+	int n = 0;
+
+	fputs("### Key Findings\n\n", fp);
+	if (c->nrow == 0) {
+		fputs("1. The comparison holds no op, so there are no "
+		    "findings.\n\n", fp);
+		return;
+	}
+	if (c->identical) {
+		fputs("1. The two inputs are the same op for op: every Δ is 0, "
+		    "so there are no findings.\n\n", fp);
+		return;
+	}
+	if (c->has_tl[REF][TL_TLC_TOTAL] && c->has_tl[TGT][TL_TLC_TOTAL])
+		fprintf(fp, "%d. The target's GPU timeline is %s ms against %s "
+		    "ms on the reference (%s %%); computation %s %%, idle %s "
+		    "%%.\n", ++n, tl_md_ms(c->tl_ns[TGT][TL_TLC_TOTAL]),
+		    tl_md_ms(c->tl_ns[REF][TL_TLC_TOTAL]),
+		    dpct(tl_dpct(c, TL_TLC_TOTAL)),
+		    dpct(tl_dpct(c, TL_TLC_COMPUTE)),
+		    dpct(tl_dpct(c, TL_TLC_IDLE)));
+	fprintf(fp, "%d. Matched ops: %d (%d of them with other strides); "
+	    "on the reference only: %d; on the target only: %d.\n", ++n,
+	    c->nmatch[TL_CM_BOTH], c->nlayout, c->nmatch[TL_CM_REF_ONLY],
+	    c->nmatch[TL_CM_TARGET_ONLY]);
+	fprintf(fp, "%d. Against the time ratio the two GPUs' roofs predict "
+	    "(within %s %%): %d matched ops within it, %d above it (%d of them "
+	    "above twice the prediction: likely kernel problems), %d below "
+	    "it, %d without a prediction.\n", ++n, exact(c->tolerance_pct),
+	    c->nexp[TL_CE_YES], c->nexp[TL_CE_SLOWER] + c->nexp[TL_CE_KERNEL],
+	    c->nexp[TL_CE_KERNEL], c->nexp[TL_CE_FASTER], c->nexp[TL_CE_NA]);
+	if (c->nrec > 0) {
+		top = &c->row[c->rec[0]];
+		fprintf(fp, "%d. The target's time that the hardware does not "
+		    "explain sums to %s ms over %d op%s; the largest share is ",
+		    ++n, tl_md_ms((int64_t)(c->unexplained_us * 1e3 + 0.5)),
+		    c->nrec, c->nrec == 1 ? "" : "s");
+		tl_md_op(fp, top->name, top->dims);
+		fprintf(fp, " (%s %% of the target's op kernel time).\n",
+		    tl_md_num(top->score, 2));
+	} else
+		fprintf(fp, "%d. No findings for the target: none of its ops "
+		    "takes longer than the hardware explains.\n", ++n);
+	m = (double)(c->bound_ns[0] + c->bound_ns[1] + c->bound_ns[2]);
+	if (m > 0)
+		fprintf(fp, "%d. Of the target's time in matched ops, "
+		    "memory-bound ops take %s %%, compute-bound ops %s %% and "
+		    "ops of unknown bound %s %%: %s characteristics "
+		    "dominate.\n", ++n,
+		    tl_md_num(pct((double)c->bound_ns[1], m), 1),
+		    tl_md_num(pct((double)c->bound_ns[0], m), 1),
+		    tl_md_num(pct((double)c->bound_ns[2], m), 1),
+		    c->bound_ns[1] >= c->bound_ns[0] ? "memory-bound" :
+		    "compute-bound");
+	fputc('\n', fp);
+}
+
+static void
+summary(FILE *fp, const struct tl_cmpfind *c)
+{
+	fputs("## Executive Summary\n\nThe reference", fp);
+	side_note(fp, c, REF);
+	fputs(" shows what is achievable for the same ops; the aim is to "
+	    "find where the target", fp);
+	side_note(fp, c, TGT);
+	fputs(" can improve, not to rank the platforms. Δ is the target "
+	    "minus the reference; Δ % is of the reference.\n\n", fp);
+	fputs("### GPU timeline\n\n", fp);
+	timeline_table(fp, c, 0);
+	fputs("### Kernel time by category\n\n", fp);
+	category_table(fp, c);
+	key_findings(fp, c);
+}
+
+static void
+no_findings(FILE *fp)
+{
+	fputs("No findings: no op of the target takes longer than the time "
+	    "ratio of the two GPUs predicts, and none runs on the target "
+	    "only; there is nothing to recommend.\n\n", fp);
+}
+
+static void
+method(FILE *fp, const struct tl_cmpfind *c)
+{
+	fputs("### Methodology\n\n"
+	    "- The input is a `tl-compare` stream: one row per op signature "
+	    "(name, shapes, dtypes, strides, concrete inputs) of the two "
+	    "traces, matched regardless of kernel names. The GPU timelines "
+	    "come from the `ref_trace_*_us` and `target_trace_*_us` columns "
+	    "every row carries.\n"
+	    "- Δ is the target's kernel time minus the reference's; Δ % is "
+	    "that over the reference's.\n"
+	    "- Expected ratio: the target-to-reference time ratio the roofs "
+	    "predict for the op's bound (the reference's roof over the "
+	    "target's, like with like); actual ratio: the target's mean time "
+	    "per instance over the reference's.\n", fp);
+	fprintf(fp, "- Expected?: *yes* when the actual ratio is within %s %% "
+	    "of the expected one; *likely kernel problem* when it is above "
+	    "twice the expected ratio; *no (slower)* or *no (faster)* "
+	    "otherwise; *n/a* without an expected ratio.\n",
+	    exact(c->tolerance_pct));
+	fprintf(fp, "- Recommendations: the ops judged slower or likely "
+	    "kernel problems, and those on the target only, ranked by "
+	    "`unexplained_time_us / target_kernel_time_us * "
+	    "target_pct_gpu_time`: the target's time the hardware does not "
+	    "explain, as a share of its op kernel time. Priority by that "
+	    "share: above %s %% critical, %s %% high, %s %% medium, else "
+	    "low.\n\n", tl_md_exact(c->rules.critical_pct),
+	    tl_md_exact(c->rules.high_pct), tl_md_exact(c->rules.medium_pct));
+}
+
+static void
+appendix(FILE *fp, const struct tl_cmpfind *c)
+{
+	fputs("## Appendix\n\n### Hardware used for the expectations\n\n- "
+	    "The reference", fp);
+	side_note(fp, c, REF);
+	fputs(" and the target", fp);
+	side_note(fp, c, TGT);
+	fputs(" are measured against roofs of one kind (achievable "
+	    "where both GPUs have one, else dense peak), from the GPU table "
+	    "of `tl-efficiency --hw list`.\n\n", fp);
+	expectations(fp, c);
+	method(fp, c);
+}
+
+void
+tl_cmpreport_fair(FILE *fp, const struct tl_cmpfind *c,
+    const struct tl_report_opts *o)
+{
+	char id[32];
+	int i, n;
+
+	title(fp, c, o, "");
+	summary(fp, c);
+	fputs("---\n\n## Recommendations for the target", fp);
+	side_note(fp, c, TGT);
+	fputs("\n\n", fp);
+	if (c->nrec == 0)
+		no_findings(fp);
+	else
+		fputs("Ranked by the target's time the hardware does not "
+		    "explain, as a share of its op kernel time (unexplained "
+		    "gap × share of time).\n\n", fp);
+	for (i = 0; i < c->nrec && i < FAIR_RECS; i++) {
+		recommendation(fp, c, &c->row[c->rec[i]]);
+		fputs("---\n\n", fp);
+	}
+	if (c->nrec > FAIR_RECS)
+		fprintf(fp, "%d more, each below %s %% of the target's op "
+		    "kernel time, are in the rough report.\n\n",
+		    c->nrec - FAIR_RECS,
+		    tl_md_num(c->row[c->rec[FAIR_RECS - 1]].score, 2));
+
+	fputs("## Detailed Comparison\n\n### Matched ops by the target's "
+	    "time\n\n", fp);
+	ops_table(fp, c, o->top);
+	for (i = 0, n = 0; i < c->nrec && i < FAIR_RECS; i++) {
+		const struct tl_crow *w = &c->row[c->rec[i]];
+
+		anchor_id(id, sizeof(id), c, w);
+		tl_md_anchor(fp, id);
+		fprintf(fp, "### %d. ", ++n);
+		tl_md_op(fp, w->name, w->dims);
+		fputs("\n\n", fp);
+		measures(fp, w);
+		op_facts(fp, w);
+	}
+	fputs("### Ops on one side only\n\n", fp);
+	one_sided(fp, c);
+	fputs("### Layout differences\n\n", fp);
+	layouts(fp, c);
+	fputs("---\n\n", fp);
+	appendix(fp, c);
+}
+
+/* The signature and perf model of a row (rough report). */
+static void
+raw_signature(FILE *fp, const struct tl_crow *w)
+{
+	fputs("- **Signature**: dtypes ", fp);
+	tl_md_code(fp, w->types, 200);
+	fputs(", strides ", fp);
+	tl_md_code(fp, w->strides, 200);
+	if (w->concrete[strspn(w->concrete, "[]\",")] != '\0') {
+		fputs(", concrete inputs ", fp);
+		tl_md_code(fp, w->concrete, 200);
+	}
+	fprintf(fp, "; category %s, direction %s\n", w->category[0] != '\0' ?
+	    w->category : "n/a", w->direction[0] != '\0' ? w->direction :
+	    "n/a");
+	fputs("- **Perf model**: ", fp);
+	if (w->perf_model[0] == '\0')
+		fputs("none", fp);
+	else
+		tl_md_code(fp, w->perf_model, 40);
+	if (w->compute_spec[0] != '\0') {
+		fputs(", ", fp);
+		tl_md_code(fp, w->compute_spec, 40);
+	}
+	if (w->has_flops)
+		fprintf(fp, "; %lld FLOPs", (long long)w->flops);
+	if (w->has_bytes)
+		fprintf(fp, "; %lld bytes", (long long)w->bytes);
+	fprintf(fp, " per instance; bound %s\n\n", w->bound[0] != '\0' ?
+	    w->bound : "n/a");
+}
+
+/* Both sides' raw numbers (rough report). */
+static void
+raw_table(FILE *fp, const struct tl_cside *r, const struct tl_cside *t)
+{
+	fputs("| | Reference | Target |\n|---|---|---|\n", fp);
+	fprintf(fp, "| Instances | %s | %s |\n", count_text(r),
+	    count_text(t));
+	fprintf(fp, "| Kernel time (µs) | %s | %s |\n", us_text(r),
+	    us_text(t));
+	fprintf(fp, "| Mean per instance (µs) | %s | %s |\n",
+	    exact(r->mean_us), exact(t->mean_us));
+	fprintf(fp, "| TFLOPS/s | %s | %s |\n| TB/s | %s | %s |\n",
+	    num(r->tflops_s, 3), num(t->tflops_s, 3), num(r->tbs, 4),
+	    num(t->tbs, 4));
+	fprintf(fp, "| %% of roofline | %s | %s |\n| %% of its op kernel "
+	    "time | %s | %s |\n", num(r->pct_roofline, 2),
+	    num(t->pct_roofline, 2), num(r->pct_gpu, 3), num(t->pct_gpu, 3));
+	fprintf(fp, "| Compute roof (TFLOPS/s) | %s %s | %s %s |\n",
+	    exact(r->peak_tflops), kind(r->roof), exact(t->peak_tflops),
+	    kind(t->roof));
+	fprintf(fp, "| Bandwidth roof (TB/s) | %s %s | %s %s |\n\n",
+	    exact(r->peak_tbs), kind(r->bw_roof), exact(t->peak_tbs),
+	    kind(t->bw_roof));
+}
+
+/* Δ, the ratios, the band, the unexplained time (rough report). */
+static void
+raw_calc(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
+{
+	const struct tl_cside *r = &w->s[REF], *t = &w->s[TGT];
+	double p = c->tolerance_pct / 100;
+
+	fprintf(fp, "- Δ = %s − %s = %s µs (%s %% of the reference)\n",
+	    tl_md_us(t->time_ns), tl_md_us(r->time_ns), tl_md_us(w->delta_ns),
+	    dpct(w->delta_pct));
+	fputs("- Expected ratio: ", fp);
+	derivation(fp, w, 1);
+	fprintf(fp, "\n- Actual ratio = %s / %s = %s\n", num(t->mean_us, 3),
+	    num(r->mean_us, 3), exact(w->actual));
+	if (isnan(w->expected) || isnan(w->actual)) {
+		fprintf(fp, "- Expected?: %s\n", tl_cexp_text(w->exp));
+		return;
+	}
+	fprintf(fp, "- Band within %s %%: %s to %s; explained: %s; "
+	    "Expected?: **%s**\n", exact(c->tolerance_pct),
+	    num(w->expected / (1 + p), 4), num(w->expected * (1 + p), 4),
+	    w->explained[0] != '\0' ? w->explained : "n/a",
+	    tl_cexp_text(w->exp));
+	fprintf(fp, "- Unexplained = %s − %s × %s × %lld = %s µs (0 when not "
+	    "positive)", tl_md_us(t->time_ns), tl_md_exact(w->expected),
+	    tl_md_exact(r->mean_us), t->count, exact(w->unexplained_us));
+	if (w->candidate)
+		fprintf(fp, "; score %s %% (rank %d)", tl_md_num(w->score, 3),
+		    w->rank);
+	fputc('\n', fp);
+}
+
+/* Every number of a row, with the calculations (rough report). */
+static void
+raw_op(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
+{
+	char id[32];
+
+	anchor_id(id, sizeof(id), c, w);
+	tl_md_anchor(fp, id);
+	fprintf(fp, "#### %d. ", (int)(w - c->row) + 1);
+	tl_md_op(fp, w->name, w->dims);
+	fputs("\n\n", fp);
+	raw_signature(fp, w);
+	raw_table(fp, &w->s[REF], &w->s[TGT]);
+	if (w->match == TL_CM_BOTH)
+		raw_calc(fp, c, w);
+	else if (w->candidate)
+		fprintf(fp, "- On the target only: all its time is "
+		    "unexplained; score %s %% (rank %d)\n",
+		    tl_md_num(w->score, 3), w->rank);
+	else
+		fputs("- On the reference only: nothing to improve on the "
+		    "target\n", fp);
+	layout_kernels(fp, w);
+}
+
+static void
+ranking(FILE *fp, const struct tl_cmpfind *c)
+{
+	int i;
+
+	if (c->nrec == 0) {
+		no_findings(fp);
+		return;
+	}
+	fputs("| Rank | Operation | Expected? | Target (ms) | Unexplained (ms) "
+	    "| Target share (%) | Score (%) | Priority |\n"
+	    "|---|---|---|---|---|---|---|---|\n", fp);
+	for (i = 0; i < c->nrec; i++) {
+		const struct tl_crow *w = &c->row[c->rec[i]];
+
+		fprintf(fp, "| %d | ", w->rank);
+		tl_md_op(fp, w->name, w->dims);
+		fprintf(fp, " | %s | %s | %s | %s | %s | %s |\n",
+		    w->match == TL_CM_TARGET_ONLY ? "target only" :
+		    tl_cexp_text(w->exp), tl_md_ms(w->s[TGT].time_ns),
+		    tl_md_ms((int64_t)(w->unexplained_us * 1e3 + 0.5)),
+		    num(w->s[TGT].pct_gpu, 3), tl_md_num(w->score, 3),
+		    tl_priority_name(w->prio));
+	}
+	fputc('\n', fp);
+}
+
+static void
+questions(FILE *fp, const struct tl_cmpfind *c)
+{
+	int i, n = 0, k;
+
+	fputs("## Questions for Further Investigation\n\n", fp);
+	for (i = 0, k = 0; i < c->nrec && k < QUESTIONS; i++) {
+		const struct tl_crow *w = &c->row[c->rec[i]];
+
+		if (w->exp != TL_CE_KERNEL)
+			continue;
+		fputs("- Which kernel and configuration does the target run "
+		    "for ", fp);
+		tl_md_op(fp, w->name, w->dims);
+		fputs("? Replay it on both GPUs (`tl-replay`) and profile the "
+		    "target's kernel with hardware counters.\n", fp);
+		k++;
+		n++;
+	}
+	for (i = 0, k = 0; i < c->nrow && k < QUESTIONS; i++) {
+		const struct tl_crow *w = &c->row[i];
+
+		if (w->match != TL_CM_BOTH || w->exp != TL_CE_NA ||
+		    isnan(w->delta_pct) || fabs(w->delta_pct) <= 100)
+			continue;
+		fputs("- ", fp);
+		tl_md_op(fp, w->name, w->dims);
+		fprintf(fp, " differs by %s %% and has no hardware "
+		    "expectation: a perf model (`tl-perfmodel --models`) would "
+		    "tell whether the hardware explains it.\n",
+		    dpct(w->delta_pct));
+		k++;
+		n++;
+	}
+	if (c->nexp[TL_CE_FASTER] > 0) {
+		fprintf(fp, "- %d matched op%s less time on the target than "
+		    "the roofs predict: the reference's kernels may have room "
+		    "there, a question for its own analysis.\n",
+		    c->nexp[TL_CE_FASTER], c->nexp[TL_CE_FASTER] == 1 ?
+		    " takes" : "s take");
+		n++;
+	}
+	if (c->nmatch[TL_CM_REF_ONLY] + c->nmatch[TL_CM_TARGET_ONLY] > 0) {
+		fputs("- The ops of one side only: which ops of the other side "
+		    "do the same work? Read both traces' call stacks "
+		    "(`tl-parse --stack`) around them.\n", fp);
+		n++;
+	}
+	if (n == 0)
+		fputs("- None.\n", fp);
+	fputc('\n', fp);
+}
+
+void
+tl_cmpreport_rough(FILE *fp, const struct tl_cmpfind *c,
+    const struct tl_report_opts *o)
+{
+	int i, e;
+
+	title(fp, c, o, " (rough)");
+	fputs("## Analysis Process Summary\n\n### Step 1: Inputs\n\n- "
+	    "The reference", fp);
+	side_note(fp, c, REF);
+	fputs(" and the target", fp);
+	side_note(fp, c, TGT);
+	fprintf(fp, "\n- %d rows: %d matched (%d with other strides), %d on "
+	    "the reference only, %d on the target only\n- tolerance of the "
+	    "expected ratio: %s %%\n\n", c->nrow, c->nmatch[TL_CM_BOTH],
+	    c->nlayout, c->nmatch[TL_CM_REF_ONLY],
+	    c->nmatch[TL_CM_TARGET_ONLY], exact(c->tolerance_pct));
+	fputs("### Step 2: GPU timelines\n\n", fp);
+	timeline_table(fp, c, 1);
+	fputs("### Step 3: Kernel time by category\n\n", fp);
+	category_table(fp, c);
+	fputs("### Step 4: Hardware expectations\n\n", fp);
+	expectations(fp, c);
+	fputs("### Step 5: Judgement of the matched ops\n\n"
+	    "| Expected? | Matched ops | Target time (ms) |\n|---|---|---|\n",
+	    fp);
+	for (e = TL_CE_YES; e <= TL_CE_N; e++) {
+		int64_t ns = 0;
+		int x = e % TL_CE_N;	/* n/a last */
+
+		for (i = 0; i < c->nrow; i++)
+			if (c->row[i].match == TL_CM_BOTH &&
+			    (int)c->row[i].exp == x)
+				ns += c->row[i].s[TGT].time_ns;
+		fprintf(fp, "| %s | %d | %s |\n", tl_cexp_text(x), c->nexp[x],
+		    tl_md_ms(ns));
+	}
+	fputs("\n### Step 6: Ranking of the target's gaps\n\n", fp);
+	ranking(fp, c);
+	fputs("### Step 7: Matched ops\n\n", fp);
+	ops_table(fp, c, c->nrow);
+	fputs("## Raw Data Exploration\n\n### Matched ops\n\n", fp);
+	for (i = 0; i < c->nrow; i++)
+		if (c->row[i].match == TL_CM_BOTH)
+			raw_op(fp, c, &c->row[i]);
+	fputs("### Ops on one side only\n\n", fp);
+	one_sided(fp, c);
+	for (i = 0; i < c->nrow; i++)
+		if (c->row[i].match != TL_CM_BOTH)
+			raw_op(fp, c, &c->row[i]);
+	fputs("### Layout differences\n\n", fp);
+	layouts(fp, c);
+	questions(fp, c);
+	appendix(fp, c);
+}

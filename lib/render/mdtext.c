@@ -1,0 +1,160 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/tsv.h"
+#include "render/mdtext.h"
+
+/* A ring of buffers, so several numbers fit in one printf. */
+static char ring[16][48];
+static int next;
+
+static char *
+slot(void)
+{
+	next = (next + 1) % 16;
+	return ring[next];
+}
+
+const char *
+tl_md_ms(int64_t ns)
+{
+	char *b = slot();
+	int64_t a = ns < 0 ? -ns : ns, us = (a + 500) / 1000;
+
+	snprintf(b, 48, "%s%lld.%03lld", ns < 0 ? "-" : "",
+	    (long long)(us / 1000), (long long)(us % 1000));
+	return b;
+}
+
+const char *
+tl_md_us(int64_t ns)
+{
+	char *b = slot();
+
+	tl_fmt_us(b, 48, ns);
+	return b;
+}
+
+const char *
+tl_md_exact(double v)
+{
+	char *b = slot();
+
+	tl_fmt_double(b, 48, v);
+	return b;
+}
+
+const char *
+tl_md_num(double v, int d)
+{
+	char *b = slot();
+
+	snprintf(b, 48, "%.*f", d, v);
+	if (strcmp(b, "-0") == 0 || strncmp(b, "-0.", 3) == 0) {
+		/* -0.0: print as 0 */
+		size_t i;
+		int zero = 1;
+
+		for (i = 1; b[i] != '\0'; i++)
+			if (b[i] != '0' && b[i] != '.')
+				zero = 0;
+		if (zero)
+			memmove(b, b + 1, strlen(b));
+	}
+	return b;
+}
+
+/* s with a sign: "+" before a positive number, none on a zero. */
+static const char *
+with_sign(const char *s)
+{
+	char *b;
+
+	if (s[strspn(s, "-0.")] == '\0')
+		return s[0] == '-' ? s + 1 : s;
+	if (s[0] == '-')
+		return s;
+	b = slot();
+	snprintf(b, 48, "+%s", s);
+	return b;
+}
+
+const char *
+tl_md_ms_signed(int64_t ns)
+{
+	return with_sign(tl_md_ms(ns));
+}
+
+const char *
+tl_md_num_signed(double v, int d)
+{
+	return with_sign(tl_md_num(v, d));
+}
+
+/* Input text safe in a table cell and on its line (see mdtext.h). */
+static void
+md_escaped(FILE *fp, const char *s, size_t max, int code)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; u[i] != '\0'; i++) {
+		if (i >= max && (u[i] & 0xc0) != 0x80) {
+			fputs("...", fp);
+			break;
+		}
+		if (u[i] == '`' && code)
+			fputc('\'', fp);
+		else if (u[i] == '|')
+			fputs("\\|", fp);
+		else if (u[i] == '\n')
+			fputs("\\n", fp);
+		else if (u[i] == '\t')
+			fputs("\\t", fp);
+		else if (u[i] == '\r')
+			fputs("\\r", fp);
+		else if (u[i] < 0x20 || u[i] == 0x7f)
+			fprintf(fp, "\\x%02x", u[i]);
+		else
+			fputc(u[i], fp);
+	}
+}
+
+void
+tl_md_code(FILE *fp, const char *s, size_t max)
+{
+	fputc('`', fp);
+	md_escaped(fp, s, max, 1);
+	fputc('`', fp);
+}
+
+void
+tl_md_text(FILE *fp, const char *s, size_t max)
+{
+	md_escaped(fp, s, max, 0);
+}
+
+void
+tl_md_anchor(FILE *fp, const char *id)
+{
+	fprintf(fp, "<a id=\"%s\"></a>\n", id);
+}
+
+void
+tl_md_op(FILE *fp, const char *name, const char *dims)
+{
+	tl_md_code(fp, name, 80);
+	if (dims[0] != '\0') {
+		fputc(' ', fp);
+		tl_md_code(fp, dims, 70);
+	}
+}
+
+const char *
+tl_md_prio_mark(enum tl_priority p)
+{
+	static const char *mark[] = { "🟢", "🟡", "🟠", "🔴" };
+
+	return mark[p];
+}

@@ -1,0 +1,636 @@
+/* See LICENSE file for copyright and license details. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/json.h"
+#include "common/jsonw.h"
+#include "common/tsv.h"
+#include "common/util.h"
+#include "render/cmpreport.h"
+#include "render/outdir.h"
+#include "render/svgchart.h"
+
+static char *
+path(const char *dir, const char *sub, const char *name, const char *suffix)
+{
+	size_t n = strlen(dir) + strlen(sub) + strlen(name) + strlen(suffix) + 4;
+	char *p = tl_malloc(n);
+
+	snprintf(p, n, "%s/%s%s%s%s", dir, sub, sub[0] != '\0' ? "/" : "",
+	    name, suffix);
+	return p;
+}
+
+static void
+mkdir_p(const char *p)
+{
+	if (mkdir(p, 0777) < 0 && errno != EEXIST)
+		tl_die("%s: cannot create directory:", p);
+}
+
+static FILE *
+create(const char *p)
+{
+	FILE *fp = fopen(p, "w");
+
+	if (fp == NULL)
+		tl_die("%s: cannot create:", p);
+	return fp;
+}
+
+static void
+finish(FILE *fp, const char *p)
+{
+	if (ferror(fp) | fclose(fp))
+		tl_die("%s: write error", p);
+}
+
+static void
+jb_num(struct tl_jbuf *b, double v)
+{
+	char buf[40];
+
+	if (!isfinite(v)) {
+		tl_jb_lit(b, "null");
+		return;
+	}
+	tl_fmt_double(buf, sizeof(buf), v);
+	tl_jb_lit(b, buf);
+}
+
+
+static void
+jb_comma(struct tl_jbuf *b)
+{
+	if (b->n > 0 && b->s[b->n - 1] != '{' && b->s[b->n - 1] != '[')
+		tl_jb_lit(b, ",");
+}
+
+/* A member key, after a comma unless it is the first. */
+static void
+jb_key(struct tl_jbuf *b, const char *k)
+{
+	jb_comma(b);
+	tl_jb_str(b, k);
+	tl_jb_lit(b, ":");
+}
+
+static void
+jb_kstr(struct tl_jbuf *b, const char *k, const char *v)
+{
+	jb_key(b, k);
+	tl_jb_str(b, v);
+}
+
+static void
+jb_knum(struct tl_jbuf *b, const char *k, double v)
+{
+	jb_key(b, k);
+	jb_num(b, v);
+}
+
+static void
+jb_kint(struct tl_jbuf *b, const char *k, int64_t v)
+{
+	jb_key(b, k);
+	tl_jb_int(b, v);
+}
+
+/*
+ * A field that should hold JSON text (shapes, params): the value when it
+ * is one JSON value, null when empty, else the text as a JSON string (a
+ * hand-edited stream must not make the file unreadable).
+ */
+static void
+jb_kjson(struct tl_jbuf *b, const char *k, const char *v)
+{
+	jb_key(b, k);
+	if (v[0] == '\0')
+		tl_jb_lit(b, "null");
+	else if (tl_json_valid(v, strlen(v)))
+		tl_jb_lit(b, v);
+	else
+		tl_jb_str(b, v);
+}
+
+static void
+write_jbuf(const char *p, struct tl_jbuf *b)
+{
+	FILE *fp = create(p);
+
+	fwrite(b->s, 1, b->n, fp);
+	fputc('\n', fp);
+	finish(fp, p);
+}
+
+static void
+op_json(struct tl_jbuf *b, const struct tl_fop *op)
+{
+	jb_comma(b);
+	tl_jb_lit(b, "{");
+	jb_kstr(b, "name", op->name);
+	jb_kstr(b, "direction", op->direction);
+	jb_kint(b, "count", op->count);
+	jb_knum(b, "time_ms", (double)op->time_ns / 1e6);
+	jb_knum(b, "pct_of_category", op->pct_category);
+	jb_knum(b, "pct_of_compute", op->pct_compute);
+	jb_key(b, "efficiency_pct");
+	if (op->has_eff)
+		jb_num(b, op->eff);
+	else
+		tl_jb_lit(b, "null");
+	jb_key(b, "flops_per_byte");
+	if (op->fpb > 0)
+		jb_num(b, op->fpb);
+	else
+		tl_jb_lit(b, "null");
+	jb_knum(b, "tflops_s", op->tflops_s);
+	jb_knum(b, "tbs", op->tbs);
+	jb_kstr(b, "type", op->bound);
+	jb_kjson(b, "input_dims", op->dims);
+	jb_kjson(b, "input_types", op->types);
+	jb_kjson(b, "input_strides", op->strides);
+	jb_kjson(b, "concrete_inputs", op->concrete);
+	jb_kjson(b, "params", op->params);
+	jb_kstr(b, "perf_model", op->perf_model);
+	jb_key(b, "bottleneck");
+	tl_jb_lit(b, op->bottleneck ? "true" : "false");
+	jb_kstr(b, "priority", tl_priority_name(op->prio));
+	jb_key(b, "replay_recommended");
+	tl_jb_lit(b, op->replay ? "true" : "false");
+	jb_key(b, "pattern");
+	if (op->pattern != NULL)
+		tl_jb_str(b, op->pattern);
+	else
+		tl_jb_lit(b, "null");
+	if (op->has_base)
+		jb_knum(b, "pct_of_eltwise_baseline", op->pct_base);
+	tl_jb_lit(b, "}");
+}
+
+static void
+metrics(const char *p, const struct tl_findings *f, int c)
+{
+	const struct tl_fcat *k = &f->cat[c];
+	struct tl_jbuf b = { 0 };
+	int i, q = 0;
+
+	tl_jb_lit(&b, "{");
+	jb_kstr(&b, "category", tl_fcat_file(c));
+	jb_kstr(&b, "status", k->error != NULL ? "ERROR" : "OK");
+	if (k->error != NULL)
+		jb_kstr(&b, "error", k->error);
+	jb_key(&b, "summary");
+	tl_jb_lit(&b, "{");
+	jb_kint(&b, "instances", k->count);
+	jb_kint(&b, "signatures", k->nops);
+	jb_knum(&b, "time_ms", (double)k->time_ns / 1e6);
+	jb_knum(&b, "pct_of_compute", k->pct_compute);
+	jb_key(&b, "avg_efficiency_pct");
+	if (k->eff >= 0)
+		jb_num(&b, k->eff);
+	else
+		tl_jb_lit(&b, "null");
+	jb_kint(&b, "missing_perf_models", k->missing_model);
+	jb_kint(&b, "bottlenecks", k->error != NULL ? 0 : k->nbottleneck);
+	tl_jb_lit(&b, "}");
+	jb_key(&b, "operations");
+	tl_jb_lit(&b, "[");
+	for (i = 0; i < k->nops; i++)
+		op_json(&b, &f->op[k->ops[i]]);
+	tl_jb_lit(&b, "]");
+	jb_key(&b, "category_specific");
+	tl_jb_lit(&b, "{");
+	if (c == TL_FC_CONV) {
+		jb_knum(&b, "layout_conversion_ms", (double)k->layout_ns / 1e6);
+		jb_knum(&b, "transpose_overhead_percent", k->time_ns > 0 ?
+		    (double)k->layout_ns / (double)k->time_ns * 100 : 0);
+	}
+	if (c == TL_FC_BATCHNORM || c == TL_FC_ELEMENTWISE) {
+		jb_key(&b, "eltwise_baseline_tbs");
+		if (f->base_tbs > 0)
+			jb_num(&b, f->base_tbs);
+		else
+			tl_jb_lit(&b, "null");
+	}
+	if (c == TL_FC_GEMM) {
+		for (i = 0; i < k->nops; i++)
+			if (f->op[k->ops[i]].pattern != NULL &&
+			    strcmp(f->op[k->ops[i]].pattern,
+			    "quantized GEMM") == 0)
+				q++;
+		jb_kint(&b, "quantized_gemms", q);
+	}
+	tl_jb_lit(&b, "}}");
+	write_jbuf(p, &b);
+	tl_jb_free(&b);
+}
+
+static void
+tree_data(const char *p, const struct tl_findings *f, int c)
+{
+	const struct tl_fcat *k = &f->cat[c];
+	struct tl_jbuf b = { 0 };
+	int i, j;
+
+	tl_jb_lit(&b, "{");
+	jb_kstr(&b, "category", tl_fcat_file(c));
+	jb_key(&b, "has_call_stacks");
+	tl_jb_lit(&b, f->has_stack ? "true" : "false");
+	jb_key(&b, "ops");
+	tl_jb_lit(&b, "[");
+	for (i = 0; i < k->nops && i < 20; i++) {
+		const struct tl_fop *op = &f->op[k->ops[i]];
+		const char *s, *e;
+
+		jb_comma(&b);
+		tl_jb_lit(&b, "{");
+		jb_kstr(&b, "name", op->name);
+		jb_kjson(&b, "input_dims", op->dims);
+		jb_kstr(&b, "trace", op->trace);
+		jb_kstr(&b, "example_uid", op->uid);
+		jb_kstr(&b, "parent_name", op->parent_name);
+		jb_kstr(&b, "module", op->module);
+		jb_key(&b, "call_stack");
+		tl_jb_lit(&b, "[");
+		for (s = op->call_stack; *s != '\0'; s = *e ? e + 1 : e) {
+			e = strchr(s, ';');
+			if (e == NULL)
+				e = s + strlen(s);
+			jb_comma(&b);
+			{
+				char *fr = tl_malloc((size_t)(e - s) + 1);
+
+				memcpy(fr, s, (size_t)(e - s));
+				fr[e - s] = '\0';
+				tl_jb_str(&b, fr);
+				free(fr);
+			}
+		}
+		tl_jb_lit(&b, "]");
+		jb_key(&b, "subtree_kernels");
+		tl_jb_lit(&b, "[");
+		for (j = 0; j < op->nkern; j++) {
+			jb_comma(&b);
+			tl_jb_lit(&b, "{");
+			jb_kstr(&b, "name", op->kern[j].name);
+			jb_kint(&b, "count", op->kern[j].count);
+			jb_knum(&b, "time_ms", (double)op->kern[j].time_ns /
+			    1e6);
+			tl_jb_lit(&b, "}");
+		}
+		tl_jb_lit(&b, "]}");
+	}
+	tl_jb_lit(&b, "]}");
+	write_jbuf(p, &b);
+	tl_jb_free(&b);
+}
+
+static void
+metadata(const char *p, const struct tl_findings *f, int c)
+{
+	struct tl_ftimeline t;
+	struct tl_jbuf b = { 0 };
+	const struct tl_findrules *r = &f->rules;
+	int i;
+
+	tl_report_timeline(f, &t);
+	tl_jb_lit(&b, "{");
+	jb_kstr(&b, "category", tl_fcat_file(c));
+	jb_kstr(&b, "hw", f->hw != NULL ? f->hw : "");
+	jb_knum(&b, "peak_tbs", f->peak_tbs);
+	jb_key(&b, "traces");
+	tl_jb_lit(&b, "[");
+	for (i = 0; i < f->ntr; i++) {
+		const struct tl_ftrace *tr = &f->tr[i];
+
+		jb_comma(&b);
+		tl_jb_lit(&b, "{");
+		jb_kstr(&b, "trace", tr->name);
+		jb_kstr(&b, "rank", tr->rank);
+		jb_kstr(&b, "gpu", tr->gpu);
+		jb_knum(&b, "total_ms", (double)tr->total_ns / 1e6);
+		jb_knum(&b, "computation_ms", (double)tr->compute_ns / 1e6);
+		jb_knum(&b, "exposed_comm_ms", (double)tr->comm_ns / 1e6);
+		jb_knum(&b, "exposed_memcpy_ms", (double)tr->memcpy_ns / 1e6);
+		jb_knum(&b, "idle_ms", (double)tr->idle_ns / 1e6);
+		tl_jb_lit(&b, "}");
+	}
+	tl_jb_lit(&b, "]");
+	jb_knum(&b, "gpu_utilization_pct", t.total > 0 ?
+	    (double)t.compute / (double)t.total * 100 : 0);
+	jb_key(&b, "thresholds");
+	tl_jb_lit(&b, "{");
+	jb_knum(&b, "bottleneck_time_ms", tl_findrules_time_ms(
+	    tl_fcat_value(c)));
+	jb_knum(&b, "bottleneck_category_pct", r->bottleneck_cat_pct);
+	jb_knum(&b, "bottleneck_efficiency_pct", r->bottleneck_eff);
+	jb_knum(&b, "critical_compute_pct", r->critical_pct);
+	jb_knum(&b, "critical_efficiency_pct", r->critical_eff);
+	jb_knum(&b, "high_compute_pct", r->high_pct);
+	jb_knum(&b, "high_efficiency_pct", r->high_eff);
+	jb_knum(&b, "medium_compute_pct", r->medium_pct);
+	tl_jb_lit(&b, "}}");
+	write_jbuf(p, &b);
+	tl_jb_free(&b);
+}
+
+static void
+ops_csv(const char *p, const struct tl_findings *f, int c)
+{
+	static const char hdr[] = "name,category,direction,count,"
+	    "kernel_time_us,pct_gpu_time,pct_category,flops,bytes,"
+	    "flops_per_byte,tflops_s,tbs,pct_roofline,bound,input_dims,"
+	    "input_types,input_strides,concrete_inputs,perf_model,params,"
+	    "bottleneck,priority";
+	const struct tl_fcat *k = &f->cat[c];
+	struct tl_writer w;
+	FILE *fp = create(p);
+	int i;
+
+	tl_w_init(&w, fp, 1);
+	tl_w_header(&w, hdr);
+	for (i = 0; i < k->nops; i++) {
+		const struct tl_fop *op = &f->op[k->ops[i]];
+
+		tl_w_str(&w, op->name);
+		tl_w_str(&w, tl_fcat_value(op->cat));
+		tl_w_str(&w, op->direction);
+		tl_w_int(&w, op->count);
+		tl_w_us(&w, op->time_ns);
+		tl_w_double(&w, op->pct_compute);
+		tl_w_double(&w, op->pct_category);
+		if (op->has_flops)
+			tl_w_int(&w, op->flops);
+		else
+			tl_w_empty(&w);
+		if (op->has_bytes)
+			tl_w_int(&w, op->bytes);
+		else
+			tl_w_empty(&w);
+		if (op->fpb > 0)
+			tl_w_double(&w, op->fpb);
+		else
+			tl_w_empty(&w);
+		if (op->has_flops && op->time_ns > 0)
+			tl_w_double(&w, op->tflops_s);
+		else
+			tl_w_empty(&w);
+		if (op->has_bytes && op->time_ns > 0)
+			tl_w_double(&w, op->tbs);
+		else
+			tl_w_empty(&w);
+		if (op->has_eff)
+			tl_w_double(&w, op->eff);
+		else
+			tl_w_empty(&w);
+		tl_w_str(&w, op->bound);
+		tl_w_str(&w, op->dims);
+		tl_w_str(&w, op->types);
+		tl_w_str(&w, op->strides);
+		tl_w_str(&w, op->concrete);
+		tl_w_str(&w, op->perf_model);
+		tl_w_str(&w, op->params);
+		tl_w_str(&w, op->bottleneck ? "yes" : "no");
+		tl_w_str(&w, tl_priority_name(op->prio));
+		tl_w_eol(&w);
+	}
+	finish(fp, p);
+}
+
+static void
+report_file(const char *p, const struct tl_findings *f, int c,
+    const struct tl_report_opts *o,
+    void (*fn)(FILE *, const struct tl_findings *,
+    const struct tl_report_opts *))
+{
+	FILE *fp = create(p);
+
+	if (fn != NULL)
+		fn(fp, f, o);
+	else
+		tl_report_category(fp, f, c, o);
+	finish(fp, p);
+}
+
+void
+tl_outdir_charts(const char *dir, const struct tl_findings *f)
+{
+	struct tl_chart_point *pt;
+	struct tl_chart_bar tl[4], cat[TL_FC_N];
+	struct tl_ftimeline t;
+	double peak = 0;
+	int64_t best = -1;
+	size_t n = 0, nc = 0;
+	char *p, **labels;
+	FILE *fp;
+	int i, c;
+
+	mkdir_p(dir);
+	pt = tl_calloc((size_t)f->nop + 1, sizeof(*pt));
+	labels = tl_calloc((size_t)f->nop + 1, sizeof(*labels));
+	for (c = 0; c < TL_FC_N; c++)
+		for (i = 0; i < f->cat[c].nops; i++) {
+			const struct tl_fop *op = &f->op[f->cat[c].ops[i]];
+			size_t len;
+
+			if (op->fpb <= 0 || op->tflops_s <= 0)
+				continue;
+			if (op->time_ns > best && op->peak_tflops > 0) {
+				best = op->time_ns;
+				peak = op->peak_tflops;
+			}
+			len = strlen(op->name) + strlen(op->dims) + 2;
+			labels[n] = tl_malloc(len);
+			snprintf(labels[n], len, "%s %s", op->name, op->dims);
+			pt[n].label = labels[n];
+			pt[n].category = tl_fcat_value(op->cat);
+			pt[n].flops_per_byte = op->fpb;
+			pt[n].tflops_s = op->tflops_s;
+			pt[n].time_us = (double)op->time_ns / 1e3;
+			n++;
+		}
+	p = path(dir, "", "roofline", ".svg");
+	fp = create(p);
+	if (tl_svg_roofline(fp, "Roofline of the op signatures",
+	    f->hw != NULL ? f->hw : "", peak, f->peak_tbs, pt, n) < 0)
+		tl_die("%s: write error", p);
+	finish(fp, p);
+	free(p);
+	tl_report_timeline(f, &t);
+	tl[0].label = "computation";
+	tl[0].value_us = (double)t.compute / 1e3;
+	tl[1].label = "exposed comm";
+	tl[1].value_us = (double)t.comm / 1e3;
+	tl[2].label = "exposed memcpy";
+	tl[2].value_us = (double)t.memcpy / 1e3;
+	tl[3].label = "idle";
+	tl[3].value_us = (double)t.idle / 1e3;
+	for (c = 0; c < TL_FC_N; c++)
+		if (f->cat[c].present) {
+			cat[nc].label = tl_fcat_value(c);
+			cat[nc++].value_us = (double)f->cat[c].time_ns / 1e3;
+		}
+	p = path(dir, "", "breakdown", ".svg");
+	fp = create(p);
+	if (tl_svg_breakdown(fp, "GPU time breakdown", tl, 4, cat, nc) < 0)
+		tl_die("%s: write error", p);
+	finish(fp, p);
+	free(p);
+	for (i = 0; i < (int)n; i++)
+		free(labels[i]);
+	free(labels);
+	free(pt);
+}
+
+void
+tl_outdir_write(const char *dir, const struct tl_findings *f,
+    const struct tl_report_opts *o)
+{
+	static const char *const sub[] = { "category_data", "metadata",
+	    "category_findings", NULL };
+	struct tl_report_opts ro = *o;
+	char *p;
+	int i, c;
+
+	mkdir_p(dir);
+	for (i = 0; sub[i] != NULL; i++) {
+		p = path(dir, "", sub[i], "");
+		mkdir_p(p);
+		free(p);
+	}
+	for (c = 0; c < TL_FC_N; c++) {
+		const char *n = tl_fcat_file(c);
+
+		if (f->cat[c].present) {
+			p = path(dir, "category_data", n, "_ops.csv");
+			ops_csv(p, f, c);
+			free(p);
+			p = path(dir, "category_data", n, "_metrics.json");
+			metrics(p, f, c);
+			free(p);
+			p = path(dir, "category_data", n, "_tree_data.json");
+			tree_data(p, f, c);
+			free(p);
+			p = path(dir, "metadata", n, "_metadata.json");
+			metadata(p, f, c);
+			free(p);
+		}
+		if (f->cat[c].present || c == TL_FC_GEMM || c == TL_FC_CONV ||
+		    c == TL_FC_BATCHNORM) {
+			p = path(dir, "category_findings", n, "_findings.md");
+			report_file(p, f, c, o, NULL);
+			free(p);
+		}
+	}
+	p = path(dir, "", "charts", "");
+	tl_outdir_charts(p, f);
+	free(p);
+	ro.charts = "charts";
+	p = path(dir, "", "standalone_analysis_fair", ".md");
+	report_file(p, f, 0, &ro, tl_report_fair);
+	free(p);
+	p = path(dir, "", "standalone_analysis_rough", ".md");
+	report_file(p, f, 0, &ro, tl_report_rough);
+	free(p);
+}
+
+static void
+w_num(struct tl_writer *w, double v)
+{
+	if (isnan(v))
+		tl_w_empty(w);
+	else
+		tl_w_double(w, v);
+}
+
+/* One CSV row per row of the comparison, in its order. */
+static void
+compare_csv(const char *p, const struct tl_cmpfind *c)
+{
+	static const char hdr[] = "rank,priority,match,name,category,"
+	    "direction,input_dims,input_types,input_strides,"
+	    "target_input_strides,layout_note,concrete_inputs,bound,"
+	    "ref_count,target_count,ref_kernel_time_us,target_kernel_time_us,"
+	    "delta_time_us,delta_pct,expected_ratio,actual_ratio,explained,"
+	    "hw_expected,unexplained_time_us,unexplained_pct";
+	static const char *const match[] = { "both", "ref_only",
+	    "target_only" };
+	struct tl_writer w;
+	FILE *fp = create(p);
+	int i, k;
+
+	tl_w_init(&w, fp, 1);
+	tl_w_header(&w, hdr);
+	for (i = 0; i < c->nrow; i++) {
+		const struct tl_crow *r = &c->row[i];
+
+		if (r->candidate) {
+			tl_w_int(&w, r->rank);
+			tl_w_str(&w, tl_priority_name(r->prio));
+		} else {
+			tl_w_empty(&w);
+			tl_w_empty(&w);
+		}
+		tl_w_str(&w, match[r->match]);
+		tl_w_str(&w, r->name);
+		tl_w_str(&w, r->category);
+		tl_w_str(&w, r->direction);
+		tl_w_str(&w, r->dims);
+		tl_w_str(&w, r->types);
+		tl_w_str(&w, r->strides);
+		tl_w_str(&w, r->target_strides);
+		tl_w_str(&w, r->layout_note);
+		tl_w_str(&w, r->concrete);
+		tl_w_str(&w, r->bound);
+		for (k = 0; k < 2; k++)
+			if (r->s[k].has)
+				tl_w_int(&w, r->s[k].count);
+			else
+				tl_w_empty(&w);
+		for (k = 0; k < 2; k++)
+			if (r->s[k].has)
+				tl_w_us(&w, r->s[k].time_ns);
+			else
+				tl_w_empty(&w);
+		tl_w_us(&w, r->delta_ns);
+		w_num(&w, r->delta_pct);
+		w_num(&w, r->expected);
+		w_num(&w, r->actual);
+		tl_w_str(&w, r->explained);
+		tl_w_str(&w, tl_cexp_value(r->exp));
+		w_num(&w, r->unexplained_us);
+		if (r->candidate)
+			tl_w_double(&w, r->score);
+		else
+			tl_w_empty(&w);
+		tl_w_eol(&w);
+	}
+	finish(fp, p);
+}
+
+void
+tl_outdir_compare(const char *dir, const struct tl_cmpfind *c,
+    const struct tl_report_opts *o)
+{
+	char *p;
+	FILE *fp;
+
+	mkdir_p(dir);
+	p = path(dir, "", "comparative_analysis_fair", ".md");
+	fp = create(p);
+	tl_cmpreport_fair(fp, c, o);
+	finish(fp, p);
+	free(p);
+	p = path(dir, "", "comparative_analysis_rough", ".md");
+	fp = create(p);
+	tl_cmpreport_rough(fp, c, o);
+	finish(fp, p);
+	free(p);
+	p = path(dir, "", "comparative_ops", ".csv");
+	compare_csv(p, c);
+	free(p);
+}

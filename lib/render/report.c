@@ -1,0 +1,1037 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "render/advice.h"
+#include "render/mdtext.h"
+#include "render/report.h"
+
+static const int proj[3] = { 20, 50, 80 };	/* impact projection, % */
+
+void
+tl_report_timeline(const struct tl_findings *f, struct tl_ftimeline *t)
+{
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < f->ntr; i++) {
+		t->total += f->tr[i].total_ns;
+		t->busy += f->tr[i].busy_ns;
+		t->compute += f->tr[i].compute_ns;
+		t->comm += f->tr[i].comm_ns;
+		t->memcpy += f->tr[i].memcpy_ns;
+		t->idle += f->tr[i].idle_ns;
+	}
+}
+
+static double
+share(int64_t part, int64_t whole)
+{
+	return whole > 0 ? (double)part / (double)whole * 100 : 0;
+}
+
+static void
+title(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o,
+    const char *what)
+{
+	fputs("# ", fp);
+	if (o->title != NULL)
+		fputs(o->title, fp);
+	else if (f->ntr == 1)
+		tl_md_code(fp, f->tr[0].name, 120);
+	else
+		fprintf(fp, "%d traces", f->ntr);
+	if (f->hw != NULL) {
+		fputs(" on ", fp);
+		tl_md_text(fp, f->hw, 40);
+	}
+	fprintf(fp, ": %s\n\n", what);
+}
+
+static void
+op_label(FILE *fp, const struct tl_fop *op)
+{
+	tl_md_op(fp, op->name, op->dims);
+}
+
+static const char *
+eff_text(const struct tl_fop *op)
+{
+	return op->has_eff ? tl_md_num(op->eff, 1) : "n/a";
+}
+
+static void
+op_anchor_id(char *buf, size_t n, const struct tl_findings *f,
+    const struct tl_fop *op)
+{
+	snprintf(buf, n, "op-%d", (int)(op - f->op) + 1);
+}
+
+/*
+ * The impact projection of an op: its kernel time at 20, 50 and 80 % of
+ * roofline, the time saved, and (e2e) that saving as a share of the GPU
+ * timeline.
+ */
+static void
+impact(FILE *fp, const struct tl_findings *f, const struct tl_fop *op,
+    int e2e)
+{
+	struct tl_ftimeline t;
+	double at, saved;
+	int k;
+
+	tl_report_timeline(f, &t);
+	fprintf(fp, "| Target efficiency | Kernel time (ms) | Saved (ms) |%s\n"
+	    "|---|---|---|%s\n", e2e ? " E2E improvement |" : "",
+	    e2e ? "---|" : "");
+	for (k = 0; k < 3; k++) {
+		at = tl_advice_time_at(op, proj[k]);
+		saved = (double)op->time_ns - at;
+		fprintf(fp, "| %d %% of roofline | %s | ", proj[k],
+		    tl_md_ms((int64_t)(at + 0.5)));
+		if (saved <= 0)
+			fprintf(fp, "none (already faster) |%s\n",
+			    e2e ? " none |" : "");
+		else if (e2e)
+			fprintf(fp, "%s | %s %% of the GPU timeline |\n",
+			    tl_md_ms((int64_t)(saved + 0.5)),
+			    tl_md_num(share((int64_t)(saved + 0.5), t.total),
+			    1));
+		else
+			fprintf(fp, "%s |\n", tl_md_ms((int64_t)(saved + 0.5)));
+	}
+	fputc('\n', fp);
+}
+
+/* The end-to-end gain of an op at pct % of roofline, % of the timeline. */
+static double
+e2e_at(const struct tl_findings *f, const struct tl_fop *op, double pct)
+{
+	struct tl_ftimeline t;
+	double at = tl_advice_time_at(op, pct), saved;
+
+	tl_report_timeline(f, &t);
+	saved = (double)op->time_ns - at;
+	if (at < 0 || saved <= 0)
+		return 0;
+	return share((int64_t)(saved + 0.5), t.total);
+}
+
+/* The kernels of an op signature, as a list. */
+static void
+kernels(FILE *fp, const struct tl_fop *op)
+{
+	int k;
+
+	for (k = 0; k < op->nkern; k++) {
+		fputs("  - ", fp);
+		tl_md_code(fp, op->kern[k].name, 120);
+		fprintf(fp, ": %lld launches, %s ms\n", op->kern[k].count,
+		    tl_md_ms(op->kern[k].time_ns));
+	}
+	if (op->kern_other_ns > 0)
+		fprintf(fp, "  - other kernels: %s ms\n",
+		    tl_md_ms(op->kern_other_ns));
+}
+
+/* Facts of an op other than its time, share and efficiency. */
+static void
+op_facts(FILE *fp, const struct tl_fop *op)
+{
+	fputs("- **Shapes:** ", fp);
+	tl_md_code(fp, op->dims, 200);
+	fputs(", dtypes ", fp);
+	tl_md_code(fp, op->types, 200);
+	if (op->concrete[strspn(op->concrete, "[]\",")] != '\0') {
+		fputs(", concrete inputs ", fp);
+		tl_md_code(fp, op->concrete, 200);
+	}
+	fprintf(fp, "; %lld instances\n", op->count);
+	if (op->has_flops || op->has_bytes) {
+		fputs("- **Work:** ", fp);
+		if (op->has_flops)
+			fprintf(fp, "%lld FLOPs, ", (long long)op->flops);
+		if (op->has_bytes)
+			fprintf(fp, "%lld bytes per instance; ",
+			    (long long)op->bytes);
+		fprintf(fp, "achieved %s TFLOPS/s, %s TB/s\n",
+		    tl_md_num(op->tflops_s, 2), tl_md_num(op->tbs, 3));
+	}
+	if (op->params[0] != '\0') {
+		fputs("- **Model parameters:** ", fp);
+		tl_md_code(fp, op->params, 300);
+		fputc('\n', fp);
+	}
+	if (op->parent_name[0] != '\0' || op->module[0] != '\0') {
+		fputs("- **Called from:** ", fp);
+		if (op->module[0] != '\0') {
+			fputs("module ", fp);
+			tl_md_code(fp, op->module, 200);
+			fputs(", ", fp);
+		}
+		if (op->parent_name[0] != '\0') {
+			fputs("parent op ", fp);
+			tl_md_code(fp, op->parent_name, 100);
+		}
+		fputc('\n', fp);
+	}
+	if (op->nkern > 0) {
+		fputs("- **Kernels:**\n", fp);
+		kernels(fp, op);
+	}
+}
+
+static void
+paths(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
+{
+	fprintf(fp, "- **Algorithmic (Path A):** %s\n",
+	    tl_advice_algorithmic(f, op));
+	fprintf(fp, "- **Kernel (Path B):** %s\n", tl_advice_kernel(op));
+	if (op->replay)
+		fputs("- **Replay:** recommended: the op takes more than the "
+		    "replay threshold of compute at low efficiency; generate a "
+		    "reproducer for the kernel team with `tl-replay`.\n", fp);
+}
+
+/* Category-specific facts: layout conversions, elementwise baseline. */
+static void
+cat_specific(FILE *fp, const struct tl_findings *f, int c)
+{
+	const struct tl_fcat *k = &f->cat[c];
+	double pct;
+	int i, below = 0, n = 0;
+
+	if (c == TL_FC_CONV) {
+		pct = share(k->layout_ns, k->time_ns);
+		fprintf(fp, "- **Layout conversion:** %s ms of the %s ms of "
+		    "convolution GPU time (%s %%) is layout-conversion kernels "
+		    "(transposes between NCHW and NHWC) launched by the "
+		    "convolutions: ", tl_md_ms(k->layout_ns),
+		    tl_md_ms(k->time_ns), tl_md_num(pct, 1));
+		if (pct > 20)
+			fputs("high; run the model in channels_last "
+			    "(model.to(memory_format=torch.channels_last)), "
+			    "which typically removes most of this overhead "
+			    "(30-45 % of convolution time when it is this "
+			    "high).\n", fp);
+		else if (pct > 10)
+			fputs("moderate; consider channels_last.\n", fp);
+		else
+			fputs("acceptable.\n", fp);
+		fputs("- **Expected efficiency by kind:** large kernels (5x5 "
+		    "and up) 60-80 %, 3x3 50-70 %, 1x1 40-60 % (memory-bound), "
+		    "depthwise 30-50 % of roofline.\n", fp);
+	}
+	if (c == TL_FC_BATCHNORM) {
+		if (f->base_tbs > 0) {
+			fprintf(fp, "- **Elementwise baseline:** simple "
+			    "elementwise ops reach %s TB/s in this trace",
+			    tl_md_num(f->base_tbs, 3));
+			if (f->peak_tbs > 0)
+				fprintf(fp, " (%s %% of the %s TB/s peak)",
+				    tl_md_num(f->base_tbs / f->peak_tbs * 100,
+				    1), tl_md_num(f->peak_tbs, 2));
+			fputs(".", fp);
+			for (i = 0; i < k->nops; i++) {
+				const struct tl_fop *op = &f->op[k->ops[i]];
+
+				if (!op->has_base)
+					continue;
+				n++;
+				if (op->pct_base < 20)
+					below++;
+			}
+			fprintf(fp, " %d of %d memory-bound batchnorm "
+			    "signatures reach less than 20 %% of it%s\n",
+			    below, n, below > 0 && f->peak_tbs > 0 &&
+			    f->base_tbs / f->peak_tbs > 0.7 ?
+			    ": with the baseline above 70 % of peak, that "
+			    "points at the normalization kernels, not the "
+			    "hardware." : ".");
+		} else
+			fputs("- **Elementwise baseline:** none: the trace "
+			    "has no simple elementwise ops to compare with.\n",
+			    fp);
+		if (k->pct_compute >= 10 && k->pct_compute <= 50)
+			fprintf(fp, "- **CNN-heavy workload:** batchnorm is %s "
+			    "%% of compute, typical of CNNs (10-50 %%); "
+			    "channels_last and fusing batchnorm with "
+			    "convolutions and activations pay off here.\n",
+			    tl_md_num(k->pct_compute, 1));
+	}
+	if (c == TL_FC_GEMM) {
+		for (i = 0, n = 0; i < k->nops; i++)
+			if (f->op[k->ops[i]].pattern != NULL && strcmp(
+			    f->op[k->ops[i]].pattern, "quantized GEMM") == 0)
+				n++;
+		fprintf(fp, "- **Quantized GEMMs detected:** %d signatures\n",
+		    n);
+	}
+	if (c == TL_FC_ATTENTION || c == TL_FC_SOFTMAX) {
+		if (f->cat[TL_FC_SOFTMAX].present && f->cat[TL_FC_GEMM].present &&
+		    !f->cat[TL_FC_ATTENTION].present)
+			fputs("- **Unfused attention:** softmax and GEMMs run "
+			    "but no fused attention op does; if they come from "
+			    "attention (softmax + bmm + scale + copy), a fused "
+			    "attention kernel replaces them.\n", fp);
+	}
+	fprintf(fp, "- **Missing perf models:** %lld signatures\n",
+	    k->missing_model);
+}
+
+/* The operations table of a category. */
+static void
+ops_table(FILE *fp, const struct tl_findings *f, int c, int max)
+{
+	const struct tl_fcat *k = &f->cat[c];
+	const struct tl_fop *op;
+	int i;
+
+	fputs("| Operation | Count | Time (ms) | % of Category | "
+	    "% of compute | Efficiency (%) | FLOPS/Byte | Type | Priority | "
+	    "Shapes | Dtypes |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
+	    fp);
+	for (i = 0; i < k->nops && i < max; i++) {
+		op = &f->op[k->ops[i]];
+		fputs("| ", fp);
+		tl_md_code(fp, op->name, 80);
+		fprintf(fp, " | %lld | %s | %s | %s | %s | %s | ",
+		    op->count, tl_md_ms(op->time_ns),
+		    tl_md_num(op->pct_category, 1),
+		    tl_md_num(op->pct_compute, 2), eff_text(op),
+		    op->fpb > 0 ? tl_md_num(op->fpb, 1) : "n/a");
+		tl_md_text(fp, op->bound[0] != '\0' ? op->bound : "no model",
+		    20);
+		fprintf(fp, " | %s | ", tl_priority_name(op->prio));
+		tl_md_code(fp, op->dims, 70);
+		fputs(" | ", fp);
+		tl_md_code(fp, op->types, 60);
+		fputs(" |\n", fp);
+	}
+	if (k->nops > max)
+		fprintf(fp, "| %d more signatures | | | | | | | | | | |\n",
+		    k->nops - max);
+	fputc('\n', fp);
+}
+
+/* The bottleneck rule applied, step by step (rough report). */
+static void
+rule_calc(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
+{
+	const struct tl_findrules *r = &f->rules;
+	double tms = (double)op->time_ns / 1e6;
+
+	fprintf(fp, "  - rule: (%s ms > %s ms: %s, or %s %% of category > "
+	    "%s %%: %s) and efficiency %s %% < %s %%: %s -> %s; priority "
+	    "from %s %% of compute: %s\n",
+	    tl_md_ms(op->time_ns),
+	    tl_md_num(tl_findrules_time_ms(tl_fcat_value(op->cat)), 0),
+	    tms > tl_findrules_time_ms(tl_fcat_value(op->cat)) ? "yes" : "no",
+	    tl_md_num(op->pct_category, 1), tl_md_num(r->bottleneck_cat_pct, 0),
+	    op->pct_category > r->bottleneck_cat_pct ? "yes" : "no",
+	    eff_text(op), tl_md_num(r->bottleneck_eff, 0),
+	    op->has_eff && op->eff < r->bottleneck_eff ? "yes" : "no",
+	    op->bottleneck ? "bottleneck" : "not a bottleneck",
+	    tl_md_num(op->pct_compute, 2), tl_priority_name(op->prio));
+	if (op->has_eff)
+		fprintf(fp, "  - efficiency = roofline time %s ms / kernel time "
+		    "%s ms = %s %%\n", tl_md_ms((int64_t)(op->roofline_us * 1e3 +
+		    0.5)), tl_md_ms(op->time_ns), tl_md_num(op->eff, 1));
+}
+
+/* One bottleneck in full: the seeds' layout. */
+static void
+bottleneck_full(FILE *fp, const struct tl_findings *f,
+    const struct tl_fop *op, int n, int rough)
+{
+	fprintf(fp, "### %d. ", n);
+	op_label(fp, op);
+	fputs("\n\n", fp);
+	fprintf(fp, "- **Time:** %s ms (%s %% of compute, %s %% of the "
+	    "category)\n", tl_md_ms(op->time_ns), tl_md_num(op->pct_compute,
+	    2), tl_md_num(op->pct_category, 1));
+	fprintf(fp, "- **Efficiency:** %s %% of roofline (", eff_text(op));
+	tl_md_text(fp, op->bound, 20);
+	fputs("-bound)\n", fp);
+	fputs("- **Issue:** ", fp);
+	tl_advice_issue(fp, op);
+	fputc('\n', fp);
+	if (op->pattern != NULL)
+		fprintf(fp, "- **Pattern:** %s\n", op->pattern);
+	op_facts(fp, op);
+	paths(fp, f, op);
+	fprintf(fp, "- **Priority:** %s\n", tl_priority_name(op->prio));
+	if (rough)
+		rule_calc(fp, f, op);
+	fputs("\n**Impact projection** (if the op reached X % of its "
+	    "roofline):\n\n", fp);
+	impact(fp, f, op, 1);
+}
+
+void
+tl_report_category(FILE *fp, const struct tl_findings *f, int c,
+    const struct tl_report_opts *o)
+{
+	const struct tl_fcat *k = &f->cat[c];
+	int i, n = 0;
+
+	(void)o;
+	fprintf(fp, "# %s Analysis Summary\n\n", tl_fcat_title(c));
+	if (!k->present) {
+		fprintf(fp, "No %s operations found in trace.\n",
+		    tl_fcat_title(c));
+		return;
+	}
+	if (k->error != NULL) {
+		fputs("Status: ERROR\n\nError: ", fp);
+		tl_md_text(fp, k->error, 300);
+		fputs("\n\nThe analysis of this category failed; no "
+		    "bottleneck findings are reported for it.\n", fp);
+		return;
+	}
+	fputs("## Overview\n\n", fp);
+	fprintf(fp, "%s ops account for %s %% of compute time (%s ms, %lld "
+	    "instances, %d signatures). ", tl_fcat_title(c),
+	    tl_md_num(k->pct_compute, 2), tl_md_ms(k->time_ns), k->count,
+	    k->nops);
+	if (k->eff >= 0)
+		fprintf(fp, "Average efficiency: %s %% of roofline "
+		    "(time-weighted over the ops with a perf model).\n\n",
+		    tl_md_num(k->eff, 1));
+	else
+		fputs("No op of this category has a perf model, so no "
+		    "efficiency is known.\n\n", fp);
+	fputs("## Operations Breakdown\n\n", fp);
+	ops_table(fp, f, c, 30);
+	fputs("## Key Bottlenecks\n\n", fp);
+	for (i = 0; i < f->nbottlenecks; i++) {
+		const struct tl_fop *op = &f->op[f->bottlenecks[i]];
+
+		if (op->cat == c)
+			bottleneck_full(fp, f, op, ++n, 0);
+	}
+	if (n == 0)
+		fprintf(fp, "None: no %s op is both above the time threshold "
+		    "(%s ms or %s %% of the category) and below %s %% "
+		    "efficiency.\n\n", tl_fcat_title(c),
+		    tl_md_num(tl_findrules_time_ms(tl_fcat_value(c)), 0),
+		    tl_md_num(f->rules.bottleneck_cat_pct, 0),
+		    tl_md_num(f->rules.bottleneck_eff, 0));
+	fputs("## Additional Notes\n\n", fp);
+	cat_specific(fp, f, c);
+}
+
+/* The idle analysis of one trace. */
+static void
+idle_trace(FILE *fp, const struct tl_ftrace *t, int rough)
+{
+	static const char *hist[4] = { "under 10 us", "10-100 us",
+	    "100 us-1 ms", "1 ms and more" };
+	int b, g;
+	double issue_us, kern_us;
+
+	if (t->nkernels == 0) {
+		fputs("The stream carries no per-instance GPU events "
+		    "(grouped rows); run tl-findings on per-instance rows for "
+		    "the idle analysis.\n\n", fp);
+		return;
+	}
+	fprintf(fp, "- **Gaps:** %lld gaps between GPU work add up to %s ms; "
+	    "%s ms of it (%s %%) passed before the host even started the op "
+	    "that launched the next GPU work, so the GPU waited for the "
+	    "host (Python, CPU-side ops, data loading, synchronisation).\n",
+	    t->ngaps, tl_md_ms(t->gap_ns), tl_md_ms(t->host_late_ns),
+	    tl_md_num(share(t->host_late_ns, t->gap_ns), 1));
+	fprintf(fp, "- **Short kernels:** %lld of %lld GPU events (%s %%) "
+	    "run under 10 us and take %s ms (%s %% of their busy time); the "
+	    "median event takes %s us.\n", t->nshort, t->nkernels,
+	    tl_md_num(share(t->nshort, t->nkernels), 1), tl_md_ms(t->short_ns),
+	    tl_md_num(share(t->short_ns, t->kernel_ns), 1),
+	    tl_md_num((double)t->median_kernel_ns / 1e3, 3));
+	if (t->has_host && t->nkernels > 1) {
+		issue_us = (double)(t->host_last_ns - t->host_first_ns) / 1e3 /
+		    (double)t->nkernels;
+		kern_us = (double)t->kernel_ns / 1e3 / (double)t->nkernels;
+		fprintf(fp, "- **Launch rate:** the host issued one GPU event "
+		    "every %s us on average, the GPU ran one every %s us: %s\n",
+		    tl_md_num(issue_us, 2), tl_md_num(kern_us, 2),
+		    issue_us > kern_us ? "launch-bound: the host cannot keep "
+		    "the GPU fed." : "the host issues work faster than the GPU "
+		    "runs it.");
+	}
+	if (t->nsync > 0)
+		fprintf(fp, "- **Synchronisation:** %lld op(s) copy from device "
+		    "to host (a synchronisation point such as .item() or "
+		    ".cpu()); %s ms of idle follows them.\n", t->nsync,
+		    tl_md_ms(t->sync_gap_ns));
+	if (!rough)
+		return;
+	fputs("\n| Gap length | Gaps | Time (ms) |\n|---|---|---|\n", fp);
+	for (b = 0; b < 4; b++)
+		fprintf(fp, "| %s | %lld | %s |\n", hist[b], t->gap_hist[b],
+		    tl_md_ms(t->gap_hist_ns[b]));
+	fputs("\nLargest gaps (look at these in a trace viewer):\n\n"
+	    "| Start (us, trace time) | Length (ms) | Host late (ms) | "
+	    "After op | Before op |\n|---|---|---|---|---|\n", fp);
+	for (g = 0; g < t->ntop; g++) {
+		fprintf(fp, "| %s | %s | %s | ",
+		    tl_md_num((double)t->top[g].start_ns / 1e3, 3),
+		    tl_md_ms(t->top[g].len_ns), tl_md_ms(t->top[g].host_late_ns));
+		tl_md_code(fp, t->top[g].before, 60);
+		fputs(" | ", fp);
+		tl_md_code(fp, t->top[g].after, 60);
+		fputs(" |\n", fp);
+	}
+	fputc('\n', fp);
+}
+
+static void
+idle_advice(FILE *fp, const struct tl_findings *f)
+{
+	(void)f;
+	fputs("- **What to change:** capture the step in a GPU graph "
+	    "(torch.compile with mode=\"reduce-overhead\"), fuse small ops "
+	    "(torch.compile), use larger batches, and remove synchronisations "
+	    "(.item(), .cpu(), printing tensors) from the step.\n", fp);
+}
+
+static void
+timeline_rows(FILE *fp, const struct tl_ftimeline *t)
+{
+	fprintf(fp, "| Total GPU timeline | %s ms |\n", tl_md_ms(t->total));
+	fprintf(fp, "| Computation (GPU utilisation) | %s ms (%s %%) |\n",
+	    tl_md_ms(t->compute), tl_md_num(share(t->compute, t->total), 1));
+	fprintf(fp, "| Exposed communication | %s ms (%s %%) |\n",
+	    tl_md_ms(t->comm), tl_md_num(share(t->comm, t->total), 1));
+	fprintf(fp, "| Exposed memory copy | %s ms (%s %%) |\n",
+	    tl_md_ms(t->memcpy), tl_md_num(share(t->memcpy, t->total), 1));
+	fprintf(fp, "| Idle | %s ms (%s %%) |\n", tl_md_ms(t->idle),
+	    tl_md_num(share(t->idle, t->total), 1));
+}
+
+static const char *
+dominant_loss(const struct tl_ftimeline *t)
+{
+	if (t->idle >= t->comm && t->idle >= t->memcpy)
+		return "idle time";
+	return t->comm >= t->memcpy ? "exposed communication" :
+	    "exposed memory copies";
+}
+
+/* The cross-rank view of several traces. */
+static void
+ranks(FILE *fp, const struct tl_findings *f)
+{
+	int i, slow = 0, idle = 0;
+	int64_t lo, hi;
+
+	fputs("| Trace | Rank | Busy (ms) | Idle (ms) | Exposed comm (ms) | "
+	    "Total (ms) |\n|---|---|---|---|---|---|\n", fp);
+	for (i = 0; i < f->ntr; i++) {
+		const struct tl_ftrace *t = &f->tr[i];
+
+		fputs("| ", fp);
+		tl_md_code(fp, t->name, 80);
+		fputs(" | ", fp);
+		tl_md_text(fp, t->rank[0] != '\0' ? t->rank : "n/a", 20);
+		fprintf(fp, " | %s | %s | %s | %s |\n", tl_md_ms(t->busy_ns),
+		    tl_md_ms(t->idle_ns), tl_md_ms(t->comm_ns),
+		    tl_md_ms(t->total_ns));
+		if (t->busy_ns > f->tr[slow].busy_ns)
+			slow = i;
+		if (t->idle_ns > f->tr[idle].idle_ns)
+			idle = i;
+	}
+	lo = hi = f->tr[0].busy_ns;
+	for (i = 1; i < f->ntr; i++) {
+		if (f->tr[i].busy_ns < lo)
+			lo = f->tr[i].busy_ns;
+		if (f->tr[i].busy_ns > hi)
+			hi = f->tr[i].busy_ns;
+	}
+	fprintf(fp, "\nBusy time spreads from %s to %s ms (%s %% of the "
+	    "fastest). Straggler by busy time: ", tl_md_ms(lo), tl_md_ms(hi),
+	    tl_md_num(share(hi - lo, lo), 1));
+	tl_md_code(fp, f->tr[slow].name, 80);
+	fputs("; most idle: ", fp);
+	tl_md_code(fp, f->tr[idle].name, 80);
+	fputs(". The other ranks wait for the straggler at each collective, "
+	    "which shows as their exposed communication.\n\n", fp);
+}
+
+static int
+low_utilisation(const struct tl_findings *f, const struct tl_ftimeline *t)
+{
+	return share(t->compute, t->total) < f->utilisation_min;
+}
+
+static void
+charts(FILE *fp, const struct tl_report_opts *o)
+{
+	if (o->charts == NULL)
+		return;
+	fprintf(fp, "- Roofline of the op signatures: [%s/roofline.svg]"
+	    "(%s/roofline.svg)\n", o->charts, o->charts);
+	fprintf(fp, "- GPU time breakdown: [%s/breakdown.svg]"
+	    "(%s/breakdown.svg)\n", o->charts, o->charts);
+}
+
+static void
+appendix(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o)
+{
+	const struct tl_findrules *r = &f->rules;
+	int i, n = 0;
+
+	fputs("## Appendix\n\n### Hardware and thresholds\n\n", fp);
+	fputs("- GPU: ", fp);
+	tl_md_text(fp, f->hw != NULL ? f->hw : "none given", 40);
+	if (f->ntr > 0 && f->tr[0].gpu[0] != '\0') {
+		fputs(" (trace: ", fp);
+		tl_md_code(fp, f->tr[0].gpu, 80);
+		fputc(')', fp);
+	}
+	fputc('\n', fp);
+	if (f->peak_tbs > 0)
+		fprintf(fp, "- Bandwidth roof: %s TB/s; compute roofs per "
+		    "precision as in `tl-efficiency --hw list`\n",
+		    tl_md_num(f->peak_tbs, 2));
+	fprintf(fp, "- Bottleneck: (time above the category threshold or "
+	    "%s %% of the category) and efficiency below %s %%; Critical: "
+	    "above %s %% of compute and below %s %% efficiency; High: above "
+	    "%s %% or below %s %%; Medium: above %s %% or a notable pattern\n",
+	    tl_md_num(r->bottleneck_cat_pct, 0), tl_md_num(r->bottleneck_eff, 0),
+	    tl_md_num(r->critical_pct, 0), tl_md_num(r->critical_eff, 0),
+	    tl_md_num(r->high_pct, 0), tl_md_num(r->high_eff, 0),
+	    tl_md_num(r->medium_pct, 0));
+	fputs("- Efficiency is the roofline time over the kernel time, "
+	    "summed over the instances of a signature.\n\n", fp);
+	fputs("### Replay artifacts\n\n", fp);
+	for (i = 0; i < f->nbottlenecks; i++) {
+		const struct tl_fop *op = &f->op[f->bottlenecks[i]];
+
+		if (!op->replay)
+			continue;
+		fputs("- ", fp);
+		op_label(fp, op);
+		fputc('\n', fp);
+		n++;
+	}
+	if (n > 0)
+		fputs("\nGenerate the package with `tl-replay --bottlenecks "
+		    "-o replay/` on the same stream.\n\n", fp);
+	else
+		fprintf(fp, "None recommended: no op is above %s %% of compute "
+		    "with efficiency below %s %%.\n\n",
+		    tl_md_num(r->replay_pct, 0), tl_md_num(r->replay_eff, 0));
+	if (o->charts != NULL) {
+		fputs("### Charts\n\n", fp);
+		charts(fp, o);
+		fputc('\n', fp);
+	}
+}
+
+#define FAIR_RECS 8
+#define FAIR_PER_CAT 3
+
+/* The recommendation to keep the GPU busy. */
+static void
+util_rec(FILE *fp, const struct tl_ftimeline *t, enum tl_priority p, int n)
+{
+	fprintf(fp, "### %s Priority %d: Keep the GPU busy\n\n",
+	    tl_md_prio_mark(p), n);
+	fprintf(fp, "**Issue**: the GPU is not computing %s %% of the "
+	    "timeline, mostly %s.\n\n", tl_md_num(100 - share(t->compute,
+	    t->total), 1), dominant_loss(t));
+	if (t->comm > t->idle && t->comm > t->memcpy)
+		fputs("**Action**: overlap collective communication with "
+		    "computation (bucket sizes, asynchronous collectives, fewer "
+		    "and larger collectives); merge every rank's stream to tell "
+		    "a straggler from a slow link.\n\n", fp);
+	else if (t->memcpy > t->idle)
+		fputs("**Action**: overlap memory copies with computation "
+		    "(pinned host memory, non-blocking copies on a side stream) "
+		    "or keep the data on the GPU.\n\n", fp);
+	else
+		fputs("**Action**: remove host overhead and synchronisation "
+		    "from the step (GPU graph capture, torch.compile, larger "
+		    "batches).\n\n", fp);
+	fputs("**Impact**: up to the non-computing share of the timeline."
+	    "\n\n→ *See [GPU utilisation](#gpu-utilisation)*\n\n", fp);
+}
+#define FAIR_TOP 5
+
+void
+tl_report_fair(FILE *fp, const struct tl_findings *f,
+    const struct tl_report_opts *o)
+{
+	struct tl_ftimeline t;
+	enum tl_priority uprio;
+	double loss;
+	char id[32];
+	int i, c, n, util, big = -1, percat[TL_FC_N];
+
+	tl_report_timeline(f, &t);
+	util = low_utilisation(f, &t);
+	title(fp, f, o, "standalone analysis");
+	fputs("## Executive Summary\n\n", fp);
+	for (c = 0; c < TL_FC_N; c++)
+		if (f->cat[c].present && (big < 0 ||
+		    f->cat[c].time_ns > f->cat[big].time_ns))
+			big = c;
+	fprintf(fp, "The GPU computes %s %% of the time", tl_md_num(share(
+	    t.compute, t.total), 1));
+	if (util)
+		fprintf(fp, ", below the %s %% a well-fed GPU reaches; %s "
+		    "dominates the rest", tl_md_num(f->utilisation_min, 0),
+		    dominant_loss(&t));
+	fputs(".", fp);
+	if (big >= 0)
+		fprintf(fp, " %s ops take the most GPU time.", tl_fcat_title(big));
+	fprintf(fp, " The rules find %d bottleneck%s.\n\n", f->nbottlenecks,
+	    f->nbottlenecks == 1 ? "" : "s");
+	fputs("| Metric | Value |\n|---|---|\n", fp);
+	timeline_rows(fp, &t);
+	fprintf(fp, "| Sum of op kernel times | %s ms |\n\n",
+	    tl_md_ms((int64_t)(f->op_total_us * 1e3 + 0.5)));
+	fputs("### Top Bottlenecks\n\n", fp);
+	if (f->nbottlenecks == 0)
+		fputs("None: no op is both large and below the efficiency "
+		    "threshold.\n\n", fp);
+	else {
+		fputs("| Rank | Operation | Time (ms) | % of compute | "
+		    "Priority |\n|---|---|---|---|---|\n", fp);
+		for (i = 0; i < f->nbottlenecks && i < FAIR_TOP; i++) {
+			const struct tl_fop *op = &f->op[f->bottlenecks[i]];
+
+			fprintf(fp, "| %d | ", i + 1);
+			op_label(fp, op);
+			fprintf(fp, " | %s | %s | %s |\n", tl_md_ms(op->time_ns),
+			    tl_md_num(op->pct_compute, 2),
+			    tl_priority_name(op->prio));
+		}
+		fputc('\n', fp);
+	}
+
+	fputs("---\n\n## Recommendations\n\n", fp);
+	n = 0;
+	loss = 100 - share(t.compute, t.total);
+	uprio = loss > f->rules.critical_pct ? TL_PRIO_CRITICAL :
+	    loss > f->rules.high_pct ? TL_PRIO_HIGH : TL_PRIO_MEDIUM;
+	memset(percat, 0, sizeof(percat));
+	for (i = 0; i <= f->nbottlenecks && n < FAIR_RECS; i++) {
+		const struct tl_fop *op;
+		double lo, hi;
+
+		if (util && (i == f->nbottlenecks ||
+		    f->op[f->bottlenecks[i]].prio < uprio)) {
+			util_rec(fp, &t, uprio, ++n);
+			util = 0;
+		}
+		if (i == f->nbottlenecks || n == FAIR_RECS)
+			break;
+		op = &f->op[f->bottlenecks[i]];
+		if (percat[op->cat]++ >= FAIR_PER_CAT)
+			continue;
+		lo = e2e_at(f, op, proj[0]);
+		hi = e2e_at(f, op, proj[2]);
+		n++;
+		op_anchor_id(id, sizeof(id), f, op);
+		fprintf(fp, "### %s Priority %d: ", tl_md_prio_mark(op->prio), n);
+		tl_advice_title(fp, op);
+		fputs("\n\n**Issue**: ", fp);
+		tl_advice_issue(fp, op);
+		fprintf(fp, "\n\n**Action**: %s Or, keeping the model as is: "
+		    "%s\n\n", tl_advice_algorithmic(f, op),
+		    tl_advice_kernel(op));
+		if (hi > 0)
+			fprintf(fp, "**Impact**: %s-%s %% of the GPU timeline if "
+			    "the op reaches %d-%d %% of its roofline.\n\n",
+			    tl_md_num(lo, 1), tl_md_num(hi, 1), proj[0], proj[2]);
+		else
+			fputs("**Impact**: small on the kernel side; the gain "
+			    "is in the algorithmic path.\n\n", fp);
+		fprintf(fp, "→ *See [%s details](#%s)*\n\n",
+		    tl_fcat_title(op->cat), id);
+	}
+	if (n == 0)
+		fputs("No action is needed by the rules: the GPU is busy and "
+		    "no op is a bottleneck.\n\n", fp);
+
+	fputs("---\n\n## Detailed Analysis\n\n", fp);
+	n = 0;
+	tl_md_anchor(fp, "gpu-utilisation");
+	fprintf(fp, "### %d. GPU utilisation\n\n", ++n);
+	if (f->ntr > 1)
+		ranks(fp, f);
+	for (i = 0; i < f->ntr; i++) {
+		if (f->ntr > 1) {
+			fputs("Trace ", fp);
+			tl_md_code(fp, f->tr[i].name, 80);
+			fputs(":\n\n", fp);
+		}
+		idle_trace(fp, &f->tr[i], 0);
+	}
+	if (util)
+		idle_advice(fp, f);
+	fputc('\n', fp);
+	for (c = 0; c < TL_FC_N; c++) {
+		const struct tl_fcat *k = &f->cat[c];
+		int nb = 0;
+
+		if (!k->present || c == TL_FC_COMM || c == TL_FC_MEMCPY)
+			continue;
+		snprintf(id, sizeof(id), "cat-%s", tl_fcat_file(c));
+		tl_md_anchor(fp, id);
+		fprintf(fp, "### %d. %s\n\n", ++n, tl_fcat_title(c));
+		if (k->error != NULL) {
+			fputs("Status: ERROR: ", fp);
+			tl_md_text(fp, k->error, 300);
+			fputs(". No findings for this category.\n\n", fp);
+			continue;
+		}
+		fprintf(fp, "%s %% of compute in %d signatures; average "
+		    "efficiency %s%s.\n\n", tl_md_num(k->pct_compute, 2), k->nops,
+		    k->eff >= 0 ? tl_md_num(k->eff, 1) : "unknown (no perf "
+		    "model)", k->eff >= 0 ? " % of roofline" : "");
+		for (i = 0; i < f->nbottlenecks; i++) {
+			const struct tl_fop *op = &f->op[f->bottlenecks[i]];
+
+			if (op->cat != c)
+				continue;
+			op_anchor_id(id, sizeof(id), f, op);
+			tl_md_anchor(fp, id);
+			fprintf(fp, "#### %d.%d ", n, ++nb);
+			op_label(fp, op);
+			fputs("\n\n", fp);
+			if (op->pattern != NULL)
+				fprintf(fp, "- **Pattern:** %s\n", op->pattern);
+			op_facts(fp, op);
+			fprintf(fp, "- **Algorithmic (Path A):** see the "
+			    "recommendation; **Kernel (Path B):** see the "
+			    "recommendation%s.\n\n", op->replay ? "; a replay "
+			    "artifact is recommended" : "");
+			impact(fp, f, op, 0);
+		}
+		if (c == TL_FC_CONV || c == TL_FC_BATCHNORM) {
+			cat_specific(fp, f, c);
+			fputc('\n', fp);
+		}
+	}
+	appendix(fp, f, o);
+}
+
+/* Top signatures by time with cumulative share (rough report). */
+static void
+top_ops(FILE *fp, const struct tl_findings *f, int max)
+{
+	double cum = 0;
+	int i;
+
+	fputs("| # | Operation | Category | Count | Time (ms) | % of compute | "
+	    "Cumulative % |\n|---|---|---|---|---|---|---|\n", fp);
+	for (i = 0; i < f->nop && i < max; i++) {
+		const struct tl_fop *op = &f->op[f->bytime[i]];
+
+		cum += op->pct_compute;
+		fprintf(fp, "| %d | ", i + 1);
+		op_label(fp, op);
+		fprintf(fp, " | %s | %lld | %s | %s | %s |\n",
+		    tl_fcat_value(op->cat), op->count, tl_md_ms(op->time_ns),
+		    tl_md_num(op->pct_compute, 2), tl_md_num(cum, 1));
+	}
+	fputc('\n', fp);
+}
+
+/* Parent chains and module paths of the top ops (rough report). */
+static void
+tree(FILE *fp, const struct tl_findings *f)
+{
+	int i;
+
+	if (!f->has_stack)
+		fputs("The stream has no module or call_stack columns; run "
+		    "`tl-parse --stack` for module paths and Python call "
+		    "stacks. Parent ops:\n\n", fp);
+	for (i = 0; i < f->nbottlenecks && i < 10; i++) {
+		const struct tl_fop *op = &f->op[f->bottlenecks[i]];
+		const char *s, *e;
+
+		fputs("- ", fp);
+		op_label(fp, op);
+		fputs(" (example uid ", fp);
+		tl_md_code(fp, op->uid, 20);
+		fputs(" in ", fp);
+		tl_md_code(fp, op->trace, 80);
+		fputs(")\n", fp);
+		if (op->parent_name[0] != '\0') {
+			fputs("  - parent op: ", fp);
+			tl_md_code(fp, op->parent_name, 120);
+			fputc('\n', fp);
+		}
+		if (op->module[0] != '\0') {
+			fputs("  - module: ", fp);
+			tl_md_code(fp, op->module, 200);
+			fputc('\n', fp);
+		}
+		if (op->call_stack[0] != '\0') {
+			fputs("  - call stack, innermost last:\n", fp);
+			/* The last frames are the informative ones. */
+			s = op->call_stack;
+			for (e = strchr(s, ';'); e != NULL; e = strchr(s, ';'))
+				s = e + 1;
+			fputs("    - ", fp);
+			tl_md_code(fp, s, 200);
+			fputc('\n', fp);
+		}
+		fputs("  - subtree (GPU events):\n", fp);
+		kernels(fp, op);
+	}
+	fputc('\n', fp);
+}
+
+/* Module classes whose instances run only small kernels: fusion. */
+static void
+fusion(FILE *fp, const struct tl_findings *f)
+{
+	int i, n = 0;
+
+	if (!f->has_stack || f->nmod == 0) {
+		fputs("Needs `tl-parse --stack` (module paths) and "
+		    "per-instance rows.\n\n", fp);
+		return;
+	}
+	fputs("Module instances that launch several GPU events and no GEMM, "
+	    "convolution or attention: one fused kernel could replace "
+	    "them.\n\n| Module instance | Ops | GPU events | Time (ms) |\n"
+	    "|---|---|---|---|\n", fp);
+	for (i = 0; i < f->nmod && n < 15; i++) {
+		const struct tl_fmod *m = &f->mod[i];
+
+		if (m->heavy || m->kernels < 4)
+			continue;
+		fputs("| ", fp);
+		tl_md_code(fp, m->path, 160);
+		fprintf(fp, " | %lld | %lld | %s |\n", m->ops, m->kernels,
+		    tl_md_ms(m->time_ns));
+		n++;
+	}
+	if (n == 0)
+		fputs("| none | | | |\n", fp);
+	fputc('\n', fp);
+}
+
+void
+tl_report_rough(FILE *fp, const struct tl_findings *f,
+    const struct tl_report_opts *o)
+{
+	struct tl_ftimeline t;
+	int i, c, n;
+
+	tl_report_timeline(f, &t);
+	title(fp, f, o, "standalone analysis (rough)");
+	fputs("## Analysis Process Summary\n\n### Step 1: Inputs\n\n", fp);
+	for (i = 0; i < f->ntr; i++) {
+		fputs("- trace ", fp);
+		tl_md_code(fp, f->tr[i].name, 200);
+		fprintf(fp, ": %lld rows, GPU ", f->tr[i].rows);
+		tl_md_code(fp, f->tr[i].gpu, 80);
+		fprintf(fp, ", rank %s\n", f->tr[i].rank[0] != '\0' ?
+		    f->tr[i].rank : "n/a");
+	}
+	fprintf(fp, "- rows are %s; %d op signatures\n", f->grouped ?
+	    "grouped (tl-efficiency --group)" : "per instance", f->nop);
+	fprintf(fp, "- op kernel time of the traces before any filtering: "
+	    "%s ms (from pct_gpu_time)\n\n", tl_md_ms((int64_t)(f->op_total_us
+	    * 1e3 + 0.5)));
+	fputs("### Step 2: GPU timeline\n\n| Metric | Value |\n|---|---|\n",
+	    fp);
+	timeline_rows(fp, &t);
+	fprintf(fp, "\nUtilisation = computation / total = %s / %s = %s %% "
+	    "(flag below %s %%: %s).\n\n", tl_md_ms(t.compute),
+	    tl_md_ms(t.total), tl_md_num(share(t.compute, t.total), 1),
+	    tl_md_num(f->utilisation_min, 0), low_utilisation(f, &t) ?
+	    "flagged" : "fine");
+	if (f->ntr > 1) {
+		fputs("Per rank:\n\n", fp);
+		ranks(fp, f);
+	}
+	fputs("### Step 3: Idle time\n\n", fp);
+	for (i = 0; i < f->ntr; i++) {
+		if (f->ntr > 1) {
+			fputs("Trace ", fp);
+			tl_md_code(fp, f->tr[i].name, 80);
+			fputs(":\n\n", fp);
+		}
+		idle_trace(fp, &f->tr[i], 1);
+	}
+	idle_advice(fp, f);
+	fputs("\n### Step 4: Top operations\n\n", fp);
+	top_ops(fp, f, o->top);
+	fputs("### Step 5: Categories\n\n| Category | Instances | Signatures "
+	    "| Time (ms) | % of compute | Average efficiency (%) | "
+	    "Bottlenecks |\n|---|---|---|---|---|---|---|\n", fp);
+	for (c = 0; c < TL_FC_N; c++) {
+		const struct tl_fcat *k = &f->cat[c];
+
+		if (!k->present)
+			continue;
+		fprintf(fp, "| %s | %lld | %d | %s | %s | %s | %d |\n",
+		    tl_fcat_value(c), k->count, k->nops, tl_md_ms(k->time_ns),
+		    tl_md_num(k->pct_compute, 2), k->eff >= 0 ?
+		    tl_md_num(k->eff, 1) : "n/a", k->nbottleneck);
+	}
+	fputs("\n### Step 6: Bottlenecks, rules and impact\n\n", fp);
+	n = 0;
+	for (i = 0; i < f->nbottlenecks; i++)
+		bottleneck_full(fp, f, &f->op[f->bottlenecks[i]], ++n, 1);
+	if (n == 0)
+		fputs("No bottleneck.\n\n", fp);
+	fputs("## Raw Data Exploration\n\n", fp);
+	for (c = 0; c < TL_FC_N; c++) {
+		if (!f->cat[c].present)
+			continue;
+		fprintf(fp, "### %s\n\n", tl_fcat_title(c));
+		if (f->cat[c].error != NULL) {
+			fprintf(fp, "Status: ERROR: %s\n\n", f->cat[c].error);
+			continue;
+		}
+		ops_table(fp, f, c, o->top);
+		cat_specific(fp, f, c);
+		fputc('\n', fp);
+	}
+	fputs("## Tree Analysis\n\n", fp);
+	tree(fp, f);
+	fputs("### Fusion opportunities\n\n", fp);
+	fusion(fp, f);
+	fputs("## TraceLens Gaps\n\n- None needed: tl computed every table "
+	    "above from the op stream.\n\n", fp);
+	fputs("## Questions for Further Investigation\n\n", fp);
+	n = 0;
+	for (c = 0; c < TL_FC_N; c++)
+		if (f->cat[c].present && f->cat[c].missing_model > 0 &&
+		    c != TL_FC_COMM && c != TL_FC_MEMCPY) {
+			fprintf(fp, "- %lld %s signatures have no perf model: add "
+			    "a model file (tl-perfmodel --models) to judge their "
+			    "efficiency.\n", f->cat[c].missing_model,
+			    tl_fcat_title(c));
+			n++;
+		}
+	for (i = 0; i < f->nbottlenecks && i < 5; i++) {
+		const struct tl_fop *op = &f->op[f->bottlenecks[i]];
+
+		fputs("- Why does ", fp);
+		op_label(fp, op);
+		fputs(" stay below its roofline? Profile its replay with "
+		    "hardware counters.\n", fp);
+		n++;
+	}
+	if (f->cat[TL_FC_COMM].present)
+		fputs("- Communication: one rank shows only its own collectives; "
+		    "merge all ranks' streams to tell stragglers from slow "
+		    "links.\n", fp);
+	else if (n == 0)
+		fputs("- None.\n", fp);
+	fputc('\n', fp);
+	appendix(fp, f, o);
+}

@@ -1,0 +1,496 @@
+/* See LICENSE file for copyright and license details. */
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/json.h"
+#include "common/tsv.h"
+#include "common/util.h"
+#include "stream/stream.h"
+
+static char where[512];
+
+const char *
+tl_stream_where(const struct tl_stream *s)
+{
+	snprintf(where, sizeof(where), "%s:%ld", s->path, s->lineno);
+	return where;
+}
+
+static void
+fail(const struct tl_stream *s, const char *what)
+{
+	tl_die("%s: %s", tl_stream_where(s), what);
+}
+
+static int
+is_space(unsigned char c)
+{
+	(void)c;
+	return 0;	/* keep every blank: the stream's fields are exact */
+}
+
+/* Make room for n fields. */
+static void
+fields(struct tl_stream *s, int n)
+{
+	size_t cap = (size_t)s->fcap;
+
+	if (n <= s->fcap)
+		return;
+	tl_grow(&s->f, &cap, (size_t)n, sizeof(*s->f));
+	s->flen = tl_realloc(s->flen, cap * sizeof(*s->flen));
+	s->esc = tl_realloc(s->esc, cap);
+	s->coff = tl_realloc(s->coff, cap * sizeof(*s->coff));
+	s->fcap = (int)cap;
+}
+
+static void
+csv_field(void *data, size_t len, void *arg)
+{
+	struct tl_stream *s = arg;
+	size_t need = s->cbuflen + len + 1;
+
+	tl_grow(&s->cbuf, &s->cbufcap, need, 1);
+	if (len > 0)
+		memcpy(s->cbuf + s->cbuflen, data, len);
+	s->cbuf[s->cbuflen + len] = '\0';
+	fields(s, s->cnf + 1);
+	s->coff[s->cnf++] = s->cbuflen;
+	s->cbuflen = need;
+}
+
+static void
+csv_record(int c, void *arg)
+{
+	struct tl_stream *s = arg;
+
+	(void)c;
+	s->crec = 1;
+}
+
+/* Make the CSV record just parsed the current fields. */
+static void
+csv_take(struct tl_stream *s)
+{
+	int i;
+
+	fields(s, s->cnf);
+	s->nf = s->cnf;
+	for (i = 0; i < s->nf; i++) {
+		s->f[i] = s->cbuf + s->coff[i];
+		s->flen[i] = strlen(s->f[i]);
+		s->esc[i] = 0;
+	}
+}
+
+/* Split a TSV line in place. */
+static void
+split_tsv(struct tl_stream *s, char *line, size_t len)
+{
+	char *p = line, *end = line + len, *t;
+
+	s->nf = 0;
+	for (;;) {
+		t = memchr(p, '\t', (size_t)(end - p));
+		fields(s, s->nf + 1);
+		s->f[s->nf] = p;
+		s->flen[s->nf] = (size_t)((t != NULL ? t : end) - p);
+		s->esc[s->nf] = memchr(p, '\\', s->flen[s->nf]) != NULL;
+		s->nf++;
+		if (t == NULL)
+			break;
+		*t = '\0';
+		p = t + 1;
+	}
+}
+
+/* Read one raw record of the current file: 1, or 0 at its end. */
+static int
+record(struct tl_stream *s)
+{
+	ssize_t n;
+
+	if (!s->csv) {
+		errno = 0;
+		n = getline(&s->line, &s->linecap, s->fp);
+		if (n < 0) {
+			if (ferror(s->fp))
+				tl_die("%s: read error:", s->path);
+			return 0;
+		}
+		s->lineno++;
+		if (memchr(s->line, '\0', (size_t)n) != NULL)
+			fail(s, "NUL byte: not a text stream");
+		if (n > 0 && s->line[n - 1] == '\n')
+			s->line[--n] = '\0';
+		if (n > 0 && s->line[n - 1] == '\r')
+			s->line[--n] = '\0';
+		split_tsv(s, s->line, (size_t)n);
+		return 1;
+	}
+	s->cnf = 0;
+	s->cbuflen = 0;
+	s->crec = 0;
+	while (!s->crec) {
+		n = getline(&s->line, &s->linecap, s->fp);
+		if (n < 0) {
+			if (ferror(s->fp))
+				tl_die("%s: read error:", s->path);
+			if (csv_fini(s->csvp, csv_field, csv_record, s) != 0)
+				fail(s, "CSV: unterminated quoted field");
+			if (!s->crec)
+				return 0;
+			break;
+		}
+		s->lineno++;
+		if (memchr(s->line, '\0', (size_t)n) != NULL)
+			fail(s, "NUL byte: not a text stream");
+		if (csv_parse(s->csvp, s->line, (size_t)n, csv_field,
+		    csv_record, s) != (size_t)n)
+			fail(s, csv_strerror(csv_error(s->csvp)));
+	}
+	csv_take(s);
+	return 1;
+}
+
+/* Open file k and read its header; 0, or -1 when it is empty. */
+static int
+open_file(struct tl_stream *s, int k)
+{
+	const char *path = s->nfiles > 0 ? s->files[k] : "-";
+	char *first;
+	size_t len;
+	ssize_t n;
+	int c;
+
+	s->cur = k;
+	s->lineno = 0;
+	if (strcmp(path, "-") == 0) {
+		s->fp = stdin;
+		s->path = "<stdin>";
+	} else {
+		s->fp = fopen(path, "r");
+		s->path = path;
+		if (s->fp == NULL)
+			tl_die("%s:", path);
+	}
+	/*
+	 * A large buffer: few system calls (glibc ignores a size alone).
+	 * stdin keeps its buffer to the end of the program, so it is static.
+	 */
+	if (s->fp == stdin) {
+		static char stdin_buf[TL_STREAM_BUF];
+		static int stdin_set;
+
+		if (!stdin_set++)
+			setvbuf(stdin, stdin_buf, _IOFBF, sizeof(stdin_buf));
+	} else {
+		if (s->iobuf == NULL)
+			s->iobuf = tl_malloc(TL_STREAM_BUF);
+		setvbuf(s->fp, s->iobuf, _IOFBF, TL_STREAM_BUF);
+	}
+	/* Peek at the header to choose TSV or CSV. */
+	if ((n = getline(&s->line, &s->linecap, s->fp)) < 0) {
+		if (ferror(s->fp))
+			tl_die("%s: read error:", s->path);
+		return -1;
+	}
+	first = s->line;
+	len = strlen(first);
+	s->lineno = 1;
+	if (len != (size_t)n)
+		fail(s, "NUL byte: not a text stream");
+	s->csv = memchr(first, '\t', len) == NULL &&
+	    memchr(first, ',', len) != NULL;
+	if (s->csv) {
+		if (s->csvp == NULL) {
+			s->csvp = tl_malloc(sizeof(struct csv_parser));
+			if (csv_init(s->csvp, CSV_STRICT | CSV_STRICT_FINI | CSV_APPEND_NULL) != 0)
+				tl_die("out of memory");
+			csv_set_space_func(s->csvp, is_space);
+		}
+		s->cnf = 0;
+		s->cbuflen = 0;
+		s->crec = 0;
+		c = (int)len;
+		s->lineno = 1;
+		if (csv_parse(s->csvp, first, len, csv_field, csv_record, s) !=
+		    len)
+			fail(s, csv_strerror(csv_error(s->csvp)));
+		/* A quoted header field may span lines: read on. */
+		while (!s->crec && getline(&s->line, &s->linecap, s->fp) >= 0) {
+			s->lineno++;
+			c = (int)strlen(s->line);
+			if (csv_parse(s->csvp, s->line, (size_t)c, csv_field,
+			    csv_record, s) != (size_t)c)
+				fail(s, csv_strerror(csv_error(s->csvp)));
+		}
+		if (!s->crec && csv_fini(s->csvp, csv_field, csv_record, s) != 0)
+			fail(s, "CSV: unterminated quoted field");
+		csv_take(s);
+	} else {
+		s->lineno = 1;
+		if (len > 0 && first[len - 1] == '\n')
+			first[--len] = '\0';
+		if (len > 0 && first[len - 1] == '\r')
+			first[--len] = '\0';
+		split_tsv(s, first, len);
+	}
+	return 0;
+}
+
+static void
+check_header(struct tl_stream *s)
+{
+	int i;
+
+	if (s->cols == NULL) {
+		s->ncols = s->nf;
+		s->cols = tl_calloc((size_t)s->nf + 1, sizeof(*s->cols));
+		for (i = 0; i < s->nf; i++) {
+			s->cols[i] = tl_strdup(tl_stream_get(s, i));
+			if (s->cols[i][0] == '\0')
+				fail(s, "header has an empty column name");
+		}
+		return;
+	}
+	if (s->nf != s->ncols)
+		fail(s, "header differs from the first input's");
+	for (i = 0; i < s->nf; i++)
+		if (strcmp(tl_stream_get(s, i), s->cols[i]) != 0)
+			fail(s, "header differs from the first input's");
+}
+
+void
+tl_stream_open(struct tl_stream *s, char *const *files, int nfiles)
+{
+	memset(s, 0, sizeof(*s));
+	s->files = files;
+	s->nfiles = nfiles;
+	if (open_file(s, 0) < 0)
+		tl_die("%s: empty input: no header line", s->path);
+	check_header(s);
+}
+
+static void
+close_file(struct tl_stream *s)
+{
+	if (s->fp != NULL && s->fp != stdin)
+		fclose(s->fp);
+	s->fp = NULL;
+}
+
+void
+tl_stream_close(struct tl_stream *s)
+{
+	int i;
+
+	close_file(s);
+	if (s->csvp != NULL) {
+		csv_free(s->csvp);
+		free(s->csvp);
+	}
+	for (i = 0; i < s->ncols; i++)
+		free(s->cols[i]);
+	free(s->cols);
+	free(s->line);
+	free(s->f);
+	free(s->flen);
+	free(s->esc);
+	free(s->dec);
+	free(s->iobuf);
+	free(s->cbuf);
+	free(s->coff);
+	memset(s, 0, sizeof(*s));
+}
+
+int
+tl_stream_next(struct tl_stream *s)
+{
+	char msg[96];
+
+	for (;;) {
+		if (record(s)) {
+			if (!s->csv && s->nf == 1 && s->flen[0] == 0)
+				continue;	/* a blank line */
+			if (s->nf != s->ncols) {
+				snprintf(msg, sizeof(msg),
+				    "%d fields, the header has %d", s->nf,
+				    s->ncols);
+				fail(s, msg);
+			}
+			return 1;
+		}
+		close_file(s);
+		if (s->cur + 1 >= s->nfiles)
+			return 0;
+		if (open_file(s, s->cur + 1) < 0)
+			continue;	/* an empty file adds nothing */
+		check_header(s);
+	}
+}
+
+int
+tl_stream_col(const struct tl_stream *s, const char *name)
+{
+	int i;
+
+	for (i = 0; i < s->ncols; i++)
+		if (strcmp(s->cols[i], name) == 0)
+			return i;
+	return -1;
+}
+
+int
+tl_stream_need(const struct tl_stream *s, const char *name)
+{
+	int i = tl_stream_col(s, name);
+
+	if (i < 0)
+		tl_die("%s:1: no column '%s' in the input", s->files != NULL &&
+		    s->nfiles > 0 ? s->files[0] : "<stdin>", name);
+	return i;
+}
+
+const char *
+tl_stream_get(struct tl_stream *s, int i)
+{
+	if (i < 0 || i >= s->nf)
+		return "";
+	if (!s->esc[i])
+		return s->f[i];
+	tl_grow(&s->dec, &s->deccap, s->flen[i] + 1, 1);
+	tl_tsv_decode(s->dec, s->f[i], s->flen[i]);
+	return s->dec;
+}
+
+static void
+not_a(struct tl_stream *s, int i, const char *text, const char *what)
+{
+	tl_die("%s: %s '%s' is not %s", tl_stream_where(s), s->cols[i], text,
+	    what);
+}
+
+int
+tl_stream_i64(struct tl_stream *s, int i, int64_t *v)
+{
+	const char *t = tl_stream_get(s, i);
+
+	if (t[0] == '\0')
+		return 0;
+	if (tl_parse_i64(t, strlen(t), v) < 0)
+		not_a(s, i, t, "an integer");
+	return 1;
+}
+
+int
+tl_stream_us(struct tl_stream *s, int i, int64_t *ns)
+{
+	const char *t = tl_stream_get(s, i);
+
+	if (t[0] == '\0')
+		return 0;
+	if (tl_parse_us_ns(t, strlen(t), ns) < 0)
+		not_a(s, i, t, "a number");
+	return 1;
+}
+
+double
+tl_stream_double(struct tl_stream *s, int i)
+{
+	const char *t = tl_stream_get(s, i);
+	char *end;
+	double v;
+
+	if (t[0] == '\0')
+		return NAN;
+	v = strtod(t, &end);
+	if (*end != '\0')
+		not_a(s, i, t, "a number");
+	return v;
+}
+
+void
+tl_stream_copy(struct tl_stream *s, int i, struct tl_writer *w)
+{
+	if (i < 0 || i >= s->nf)
+		tl_w_empty(w);
+	else if (!s->csv && !w->csv)
+		tl_w_raw(w, s->f[i], s->flen[i]);
+	else if (!s->esc[i])
+		tl_w_mem(w, s->f[i], s->flen[i]);
+	else
+		tl_w_str(w, tl_stream_get(s, i));
+}
+
+void
+tl_stream_copy_all(struct tl_stream *s, struct tl_writer *w)
+{
+	int i;
+
+	if (s->csv || w->csv || s->nf == 0) {
+		for (i = 0; i < s->nf; i++)
+			tl_stream_copy(s, i, w);
+		return;
+	}
+	/* The fields lie in one line, NULs where the tabs were. */
+	for (i = 0; i + 1 < s->nf; i++)
+		s->f[i][s->flen[i]] = '\t';
+	tl_w_raw(w, s->f[0], (size_t)(s->f[s->nf - 1] + s->flen[s->nf - 1] -
+	    s->f[0]));
+	w->col += s->nf - 1;
+	for (i = 0; i + 1 < s->nf; i++)
+		s->f[i][s->flen[i]] = '\0';
+}
+
+void
+tl_outcols_init(struct tl_outcols *oc, const struct tl_stream *s,
+    const char *const *owned, int nowned)
+{
+	int i, k, n = 0;
+
+	oc->map = tl_calloc((size_t)(s->ncols + nowned) + 1, sizeof(int));
+	oc->own = tl_calloc((size_t)(s->ncols + nowned) + 1, sizeof(int));
+	for (i = 0; i < s->ncols; i++) {
+		for (k = 0; k < nowned; k++)
+			if (strcmp(s->cols[i], owned[k]) == 0)
+				break;
+		if (k < nowned)
+			continue;
+		oc->map[n] = i;
+		oc->own[n++] = -1;
+	}
+	for (k = 0; k < nowned; k++) {
+		oc->map[n] = -1;
+		oc->own[n++] = k;
+	}
+	oc->n = n;
+	oc->all = 1;
+	for (k = 0; k < s->ncols; k++)
+		if (k >= n || oc->map[k] != k)
+			oc->all = 0;
+}
+
+void
+tl_outcols_free(struct tl_outcols *oc)
+{
+	free(oc->map);
+	free(oc->own);
+	memset(oc, 0, sizeof(*oc));
+}
+
+void
+tl_outcols_header(const struct tl_outcols *oc, const struct tl_stream *s,
+    const char *const *owned, struct tl_writer *w)
+{
+	int k;
+
+	for (k = 0; k < oc->n; k++)
+		tl_w_str(w, oc->map[k] >= 0 ? s->cols[oc->map[k]] :
+		    owned[oc->own[k]]);
+	tl_w_eol(w);
+}

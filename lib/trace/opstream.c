@@ -1,0 +1,282 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream/category.h"
+#include "trace/callstack.h"
+#include "trace/kernclass.h"
+#include "trace/opstream.h"
+#include "trace/tree.h"
+
+const char tl_os_op_cols[] =
+    "trace,rank,uid,name,category,direction,row_kind,pid,tid,ts_us,"
+    "cpu_dur_us,kernel_count,kernel_time_us,kernels,input_dims,input_types,"
+    "input_strides,concrete_inputs,parent_uid,parent_name,fwd_uid,fwd_name,"
+    "seq,pct_gpu_time,trace_total_us,trace_busy_us,trace_compute_us,"
+    "trace_exposed_comm_us,trace_exposed_memcpy_us,trace_idle_us,trace_gpu";
+const char tl_os_launcher_cols[] =
+    "trace,rank,uid,name,category,direction,row_kind,pid,tid,ts_us,"
+    "cpu_dur_us,kernel_count,kernel_time_us,subtree_kernel_time_us,kernels,"
+    "input_dims,input_types,input_strides,concrete_inputs,parent_uid,"
+    "parent_name,fwd_uid,fwd_name,seq,pct_gpu_time,trace_total_us,"
+    "trace_busy_us,trace_compute_us,trace_exposed_comm_us,"
+    "trace_exposed_memcpy_us,trace_idle_us,trace_gpu";
+const char tl_os_timeline_cols[] =
+    "trace,rank,device,type,time_us,pct_total";
+const char tl_os_kernel_cols[] =
+    "trace,rank,uid,name,kind,class,pid,stream,ts_us,dur_us,correlation,"
+    "linked,graph,launcher_uid,launcher,op_uid,op_name,op_category,"
+    "input_dims,input_types,input_strides,concrete_inputs,grid,block";
+const char tl_os_meta_cols[] = "trace,rank,key,value";
+
+static void
+w_interned(struct tl_opstream *os, const struct tl_trace *t, uint32_t id)
+{
+	tl_w_mem(os->w, tl_str(t->str, id), tl_strsize(t->str, id));
+}
+
+static void
+w_opt_int(struct tl_opstream *os, int64_t v)
+{
+	if (v == TL_NONE)
+		tl_w_empty(os->w);
+	else
+		tl_w_int(os->w, v);
+}
+
+static void
+w_args(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_event *e)
+{
+	struct tl_args a;
+
+	tl_ev_args(t, e, &a);
+	w_interned(os, t, a.dims);
+	w_interned(os, t, a.types);
+	w_interned(os, t, a.strides);
+	w_interned(os, t, a.concrete);
+}
+
+static void
+kernels_json(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_rows *rows, const struct tl_row *r)
+{
+	const int *gpu = tl_row_gpu(rows, r);
+	int k;
+
+	tl_jb_reset(&os->jb);
+	tl_jb_lit(&os->jb, "[");
+	for (k = 0; k < r->ngpu; k++) {
+		const struct tl_event *g = &t->ev[gpu[k]];
+
+		tl_jb_lit(&os->jb, k ? ",{\"uid\":" : "{\"uid\":");
+		tl_jb_int(&os->jb, g->uid);
+		tl_jb_lit(&os->jb, ",\"name\":");
+		tl_jb_str(&os->jb, tl_ev_name(t, g));
+		tl_jb_lit(&os->jb, ",\"pid\":");
+		tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, g)));
+		tl_jb_lit(&os->jb, ",\"stream\":");
+		if (g->stream == TL_NONE)
+			tl_jb_lit(&os->jb, "null");
+		else
+			tl_jb_int(&os->jb, g->stream);
+		tl_jb_lit(&os->jb, ",\"ts\":");
+		tl_jb_us(&os->jb, g->ts);
+		tl_jb_lit(&os->jb, ",\"dur\":");
+		tl_jb_us(&os->jb, g->dur);
+		tl_jb_lit(&os->jb, "}");
+	}
+	tl_jb_lit(&os->jb, "]");
+	tl_w_mem(os->w, os->jb.s, os->jb.n);
+}
+
+static void
+w_trace(struct tl_opstream *os, const struct tl_trace *t)
+{
+	tl_w_str(os->w, t->name);
+	if (t->rank != NULL)
+		tl_w_str(os->w, t->rank);
+	else
+		tl_w_empty(os->w);
+}
+
+void
+tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_rows *rows, const struct tl_timeline *tl,
+    struct tl_callstack *cs)
+{
+	size_t i;
+
+	for (i = 0; i < rows->n; i++) {
+		const struct tl_row *r = &rows->v[i];
+		const struct tl_event *e = &t->ev[r->op];
+		int p = tl_tree_cpu_ancestor(t, r->op);
+		int fwd = r->fwd >= 0 ? r->fwd : tl_forward_of(t, r->op);
+		const struct tl_event *a = r->kind == TL_ROW_BWD && r->fwd >= 0 ?
+		    &t->ev[r->fwd] : e;	/* the args a model reads */
+
+		w_trace(os, t);
+		tl_w_int(os->w, e->uid);
+		w_interned(os, t, e->name);
+		tl_w_str(os->w, r->category);
+		tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
+		tl_w_str(os->w, tl_rowkind_name(r->kind));
+		w_interned(os, t, tl_ev_pid(t, e));
+		w_interned(os, t, tl_ev_tid(t, e));
+		tl_w_us(os->w, e->ts);
+		tl_w_us(os->w, e->dur);
+		tl_w_int(os->w, r->ngpu);
+		tl_w_us(os->w, r->busy);
+		if (os->launchers)
+			tl_w_us(os->w, r->subtree_busy);
+		kernels_json(os, t, rows, r);
+		w_args(os, t, a);
+		if (p >= 0) {
+			tl_w_int(os->w, t->ev[p].uid);
+			w_interned(os, t, t->ev[p].name);
+		} else {
+			tl_w_empty(os->w);
+			tl_w_empty(os->w);
+		}
+		if (fwd >= 0 && fwd != r->op) {
+			tl_w_int(os->w, t->ev[fwd].uid);
+			w_interned(os, t, t->ev[fwd].name);
+		} else {
+			tl_w_empty(os->w);
+			tl_w_empty(os->w);
+		}
+		w_opt_int(os, e->seq);
+		if (rows->total_busy > 0)
+			tl_w_double(os->w, (double)r->busy /
+			    (double)rows->total_busy * 100.0);
+		else
+			tl_w_empty(os->w);
+		tl_w_us(os->w, tl->total);
+		tl_w_us(os->w, tl->busy);
+		tl_w_us(os->w, tl->compute);
+		tl_w_us(os->w, tl->exposed_comm);
+		tl_w_us(os->w, tl->exposed_memcpy);
+		tl_w_us(os->w, tl->idle);
+		tl_w_str(os->w, t->gpu);
+		if (cs != NULL) {
+			tl_module_of(cs, r->op, &os->jb);
+			tl_w_mem(os->w, os->jb.s, os->jb.n);
+			tl_callstack_of(cs, r->op, &os->jb);
+			tl_w_mem(os->w, os->jb.s, os->jb.n);
+		}
+		tl_w_eol(os->w);
+	}
+}
+
+void
+tl_os_timeline(struct tl_opstream *os, const struct tl_trace *t,
+    const char *device, const struct tl_timeline *tl)
+{
+	int64_t v[8];
+	int k;
+
+	tl_timeline_values(tl, v);
+	for (k = 0; k < 8; k++) {
+		w_trace(os, t);
+		tl_w_str(os->w, device);
+		tl_w_str(os->w, tl_timeline_rows[k]);
+		tl_w_us(os->w, v[k]);
+		if (tl->total > 0)
+			tl_w_double(os->w, (double)v[k] / (double)tl->total * 100.0);
+		else
+			tl_w_empty(os->w);
+		tl_w_eol(os->w);
+	}
+}
+
+void
+tl_os_kernels(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_window *win)
+{
+	size_t i;
+
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *g = &t->ev[i];
+		int r = g->parent, p;
+		static const char *const kinds[] = {
+			"kernel", "memcpy", "memset"
+		};
+
+		if (!TL_IS_GPU(g->kind) || !tl_in_window(t, win, (int)i))
+			continue;
+		p = r >= 0 ? tl_tree_cpu_ancestor(t, (int)i) : -1;
+		w_trace(os, t);
+		tl_w_int(os->w, g->uid);
+		w_interned(os, t, g->name);
+		tl_w_str(os->w, kinds[g->kind - TL_EV_KERNEL]);
+		tl_w_str(os->w, tl_gpuclass_name(g->flags & TL_F_COMM ? TL_GC_COMM :
+		    g->flags & TL_F_MEMCPY_CLASS ? TL_GC_MEMCPY : TL_GC_COMPUTE));
+		w_interned(os, t, tl_ev_pid(t, g));
+		w_opt_int(os, g->stream);
+		tl_w_us(os->w, g->ts);
+		tl_w_us(os->w, g->dur);
+		w_opt_int(os, g->link);
+		tl_w_int(os->w, r >= 0);
+		tl_w_int(os->w, (g->flags & TL_F_GRAPH) != 0);
+		if (r >= 0) {
+			tl_w_int(os->w, t->ev[r].uid);
+			w_interned(os, t, t->ev[r].name);
+		} else {
+			tl_w_empty(os->w);
+			tl_w_empty(os->w);
+		}
+		if (p >= 0) {
+			const struct tl_event *o = &t->ev[p];
+
+			tl_w_int(os->w, o->uid);
+			w_interned(os, t, o->name);
+			tl_w_str(os->w, tl_categorize(tl_ev_name(t, o),
+			    tl_ev_name(t, g)));
+			w_args(os, t, o);
+		} else {
+			int k;
+
+			for (k = 0; k < 7; k++)
+				tl_w_empty(os->w);
+		}
+		w_interned(os, t, g->grid);
+		w_interned(os, t, g->block);
+		tl_w_eol(os->w);
+	}
+}
+
+static void
+meta_row(struct tl_opstream *os, const struct tl_trace *t, const char *key,
+    const char *value)
+{
+	w_trace(os, t);
+	tl_w_str(os->w, key);
+	tl_w_str(os->w, value);
+	tl_w_eol(os->w);
+}
+
+void
+tl_os_meta(struct tl_opstream *os, const struct tl_trace *t)
+{
+	struct tl_link_stats s;
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i < t->nmeta; i++)
+		meta_row(os, t, t->meta[i].key, t->meta[i].value);
+	tl_tree_stats(t, &s);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)t->nevents);
+	meta_row(os, t, "tl.events", buf);
+	snprintf(buf, sizeof(buf), "%ld", s.gpu);
+	meta_row(os, t, "tl.gpu_events", buf);
+	snprintf(buf, sizeof(buf), "%ld", s.linked);
+	meta_row(os, t, "tl.linked_gpu_events", buf);
+	snprintf(buf, sizeof(buf), "%ld", s.gpu - s.linked);
+	meta_row(os, t, "tl.unlinked_gpu_events", buf);
+	snprintf(buf, sizeof(buf), "%ld", s.graph);
+	meta_row(os, t, "tl.graph_gpu_events", buf);
+	meta_row(os, t, "tl.link_key", t->link_external ? "External id" :
+	    "correlation");
+}
+

@@ -1,0 +1,546 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/interval.h"
+#include "common/util.h"
+#include "stream/category.h"
+#include "trace/rollup.h"
+#include "trace/tree.h"
+
+#define LEAF_DEPTH 10		/* §9.1 rule 6 */
+#define BWD_WALK 5		/* §9.1 rule 4 */
+
+struct ctx {
+	const struct tl_trace *t;
+	struct tl_rows *rows;
+	uint8_t *covered;	/* bit set: GPU event already in a row */
+	uint8_t *model_below;	/* bit set: a cpu_op strictly below has a
+				   model and GPU work */
+	int *stack;
+	size_t cap;
+};
+
+static int
+bit(const uint8_t *set, int i)
+{
+	return set[i >> 3] >> (i & 7) & 1;
+}
+
+static void
+set_bit(uint8_t *set, int i)
+{
+	set[i >> 3] |= (uint8_t)(1 << (i & 7));
+}
+
+static int
+work(const struct tl_event *e)
+{
+	return e->nwork;
+}
+
+static const struct tl_opinfo *
+info(const struct tl_trace *t, int i)
+{
+	return tl_optable_find(tl_ev_name(t, &t->ev[i]));
+}
+
+static int
+has_model(const struct tl_trace *t, int i)
+{
+	const struct tl_opinfo *o = info(t, i);
+
+	return o != NULL && o->model[0] != '\0';
+}
+
+static const struct tl_trace *sort_t;
+static const struct tl_rows *sort_rows_of;
+
+static int
+cmp_gpu_ts(const void *a, const void *b)
+{
+	const struct tl_event *x = &sort_t->ev[*(const int *)a];
+	const struct tl_event *y = &sort_t->ev[*(const int *)b];
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+static void
+finish_row(const struct tl_trace *t, struct tl_rows *rows, struct tl_row *r)
+{
+	struct tl_ival *iv = tl_malloc((size_t)(r->ngpu + 1) * sizeof(*iv));
+	int *g = rows->gpu + r->first;
+	int k;
+
+	sort_t = t;
+	if (r->ngpu > 0)
+		qsort(g, (size_t)r->ngpu, sizeof(*g), cmp_gpu_ts);
+	for (k = 0; k < r->ngpu; k++) {
+		iv[k].start = t->ev[g[k]].ts;
+		iv[k].end = iv[k].start + t->ev[g[k]].dur;
+	}
+	r->busy = tl_busy(iv, (size_t)r->ngpu);
+	free(iv);
+}
+
+int
+tl_forward_of(const struct tl_trace *t, int i)
+{
+	for (; i >= 0; i = t->ev[i].parent)
+		if (t->ev[i].fwd >= 0)
+			return t->ev[i].fwd;
+	return -1;
+}
+
+static int
+in_backward(const struct tl_trace *t, int i)
+{
+	for (; i >= 0; i = t->ev[i].parent)
+		if (tl_is_autograd_fn(tl_ev_name(t, &t->ev[i])))
+			return 1;
+	return 0;
+}
+
+static void
+label(const struct tl_trace *t, const struct tl_rows *rows, struct tl_row *r)
+{
+	const char *name = tl_ev_name(t, &t->ev[r->op]);
+	const struct tl_opinfo *o = tl_optable_find(name);
+	const int *g = tl_row_gpu(rows, r);
+	const char *k = r->ngpu > 0 ? tl_ev_name(t, &t->ev[g[0]]) : NULL;
+	int all_copy = r->ngpu > 0, i;
+
+	for (i = 0; i < r->ngpu; i++)
+		if (!(t->ev[g[i]].flags & TL_F_MEMCPY_CLASS))
+			all_copy = 0;
+	if (r->kind == TL_ROW_COMM)
+		r->category = "comm";
+	else if (r->kind == TL_ROW_BWD && r->fwd >= 0 &&
+	    (o = info(t, r->fwd)) != NULL)
+		r->category = o->category;
+	else if (o == NULL && all_copy)
+		r->category = "memcpy";
+	else
+		r->category = tl_categorize(name, k);
+	o = tl_optable_find(name);
+	r->bwd = r->kind == TL_ROW_BWD ||
+	    (o != NULL && strcmp(o->direction, "bwd") == 0) ||
+	    in_backward(t, r->op);
+}
+
+static struct tl_row *
+new_row(struct tl_rows *rows, int op, int kind)
+{
+	struct tl_row *r;
+
+	tl_grow(&rows->v, &rows->cap, rows->n + 1, sizeof(*rows->v));
+	r = &rows->v[rows->n++];
+	memset(r, 0, sizeof(*r));
+	r->op = op;
+	r->kind = (uint8_t)kind;
+	r->fwd = -1;
+	r->first = (uint32_t)rows->ngpu;
+	return r;
+}
+
+/*
+ * Give the rows from index `from` on, whose ngpu are counted, their room
+ * in rows->gpu; their ngpu restart at 0, for add_gpu to fill.
+ */
+static void
+place_rows(struct tl_rows *rows, size_t from)
+{
+	size_t i;
+
+	for (i = from; i < rows->n; i++) {
+		rows->v[i].first = (uint32_t)rows->ngpu;
+		rows->ngpu += (size_t)rows->v[i].ngpu;
+		rows->v[i].ngpu = 0;
+	}
+	tl_grow(&rows->gpu, &rows->capgpu, rows->ngpu + 1,
+	    sizeof(*rows->gpu));
+}
+
+static void
+add_gpu(struct tl_rows *rows, struct tl_row *r, int g)
+{
+	rows->gpu[r->first + (uint32_t)r->ngpu++] = g;
+}
+
+/* The row of op in the map (op -> row index), made if new. */
+static struct tl_row *
+keyed_row(struct tl_rows *rows, struct tl_map *m, int op, int kind)
+{
+	int64_t *k;
+
+	if ((k = tl_map_get(m, 0, (uint64_t)op)) != NULL)
+		return &rows->v[*k];
+	tl_map_put(m, 0, (uint64_t)op, (int64_t)rows->n);
+	return new_row(rows, op, kind);
+}
+
+/* Collect every non-collective GPU event below op into a new row. */
+static void
+collect(struct ctx *c, int op, int kind, int fwd)
+{
+	const struct tl_trace *t = c->t;
+	struct tl_rows *rows = c->rows;
+	struct tl_row *r = new_row(rows, op, kind);
+	size_t sp = 0;
+	int i;
+
+	r->fwd = fwd;
+	tl_grow(&rows->gpu, &rows->capgpu, rows->ngpu +
+	    (size_t)t->ev[op].nwork + 1, sizeof(*rows->gpu));
+	tl_grow(&c->stack, &c->cap, 1, sizeof(*c->stack));
+	c->stack[sp++] = op;
+	while (sp > 0) {
+		i = c->stack[--sp];
+		for (int ch = t->ev[i].child; ch >= 0; ch = t->ev[ch].sibling) {
+			const struct tl_event *e = &t->ev[ch];
+
+			if (TL_IS_GPU(e->kind)) {
+				if (!(e->flags & TL_F_COMM) &&
+				    !bit(c->covered, ch)) {
+					set_bit(c->covered, ch);
+					add_gpu(rows, r, ch);
+				}
+			} else if (e->flags & TL_F_GPU_BELOW) {
+				tl_grow(&c->stack, &c->cap, sp + 1,
+				    sizeof(*c->stack));
+				c->stack[sp++] = ch;
+			}
+		}
+	}
+	if (r->ngpu == 0) {
+		rows->n--;
+		return;
+	}
+	rows->ngpu += (size_t)r->ngpu;
+	finish_row(t, rows, r);
+	label(t, rows, r);
+}
+
+/* §9.1 rule 6: a GPU event reachable through runtime calls only. */
+static int
+is_leaf_launcher(const struct tl_trace *t, int op, int depth)
+{
+	int ch;
+
+	if (depth > LEAF_DEPTH)
+		return 0;
+	for (ch = t->ev[op].child; ch >= 0; ch = t->ev[ch].sibling) {
+		const struct tl_event *e = &t->ev[ch];
+
+		if (TL_IS_GPU(e->kind) && depth > 0 && !(e->flags & TL_F_COMM))
+			return 1;
+		if (e->kind == TL_EV_RUNTIME && is_leaf_launcher(t, ch,
+		    depth + 1))
+			return 1;
+	}
+	return 0;
+}
+
+static int
+count_named(const struct tl_trace *t, int i, const char *name)
+{
+	int ch, n = 0;
+
+	for (ch = t->ev[i].child; ch >= 0; ch = t->ev[ch].sibling) {
+		const struct tl_event *e = &t->ev[ch];
+
+		if (e->kind != TL_EV_CPU_OP)
+			continue;
+		if (work(e) > 0 && strcmp(tl_ev_name(t, e), name) == 0)
+			n++;
+		n += count_named(t, ch, name);
+	}
+	return n;
+}
+
+/* §9.1 rule 4: the forward op of a backward wrapper, or -1. */
+static int
+sole_backward(const struct tl_trace *t, int op)
+{
+	const struct tl_opinfo *o;
+	const char *name, *p;
+	int a = op, k;
+
+	for (k = 0; k <= BWD_WALK && a >= 0; k++, a = t->ev[a].parent)
+		if (t->ev[a].fwd >= 0)
+			break;
+	if (a < 0 || k > BWD_WALK || t->ev[a].fwd < 0)
+		return -1;
+	o = info(t, t->ev[a].fwd);
+	if (o == NULL || o->model[0] == '\0' || !o->bwd_model)
+		return -1;
+	name = tl_ev_name(t, &t->ev[a]);
+	if ((p = strstr(name, ": ")) == NULL)
+		return -1;
+	if (count_named(t, a, p + 2) != 1)
+		return -1;
+	return t->ev[a].fwd;
+}
+
+static void
+visit(struct ctx *c, int op)
+{
+	const struct tl_trace *t = c->t;
+	const struct tl_event *e = &t->ev[op];
+	int fwd, ch;
+
+	if (e->kind != TL_EV_CPU_OP || work(e) == 0)
+		return;
+	if (has_model(t, op)) {
+		collect(c, op, TL_ROW_MODEL, -1);
+		return;
+	}
+	if ((fwd = sole_backward(t, op)) >= 0 && !bit(c->model_below, op)) {
+		collect(c, op, TL_ROW_BWD, fwd);
+		return;
+	}
+	if (!bit(c->model_below, op) && is_leaf_launcher(t, op, 0)) {
+		collect(c, op, TL_ROW_LEAF, -1);
+		return;
+	}
+	for (ch = e->child; ch >= 0; ch = t->ev[ch].sibling)
+		visit(c, ch);
+}
+
+static int
+cmp_rows(const void *a, const void *b)
+{
+	const struct tl_row *x = a, *y = b;
+	const struct tl_event *ex = &sort_t->ev[x->op], *ey = &sort_t->ev[y->op];
+	uint32_t gx, gy;
+
+	if (ex->ts != ey->ts)
+		return ex->ts < ey->ts ? -1 : 1;
+	if (ex->uid != ey->uid)
+		return ex->uid < ey->uid ? -1 : 1;
+	if (x->ngpu == 0 || y->ngpu == 0)
+		return (x->ngpu > 0) - (y->ngpu > 0);
+	gx = sort_t->ev[tl_row_gpu(sort_rows_of, x)[0]].uid;
+	gy = sort_t->ev[tl_row_gpu(sort_rows_of, y)[0]].uid;
+	return gx < gy ? -1 : gx > gy;
+}
+
+static void
+sort_rows(const struct tl_trace *t, struct tl_rows *rows)
+{
+	size_t i;
+
+	sort_t = t;
+	sort_rows_of = rows;
+	if (rows->n > 0)
+		qsort(rows->v, rows->n, sizeof(*rows->v), cmp_rows);
+	rows->total_busy = 0;
+	for (i = 0; i < rows->n; i++)
+		rows->total_busy += rows->v[i].busy;
+}
+
+/* Keep the rows whose op starts in the window (all of a row's kernels). */
+static void
+keep_window(const struct tl_trace *t, const struct tl_window *w,
+    struct tl_rows *rows)
+{
+	size_t i, o = 0;
+
+	for (i = 0; i < rows->n; i++)
+		if (tl_in_window(t, w, rows->v[i].op))
+			rows->v[o++] = rows->v[i];
+	rows->n = o;
+}
+
+/* The op a leftover kernel belongs to: nearest cpu_op, else its launch. */
+static int
+owner(const struct tl_trace *t, int g)
+{
+	int p = tl_tree_cpu_ancestor(t, g);
+
+	return p >= 0 ? p : t->ev[g].parent;
+}
+
+void
+tl_rollup(const struct tl_trace *t, const struct tl_window *w,
+    struct tl_rows *rows)
+{
+	struct ctx c;
+	struct tl_map comm;
+	size_t i, left;
+	int pass;
+
+	memset(&c, 0, sizeof(c));
+	memset(rows, 0, sizeof(*rows));
+	c.t = t;
+	c.rows = rows;
+	c.covered = tl_calloc(t->nev / 8 + 1, 1);
+	c.model_below = tl_calloc(t->nev / 8 + 1, 1);
+	for (i = 0; i < t->nev; i++) {
+		int a;
+
+		if (t->ev[i].kind != TL_EV_CPU_OP || work(&t->ev[i]) == 0 ||
+		    !has_model(t, (int)i))
+			continue;
+		for (a = t->ev[i].parent; a >= 0 && !bit(c.model_below, a);
+		    a = t->ev[a].parent)
+			set_bit(c.model_below, a);
+	}
+	for (i = 0; i < t->nev; i++)
+		if (t->ev[i].flags & TL_F_ROOT)
+			visit(&c, (int)i);
+	/*
+	 * Leftovers, one row each; collectives grouped by op.  The rows are
+	 * made and counted in a first pass and filled in a second, so that
+	 * each row's GPU events lie together in rows->gpu.
+	 */
+	tl_map_init(&comm);
+	left = rows->n;
+	for (pass = 0; pass < 2; pass++) {
+		size_t synth = left;	/* pass 1: the next synthetic row */
+
+		for (i = 0; i < t->nev; i++) {
+			const struct tl_event *e = &t->ev[i];
+			struct tl_row *r;
+
+			if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
+			    bit(c.covered, (int)i))
+				continue;
+			if (e->flags & TL_F_COMM)
+				r = keyed_row(rows, &comm, owner(t, (int)i),
+				    TL_ROW_COMM);
+			else if (pass == 0)
+				r = new_row(rows, owner(t, (int)i),
+				    TL_ROW_SYNTH);
+			else {
+				while (rows->v[synth].kind != TL_ROW_SYNTH)
+					synth++;
+				r = &rows->v[synth++];
+			}
+			if (pass == 0)
+				r->ngpu++;
+			else
+				add_gpu(rows, r, (int)i);
+		}
+		if (pass == 0)
+			place_rows(rows, left);
+	}
+	keep_window(t, w, rows);
+	for (i = 0; i < rows->n; i++)
+		if (rows->v[i].kind == TL_ROW_COMM ||
+		    rows->v[i].kind == TL_ROW_SYNTH) {
+			finish_row(t, rows, &rows->v[i]);
+			label(t, rows, &rows->v[i]);
+		}
+	tl_map_free(&comm);
+	free(c.covered);
+	free(c.model_below);
+	free(c.stack);
+	sort_rows(t, rows);
+}
+
+/* §5.1: the op that launched GPU event g, skipping "execute" wrappers. */
+static int
+launcher_of(const struct tl_trace *t, int g)
+{
+	int r = t->ev[g].parent, a;
+
+	for (a = t->ev[r].parent; a >= 0; a = t->ev[a].parent) {
+		const struct tl_event *e = &t->ev[a];
+
+		if (e->kind != TL_EV_CPU_OP)
+			return r;
+		if (strcmp(tl_ev_name(t, e), "execute") != 0)
+			return a;
+	}
+	return r;
+}
+
+static int64_t
+subtree_busy(const struct tl_trace *t, int op)
+{
+	struct tl_ivals iv = {0};
+	int *stack = NULL;
+	size_t sp = 0, cap = 0;
+	int64_t busy;
+
+	tl_grow(&stack, &cap, 1, sizeof(*stack));
+	stack[sp++] = op;
+	while (sp > 0) {
+		int i = stack[--sp];
+
+		for (int ch = t->ev[i].child; ch >= 0; ch = t->ev[ch].sibling) {
+			if (TL_IS_GPU(t->ev[ch].kind))
+				tl_ivals_add(&iv, t->ev[ch].ts,
+				    t->ev[ch].ts + t->ev[ch].dur);
+			else if (t->ev[ch].flags & TL_F_GPU_BELOW) {
+				tl_grow(&stack, &cap, sp + 1, sizeof(*stack));
+				stack[sp++] = ch;
+			}
+		}
+	}
+	tl_ivals_merge(&iv);
+	busy = tl_ivals_length(&iv);
+	tl_ivals_free(&iv);
+	free(stack);
+	return busy;
+}
+
+void
+tl_launchers(const struct tl_trace *t, const struct tl_window *w,
+    struct tl_rows *rows)
+{
+	struct tl_map seen;
+	size_t i;
+	int pass;
+
+	memset(rows, 0, sizeof(*rows));
+	tl_map_init(&seen);
+	/* Rows made and counted, then filled (as tl_rollup's leftovers). */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < t->nev; i++) {
+			const struct tl_event *e = &t->ev[i];
+			struct tl_row *r;
+
+			if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
+			    (e->flags & TL_F_COMM))
+				continue;
+			r = keyed_row(rows, &seen, launcher_of(t, (int)i),
+			    TL_ROW_LAUNCHER);
+			if (pass == 0)
+				r->ngpu++;
+			else
+				add_gpu(rows, r, (int)i);
+		}
+		if (pass == 0)
+			place_rows(rows, 0);
+	}
+	keep_window(t, w, rows);
+	for (i = 0; i < rows->n; i++) {
+		finish_row(t, rows, &rows->v[i]);
+		label(t, rows, &rows->v[i]);
+		rows->v[i].subtree_busy = subtree_busy(t, rows->v[i].op);
+	}
+	tl_map_free(&seen);
+	sort_rows(t, rows);
+}
+
+void
+tl_rows_free(struct tl_rows *rows)
+{
+	free(rows->v);
+	free(rows->gpu);
+	memset(rows, 0, sizeof(*rows));
+}
+
+const char *
+tl_rowkind_name(int kind)
+{
+	static const char *const names[] = {
+		"model", "leaf", "backward", "synthetic", "comm", "launcher"
+	};
+
+	return names[kind];
+}

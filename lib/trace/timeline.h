@@ -1,0 +1,34 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_TIMELINE_H
+#define TL_TIMELINE_H
+
+/*
+ * The GPU timeline (§4): computation, exposed communication (comm not
+ * under computation), exposed memcpy (memcpy under neither), busy (union
+ * of all), idle and total (first start to last end), in nanoseconds.
+ */
+#include <stdint.h>
+
+#include "trace/trace.h"
+
+struct tl_timeline {
+	int64_t compute, exposed_comm, exposed_memcpy, busy, idle, total;
+	int64_t total_comm, total_memcpy;
+	long nevents;
+};
+
+#define TL_ALL_DEVICES UINT32_MAX
+
+/*
+ * Compute the timeline of the linked GPU events (all GPU events when
+ * unlinked is set) of one device (its pid id) or of TL_ALL_DEVICES.
+ */
+void tl_timeline(const struct tl_trace *t, const struct tl_window *w,
+    uint32_t device, int unlinked, struct tl_timeline *out);
+/* The GPU pids of the trace, sorted; returns the count (*out malloc'd). */
+size_t tl_timeline_devices(const struct tl_trace *t, uint32_t **out);
+/* Row names, in output order, and the values in the same order. */
+extern const char *const tl_timeline_rows[8];
+void tl_timeline_values(const struct tl_timeline *tl, int64_t v[8]);
+
+#endif

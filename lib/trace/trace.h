@@ -1,0 +1,202 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_TRACE_H
+#define TL_TRACE_H
+
+/*
+ * A trace in memory: the events tl needs as compact fixed-size records
+ * (strings interned), the flow indexes, the metadata, never the JSON.
+ * Reading is one streaming pass (jsonscan + json); building the call tree
+ * and linking are in tree.h.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/hashmap.h"
+#include "common/intern.h"
+
+#define TL_NONE INT64_MIN	/* absent integer argument */
+/*
+ * Every event's ts and ts + dur lie in (-TL_TIME_MAX, TL_TIME_MAX) ns
+ * (about 146 years either side of 0), and the GPU events' durations add
+ * up to at most INT64_MAX ns; the reader rejects other traces.  So the end
+ * of an event, the difference of two times and a sum of GPU busy times
+ * never overflow.
+ */
+#define TL_TIME_MAX ((int64_t)1 << 62)
+
+enum tl_kind {
+	TL_EV_CPU_OP,		/* cat cpu_op (Operator in old traces) */
+	TL_EV_RUNTIME,		/* cuda_runtime */
+	TL_EV_DRIVER,		/* cuda_driver */
+	TL_EV_PYTHON,		/* python_function, kept on request */
+	TL_EV_ANNOTATION,	/* user_annotation (ProfilerStep#N, ...) */
+	TL_EV_KERNEL,
+	TL_EV_MEMCPY,
+	TL_EV_MEMSET
+};
+
+#define TL_IS_GPU(k) ((k) >= TL_EV_KERNEL)
+#define TL_IS_HOST(k) ((k) <= TL_EV_PYTHON)
+
+/* Event flags. */
+enum {
+	TL_F_TREE = 1,		/* in the host tree, or a linked GPU event */
+	TL_F_ROOT = 2,		/* cpu_op without a cpu_op ancestor */
+	TL_F_COMM = 4,		/* collective communication kernel */
+	TL_F_MEMCPY_CLASS = 8,	/* counts as memcpy on the timeline */
+	TL_F_GRAPH = 16,	/* GPU event reached through a graph launch */
+	TL_F_GPU_BELOW = 32,	/* host event with a linked GPU event below */
+	TL_F_FLOW = 64		/* GPU event on the thread of the end of an
+				   ac2g flow with its link, which starts too */
+};
+
+/*
+ * One kept event, 64 bytes: a trace may hold millions, and these records
+ * are most of tl-parse's memory.  Most fields belong to one kind of event
+ * only, so they share space; read a union member only for the kinds its
+ * comment names.  "Host" is TL_IS_HOST, "GPU" TL_IS_GPU; annotations use
+ * the common fields only.
+ */
+struct tl_event {
+	int64_t ts, dur;	/* ns */
+	union {
+		int64_t seq;	/* host: Sequence number, or TL_NONE */
+		int64_t stream;	/* GPU: stream, or TL_NONE */
+	};
+	union {
+		/*
+		 * Runtime and driver calls until linked, and GPU events: the
+		 * linking key (tl_trace.link_external says which argument),
+		 * or TL_NONE.
+		 */
+		int64_t link;
+		/*
+		 * cpu_op and python_function, and runtime and driver calls
+		 * once linked (args 0, fwd -1 then).
+		 */
+		struct {
+			uint32_t args;	/* tl_ev_args(); 0 = none */
+			int32_t fwd;	/* evaluate_function: its forward
+					   op, or -1 */
+		};
+	};
+	uint32_t uid;		/* index in traceEvents */
+	uint32_t name;		/* interned */
+	uint32_t thread;	/* (pid, tid): tl_ev_pid(), tl_ev_tid() */
+	int32_t parent, sibling;	/* -1 = none */
+	union {
+		struct {	/* host */
+			int32_t child;	/* first child, or -1 */
+			int32_t nwork;	/* linked non-collective GPU events
+					   below (TL_F_GPU_BELOW: any) */
+		};
+		struct {	/* GPU: compact JSON or 0 */
+			uint32_t grid, block;
+		};
+	};
+	uint8_t kind, flags;
+};
+
+/* A cpu_op's arguments: compact JSON ids (0 = absent). */
+struct tl_args {
+	uint32_t dims, types, strides, concrete;
+};
+
+/* A thread: the interned pid and tid of its events. */
+struct tl_thread {
+	uint32_t pid, tid;
+};
+
+/*
+ * The value of a flow id in tl_trace.flows: TL_FLOW_S if an 's' event
+ * has it, TL_FLOW_F if an 'f' event has it, and then the last 'f' event's
+ * thread in the TL_FLOW_THREAD bits.
+ */
+#define TL_FLOW_S ((uint32_t)1 << 31)
+#define TL_FLOW_F ((uint32_t)1 << 30)
+#define TL_FLOW_THREAD (TL_FLOW_F - 1)
+
+struct tl_meta {
+	char *key;
+	char *value;		/* compact JSON */
+};
+
+struct tl_trace_opts {
+	int keep_python;	/* keep python_function events */
+	const char *trace_name;	/* the trace column; NULL = file name */
+	/*
+	 * Threads that cut and tokenise the events (0: one per online
+	 * CPU).  The trace read is the same whatever the count.
+	 */
+	int threads;
+	size_t block;		/* bytes a thread cuts at a time; 0: default */
+};
+
+struct tl_trace {
+	char *name;		/* for the trace column */
+	char *path;		/* for messages */
+	struct tl_strtab *str;
+	struct tl_strtab *argtab;	/* struct tl_args, as 16-byte strings */
+	struct tl_event *ev;
+	size_t nev, capev;
+	uint64_t nevents;	/* all events in the array (UIDs) */
+	uint64_t bytes;		/* JSON bytes read */
+	struct tl_thread *threads;	/* by tl_event.thread */
+	size_t nthreads, capthreads;
+	struct tl_map32 flows;	/* flow id -> TL_FLOW_* bits; freed by linking */
+	struct tl_meta *meta;
+	size_t nmeta, capmeta;
+	char *rank;		/* distributedInfo.rank, or NULL */
+	char *gpu;		/* deviceProperties[0].name, or NULL */
+	int link_external;	/* linking key: 1 External id, 0 correlation */
+};
+
+/*
+ * Read a trace file ("-" = stdin).  Returns NULL after printing an error
+ * ("prog: FILE:OFFSET: what").
+ */
+struct tl_trace *tl_trace_read(const char *path, const struct tl_trace_opts *o);
+void tl_trace_free(struct tl_trace *t);
+
+static inline const char *
+tl_ev_name(const struct tl_trace *t, const struct tl_event *e)
+{
+	return tl_str(t->str, e->name);
+}
+
+static inline uint32_t
+tl_ev_pid(const struct tl_trace *t, const struct tl_event *e)
+{
+	return t->threads[e->thread].pid;
+}
+
+static inline uint32_t
+tl_ev_tid(const struct tl_trace *t, const struct tl_event *e)
+{
+	return t->threads[e->thread].tid;
+}
+
+/* The arguments of a cpu_op (all 0 for other events). */
+void tl_ev_args(const struct tl_trace *t, const struct tl_event *e,
+    struct tl_args *a);
+
+/* Order by thread (in a fixed order) then start time; 0 when equal. */
+int tl_ev_cmp_thread(const struct tl_event *x, const struct tl_event *y);
+
+/* The value of a top-level member, or NULL. */
+const char *tl_trace_meta(const struct tl_trace *t, const char *key);
+
+
+
+/*
+ * A time window on the host timeline: a host event is in it when it starts
+ * in [start, end); a linked GPU event when its launch is; an unlinked GPU
+ * event when it starts in it.
+ */
+struct tl_window {
+	int on;
+	int64_t start, end;
+};
+
+int tl_in_window(const struct tl_trace *t, const struct tl_window *w, int i);
+#endif

@@ -1,0 +1,350 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "trace/kernclass.h"
+#include "trace/tree.h"
+
+#define BLEED_NS 1000		/* §2.3: a sub-µs bleed makes a sibling */
+
+static const struct tl_event *sort_ev;
+
+static int
+cmp_thread_ts(const void *a, const void *b)
+{
+	const struct tl_event *x = &sort_ev[*(const int *)a];
+	const struct tl_event *y = &sort_ev[*(const int *)b];
+	int c = tl_ev_cmp_thread(x, y);
+
+	if (c != 0)
+		return c;
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+/*
+ * Children are pushed to the front of their parent's list while the tree
+ * is built, and the lists are reversed once at the end (reverse_children),
+ * so that no record needs a last-child field.
+ */
+static void
+add_child(struct tl_trace *t, int parent, int child)
+{
+	struct tl_event *p = &t->ev[parent];
+
+	t->ev[child].parent = parent;
+	t->ev[child].sibling = p->child;
+	p->child = child;
+}
+
+static void
+reverse_children(struct tl_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nev; i++) {
+		struct tl_event *p = &t->ev[i];
+		int prev = -1, c, next;
+
+		if (!TL_IS_HOST(p->kind))
+			continue;
+		for (c = p->child; c >= 0; c = next) {
+			next = t->ev[c].sibling;
+			t->ev[c].sibling = prev;
+			prev = c;
+		}
+		p->child = prev;
+	}
+}
+
+static void
+build_stacks(struct tl_trace *t)
+{
+	int *idx = tl_malloc(t->nev * sizeof(*idx));
+	int *stack = NULL;
+	size_t n = 0, i, sp = 0, cap = 0;
+	int ncpu = 0;
+
+	for (i = 0; i < t->nev; i++)
+		if (t->ev[i].kind == TL_EV_CPU_OP ||
+		    t->ev[i].kind == TL_EV_RUNTIME ||
+		    t->ev[i].kind == TL_EV_DRIVER)
+			idx[n++] = (int)i;
+	sort_ev = t->ev;
+	if (n > 0)
+		qsort(idx, n, sizeof(*idx), cmp_thread_ts);
+	for (i = 0; i < n; i++) {
+		struct tl_event *e = &t->ev[idx[i]];
+
+		if (i == 0 || e->thread != t->ev[idx[i - 1]].thread) {
+			sp = 0;
+			ncpu = 0;
+		}
+		e->flags |= TL_F_TREE;
+		while (sp > 0) {
+			const struct tl_event *top = &t->ev[stack[sp - 1]];
+
+			if (e->ts < top->ts + top->dur)
+				break;
+			ncpu -= top->kind == TL_EV_CPU_OP;
+			sp--;
+		}
+		if (sp > 0) {
+			const struct tl_event *top = &t->ev[stack[sp - 1]];
+			int64_t tend = top->ts + top->dur;
+
+			if (e->ts + e->dur > tend) {
+				if (tend - e->ts < BLEED_NS && sp >= 2) {
+					ncpu -= top->kind == TL_EV_CPU_OP;
+					sp--;
+				} else
+					continue;	/* discarded */
+			}
+		}
+		if (sp > 0)
+			add_child(t, stack[sp - 1], idx[i]);
+		tl_grow(&stack, &cap, sp + 1, sizeof(*stack));
+		stack[sp++] = idx[i];
+		if (e->kind == TL_EV_CPU_OP) {
+			if (ncpu == 0)
+				e->flags |= TL_F_ROOT;
+			ncpu++;
+		}
+	}
+	free(stack);
+	free(idx);
+}
+
+static int
+cmp_link_uid(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+static void
+attach(struct tl_trace *t, int r, int g)
+{
+	struct tl_event *e = &t->ev[g];
+	int a;
+
+	if (e->flags & TL_F_TREE)
+		return;		/* first launcher wins */
+	e->flags |= TL_F_TREE;
+	add_child(t, r, g);
+	for (a = r; a >= 0; a = t->ev[a].parent) {
+		t->ev[a].flags |= TL_F_GPU_BELOW;
+		if (!(e->flags & TL_F_COMM))
+			t->ev[a].nwork++;
+	}
+}
+
+static int
+is_graph_launch(const char *name)
+{
+	return strcmp(name, "cudaGraphLaunch") == 0 ||
+	    strcmp(name, "hipGraphLaunch") == 0 ||
+	    strcmp(name, "cuGraphLaunch") == 0;
+}
+
+/*
+ * The first of the np (link, index) pairs whose link is l, or np.  The
+ * pairs are sorted by link, then by index (file order).
+ */
+static size_t
+first_pair(const int64_t *pairs, size_t np, int64_t l)
+{
+	size_t lo = 0, hi = np;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (pairs[2 * mid] < l)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void
+link_gpu(struct tl_trace *t)
+{
+	struct tl_map klass;	/* (kind, name) -> enum tl_gpuclass */
+	int64_t *k;
+	int64_t *pairs;		/* (link, index) sorted, for the lookups */
+	size_t i, np = 0;
+
+	tl_map_init(&klass);
+	for (i = 0; i < t->nev; i++) {
+		struct tl_event *e = &t->ev[i];
+		uint32_t f;
+
+		if (!TL_IS_GPU(e->kind))
+			continue;
+		/* Names repeat: classify each distinct (kind, name) once. */
+		if ((k = tl_map_get(&klass, e->kind, e->name)) == NULL) {
+			tl_map_put(&klass, e->kind, e->name,
+			    tl_kernclass(e->kind, tl_ev_name(t, e)));
+			k = tl_map_get(&klass, e->kind, e->name);
+		}
+		switch ((enum tl_gpuclass)*k) {
+		case TL_GC_COMM:
+			e->flags |= TL_F_COMM;
+			break;
+		case TL_GC_MEMCPY:
+			e->flags |= TL_F_MEMCPY_CLASS;
+			break;
+		default:
+			break;
+		}
+		if (e->link == TL_NONE)
+			continue;
+		np++;
+		f = tl_map32_get(&t->flows, (uint64_t)e->link);
+		if ((f & TL_FLOW_S) && (f & TL_FLOW_F) &&
+		    (f & TL_FLOW_THREAD) == e->thread)
+			e->flags |= TL_F_FLOW;
+	}
+	tl_map_free(&klass);
+	/* The flows are in the GPU events' flags now: free them first. */
+	tl_map32_free(&t->flows);
+	pairs = tl_malloc((np + 1) * 2 * sizeof(*pairs));
+	for (np = 0, i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+
+		if (!TL_IS_GPU(e->kind) || e->link == TL_NONE)
+			continue;
+		pairs[2 * np] = e->link;
+		pairs[2 * np + 1] = (int64_t)i;
+		np++;
+	}
+	if (np > 0)
+		qsort(pairs, np, 2 * sizeof(*pairs), cmp_link_uid);
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *r = &t->ev[i];
+		int64_t l;
+		size_t j;
+		int g;
+
+		if (r->kind != TL_EV_RUNTIME && r->kind != TL_EV_DRIVER)
+			continue;
+		if ((l = r->link) == TL_NONE)
+			continue;
+		j = first_pair(pairs, np, l);
+		if (is_graph_launch(tl_ev_name(t, r))) {
+			for (; j < np && pairs[2 * j] == l; j++) {
+				t->ev[pairs[2 * j + 1]].flags |= TL_F_GRAPH;
+				attach(t, (int)i, (int)pairs[2 * j + 1]);
+			}
+			continue;
+		}
+		/*
+		 * The GPU event with this link on the thread of the end of
+		 * its flow (TL_F_FLOW); the last one in file order when the
+		 * link is reused.
+		 */
+		for (g = -1; j < np && pairs[2 * j] == l; j++)
+			if (t->ev[pairs[2 * j + 1]].flags & TL_F_FLOW)
+				g = (int)pairs[2 * j + 1];
+		if (g >= 0)
+			attach(t, (int)i, g);
+	}
+	free(pairs);
+	/* The calls' links are only needed for linking. */
+	for (i = 0; i < t->nev; i++)
+		if (t->ev[i].kind == TL_EV_RUNTIME ||
+		    t->ev[i].kind == TL_EV_DRIVER) {
+			t->ev[i].args = 0;
+			t->ev[i].fwd = -1;
+		}
+}
+
+int
+tl_is_autograd_fn(const char *name)
+{
+	return strncmp(name, "autograd::engine::evaluate_function:", 36) == 0;
+}
+
+static int
+cmp_seq_uid(const void *a, const void *b)
+{
+	const struct tl_event *x = &sort_ev[*(const int *)a];
+	const struct tl_event *y = &sort_ev[*(const int *)b];
+
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+static void
+link_fwd_bwd(struct tl_trace *t)
+{
+	int *idx = tl_malloc(t->nev * sizeof(*idx));
+	size_t n = 0, i, j, k;
+
+	for (i = 0; i < t->nev; i++)
+		if (t->ev[i].seq != TL_NONE && TL_IS_HOST(t->ev[i].kind))
+			idx[n++] = (int)i;
+	sort_ev = t->ev;
+	if (n > 0)
+		qsort(idx, n, sizeof(*idx), cmp_seq_uid);
+	for (i = 0; i < n; i = j) {
+		int b = -1, f = -1;
+
+		for (j = i; j < n && t->ev[idx[j]].seq == t->ev[idx[i]].seq; j++)
+			if (b < 0 && tl_is_autograd_fn(tl_ev_name(t,
+			    &t->ev[idx[j]])))
+				b = idx[j];
+		if (b < 0)
+			continue;
+		for (k = i; k < j; k++) {
+			const struct tl_event *c = &t->ev[idx[k]];
+
+			if (c->thread == t->ev[b].thread)
+				continue;
+			if (f < 0 || c->ts > t->ev[f].ts)
+				f = idx[k];
+		}
+		t->ev[b].fwd = f;
+	}
+	free(idx);
+}
+
+void
+tl_tree_build(struct tl_trace *t)
+{
+	build_stacks(t);
+	link_gpu(t);
+	reverse_children(t);
+	link_fwd_bwd(t);
+}
+
+int
+tl_tree_cpu_ancestor(const struct tl_trace *t, int i)
+{
+	for (i = t->ev[i].parent; i >= 0; i = t->ev[i].parent)
+		if (t->ev[i].kind == TL_EV_CPU_OP)
+			return i;
+	return -1;
+}
+
+void
+tl_tree_stats(const struct tl_trace *t, struct tl_link_stats *s)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+
+		if (!TL_IS_GPU(e->kind))
+			continue;
+		s->gpu++;
+		s->linked += (e->flags & TL_F_TREE) != 0;
+		s->graph += (e->flags & TL_F_GRAPH) != 0;
+	}
+}

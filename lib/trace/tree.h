@@ -1,0 +1,28 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_TREE_H
+#define TL_TREE_H
+
+/*
+ * The host call tree and GPU linking (TraceLens semantics §2): per-thread
+ * call stacks with the 1 µs bleed rule, runtime → GPU event through the
+ * correlation id (or External id) and ac2g flows, graph launches, and
+ * forward → backward links by sequence number.  python_function events
+ * never enter this tree, so the numbers do not depend on them.
+ */
+#include "trace/trace.h"
+
+/* Build the tree, link GPU events and fill the flags and counts. */
+void tl_tree_build(struct tl_trace *t);
+
+/* Nearest cpu_op strictly above event i, or -1. */
+int tl_tree_cpu_ancestor(const struct tl_trace *t, int i);
+/* 1 if name starts with "autograd::engine::evaluate_function:". */
+int tl_is_autograd_fn(const char *name);
+
+/* Counts made while linking. */
+struct tl_link_stats {
+	long gpu, linked, graph;
+};
+void tl_tree_stats(const struct tl_trace *t, struct tl_link_stats *s);
+
+#endif
