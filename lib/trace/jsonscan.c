@@ -646,9 +646,10 @@ worker_main(void *arg)
 
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
+		b = NULL;
 		while (!p->quit && (b = par_pick(p)) == NULL)
 			pthread_cond_wait(&p->work, &p->mu);
-		if (p->quit)
+		if (b == NULL)
 			break;
 		pthread_mutex_unlock(&p->mu);
 		cut_block(p->cb, b, wk->w);
