@@ -74,7 +74,7 @@ enum { S_NAME, S_PID, S_TID, S_GRID, S_BLOCK, S_DIMS, S_TYPES, S_STRIDES,
 
 struct rec {
 	int64_t ts, dur, corr, extid, seq, stream, id;
-	const char *s[NSTR];	/* R_ERROR: s[0] the message, after rec */
+	const char *s[NSTR];	/* R_ERROR: the message follows the record */
 	uint32_t sid[NSTR], slen[NSTR];
 	uint32_t args;		/* the parser's tuple id, 0 for none */
 	uint16_t parser;
@@ -178,7 +178,6 @@ parse_error(struct tl_scan_out *out, size_t at, const char *what)
 	out->len += n + 1;
 	r = rec_at(out, at);
 	r->type = R_ERROR;
-	r->s[0] = (const char *)r + sizeof(*r);
 	return 1;
 }
 
@@ -549,7 +548,7 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 	if (rc == NULL)
 		return 0;
 	if (rc->type == R_ERROR)
-		return bad(r, index, offset, rc->s[0]);
+		return bad(r, index, offset, (const char *)(rc + 1));
 	if (rc->type != R_X)
 		return flow_event(r, rc, index, offset);
 	kind = rc->kind;
