@@ -263,8 +263,8 @@ into a flag of the GPU events and freed before linking), the sorted
 for the sort), the timeline's intervals, or the op stream's rows (48
 bytes each, and 4 bytes per GPU event in them). Interned strings do not
 grow with K; input and output buffers take about 3 MB, and reading on N
-threads adds up to 2N + 2 blocks of 1 MiB with the workers' records of
-them (about 2 MiB a thread) and each thread's own string table.
+threads adds N + 3 blocks of 512 KiB with the workers' records of them
+(about 1 MiB a thread) and each thread's own string table.
 
 Where tl-parse's time goes: the input thread inflates (ISA-L: about a
 sixth of zlib's time); the worker threads cut the events out of the

@@ -908,7 +908,7 @@ par_new(struct tl_input *in, const struct tl_scan_cb *cb)
 	p->size = cb->block > 0 ? cb->block : TL_SCAN_BLOCK;
 	if (p->size > TL_EVENT_MAX)
 		p->size = TL_EVENT_MAX;
-	p->cap = 2 * (size_t)p->nth + 2;
+	p->cap = (size_t)p->nth + 3;
 	p->q = tl_calloc(p->cap, sizeof(*p->q));
 	p->spare = tl_calloc(p->cap + 1, sizeof(*p->spare));
 	pthread_mutex_init(&p->mu, NULL);

@@ -18,8 +18,8 @@
  * events are merged (the merge callback) in array order, with the same
  * index and offset, whatever the thread count or the block size; where
  * a worker's guess was wrong, or an event straddles two blocks, the
- * calling thread reads the bytes itself.  Memory: about 2 * nthreads + 2
- * blocks and the workers' records of them.
+ * calling thread reads the bytes itself.  Memory: nthreads + 3 blocks
+ * and the workers' records of them.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -80,6 +80,6 @@ int tl_scan(struct tl_input *in, const struct tl_scan_cb *cb);
 /* Largest single event or value accepted. */
 #define TL_EVENT_MAX (256u << 20)
 /* Bytes of input a worker cuts at a time. */
-#define TL_SCAN_BLOCK (1u << 20)
+#define TL_SCAN_BLOCK (1u << 19)
 
 #endif
