@@ -153,6 +153,7 @@ UNIT = \
 	tests/unit/test_model_softmax \
 	tests/unit/test_outdir \
 	tests/unit/test_replay \
+	tests/unit/test_scan \
 	tests/unit/test_schema \
 	tests/unit/test_stream \
 	tests/unit/test_svgchart \
@@ -269,7 +270,7 @@ check: all $(UNIT) $(TOOLS) $(CATTEST)
 # for the LGPL terms of libcsv).
 static:
 	$(MAKE) clean
-	$(MAKE) all LDFLAGS="$(LDFLAGS) -static"
+	$(MAKE) all LDFLAGS="$(LDFLAGS) -static" ISAL=0
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of everything.
 asan:

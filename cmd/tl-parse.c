@@ -16,7 +16,7 @@
 #include "trace/tree.h"
 
 static const char usage_str[] =
-    "usage: tl-parse [--csv] [--trace-name NAME] [--ops FILE]\n"
+    "usage: tl-parse [--csv] [--trace-name NAME] [--ops FILE] [--threads N]\n"
     "                [--step N | --window START,END] [--stack]\n"
     "                [--launchers | --timeline [--per-device] | --kernels | --meta]\n"
     "                [--include-unlinked] [file ...]\n";
@@ -37,6 +37,8 @@ static const char help_str[] =
     "  -k, --kernels           one row per GPU event instead\n"
     "  -m, --meta              print the trace metadata instead\n"
     "  -u, --include-unlinked  count unlinked GPU events on the timeline\n"
+    "  -j, --threads N         cut and tokenise the events on N threads\n"
+    "                          (default: one per online CPU; same output)\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n";
 
@@ -46,7 +48,7 @@ static struct {
 	enum view view;
 	int csv, stack, per_device, unlinked;
 	const char *trace_name, *ops;
-	long long step;
+	long long step, threads;
 	int has_step;
 	struct tl_window win;
 } opt;
@@ -81,6 +83,7 @@ parse_file(const char *path)
 	memset(&o, 0, sizeof(o));
 	o.keep_python = opt.stack;
 	o.trace_name = opt.trace_name;
+	o.threads = (int)opt.threads;
 	if ((t = tl_trace_read(path, &o)) == NULL)
 		return 1;
 	tl_tree_build(t);
@@ -151,6 +154,7 @@ main(int argc, char *argv[])
 		{ "csv", no_argument, NULL, 'c' },
 		{ "per-device", no_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "kernels", no_argument, NULL, 'k' },
 		{ "launchers", no_argument, NULL, 'l' },
 		{ "meta", no_argument, NULL, 'm' },
@@ -168,7 +172,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
-	while ((ch = getopt_long(argc, argv, "cdhklmn:o:s:StuVw:", longopts,
+	while ((ch = getopt_long(argc, argv, "cdhj:klmn:o:s:StuVw:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'c':
@@ -179,6 +183,13 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(stdout, 0);
+			break;
+		case 'j':
+			if (tl_parse_long(optarg, 1, 1024, &opt.threads) < 0) {
+				tl_warn("--threads: '%s' is not a number of "
+				    "threads from 1 to 1024", optarg);
+				usage(stderr, TL_EXIT_USAGE);
+			}
 			break;
 		case 'k':
 			set_view(V_KERNELS);

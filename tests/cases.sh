@@ -31,6 +31,12 @@ check "write error on /dev/full: exit 1" \
     "$P $SAMPLE > /dev/full 2> $tmp/e; [ \$? = 1 ] && grep -q 'write error' $tmp/e"
 check "closed pipe ends quietly" \
     "$P $SAMPLE 2> $tmp/e | head -1 > /dev/null; [ ! -s $tmp/e ]"
+check "bad --threads: exit 2" \
+    "$P -j 0 $SAMPLE 2>/dev/null; [ \$? = 2 ] && $P --threads x $SAMPLE 2>/dev/null; [ \$? = 2 ]"
+check "--threads 1, 2 and 5: the same output, every view" \
+    "for v in '' -t -k -m -l --stack; do $P -j 1 \$v $SAMPLE > $tmp/a && $P -j 2 \$v $SAMPLE > $tmp/b && $P --threads 5 \$v $SAMPLE > $tmp/c && cmp $tmp/a $tmp/b && cmp $tmp/a $tmp/c || exit 1; done"
+check "--threads: the same errors on bad input" \
+    "for f in tests/bad/*.json*; do $P -j 1 \$f > $tmp/a 2> $tmp/ea; r1=\$?; $P -j 3 \$f > $tmp/b 2> $tmp/eb; [ \$? = \$r1 ] && cmp -s $tmp/a $tmp/b && cmp -s $tmp/ea $tmp/eb || { echo \$f; exit 1; }; done"
 
 # The sample trace.
 check "stdin (gzip and plain) equals the file" \

@@ -124,6 +124,12 @@ struct tl_meta {
 struct tl_trace_opts {
 	int keep_python;	/* keep python_function events */
 	const char *trace_name;	/* the trace column; NULL = file name */
+	/*
+	 * Threads that cut and tokenise the events (0: one per online
+	 * CPU).  The trace read is the same whatever the count.
+	 */
+	int threads;
+	size_t block;		/* bytes a thread cuts at a time; 0: default */
 };
 
 struct tl_trace {
