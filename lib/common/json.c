@@ -10,6 +10,8 @@
 #include "common/util.h"
 
 #define TOK(j) ((jsmntok_t *)(j)->tok)
+#define STR(x) #x
+#define XSTR(x) STR(x)
 
 void
 tl_json_init(struct tl_json *j)
@@ -24,6 +26,48 @@ tl_json_free(struct tl_json *j)
 	tl_json_init(j);
 }
 
+/*
+ * 1 if no bracket of s[0..n) outside strings opens deeper than max.  jsmn
+ * walks back up the open brackets at each closing one, so its time grows
+ * with the square of the nesting: this linear pass bounds it first.
+ */
+static int
+depth_ok(const char *s, size_t n, int max)
+{
+	const char *p, *end = s + n;
+	int depth = 0, open = 0;
+
+	/*
+	 * Most values have few brackets at all: count them, inside strings
+	 * too, with memchr (fast on long strings).
+	 */
+	for (p = s; open <= max && (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++)
+		open++;
+	for (p = s; open <= max && (p = memchr(p, '{', (size_t)(end - p))) != NULL; p++)
+		open++;
+	if (open <= max)
+		return 1;
+	for (p = s; p < end; ) {
+		switch (*p++) {
+		case '"':
+			while (p < end && *p != '"')
+				p += *p == '\\' ? 2 : 1;
+			p++;
+			break;
+		case '[':
+		case '{':
+			if (++depth > max)
+				return 0;
+			break;
+		case ']':
+		case '}':
+			depth--;
+			break;
+		}
+	}
+	return 1;
+}
+
 int
 tl_json_parse(struct tl_json *j, const char *js, size_t len, const char **err)
 {
@@ -34,12 +78,17 @@ tl_json_parse(struct tl_json *j, const char *js, size_t len, const char **err)
 		*err = "value larger than 2 GiB";
 		return -1;
 	}
+	if (!depth_ok(js, len, TL_JSON_DEPTH)) {
+		*err = "JSON nested more than " XSTR(TL_JSON_DEPTH) " deep";
+		return -1;
+	}
 	if (j->cap == 0) {
 		j->cap = 256;
 		j->tok = tl_malloc((size_t)j->cap * sizeof(jsmntok_t));
 	}
+	/* jsmn resumes where it ran out of tokens. */
+	jsmn_init(&p);
 	for (;;) {
-		jsmn_init(&p);
 		n = jsmn_parse(&p, js, len, TOK(j), (unsigned)j->cap);
 		if (n != JSMN_ERROR_NOMEM)
 			break;

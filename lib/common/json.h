@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The deepest nesting of arrays and objects tl reads or checks. */
+#define TL_JSON_DEPTH 64
+
 enum tl_jtype { TL_J_UNDEF, TL_J_OBJECT, TL_J_ARRAY, TL_J_STRING, TL_J_PRIM };
 
 struct tl_json {
@@ -23,7 +26,8 @@ void tl_json_init(struct tl_json *j);
 void tl_json_free(struct tl_json *j);
 /*
  * Tokenise js[0..len); return the token count, or -1 with *err set to a
- * short description.
+ * short description.  A value nested more than TL_JSON_DEPTH deep is an
+ * error, found in one pass before tokenising: the time is linear in len.
  */
 int tl_json_parse(struct tl_json *j, const char *js, size_t len,
     const char **err);
@@ -68,7 +72,6 @@ size_t tl_json_unescape(char *dst, const char *src, size_t len);
  * (bare words in arrays, a leading comma): check text with this before
  * copying it into a JSON document.
  */
-#define TL_JSON_DEPTH 64
 int tl_json_valid(const char *s, size_t n);
 
 /*
