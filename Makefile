@@ -25,6 +25,7 @@ LIBOBJ = \
 	lib/common/interval.o \
 	lib/common/json.o \
 	lib/common/jsonw.o \
+	lib/common/outfile.o \
 	lib/common/strmap.o \
 	lib/common/tsv.o \
 	lib/common/util.o \
@@ -85,6 +86,7 @@ LIBHDR = \
 	lib/common/interval.h \
 	lib/common/json.h \
 	lib/common/jsonw.h \
+	lib/common/outfile.h \
 	lib/common/strmap.h \
 	lib/common/tsv.h \
 	lib/common/util.h \

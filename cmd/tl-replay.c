@@ -1,18 +1,15 @@
 /* See LICENSE file for copyright and license details. */
 /* tl-replay: replay IR and runnable packages from op rows. */
-#include <sys/stat.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analysis/findrules.h"
 #include "common/json.h"
+#include "common/outfile.h"
 #include "common/util.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
@@ -37,8 +34,10 @@ static const char help_str[] =
     "replay IR (a JSON list, one entry per op) on stdout, or a package\n"
     "with the IR, a runner script and a README.\n"
     "\n"
-    "  -o, --output DIR       write the package into DIR\n"
-    "  -z, --zip FILE         write the package as a ZIP archive\n"
+    "  -o, --output DIR       write the package into DIR (replacing the\n"
+    "                         previous one there as a whole)\n"
+    "  -z, --zip FILE         write the package as a ZIP archive (renamed\n"
+    "                         over FILE when complete)\n"
     "  -b, --bottlenecks      keep only the ops the replay rule picks:\n"
     "                         over --min-pct % of GPU time and under\n"
     "                         --max-eff % of roofline\n"
@@ -203,28 +202,12 @@ read_rows(struct tl_replay *r, int argc, char *argv[])
 }
 
 static void
-write_file(const char *dir, const char *name, const char *text, mode_t mode)
+write_file(struct tl_outset *s, const char *name, const char *text, int mode)
 {
-	size_t len = strlen(dir) + strlen(name) + 2, n = strlen(text);
-	char *path = tl_malloc(len);
-	int fd;
+	FILE *fp = tl_outset_open(s, name, mode);
 
-	snprintf(path, len, "%s/%s", dir, name);
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)) < 0)
-		tl_die("%s:", path);
-	while (n > 0) {
-		ssize_t w = write(fd, text, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			tl_die("%s: write error:", path);
-		text += w;
-		n -= (size_t)w;
-	}
-	if (close(fd) < 0)
-		tl_die("%s: write error:", path);
-	free(path);
+	fputs(text, fp);
+	tl_outset_close(s, fp);
 }
 
 /* The archive's top folder: FILE's base name less ".zip". */
@@ -274,11 +257,12 @@ run(int argc, char *argv[])
 		tl_replay_readme_text(r, IR_FILE, RUNNER_FILE, &readme);
 	}
 	if (opt.dir != NULL) {
-		if (mkdir(opt.dir, 0777) < 0 && errno != EEXIST)
-			tl_die("%s:", opt.dir);
-		write_file(opt.dir, IR_FILE, ir.s, 0666);
-		write_file(opt.dir, RUNNER_FILE, tl_replay_runner, 0777);
-		write_file(opt.dir, README_FILE, readme.s, 0666);
+		struct tl_outset *s = tl_outset_begin(opt.dir, "tl-replay");
+
+		write_file(s, IR_FILE, ir.s, 0666);
+		write_file(s, RUNNER_FILE, tl_replay_runner, 0777);
+		write_file(s, README_FILE, readme.s, 0666);
+		tl_outset_commit(s);
 	}
 	if (opt.zip != NULL) {
 		struct tl_zip *z = tl_zip_create(opt.zip);

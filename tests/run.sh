@@ -121,7 +121,7 @@ done
 
 # End-to-end cases; tl-replay and its runner; the trace multiplier's
 # scaling checks; the batch rules of share/tl/tl.mk.
-for c in tests/cases.sh tests/replay.sh tests/scale.sh tests/tlmk.sh; do
+for c in tests/cases.sh tests/replay.sh tests/outputs.sh tests/scale.sh tests/tlmk.sh; do
 	sh "$c" "$BIN" "$SHARED" > "$tmp/cases" 2>&1
 	tally "$tmp/cases"
 done
