@@ -126,6 +126,11 @@ for c in tests/cases.sh tests/replay.sh tests/outputs.sh tests/scale.sh tests/tl
 	tally "$tmp/cases"
 done
 
+# Trace text escaped for each output format (Markdown, JSON, CSV, TSV,
+# SVG) of tl-findings, tl-compare and tl-replay.
+python3 tests/escaping.py "$BIN" > "$tmp/esc" 2>&1
+tally "$tmp/esc"
+
 # tl-findings on the shared traces, standalone and comparative (numbers
 # recomputed from the stream).
 if [ -d "$TRACES" ]; then

@@ -1,5 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "common/util.h"
 #include "model/concrete.h"
 #include "model/opargs.h"
+#include "render/mdtext.h"
 #include "render/replay.h"
 
 #define MAXNAMES 8	/* distinct parents, modules, kernels kept per group */
@@ -662,7 +664,13 @@ tl_replay_ir(const struct tl_replay *r, struct tl_jbuf *b)
 		else
 			tl_jb_lit(b, "null");
 		tl_jb_lit(b, ",\"params\":");
-		tl_jb_lit(b, g->params[0] != '\0' ? g->params : "null");
+		/* The stream's params are JSON; anything else as a string. */
+		if (g->params[0] == '\0')
+			tl_jb_lit(b, "null");
+		else if (tl_json_valid(g->params, strlen(g->params)))
+			tl_jb_lit(b, g->params);
+		else
+			tl_jb_str(b, g->params);
 		tl_jb_lit(b, "},\n  \"kernels\": ");
 		jb_names(b, &g->kernels);
 		tl_jb_lit(b, ",\n  \"origin\": {\"parent_names\":");
@@ -708,9 +716,9 @@ md_names(struct tl_jbuf *b, const struct names *n)
 	int i;
 
 	for (i = 0; i < n->n; i++) {
-		tl_jb_lit(b, i > 0 ? ", `" : "`");
-		tl_jb_lit(b, n->s[i]);
-		tl_jb_lit(b, "`");
+		if (i > 0)
+			tl_jb_lit(b, ", ");
+		tl_md_code_jb(b, n->s[i], SIZE_MAX);
 	}
 	if (n->more > 0) {
 		tl_jb_lit(b, " and up to ");
@@ -753,9 +761,10 @@ md_args(struct tl_replay *r, struct tl_jbuf *b, const struct group *g)
 			tl_jb_lit(b, "tensor list (element shapes as recorded; "
 			    "no dtype)");
 		else if (tl_arg_maybe_tensor(a)) {
-			tl_jb_lit(b, "tensor `");
-			tl_jb_lit(b, a->type[0] != '\0' ? a->type : "?");
-			tl_jb_lit(b, "` ");
+			tl_jb_lit(b, "tensor ");
+			tl_md_code_jb(b, a->type[0] != '\0' ? a->type : "?",
+			    SIZE_MAX);
+			tl_jb_lit(b, " ");
 			md_ints(b, a->dim, a->nd);
 			if (a->nst >= 0) {
 				tl_jb_lit(b, ", strides ");
@@ -766,10 +775,10 @@ md_args(struct tl_replay *r, struct tl_jbuf *b, const struct group *g)
 		} else if (a->type[0] == '\0' && tl_ci_blank(a->ci))
 			tl_jb_lit(b, "absent (None)");
 		else {
-			tl_jb_lit(b, a->type[0] != '\0' ? a->type : "value");
-			tl_jb_lit(b, " `");
-			tl_jb_lit(b, a->ci);
-			tl_jb_lit(b, "`");
+			tl_md_text_jb(b, a->type[0] != '\0' ? a->type : "value",
+			    SIZE_MAX);
+			tl_jb_lit(b, " ");
+			tl_md_code_jb(b, a->ci, SIZE_MAX);
 		}
 		tl_jb_lit(b, "\n");
 	}
@@ -781,17 +790,17 @@ md_op(struct tl_replay *r, struct tl_jbuf *b, const struct group *g,
 {
 	tl_jb_lit(b, "### ");
 	tl_jb_int(b, g->index);
-	tl_jb_lit(b, ". `");
-	tl_jb_lit(b, g->name);
-	tl_jb_lit(b, "`: ");
+	tl_jb_lit(b, ". ");
+	tl_md_code_jb(b, g->name, SIZE_MAX);
+	tl_jb_lit(b, ": ");
 	tl_jb_lit(b, what(g->category));
 	if (g->direction[0] != '\0') {
 		tl_jb_lit(b, strcmp(g->direction, "bwd") == 0 ?
 		    ", backward" : ", forward");
 	}
-	tl_jb_lit(b, "\n\n- Trace: `");
-	tl_jb_lit(b, g->trace);
-	tl_jb_lit(b, "`\n");
+	tl_jb_lit(b, "\n\n- Trace: ");
+	tl_md_code_jb(b, g->trace, SIZE_MAX);
+	tl_jb_lit(b, "\n");
 	if (g->parents.n > 0) {
 		tl_jb_lit(b, "- Called by: ");
 		md_names(b, &g->parents);
@@ -826,11 +835,10 @@ md_op(struct tl_replay *r, struct tl_jbuf *b, const struct group *g,
 	}
 	if (g->perf_model[0] != '\0') {
 		tl_jb_lit(b, "- Perf model: ");
-		tl_jb_lit(b, g->perf_model);
+		tl_md_text_jb(b, g->perf_model, SIZE_MAX);
 		if (g->params[0] != '\0') {
-			tl_jb_lit(b, " `");
-			tl_jb_lit(b, g->params);
-			tl_jb_lit(b, "`");
+			tl_jb_lit(b, " ");
+			tl_md_code_jb(b, g->params, SIZE_MAX);
 		}
 		if (g->has_flops) {
 			tl_jb_lit(b, ", ");
@@ -872,10 +880,10 @@ md_summary(const struct tl_replay *r, struct tl_jbuf *b)
 
 		tl_jb_lit(b, "| ");
 		tl_jb_int(b, g->index);
-		tl_jb_lit(b, " | `");
-		tl_jb_lit(b, g->name);
-		tl_jb_lit(b, "` | ");
-		tl_jb_lit(b, g->category);
+		tl_jb_lit(b, " | ");
+		tl_md_code_jb(b, g->name, SIZE_MAX);
+		tl_jb_lit(b, " | ");
+		tl_md_text_jb(b, g->category, SIZE_MAX);
 		tl_jb_lit(b, " | ");
 		tl_jb_int(b, g->count);
 		tl_jb_lit(b, " | ");
