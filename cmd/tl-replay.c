@@ -107,12 +107,13 @@ time_ns(struct tl_stream *in, int c, const char *name, int64_t def)
 {
 	const char *s = tl_stream_get(in, c);
 	int64_t ns;
+	int rc;
 
 	if (s[0] == '\0')
 		return def;
-	if (tl_parse_us_ns(s, strlen(s), &ns) < 0)
-		tl_die("%s: %s '%s' is not a number", tl_stream_where(in),
-		    name, s);
+	if ((rc = tl_parse_us_ns(s, strlen(s), &ns)) < 0)
+		tl_die("%s: %s '%s' is %s", tl_stream_where(in), name, s,
+		    rc == -2 ? "out of range" : "not a number");
 	return ns;
 }
 

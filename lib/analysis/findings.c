@@ -1,5 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,7 +112,8 @@ get(struct tl_floader *L, int k)
 
 /* Record the first error of a category. */
 static void
-cat_error(struct tl_floader *L, int cat, const char *col, const char *v)
+cat_error(struct tl_floader *L, int cat, const char *col, const char *v,
+    int range)
 {
 	struct tl_fcat *c = &L->f->cat[cat];
 	char *msg;
@@ -121,8 +123,8 @@ cat_error(struct tl_floader *L, int cat, const char *col, const char *v)
 		return;
 	n = strlen(v) > 60 ? 60 : strlen(v);
 	msg = tl_malloc(strlen(tl_stream_where(L->in)) + strlen(col) + n + 64);
-	sprintf(msg, "%s: column %s: '%.*s' is not a number",
-	    tl_stream_where(L->in), col, (int)n, v);
+	sprintf(msg, "%s: column %s: '%.*s' is %s", tl_stream_where(L->in),
+	    col, (int)n, v, range ? "out of range" : "not a number");
 	c->error = msg;
 }
 
@@ -135,9 +137,11 @@ num(struct tl_floader *L, int k, int cat, double *v)
 
 	if (s[0] == '\0')
 		return 0;
+	errno = 0;
 	*v = strtod(s, &end);
 	if (*end != '\0' || !isfinite(*v)) {
-		cat_error(L, cat, colname[k], s);
+		cat_error(L, cat, colname[k], s, *end == '\0' &&
+		    errno == ERANGE);
 		return -1;
 	}
 	return 1;
@@ -147,11 +151,12 @@ static int
 num_i64(struct tl_floader *L, int k, int cat, int64_t *v)
 {
 	const char *s = get(L, k);
+	int rc;
 
 	if (s[0] == '\0')
 		return 0;
-	if (tl_parse_i64(s, strlen(s), v) < 0) {
-		cat_error(L, cat, colname[k], s);
+	if ((rc = tl_parse_i64(s, strlen(s), v)) < 0) {
+		cat_error(L, cat, colname[k], s, rc == -2);
 		return -1;
 	}
 	return 1;
@@ -162,11 +167,12 @@ static int
 num_ns(struct tl_floader *L, int k, int cat, int64_t *ns)
 {
 	const char *s = get(L, k);
+	int rc;
 
 	if (s[0] == '\0')
 		return 0;
-	if (tl_parse_us_ns(s, strlen(s), ns) < 0) {
-		cat_error(L, cat, colname[k], s);
+	if ((rc = tl_parse_us_ns(s, strlen(s), ns)) < 0) {
+		cat_error(L, cat, colname[k], s, rc == -2);
 		return -1;
 	}
 	return 1;
@@ -402,7 +408,7 @@ load_row(struct tl_floader *L)
 	name = (int)tl_strmap_add(&L->names, op->name, strlen(op->name),
 	    &added);
 	if (scan_kernels(L, t, op, host, name) < 0)
-		cat_error(L, cat, "kernels", get(L, C_KERNELS));
+		cat_error(L, cat, "kernels", get(L, C_KERNELS), 0);
 	op->count += cnt;
 	op->kernel_count += kc;
 	op->time_ns += time_ns;

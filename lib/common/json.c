@@ -561,8 +561,15 @@ tl_parse_us_ns(const char *s, size_t len, int64_t *ns)
 	if (p == end || *p < '0' || *p > '9')
 		return -1;
 	while (p < end && *p >= '0' && *p <= '9') {
-		if (ip > (INT64_MAX / 1000 - 9) / 10)
-			return -1;
+		if (ip > (INT64_MAX / 1000 - 9) / 10) {
+			/* Too large, if the rest is a number. */
+			while (p < end && *p >= '0' && *p <= '9')
+				p++;
+			if (p < end && *p == '.')
+				for (p++; p < end && *p >= '0' && *p <= '9'; p++)
+					;
+			return p == end ? -2 : -1;
+		}
 		ip = ip * 10 + (*p++ - '0');
 	}
 	if (p < end && *p == '.') {
@@ -587,9 +594,11 @@ tl_parse_us_ns(const char *s, size_t len, int64_t *ns)
 		buf[len] = '\0';
 		errno = 0;
 		d = strtod(buf, &dend);
-		if (dend != buf + len || errno != 0 || !isfinite(d) ||
-		    fabs(d) > 9e12)
+		if (dend != buf + len)
 			return -1;
+		if ((errno == ERANGE && d != 0) || !isfinite(d) ||
+		    fabs(d) > 9e12)
+			return -2;
 		*ns = llround(d * 1000.0);
 		return 0;
 	}
@@ -618,15 +627,21 @@ tl_parse_i64(const char *s, size_t len, int64_t *v)
 		return -1;
 	while (p < end && *p >= '0' && *p <= '9') {
 		if (x > (UINT64_MAX - 9) / 10)
-			return -1;
-		x = x * 10 + (uint64_t)(*p++ - '0');
+			x = UINT64_MAX;		/* out of range, if an integer */
+		else
+			x = x * 10 + (uint64_t)(*p++ - '0');
+		if (x == UINT64_MAX)
+			while (p < end && *p >= '0' && *p <= '9')
+				p++;
 	}
 	if (p < end && *p == '.') {	/* "5.0" */
 		for (p++; p < end && *p == '0'; p++)
 			;
 	}
-	if (p != end || x > (uint64_t)INT64_MAX)
+	if (p != end)
 		return -1;
+	if (x > (uint64_t)INT64_MAX)
+		return -2;
 	*v = neg ? -(int64_t)x : (int64_t)x;
 	return 0;
 }

@@ -85,10 +85,14 @@ size_t tl_utf8_len(const char *s, size_t n);
 /*
  * Parse a decimal number of microseconds (as Kineto writes ts/dur) into
  * integer nanoseconds, exactly when it has at most 3 decimals.  Returns 0,
- * or -1 if the text is not a finite number in range.
+ * -1 if the text is not a number, -2 if it is one out of range (beyond
+ * 9e12 us, about 104 days).
  */
 int tl_parse_us_ns(const char *s, size_t len, int64_t *ns);
-/* Parse an integer (an integral float such as "5.0" too); 0 or -1. */
+/*
+ * Parse an integer (an integral float such as "5.0" too); 0, -1 if the
+ * text is not an integer, -2 if it is one beyond int64_t.
+ */
 int tl_parse_i64(const char *s, size_t len, int64_t *v);
 
 #endif

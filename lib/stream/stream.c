@@ -368,9 +368,13 @@ tl_stream_get(struct tl_stream *s, int i)
 	return s->dec;
 }
 
+/* A malformed field (rc -1: not what; -2: a number out of range). */
 static void
-not_a(struct tl_stream *s, int i, const char *text, const char *what)
+not_a(struct tl_stream *s, int i, const char *text, const char *what, int rc)
 {
+	if (rc == -2)
+		tl_die("%s: %s '%s' is out of range", tl_stream_where(s),
+		    s->cols[i], text);
 	tl_die("%s: %s '%s' is not %s", tl_stream_where(s), s->cols[i], text,
 	    what);
 }
@@ -379,11 +383,12 @@ int
 tl_stream_i64(struct tl_stream *s, int i, int64_t *v)
 {
 	const char *t = tl_stream_get(s, i);
+	int rc;
 
 	if (t[0] == '\0')
 		return 0;
-	if (tl_parse_i64(t, strlen(t), v) < 0)
-		not_a(s, i, t, "an integer");
+	if ((rc = tl_parse_i64(t, strlen(t), v)) < 0)
+		not_a(s, i, t, "an integer", rc);
 	return 1;
 }
 
@@ -391,11 +396,12 @@ int
 tl_stream_us(struct tl_stream *s, int i, int64_t *ns)
 {
 	const char *t = tl_stream_get(s, i);
+	int rc;
 
 	if (t[0] == '\0')
 		return 0;
-	if (tl_parse_us_ns(t, strlen(t), ns) < 0)
-		not_a(s, i, t, "a number");
+	if ((rc = tl_parse_us_ns(t, strlen(t), ns)) < 0)
+		not_a(s, i, t, "a number", rc);
 	return 1;
 }
 
@@ -408,9 +414,12 @@ tl_stream_double(struct tl_stream *s, int i)
 
 	if (t[0] == '\0')
 		return NAN;
+	errno = 0;
 	v = strtod(t, &end);
-	if (*end != '\0')
-		not_a(s, i, t, "a number");
+	if (*end != '\0' || end == t)
+		not_a(s, i, t, "a number", -1);
+	if (errno == ERANGE && v != 0)
+		not_a(s, i, t, "a number", -2);
 	return v;
 }
 

@@ -60,6 +60,28 @@ main(void)
 	CHECK(ns("1e") == INT64_MIN);
 	CHECK(ns("2.5e-3") == 3);
 	/* Integers: a digit first ("." and "-" are not 0). */
+	/* Out of range (-2) is not malformed (-1). */
+	{
+		int64_t v;
+
+#define RC(f, t) f(t, strlen(t), &v)
+		CHECK(RC(tl_parse_i64, "9223372036854775807") == 0 &&
+		    v == INT64_MAX);
+		CHECK(RC(tl_parse_i64, "9223372036854775808") == -2);
+		CHECK(RC(tl_parse_i64, "-9223372036854775808") == -2);
+		CHECK(RC(tl_parse_i64, "99999999999999999999999") == -2);
+		CHECK(RC(tl_parse_i64, "99999999999999999999x") == -1);
+		CHECK(RC(tl_parse_i64, "1e3") == -1);
+		CHECK(RC(tl_parse_us_ns, "1e309") == -2);
+		CHECK(RC(tl_parse_us_ns, "-1e13") == -2);
+		CHECK(RC(tl_parse_us_ns, "99999999999999999999.5") == -2);
+		CHECK(RC(tl_parse_us_ns, "99999999999999999999.5.") == -1);
+		CHECK(RC(tl_parse_us_ns, "1e-400") == 0 && v == 0);
+		CHECK(RC(tl_parse_us_ns, "1e") == -1);
+		CHECK(RC(tl_parse_us_ns, "inf") == -1);
+		CHECK(RC(tl_parse_us_ns, "nan") == -1);
+#undef RC
+	}
 	CHECK(i64("5.0") == 5);
 	CHECK(i64("-7") == -7);
 	CHECK(i64(".") == INT64_MIN);
