@@ -252,6 +252,7 @@ FUZZBIN = \
 	fuzz/bin/fuzz_expr \
 	fuzz/bin/fuzz_findings \
 	fuzz/bin/fuzz_stream \
+	fuzz/bin/fuzz_timeline \
 	fuzz/bin/fuzz_trace
 
 fuzz/obj/libtl.a: $(LIBSRC) $(LIBHDR) config.mk
@@ -285,6 +286,10 @@ fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c tests/fuzz/harness.h fuzz/obj/lib
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_stream.c fuzz/obj/libtl.a $(LDLIBS)
+fuzz/bin/fuzz_timeline: tests/fuzz/fuzz_timeline.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_timeline.c fuzz/obj/libtl.a $(LDLIBS)
 fuzz/bin/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
