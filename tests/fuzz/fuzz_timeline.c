@@ -33,10 +33,7 @@
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	(void)argc;
-	(void)argv;
-	tl_setprogname(HARNESS);
-	fz_open_inputs();
+	fz_start(argc, argv);
 	fz_catch();
 	return 0;
 }
@@ -49,19 +46,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char *out;
 	static size_t outlen;
 	struct tl_cmp_opts o;
-	const uint8_t *nul = memchr(data, '\0', size);
 	uint32_t h = fz_hash(data, size);
 	int csv = h & 1, k, i, want;
 	long rows;
 	FILE *fp;
 
-	if (nul == NULL) {
-		fz_put_input(0, data, size);
-		fz_put_input(1, data, size);
-	} else {
-		fz_put_input(0, data, (size_t)(nul - data));
-		fz_put_input(1, nul + 1, size - (size_t)(nul - data) - 1);
-	}
+	fz_put_pair(data, size);
 	memset(&o, 0, sizeof(o));
 	o.name[1] = (h >> 1) & 1 ? "target\t\"x\",\n" : NULL;
 	if ((fp = open_memstream(&out, &outlen)) == NULL)
