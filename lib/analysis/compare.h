@@ -23,7 +23,6 @@
 #include "analysis/opsig.h"
 #include "common/tsv.h"
 #include "model/hwspec.h"
-#include "stream/stream.h"
 
 struct tl_cmp_opts {
 	const struct tl_hw *hw[2];	/* reference, target */
@@ -52,7 +51,7 @@ struct tl_tline {
 	char *trace;		/* the trace column's value, "" without */
 	int has[TL_TLINE_N];
 	int64_t ns[TL_TLINE_N];
-	struct tl_stream *reading;	/* the input, during a read */
+	struct tl_tline_reading *reading;	/* the input, during a read */
 };
 
 /*

@@ -645,3 +645,21 @@ tl_parse_i64(const char *s, size_t len, int64_t *v)
 	*v = neg ? -(int64_t)x : (int64_t)x;
 	return 0;
 }
+
+int
+tl_num_out_of_range(const char *s, size_t len)
+{
+	char buf[64], *end;
+	int64_t v;
+	double d;
+
+	if (tl_parse_i64(s, len, &v) == -2 || tl_parse_us_ns(s, len, &v) == -2)
+		return 1;
+	if (len >= sizeof(buf))
+		return 0;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	d = strtod(buf, &end);
+	return end != buf && *end == '\0' && errno == ERANGE && d != 0;
+}

@@ -94,5 +94,10 @@ int tl_parse_us_ns(const char *s, size_t len, int64_t *ns);
  * text is not an integer, -2 if it is one beyond int64_t.
  */
 int tl_parse_i64(const char *s, size_t len, int64_t *v);
+/*
+ * 1 if s[0..len) is a number too large for tl (-2 of the two above), or
+ * for a double; for the message "out of range" rather than "not a number".
+ */
+int tl_num_out_of_range(const char *s, size_t len);
 
 #endif

@@ -11,6 +11,7 @@
 #include "render/cmpreport.h"
 #include "render/outdir.h"
 #include "render/svgchart.h"
+#include "stream/schema.h"
 
 /* "sub/NAMEsuffix" or "NAMEsuffix": a file of the set. */
 static char *
@@ -317,18 +318,13 @@ metadata(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 static void
 ops_csv(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 {
-	static const char hdr[] = "name,category,direction,count,"
-	    "kernel_time_us,pct_gpu_time,pct_category,flops,bytes,"
-	    "flops_per_byte,tflops_s,tbs,pct_roofline,bound,input_dims,"
-	    "input_types,input_strides,concrete_inputs,perf_model,params,"
-	    "bottleneck,priority";
 	const struct tl_fcat *k = &f->cat[c];
 	struct tl_writer w;
 	FILE *fp = tl_outset_open(s, p, 0666);
 	int i;
 
 	tl_w_init(&w, fp, 1);
-	tl_w_header(&w, hdr);
+	tl_table_header(&w, TL_TAB_CAT_OPS);
 	for (i = 0; i < k->nops; i++) {
 		const struct tl_fop *op = &f->op[k->ops[i]];
 
@@ -525,12 +521,6 @@ w_num(struct tl_writer *w, double v)
 static void
 compare_csv(struct tl_outset *s, const char *p, const struct tl_cmpfind *c)
 {
-	static const char hdr[] = "rank,priority,match,name,category,"
-	    "direction,input_dims,input_types,input_strides,"
-	    "target_input_strides,layout_note,concrete_inputs,bound,"
-	    "ref_count,target_count,ref_kernel_time_us,target_kernel_time_us,"
-	    "delta_time_us,delta_pct,expected_ratio,actual_ratio,explained,"
-	    "hw_expected,unexplained_time_us,unexplained_pct";
 	static const char *const match[] = { "both", "ref_only",
 	    "target_only" };
 	struct tl_writer w;
@@ -538,7 +528,7 @@ compare_csv(struct tl_outset *s, const char *p, const struct tl_cmpfind *c)
 	int i, k;
 
 	tl_w_init(&w, fp, 1);
-	tl_w_header(&w, hdr);
+	tl_table_header(&w, TL_TAB_CMP_OPS);
 	for (i = 0; i < c->nrow; i++) {
 		const struct tl_crow *r = &c->row[i];
 
