@@ -12,7 +12,7 @@
 #include "common/util.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 
 static const char usage_str[] =
     "usage: tl-efficiency --hw NAME|auto [--hw-file FILE] [--roof achievable|peak]\n"

@@ -11,6 +11,7 @@
 #include "render/cmpreport.h"
 #include "render/outdir.h"
 #include "render/svgchart.h"
+#include "stream/category.h"
 #include "stream/schema.h"
 
 /* "sub/NAMEsuffix" or "NAMEsuffix": a file of the set. */
@@ -156,7 +157,7 @@ metrics(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 	int i, q = 0;
 
 	tl_jb_lit(&b, "{");
-	jb_kstr(&b, "category", tl_fcat_file(c));
+	jb_kstr(&b, "category", tl_category(c)->file);
 	jb_kstr(&b, "status", k->error != NULL ? "ERROR" : "OK");
 	if (k->error != NULL)
 		jb_kstr(&b, "error", k->error);
@@ -181,19 +182,20 @@ metrics(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 	tl_jb_lit(&b, "]");
 	jb_key(&b, "category_specific");
 	tl_jb_lit(&b, "{");
-	if (c == TL_FC_CONV) {
+	if (tl_category_is(c, "conv")) {
 		jb_knum(&b, "layout_conversion_ms", (double)k->layout_ns / 1e6);
 		jb_knum(&b, "transpose_overhead_percent", k->time_ns > 0 ?
 		    (double)k->layout_ns / (double)k->time_ns * 100 : 0);
 	}
-	if (c == TL_FC_BATCHNORM || c == TL_FC_ELEMENTWISE) {
+	if (tl_category_is(c, "batchnorm") ||
+	    tl_category_is(c, "elementwise")) {
 		jb_key(&b, "eltwise_baseline_tbs");
 		if (f->base_tbs > 0)
 			jb_num(&b, f->base_tbs);
 		else
 			tl_jb_lit(&b, "null");
 	}
-	if (c == TL_FC_GEMM) {
+	if (tl_category_is(c, "gemm")) {
 		for (i = 0; i < k->nops; i++)
 			if (f->op[k->ops[i]].pattern != NULL &&
 			    strcmp(f->op[k->ops[i]].pattern,
@@ -214,7 +216,7 @@ tree_data(struct tl_outset *s, const char *p, const struct tl_findings *f, int c
 	int i, j;
 
 	tl_jb_lit(&b, "{");
-	jb_kstr(&b, "category", tl_fcat_file(c));
+	jb_kstr(&b, "category", tl_category(c)->file);
 	jb_key(&b, "has_call_stacks");
 	tl_jb_lit(&b, f->has_stack ? "true" : "false");
 	jb_key(&b, "ops");
@@ -276,7 +278,7 @@ metadata(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 
 	tl_report_timeline(f, &t);
 	tl_jb_lit(&b, "{");
-	jb_kstr(&b, "category", tl_fcat_file(c));
+	jb_kstr(&b, "category", tl_category(c)->file);
 	jb_kstr(&b, "hw", f->hw != NULL ? f->hw : "");
 	jb_knum(&b, "peak_tbs", f->peak_tbs);
 	jb_key(&b, "traces");
@@ -301,8 +303,7 @@ metadata(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 	    (double)t.compute / (double)t.total * 100 : 0);
 	jb_key(&b, "thresholds");
 	tl_jb_lit(&b, "{");
-	jb_knum(&b, "bottleneck_time_ms", tl_findrules_time_ms(
-	    tl_fcat_value(c)));
+	jb_knum(&b, "bottleneck_time_ms", tl_category(c)->bottleneck_ms);
 	jb_knum(&b, "bottleneck_category_pct", r->bottleneck_cat_pct);
 	jb_knum(&b, "bottleneck_efficiency_pct", r->bottleneck_eff);
 	jb_knum(&b, "critical_compute_pct", r->critical_pct);
@@ -329,7 +330,7 @@ ops_csv(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 		const struct tl_fop *op = &f->op[k->ops[i]];
 
 		tl_w_str(&w, op->name);
-		tl_w_str(&w, tl_fcat_value(op->cat));
+		tl_w_str(&w, tl_category(op->cat)->value);
 		tl_w_str(&w, op->direction);
 		tl_w_int(&w, op->count);
 		tl_w_us(&w, op->time_ns);
@@ -393,7 +394,7 @@ static void
 charts(struct tl_outset *s, const char *sub, const struct tl_findings *f)
 {
 	struct tl_chart_point *pt;
-	struct tl_chart_bar tl[4], cat[TL_FC_N];
+	struct tl_chart_bar tl[4], cat[TL_CAT_MAX];
 	struct tl_ftimeline t;
 	double peak = 0;
 	int64_t best = -1;
@@ -404,7 +405,7 @@ charts(struct tl_outset *s, const char *sub, const struct tl_findings *f)
 
 	pt = tl_calloc((size_t)f->nop + 1, sizeof(*pt));
 	labels = tl_calloc((size_t)f->nop + 1, sizeof(*labels));
-	for (c = 0; c < TL_FC_N; c++)
+	for (c = 0; c < tl_ncategories(); c++)
 		for (i = 0; i < f->cat[c].nops; i++) {
 			const struct tl_fop *op = &f->op[f->cat[c].ops[i]];
 			size_t len;
@@ -419,7 +420,7 @@ charts(struct tl_outset *s, const char *sub, const struct tl_findings *f)
 			labels[n] = tl_malloc(len);
 			snprintf(labels[n], len, "%s %s", op->name, op->dims);
 			pt[n].label = labels[n];
-			pt[n].category = tl_fcat_value(op->cat);
+			pt[n].category = tl_category(op->cat)->value;
 			pt[n].flops_per_byte = op->fpb;
 			pt[n].tflops_s = op->tflops_s;
 			pt[n].time_us = (double)op->time_ns / 1e3;
@@ -441,9 +442,9 @@ charts(struct tl_outset *s, const char *sub, const struct tl_findings *f)
 	tl[2].value_us = (double)t.memcpy / 1e3;
 	tl[3].label = "idle";
 	tl[3].value_us = (double)t.idle / 1e3;
-	for (c = 0; c < TL_FC_N; c++)
+	for (c = 0; c < tl_ncategories(); c++)
 		if (f->cat[c].present) {
-			cat[nc].label = tl_fcat_value(c);
+			cat[nc].label = tl_category(c)->value;
 			cat[nc++].value_us = (double)f->cat[c].time_ns / 1e3;
 		}
 	p = rel(sub, "breakdown", ".svg");
@@ -475,8 +476,8 @@ tl_outdir_write(const char *dir, const struct tl_findings *f,
 	char *p;
 	int c;
 
-	for (c = 0; c < TL_FC_N; c++) {
-		const char *n = tl_fcat_file(c);
+	for (c = 0; c < tl_ncategories(); c++) {
+		const char *n = tl_category(c)->file;
 
 		if (f->cat[c].present) {
 			p = rel("category_data", n, "_ops.csv");
@@ -492,8 +493,9 @@ tl_outdir_write(const char *dir, const struct tl_findings *f,
 			metadata(s, p, f, c);
 			free(p);
 		}
-		if (f->cat[c].present || c == TL_FC_GEMM || c == TL_FC_CONV ||
-		    c == TL_FC_BATCHNORM) {
+		if (f->cat[c].present || tl_category_is(c, "gemm") ||
+		    tl_category_is(c, "conv") ||
+		    tl_category_is(c, "batchnorm")) {
 			p = rel("category_findings", n, "_findings.md");
 			report_file(s, p, f, c, o, NULL);
 			free(p);
