@@ -27,6 +27,7 @@ LIBOBJ = \
 	lib/common/interval.o \
 	lib/common/json.o \
 	lib/common/jsonw.o \
+	lib/common/outfile.o \
 	lib/common/strmap.o \
 	lib/common/tabfile.o \
 	lib/common/tsv.o \
@@ -95,6 +96,7 @@ LIBHDR = \
 	lib/common/interval.h \
 	lib/common/json.h \
 	lib/common/jsonw.h \
+	lib/common/outfile.h \
 	lib/common/strmap.h \
 	lib/common/tabfile.h \
 	lib/common/tsv.h \
@@ -294,6 +296,7 @@ FUZZBIN = \
 	fuzz/bin/fuzz_expr \
 	fuzz/bin/fuzz_findings \
 	fuzz/bin/fuzz_stream \
+	fuzz/bin/fuzz_timeline \
 	fuzz/bin/fuzz_trace
 
 fuzz/obj/libtl.a: $(LIBSRC) $(LIBHDR) config.mk
@@ -327,6 +330,10 @@ fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c tests/fuzz/harness.h fuzz/obj/lib
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_stream.c fuzz/obj/libtl.a $(LDLIBS)
+fuzz/bin/fuzz_timeline: tests/fuzz/fuzz_timeline.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_timeline.c fuzz/obj/libtl.a $(LDLIBS)
 fuzz/bin/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \

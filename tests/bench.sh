@@ -162,7 +162,42 @@ parse_rows() {
 		row "tl-findings (tl-efficiency's output)" "$bytes" f.fi "bin/tl-findings .bench/opse.tsv"
 	fi
 
-	# The targets of issues 7 and 22, read from the numbers above.
+	# Hostile input: 1 MB of brackets nested 500 000 deep, in a trace
+	# event's args and in a stream's input_dims cell.  Every JSON reader
+	# refuses more than 64 levels before it tokenises, so the time is
+	# that of reading the bytes once (it grew with the square of the
+	# depth before).  Each command must fail (exit 1) or leave the row
+	# out, as it does on any too deep value.
+	nest=.bench/nest-1mb
+	if [ ! -f "$nest.json" ] || [ ! -f "$nest.tsv" ]; then
+		awk 'function nest(f, d, i) {
+			for (i = 0; i < d; i++) printf "[" > f
+			for (i = 0; i < d; i++) printf "]" > f
+		}
+		BEGIN {
+			j = ARGV[1] ".json"; t = ARGV[1] ".tsv"
+			printf "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::mm\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":10,\"args\":{\"Input Dims\":" > j
+			nest(j, 500000)
+			printf "}},{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":2,\"dur\":1,\"args\":{\"correlation\":1}}]}\n" > j
+			printf "name\tcategory\tkernel_time_us\tinput_dims\tinput_types\naten::mm\tgemm\t5\t" > t
+			nest(t, 500000)
+			printf "\t[\"float\",\"float\"]\naten::add\telementwise\t2\t[[2,3],[2,3]]\t[\"float\",\"float\"]\n" > t
+		}' "$nest"
+	fi
+	bytes=$(wc -c < "$nest.tsv")
+	echo
+	echo "### Hostile input: 1 MB of nesting (500 000 levels)"
+	echo
+	echo "| command | wall s | best s | MB/s | peak RSS MB | RSS / input |"
+	echo "|---|---:|---:|---:|---:|---:|"
+	row "tl-parse (args nested; exit 1)" "$(wc -c < "$nest.json")" n.parse \
+	    "bin/tl-parse $nest.json 2>/dev/null; [ \$? = 1 ]"
+	row "tl-perfmodel (input_dims nested)" "$bytes" n.pm \
+	    "bin/tl-perfmodel $nest.tsv 2>/dev/null"
+	row "tl-replay (input_dims nested; row left out)" "$bytes" n.replay \
+	    "bin/tl-replay $nest.tsv 2>/dev/null"
+
+	# The targets of issues 7, 20 and 22, read from the numbers above.
 	echo
 	echo "### Targets"
 	echo
@@ -176,6 +211,9 @@ parse_rows() {
 		g = v["orig.gz", 2]; z = v["orig.zcat", 2]
 		printf "| the trace itself: tl-parse t.json.gz no slower than zcat | %.3f s vs %.3f s (%.3f vs %.3f) | %s |\n",
 		    g, z, v["orig.gz", 3], v["orig.zcat", 3], (g <= z ? "yes" : "no")
+		n = v["n.parse", 2]; m = v["n.pm", 2]; r = v["n.replay", 2]
+		printf "| 1 MB of nesting: tl-parse, tl-perfmodel and tl-replay each < 1 s | %.3f, %.3f, %.3f s | %s |\n",
+		    n, m, r, (n < 1 && m < 1 && r < 1 ? "yes" : "no")
 	    }' "$res"
 	for size in $SIZES; do
 		awk -v size="$size" -v pn="$pipeshort" -v ncpu="$NCPU" '

@@ -307,3 +307,25 @@ if need_shared "compare on real traces"; then
 	     awk -F'\t' '\$1 != \"\" { n++; if (\$2 != \"yes\" || \$3 != 10000) { bad = 1; exit } } END { exit bad || (n < 20) }' && \
 	     [ \$($Q --ref $tmp/h.tsv --target $tmp/m.tsv | $COLS=explained | grep -c no) -gt 5 ]"
 fi
+
+# Messages that say what to do (issue 20).  A directory as input: the
+# open(2) error of a directory, not a read error at offset 0.
+mkdir -p $tmp/adir
+for a in "tl-parse" "tl-categorize gemm" "tl-perfmodel" "tl-efficiency --hw mi300x" \
+    "tl-findings" "tl-replay" "tl-compare --ref-hw mi300x --target-hw mi300x --target $tmp/s.tsv --ref"; do
+	check "${a%% *}: a directory as input: 'DIR: Is a directory'" \
+	    "$BIN/$a $tmp/adir 2> $tmp/e; [ \$? = 1 ] && [ \"\$(cat $tmp/e)\" = '${a%% *}: $tmp/adir: Is a directory' ]"
+done
+# With SIGPIPE ignored (as some parents leave it), a closed pipe is a
+# write error EPIPE: the programs end without a word (status 1).
+for a in "tl-parse $SAMPLE" "tl-parse -k $SAMPLE" "tl-categorize -v gemm $tmp/s.tsv" \
+    "tl-perfmodel $tmp/s.tsv" "tl-efficiency --hw mi300x $tmp/s.tsv" "tl-findings --report rough $tmp/se.tsv" \
+    "tl-replay $tmp/se.tsv" "tl-compare --ref-hw mi300x --target-hw h100 --ref $tmp/s.tsv --target $tmp/s.tsv"; do
+	check "${a%% *}: SIGPIPE ignored, a closed pipe ends quietly ($(echo "${a#* }" | sed "s|$tmp/||g"))" \
+	    "(trap '' PIPE; $BIN/$a 2> $tmp/e | head -c 1 > /dev/null); [ ! -s $tmp/e ]"
+done
+if need_shared "SIGPIPE ignored on a large trace"; then
+	big=$(ls -S "$T"/*.json.gz | head -1)
+	check "tl-parse: SIGPIPE ignored, a closed pipe ends quietly mid-stream (the largest shared trace)" \
+	    "(trap '' PIPE; $P $big 2> $tmp/e | head -1 > /dev/null) && [ ! -s $tmp/e ]"
+fi

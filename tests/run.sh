@@ -127,12 +127,17 @@ done
 
 # End-to-end cases; tl-replay and its runner; the trace multiplier's
 # scaling checks; the batch rules of share/tl/tl.mk; a category added to
-# the category table (tests/category/).
-for c in tests/cases.sh tests/replay.sh tests/scale.sh tests/tlmk.sh \
-    tests/category.sh; do
+# the category table (tests/category/); output files complete or absent.
+for c in tests/cases.sh tests/replay.sh tests/outputs.sh tests/scale.sh \
+    tests/tlmk.sh tests/category.sh; do
 	sh "$c" "$BIN" "$SHARED" > "$tmp/cases" 2>&1
 	tally "$tmp/cases"
 done
+
+# Trace text escaped for each output format (Markdown, JSON, CSV, TSV,
+# SVG) of tl-findings, tl-compare and tl-replay.
+python3 tests/escaping.py "$BIN" > "$tmp/esc" 2>&1
+tally "$tmp/esc"
 
 # tl-findings on the shared traces, standalone and comparative (numbers
 # recomputed from the stream).

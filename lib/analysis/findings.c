@@ -78,8 +78,9 @@ cat_error(struct tl_floader *L, int cat, const char *col, const char *v)
 		return;
 	n = strlen(v) > 60 ? 60 : strlen(v);
 	msg = tl_malloc(strlen(tl_stream_where(L->in)) + strlen(col) + n + 64);
-	sprintf(msg, "%s: column %s: '%.*s' is not a number",
-	    tl_stream_where(L->in), col, (int)n, v);
+	sprintf(msg, "%s: column %s: '%.*s' is %s", tl_stream_where(L->in),
+	    col, (int)n, v, tl_num_out_of_range(v, strlen(v)) ?
+	    "out of range" : "not a number");
 	c->error = msg;
 }
 

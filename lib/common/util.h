@@ -59,6 +59,12 @@ int tl_close_stdout(void);
 void tl_stdout_buffer(void);
 
 /*
+ * Open path for reading: a file descriptor or a stream, or -1 or NULL
+ * with errno set, EISDIR for a directory (which open and fopen take).
+ */
+int tl_open_read(const char *path);
+FILE *tl_fopen_read(const char *path);
+/*
  * Read a whole file into a NUL-terminated buffer (its length in *len when
  * len is not NULL); NULL with errno set when it cannot be opened or read.
  */

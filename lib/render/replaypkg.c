@@ -1,15 +1,11 @@
 /* See LICENSE file for copyright and license details. */
-#include <sys/stat.h>
-
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/jsonw.h"
+#include "common/outfile.h"
 #include "common/util.h"
 #include "model/roweff.h"
 #include "render/replaypkg.h"
@@ -171,43 +167,22 @@ pkg_free(struct pkg *p)
 	tl_jb_free(&p->readme);
 }
 
-static void
-write_file(const char *dir, const char *name, const char *text, mode_t mode)
-{
-	size_t len = strlen(dir) + strlen(name) + 2, n = strlen(text);
-	char *path = tl_malloc(len);
-	int fd;
-
-	snprintf(path, len, "%s/%s", dir, name);
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)) < 0)
-		tl_die("%s:", path);
-	while (n > 0) {
-		ssize_t w = write(fd, text, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			tl_die("%s: write error:", path);
-		text += w;
-		n -= (size_t)w;
-	}
-	if (close(fd) < 0)
-		tl_die("%s: write error:", path);
-	free(path);
-}
-
 void
 tl_replay_write_dir(struct tl_replay *r, const char *dir)
 {
+	struct tl_outset *s = tl_outset_begin(dir, "tl-replay");
 	struct pkg p;
+	FILE *fp;
 	int k;
 
 	pkg_make(r, &p);
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		tl_die("%s:", dir);
 	/* The file modes before the umask: any user may run the runner. */
-	for (k = 0; k < 3; k++)
-		write_file(dir, p.name[k], p.text[k], p.mode[k] | 0022);
+	for (k = 0; k < 3; k++) {
+		fp = tl_outset_open(s, p.name[k], (int)(p.mode[k] | 0022));
+		fputs(p.text[k], fp);
+		tl_outset_close(s, fp);
+	}
+	tl_outset_commit(s);
 	pkg_free(&p);
 }
 

@@ -25,7 +25,10 @@ void tl_replay_read(struct tl_replay *r, char *const *files, int nfiles,
     const struct tl_hw *hw, enum tl_roof roof, int bottlenecks);
 /* Write the IR of r to fp. */
 void tl_replay_print(const struct tl_replay *r, FILE *fp);
-/* Write the package into the directory dir (made when absent). */
+/*
+ * Write the package into the directory dir (made when absent), replacing
+ * the previous one there as a whole (common/outfile).
+ */
 void tl_replay_write_dir(struct tl_replay *r, const char *dir);
 /* Write the package as the ZIP archive file, in a folder named for it. */
 void tl_replay_write_zip(struct tl_replay *r, const char *file);

@@ -491,7 +491,7 @@ tl_input_open(const char *path)
 			tl_warn("<stdin>:");
 			return NULL;
 		}
-	} else if ((fd = open(path, O_RDONLY)) < 0) {
+	} else if ((fd = tl_open_read(path)) < 0) {
 		tl_warn("%s:", path);
 		return NULL;
 	}
