@@ -63,6 +63,7 @@ LIBOBJ = \
 	lib/stream/rules.o \
 	lib/stream/stream.o \
 	lib/trace/callstack.o \
+	lib/trace/devprops.o \
 	lib/trace/input.o \
 	lib/trace/jsonscan.o \
 	lib/trace/kernclass.o \
@@ -112,6 +113,7 @@ LIBHDR = \
 	lib/stream/rules.h \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
+	lib/trace/devprops.h \
 	lib/trace/input.h \
 	lib/trace/jsonscan.h \
 	lib/trace/kernclass.h \

@@ -37,7 +37,11 @@ void tl_os_timeline(struct tl_opstream *os, const struct tl_trace *t,
 /* One row per GPU event in the window. */
 void tl_os_kernels(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_window *win);
-/* The trace's metadata and link statistics. */
-void tl_os_meta(struct tl_opstream *os, const struct tl_trace *t);
+/*
+ * The trace's metadata, link statistics (tl->unlinked_* for the unlinked
+ * GPU events) and device.
+ */
+void tl_os_meta(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_timeline *tl);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "common/json.h"
 #include "common/util.h"
+#include "trace/devprops.h"
 #include "trace/input.h"
 #include "trace/jsonscan.h"
 #include "trace/trace.h"
@@ -36,6 +37,23 @@ struct reader {
 	uint64_t lastthr;	/* the last thread looked up: pid << 32 | tid */
 	uint32_t lastix;	/* and its index, if any thread was */
 };
+
+const char *const tl_flowcat_names[TL_NFLOWCAT] = {
+	"ac2g", "async_cpu_to_gpu", "async_gpu"
+};
+
+/* The TL_FC_* bit of a launch-flow category, 0 for any other. */
+static unsigned
+flow_cat(const char *c, size_t n)
+{
+	unsigned k;
+
+	for (k = 0; k < TL_NFLOWCAT; k++)
+		if (strlen(tl_flowcat_names[k]) == n &&
+		    memcmp(tl_flowcat_names[k], c, n) == 0)
+			return 1u << k;
+	return 0;
+}
 
 /* Map a `cat` value to a kind; -1 = not kept. */
 static int
@@ -197,7 +215,8 @@ thread_of(struct reader *r, uint32_t pid, uint32_t tid)
 }
 
 static int
-flow_event(struct reader *r, int ph, uint64_t index, uint64_t offset)
+flow_event(struct reader *r, int ph, unsigned cat, uint64_t index,
+    uint64_t offset)
 {
 	struct tl_trace *t = r->t;
 	int tk = TL_JSON_GET(&r->j, 0, "id");
@@ -211,6 +230,7 @@ flow_event(struct reader *r, int ph, uint64_t index, uint64_t offset)
 	s = tl_json_text(&r->j, tk, &n);
 	if (tl_parse_i64(s, n, &id) < 0)
 		return 0;
+	t->flow_cats |= cat;
 	v = tl_map32_get(&t->flows, (uint64_t)id);
 	if (ph == 's')
 		v |= TL_FLOW_S;
@@ -296,12 +316,13 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	size_t catlen, n;
 	uint32_t pid = 0, tid = 0;
 	int kind = -1, tk, ph, f[NTOP], a[NARG];
+	unsigned fc = 0;
 
 	t->nevents = index + 1;
 	if (prescan_cat(ev, len, &cat, &catlen)) {
 		kind = kind_of(cat, catlen, r->o->keep_python);
-		/* Flows are ac2g; everything else not kept is skipped here. */
-		if (kind < 0 && !(catlen == 4 && memcmp(cat, "ac2g", 4) == 0))
+		/* Launch flows go on; everything else not kept stops here. */
+		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0)
 			return 0;
 	}
 	if (tl_json_parse(&r->j, ev, len, &err) < 0)
@@ -311,7 +332,7 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	if (kind < 0 && (tk = TL_JSON_GET(&r->j, 0, "cat")) >= 0) {
 		cat = tl_json_text(&r->j, tk, &catlen);
 		kind = kind_of(cat, catlen, r->o->keep_python);
-		if (kind < 0 && !(catlen == 4 && memcmp(cat, "ac2g", 4) == 0))
+		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0)
 			return 0;
 	}
 	if ((tk = TL_JSON_GET(&r->j, 0, "ph")) < 0)
@@ -319,7 +340,7 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 	s = tl_json_text(&r->j, tk, &n);
 	ph = n == 1 ? s[0] : 0;
 	if (ph == 's' || ph == 'f')
-		return kind < 0 ? flow_event(r, ph, index, offset) : 0;
+		return fc != 0 ? flow_event(r, ph, fc, index, offset) : 0;
 	if (ph != 'X' || kind < 0)
 		return 0;
 
@@ -421,26 +442,8 @@ on_meta(void *ctx, const char *key, size_t klen, const char *val, size_t vlen)
 		}
 		tl_json_free(&j);
 	}
-	if (strcmp(m->key, "deviceProperties") == 0 && vlen > 0) {
-		struct tl_json j;
-		int tk;
-
-		tl_json_init(&j);
-		if (tl_json_parse(&j, val, vlen, &err) > 0 &&
-		    tl_json_type(&j, 0) == TL_J_ARRAY &&
-		    tl_json_size(&j, 0) > 0 &&
-		    tl_json_type(&j, 1) == TL_J_OBJECT &&
-		    (tk = TL_JSON_GET(&j, 1, "name")) >= 0 &&
-		    tl_json_type(&j, tk) == TL_J_STRING) {
-			size_t n;
-			const char *s = tl_json_text(&j, tk, &n);
-
-			free(t->gpu);
-			t->gpu = tl_malloc(n + 1);
-			tl_json_unescape(t->gpu, s, n);
-		}
-		tl_json_free(&j);
-	}
+	if (strcmp(m->key, "deviceProperties") == 0 && vlen > 0)
+		tl_devprops_parse(val, vlen, &t->gpu);
 }
 
 struct tl_trace *
@@ -505,7 +508,7 @@ tl_trace_free(struct tl_trace *t)
 	tl_strtab_free(t->argtab);
 	free(t->ev);
 	free(t->rank);
-	free(t->gpu);
+	free(t->gpu.name);
 	free(t->name);
 	free(t->path);
 	free(t);
