@@ -88,7 +88,7 @@ if need_shared "real traces"; then
 	check "qwen H100: 509 unlinked kernels" \
 	    "$P -m $T/h100-qwen1.5-0.5b.json.gz | awk -F'\t' '\$3 == \"tl.unlinked_gpu_events\" { exit \$4 != 509 }'"
 	check "toy: op stream equals the golden file" \
-	    "$P -n toy $T/toy-linking.json | cut -f3-13,15-31 | diff - tests/golden/toy-ops.tsv"
+	    "$P -n toy $T/toy-linking.json | cut -f3-13,15-36 | diff - tests/golden/toy-ops.tsv"
 	check "toy: kernel table equals the golden file" \
 	    "$P -k -n toy $T/toy-linking.json | diff - tests/golden/toy-kernels.tsv"
 	check "qwen H100: aten::mm 48 calls of 8944x1024x2816, 4055.251 µs" \
