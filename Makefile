@@ -33,6 +33,7 @@ LIBOBJ = \
 	lib/model/expr.o \
 	lib/model/family.o \
 	lib/model/gpus_table.o \
+	lib/model/hwauto.o \
 	lib/model/hwspec.o \
 	lib/model/model_conv.o \
 	lib/model/model_eltwise.o \
@@ -93,6 +94,7 @@ LIBHDR = \
 	lib/model/dtype.h \
 	lib/model/expr.h \
 	lib/model/family.h \
+	lib/model/hwauto.h \
 	lib/model/hwspec.h \
 	lib/model/model_file.h \
 	lib/model/opargs.h \

@@ -11,6 +11,7 @@
 #include "common/strmap.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/hwauto.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
 #include "model/perfcols.h"
@@ -20,7 +21,8 @@
 #include "stream/stream.h"
 
 static const char usage_str[] =
-    "usage: tl-efficiency --hw NAME|auto [--hw-file FILE] [--roof achievable|peak]\n"
+    "usage: tl-efficiency --hw NAME|auto [--hw-file FILE] [--hw-map FILE]\n"
+    "                     [--strict-hw] [--roof achievable|peak]\n"
     "                     [--peak-tflops X] [--peak-tbs X] [--thresholds E,G,A]\n"
     "                     [--group | --no-baseline] [--csv] [--ops FILE]\n"
     "                     [--models FILE]... [file ...]\n"
@@ -32,8 +34,13 @@ static const char help_str[] =
     "the perf model first when the stream lacks its columns.\n"
     "\n"
     "  -H, --hw NAME          the GPU (tl-efficiency --hw list); auto = from\n"
-    "                         the trace_gpu column\n"
+    "                         the trace_gpu* columns (name, architecture,\n"
+    "                         compute units, memory)\n"
     "  -f, --hw-file FILE     GPU table to use instead of the built-in one\n"
+    "  -D, --hw-map FILE      GPU per trace: lines \"GLOB GPU\", the first\n"
+    "                         glob matching the trace column wins over --hw\n"
+    "  -x, --strict-hw        a GPU --hw auto cannot name is an error, not a\n"
+    "                         warning with empty efficiency columns\n"
     "  -r, --roof KIND        achievable (default: where the table has it,\n"
     "                         else dense peak) or peak (dense data-sheet peak)\n"
     "  -T, --peak-tflops X    compute roof in TFLOPS for every op\n"
@@ -66,12 +73,13 @@ static const char *const group_names[G_N] = {
 };
 
 static struct {
-	const char *hw, *hw_file, *ops;
+	const char *hw, *hw_file, *hw_map, *ops;
 	enum tl_roof roof;
 	double peak_tflops, peak_tbs;
 	double thr[3];
-	int group, csv, no_baseline;
-} opt = { NULL, NULL, NULL, TL_ROOF_AUTO, 0, 0, { 80, 60, 40 }, 0, 0, 0 };
+	int group, csv, no_baseline, strict_hw;
+} opt = { NULL, NULL, NULL, NULL, TL_ROOF_AUTO, 0, 0, { 80, 60, 40 }, 0, 0,
+	0, 0 };
 
 /* The ops whose bandwidth is the elementwise baseline. */
 static const char *const simple_ops[] = {
@@ -110,7 +118,7 @@ struct group {
 
 static struct tl_stream in;
 static struct tl_roweff re;
-static int ctime, ctrace, cname, cgpu, ckcount, cpct;
+static int ctime, ctrace, cname, ckcount, cpct;
 static int ckern;
 static int sig[6];
 static const char **owned;
@@ -161,33 +169,9 @@ parse_thresholds(const char *s)
 	}
 }
 
-/* The GPU of --hw NAME, found at start-up; NULL with --hw auto. */
+/* The GPU of --hw NAME (found at start-up; NULL with auto) and --hw-map. */
 static const struct tl_hw *hw_fixed;
-
-/* The GPU of the current row. */
-static const struct tl_hw *
-row_hw(void)
-{
-	static const struct tl_hw *last;
-	static char *lastname;
-	const char *g;
-
-	if (hw_fixed != NULL)
-		return hw_fixed;
-	g = tl_stream_get(&in, cgpu);
-	if (lastname != NULL && strcmp(lastname, g) == 0)
-		return last;
-	free(lastname);
-	lastname = tl_strdup(g);
-	if (g[0] == '\0')
-		tl_die("%s: --hw auto: the row has no trace_gpu (the trace has "
-		    "no deviceProperties); give --hw NAME",
-		    tl_stream_where(&in));
-	if ((last = tl_hw_match_device(g, 0)) == NULL)
-		tl_die("%s: --hw auto: GPU '%s' is not in the table or is "
-		    "ambiguous; give --hw NAME", tl_stream_where(&in), g);
-	return last;
-}
+static struct tl_hwauto hwa;
 
 static int
 trace_index(const char *name)
@@ -604,13 +588,11 @@ run(int argc, char *argv[])
 	ctime = tl_stream_need(&in, "kernel_time_us");
 	cname = tl_stream_need(&in, "name");
 	ctrace = tl_stream_col(&in, "trace");
-	cgpu = tl_stream_col(&in, "trace_gpu");
 	ckcount = tl_stream_col(&in, "kernel_count");
 	cpct = tl_stream_col(&in, "pct_gpu_time");
 	ckern = tl_stream_col(&in, "kernels");
-	if (opt.hw != NULL && strcasecmp(opt.hw, "auto") == 0 && cgpu < 0)
-		tl_die("--hw auto: the input has no trace_gpu column; give "
-		    "--hw NAME");
+	if (opt.hw != NULL)
+		tl_hwauto_columns(&hwa, &in);
 	sig[0] = ctrace;
 	sig[1] = cname;
 	sig[2] = tl_stream_col(&in, "input_dims");
@@ -649,7 +631,8 @@ run(int argc, char *argv[])
 	while (tl_stream_next(&in)) {
 		int ti;
 
-		tl_roweff_row(&re, &in, opt.hw != NULL ? row_hw() : NULL, &e);
+		tl_roweff_row(&re, &in, opt.hw != NULL ? tl_hwauto_row(&hwa,
+		    &in) : NULL, &e);
 		ti = trace_index(tl_stream_get(&in, ctrace));
 		if (is_simple(tl_stream_get(&in, cname)) && e.has_bytes &&
 		    e.r.has_tbs && !copies(tl_stream_get(&in, ckern))) {
@@ -691,6 +674,7 @@ run(int argc, char *argv[])
 		fclose(spool);
 	}
 	tl_stream_close(&in);
+	tl_hwauto_free(&hwa);
 	return tl_close_stdout();
 }
 
@@ -701,6 +685,7 @@ main(int argc, char *argv[])
 		{ "peak-tbs", required_argument, NULL, 'B' },
 		{ "no-baseline", no_argument, NULL, 'b' },
 		{ "csv", no_argument, NULL, 'c' },
+		{ "hw-map", required_argument, NULL, 'D' },
 		{ "hw-file", required_argument, NULL, 'f' },
 		{ "group", no_argument, NULL, 'g' },
 		{ "hw", required_argument, NULL, 'H' },
@@ -711,14 +696,15 @@ main(int argc, char *argv[])
 		{ "peak-tflops", required_argument, NULL, 'T' },
 		{ "thresholds", required_argument, NULL, 't' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "strict-hw", no_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char err[256];
+	char err[512];
 	int ch;
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();
-	while ((ch = getopt_long(argc, argv, "B:bcf:gH:hM:o:r:T:t:V", longopts,
+	while ((ch = getopt_long(argc, argv, "B:bcD:f:gH:hM:o:r:T:t:Vx", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'B':
@@ -729,6 +715,9 @@ main(int argc, char *argv[])
 			break;
 		case 'c':
 			opt.csv = 1;
+			break;
+		case 'D':
+			opt.hw_map = optarg;
 			break;
 		case 'f':
 			opt.hw_file = optarg;
@@ -763,6 +752,9 @@ main(int argc, char *argv[])
 		case 'V':
 			tl_version();
 			break;
+		case 'x':
+			opt.strict_hw = 1;
+			break;
 		default:
 			usage(stderr, TL_EXIT_USAGE);
 		}
@@ -770,6 +762,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (tl_hw_load(opt.hw_file, err, sizeof(err)) < 0)
 		tl_die("%s", err);
+	if (opt.hw_map != NULL && opt.hw == NULL)
+		opt.hw = "auto";	/* traces no glob matches */
 	if (opt.hw != NULL && strcmp(opt.hw, "list") == 0) {
 		tl_stdout_buffer();
 		tl_hw_print_gpus(stdout, opt.csv);
@@ -788,6 +782,9 @@ main(int argc, char *argv[])
 	    (hw_fixed = tl_hw_find(opt.hw)) == NULL)
 		tl_diex(TL_EXIT_USAGE, "--hw: unknown GPU '%s' "
 		    "(tl-efficiency --hw list)", opt.hw);
+	if (tl_hwauto_init(&hwa, hw_fixed, opt.hw_map, opt.strict_hw, err,
+	    sizeof(err)) < 0)
+		tl_diex(TL_EXIT_USAGE, "--hw-map: %s", err);
 	if (tl_optable_load(opt.ops) < 0 || tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	return run(argc, argv);

@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "analysis/findrules.h"
 #include "common/json.h"
 #include "common/util.h"
+#include "model/hwauto.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
 #include "model/roweff.h"
@@ -28,7 +30,8 @@
 
 static const char usage_str[] =
     "usage: tl-replay [-o DIR] [-z FILE] [--bottlenecks [--min-pct X]\n"
-    "                 [--max-eff X] [--hw NAME [--hw-file FILE]\n"
+    "                 [--max-eff X] [--hw NAME|auto [--hw-file FILE]\n"
+    "                 [--hw-map FILE] [--strict-hw]\n"
     "                 [--roof achievable|peak]]] [--ops FILE]\n"
     "                 [--models FILE]... [file ...]\n";
 
@@ -45,20 +48,24 @@ static const char help_str[] =
     "  -p, --min-pct X        % of GPU time (default 10)\n"
     "  -e, --max-eff X        % of roofline (default 30)\n"
     "  -H, --hw NAME          GPU for the efficiency when the input has\n"
-    "                         no pct_roofline (tl-efficiency --hw list)\n"
+    "                         no pct_roofline (tl-efficiency --hw list);\n"
+    "                         auto = from the trace_gpu* columns\n"
     "  -f, --hw-file FILE     GPU table instead of the built-in one\n"
+    "  -D, --hw-map FILE      GPU per trace (lines \"GLOB GPU\"), before --hw\n"
+    "  -x, --strict-hw        a GPU --hw auto cannot name is an error\n"
     "  -r, --roof KIND        achievable (default) or peak\n"
     "  -O, --ops FILE         op table to use instead of the built-in one\n"
     "  -M, --models FILE      also read the model formulas of FILE\n"
     "  -h, --help             print this help and exit\n"
     "  -V, --version          print the version and exit\n";
 
-/* The GPU of --hw, for the efficiency of inputs without pct_roofline. */
+/* The GPU of --hw NAME and --hw-map, for inputs without pct_roofline. */
 static const struct tl_hw *hw;
+static struct tl_hwauto hwa;
 
 static struct {
-	const char *dir, *zip, *hw, *hw_file, *ops;
-	int bottlenecks;
+	const char *dir, *zip, *hw, *hw_file, *hw_map, *ops;
+	int bottlenecks, strict_hw;
 	enum tl_roof roof;
 	struct tl_findrules rules;
 } opt;
@@ -132,10 +139,12 @@ read_rows(struct tl_replay *r, int argc, char *argv[])
 	if (opt.bottlenecks && col[C_PCT] < 0)
 		tl_die("--bottlenecks: the input has no pct_gpu_time column "
 		    "(tl-parse writes it)");
-	if (opt.bottlenecks && col[C_EFF] < 0 && hw == NULL)
+	if (opt.bottlenecks && col[C_EFF] < 0 && opt.hw == NULL)
 		tl_diex(TL_EXIT_USAGE, "--bottlenecks: the input has no "
 		    "pct_roofline column; give --hw NAME to compute it (or run "
 		    "tl-efficiency first)");
+	if (opt.hw != NULL)
+		tl_hwauto_columns(&hwa, &in);
 	tl_roweff_init(&re, &in, opt.roof, 0, 0);
 	have_model = re.have_perf && col[C_MODEL] >= 0 && col[C_PARAMS] >= 0;
 	while (tl_stream_next(&in)) {
@@ -151,7 +160,8 @@ read_rows(struct tl_replay *r, int argc, char *argv[])
 		    &count) && count < 1)
 			tl_die("%s: count %lld is not positive",
 			    tl_stream_where(&in), (long long)count);
-		tl_roweff_row(&re, &in, hw, &e);
+		tl_roweff_row(&re, &in, opt.hw != NULL ? tl_hwauto_row(&hwa,
+		    &in) : NULL, &e);
 		memset(&row, 0, sizeof(row));
 		row.trace = f[C_TRACE];
 		row.name = f[C_NAME];
@@ -305,6 +315,7 @@ main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "bottlenecks", no_argument, NULL, 'b' },
+		{ "hw-map", required_argument, NULL, 'D' },
 		{ "max-eff", required_argument, NULL, 'e' },
 		{ "hw-file", required_argument, NULL, 'f' },
 		{ "hw", required_argument, NULL, 'H' },
@@ -315,21 +326,25 @@ main(int argc, char *argv[])
 		{ "min-pct", required_argument, NULL, 'p' },
 		{ "roof", required_argument, NULL, 'r' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "strict-hw", no_argument, NULL, 'x' },
 		{ "zip", required_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char err[256];
+	char err[512];
 	int ch;
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();
 	tl_findrules_default(&opt.rules);
 	opt.roof = TL_ROOF_AUTO;
-	while ((ch = getopt_long(argc, argv, "be:f:H:hM:O:o:p:r:Vz:", longopts,
+	while ((ch = getopt_long(argc, argv, "bD:e:f:H:hM:O:o:p:r:Vxz:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'b':
 			opt.bottlenecks = 1;
+			break;
+		case 'D':
+			opt.hw_map = optarg;
 			break;
 		case 'e':
 			opt.rules.replay_eff = percent(optarg, "--max-eff");
@@ -368,6 +383,9 @@ main(int argc, char *argv[])
 		case 'V':
 			tl_version();
 			break;
+		case 'x':
+			opt.strict_hw = 1;
+			break;
 		case 'z':
 			opt.zip = optarg;
 			break;
@@ -378,9 +396,15 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (tl_hw_load(opt.hw_file, err, sizeof(err)) < 0)
 		tl_die("%s", err);
-	if (opt.hw != NULL && (hw = tl_hw_find(opt.hw)) == NULL)
+	if (opt.hw_map != NULL && opt.hw == NULL)
+		opt.hw = "auto";	/* traces no glob matches */
+	if (opt.hw != NULL && strcasecmp(opt.hw, "auto") != 0 &&
+	    (hw = tl_hw_find(opt.hw)) == NULL)
 		tl_diex(TL_EXIT_USAGE, "--hw: unknown GPU '%s' (tl-efficiency "
 		    "--hw list)", opt.hw);
+	if (tl_hwauto_init(&hwa, hw, opt.hw_map, opt.strict_hw, err,
+	    sizeof(err)) < 0)
+		tl_diex(TL_EXIT_USAGE, "--hw-map: %s", err);
 	if (tl_optable_load(opt.ops) < 0 || tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	return run(argc, argv);

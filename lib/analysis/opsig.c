@@ -23,7 +23,8 @@ const char *const tl_tlc_cols[TL_TLC_N] = {
 /* The columns of one input. */
 struct cols {
 	int sig[TL_SIG_N];
-	int trace, hw, gpu, count, time, pct, kernels;
+	int trace, hw, gpu, gpu_arch, gpu_cus, gpu_mem, count, time, pct,
+	    kernels;
 	int category, direction, model, flops, bytes, spec;
 	int tlc[TL_TLC_N];
 	int have_perf;
@@ -239,6 +240,9 @@ find_cols(struct tl_sigreader *r)
 	c->trace = tl_stream_col(&r->in, "trace");
 	c->hw = tl_stream_col(&r->in, "hw");
 	c->gpu = tl_stream_col(&r->in, "trace_gpu");
+	c->gpu_arch = tl_stream_col(&r->in, "trace_gpu_arch");
+	c->gpu_cus = tl_stream_col(&r->in, "trace_gpu_compute_units");
+	c->gpu_mem = tl_stream_col(&r->in, "trace_gpu_memory_bytes");
 	c->count = tl_stream_col(&r->in, "count");
 	c->pct = tl_stream_col(&r->in, "pct_gpu_time");
 	c->kernels = tl_stream_col(&r->in, "kernels");
@@ -262,6 +266,11 @@ trace_constants(struct tl_sigreader *r, struct tl_opsigs *o)
 	o->trace = field(r, r->c.trace);
 	o->hw = field(r, r->c.hw);
 	o->gpu = field(r, r->c.gpu);
+	o->gpu_arch = field(r, r->c.gpu_arch);
+	if (!tl_stream_i64(&r->in, r->c.gpu_cus, &o->gpu_cus))
+		o->gpu_cus = 0;
+	if (!tl_stream_i64(&r->in, r->c.gpu_mem, &o->gpu_mem))
+		o->gpu_mem = 0;
 	for (k = 0; k < TL_TLC_N; k++)
 		o->has_tlc[k] = tl_stream_us(&r->in, r->c.tlc[k],
 		    &o->tlc_ns[k]);
@@ -311,6 +320,7 @@ tl_opsigs_read(struct tl_opsigs *o, const char *path)
 		o->trace = tl_strdup("");
 		o->hw = tl_strdup("");
 		o->gpu = tl_strdup("");
+		o->gpu_arch = tl_strdup("");
 	}
 	reader_free(o);
 }
@@ -339,6 +349,7 @@ tl_opsigs_free(struct tl_opsigs *o)
 	free(o->trace);
 	free(o->hw);
 	free(o->gpu);
+	free(o->gpu_arch);
 	tl_strmap_free(&o->map);
 	if (o->reading != NULL)
 		reader_free(o);
