@@ -110,6 +110,18 @@ tl_hwauto_columns(struct tl_hwauto *a, const struct tl_stream *s)
 		    "--hw NAME");
 }
 
+/*
+ * A copy of field c of the current row in a->copy[k], kept in a so that
+ * an error that ends the program midway (a fuzzer's longjmp) leaks none.
+ */
+static const char *
+keep(struct tl_hwauto *a, int k, struct tl_stream *s, int c)
+{
+	free(a->copy[k]);
+	a->copy[k] = tl_strdup(tl_stream_get(s, c));
+	return a->copy[k];
+}
+
 /* 1 if a map glob matches the trace value or its last component. */
 static int
 glob_match(const char *glob, const char *trace)
@@ -126,12 +138,13 @@ identify(struct tl_hwauto *a, struct tl_stream *s, const char *trace)
 {
 	struct tl_gpuid id;
 	const struct tl_hw *hw;
-	char *name, *arch, desc[128], cand[256];
+	const char *name, *arch;
+	char desc[128], cand[256];
 	const char *verdict, *where;
 	int64_t v;
 
-	name = tl_strdup(tl_stream_get(s, a->cgpu));
-	arch = tl_strdup(tl_stream_get(s, a->carch));
+	name = keep(a, 1, s, a->cgpu);
+	arch = keep(a, 2, s, a->carch);
 	memset(&id, 0, sizeof(id));
 	id.name = name;
 	id.arch = arch;
@@ -140,7 +153,7 @@ identify(struct tl_hwauto *a, struct tl_stream *s, const char *trace)
 	if (tl_stream_i64(s, a->cmem, &v))
 		id.memory_bytes = v;
 	if ((hw = tl_hw_identify(&id, cand, sizeof(cand))) != NULL)
-		goto out;
+		return hw;
 	where = trace[0] != '\0' ? trace : tl_stream_where(s);
 	tl_gpuid_describe(&id, desc, sizeof(desc));
 	if (cand[0] != '\0')
@@ -158,10 +171,7 @@ identify(struct tl_hwauto *a, struct tl_stream *s, const char *trace)
 	tl_warn("%s: --hw auto: %s %s%s; its efficiency columns stay empty: "
 	    "give --hw NAME, or --hw-map FILE for several traces", where,
 	    desc, verdict, cand);
-out:
-	free(name);
-	free(arch);
-	return hw;
+	return NULL;
 }
 
 const struct tl_hw *
@@ -169,18 +179,16 @@ tl_hwauto_row(struct tl_hwauto *a, struct tl_stream *s)
 {
 	struct seen *sn = a->seen;
 	const struct tl_hw *hw = NULL;
-	char *trace;
+	const char *trace;
 	size_t i;
 	int64_t k;
 	int added;
 
 	if (a->fixed != NULL && a->nrule == 0)
 		return a->fixed;
-	trace = tl_strdup(tl_stream_get(s, a->ctrace));
-	if ((k = tl_strmap_get(&sn->m, trace, strlen(trace))) >= 0) {
-		free(trace);
+	trace = keep(a, 0, s, a->ctrace);
+	if ((k = tl_strmap_get(&sn->m, trace, strlen(trace))) >= 0)
 		return sn->hw[k];
-	}
 	for (i = 0; i < a->nrule; i++)
 		if (glob_match(a->rule[i].glob, trace)) {
 			hw = a->rule[i].hw;
@@ -191,7 +199,6 @@ tl_hwauto_row(struct tl_hwauto *a, struct tl_stream *s)
 	k = tl_strmap_add(&sn->m, trace, strlen(trace), &added);
 	tl_grow(&sn->hw, &sn->cap, (size_t)k + 1, sizeof(*sn->hw));
 	sn->hw[k] = hw;
-	free(trace);
 	return hw;
 }
 
@@ -204,6 +211,8 @@ tl_hwauto_free(struct tl_hwauto *a)
 	for (i = 0; i < a->nrule; i++)
 		free(a->rule[i].glob);
 	free(a->rule);
+	for (i = 0; i < 3; i++)
+		free(a->copy[i]);
 	if (sn != NULL) {
 		tl_strmap_free(&sn->m);
 		free(sn->hw);

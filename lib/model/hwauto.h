@@ -36,6 +36,7 @@ struct tl_hwauto {
 	size_t nrule, caprule;
 	int ctrace, cgpu, carch, ccus, cmem;
 	void *seen;			/* trace -> its GPU, decided once */
+	char *copy[3];			/* the row's trace, name, arch */
 };
 
 /*

@@ -118,6 +118,7 @@ reset(void)
 
 	tl_roweff_free(&re);
 	re.have_perf = 1;
+	tl_hwauto_free(&hwa);
 	tl_stream_close(&in);
 	free(owned);
 	owned = NULL;
@@ -168,6 +169,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	hw_fixed = opt.hw != NULL && strcmp(opt.hw, "auto") != 0 ?
 	    tl_hw_find(opt.hw) : NULL;
+	CHECK(tl_hwauto_init(&hwa, hw_fixed, NULL, 0, NULL, 0) == 0);
 	opt.roof = (h >> 2) & 1 ? TL_ROOF_PEAK : TL_ROOF_AUTO;
 	opt.csv = (h >> 3) & 1;
 	opt.group = ((h >> 4) % 3) == 1;
