@@ -360,6 +360,16 @@ dup_row(struct ctx *c, long line, long first, const char *gpu, const char *key,
 	return -1;
 }
 
+/* Append a name (an alias, an arch) and its line to a list. */
+static void
+add_name(struct alias **v, size_t *n, size_t *cap, const char *name,
+    long line)
+{
+	tl_grow(v, cap, *n + 1, sizeof(**v));
+	(*v)[*n].name = name;
+	(*v)[(*n)++].line = line;
+}
+
 /* Check and store one row; 0 or -1. */
 static int
 add_row(struct ctx *c, long line, const struct fact *r)
@@ -492,16 +502,10 @@ add_row(struct ctx *c, long line, const struct fact *r)
 		hw->desc_line = line;
 		break;
 	case KEY_ALIAS:
-		tl_grow(&hw->alias, &hw->capalias, hw->nalias + 1,
-		    sizeof(*hw->alias));
-		hw->alias[hw->nalias].name = val;
-		hw->alias[hw->nalias++].line = line;
+		add_name(&hw->alias, &hw->nalias, &hw->capalias, val, line);
 		break;
 	case KEY_ARCH:
-		tl_grow(&hw->arch, &hw->caparch, hw->narch + 1,
-		    sizeof(*hw->arch));
-		hw->arch[hw->narch].name = val;
-		hw->arch[hw->narch++].line = line;
+		add_name(&hw->arch, &hw->narch, &hw->caparch, val, line);
 		break;
 	case KEY_DEV: {
 		struct pattern *p;
@@ -812,34 +816,13 @@ fits(const struct tl_hw *hw, int nsm, long long mem)
 const struct tl_hw *
 tl_hw_match_device_mem(const char *devname, int nsm, long long mem_bytes)
 {
-	const struct tl_hw *pick = NULL, *def = NULL;
-	size_t i, best = 0, s;
-	int dflt, n = 0, ndef = 0;
+	struct tl_gpuid id;
 
-	ensure();
-	if (devname == NULL || *devname == '\0')
-		return NULL;
-	for (i = 0; i < cur.nhw; i++)
-		if ((s = match_score(&cur.hw[i], devname, &dflt)) > best)
-			best = s;
-	if (best == 0)
-		return NULL;
-	for (i = 0; i < cur.nhw; i++) {
-		const struct tl_hw *hw = &cur.hw[i];
-
-		if (match_score(hw, devname, &dflt) != best ||
-		    !fits(hw, nsm, mem_bytes))
-			continue;
-		n++;
-		pick = hw;
-		if (dflt) {
-			ndef++;
-			def = hw;
-		}
-	}
-	if (n == 1)
-		return pick;
-	return n > 1 && ndef == 1 ? def : NULL;
+	memset(&id, 0, sizeof(id));
+	id.name = devname;
+	id.compute_units = nsm;
+	id.memory_bytes = mem_bytes;
+	return tl_hw_identify(&id, NULL, 0);
 }
 
 const struct tl_hw *
