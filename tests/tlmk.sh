@@ -87,8 +87,10 @@ check "tl.mk: a mixed folder with unknown GPUs completes (HW=auto), one warning 
      awk -F'\t' -f hwof.awk mout/all.tsv | sort -u > got &&
      printf 'mixed/a-h100.json.gz h100\nmixed/b-minitoy.json.gz -\nmixed/c-t4.json -\nmixed/d-noname.json mi300x\n' > want && diff want got"
 printf '# GPUs --hw auto cannot name\n*minitoy*  mi250\nc-t4.json  h100\n' > hw.map
-# Newer than the streams even where the clock ticks coarsely.
-touch -d "@$(($(date +%s) + 5))" hw.map
+# The streams dated just after their traces, so that the map is newer
+# than they are even where the file clock ticks coarsely.
+t=$(stat -L -c %Y mixed/* | sort -n | tail -n 1)
+touch -d "@$((t + 1))" mout/*.ops.tsv mout/all.tsv
 check "tl.mk: HWMAP names them; the streams are redone, others keep auto" \
     "$MIXMK HWMAP=hw.map 2> err && [ ! -s err ] && awk -F'\t' -f hwof.awk mout/all.tsv | sort -u > got &&
      printf 'mixed/a-h100.json.gz h100\nmixed/b-minitoy.json.gz mi250\nmixed/c-t4.json h100\nmixed/d-noname.json mi300x\n' > want && diff want got &&
