@@ -17,6 +17,7 @@ BIN = \
 LIBOBJ = \
 	lib/analysis/cmpfind.o \
 	lib/analysis/compare.o \
+	lib/analysis/efficiency.o \
 	lib/analysis/findings.o \
 	lib/analysis/findrules.o \
 	lib/analysis/opsig.o \
@@ -55,6 +56,7 @@ LIBOBJ = \
 	lib/render/mdtext.o \
 	lib/render/outdir.o \
 	lib/render/replay.o \
+	lib/render/replaypkg.o \
 	lib/render/replay_tables.o \
 	lib/render/report.o \
 	lib/render/svgchart.o \
@@ -62,6 +64,7 @@ LIBOBJ = \
 	lib/stream/category.o \
 	lib/stream/ops_table.o \
 	lib/stream/rules.o \
+	lib/stream/schema.o \
 	lib/stream/stream.o \
 	lib/trace/callstack.o \
 	lib/trace/devprops.o \
@@ -79,6 +82,7 @@ GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_table
 LIBHDR = \
 	lib/analysis/cmpfind.h \
 	lib/analysis/compare.h \
+	lib/analysis/efficiency.h \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
 	lib/analysis/opsig.h \
@@ -108,11 +112,13 @@ LIBHDR = \
 	lib/render/mdtext.h \
 	lib/render/outdir.h \
 	lib/render/replay.h \
+	lib/render/replaypkg.h \
 	lib/render/report.h \
 	lib/render/svgchart.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \
 	lib/stream/rules.h \
+	lib/stream/schema.h \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
 	lib/trace/devprops.h \
@@ -127,6 +133,7 @@ LIBHDR = \
 
 UNIT = \
 	tests/unit/test_concrete \
+	tests/unit/test_efficiency \
 	tests/unit/test_expr \
 	tests/unit/test_hashmap \
 	tests/unit/test_hwspec \
@@ -141,6 +148,7 @@ UNIT = \
 	tests/unit/test_model_softmax \
 	tests/unit/test_outdir \
 	tests/unit/test_replay \
+	tests/unit/test_schema \
 	tests/unit/test_stream \
 	tests/unit/test_svgchart \
 	tests/unit/test_tsv \
@@ -149,7 +157,8 @@ UNIT = \
 # Test and benchmark tools, not installed.
 TOOLS = \
 	tests/tools/measure \
-	tests/tools/multiply
+	tests/tools/multiply \
+	tests/tools/schema
 
 MAN1 = \
 	man/tl-categorize.1 \
@@ -217,6 +226,8 @@ tests/tools/measure: tests/tools/measure.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/measure.c
 tests/tools/multiply: tests/tools/multiply.c lib/libtl.a $(LIBHDR)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/multiply.c lib/libtl.a $(LDLIBS)
+tests/tools/schema: tests/tools/schema.c lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/schema.c lib/libtl.a $(LDLIBS)
 
 # Unit tests: tests/unit/test_X.c against the library.
 $(UNIT): tests/unit/unit.h tests/unit/model.h lib/libtl.a
@@ -271,7 +282,7 @@ fuzz/bin/fuzz_compare: tests/fuzz/fuzz_compare.c tests/fuzz/harness.h fuzz/obj/l
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_compare.c fuzz/obj/libtl.a $(LDLIBS)
-fuzz/bin/fuzz_efficiency: tests/fuzz/fuzz_efficiency.c cmd/tl-efficiency.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+fuzz/bin/fuzz_efficiency: tests/fuzz/fuzz_efficiency.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_efficiency.c fuzz/obj/libtl.a $(LDLIBS)

@@ -10,6 +10,7 @@
 #include "common/util.h"
 #include "stream/category.h"
 #include "stream/rules.h"
+#include "stream/schema.h"
 #include "stream/stream.h"
 
 static const char usage_str[] =
@@ -174,10 +175,10 @@ main(int argc, char *argv[])
 	if (rules_path != NULL && (rules = tl_rules_load(rules_path)) == NULL)
 		return TL_EXIT_ERROR;
 	tl_stream_open(&s, argv + i, argc - i);
-	cname = tl_stream_need(&s, "name");
-	ccat = tl_stream_need(&s, "category");
-	cdir = tl_stream_col(&s, "direction");
-	cker = tl_stream_col(&s, "kernels");
+	cname = tl_stream_need(&s, tl_col_name(TL_COL_NAME));
+	ccat = tl_stream_need(&s, tl_col_name(TL_COL_CATEGORY));
+	cdir = tl_stream_col(&s, tl_col_name(TL_COL_DIRECTION));
+	cker = tl_stream_col(&s, tl_col_name(TL_COL_KERNELS));
 	for (int k = 0; k < s.ncols; k++)
 		tl_w_str(&w, s.cols[k]);
 	tl_w_eol(&w);

@@ -6,14 +6,11 @@
 #include <string.h>
 
 #include "common/json.h"
-#include "common/jsonw.h"
 #include "common/tsv.h"
 #include "common/util.h"
 #include "stream/category.h"
-#include "trace/callstack.h"
-#include "trace/kernclass.h"
+#include "stream/schema.h"
 #include "trace/opstream.h"
-#include "trace/rollup.h"
 #include "trace/timeline.h"
 #include "trace/trace.h"
 #include "trace/tree.h"
@@ -65,43 +62,12 @@ usage(FILE *fp, int status)
 	tl_usage(fp, status, usage_str, help_str);
 }
 
-static void
-header(const char *cols)
-{
-	if (header_done)
-		return;
-	header_done = 1;
-	if (opt.stack && (opt.view == V_OPS || opt.view == V_LAUNCHERS)) {
-		char buf[1024];
-
-		snprintf(buf, sizeof(buf), "%s,module,call_stack", cols);
-		tl_w_header(&w, buf);
-	} else
-		tl_w_header(&w, cols);
-}
-
-/* Find the ProfilerStep#N window; 0 or -1. */
-static int
-step_window(const struct tl_trace *t, struct tl_window *win)
-{
-	char name[64];
-	size_t i;
-
-	snprintf(name, sizeof(name), "ProfilerStep#%lld", opt.step);
-	for (i = 0; i < t->nev; i++) {
-		const struct tl_event *e = &t->ev[i];
-
-		if ((e->kind == TL_EV_ANNOTATION || e->kind == TL_EV_CPU_OP) &&
-		    strcmp(tl_ev_name(t, e), name) == 0) {
-			win->on = 1;
-			win->start = e->ts;
-			win->end = e->ts + e->dur;
-			return 0;
-		}
-	}
-	tl_warn("%s: no %s in the trace", t->path, name);
-	return -1;
-}
+/* The views' tables (lib/stream/schema.h). */
+static const int view_table[] = {
+	[V_OPS] = TL_TAB_OPS, [V_LAUNCHERS] = TL_TAB_LAUNCHERS,
+	[V_TIMELINE] = TL_TAB_TIMELINE, [V_KERNELS] = TL_TAB_KERNELS,
+	[V_META] = TL_TAB_META
+};
 
 /*
  * Say on one line what the ops leave out: the unlinked GPU events when
@@ -145,6 +111,7 @@ parse_file(const char *path)
 	struct tl_timeline tl;
 	struct tl_window win = opt.win;
 	struct tl_link_stats s;
+	size_t nrows;
 
 	memset(&o, 0, sizeof(o));
 	o.keep_python = opt.stack;
@@ -152,7 +119,7 @@ parse_file(const char *path)
 	if ((t = tl_trace_read(path, &o)) == NULL)
 		return 1;
 	tl_tree_build(t);
-	if (opt.has_step && step_window(t, &win) < 0) {
+	if (opt.has_step && tl_step_window(t, opt.step, &win) < 0) {
 		tl_trace_free(t);
 		return 1;
 	}
@@ -163,49 +130,24 @@ parse_file(const char *path)
 	tl_timeline(t, &win, TL_ALL_DEVICES, opt.unlinked, &tl);
 	if (opt.view == V_TIMELINE)
 		warn_left_out(t, &s, &tl, -1);
+	if (!header_done++)
+		tl_os_header(&os, view_table[opt.view], opt.stack);
 	switch (opt.view) {
 	case V_OPS:
-	case V_LAUNCHERS: {
-		struct tl_rows rows;
-		struct tl_callstack *cs = NULL;
-
-		header(opt.view == V_OPS ? tl_os_op_cols : tl_os_launcher_cols);
+	case V_LAUNCHERS:
 		os.launchers = opt.view == V_LAUNCHERS;
-		if (opt.view == V_OPS)
-			tl_rollup(t, &win, &rows);
-		else
-			tl_launchers(t, &win, &rows);
-		if (opt.stack)
-			cs = tl_callstack_new(t);
-		warn_left_out(t, &s, &tl, (long)rows.n);
-		tl_os_rows(&os, t, &rows, &tl, cs);
-		tl_callstack_free(cs);
-		tl_rows_free(&rows);
+		nrows = tl_os_oprows(&os, t, &win, &tl, opt.stack);
+		warn_left_out(t, &s, &tl, (long)nrows);
 		break;
-	}
 	case V_TIMELINE:
-		header(tl_os_timeline_cols);
-		if (s.gpu == 0)
-			break;
-		if (!opt.per_device) {
-			tl_os_timeline(&os, t, "all", &tl);
-		} else {
-			uint32_t *dev;
-			size_t n = tl_timeline_devices(t, &dev), i;
-
-			for (i = 0; i < n; i++) {
-				tl_timeline(t, &win, dev[i], opt.unlinked, &tl);
-				tl_os_timeline(&os, t, tl_str(t->str, dev[i]), &tl);
-			}
-			free(dev);
-		}
+		if (s.gpu > 0)
+			tl_os_timelines(&os, t, &win, &tl, opt.per_device,
+			    opt.unlinked);
 		break;
 	case V_KERNELS:
-		header(tl_os_kernel_cols);
 		tl_os_kernels(&os, t, &opt.win);
 		break;
 	case V_META:
-		header(tl_os_meta_cols);
 		tl_os_meta(&os, t, &tl);
 		break;
 	}

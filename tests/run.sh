@@ -48,6 +48,11 @@ tally() {
 python3 tests/layers.py . > "$tmp/layers" 2>&1
 tally "$tmp/layers"
 
+# The stream's columns (lib/stream/schema.c) against man/tl-format.5: the
+# columns of each table and the programs that write them.
+python3 tests/schema.py tests/tools/schema . > "$tmp/schema" 2>&1
+tally "$tmp/schema"
+
 # Unit tests of lib modules.
 for c in tests/unit/test_*.c; do
 	t=${c%.c}

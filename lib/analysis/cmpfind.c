@@ -7,68 +7,50 @@
 #include "analysis/cmpfind.h"
 #include "common/json.h"
 #include "common/util.h"
+#include "stream/schema.h"
 #include "stream/stream.h"
 
 enum { REF, TGT };
 
 static const char *const prefix[2] = { "ref_", "target_" };
 
-/* The op's columns. */
-enum {
-	C_MATCH, C_NAME, C_CATEGORY, C_DIRECTION, C_DIMS, C_TYPES, C_STRIDES,
-	C_TSTRIDES, C_NOTE, C_CONCRETE, C_MODEL, C_SPEC, C_FLOPS, C_BYTES,
-	C_BOUND, C_EXPECTED, C_ACTUAL, C_EXPLAINED, C_TOLERANCE, C_UNEXPL,
-	C_N
-};
-static const char *const colname[C_N] = {
-	"match", "name", "category", "direction", "input_dims", "input_types",
-	"input_strides", "target_input_strides", "layout_note",
-	"concrete_inputs", "perf_model", "compute_spec", "flops", "bytes",
-	"bound", "expected_ratio", "actual_ratio", "explained",
-	"tolerance_pct", "unexplained_time_us"
-};
-
-/* Each side's columns, after its prefix. */
+/* Each side's columns, by the names they take a prefix to. */
 enum {
 	S_NAME, S_HW, S_ROOF, S_BW_ROOF, S_PEAK_TFLOPS, S_PEAK_TBS, S_COUNT,
 	S_TIME, S_MEAN, S_TFLOPS_S, S_TBS, S_PCT_ROOF, S_PCT_GPU, S_KERNELS,
 	S_N
 };
-static const char *const sidecol[S_N] = {
-	"name", "hw", "roof", "bw_roof", "peak_tflops", "peak_tbs", "count",
-	"kernel_time_us", "kernel_time_mean_us", "tflops_s", "tbs",
-	"pct_roofline", "pct_gpu_time", "kernels"
+static const short sidecol[S_N] = {
+	TL_COL_NAME, TL_COL_HW, TL_COL_ROOF, TL_COL_BW_ROOF,
+	TL_COL_PEAK_TFLOPS, TL_COL_PEAK_TBS, TL_COL_COUNT,
+	TL_COL_KERNEL_TIME_US, TL_COL_KERNEL_TIME_MEAN_US, TL_COL_TFLOPS_S,
+	TL_COL_TBS, TL_COL_PCT_ROOFLINE, TL_COL_PCT_GPU_TIME, TL_COL_KERNELS
 };
 
 struct reader {
-	struct tl_stream *in;
-	int c[C_N];
-	int s[2][S_N];
-	int tlc[2][TL_TLC_N];
+	struct tl_rowreader rr;
+	short s[2][S_N];		/* each side's columns */
+	short tlc[2][TL_TLC_N];	/* each side's timeline */
 	struct tl_json j;
 	char *buf;
 	size_t bufcap;
 };
 
 static int
-side_col(const struct tl_stream *in, int k, const char *col)
+has_col(const struct tl_stream *in, int c)
 {
-	char name[64];
-
-	snprintf(name, sizeof(name), "%s%s", prefix[k], col);
-	return tl_stream_col(in, name);
+	return tl_stream_col(in, tl_col_name(c)) >= 0;
 }
 
 int
 tl_cmpfind_kind(const struct tl_stream *in)
 {
-	if (tl_stream_col(in, "match") >= 0 &&
-	    side_col(in, REF, "kernel_time_us") >= 0 &&
-	    side_col(in, TGT, "kernel_time_us") >= 0)
+	if (has_col(in, TL_COL_MATCH) &&
+	    has_col(in, TL_COL_REF_KERNEL_TIME_US) &&
+	    has_col(in, TL_COL_TARGET_KERNEL_TIME_US))
 		return 1;
-	if (tl_stream_col(in, "type") >= 0 &&
-	    side_col(in, REF, "time_us") >= 0 &&
-	    side_col(in, TGT, "time_us") >= 0)
+	if (has_col(in, TL_COL_TYPE) && has_col(in, TL_COL_REF_TIME_US) &&
+	    has_col(in, TL_COL_TARGET_TIME_US))
 		return 2;
 	return 0;
 }
@@ -94,7 +76,7 @@ tl_cexp_value(enum tl_cexp e)
 static char *
 dup_col(struct reader *R, int col)
 {
-	return tl_strdup(tl_stream_get(R->in, col));
+	return tl_strdup(tl_rr_text(&R->rr, col));
 }
 
 /* A side's kernels column: the first TL_CKERN kept, the rest summed. */
@@ -102,7 +84,7 @@ static void
 kernels(struct reader *R, int k, struct tl_cside *s)
 {
 	static const char *const keys[] = { "name", "count", "time_us" };
-	const char *txt = tl_stream_get(R->in, R->s[k][S_KERNELS]), *err;
+	const char *txt = tl_rr_text(&R->rr, R->s[k][S_KERNELS]), *err;
 	struct tl_json *j = &R->j;
 	int tok, i, v[3];
 	int64_t count, ns;
@@ -143,7 +125,7 @@ kernels(struct reader *R, int k, struct tl_cside *s)
 	return;
 bad:
 	tl_die("%s: %skernels: not a JSON list of {name, count, time_us}",
-	    tl_stream_where(R->in), prefix[k]);
+	    tl_stream_where(R->rr.in), prefix[k]);
 }
 
 static void
@@ -153,20 +135,20 @@ read_side(struct reader *R, int k, struct tl_cside *s)
 
 	s->roof = dup_col(R, R->s[k][S_ROOF]);
 	s->bw_roof = dup_col(R, R->s[k][S_BW_ROOF]);
-	s->peak_tflops = tl_stream_double(R->in, R->s[k][S_PEAK_TFLOPS]);
-	s->peak_tbs = tl_stream_double(R->in, R->s[k][S_PEAK_TBS]);
+	s->peak_tflops = tl_rr_num(&R->rr, R->s[k][S_PEAK_TFLOPS]);
+	s->peak_tbs = tl_rr_num(&R->rr, R->s[k][S_PEAK_TBS]);
 	s->mean_us = s->tflops_s = s->tbs = s->pct_roofline = s->pct_gpu =
 	    NAN;
 	if (!s->has)
 		return;
-	if (tl_stream_i64(R->in, R->s[k][S_COUNT], &v))
+	if (tl_rr_i64(&R->rr, R->s[k][S_COUNT], &v))
 		s->count = v;
-	tl_stream_us(R->in, R->s[k][S_TIME], &s->time_ns);
-	s->mean_us = tl_stream_double(R->in, R->s[k][S_MEAN]);
-	s->tflops_s = tl_stream_double(R->in, R->s[k][S_TFLOPS_S]);
-	s->tbs = tl_stream_double(R->in, R->s[k][S_TBS]);
-	s->pct_roofline = tl_stream_double(R->in, R->s[k][S_PCT_ROOF]);
-	s->pct_gpu = tl_stream_double(R->in, R->s[k][S_PCT_GPU]);
+	tl_rr_ns(&R->rr, R->s[k][S_TIME], &s->time_ns);
+	s->mean_us = tl_rr_num(&R->rr, R->s[k][S_MEAN]);
+	s->tflops_s = tl_rr_num(&R->rr, R->s[k][S_TFLOPS_S]);
+	s->tbs = tl_rr_num(&R->rr, R->s[k][S_TBS]);
+	s->pct_roofline = tl_rr_num(&R->rr, R->s[k][S_PCT_ROOF]);
+	s->pct_gpu = tl_rr_num(&R->rr, R->s[k][S_PCT_GPU]);
 	kernels(R, k, s);
 }
 
@@ -192,16 +174,16 @@ first_row(struct tl_cmpfind *c, struct reader *R)
 		c->name[k] = dup_col(R, R->s[k][S_NAME]);
 		c->hw[k] = dup_col(R, R->s[k][S_HW]);
 		for (i = 0; i < TL_TLC_N; i++)
-			c->has_tl[k][i] = tl_stream_us(R->in, R->tlc[k][i],
+			c->has_tl[k][i] = tl_rr_ns(&R->rr, R->tlc[k][i],
 			    &c->tl_ns[k][i]);
 	}
-	c->tolerance_pct = tl_stream_double(R->in, R->c[C_TOLERANCE]);
+	c->tolerance_pct = tl_rr_num(&R->rr, TL_COL_TOLERANCE_PCT);
 }
 
 static void
 read_row(struct tl_cmpfind *c, struct reader *R)
 {
-	const char *m = tl_stream_get(R->in, R->c[C_MATCH]);
+	const char *m = tl_rr_text(&R->rr, TL_COL_MATCH);
 	struct tl_crow *w;
 	int k;
 
@@ -216,31 +198,31 @@ read_row(struct tl_cmpfind *c, struct reader *R)
 		w->match = TL_CM_TARGET_ONLY;
 	else
 		tl_die("%s: match '%s' is not both, ref_only or target_only",
-		    tl_stream_where(R->in), m);
-	w->name = dup_col(R, R->c[C_NAME]);
-	w->category = dup_col(R, R->c[C_CATEGORY]);
-	w->direction = dup_col(R, R->c[C_DIRECTION]);
-	w->dims = dup_col(R, R->c[C_DIMS]);
-	w->types = dup_col(R, R->c[C_TYPES]);
-	w->strides = dup_col(R, R->c[C_STRIDES]);
-	w->target_strides = dup_col(R, R->c[C_TSTRIDES]);
-	w->layout_note = dup_col(R, R->c[C_NOTE]);
-	w->concrete = dup_col(R, R->c[C_CONCRETE]);
-	w->perf_model = dup_col(R, R->c[C_MODEL]);
-	w->compute_spec = dup_col(R, R->c[C_SPEC]);
-	w->bound = dup_col(R, R->c[C_BOUND]);
-	w->explained = dup_col(R, R->c[C_EXPLAINED]);
+		    tl_stream_where(R->rr.in), m);
+	w->name = dup_col(R, TL_COL_NAME);
+	w->category = dup_col(R, TL_COL_CATEGORY);
+	w->direction = dup_col(R, TL_COL_DIRECTION);
+	w->dims = dup_col(R, TL_COL_INPUT_DIMS);
+	w->types = dup_col(R, TL_COL_INPUT_TYPES);
+	w->strides = dup_col(R, TL_COL_INPUT_STRIDES);
+	w->target_strides = dup_col(R, TL_COL_TARGET_INPUT_STRIDES);
+	w->layout_note = dup_col(R, TL_COL_LAYOUT_NOTE);
+	w->concrete = dup_col(R, TL_COL_CONCRETE_INPUTS);
+	w->perf_model = dup_col(R, TL_COL_PERF_MODEL);
+	w->compute_spec = dup_col(R, TL_COL_COMPUTE_SPEC);
+	w->bound = dup_col(R, TL_COL_BOUND);
+	w->explained = dup_col(R, TL_COL_EXPLAINED);
 	if ((w->cat = tl_fcat_parse(w->category)) < 0)
 		w->cat = TL_FC_OTHER;
-	w->has_flops = tl_stream_i64(R->in, R->c[C_FLOPS], &w->flops);
-	w->has_bytes = tl_stream_i64(R->in, R->c[C_BYTES], &w->bytes);
+	w->has_flops = tl_rr_i64(&R->rr, TL_COL_FLOPS, &w->flops);
+	w->has_bytes = tl_rr_i64(&R->rr, TL_COL_BYTES, &w->bytes);
 	w->s[REF].has = w->match != TL_CM_TARGET_ONLY;
 	w->s[TGT].has = w->match != TL_CM_REF_ONLY;
 	for (k = 0; k < 2; k++)
 		read_side(R, k, &w->s[k]);
-	w->expected = tl_stream_double(R->in, R->c[C_EXPECTED]);
-	w->actual = tl_stream_double(R->in, R->c[C_ACTUAL]);
-	w->unexplained_us = tl_stream_double(R->in, R->c[C_UNEXPL]);
+	w->expected = tl_rr_num(&R->rr, TL_COL_EXPECTED_RATIO);
+	w->actual = tl_rr_num(&R->rr, TL_COL_ACTUAL_RATIO);
+	w->unexplained_us = tl_rr_num(&R->rr, TL_COL_UNEXPLAINED_TIME_US);
 	w->delta_ns = w->s[TGT].time_ns - w->s[REF].time_ns;
 	w->delta_pct = w->s[REF].has && w->s[REF].time_ns > 0 ?
 	    100 * (double)w->delta_ns / (double)w->s[REF].time_ns : NAN;
@@ -339,25 +321,25 @@ void
 tl_cmpfind_read(struct tl_cmpfind *c, struct tl_stream *in,
     const struct tl_findrules *r)
 {
+	const struct tl_tabdef *t = &tl_tables[TL_TAB_COMPARE];
 	struct reader R;
 	int i, k;
 
 	memset(c, 0, sizeof(*c));
 	c->rules = *r;
 	memset(&R, 0, sizeof(R));
-	R.in = in;
-	for (i = 0; i < C_N; i++)
-		R.c[i] = tl_stream_col(in, colname[i]);
-	R.c[C_NAME] = tl_stream_need(in, "name");
 	for (k = 0; k < 2; k++) {
 		for (i = 0; i < S_N; i++)
-			R.s[k][i] = side_col(in, k, sidecol[i]);
+			R.s[k][i] = (short)tl_col_side(sidecol[i], k);
 		for (i = 0; i < TL_TLC_N; i++)
-			R.tlc[k][i] = side_col(in, k, tl_tlc_cols[i]);
+			R.tlc[k][i] = (short)tl_col_side(tl_tlc_cols[i], k);
 	}
+	/* The comparison's columns, as tl-compare writes them. */
+	tl_rr_init(&R.rr, in, t->cols, t->ncols);
+	tl_rr_need(&R.rr, TL_COL_NAME);
 	tl_json_init(&R.j);
 	c->tolerance_pct = NAN;
-	while (tl_stream_next(in)) {
+	while (tl_rr_next(&R.rr)) {
 		if (c->nrow == 0)
 			first_row(c, &R);
 		read_row(c, &R);
@@ -368,6 +350,7 @@ tl_cmpfind_read(struct tl_cmpfind *c, struct tl_stream *in,
 			c->hw[k] = tl_strdup("");
 		}
 	analyse(c, r);
+	tl_rr_free(&R.rr);
 	tl_json_free(&R.j);
 	free(R.buf);
 }

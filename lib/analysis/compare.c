@@ -9,29 +9,10 @@
 #include "common/strmap.h"
 #include "common/util.h"
 #include "model/roofline.h"
+#include "stream/schema.h"
 #include "stream/stream.h"
 
 enum { REF, TGT };
-
-static const char *const side_prefix[2] = { "ref_", "target_" };
-
-/* The shared columns, then per side, then the comparison, then per side. */
-static const char *const head_cols[] = {
-	"match", "name", "category", "direction", "input_dims",
-	"input_types", "input_strides", "target_input_strides",
-	"layout_note", "concrete_inputs", "perf_model", "compute_spec",
-	"flops", "bytes", "flops_per_byte", "bound", NULL
-};
-static const char *const side_cols[] = {
-	"name", "hw", "roof", "bw_roof", "peak_tflops", "peak_tbs", "count",
-	"kernel_time_us",
-	"kernel_time_mean_us", "tflops_s", "tbs", "pct_roofline",
-	"pct_gpu_time", "kernels", NULL
-};
-static const char *const delta_cols[] = {
-	"delta_time_us", "delta_pct", "expected_ratio", "actual_ratio",
-	"explained", "tolerance_pct", "unexplained_time_us", NULL
-};
 
 /* One output row: a signature of either side or of both. */
 struct crow {
@@ -249,20 +230,6 @@ cmp_left(const void *a, const void *b)
 	return strcmp(x->f[TL_SIG_STRIDES], y->f[TL_SIG_STRIDES]);
 }
 
-/* The signature key without its strides. */
-static void
-loose_key(const struct tl_opsig *s, struct tl_jbuf *b)
-{
-	int k;
-
-	tl_jb_reset(b);
-	for (k = 0; k < TL_SIG_N; k++)
-		if (k != TL_SIG_STRIDES) {
-			tl_jb_lit(b, s->f[k]);
-			tl_jb_raw(b, "\x1f", 1);
-		}
-}
-
 struct rows {
 	struct crow *r;
 	size_t n, cap;
@@ -319,7 +286,8 @@ match(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
 
 			if (used[k][i])
 				continue;
-			loose_key(&side[k]->s[i], &key);
+			tl_sig_key(&key, TL_SIGKEY_LOOSE,
+			    (const char *const *)side[k]->s[i].f);
 			t = tl_strmap_add(&loose, key.s, key.n, &added);
 			if (added) {
 				tl_grow(&lk, &caplk, nlk + 1, sizeof(*lk));
@@ -380,7 +348,7 @@ cmp_row(const void *a, const void *b)
 	for (k = TGT; k >= REF; k--)
 		if (time_of(x->s[k]) != time_of(y->s[k]))
 			return time_of(x->s[k]) > time_of(y->s[k]) ? -1 : 1;
-	for (k = 0; k < TL_SIG_N; k++)
+	for (k = TL_SIG_NAME; k < TL_SIG_N; k++)
 		if ((c = strcmp(any(x)->f[k], any(y)->f[k])) != 0)
 			return c;
 	for (k = 0; k < 2; k++) {
@@ -545,31 +513,6 @@ w_delta(struct tl_writer *w, const struct crow *r, const char *bound,
 		tl_w_empty(w);
 }
 
-static void
-w_header(struct tl_writer *w)
-{
-	char name[64];
-	int i, k;
-
-	for (i = 0; head_cols[i] != NULL; i++)
-		tl_w_str(w, head_cols[i]);
-	for (k = 0; k < 2; k++)
-		for (i = 0; side_cols[i] != NULL; i++) {
-			snprintf(name, sizeof(name), "%s%s", side_prefix[k],
-			    side_cols[i]);
-			tl_w_str(w, name);
-		}
-	for (i = 0; delta_cols[i] != NULL; i++)
-		tl_w_str(w, delta_cols[i]);
-	for (k = 0; k < 2; k++)
-		for (i = 0; i < TL_TLC_N; i++) {
-			snprintf(name, sizeof(name), "%s%s", side_prefix[k],
-			    tl_tlc_cols[i]);
-			tl_w_str(w, name);
-		}
-	tl_w_eol(w);
-}
-
 void
 tl_compare_ops(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
     const struct tl_cmp_opts *o, struct tl_writer *w)
@@ -586,7 +529,7 @@ tl_compare_ops(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
 	match(ref, tgt, &rs);
 	if (rs.n > 0)
 		qsort(rs.r, rs.n, sizeof(*rs.r), cmp_row);
-	w_header(w);
+	tl_table_header(w, TL_TAB_COMPARE);
 	for (i = 0; i < rs.n; i++) {
 		const struct crow *r = &rs.r[i];
 		const struct tl_opsig *s = any(r);
@@ -665,24 +608,30 @@ type_index(const char *t)
 static void
 read_timeline(const char *path, struct tline *tl)
 {
+	static const short cols[] = {
+		TL_COL_TRACE, TL_COL_TYPE, TL_COL_TIME_US,
+		TL_COL_TRACE_TOTAL_US, TL_COL_TRACE_BUSY_US, TL_COL_TRACE_COMPUTE_US,
+		TL_COL_TRACE_EXPOSED_COMM_US, TL_COL_TRACE_EXPOSED_MEMCPY_US,
+		TL_COL_TRACE_IDLE_US
+	};
 	struct tl_stream in;
+	struct tl_rowreader rr;
 	char *files[1];
-	int ctrace, ctype, ctime, ctlc[TL_TLC_N], k, n = 0, any = 0;
+	int rows, k, n = 0, any = 0;
 
 	memset(tl, 0, sizeof(*tl));
 	files[0] = (char *)path;
 	tl_stream_open(&in, files, 1);
-	ctrace = tl_stream_col(&in, "trace");
-	ctype = tl_stream_col(&in, "type");
-	ctime = tl_stream_col(&in, "time_us");
+	tl_rr_init(&rr, &in, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	rows = tl_rr_has(&rr, TL_COL_TYPE) && tl_rr_has(&rr, TL_COL_TIME_US);
 	for (k = 0; k < TL_TLC_N; k++)
-		any |= (ctlc[k] = tl_stream_col(&in, tl_tlc_cols[k])) >= 0;
-	if ((ctype < 0 || ctime < 0) && !any)
+		any |= tl_rr_has(&rr, tl_tlc_cols[k]);
+	if (!rows && !any)
 		tl_die("%s: no timeline: neither type and time_us columns "
 		    "(tl-parse --timeline) nor trace_*_us columns (the op "
 		    "stream)", path);
-	while (tl_stream_next(&in)) {
-		const char *t = tl_stream_get(&in, ctrace);
+	while (tl_rr_next(&rr)) {
+		const char *t = tl_rr_text(&rr, TL_COL_TRACE);
 
 		if (n++ == 0)
 			tl->trace = tl_strdup(t);
@@ -690,8 +639,8 @@ read_timeline(const char *path, struct tline *tl)
 			tl_die("%s: a second trace '%s' (the first is '%s'); "
 			    "compare one trace with one trace",
 			    tl_stream_where(&in), t, tl->trace);
-		if (ctype >= 0 && ctime >= 0) {
-			int i = type_index(tl_stream_get(&in, ctype));
+		if (rows) {
+			int i = type_index(tl_rr_text(&rr, TL_COL_TYPE));
 
 			if (i < 0)
 				continue;
@@ -699,14 +648,15 @@ read_timeline(const char *path, struct tline *tl)
 				tl_die("%s: a second '%s' row: give the "
 				    "timeline of one device",
 				    tl_stream_where(&in), tl_types[i]);
-			tl->has[i] = tl_stream_us(&in, ctime, &tl->ns[i]);
+			tl->has[i] = tl_rr_ns(&rr, TL_COL_TIME_US, &tl->ns[i]);
 		} else if (n == 1)
 			for (k = 0; k < TL_TLC_N; k++)
-				tl->has[tlc_type[k]] = tl_stream_us(&in,
-				    ctlc[k], &tl->ns[tlc_type[k]]);
+				tl->has[tlc_type[k]] = tl_rr_ns(&rr,
+				    tl_tlc_cols[k], &tl->ns[tlc_type[k]]);
 	}
 	if (tl->trace == NULL)
 		tl->trace = tl_strdup("");
+	tl_rr_free(&rr);
 	tl_stream_close(&in);
 }
 
@@ -731,9 +681,7 @@ tl_compare_timeline(const char *ref, const char *tgt,
 		read_timeline(path[k], &t[k]);
 		name[k] = side_name(o, k, t[k].trace, path[k]);
 	}
-	tl_w_header(w, "ref_name,target_name,type,ref_time_us,"
-	    "target_time_us,delta_time_us,delta_pct,ref_pct_total,"
-	    "target_pct_total");
+	tl_table_header(w, TL_TAB_CMP_TIMELINE);
 	for (i = 0; i < NTYPES; i++) {
 		int both = t[REF].has[i] && t[TGT].has[i];
 

@@ -9,6 +9,7 @@
 #include "common/json.h"
 #include "common/strmap.h"
 #include "common/util.h"
+#include "stream/schema.h"
 #include "stream/stream.h"
 #include "trace/kernclass.h"
 
@@ -77,7 +78,8 @@ struct tl_floader {
 	struct tl_findings *f;
 	struct tl_strmap sigs, names;
 	size_t capop;
-	int c[64];
+	struct tl_rowreader rr;
+	struct tl_jbuf key;	/* the current row's signature */
 	struct tl_json j;
 	char *buf;
 	size_t bufcap;
@@ -90,23 +92,26 @@ enum {
 	C_GPU, C_MODEL, C_FLOPS, C_BYTES, C_SPEC, C_PARAMS, C_PERR, C_HW,
 	C_PEAKF, C_PEAKB, C_ROOF, C_BOUND, C_BASE, C_COUNT, C_KCOUNT, C_N
 };
-static const char *const colname[C_N] = {
-	"trace", "name", "category", "kernel_time_us", "pct_gpu_time",
-	"trace_total_us", "trace_busy_us", "trace_compute_us",
-	"trace_exposed_comm_us", "trace_exposed_memcpy_us", "trace_idle_us",
-	"direction", "rank", "uid", "ts_us", "kernels", "input_dims",
-	"input_types", "input_strides", "concrete_inputs", "parent_name",
-	"module", "call_stack", "trace_gpu", "perf_model", "flops", "bytes",
-	"compute_spec", "params", "perf_error", "hw", "peak_tflops",
-	"peak_tbs", "roofline_time_us", "bound", "eltwise_baseline_tbs",
-	"count", "kernel_count"
+static const short colid[C_N] = {
+	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
+	TL_COL_PCT_GPU_TIME, TL_COL_TRACE_TOTAL_US, TL_COL_TRACE_BUSY_US,
+	TL_COL_TRACE_COMPUTE_US, TL_COL_TRACE_EXPOSED_COMM_US,
+	TL_COL_TRACE_EXPOSED_MEMCPY_US, TL_COL_TRACE_IDLE_US,
+	TL_COL_DIRECTION, TL_COL_RANK, TL_COL_UID, TL_COL_TS_US,
+	TL_COL_KERNELS, TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES,
+	TL_COL_INPUT_STRIDES, TL_COL_CONCRETE_INPUTS, TL_COL_PARENT_NAME,
+	TL_COL_MODULE, TL_COL_CALL_STACK, TL_COL_TRACE_GPU,
+	TL_COL_PERF_MODEL, TL_COL_FLOPS, TL_COL_BYTES, TL_COL_COMPUTE_SPEC,
+	TL_COL_PARAMS, TL_COL_PERF_ERROR, TL_COL_HW, TL_COL_PEAK_TFLOPS,
+	TL_COL_PEAK_TBS, TL_COL_ROOFLINE_TIME_US, TL_COL_BOUND,
+	TL_COL_ELTWISE_BASELINE_TBS, TL_COL_COUNT, TL_COL_KERNEL_COUNT
 };
 #define C_REQUIRED (C_IDLE + 1)
 
 static const char *
 get(struct tl_floader *L, int k)
 {
-	return tl_stream_get(L->in, L->c[k]);
+	return tl_rr_text(&L->rr, colid[k]);
 }
 
 /* Record the first error of a category. */
@@ -126,50 +131,52 @@ cat_error(struct tl_floader *L, int cat, const char *col, const char *v)
 	c->error = msg;
 }
 
-/* A number field: 1 set, 0 empty, -1 malformed (the category fails). */
+/*
+ * Column k's number, read once by the row reader: 1 set, 0 empty, -1
+ * malformed or not finite (the category fails).  num gives the double,
+ * num_i64 an integer column's value and num_ns a time's nanoseconds.
+ */
+static const struct tl_field *
+checked(struct tl_floader *L, int k, int cat)
+{
+	const struct tl_field *v = tl_rr_field(&L->rr, colid[k]);
+
+	if (v->has < 0 || (v->has > 0 && !isfinite(v->d))) {
+		cat_error(L, cat, tl_col_name(colid[k]), v->s);
+		return NULL;
+	}
+	return v;
+}
+
 static int
 num(struct tl_floader *L, int k, int cat, double *v)
 {
-	const char *s = get(L, k);
-	char *end;
+	const struct tl_field *f = checked(L, k, cat);
 
-	if (s[0] == '\0')
-		return 0;
-	*v = strtod(s, &end);
-	if (*end != '\0' || !isfinite(*v)) {
-		cat_error(L, cat, colname[k], s);
+	if (f == NULL)
 		return -1;
-	}
-	return 1;
+	if (f->has)
+		*v = f->d;
+	return f->has;
 }
 
 static int
 num_i64(struct tl_floader *L, int k, int cat, int64_t *v)
 {
-	const char *s = get(L, k);
+	const struct tl_field *f = checked(L, k, cat);
 
-	if (s[0] == '\0')
-		return 0;
-	if (tl_parse_i64(s, strlen(s), v) < 0) {
-		cat_error(L, cat, colname[k], s);
+	if (f == NULL)
 		return -1;
-	}
-	return 1;
+	if (f->has)
+		*v = f->i;
+	return f->has;
 }
 
 /* Microseconds as ns: 1 set, 0 empty, -1 malformed. */
 static int
 num_ns(struct tl_floader *L, int k, int cat, int64_t *ns)
 {
-	const char *s = get(L, k);
-
-	if (s[0] == '\0')
-		return 0;
-	if (tl_parse_us_ns(s, strlen(s), ns) < 0) {
-		cat_error(L, cat, colname[k], s);
-		return -1;
-	}
-	return 1;
+	return num_i64(L, k, cat, ns);
 }
 
 static char *
@@ -311,14 +318,10 @@ load_row(struct tl_floader *L)
 	struct tl_findings *f = L->f;
 	struct tl_ftrace *t;
 	struct tl_fop *op;
-	const char *catv = get(L, C_CAT), *s;
-	char *key;
-	size_t klen, k;
+	const char *catv = get(L, C_CAT);
 	int64_t idx, time_ns = 0, host = 0, cnt = 1, kc = 0;
 	int cat, added, name, have_host;
 	double pct = 0, v;
-	static const int keycols[] = { C_NAME, C_DIMS, C_TYPES, C_STRIDES,
-	    C_CONCRETE, C_CAT };
 
 	if ((cat = tl_fcat_parse(catv)) < 0)
 		tl_die("%s: unknown category '%s'", tl_stream_where(L->in),
@@ -330,7 +333,7 @@ load_row(struct tl_floader *L)
 		time_ns = 0;
 	if (num(L, C_PCT, cat, &pct) > 0 && pct > 0 && t->op_total_us == 0)
 		t->op_total_us = (double)time_ns / 1e3 / pct * 100;
-	if (L->c[C_COUNT] >= 0 && (num_i64(L, C_COUNT, cat, &cnt) <= 0 ||
+	if (L->f->grouped && (num_i64(L, C_COUNT, cat, &cnt) <= 0 ||
 	    cnt < 1))
 		cnt = 1;
 	if (num_i64(L, C_KCOUNT, cat, &kc) < 0)
@@ -345,20 +348,10 @@ load_row(struct tl_floader *L)
 		t->has_host = 1;
 	}
 
-	/* The signature key. */
-	klen = 0;
-	for (k = 0; k < sizeof(keycols) / sizeof(keycols[0]); k++)
-		klen += strlen(get(L, keycols[k])) + 1;
-	key = tl_malloc(klen + 1);
-	klen = 0;
-	for (k = 0; k < sizeof(keycols) / sizeof(keycols[0]); k++) {
-		s = get(L, keycols[k]);
-		memcpy(key + klen, s, strlen(s));
-		klen += strlen(s);
-		key[klen++] = '\x1f';
-	}
-	idx = tl_strmap_add(&L->sigs, key, klen, &added);
-	free(key);
+	/* The op in any trace, of this category. */
+	tl_rr_sigkey(&L->rr, TL_SIGKEY_OP, &L->key);
+	tl_sig_more(&L->key, catv);
+	idx = tl_strmap_add(&L->sigs, L->key.s, L->key.n, &added);
 	if (added) {
 		tl_grow(&f->op, &L->capop, (size_t)f->nop + 1, sizeof(*f->op));
 		op = &f->op[f->nop++];
@@ -402,7 +395,8 @@ load_row(struct tl_floader *L)
 	name = (int)tl_strmap_add(&L->names, op->name, strlen(op->name),
 	    &added);
 	if (scan_kernels(L, t, op, host, name) < 0)
-		cat_error(L, cat, "kernels", get(L, C_KERNELS));
+		cat_error(L, cat, tl_col_name(colid[C_KERNELS]),
+		    get(L, C_KERNELS));
 	op->count += cnt;
 	op->kernel_count += kc;
 	op->time_ns += time_ns;
@@ -775,6 +769,8 @@ loader_free(struct tl_findings *f)
 
 	if (L->owns)
 		tl_stream_close(&L->own);
+	tl_rr_free(&L->rr);
+	tl_jb_free(&L->key);
 	tl_strmap_free(&L->sigs);
 	tl_strmap_free(&L->names);
 	tl_json_free(&L->j);
@@ -809,17 +805,18 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->hw = NULL;
 	f->base_tbs = f->peak_tbs = 0;
 	memset(f->cat, 0, sizeof(f->cat));
-	for (k = 0; k < C_N; k++)
-		L->c[k] = k < C_REQUIRED ? tl_stream_need(in, colname[k]) :
-		    tl_stream_col(in, colname[k]);
-	if (L->c[C_ROOF] < 0 || L->c[C_HW] < 0)
+	tl_rr_init(&L->rr, in, colid, C_N);
+	for (k = 0; k < C_REQUIRED; k++)
+		tl_rr_need(&L->rr, colid[k]);
+	if (!tl_rr_has(&L->rr, colid[C_ROOF]) ||
+	    !tl_rr_has(&L->rr, colid[C_HW]))
 		tl_die("%s: the stream has no efficiency columns "
 		    "(roofline_time_us, hw): pipe it through tl-efficiency "
 		    "--hw NAME first", in->path);
 	f->has_eff_cols = 1;
-	f->grouped = L->c[C_COUNT] >= 0;
-	f->has_stack = L->c[C_MODULE] >= 0;
-	while (tl_stream_next(in))
+	f->grouped = tl_rr_has(&L->rr, colid[C_COUNT]);
+	f->has_stack = tl_rr_has(&L->rr, colid[C_MODULE]);
+	while (tl_rr_next(&L->rr))
 		load_row(L);
 	if (f->ntr == 0)
 		tl_die("%s: no op rows: nothing to analyse", in->path);

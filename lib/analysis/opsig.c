@@ -8,32 +8,27 @@
 #include "common/util.h"
 #include "model/perfcols.h"
 #include "model/perfmodel.h"
+#include "stream/schema.h"
 #include "stream/stream.h"
 
-const char *const tl_sig_cols[TL_SIG_N] = {
-	"name", "input_dims", "input_types", "input_strides",
-	"concrete_inputs"
-};
-
-const char *const tl_tlc_cols[TL_TLC_N] = {
-	"trace_total_us", "trace_busy_us", "trace_compute_us",
-	"trace_exposed_comm_us", "trace_exposed_memcpy_us", "trace_idle_us"
-};
-
-/* The columns of one input. */
-struct cols {
-	int sig[TL_SIG_N];
-	int trace, hw, gpu, gpu_arch, gpu_cus, gpu_mem, count, time, pct,
-	    kernels;
-	int category, direction, model, flops, bytes, spec;
-	int tlc[TL_TLC_N];
-	int have_perf;
+/* The columns read. */
+static const short cols[] = {
+	TL_COL_TRACE, TL_COL_NAME, TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES,
+	TL_COL_INPUT_STRIDES, TL_COL_CONCRETE_INPUTS, TL_COL_KERNEL_TIME_US,
+	TL_COL_HW, TL_COL_TRACE_GPU, TL_COL_TRACE_GPU_ARCH,
+	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES,
+	TL_COL_COUNT, TL_COL_PCT_GPU_TIME, TL_COL_KERNELS, TL_COL_CATEGORY,
+	TL_COL_DIRECTION, TL_COL_PERF_MODEL, TL_COL_FLOPS, TL_COL_BYTES,
+	TL_COL_COMPUTE_SPEC, TL_COL_TRACE_TOTAL_US, TL_COL_TRACE_BUSY_US,
+	TL_COL_TRACE_COMPUTE_US, TL_COL_TRACE_EXPOSED_COMM_US,
+	TL_COL_TRACE_EXPOSED_MEMCPY_US, TL_COL_TRACE_IDLE_US
 };
 
 /* What reading one input needs besides the result. */
 struct tl_sigreader {
 	struct tl_stream in;
-	struct cols c;
+	struct tl_rowreader rr;
+	int have_perf;		/* the input has flops, bytes, compute_spec */
 	struct tl_perfcols pc;
 	int pc_on;		/* pc is set up */
 	struct tl_jbuf key;
@@ -51,20 +46,7 @@ struct tl_sigreader {
 static char *
 field(struct tl_sigreader *r, int c)
 {
-	return tl_strdup(tl_stream_get(&r->in, c));
-}
-
-/* The current row's signature key: the fields, each ending in 0x1f. */
-static void
-row_key(struct tl_sigreader *r)
-{
-	int k;
-
-	tl_jb_reset(&r->key);
-	for (k = 0; k < TL_SIG_N; k++) {
-		tl_jb_lit(&r->key, tl_stream_get(&r->in, r->c.sig[k]));
-		tl_jb_raw(&r->key, "\x1f", 1);
-	}
+	return tl_strdup(tl_rr_text(&r->rr, c));
 }
 
 /* Fill a new signature from the current row. */
@@ -74,17 +56,17 @@ first_row(struct tl_sigreader *r, struct tl_opsig *s)
 	int k;
 
 	memset(s, 0, sizeof(*s));
-	for (k = 0; k < TL_SIG_N; k++)
-		s->f[k] = field(r, r->c.sig[k]);
-	s->category = field(r, r->c.category);
-	s->direction = field(r, r->c.direction);
-	if (r->c.have_perf) {
-		s->perf_model = field(r, r->c.model);
-		s->compute_spec = field(r, r->c.spec);
-		s->has_flops = tl_stream_i64(&r->in, r->c.flops, &s->flops);
-		s->has_bytes = tl_stream_i64(&r->in, r->c.bytes, &s->bytes);
+	for (k = TL_SIG_NAME; k < TL_SIG_N; k++)
+		s->f[k] = field(r, tl_sig_cols[k]);
+	s->category = field(r, TL_COL_CATEGORY);
+	s->direction = field(r, TL_COL_DIRECTION);
+	if (r->have_perf) {
+		s->perf_model = field(r, TL_COL_PERF_MODEL);
+		s->compute_spec = field(r, TL_COL_COMPUTE_SPEC);
+		s->has_flops = tl_rr_i64(&r->rr, TL_COL_FLOPS, &s->flops);
+		s->has_bytes = tl_rr_i64(&r->rr, TL_COL_BYTES, &s->bytes);
 	} else {
-		tl_perfcols_model(&r->pc, &r->in);
+		tl_perfcols_model(&r->pc);
 		s->perf_model = tl_strdup(r->pc.rc == 1 ? "" : r->pc.model);
 		s->compute_spec = tl_strdup(r->pc.compute_spec);
 		s->has_flops = r->pc.has_flops;
@@ -117,7 +99,7 @@ add_kernel(struct tl_opsig *s, const char *name, int64_t ns)
 static void
 add_kernels(struct tl_sigreader *r, struct tl_opsig *s)
 {
-	const char *text = tl_stream_get(&r->in, r->c.kernels), *err, *v;
+	const char *text = tl_rr_text(&r->rr, TL_COL_KERNELS), *err, *v;
 	size_t len = strlen(text), n;
 	int t, end, e, nt, d;
 	int64_t ns;
@@ -158,11 +140,10 @@ add_row(struct tl_sigreader *r, struct tl_opsig *s, struct pcts *pl)
 	double pct;
 	const char *dir;
 
-	if (r->c.count >= 0 && tl_stream_i64(&r->in, r->c.count, &count) &&
-	    count < 1)
+	if (tl_rr_i64(&r->rr, TL_COL_COUNT, &count) && count < 1)
 		tl_die("%s: count %lld is not positive",
 		    tl_stream_where(&r->in), (long long)count);
-	tl_stream_us(&r->in, r->c.time, &t);
+	tl_rr_ns(&r->rr, TL_COL_KERNEL_TIME_US, &t);
 	if (tl_add(&s->count, s->count, count) < 0 ||
 	    tl_add(&s->time_ns, s->time_ns, t) < 0)
 		tl_die("%s: the signature's count or time overflows",
@@ -171,12 +152,12 @@ add_row(struct tl_sigreader *r, struct tl_opsig *s, struct pcts *pl)
 	tl_mac(&s->flops_sum, s->flops, count, &ovf);
 	tl_mac(&s->bytes_sum, s->bytes, count, &ovf);
 	s->sum_ovf |= ovf;
-	pct = tl_stream_double(&r->in, r->c.pct);
+	pct = tl_rr_num(&r->rr, TL_COL_PCT_GPU_TIME);
 	if (pct == pct) {
 		tl_grow(&pl->v, &pl->cap, pl->n + 1, sizeof(*pl->v));
 		pl->v[pl->n++] = pct;
 	}
-	dir = tl_stream_get(&r->in, r->c.direction);
+	dir = tl_rr_text(&r->rr, TL_COL_DIRECTION);
 	if (s->direction[0] != '\0' && strcmp(dir, s->direction) != 0)
 		s->direction[0] = '\0';	/* fwd and bwd instances */
 	add_kernels(r, s);
@@ -219,6 +200,7 @@ reader_free(struct tl_opsigs *o)
 	free(r->pct);
 	if (r->pc_on)
 		tl_perfcols_free(&r->pc);
+	tl_rr_free(&r->rr);
 	tl_stream_close(&r->in);
 	tl_jb_free(&r->key);
 	tl_json_free(&r->j);
@@ -227,52 +209,22 @@ reader_free(struct tl_opsigs *o)
 	o->reading = NULL;
 }
 
-static void
-find_cols(struct tl_sigreader *r)
-{
-	struct cols *c = &r->c;
-	int k;
-
-	for (k = 0; k < TL_SIG_N; k++)
-		c->sig[k] = tl_stream_col(&r->in, tl_sig_cols[k]);
-	c->sig[TL_SIG_NAME] = tl_stream_need(&r->in, "name");
-	c->time = tl_stream_need(&r->in, "kernel_time_us");
-	c->trace = tl_stream_col(&r->in, "trace");
-	c->hw = tl_stream_col(&r->in, "hw");
-	c->gpu = tl_stream_col(&r->in, "trace_gpu");
-	c->gpu_arch = tl_stream_col(&r->in, "trace_gpu_arch");
-	c->gpu_cus = tl_stream_col(&r->in, "trace_gpu_compute_units");
-	c->gpu_mem = tl_stream_col(&r->in, "trace_gpu_memory_bytes");
-	c->count = tl_stream_col(&r->in, "count");
-	c->pct = tl_stream_col(&r->in, "pct_gpu_time");
-	c->kernels = tl_stream_col(&r->in, "kernels");
-	c->category = tl_stream_col(&r->in, "category");
-	c->direction = tl_stream_col(&r->in, "direction");
-	c->model = tl_stream_col(&r->in, "perf_model");
-	c->flops = tl_stream_col(&r->in, "flops");
-	c->bytes = tl_stream_col(&r->in, "bytes");
-	c->spec = tl_stream_col(&r->in, "compute_spec");
-	for (k = 0; k < TL_TLC_N; k++)
-		c->tlc[k] = tl_stream_col(&r->in, tl_tlc_cols[k]);
-	c->have_perf = c->flops >= 0 && c->bytes >= 0 && c->spec >= 0;
-}
-
 /* Take the trace's constants from the first row. */
 static void
 trace_constants(struct tl_sigreader *r, struct tl_opsigs *o)
 {
 	int k;
 
-	o->trace = field(r, r->c.trace);
-	o->hw = field(r, r->c.hw);
-	o->gpu = field(r, r->c.gpu);
-	o->gpu_arch = field(r, r->c.gpu_arch);
-	if (!tl_stream_i64(&r->in, r->c.gpu_cus, &o->gpu_cus))
+	o->trace = field(r, TL_COL_TRACE);
+	o->hw = field(r, TL_COL_HW);
+	o->gpu = field(r, TL_COL_TRACE_GPU);
+	o->gpu_arch = field(r, TL_COL_TRACE_GPU_ARCH);
+	if (!tl_rr_i64(&r->rr, TL_COL_TRACE_GPU_COMPUTE_UNITS, &o->gpu_cus))
 		o->gpu_cus = 0;
-	if (!tl_stream_i64(&r->in, r->c.gpu_mem, &o->gpu_mem))
+	if (!tl_rr_i64(&r->rr, TL_COL_TRACE_GPU_MEMORY_BYTES, &o->gpu_mem))
 		o->gpu_mem = 0;
 	for (k = 0; k < TL_TLC_N; k++)
-		o->has_tlc[k] = tl_stream_us(&r->in, r->c.tlc[k],
+		o->has_tlc[k] = tl_rr_ns(&r->rr, tl_tlc_cols[k],
 		    &o->tlc_ns[k]);
 }
 
@@ -291,21 +243,27 @@ tl_opsigs_read(struct tl_opsigs *o, const char *path)
 	tl_strmap_init(&o->map);
 	files[0] = o->path;
 	tl_stream_open(&r->in, files, 1);
-	find_cols(r);
-	o->grouped = r->c.count >= 0;
-	if (!r->c.have_perf) {
+	tl_rr_init(&r->rr, &r->in, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	tl_rr_need(&r->rr, TL_COL_NAME);
+	tl_rr_need(&r->rr, TL_COL_KERNEL_TIME_US);
+	o->grouped = tl_rr_has(&r->rr, TL_COL_COUNT);
+	r->have_perf = tl_rr_has(&r->rr, TL_COL_FLOPS) &&
+	    tl_rr_has(&r->rr, TL_COL_BYTES) &&
+	    tl_rr_has(&r->rr, TL_COL_COMPUTE_SPEC);
+	if (!r->have_perf) {
 		tl_perfcols_init(&r->pc, &r->in, NULL);
 		r->pc_on = 1;
 	}
-	while (tl_stream_next(&r->in)) {
+	while (tl_rr_next(&r->rr)) {
+		const char *trace = tl_rr_text(&r->rr, TL_COL_TRACE);
+
 		if (nrow++ == 0)
 			trace_constants(r, o);
-		else if (strcmp(tl_stream_get(&r->in, r->c.trace), o->trace) != 0)
+		else if (strcmp(trace, o->trace) != 0)
 			tl_die("%s: a second trace '%s' (the first is '%s'); "
 			    "compare one trace with one trace",
-			    tl_stream_where(&r->in),
-			    tl_stream_get(&r->in, r->c.trace), o->trace);
-		row_key(r);
+			    tl_stream_where(&r->in), trace, o->trace);
+		tl_rr_sigkey(&r->rr, TL_SIGKEY_OP, &r->key);
 		i = tl_strmap_add(&o->map, r->key.s, r->key.n, &added);
 		if (added) {
 			tl_grow(&o->s, &o->cap, o->n + 1, sizeof(*o->s));
@@ -334,7 +292,7 @@ tl_opsigs_free(struct tl_opsigs *o)
 	for (i = 0; i < o->n; i++) {
 		struct tl_opsig *s = &o->s[i];
 
-		for (f = 0; f < TL_SIG_N; f++)
+		for (f = TL_SIG_NAME; f < TL_SIG_N; f++)
 			free(s->f[f]);
 		free(s->category);
 		free(s->direction);

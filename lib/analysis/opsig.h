@@ -4,10 +4,9 @@
 
 /*
  * The op signatures of one trace: an op stream read whole and summed per
- * signature, the fields name, input_dims, input_types, input_strides and
- * concrete_inputs (a column the input lacks counts as empty).  The trace
- * column is not part of the signature, so the signatures of two traces
- * can be matched (tl-compare).
+ * signature (lib/stream/schema.h), keyed without the trace
+ * (TL_SIGKEY_OP), so the signatures of two traces can be matched
+ * (tl-compare); a column the input lacks counts as empty.
  *
  * The input may hold one row per op instance (tl-parse, tl-efficiency)
  * or one row per signature (tl-efficiency --group, told by its count
@@ -21,20 +20,7 @@
 #include <stdint.h>
 
 #include "common/strmap.h"
-
-enum {
-	TL_SIG_NAME, TL_SIG_DIMS, TL_SIG_TYPES, TL_SIG_STRIDES,
-	TL_SIG_CONCRETE, TL_SIG_N
-};
-/* The signature's columns, in the order above. */
-extern const char *const tl_sig_cols[TL_SIG_N];
-
-/* The trace's GPU timeline constants, the trace_*_us columns. */
-enum {
-	TL_TLC_TOTAL, TL_TLC_BUSY, TL_TLC_COMPUTE, TL_TLC_EXPOSED_COMM,
-	TL_TLC_EXPOSED_MEMCPY, TL_TLC_IDLE, TL_TLC_N
-};
-extern const char *const tl_tlc_cols[TL_TLC_N];
+#include "stream/schema.h"
 
 /* The GPU events of a signature with one name. */
 struct tl_kstat {
@@ -44,7 +30,7 @@ struct tl_kstat {
 };
 
 struct tl_opsig {
-	char *f[TL_SIG_N];	/* the signature, decoded text */
+	char *f[TL_SIG_N];	/* the signature, decoded text; no trace */
 	/* from the first row; direction "" when the rows disagree */
 	char *category, *direction, *perf_model, *compute_spec;
 	int has_flops, has_bytes;
@@ -82,7 +68,7 @@ struct tl_opsigs {
 
 /*
  * Read the op stream path ("-" = stdin).  The key of signature i in map
- * is its five fields, each followed by the byte 0x1f.  tl_opsigs_free
+ * is its TL_SIGKEY_OP key.  tl_opsigs_free
  * frees what a read made, also when tl_die ended it through tl_exit_hook
  * (the fuzz harnesses).
  */

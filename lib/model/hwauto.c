@@ -9,6 +9,7 @@
 #include "common/strmap.h"
 #include "common/util.h"
 #include "model/hwauto.h"
+#include "stream/stream.h"
 
 /* The GPU decided for each trace value, so each is decided once. */
 struct seen {
@@ -70,7 +71,6 @@ tl_hwauto_init(struct tl_hwauto *a, const struct tl_hw *fixed,
 	memset(a, 0, sizeof(*a));
 	a->fixed = fixed;
 	a->strict = strict;
-	a->ctrace = a->cgpu = a->carch = a->ccus = a->cmem = -1;
 	sn = tl_calloc(1, sizeof(*sn));
 	tl_strmap_init(&sn->m);
 	a->seen = sn;
@@ -98,28 +98,13 @@ tl_hwauto_init(struct tl_hwauto *a, const struct tl_hw *fixed,
 }
 
 void
-tl_hwauto_columns(struct tl_hwauto *a, const struct tl_stream *s)
+tl_hwauto_columns(const struct tl_hwauto *a, const struct tl_rowreader *r)
 {
-	a->ctrace = tl_stream_col(s, "trace");
-	a->cgpu = tl_stream_col(s, "trace_gpu");
-	a->carch = tl_stream_col(s, "trace_gpu_arch");
-	a->ccus = tl_stream_col(s, "trace_gpu_compute_units");
-	a->cmem = tl_stream_col(s, "trace_gpu_memory_bytes");
-	if (a->fixed == NULL && a->nrule == 0 && a->cgpu < 0 && a->carch < 0)
-		tl_die("--hw auto: the input has no trace_gpu column; give "
-		    "--hw NAME");
-}
-
-/*
- * A copy of field c of the current row in a->copy[k], kept in a so that
- * an error that ends the program midway (a fuzzer's longjmp) leaks none.
- */
-static const char *
-keep(struct tl_hwauto *a, int k, struct tl_stream *s, int c)
-{
-	free(a->copy[k]);
-	a->copy[k] = tl_strdup(tl_stream_get(s, c));
-	return a->copy[k];
+	if (a->fixed == NULL && a->nrule == 0 &&
+	    !tl_rr_has(r, TL_COL_TRACE_GPU) &&
+	    !tl_rr_has(r, TL_COL_TRACE_GPU_ARCH))
+		tl_die("--hw auto: the input has no %s column; give --hw NAME",
+		    tl_col_name(TL_COL_TRACE_GPU));
 }
 
 /* 1 if a map glob matches the trace value or its last component. */
@@ -134,27 +119,26 @@ glob_match(const char *glob, const char *trace)
 
 /* --hw auto on the current row; NULL after a warning (or dies). */
 static const struct tl_hw *
-identify(struct tl_hwauto *a, struct tl_stream *s, const char *trace)
+identify(const struct tl_hwauto *a, struct tl_rowreader *r,
+    const char *trace)
 {
 	struct tl_gpuid id;
 	const struct tl_hw *hw;
-	const char *name, *arch;
+	const char *name;
 	char desc[128], cand[256];
 	const char *verdict, *where;
 	int64_t v;
 
-	name = keep(a, 1, s, a->cgpu);
-	arch = keep(a, 2, s, a->carch);
 	memset(&id, 0, sizeof(id));
-	id.name = name;
-	id.arch = arch;
-	if (tl_stream_i64(s, a->ccus, &v))
+	id.name = name = tl_rr_text(r, TL_COL_TRACE_GPU);
+	id.arch = tl_rr_text(r, TL_COL_TRACE_GPU_ARCH);
+	if (tl_rr_i64(r, TL_COL_TRACE_GPU_COMPUTE_UNITS, &v))
 		id.compute_units = v;
-	if (tl_stream_i64(s, a->cmem, &v))
+	if (tl_rr_i64(r, TL_COL_TRACE_GPU_MEMORY_BYTES, &v))
 		id.memory_bytes = v;
 	if ((hw = tl_hw_identify(&id, cand, sizeof(cand))) != NULL)
 		return hw;
-	where = trace[0] != '\0' ? trace : tl_stream_where(s);
+	where = trace[0] != '\0' ? trace : tl_stream_where(r->in);
 	tl_gpuid_describe(&id, desc, sizeof(desc));
 	if (cand[0] != '\0')
 		verdict = "could be any of ";
@@ -175,7 +159,7 @@ identify(struct tl_hwauto *a, struct tl_stream *s, const char *trace)
 }
 
 const struct tl_hw *
-tl_hwauto_row(struct tl_hwauto *a, struct tl_stream *s)
+tl_hwauto_row(struct tl_hwauto *a, struct tl_rowreader *r)
 {
 	struct seen *sn = a->seen;
 	const struct tl_hw *hw = NULL;
@@ -186,7 +170,7 @@ tl_hwauto_row(struct tl_hwauto *a, struct tl_stream *s)
 
 	if (a->fixed != NULL && a->nrule == 0)
 		return a->fixed;
-	trace = keep(a, 0, s, a->ctrace);
+	trace = tl_rr_text(r, TL_COL_TRACE);
 	if ((k = tl_strmap_get(&sn->m, trace, strlen(trace))) >= 0)
 		return sn->hw[k];
 	for (i = 0; i < a->nrule; i++)
@@ -195,7 +179,7 @@ tl_hwauto_row(struct tl_hwauto *a, struct tl_stream *s)
 			break;
 		}
 	if (i == a->nrule)
-		hw = a->fixed != NULL ? a->fixed : identify(a, s, trace);
+		hw = a->fixed != NULL ? a->fixed : identify(a, r, trace);
 	k = tl_strmap_add(&sn->m, trace, strlen(trace), &added);
 	tl_grow(&sn->hw, &sn->cap, (size_t)k + 1, sizeof(*sn->hw));
 	sn->hw[k] = hw;
@@ -211,8 +195,6 @@ tl_hwauto_free(struct tl_hwauto *a)
 	for (i = 0; i < a->nrule; i++)
 		free(a->rule[i].glob);
 	free(a->rule);
-	for (i = 0; i < 3; i++)
-		free(a->copy[i]);
 	if (sn != NULL) {
 		tl_strmap_free(&sn->m);
 		free(sn->hw);

@@ -22,7 +22,12 @@
 #include <stddef.h>
 
 #include "model/hwspec.h"
-#include "stream/stream.h"
+#include "stream/schema.h"
+
+/* The columns a row reader reads for tl_hwauto_row. */
+#define TL_HWAUTO_COLS \
+	TL_COL_TRACE, TL_COL_TRACE_GPU, TL_COL_TRACE_GPU_ARCH, \
+	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES
 
 struct tl_hwrule {
 	char *glob;
@@ -34,9 +39,7 @@ struct tl_hwauto {
 	int strict;
 	struct tl_hwrule *rule;
 	size_t nrule, caprule;
-	int ctrace, cgpu, carch, ccus, cmem;
 	void *seen;			/* trace -> its GPU, decided once */
-	char *copy[3];			/* the row's trace, name, arch */
 };
 
 /*
@@ -46,12 +49,14 @@ struct tl_hwauto {
 int tl_hwauto_init(struct tl_hwauto *a, const struct tl_hw *fixed,
     const char *map, int strict, char *err, size_t errlen);
 /*
- * Find the columns in s.  Dies when auto has nothing to go by: no
- * trace_gpu column and no map.
+ * Check the input of r, which reads TL_HWAUTO_COLS.  Dies when auto has
+ * nothing to go by: no trace_gpu or trace_gpu_arch column and no map.
  */
-void tl_hwauto_columns(struct tl_hwauto *a, const struct tl_stream *s);
-/* The GPU of the current row of s, or NULL (warned once per trace). */
-const struct tl_hw *tl_hwauto_row(struct tl_hwauto *a, struct tl_stream *s);
+void tl_hwauto_columns(const struct tl_hwauto *a,
+    const struct tl_rowreader *r);
+/* The GPU of the current row of r, or NULL (warned once per trace). */
+const struct tl_hw *tl_hwauto_row(struct tl_hwauto *a,
+    struct tl_rowreader *r);
 void tl_hwauto_free(struct tl_hwauto *a);
 
 #endif

@@ -9,6 +9,7 @@
 #include "common/tsv.h"
 #include "common/util.h"
 #include "model/hwspec.h"
+#include "stream/schema.h"
 
 extern const char tl_default_gpus[];	/* gpus_table.c, from share/tl/gpus.tsv */
 
@@ -1111,9 +1112,7 @@ tl_hw_print_gpus(FILE *fp, int csv)
 
 	ensure();
 	tl_w_init(&w, fp, csv);
-	tl_w_header(&w, "gpu,aliases,description,hbm_tbs,hbm_achievable_tbs,"
-	    "memory_gb,devices_per_package,compute_units,matrix_bf16_tflops,"
-	    "matrix_bf16_achievable_tflops");
+	tl_table_header(&w, TL_TAB_GPUS);
 	for (i = 0; i < cur.nhw; i++) {
 		const struct tl_hw *h = &cur.hw[i];
 		FILE *mem;

@@ -9,18 +9,21 @@
 #include "model/opmodel.h"
 #include "stream/category.h"
 
+/* The model's inputs: the op signature, the row kind and the forward op. */
+static const short cols[] = {
+	TL_COL_NAME, TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES,
+	TL_COL_INPUT_STRIDES, TL_COL_CONCRETE_INPUTS, TL_COL_ROW_KIND,
+	TL_COL_FWD_NAME
+};
+
 void
-tl_opmodel_init(struct tl_opmodel *m, const struct tl_stream *s)
+tl_opmodel_init(struct tl_opmodel *m, struct tl_stream *s)
 {
 	memset(m, 0, sizeof(*m));
 	tl_opargs_init(&m->args);
-	m->name = tl_stream_need(s, "name");
-	m->row_kind = tl_stream_col(s, "row_kind");
-	m->fwd_name = tl_stream_col(s, "fwd_name");
-	m->dims = tl_stream_col(s, "input_dims");
-	m->types = tl_stream_col(s, "input_types");
-	m->strides = tl_stream_col(s, "input_strides");
-	m->concrete = tl_stream_col(s, "concrete_inputs");
+	tl_rr_init(&m->rr, s, cols,
+	    (int)(sizeof(cols) / sizeof(cols[0])));
+	tl_rr_need(&m->rr, TL_COL_NAME);
 }
 
 void
@@ -38,29 +41,21 @@ tl_opmodel_free(struct tl_opmodel *m)
 	free(m->cache);
 	tl_strmap_free(&m->seen);
 	tl_jb_free(&m->sig);
-}
-
-/* A copy of field i (the stream's decoding buffer is shared). */
-static char *
-dup_field(struct tl_stream *s, int i)
-{
-	return tl_strdup(tl_stream_get(s, i));
+	tl_rr_free(&m->rr);
 }
 
 static int
-model_row(struct tl_opmodel *m, struct tl_stream *s, struct tl_perf *p,
-    const char **model)
+model_row(struct tl_opmodel *m, struct tl_perf *p, const char **model)
 {
+	const struct tl_rowreader *rr = &m->rr;
 	const struct tl_opinfo *info;
-	const char *name = tl_stream_get(s, m->name), *family = NULL, *err;
-	char *f[4];
-	int bwd = 0, rc, k;
+	const char *name = tl_rr_text(rr, TL_COL_NAME), *family = NULL, *err;
+	int bwd = 0, rc;
 	size_t n;
 
-	if (m->row_kind >= 0 &&
-	    strcmp(tl_stream_get(s, m->row_kind), "backward") == 0) {
+	if (strcmp(tl_rr_text(rr, TL_COL_ROW_KIND), "backward") == 0) {
 		/* An autograd wrapper: the forward op's backward model. */
-		name = tl_stream_get(s, m->fwd_name);
+		name = tl_rr_text(rr, TL_COL_FWD_NAME);
 		info = tl_optable_find(name);
 		if (info == NULL || !info->bwd_model) {
 			tl_perf_reset(p);
@@ -81,12 +76,11 @@ model_row(struct tl_opmodel *m, struct tl_stream *s, struct tl_perf *p,
 	n = strlen(name) + 1;
 	tl_grow(&m->opname, &m->opcap, n, 1);
 	memcpy(m->opname, name, n);
-	f[0] = dup_field(s, m->dims);
-	f[1] = dup_field(s, m->types);
-	f[2] = dup_field(s, m->strides);
-	f[3] = dup_field(s, m->concrete);
-	if (tl_opargs_parse(&m->args, m->opname, f[0], f[1], f[2], f[3],
-	    &err) < 0) {
+	if (tl_opargs_parse(&m->args, m->opname,
+	    tl_rr_text(rr, TL_COL_INPUT_DIMS),
+	    tl_rr_text(rr, TL_COL_INPUT_TYPES),
+	    tl_rr_text(rr, TL_COL_INPUT_STRIDES),
+	    tl_rr_text(rr, TL_COL_CONCRETE_INPUTS), &err) < 0) {
 		tl_perf_reset(p);
 		rc = tl_perf_fail(p, "arguments: %s", err);
 	} else {
@@ -94,8 +88,6 @@ model_row(struct tl_opmodel *m, struct tl_stream *s, struct tl_perf *p,
 		if (rc == 1)
 			family = NULL;
 	}
-	for (k = 0; k < 4; k++)
-		free(f[k]);
 	if (family == NULL && rc != 1)
 		family = "file";
 	if (family != NULL && bwd) {
@@ -112,27 +104,23 @@ model_row(struct tl_opmodel *m, struct tl_stream *s, struct tl_perf *p,
  * columns), which the model is a pure function of.
  */
 int
-tl_opmodel_run(struct tl_opmodel *m, struct tl_stream *s, struct tl_perf *p,
-    const char **model)
+tl_opmodel_run(struct tl_opmodel *m, struct tl_perf *p, const char **model)
 {
-	const int cols[7] = { m->name, m->row_kind, m->fwd_name, m->dims,
-	    m->types, m->strides, m->concrete };
 	struct tl_opcache *c;
 	int64_t i;
-	int k, added;
+	int added;
 
-	tl_jb_reset(&m->sig);
-	for (k = 0; k < 7; k++) {
-		tl_jb_lit(&m->sig, tl_stream_get(s, cols[k]));
-		tl_jb_raw(&m->sig, "\x1f", 1);
-	}
+	tl_rr_fill(&m->rr);
+	tl_rr_sigkey(&m->rr, TL_SIGKEY_OP, &m->sig);
+	tl_sig_more(&m->sig, tl_rr_text(&m->rr, TL_COL_ROW_KIND));
+	tl_sig_more(&m->sig, tl_rr_text(&m->rr, TL_COL_FWD_NAME));
 	i = tl_strmap_add(&m->seen, m->sig.s, m->sig.n, &added);
 	if (added) {
 		const char *mod = NULL;
 
 		tl_grow(&m->cache, &m->ncache, (size_t)i + 1, sizeof(*m->cache));
 		c = &m->cache[i];
-		c->rc = model_row(m, s, p, &mod);
+		c->rc = model_row(m, p, &mod);
 		c->model = tl_strdup(mod != NULL ? mod : "");
 		c->has_flops = p->has_flops;
 		c->has_bytes = p->has_bytes;

@@ -12,7 +12,7 @@
 #include "common/strmap.h"
 #include "model/opargs.h"
 #include "model/perfmodel.h"
-#include "stream/stream.h"
+#include "stream/schema.h"
 
 /* A cached result of the model (see tl_opmodel_run). */
 struct tl_opcache {
@@ -23,28 +23,31 @@ struct tl_opcache {
 };
 
 struct tl_opmodel {
-	int name, row_kind, fwd_name, dims, types, strides, concrete;
+	struct tl_rowreader rr;		/* the row's model inputs */
 	struct tl_opargs args;
 	char *opname;
 	size_t opcap;
 	char model[48];
-	struct tl_jbuf sig;		/* the row's model inputs */
+	struct tl_jbuf sig;		/* their key */
 	struct tl_strmap seen;		/* signature -> cache index */
 	struct tl_opcache *cache;
 	size_t ncache;			/* capacity of cache */
 };
 
-/* Find the columns (name is required; dies without it). */
-void tl_opmodel_init(struct tl_opmodel *m, const struct tl_stream *s);
+/*
+ * Set up for the rows of stream s, read by its caller (name is required;
+ * dies without it).
+ */
+void tl_opmodel_init(struct tl_opmodel *m, struct tl_stream *s);
 void tl_opmodel_free(struct tl_opmodel *m);
 /*
- * Model the current row.  Returns 0 with p filled and *model naming the
+ * Model s's current row.  Returns 0 with p filled and *model naming the
  * model used ("gemm"; "sdpa_bwd" for the backward pass of a forward op;
  * "file" for a model file's formulas), 1 when no model applies, -1
  * when the model or the row's arguments fail (p->err says why).
  */
-int tl_opmodel_run(struct tl_opmodel *m, struct tl_stream *s,
-    struct tl_perf *p, const char **model);
+int tl_opmodel_run(struct tl_opmodel *m, struct tl_perf *p,
+    const char **model);
 
 /* The compute spec of p ("matrix_bf16") into buf; "" when unknown. */
 const char *tl_perf_spec(const struct tl_perf *p, char *buf, size_t n);

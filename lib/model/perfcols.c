@@ -4,20 +4,15 @@
 #include "common/util.h"
 #include "model/perfcols.h"
 
-const char *const tl_perfcol_names[TL_PC_N] = {
-	"perf_model", "flops", "bytes", "flops_per_byte", "compute_spec",
-	"params", "perf_error"
-};
-
 void
-tl_perfcols_init(struct tl_perfcols *pc, const struct tl_stream *s,
+tl_perfcols_init(struct tl_perfcols *pc, struct tl_stream *s,
     struct tl_writer *w)
 {
 	memset(pc, 0, sizeof(*pc));
 	tl_opmodel_init(&pc->m, s);
-	tl_outcols_init(&pc->oc, s, tl_perfcol_names, TL_PC_N);
+	tl_outcols_init(&pc->oc, s, tl_tables[TL_TAB_PERF].cols, TL_PC_N);
 	if (w != NULL)
-		tl_outcols_header(&pc->oc, s, tl_perfcol_names, w);
+		tl_outcols_header(&pc->oc, s, tl_tables[TL_TAB_PERF].cols, w);
 }
 
 void
@@ -29,9 +24,9 @@ tl_perfcols_free(struct tl_perfcols *pc)
 }
 
 void
-tl_perfcols_model(struct tl_perfcols *pc, struct tl_stream *s)
+tl_perfcols_model(struct tl_perfcols *pc)
 {
-	pc->rc = tl_opmodel_run(&pc->m, s, &pc->p, &pc->model);
+	pc->rc = tl_opmodel_run(&pc->m, &pc->p, &pc->model);
 	pc->has_flops = pc->rc == 0 && pc->p.has_flops;
 	pc->has_bytes = pc->rc == 0 && pc->p.has_bytes;
 	pc->flops = pc->p.flops;
@@ -86,7 +81,7 @@ tl_perfcols_row(struct tl_perfcols *pc, struct tl_stream *s,
 {
 	int k = 0;
 
-	tl_perfcols_model(pc, s);
+	tl_perfcols_model(pc);
 	if (pc->oc.all) {	/* the input's columns in one block */
 		tl_stream_copy_all(s, w);
 		k = s->ncols;

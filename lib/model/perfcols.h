@@ -12,13 +12,14 @@
 
 #include "common/tsv.h"
 #include "model/opmodel.h"
+#include "stream/schema.h"
 #include "stream/stream.h"
 
+/* Its columns, in the order of the table TL_TAB_PERF. */
 enum {
 	TL_PC_MODEL, TL_PC_FLOPS, TL_PC_BYTES, TL_PC_FPB, TL_PC_SPEC,
 	TL_PC_PARAMS, TL_PC_ERROR, TL_PC_N
 };
-extern const char *const tl_perfcol_names[TL_PC_N];
 
 struct tl_perfcols {
 	struct tl_opmodel m;
@@ -35,16 +36,16 @@ struct tl_perfcols {
 
 /*
  * Set up for stream s: the output is its columns, less the perf columns,
- * then tl_perfcol_names.  Writes the header when w is not NULL.
+ * then those.  Writes the header when w is not NULL.
  */
-void tl_perfcols_init(struct tl_perfcols *pc, const struct tl_stream *s,
+void tl_perfcols_init(struct tl_perfcols *pc, struct tl_stream *s,
     struct tl_writer *w);
 void tl_perfcols_free(struct tl_perfcols *pc);
 /* Model the current row and write it with the perf columns. */
 void tl_perfcols_row(struct tl_perfcols *pc, struct tl_stream *s,
     struct tl_writer *w);
-/* Model the current row only (fills the values above). */
-void tl_perfcols_model(struct tl_perfcols *pc, struct tl_stream *s);
+/* Model the stream's current row only (fills the values above). */
+void tl_perfcols_model(struct tl_perfcols *pc);
 /* Write perf column k of the row last modelled. */
 void tl_perfcols_write(const struct tl_perfcols *pc, int k,
     struct tl_writer *w);

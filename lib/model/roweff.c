@@ -5,20 +5,18 @@
 #include "model/roweff.h"
 
 void
-tl_roweff_init(struct tl_roweff *e, const struct tl_stream *s,
+tl_roweff_init(struct tl_roweff *e, const struct tl_rowreader *r,
     enum tl_roof roof, double user_tflops, double user_tbs)
 {
 	memset(e, 0, sizeof(*e));
 	e->roof = roof;
 	e->user_tflops = user_tflops;
 	e->user_tbs = user_tbs;
-	e->cflops = tl_stream_col(s, "flops");
-	e->cbytes = tl_stream_col(s, "bytes");
-	e->cspec = tl_stream_col(s, "compute_spec");
-	e->have_perf = e->cflops >= 0 && e->cbytes >= 0 && e->cspec >= 0;
+	e->have_perf = tl_rr_has(r, TL_COL_FLOPS) &&
+	    tl_rr_has(r, TL_COL_BYTES) && tl_rr_has(r, TL_COL_COMPUTE_SPEC);
 	if (!e->have_perf)
-		tl_perfcols_init(&e->pc, s, NULL);
-	e->ctime = tl_stream_need(s, "kernel_time_us");
+		tl_perfcols_init(&e->pc, r->in, NULL);
+	tl_rr_need(r, TL_COL_KERNEL_TIME_US);
 }
 
 void
@@ -29,7 +27,7 @@ tl_roweff_free(struct tl_roweff *e)
 }
 
 void
-tl_roweff_row(struct tl_roweff *e, struct tl_stream *s,
+tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
     const struct tl_hw *hw, struct tl_eff *out)
 {
 	struct tl_roof_in ri;
@@ -37,11 +35,11 @@ tl_roweff_row(struct tl_roweff *e, struct tl_stream *s,
 
 	out->flops = out->bytes = 0;
 	if (e->have_perf) {
-		out->has_flops = tl_stream_i64(s, e->cflops, &out->flops);
-		out->has_bytes = tl_stream_i64(s, e->cbytes, &out->bytes);
-		spec = tl_stream_get(s, e->cspec);
+		out->has_flops = tl_rr_i64(r, TL_COL_FLOPS, &out->flops);
+		out->has_bytes = tl_rr_i64(r, TL_COL_BYTES, &out->bytes);
+		spec = tl_rr_text(r, TL_COL_COMPUTE_SPEC);
 	} else {
-		tl_perfcols_model(&e->pc, s);
+		tl_perfcols_model(&e->pc);
 		out->has_flops = e->pc.has_flops;
 		out->has_bytes = e->pc.has_bytes;
 		out->flops = e->pc.flops;
@@ -65,7 +63,7 @@ tl_roweff_row(struct tl_roweff *e, struct tl_stream *s,
 	ri.has_bytes = out->has_bytes;
 	ri.flops = out->flops;
 	ri.bytes = out->bytes;
-	ri.time_us = tl_stream_double(s, e->ctime);
+	ri.time_us = tl_rr_num(r, TL_COL_KERNEL_TIME_US);
 	if (isnan(ri.time_us))
 		ri.time_us = 0;
 	ri.peak_tflops = out->peak_tflops;

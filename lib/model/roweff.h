@@ -15,11 +15,14 @@
 #include "model/hwspec.h"
 #include "model/perfcols.h"
 #include "model/roofline.h"
-#include "stream/stream.h"
+#include "stream/schema.h"
+
+/* The columns a row reader reads for tl_roweff_row. */
+#define TL_ROWEFF_COLS \
+	TL_COL_FLOPS, TL_COL_BYTES, TL_COL_COMPUTE_SPEC, TL_COL_KERNEL_TIME_US
 
 struct tl_roweff {
 	int have_perf;		/* the stream has flops, bytes, compute_spec */
-	int cflops, cbytes, cspec, ctime;
 	struct tl_perfcols pc;	/* the in-process model, when !have_perf */
 	enum tl_roof roof;
 	double user_tflops, user_tbs;	/* roofs for every op; 0 = GPU's */
@@ -37,18 +40,18 @@ struct tl_eff {
 };
 
 /*
- * Set up for stream s (its header read): needs kernel_time_us (dies
- * without it).  user_tflops, user_tbs: 0, or a roof that replaces the
- * GPU's.
+ * Set up for the rows of r, which reads TL_ROWEFF_COLS: needs
+ * kernel_time_us (dies without it).  user_tflops, user_tbs: 0, or a roof
+ * that replaces the GPU's.
  */
-void tl_roweff_init(struct tl_roweff *e, const struct tl_stream *s,
+void tl_roweff_init(struct tl_roweff *e, const struct tl_rowreader *r,
     enum tl_roof roof, double user_tflops, double user_tbs);
 void tl_roweff_free(struct tl_roweff *e);
 /*
- * The efficiency of the current row of s on hw (NULL: only the user's
+ * The efficiency of the current row of r on hw (NULL: only the user's
  * roofs).  Dies on a malformed flops, bytes or kernel_time_us field.
  */
-void tl_roweff_row(struct tl_roweff *e, struct tl_stream *s,
+void tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
     const struct tl_hw *hw, struct tl_eff *out);
 
 #endif

@@ -12,6 +12,7 @@
 #include "render/cmpreport.h"
 #include "render/outdir.h"
 #include "render/svgchart.h"
+#include "stream/schema.h"
 
 static char *
 path(const char *dir, const char *sub, const char *name, const char *suffix)
@@ -341,18 +342,13 @@ metadata(const char *p, const struct tl_findings *f, int c)
 static void
 ops_csv(const char *p, const struct tl_findings *f, int c)
 {
-	static const char hdr[] = "name,category,direction,count,"
-	    "kernel_time_us,pct_gpu_time,pct_category,flops,bytes,"
-	    "flops_per_byte,tflops_s,tbs,pct_roofline,bound,input_dims,"
-	    "input_types,input_strides,concrete_inputs,perf_model,params,"
-	    "bottleneck,priority";
 	const struct tl_fcat *k = &f->cat[c];
 	struct tl_writer w;
 	FILE *fp = create(p);
 	int i;
 
 	tl_w_init(&w, fp, 1);
-	tl_w_header(&w, hdr);
+	tl_table_header(&w, TL_TAB_CAT_OPS);
 	for (i = 0; i < k->nops; i++) {
 		const struct tl_fop *op = &f->op[k->ops[i]];
 
@@ -551,12 +547,6 @@ w_num(struct tl_writer *w, double v)
 static void
 compare_csv(const char *p, const struct tl_cmpfind *c)
 {
-	static const char hdr[] = "rank,priority,match,name,category,"
-	    "direction,input_dims,input_types,input_strides,"
-	    "target_input_strides,layout_note,concrete_inputs,bound,"
-	    "ref_count,target_count,ref_kernel_time_us,target_kernel_time_us,"
-	    "delta_time_us,delta_pct,expected_ratio,actual_ratio,explained,"
-	    "hw_expected,unexplained_time_us,unexplained_pct";
 	static const char *const match[] = { "both", "ref_only",
 	    "target_only" };
 	struct tl_writer w;
@@ -564,7 +554,7 @@ compare_csv(const char *p, const struct tl_cmpfind *c)
 	int i, k;
 
 	tl_w_init(&w, fp, 1);
-	tl_w_header(&w, hdr);
+	tl_table_header(&w, TL_TAB_CMP_OPS);
 	for (i = 0; i < c->nrow; i++) {
 		const struct tl_crow *r = &c->row[i];
 

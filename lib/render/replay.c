@@ -10,6 +10,7 @@
 #include "model/concrete.h"
 #include "model/opargs.h"
 #include "render/replay.h"
+#include "stream/schema.h"
 
 #define MAXNAMES 8	/* distinct parents, modules, kernels kept per group */
 
@@ -453,22 +454,18 @@ int
 tl_replay_add(struct tl_replay *r, const struct tl_replay_row *row,
     const char **err)
 {
-	const char *sig[6];
+	const char *sig[TL_SIG_N];
 	struct group *g;
 	int64_t gi;
-	int k, added;
+	int added;
 
-	sig[0] = row->trace;
-	sig[1] = row->name;
-	sig[2] = row->dims;
-	sig[3] = row->types;
-	sig[4] = row->strides;
-	sig[5] = row->concrete;
-	tl_jb_reset(&r->key);
-	for (k = 0; k < 6; k++) {
-		tl_jb_lit(&r->key, sig[k] != NULL ? sig[k] : "");
-		tl_jb_raw(&r->key, "\x1f", 1);
-	}
+	sig[TL_SIG_TRACE] = row->trace;
+	sig[TL_SIG_NAME] = row->name;
+	sig[TL_SIG_DIMS] = row->dims;
+	sig[TL_SIG_TYPES] = row->types;
+	sig[TL_SIG_STRIDES] = row->strides;
+	sig[TL_SIG_CONCRETE] = row->concrete;
+	tl_sig_key(&r->key, TL_SIGKEY_FULL, sig);
 	gi = tl_strmap_get(&r->map, r->key.s, r->key.n);
 	if (gi < 0) {
 		if (new_group(r, row, err) < 0)

@@ -4,8 +4,8 @@
 
 /*
  * The replay IR and package of tl-replay (man/tl-replay.1): op rows are
- * grouped by signature (trace, name, input dims, types, strides and
- * concrete inputs); each group becomes one IR entry with every argument
+ * grouped by op signature (TL_SIGKEY_FULL of lib/stream/schema.h: trace,
+ * name, input dims, types, strides and concrete inputs); each group becomes one IR entry with every argument
  * of the op as the trace recorded it (tensors: dtype, shape, strides and
  * how the runner fills them; scalars and lists: their values; absent
  * optionals), the instance count, the kernel time observed, where the op

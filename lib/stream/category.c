@@ -7,6 +7,7 @@
 #include "common/tsv.h"
 #include "common/util.h"
 #include "stream/category.h"
+#include "stream/schema.h"
 
 extern const char tl_default_ops[];	/* ops_table.c, from share/tl/ops.tsv */
 
@@ -161,7 +162,7 @@ tl_optable_print(struct tl_writer *w)
 {
 	size_t i;
 
-	tl_w_header(w, "name,category,direction,model,bwd_model,extra_model");
+	tl_table_header(w, TL_TAB_OPTABLE);
 	for (i = 0; i < ntab; i++) {
 		tl_w_mem(w, tab[i].name, tab[i].len + (size_t)tab[i].prefix);
 		tl_w_str(w, tab[i].info.category);

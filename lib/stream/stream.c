@@ -368,49 +368,73 @@ tl_stream_get(struct tl_stream *s, int i)
 	return s->dec;
 }
 
-static void
-not_a(struct tl_stream *s, int i, const char *text, const char *what)
+void
+tl_stream_not_a(struct tl_stream *s, int i, const char *what)
 {
-	tl_die("%s: %s '%s' is not %s", tl_stream_where(s), s->cols[i], text,
-	    what);
+	tl_die("%s: %s '%s' is not %s", tl_stream_where(s), s->cols[i],
+	    tl_stream_get(s, i), what);
+}
+
+int
+tl_stream_try_i64(struct tl_stream *s, int i, int64_t *v)
+{
+	const char *t = tl_stream_get(s, i);
+
+	if (t[0] == '\0')
+		return 0;
+	return tl_parse_i64(t, strlen(t), v) < 0 ? -1 : 1;
+}
+
+int
+tl_stream_try_us(struct tl_stream *s, int i, int64_t *ns)
+{
+	const char *t = tl_stream_get(s, i);
+
+	if (t[0] == '\0')
+		return 0;
+	return tl_parse_us_ns(t, strlen(t), ns) < 0 ? -1 : 1;
+}
+
+int
+tl_stream_try_double(struct tl_stream *s, int i, double *v)
+{
+	const char *t = tl_stream_get(s, i);
+	char *end;
+
+	*v = NAN;
+	if (t[0] == '\0')
+		return 0;
+	*v = strtod(t, &end);
+	return *end != '\0' ? -1 : 1;
+}
+
+/* r of a tl_stream_try_* on field i, dying when it is -1. */
+static int
+or_die(struct tl_stream *s, int i, int r, const char *what)
+{
+	if (r < 0)
+		tl_stream_not_a(s, i, what);
+	return r;
 }
 
 int
 tl_stream_i64(struct tl_stream *s, int i, int64_t *v)
 {
-	const char *t = tl_stream_get(s, i);
-
-	if (t[0] == '\0')
-		return 0;
-	if (tl_parse_i64(t, strlen(t), v) < 0)
-		not_a(s, i, t, "an integer");
-	return 1;
+	return or_die(s, i, tl_stream_try_i64(s, i, v), "an integer");
 }
 
 int
 tl_stream_us(struct tl_stream *s, int i, int64_t *ns)
 {
-	const char *t = tl_stream_get(s, i);
-
-	if (t[0] == '\0')
-		return 0;
-	if (tl_parse_us_ns(t, strlen(t), ns) < 0)
-		not_a(s, i, t, "a number");
-	return 1;
+	return or_die(s, i, tl_stream_try_us(s, i, ns), "a number");
 }
 
 double
 tl_stream_double(struct tl_stream *s, int i)
 {
-	const char *t = tl_stream_get(s, i);
-	char *end;
 	double v;
 
-	if (t[0] == '\0')
-		return NAN;
-	v = strtod(t, &end);
-	if (*end != '\0')
-		not_a(s, i, t, "a number");
+	or_die(s, i, tl_stream_try_double(s, i, &v), "a number");
 	return v;
 }
 
@@ -445,52 +469,4 @@ tl_stream_copy_all(struct tl_stream *s, struct tl_writer *w)
 	w->col += s->nf - 1;
 	for (i = 0; i + 1 < s->nf; i++)
 		s->f[i][s->flen[i]] = '\0';
-}
-
-void
-tl_outcols_init(struct tl_outcols *oc, const struct tl_stream *s,
-    const char *const *owned, int nowned)
-{
-	int i, k, n = 0;
-
-	oc->map = tl_calloc((size_t)(s->ncols + nowned) + 1, sizeof(int));
-	oc->own = tl_calloc((size_t)(s->ncols + nowned) + 1, sizeof(int));
-	for (i = 0; i < s->ncols; i++) {
-		for (k = 0; k < nowned; k++)
-			if (strcmp(s->cols[i], owned[k]) == 0)
-				break;
-		if (k < nowned)
-			continue;
-		oc->map[n] = i;
-		oc->own[n++] = -1;
-	}
-	for (k = 0; k < nowned; k++) {
-		oc->map[n] = -1;
-		oc->own[n++] = k;
-	}
-	oc->n = n;
-	oc->all = 1;
-	for (k = 0; k < s->ncols; k++)
-		if (k >= n || oc->map[k] != k)
-			oc->all = 0;
-}
-
-void
-tl_outcols_free(struct tl_outcols *oc)
-{
-	free(oc->map);
-	free(oc->own);
-	memset(oc, 0, sizeof(*oc));
-}
-
-void
-tl_outcols_header(const struct tl_outcols *oc, const struct tl_stream *s,
-    const char *const *owned, struct tl_writer *w)
-{
-	int k;
-
-	for (k = 0; k < oc->n; k++)
-		tl_w_str(w, oc->map[k] >= 0 ? s->cols[oc->map[k]] :
-		    owned[oc->own[k]]);
-	tl_w_eol(w);
 }

@@ -75,11 +75,19 @@ const char *tl_stream_get(struct tl_stream *s, int i);
  * empty (or i < 0).  tl_stream_us: a number of microseconds as integer
  * nanoseconds (exact up to three decimals), 1 or 0 likewise.
  * tl_stream_double: NaN when empty.  Each dies with "FILE:LINE: COLUMN
- * 'TEXT' is not ..." on any other text.
+ * 'TEXT' is not ..." on any other text.  The tl_stream_try_* forms return
+ * -1 instead (tl_stream_double's: NaN in *v when empty), and
+ * tl_stream_not_a dies with that message, what being "an integer" or "a
+ * number".
  */
 int tl_stream_i64(struct tl_stream *s, int i, int64_t *v);
 int tl_stream_us(struct tl_stream *s, int i, int64_t *ns);
 double tl_stream_double(struct tl_stream *s, int i);
+int tl_stream_try_i64(struct tl_stream *s, int i, int64_t *v);
+int tl_stream_try_us(struct tl_stream *s, int i, int64_t *ns);
+int tl_stream_try_double(struct tl_stream *s, int i, double *v);
+void tl_stream_not_a(struct tl_stream *s, int i, const char *what)
+    __attribute__((noreturn));
 /* Write field i of the current record (empty for i < 0). */
 void tl_stream_copy(struct tl_stream *s, int i, struct tl_writer *w);
 /*
@@ -89,26 +97,5 @@ void tl_stream_copy(struct tl_stream *s, int i, struct tl_writer *w);
 void tl_stream_copy_all(struct tl_stream *s, struct tl_writer *w);
 /* "FILE:LINE" of the current record, for messages. */
 const char *tl_stream_where(const struct tl_stream *s);
-
-/*
- * The output columns of a filter: the input's, less those the program
- * owns, then the owned ones in the program's order (so running a stage
- * twice replaces its columns).  map[k] is the input column of output
- * column k, or -1 for an owned column; own[k] is the owned column's index
- * in the program's list.
- */
-struct tl_outcols {
-	int n;
-	int all;	/* the first columns are all the input's, in order */
-	int *map;
-	int *own;
-};
-
-void tl_outcols_init(struct tl_outcols *oc, const struct tl_stream *s,
-    const char *const *owned, int nowned);
-void tl_outcols_free(struct tl_outcols *oc);
-/* Write the header line. */
-void tl_outcols_header(const struct tl_outcols *oc, const struct tl_stream *s,
-    const char *const *owned, struct tl_writer *w);
 
 #endif

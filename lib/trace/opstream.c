@@ -9,31 +9,6 @@
 #include "trace/opstream.h"
 #include "trace/tree.h"
 
-const char tl_os_op_cols[] =
-    "trace,rank,uid,name,category,direction,row_kind,pid,tid,ts_us,"
-    "cpu_dur_us,kernel_count,kernel_time_us,kernels,input_dims,input_types,"
-    "input_strides,concrete_inputs,parent_uid,parent_name,fwd_uid,fwd_name,"
-    "seq,pct_gpu_time,trace_total_us,trace_busy_us,trace_compute_us,"
-    "trace_exposed_comm_us,trace_exposed_memcpy_us,trace_idle_us,"
-    "trace_unlinked_us,trace_unlinked_count,trace_gpu,trace_gpu_arch,"
-    "trace_gpu_compute_units,trace_gpu_memory_bytes";
-const char tl_os_launcher_cols[] =
-    "trace,rank,uid,name,category,direction,row_kind,pid,tid,ts_us,"
-    "cpu_dur_us,kernel_count,kernel_time_us,subtree_kernel_time_us,kernels,"
-    "input_dims,input_types,input_strides,concrete_inputs,parent_uid,"
-    "parent_name,fwd_uid,fwd_name,seq,pct_gpu_time,trace_total_us,"
-    "trace_busy_us,trace_compute_us,trace_exposed_comm_us,"
-    "trace_exposed_memcpy_us,trace_idle_us,trace_unlinked_us,"
-    "trace_unlinked_count,trace_gpu,trace_gpu_arch,trace_gpu_compute_units,"
-    "trace_gpu_memory_bytes";
-const char tl_os_timeline_cols[] =
-    "trace,rank,device,type,time_us,pct_total";
-const char tl_os_kernel_cols[] =
-    "trace,rank,uid,name,kind,class,pid,stream,ts_us,dur_us,correlation,"
-    "linked,graph,launcher_uid,launcher,op_uid,op_name,op_category,"
-    "input_dims,input_types,input_strides,concrete_inputs,grid,block";
-const char tl_os_meta_cols[] = "trace,rank,key,value";
-
 static void
 w_interned(struct tl_opstream *os, const struct tl_trace *t, uint32_t id)
 {
@@ -338,3 +313,53 @@ tl_os_meta(struct tl_opstream *os, const struct tl_trace *t,
 	    buf : "");
 }
 
+void
+tl_os_header(struct tl_opstream *os, int table, int stack)
+{
+	tl_table_names(os->w, table);
+	if (stack && (table == TL_TAB_OPS || table == TL_TAB_LAUNCHERS))
+		tl_table_names(os->w, TL_TAB_STACK);
+	tl_w_eol(os->w);
+}
+
+size_t
+tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_window *win, const struct tl_timeline *tl, int stack)
+{
+	struct tl_rows rows;
+	struct tl_callstack *cs = NULL;
+	size_t n;
+
+	if (os->launchers)
+		tl_launchers(t, win, &rows);
+	else
+		tl_rollup(t, win, &rows);
+	if (stack)
+		cs = tl_callstack_new(t);
+	tl_os_rows(os, t, &rows, tl, cs);
+	n = rows.n;
+	tl_callstack_free(cs);
+	tl_rows_free(&rows);
+	return n;
+}
+
+void
+tl_os_timelines(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_window *win, const struct tl_timeline *tl,
+    int per_device, int unlinked)
+{
+	struct tl_timeline dtl;
+	uint32_t *dev;
+	size_t n, i;
+
+	if (!per_device) {
+		tl_os_timeline(os, t, "all", tl);
+		return;
+	}
+	n = tl_timeline_devices(t, &dev);
+	for (i = 0; i < n; i++) {
+		tl_timeline(t, win, dev[i], unlinked, &dtl);
+		tl_os_timeline(os, t, tl_str(t->str, dev[i]), &dtl);
+	}
+	free(dev);
+}

@@ -5,21 +5,18 @@
 /*
  * Writing tl-parse's tables from a read trace: the op stream (or the
  * launcher view), the GPU timeline, the kernel table and the metadata,
- * one row per call of the writer's functions, columns as the tl_os_*_cols
- * headers name them (man/tl-format.5).
+ * one row per call of the writer's functions, with the columns of their
+ * tables in lib/stream/schema.h (TL_TAB_OPS, TL_TAB_LAUNCHERS and
+ * TL_TAB_STACK, TL_TAB_TIMELINE, TL_TAB_KERNELS, TL_TAB_META).
  */
 #include "common/jsonw.h"
 #include "common/tsv.h"
+#include "stream/schema.h"
 #include "trace/rollup.h"
 #include "trace/timeline.h"
 #include "trace/trace.h"
 
 struct tl_callstack;
-
-/* Header lines: column names joined by commas, for tl_w_header. */
-extern const char tl_os_op_cols[], tl_os_launcher_cols[];
-extern const char tl_os_timeline_cols[], tl_os_kernel_cols[];
-extern const char tl_os_meta_cols[];
 
 struct tl_opstream {
 	struct tl_writer *w;
@@ -27,6 +24,26 @@ struct tl_opstream {
 	int launchers;		/* rows are the launcher view */
 };
 
+/*
+ * The header of table (TL_TAB_TIMELINE ...), with the columns of
+ * TL_TAB_STACK when stack and the table is the op stream or the launcher
+ * view.
+ */
+void tl_os_header(struct tl_opstream *os, int table, int stack);
+/*
+ * The op stream of the window (the launcher view when os->launchers),
+ * module and call_stack too when stack; tl is the trace's timeline.
+ * Returns the number of rows written.
+ */
+size_t tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_window *win, const struct tl_timeline *tl, int stack);
+/*
+ * The timeline rows of the window: all devices pooled (tl), or one
+ * timeline per device; unlinked: count unlinked GPU events.
+ */
+void tl_os_timelines(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_window *win, const struct tl_timeline *tl,
+    int per_device, int unlinked);
 /* Rows of the op stream (module and call_stack too when cs != NULL). */
 void tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_rows *rows, const struct tl_timeline *tl,

@@ -1,6 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 #define _GNU_SOURCE		/* memmem */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -555,4 +556,26 @@ tl_in_window(const struct tl_trace *t, const struct tl_window *w, int i)
 	if (TL_IS_GPU(e->kind) && e->parent >= 0)
 		e = &t->ev[e->parent];
 	return e->ts >= w->start && e->ts < w->end;
+}
+
+int
+tl_step_window(const struct tl_trace *t, long long step, struct tl_window *w)
+{
+	char name[64];
+	size_t i;
+
+	snprintf(name, sizeof(name), "ProfilerStep#%lld", step);
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+
+		if ((e->kind == TL_EV_ANNOTATION || e->kind == TL_EV_CPU_OP) &&
+		    strcmp(tl_ev_name(t, e), name) == 0) {
+			w->on = 1;
+			w->start = e->ts;
+			w->end = e->ts + e->dur;
+			return 0;
+		}
+	}
+	tl_warn("%s: no %s in the trace", t->path, name);
+	return -1;
 }

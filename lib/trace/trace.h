@@ -212,4 +212,10 @@ struct tl_window {
 };
 
 int tl_in_window(const struct tl_trace *t, const struct tl_window *w, int i);
+/*
+ * The window of the ProfilerStep#step annotation (or host op): 0, or -1
+ * with a warning when the trace has none.
+ */
+int tl_step_window(const struct tl_trace *t, long long step,
+    struct tl_window *w);
 #endif

@@ -1,16 +1,18 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * libFuzzer harness: the input as an op-stream file (TSV or CSV) through
- * the stream reader and what tl-perfmodel and tl-efficiency do with each
- * row: the perf model (built-in C models and the built-in model file),
- * the perf columns written to a TSV or CSV writer, the roofline against
- * MI300X, and every field decoded.
+ * the stream reader and the schema's row reader (every column of
+ * lib/stream/schema.h), and what tl-perfmodel and tl-efficiency do with
+ * each row: the perf model (built-in C models and the built-in model
+ * file), the perf columns written to a TSV or CSV writer, the roofline
+ * against MI300X, and every field decoded.
  *
  * The stream reader ends the program on bad input (tl_die, exit 1), as
  * the filters must; tl_exit_hook turns that into a longjmp back here, so
  * a clean exit 1 is an accepted outcome and any other status a crash.
  * Checked besides the sanitizers: every line written has the header's
- * number of fields.
+ * number of fields; the row reader's text of each column is the stream's
+ * decoded field, and its numbers agree with their text.
  */
 #include <math.h>
 #include <stdint.h>
@@ -26,6 +28,7 @@
 #include "model/perfcols.h"
 #include "model/roofline.h"
 #include "stream/category.h"
+#include "stream/schema.h"
 #include "stream/stream.h"
 
 #define HARNESS "fuzz_stream"
@@ -35,6 +38,7 @@ static const struct tl_hw *hw;
 
 /* State that must survive a longjmp from tl_die. */
 static struct tl_stream s;
+static struct tl_rowreader rr;
 static struct tl_perfcols pc;
 static int pc_on;
 
@@ -81,10 +85,49 @@ roofline(int tcol)
 		CHECK(tl_assessment(ro.pct_roofline, thr) != NULL);
 }
 
+/* The row reader's fields of the current row against the stream's. */
+static void
+check_reader(void)
+{
+	int c;
+	int64_t v;
+	double d;
+
+	for (c = 0; c < TL_COL_N; c++) {
+		const struct tl_field *f = tl_rr_field(&rr, c);
+
+		if (!tl_rr_has(&rr, c)) {
+			CHECK(f->s[0] == '\0' && f->has == 0);
+			continue;
+		}
+		CHECK(strcmp(f->s, tl_stream_get(&s, rr.pos[c])) == 0);
+		switch (tl_cols[c].type) {
+		case TL_CT_INT:
+			CHECK(tl_stream_try_i64(&s, rr.pos[c], &v) == f->has);
+			CHECK(f->has <= 0 || v == f->i);
+			break;
+		case TL_CT_US:
+			CHECK(tl_stream_try_us(&s, rr.pos[c], &v) == f->has);
+			CHECK(f->has <= 0 || v == f->i);
+			break;
+		case TL_CT_REAL:
+			CHECK(tl_stream_try_double(&s, rr.pos[c], &d) ==
+			    f->has);
+			CHECK(f->has <= 0 || d == f->d ||
+			    (d != d && f->d != f->d));
+			break;
+		default:
+			CHECK(f->has == (f->s[0] != '\0'));
+			break;
+		}
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char *files[1];
+	static short all[TL_COL_N];
 	static struct tl_writer w;
 	static char *out;
 	static size_t outlen;
@@ -104,8 +147,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_armed = 1;
 	if (setjmp(fz_env) == 0) {
 		tl_stream_open(&s, files, 1);
-		tcol = tl_stream_col(&s, "kernel_time_us");
-		if (tl_stream_col(&s, "name") >= 0) {
+		for (i = 0; i < TL_COL_N; i++)
+			all[i] = (short)i;
+		tl_rr_init(&rr, &s, all, TL_COL_N);
+		tcol = rr.pos[TL_COL_KERNEL_TIME_US];
+		if (tl_rr_has(&rr, TL_COL_NAME)) {
 			tl_perfcols_init(&pc, &s, &w);
 			pc_on = 1;
 		} else {
@@ -113,7 +159,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				tl_w_str(&w, s.cols[i]);
 			tl_w_eol(&w);
 		}
-		while (tl_stream_next(&s)) {
+		while (tl_rr_next(&rr)) {
+			check_reader();
 			for (i = 0; i < s.nf; i++)
 				(void)tl_stream_get(&s, i);
 			if (pc_on) {
@@ -129,6 +176,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (pc_on)
 		tl_perfcols_free(&pc);
+	tl_rr_free(&rr);
 	tl_stream_close(&s);
 	if (fclose(fp) != 0)
 		tl_die("fclose:");

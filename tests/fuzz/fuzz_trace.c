@@ -46,17 +46,6 @@ static struct {
 static struct tl_writer w;
 static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0 };
 
-/* A header line, with the --stack columns when there is a call stack. */
-static void
-header(const char *cols, int stack)
-{
-	char buf[1024];
-
-	snprintf(buf, sizeof(buf), "%s%s", cols, stack ? ",module,call_stack" :
-	    "");
-	tl_w_header(&w, buf);
-}
-
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -169,7 +158,7 @@ run(struct tl_trace *t)
 	tl_tree_stats(t, &s);
 	CHECK(s.linked <= s.gpu && s.graph <= s.linked);
 	pick_window(t, &win);
-	tl_w_header(&w, tl_os_timeline_cols);
+	tl_os_header(&os, TL_TAB_TIMELINE, 0);
 	tl_timeline(t, &win, TL_ALL_DEVICES, opt.unlinked, &tl);
 	check_timeline(&tl);
 	tl_os_timeline(&os, t, "all", &tl);
@@ -185,20 +174,20 @@ run(struct tl_trace *t)
 		cs = tl_callstack_new(t);
 	tl_rollup(t, &win, &rows);
 	check_rows(t, &rows, &win);
-	header(tl_os_op_cols, cs != NULL);
+	tl_os_header(&os, TL_TAB_OPS, cs != NULL);
 	os.launchers = 0;
 	tl_os_rows(&os, t, &rows, &tl, cs);
 	tl_rows_free(&rows);
 	tl_launchers(t, &win, &rows);
-	header(tl_os_launcher_cols, cs != NULL);
+	tl_os_header(&os, TL_TAB_LAUNCHERS, cs != NULL);
 	os.launchers = 1;
 	tl_os_rows(&os, t, &rows, &tl, cs);
 	tl_rows_free(&rows);
 	tl_callstack_free(cs);
 
-	tl_w_header(&w, tl_os_kernel_cols);
+	tl_os_header(&os, TL_TAB_KERNELS, 0);
 	tl_os_kernels(&os, t, &win);
-	tl_w_header(&w, tl_os_meta_cols);
+	tl_os_header(&os, TL_TAB_META, 0);
 	tl_os_meta(&os, t, &tl);
 }
 

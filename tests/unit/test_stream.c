@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "common/tsv.h"
+#include "stream/schema.h"
 #include "stream/stream.h"
 #include "unit.h"
 
@@ -13,17 +14,13 @@ static char path[64];
 static void
 write_file(const char *text)
 {
-	FILE *fp;
-
 	snprintf(path, sizeof(path), "/tmp/tl-test-stream-%ld", (long)getpid());
-	fp = fopen(path, "w");
-	fputs(text, fp);
-	fclose(fp);
+	unit_write(path, text);
 }
 
 /* Run the stream through a writer with owned columns; the output text. */
 static char *
-filter(const char *const *owned, int nowned, int csv)
+filter(const short *owned, int nowned, int csv)
 {
 	static char *text;
 	size_t len;
@@ -58,7 +55,7 @@ filter(const char *const *owned, int nowned, int csv)
 int
 main(void)
 {
-	static const char *const own[] = { "flops", "bytes" };
+	static const short own[] = { TL_COL_FLOPS, TL_COL_BYTES };
 	char *files[1];
 	struct tl_stream s;
 
@@ -115,6 +112,20 @@ main(void)
 		CHECK(tl_stream_i64(&s, 0, &v) == 0 && v == -12);
 		CHECK(tl_stream_us(&s, 1, &ns) == 0 && ns == 20625);
 		CHECK(tl_stream_double(&s, 1) != tl_stream_double(&s, 1));
+	}
+	tl_stream_close(&s);
+	/* The tl_stream_try_* forms: -1 where the others would die. */
+	write_file("flops\tkernel_time_us\n12a\t.5us\n");
+	tl_stream_open(&s, files, 1);
+	CHECK(tl_stream_next(&s) == 1);
+	{
+		int64_t v = 0;
+		double d = 0;
+
+		CHECK(tl_stream_try_i64(&s, 0, &v) == -1);
+		CHECK(tl_stream_try_us(&s, 1, &v) == -1);
+		CHECK(tl_stream_try_double(&s, 1, &d) == -1);
+		CHECK(tl_stream_try_double(&s, -1, &d) == 0 && d != d);
 	}
 	tl_stream_close(&s);
 	remove(path);

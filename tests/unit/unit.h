@@ -31,3 +31,15 @@ unit_done(const char *name)
 	printf("%s: %d checks passed, %d failed\n", name, unit_pass, unit_fail);
 	return unit_fail != 0;
 }
+
+/* Write text into the file path (made or emptied); a failure is a FAIL. */
+static inline void
+unit_write(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	if (fp == NULL || fputs(text, fp) == EOF || fclose(fp) != 0) {
+		unit_fail++;
+		printf("FAIL cannot write %s\n", path);
+	}
+}

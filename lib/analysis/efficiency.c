@@ -1,0 +1,658 @@
+/* See LICENSE file for copyright and license details. */
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/efficiency.h"
+#include "common/jsonw.h"
+#include "common/strmap.h"
+#include "common/util.h"
+#include "model/perfcols.h"
+#include "model/roofline.h"
+#include "model/roweff.h"
+#include "stream/schema.h"
+#include "stream/stream.h"
+
+/* The efficiency columns (TL_TAB_EFF) and the group's (TL_TAB_GROUP). */
+enum {
+	E_HW, E_ROOF, E_BW_ROOF, E_PEAK_TFLOPS, E_PEAK_TBS, E_TFLOPS_S, E_TBS,
+	E_ROOFLINE_US, E_BOUND, E_PCT, E_ASSESS, E_BASE, E_PCT_BASE, E_N
+};
+enum { G_COUNT, G_MEAN, G_STD, G_MIN, G_MAX, G_N };
+
+/* The ops whose bandwidth is the elementwise baseline. */
+static const char *const simple_ops[] = {
+	"aten::add", "aten::add_", "aten::mul", "aten::mul_", "aten::copy_",
+	NULL
+};
+/* Ops smaller than this measure launch latency, not bandwidth. */
+#define BASELINE_MIN_BYTES (1LL << 20)
+#define SPOOL_BUF (1 << 20)	/* few system calls on the spool */
+#define NELEM(a) (sizeof(a) / sizeof(a[0]))
+
+/* Per trace: the elementwise baseline. */
+struct trace_acc {
+	char *name;
+	double bytes, time_us;		/* all simple ops */
+	double big_bytes, big_time_us;	/* those of at least 1 MiB */
+};
+
+/* Per row, kept for the second pass. */
+struct row_note {
+	int trace;
+	int memory;	/* memory-bound with a TB/s */
+	double tbs;
+};
+
+/* Per signature when grouping. */
+struct group {
+	int trace;
+	char **field;	/* output fields of the first row, TSV-escaped */
+	long long count;
+	int64_t sum, min, max;	/* kernel time, ns */
+	double wmean, m2;	/* Welford's running mean and M2, µs */
+	double kcount, pct;
+	double tflops_sum, tbs_sum, pct_sum;
+	long long tflops_n, tbs_n, pct_n;
+	long long order;
+};
+
+struct tl_efficiency {
+	struct tl_effopts o;
+	struct tl_stream in;
+	struct tl_rowreader rr;
+	struct tl_roweff re;	/* zeroed until set up: freeing it is safe */
+	short *owned;		/* the columns the stage writes */
+	int nowned;
+	struct tl_outcols oc;
+	struct trace_acc *traces;
+	size_t ntraces, captraces;
+	struct row_note *notes;
+	size_t nnotes, capnotes;
+	struct group *groups;
+	size_t ngroups, capgroups;
+	struct tl_jbuf sig;	/* the current row's signature */
+	struct tl_strmap gmap;	/* signature -> group index */
+	FILE *spool;
+	char *spoolbuf;
+};
+
+struct tl_efficiency *
+tl_efficiency_new(const struct tl_effopts *o)
+{
+	struct tl_efficiency *e = tl_calloc(1, sizeof(*e));
+
+	e->o = *o;
+	tl_strmap_init(&e->gmap);
+	return e;
+}
+
+void
+tl_efficiency_free(struct tl_efficiency *e)
+{
+	size_t i, k;
+
+	if (e == NULL)
+		return;
+	tl_roweff_free(&e->re);
+	tl_rr_free(&e->rr);
+	tl_stream_close(&e->in);
+	free(e->owned);
+	tl_outcols_free(&e->oc);
+	for (i = 0; i < e->ntraces; i++)
+		free(e->traces[i].name);
+	free(e->traces);
+	free(e->notes);
+	for (i = 0; i < e->ngroups; i++) {
+		for (k = 0; e->groups[i].field[k] != NULL; k++)
+			free(e->groups[i].field[k]);
+		free(e->groups[i].field);
+	}
+	free(e->groups);
+	tl_jb_free(&e->sig);
+	tl_strmap_free(&e->gmap);
+	if (e->spool != NULL)
+		fclose(e->spool);
+	free(e->spoolbuf);
+	free(e);
+}
+
+static int
+trace_index(struct tl_efficiency *e, const char *name)
+{
+	size_t i;
+
+	for (i = e->ntraces; i-- > 0;)
+		if (strcmp(e->traces[i].name, name) == 0)
+			return (int)i;
+	tl_grow(&e->traces, &e->captraces, e->ntraces + 1, sizeof(*e->traces));
+	memset(&e->traces[e->ntraces], 0, sizeof(*e->traces));
+	e->traces[e->ntraces].name = tl_strdup(name);
+	return (int)e->ntraces++;
+}
+
+static int
+is_simple(const char *name)
+{
+	int i;
+
+	for (i = 0; simple_ops[i] != NULL; i++)
+		if (strcmp(simple_ops[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * 1 if a row's kernels are memory copies or sets (a copy_ across PCIe):
+ * they measure the link, not what GPU kernels reach in HBM.
+ */
+static int
+copies(const char *kernels)
+{
+	return strstr(kernels, "\"name\":\"Memcpy") != NULL ||
+	    strstr(kernels, "\"name\":\"Memset") != NULL;
+}
+
+/* Add the current row to its trace's baseline. */
+static void
+add_baseline(struct tl_efficiency *e, int ti, const struct tl_eff *f)
+{
+	struct trace_acc *a = &e->traces[ti];
+	double t;
+
+	if (!is_simple(tl_rr_text(&e->rr, TL_COL_NAME)) || !f->has_bytes ||
+	    !f->r.has_tbs || copies(tl_rr_text(&e->rr, TL_COL_KERNELS)))
+		return;
+	t = tl_rr_num(&e->rr, TL_COL_KERNEL_TIME_US);
+	a->bytes += (double)f->bytes;
+	a->time_us += t;
+	if (f->bytes >= BASELINE_MIN_BYTES) {
+		a->big_bytes += (double)f->bytes;
+		a->big_time_us += t;
+	}
+}
+
+static void
+w_pos(struct tl_writer *w, int has, double v)
+{
+	if (has)
+		tl_w_double(w, v);
+	else
+		tl_w_empty(w);
+}
+
+static void
+write_eff(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f,
+    int k)
+{
+	switch (k) {
+	case E_HW:
+		tl_w_str(w, f->hw != NULL ? tl_hw_name(f->hw) : "");
+		break;
+	case E_ROOF:
+		tl_w_str(w, f->roof_used);
+		break;
+	case E_BW_ROOF:
+		tl_w_str(w, f->bw_used);
+		break;
+	case E_PEAK_TFLOPS:
+		w_pos(w, f->peak_tflops > 0, f->peak_tflops);
+		break;
+	case E_PEAK_TBS:
+		w_pos(w, f->peak_tbs > 0, f->peak_tbs);
+		break;
+	case E_TFLOPS_S:
+		w_pos(w, f->r.has_tflops_s, f->r.tflops_s);
+		break;
+	case E_TBS:
+		w_pos(w, f->r.has_tbs, f->r.tbs);
+		break;
+	case E_ROOFLINE_US:
+		w_pos(w, f->r.has_roofline, f->r.roofline_us);
+		break;
+	case E_BOUND:
+		tl_w_str(w, f->r.bound);
+		break;
+	case E_PCT:
+		w_pos(w, f->has_pct, f->r.pct_roofline);
+		break;
+	case E_ASSESS:
+		tl_w_str(w, f->has_pct ? tl_assessment(f->r.pct_roofline,
+		    e->o.thr) : "");
+		break;
+	default:	/* the baseline columns come in the second pass */
+		break;
+	}
+}
+
+/* What output column k holds: a pass-through, perf, eff or group column. */
+enum okind { O_PASS, O_PERF, O_EFF, O_GROUP };
+
+static enum okind
+out_kind(const struct tl_efficiency *e, int k, int *sub)
+{
+	int o = e->oc.own[k], nperf = e->re.have_perf ? 0 : TL_PC_N;
+
+	if (e->oc.map[k] >= 0) {
+		*sub = e->oc.map[k];
+		return O_PASS;
+	}
+	if (o < nperf) {
+		*sub = o;
+		return O_PERF;
+	}
+	if (o < nperf + E_N) {
+		*sub = o - nperf;
+		return O_EFF;
+	}
+	*sub = o - nperf - E_N;
+	return O_GROUP;
+}
+
+/*
+ * Write the current row with its perf and efficiency columns; the
+ * baseline and group columns are left out (they need every row).
+ */
+static void
+write_row(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f)
+{
+	int k = 0, sub;
+
+	if (e->oc.all) {		/* the input's columns in one block */
+		tl_stream_copy_all(&e->in, w);
+		k = e->in.ncols;
+	}
+	for (; k < e->oc.n; k++)
+		switch (out_kind(e, k, &sub)) {
+		case O_PASS:
+			tl_stream_copy(&e->in, sub, w);
+			break;
+		case O_PERF:
+			tl_perfcols_write(&e->re.pc, sub, w);
+			break;
+		case O_EFF:
+			if (sub < E_BASE)
+				write_eff(e, w, f, sub);
+			break;
+		case O_GROUP:
+			break;
+		}
+}
+
+/* The baseline of trace t in TB/s, 0 when the trace has no simple op. */
+static double
+baseline(const struct tl_efficiency *e, int t)
+{
+	const struct trace_acc *a = &e->traces[t];
+
+	if (a->big_time_us > 0)
+		return a->big_bytes / 1e12 / (a->big_time_us / 1e6);
+	if (a->time_us > 0)
+		return a->bytes / 1e12 / (a->time_us / 1e6);
+	return 0;
+}
+
+static void
+write_baseline(const struct tl_efficiency *e, struct tl_writer *w, int t,
+    int memory, double tbs)
+{
+	double b = baseline(e, t);
+
+	w_pos(w, b > 0, b);
+	w_pos(w, b > 0 && memory, tbs / b * 100);
+}
+
+/* Split a TSV line of the spool in place; field count. */
+static int
+split(char *line, char ***f, size_t *cap)
+{
+	int n = 0;
+	char *p = line, *t;
+
+	for (;;) {
+		tl_grow(f, cap, (size_t)n + 1, sizeof(**f));
+		(*f)[n++] = p;
+		if ((t = strchr(p, '\t')) == NULL)
+			break;
+		*t = '\0';
+		p = t + 1;
+	}
+	return n;
+}
+
+/* Write a TSV-escaped field to the output. */
+static void
+put_field(struct tl_writer *w, const char *s)
+{
+	size_t n = strlen(s);
+	char *buf;
+
+	if (!w->csv) {
+		tl_w_raw(w, s, n);
+		return;
+	}
+	buf = tl_malloc(n + 1);
+	tl_w_mem(w, buf, tl_tsv_decode(buf, s, n));
+	free(buf);
+}
+
+/* Replay the spool with the baseline columns appended. */
+static void
+replay(struct tl_efficiency *e, struct tl_writer *w)
+{
+	char *line = NULL, **f = NULL;
+	size_t cap = 0, fcap = 0, r = 0;
+	ssize_t n;
+
+	rewind(e->spool);
+	while ((n = getline(&line, &cap, e->spool)) > 0) {
+		int nf, k;
+
+		line[n - 1] = '\0';
+		if (!w->csv) {		/* TSV to TSV: the line as it is */
+			fwrite(line, 1, (size_t)n - 1, w->fp);
+			w->col = 1;
+		} else {
+			nf = split(line, &f, &fcap);
+			for (k = 0; k < nf; k++)
+				put_field(w, f[k]);
+		}
+		write_baseline(e, w, e->notes[r].trace, e->notes[r].memory,
+		    e->notes[r].tbs);
+		tl_w_eol(w);
+		r++;
+	}
+	if (ferror(e->spool))
+		tl_die("temporary file: read error:");
+	free(line);
+	free(f);
+}
+
+/* A new group: the current row as written, its fields kept. */
+static void
+new_group(struct tl_efficiency *e, const struct tl_eff *f, int ti)
+{
+	char *text = NULL, **fields = NULL;
+	size_t len = 0, fcap = 0;
+	FILE *fp = open_memstream(&text, &len);
+	struct tl_writer w;
+	struct group *g;
+	int nf, k;
+
+	if (fp == NULL)
+		tl_die("open_memstream:");
+	tl_w_init(&w, fp, 0);
+	write_row(e, &w, f);
+	fclose(fp);
+	nf = split(text, &fields, &fcap);
+	tl_grow(&e->groups, &e->capgroups, e->ngroups + 1, sizeof(*e->groups));
+	g = &e->groups[e->ngroups];
+	memset(g, 0, sizeof(*g));
+	g->field = tl_calloc((size_t)nf + 1, sizeof(*g->field));
+	for (k = 0; k < nf; k++)
+		g->field[k] = tl_strdup(fields[k]);
+	free(fields);
+	free(text);
+	g->trace = ti;
+	g->order = (long long)e->ngroups;
+	g->min = INT64_MAX;
+	g->max = INT64_MIN;
+	e->ngroups++;
+}
+
+static void
+add_to_group(struct tl_efficiency *e, const struct tl_eff *f, int ti)
+{
+	struct group *g;
+	double kc = tl_rr_num(&e->rr, TL_COL_KERNEL_COUNT);
+	double pct = tl_rr_num(&e->rr, TL_COL_PCT_GPU_TIME), tu, d;
+	int64_t gi, t = 0;
+	int added;
+
+	tl_rr_sigkey(&e->rr, TL_SIGKEY_FULL, &e->sig);
+	gi = tl_strmap_add(&e->gmap, e->sig.s, e->sig.n, &added);
+	if (added)
+		new_group(e, f, ti);
+	g = &e->groups[gi];
+	tl_rr_ns(&e->rr, TL_COL_KERNEL_TIME_US, &t);
+	tu = (double)t / 1e3;
+	g->count++;
+	g->sum += t;
+	d = tu - g->wmean;
+	g->wmean += d / (double)g->count;
+	g->m2 += d * (tu - g->wmean);
+	g->min = t < g->min ? t : g->min;
+	g->max = t > g->max ? t : g->max;
+	g->kcount += isnan(kc) ? 0 : kc;
+	g->pct += isnan(pct) ? 0 : pct;
+	if (f->r.has_tflops_s) {
+		g->tflops_sum += f->r.tflops_s;
+		g->tflops_n++;
+	}
+	if (f->r.has_tbs) {
+		g->tbs_sum += f->r.tbs;
+		g->tbs_n++;
+	}
+	if (f->has_pct) {
+		g->pct_sum += f->r.pct_roofline;
+		g->pct_n++;
+	}
+}
+
+static int
+cmp_group(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+
+	if (x->sum != y->sum)
+		return x->sum > y->sum ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* A group's column of TL_TAB_GROUP. */
+static void
+write_stat(struct tl_writer *w, const struct group *g, int sub)
+{
+	double var;
+
+	switch (sub) {
+	case G_COUNT:
+		tl_w_int(w, g->count);
+		break;
+	case G_MEAN:
+		tl_w_double(w, (double)g->sum / 1e3 / (double)g->count);
+		break;
+	case G_STD:
+		if (g->count > 1) {
+			var = g->m2 / (double)(g->count - 1);
+			tl_w_double(w, var > 0 ? sqrt(var) : 0);
+		} else
+			tl_w_empty(w);
+		break;
+	case G_MIN:
+		tl_w_us(w, g->min);
+		break;
+	case G_MAX:
+		tl_w_us(w, g->max);
+		break;
+	}
+}
+
+static void
+write_groups(struct tl_efficiency *e, struct tl_writer *w, int boundpos)
+{
+	size_t i;
+	int k, sub;
+
+	if (e->ngroups > 0)
+		qsort(e->groups, e->ngroups, sizeof(*e->groups), cmp_group);
+	for (i = 0; i < e->ngroups; i++) {
+		struct group *g = &e->groups[i];
+		double tbs = g->tbs_n > 0 ? g->tbs_sum / (double)g->tbs_n : 0;
+		double pct = g->pct_n > 0 ? g->pct_sum / (double)g->pct_n : 0;
+		int fi = 0;
+
+		for (k = 0; k < e->oc.n; k++) {
+			enum okind kind = out_kind(e, k, &sub);
+
+			if (kind == O_PASS &&
+			    sub == e->rr.pos[TL_COL_KERNEL_TIME_US])
+				tl_w_us(w, g->sum);
+			else if (kind == O_PASS &&
+			    sub == e->rr.pos[TL_COL_KERNEL_COUNT])
+				tl_w_double(w, g->kcount);
+			else if (kind == O_PASS &&
+			    sub == e->rr.pos[TL_COL_PCT_GPU_TIME])
+				tl_w_double(w, g->pct);
+			else if (kind == O_EFF && sub == E_TFLOPS_S)
+				w_pos(w, g->tflops_n > 0, g->tflops_sum /
+				    (double)g->tflops_n);
+			else if (kind == O_EFF && sub == E_TBS)
+				w_pos(w, g->tbs_n > 0, tbs);
+			else if (kind == O_EFF && sub == E_PCT)
+				w_pos(w, g->pct_n > 0, pct);
+			else if (kind == O_EFF && sub == E_ASSESS)
+				tl_w_str(w, g->pct_n > 0 ?
+				    tl_assessment(pct, e->o.thr) : "");
+			else if (kind == O_EFF && sub == E_BASE) {
+				write_baseline(e, w, g->trace, g->tbs_n > 0 &&
+				    boundpos >= 0 &&
+				    strcmp(g->field[boundpos], "memory") == 0,
+				    tbs);
+				k++;	/* wrote two columns, stored none */
+				continue;
+			} else if (kind == O_GROUP) {
+				write_stat(w, g, sub);
+				continue;
+			} else {
+				put_field(w, g->field[fi]);
+			}
+			fi++;
+		}
+		tl_w_eol(w);
+	}
+}
+
+/* The columns it writes: perf (when the input lacks them), eff, group. */
+static void
+own_columns(struct tl_efficiency *e)
+{
+	static const int tabs[3] = { TL_TAB_PERF, TL_TAB_EFF, TL_TAB_GROUP };
+	int t, k;
+
+	assert(tl_tables[TL_TAB_PERF].ncols == TL_PC_N &&
+	    tl_tables[TL_TAB_EFF].ncols == E_N &&
+	    tl_tables[TL_TAB_GROUP].ncols == G_N);
+	e->owned = tl_calloc((size_t)(TL_PC_N + E_N + G_N), sizeof(*e->owned));
+	for (t = e->re.have_perf ? 1 : 0; t < (e->o.group ? 3 : 2); t++)
+		for (k = 0; k < tl_tables[tabs[t]].ncols; k++)
+			e->owned[e->nowned++] = tl_tables[tabs[t]].cols[k];
+}
+
+/* Position of the bound column in a row stored for a group. */
+static int
+bound_pos(const struct tl_efficiency *e)
+{
+	int k, sub, f = 0;
+
+	for (k = 0; k < e->oc.n; k++) {
+		enum okind kind = out_kind(e, k, &sub);
+
+		if (kind == O_GROUP || (kind == O_EFF && sub >= E_BASE))
+			continue;
+		if (kind == O_EFF && sub == E_BOUND)
+			return f;
+		f++;
+	}
+	return -1;
+}
+
+/* Set up for the open input: the reader, the model, the columns. */
+static void
+setup(struct tl_efficiency *e, struct tl_writer *w)
+{
+	static const short cols[] = {
+		TL_ROWEFF_COLS, TL_HWAUTO_COLS, TL_COL_NAME, TL_COL_KERNELS
+	};
+	static const short group_cols[] = {
+		TL_COL_KERNEL_COUNT, TL_COL_PCT_GPU_TIME, TL_COL_INPUT_DIMS,
+		TL_COL_INPUT_TYPES, TL_COL_INPUT_STRIDES, TL_COL_CONCRETE_INPUTS
+	};
+	short want[NELEM(cols) + NELEM(group_cols)];
+	int n = 0;
+	size_t k;
+
+	for (k = 0; k < NELEM(cols); k++)
+		want[n++] = cols[k];
+	for (k = 0; e->o.group && k < NELEM(group_cols); k++)
+		want[n++] = group_cols[k];
+	tl_rr_init(&e->rr, &e->in, want, n);
+	tl_roweff_init(&e->re, &e->rr, e->o.roof, e->o.peak_tflops,
+	    e->o.peak_tbs);
+	tl_rr_need(&e->rr, TL_COL_KERNEL_TIME_US);
+	tl_rr_need(&e->rr, TL_COL_NAME);
+	if (e->o.hw != NULL)
+		tl_hwauto_columns(e->o.hw, &e->rr);
+	own_columns(e);
+	tl_outcols_init(&e->oc, &e->in, e->owned, e->nowned);
+	tl_outcols_header(&e->oc, &e->in, e->owned, w);
+}
+
+long
+tl_efficiency_run(struct tl_efficiency *e, char *const *files, int nfiles,
+    struct tl_writer *w)
+{
+	struct tl_writer sw;
+	struct tl_eff f;
+	long rows = 0;
+	int spool = !e->o.group && !e->o.no_baseline;
+
+	tl_stream_open(&e->in, files, nfiles);
+	setup(e, w);
+	if (spool) {
+		if ((e->spool = tmpfile()) == NULL)
+			tl_die("temporary file:");
+		e->spoolbuf = tl_malloc(SPOOL_BUF);
+		setvbuf(e->spool, e->spoolbuf, _IOFBF, SPOOL_BUF);
+		tl_w_init(&sw, e->spool, 0);
+	}
+	while (tl_rr_next(&e->rr)) {
+		int ti;
+
+		rows++;
+		tl_roweff_row(&e->re, &e->rr, e->o.hw != NULL ?
+		    tl_hwauto_row(e->o.hw, &e->rr) : NULL, &f);
+		ti = trace_index(e, tl_rr_text(&e->rr, TL_COL_TRACE));
+		add_baseline(e, ti, &f);
+		if (e->o.group) {
+			add_to_group(e, &f, ti);
+			continue;
+		}
+		if (!spool) {	/* one pass, nothing held back */
+			write_row(e, w, &f);
+			tl_w_empty(w);
+			tl_w_empty(w);
+			tl_w_eol(w);
+			continue;
+		}
+		write_row(e, &sw, &f);
+		tl_w_eol(&sw);
+		tl_grow(&e->notes, &e->capnotes, e->nnotes + 1,
+		    sizeof(*e->notes));
+		e->notes[e->nnotes].trace = ti;
+		e->notes[e->nnotes].memory = f.r.has_tbs &&
+		    strcmp(f.r.bound, "memory") == 0;
+		e->notes[e->nnotes].tbs = f.r.tbs;
+		e->nnotes++;
+	}
+	if (e->o.group)
+		write_groups(e, w, bound_pos(e));
+	else if (spool) {
+		if (fflush(e->spool) != 0 || ferror(e->spool))
+			tl_die("temporary file: write error:");
+		replay(e, w);
+	}
+	return rows;
+}
