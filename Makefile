@@ -21,12 +21,14 @@ LIBOBJ = \
 	lib/analysis/findings.o \
 	lib/analysis/findrules.o \
 	lib/analysis/opsig.o \
+	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
 	lib/common/interval.o \
 	lib/common/json.o \
 	lib/common/jsonw.o \
 	lib/common/strmap.o \
+	lib/common/tabfile.o \
 	lib/common/tsv.o \
 	lib/common/util.o \
 	lib/model/concrete.o \
@@ -46,11 +48,11 @@ LIBOBJ = \
 	lib/model/model_softmax.o \
 	lib/model/models_table.o \
 	lib/model/opargs.o \
-	lib/model/opmodel.o \
 	lib/model/perfcols.o \
-	lib/model/perfmodel.o \
+	lib/model/perfresult.o \
 	lib/model/roofline.o \
 	lib/model/roweff.o \
+	lib/model/rowmodel.o \
 	lib/render/advice.o \
 	lib/render/cmpreport.o \
 	lib/render/mdtext.o \
@@ -61,8 +63,10 @@ LIBOBJ = \
 	lib/render/report.o \
 	lib/render/svgchart.o \
 	lib/render/zipw.o \
+	lib/stream/categories_table.o \
 	lib/stream/category.o \
 	lib/stream/ops_table.o \
+	lib/stream/optable.o \
 	lib/stream/rules.o \
 	lib/stream/schema.o \
 	lib/stream/stream.o \
@@ -78,7 +82,8 @@ LIBOBJ = \
 	lib/trace/tree.o
 
 # Generated tables and the model families have no header of their own.
-GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o lib/stream/ops_table.o
+GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o \
+	lib/stream/categories_table.o lib/stream/ops_table.o
 LIBHDR = \
 	lib/analysis/cmpfind.h \
 	lib/analysis/compare.h \
@@ -86,12 +91,14 @@ LIBHDR = \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
 	lib/analysis/opsig.h \
+	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
 	lib/common/interval.h \
 	lib/common/json.h \
 	lib/common/jsonw.h \
 	lib/common/strmap.h \
+	lib/common/tabfile.h \
 	lib/common/tsv.h \
 	lib/common/util.h \
 	lib/model/concrete.h \
@@ -102,11 +109,11 @@ LIBHDR = \
 	lib/model/hwspec.h \
 	lib/model/model_file.h \
 	lib/model/opargs.h \
-	lib/model/opmodel.h \
 	lib/model/perfcols.h \
-	lib/model/perfmodel.h \
+	lib/model/perfresult.h \
 	lib/model/roofline.h \
 	lib/model/roweff.h \
+	lib/model/rowmodel.h \
 	lib/render/advice.h \
 	lib/render/cmpreport.h \
 	lib/render/mdtext.h \
@@ -117,6 +124,7 @@ LIBHDR = \
 	lib/render/svgchart.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \
+	lib/stream/optable.h \
 	lib/stream/rules.h \
 	lib/stream/schema.h \
 	lib/stream/stream.h \
@@ -132,6 +140,7 @@ LIBHDR = \
 	lib/trace/tree.h
 
 UNIT = \
+	tests/unit/test_category \
 	tests/unit/test_concrete \
 	tests/unit/test_efficiency \
 	tests/unit/test_expr \
@@ -151,6 +160,7 @@ UNIT = \
 	tests/unit/test_schema \
 	tests/unit/test_stream \
 	tests/unit/test_svgchart \
+	tests/unit/test_tabfile \
 	tests/unit/test_tsv \
 	tests/unit/test_zipw
 
@@ -159,6 +169,12 @@ TOOLS = \
 	tests/tools/measure \
 	tests/tools/multiply \
 	tests/tools/schema
+
+# Three programs linked with one category more (tests/category.sh).
+CATTEST = \
+	tests/category/tl-categorize \
+	tests/category/tl-findings \
+	tests/category/tl-parse
 
 MAN1 = \
 	man/tl-categorize.1 \
@@ -172,6 +188,9 @@ MAN5 = man/tl-format.5
 MAN7 = man/tl.7
 
 all: $(BIN)
+
+lib/stream/categories_table.c: share/tl/categories.tsv tests/tools/embed.awk
+	awk -v name=tl_default_categories -f tests/tools/embed.awk share/tl/categories.tsv > $@
 
 lib/stream/ops_table.c: share/tl/ops.tsv tests/tools/embed.awk
 	awk -v name=tl_default_ops -f tests/tools/embed.awk share/tl/ops.tsv > $@
@@ -229,12 +248,25 @@ tests/tools/multiply: tests/tools/multiply.c lib/libtl.a $(LIBHDR)
 tests/tools/schema: tests/tools/schema.c lib/libtl.a $(LIBHDR)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ tests/tools/schema.c lib/libtl.a $(LDLIBS)
 
+# The category table with tests/category/row.tsv added, linked in place
+# of lib/stream/categories_table.o (the archive's copy is then not used).
+tests/category/categories_table.c: share/tl/categories.tsv tests/category/row.tsv \
+    tests/tools/embed.awk
+	cat share/tl/categories.tsv tests/category/row.tsv | \
+	    awk -v name=tl_default_categories -f tests/tools/embed.awk > $@
+tests/category/tl-categorize: cmd/tl-categorize.c tests/category/categories_table.c lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-categorize.c tests/category/categories_table.c lib/libtl.a $(LDLIBS)
+tests/category/tl-findings: cmd/tl-findings.c tests/category/categories_table.c lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-findings.c tests/category/categories_table.c lib/libtl.a $(LDLIBS)
+tests/category/tl-parse: cmd/tl-parse.c tests/category/categories_table.c lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-parse.c tests/category/categories_table.c lib/libtl.a $(LDLIBS)
+
 # Unit tests: tests/unit/test_X.c against the library.
 $(UNIT): tests/unit/unit.h tests/unit/model.h lib/libtl.a
 .c:
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libtl.a $(LDLIBS)
 
-check: all $(UNIT) $(TOOLS)
+check: all $(UNIT) $(TOOLS) $(CATTEST)
 	sh tests/run.sh
 
 # Statically linked programs to copy into containers (see CONTRIBUTING.md
@@ -246,7 +278,7 @@ static:
 # AddressSanitizer + UndefinedBehaviorSanitizer build of everything.
 asan:
 	$(MAKE) clean
-	$(MAKE) all $(UNIT) $(TOOLS) CFLAGS="$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="$(LDFLAGS) -fsanitize=address,undefined"
+	$(MAKE) all $(UNIT) $(TOOLS) $(CATTEST) CFLAGS="$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="$(LDFLAGS) -fsanitize=address,undefined"
 
 bench: all $(TOOLS)
 	sh tests/bench.sh
@@ -315,7 +347,7 @@ install: all
 	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
 	mkdir -p $(DESTDIR)$(SHAREDIR)/models
-	cp -f share/tl/ops.tsv share/tl/gpus.tsv share/tl/tl.mk $(DESTDIR)$(SHAREDIR)/
+	cp -f share/tl/categories.tsv share/tl/ops.tsv share/tl/gpus.tsv share/tl/tl.mk $(DESTDIR)$(SHAREDIR)/
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 	cp -f share/tl/replay/* $(DESTDIR)$(SHAREDIR)/replay/
@@ -327,7 +359,8 @@ uninstall:
 	rm -rf $(DESTDIR)$(SHAREDIR)
 
 clean:
-	rm -rf bin lib/*/*.o lib/libtl.a $(GENOBJ:.o=.c) $(UNIT) $(TOOLS)
+	rm -rf bin lib/*/*.o lib/libtl.a $(GENOBJ:.o=.c) $(UNIT) $(TOOLS) \
+	    $(CATTEST) tests/category/categories_table.c
 	rm -rf fuzz/obj fuzz/bin
 
 .PHONY: all check static asan bench fuzz install uninstall clean

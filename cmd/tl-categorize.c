@@ -9,6 +9,7 @@
 #include "common/tsv.h"
 #include "common/util.h"
 #include "stream/category.h"
+#include "stream/optable.h"
 #include "stream/rules.h"
 #include "stream/schema.h"
 #include "stream/stream.h"
@@ -31,16 +32,7 @@ static const char help_str[] =
     "  -h, --help        print this help and exit\n"
     "  -V, --version     print the version and exit\n";
 
-static const struct {
-	const char *name;
-	const char *members[6];
-} groups[] = {
-	{ "norm", { "batchnorm", "layernorm", "groupnorm", "instancenorm",
-	    "rmsnorm", NULL } },
-	{ "sdpa", { "attention", NULL } },
-};
-
-static int keep[32];	/* by index in tl_categories() */
+static int keep[TL_CAT_MAX];	/* by index in the category table */
 
 static void
 usage(FILE *fp, int status)
@@ -48,36 +40,20 @@ usage(FILE *fp, int status)
 	tl_usage(fp, status, usage_str, help_str);
 }
 
-static int
-category_index(const char *s)
-{
-	const char *const *c = tl_categories();
-	int i;
-
-	for (i = 0; c[i] != NULL; i++)
-		if (strcmp(c[i], s) == 0)
-			return i;
-	return -1;
-}
-
 /* Select a category or group; 0, or -1 when the word names neither. */
 static int
 select_word(const char *s)
 {
-	size_t g;
-	int i;
+	int i, any = 0;
 
-	if ((i = category_index(s)) >= 0) {
+	if ((i = tl_category_index(s)) >= 0) {
 		keep[i] = 1;
 		return 0;
 	}
-	for (g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
-		if (strcmp(groups[g].name, s) == 0) {
-			for (i = 0; groups[g].members[i] != NULL; i++)
-				keep[category_index(groups[g].members[i])] = 1;
-			return 0;
-		}
-	return -1;
+	for (i = 0; i < tl_ncategories(); i++)
+		if (tl_category_in_group(i, s))
+			keep[i] = any = 1;
+	return any ? 0 : -1;
 }
 
 /* A word that is no category: a file if it exists, else a typo. */
@@ -89,8 +65,9 @@ not_a_category(const char *s)
 	if (strcmp(s, "-") == 0 || stat(s, &st) == 0)
 		return;
 	if (strchr(s, '/') == NULL && strchr(s, '.') == NULL) {
-		tl_warn("'%s' is neither a category, a group (norm, sdpa) nor a "
-		    "file; tl-categorize --list shows the categories", s);
+		tl_warn("'%s' is neither a category, a group (%s) nor a file; "
+		    "tl-categorize --list shows the categories", s,
+		    tl_category_groups());
 		usage(stderr, TL_EXIT_USAGE);
 	}
 }
@@ -198,7 +175,7 @@ main(int argc, char *argv[])
 			}
 			free(name);
 		}
-		c = category_index(cat);
+		c = tl_category_index(cat);
 		if (any && (c >= 0 && keep[c]) == invert)
 			continue;
 		if (!any && invert)

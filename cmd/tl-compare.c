@@ -12,7 +12,7 @@
 #include "common/util.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 
 static const char usage_str[] =
     "usage: tl-compare --ref FILE --target FILE [--ref-name NAME]\n"

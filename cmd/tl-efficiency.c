@@ -13,7 +13,7 @@
 #include "model/hwauto.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 
 static const char usage_str[] =
     "usage: tl-efficiency --hw NAME|auto [--hw-file FILE] [--hw-map FILE]\n"

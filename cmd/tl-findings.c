@@ -13,6 +13,7 @@
 #include "render/cmpreport.h"
 #include "render/outdir.h"
 #include "render/report.h"
+#include "stream/category.h"
 #include "stream/stream.h"
 
 static const char usage_str[] =
@@ -151,7 +152,7 @@ main(int argc, char *argv[])
 			charts = optarg;
 			break;
 		case 'C':
-			if ((cat = tl_fcat_parse(optarg)) < 0) {
+			if ((cat = tl_category_parse(optarg)) < 0) {
 				tl_warn("--category: unknown category '%s'",
 				    optarg);
 				usage(stderr, TL_EXIT_USAGE);

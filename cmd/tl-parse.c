@@ -8,7 +8,7 @@
 #include "common/json.h"
 #include "common/tsv.h"
 #include "common/util.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 #include "stream/schema.h"
 #include "trace/opstream.h"
 #include "trace/timeline.h"

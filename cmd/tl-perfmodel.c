@@ -8,9 +8,9 @@
 #include "common/tsv.h"
 #include "common/util.h"
 #include "model/model_file.h"
-#include "model/opmodel.h"
 #include "model/perfcols.h"
-#include "stream/category.h"
+#include "model/rowmodel.h"
+#include "stream/optable.h"
 #include "stream/stream.h"
 
 static const char usage_str[] =

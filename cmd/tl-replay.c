@@ -13,7 +13,7 @@
 #include "model/model_file.h"
 #include "render/replay.h"
 #include "render/replaypkg.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 
 static const char usage_str[] =
     "usage: tl-replay [-o DIR] [-z FILE] [--bottlenecks [--min-pct X]\n"

@@ -35,9 +35,19 @@ TGT = "mi300-qwen1.5-0.5b.json.gz"
 TLC = ["total", "busy", "compute", "exposed_comm", "exposed_memcpy", "idle"]
 TL_LABEL = ["Total GPU timeline", "Busy", "Computation",
             "Exposed communication", "Exposed memory copy", "Idle"]
-CATS = ["gemm", "conv", "attention", "batchnorm", "layernorm", "groupnorm",
-        "instancenorm", "rmsnorm", "softmax", "elementwise", "reduce", "comm",
-        "memcpy", "triton", "other"]
+
+def categories():
+    """The category values in report order: share/tl/categories.tsv."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "share", "tl", "categories.tsv")
+    with open(path, encoding="utf-8") as f:
+        lines = [x.rstrip("\n").split("\t") for x in f
+                 if x.strip() and not x.startswith("#")]
+    col = lines[0].index("value")
+    return [x[col] for x in lines[1:]]
+
+
+CATS = categories()
 
 
 def sh(cmd):

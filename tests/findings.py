@@ -6,7 +6,7 @@ Prints "ok NAME", "FAIL NAME" or "SKIP NAME" lines (tests/run.sh counts
 them).  Every number asserted is computed here, independently, from the
 op stream that tl-efficiency writes: the layout-conversion share of the
 convolutions, the batchnorm bandwidth against the elementwise baseline,
-the GEMM table with the seeds' priority rules, the roofline points.
+the GEMM table with tl-findings' priority rules, the roofline points.
 """
 import json
 import os

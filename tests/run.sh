@@ -96,9 +96,10 @@ done
 # "prog P..." to name the programs the case is for (default: the three
 # filters) and "args A..." for arguments in place of the program's
 # default ones and the file name (FILE stands for the file name).  The
-# file is standard input too.
+# file is standard input too.  tests/bad/table holds bad table files
+# (--rules, --ops, --models, --hw-file) in the same form.
 binabs=$(cd "$BIN" && pwd)
-for e in tests/bad/stream/*.expect; do
+for e in tests/bad/stream/*.expect tests/bad/table/*.expect; do
 	base=${e%.expect}
 	in=$(ls "$base".tsv "$base".csv 2>/dev/null | head -1)
 	f=$(basename "$in")
@@ -125,8 +126,10 @@ for e in tests/bad/stream/*.expect; do
 done
 
 # End-to-end cases; tl-replay and its runner; the trace multiplier's
-# scaling checks; the batch rules of share/tl/tl.mk.
-for c in tests/cases.sh tests/replay.sh tests/scale.sh tests/tlmk.sh; do
+# scaling checks; the batch rules of share/tl/tl.mk; a category added to
+# the category table (tests/category/).
+for c in tests/cases.sh tests/replay.sh tests/scale.sh tests/tlmk.sh \
+    tests/category.sh; do
 	sh "$c" "$BIN" "$SHARED" > "$tmp/cases" 2>&1
 	tally "$tmp/cases"
 done

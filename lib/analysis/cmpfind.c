@@ -7,6 +7,7 @@
 #include "analysis/cmpfind.h"
 #include "common/json.h"
 #include "common/util.h"
+#include "stream/category.h"
 #include "stream/schema.h"
 #include "stream/stream.h"
 
@@ -212,8 +213,8 @@ read_row(struct tl_cmpfind *c, struct reader *R)
 	w->compute_spec = dup_col(R, TL_COL_COMPUTE_SPEC);
 	w->bound = dup_col(R, TL_COL_BOUND);
 	w->explained = dup_col(R, TL_COL_EXPLAINED);
-	if ((w->cat = tl_fcat_parse(w->category)) < 0)
-		w->cat = TL_FC_OTHER;
+	if ((w->cat = tl_category_parse(w->category)) < 0)
+		w->cat = tl_category_index("other");
 	w->has_flops = tl_rr_i64(&R->rr, TL_COL_FLOPS, &w->flops);
 	w->has_bytes = tl_rr_i64(&R->rr, TL_COL_BYTES, &w->bytes);
 	w->s[REF].has = w->match != TL_CM_TARGET_ONLY;

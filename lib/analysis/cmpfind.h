@@ -77,7 +77,7 @@ struct tl_crow {
 	char *name, *category, *direction, *dims, *types, *strides;
 	char *target_strides, *layout_note, *concrete, *perf_model;
 	char *compute_spec, *bound;
-	int cat;			/* TL_FC_*, other when unknown */
+	int cat;			/* category index; other when unknown */
 	int has_flops, has_bytes;
 	int64_t flops, bytes;
 	struct tl_cside s[2];		/* reference, target */
@@ -103,8 +103,8 @@ struct tl_cmpfind {
 	struct tl_crow *row;		/* in stream order */
 	int nrow;
 	size_t caprow;
-	int64_t cat_ns[2][TL_FC_N];	/* kernel time per category and side */
-	int cat_present[TL_FC_N];
+	int64_t cat_ns[2][TL_CAT_MAX];	/* kernel time per category and side */
+	int cat_present[TL_CAT_MAX];
 	int64_t op_ns[2];		/* sum of each side's kernel time */
 	int nmatch[3];			/* rows per tl_cmatch */
 	int nlayout;			/* matched despite other strides */

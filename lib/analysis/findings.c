@@ -9,58 +9,10 @@
 #include "common/json.h"
 #include "common/strmap.h"
 #include "common/util.h"
+#include "stream/category.h"
 #include "stream/schema.h"
 #include "stream/stream.h"
 #include "trace/kernclass.h"
-
-static const struct {
-	const char *value, *file, *title;
-} cats[TL_FC_N] = {
-	{ "gemm", "gemm", "GEMM" },
-	{ "conv", "convolution", "Convolution" },
-	{ "attention", "attention", "Attention" },
-	{ "batchnorm", "batchnorm", "BatchNorm" },
-	{ "layernorm", "layernorm", "LayerNorm" },
-	{ "groupnorm", "groupnorm", "GroupNorm" },
-	{ "instancenorm", "instancenorm", "InstanceNorm" },
-	{ "rmsnorm", "rmsnorm", "RMSNorm" },
-	{ "softmax", "softmax", "Softmax" },
-	{ "elementwise", "elementwise", "Elementwise" },
-	{ "reduce", "reduce", "Reduce" },
-	{ "comm", "communication", "Collective communication" },
-	{ "memcpy", "memcpy", "Memory copy" },
-	{ "triton", "triton", "Triton" },
-	{ "other", "other", "Other" },
-};
-
-const char *
-tl_fcat_value(int c)
-{
-	return cats[c].value;
-}
-
-const char *
-tl_fcat_file(int c)
-{
-	return cats[c].file;
-}
-
-const char *
-tl_fcat_title(int c)
-{
-	return cats[c].title;
-}
-
-int
-tl_fcat_parse(const char *s)
-{
-	int c;
-
-	for (c = 0; c < TL_FC_N; c++)
-		if (strcmp(s, cats[c].value) == 0 || strcmp(s, cats[c].file) == 0)
-			return c;
-	return -1;
-}
 
 /* A GPU event kept for the gap analysis. */
 struct tl_fev {
@@ -190,7 +142,7 @@ trace_of(struct tl_floader *L, const char *name)
 {
 	struct tl_findings *f = L->f;
 	struct tl_ftrace *t;
-	int i;
+	int i, other = tl_category_index("other");
 
 	for (i = f->ntr; i-- > 0;)
 		if (strcmp(f->tr[i].name, name) == 0)
@@ -203,13 +155,13 @@ trace_of(struct tl_floader *L, const char *name)
 	t->gpu = dup_field(L, C_GPU);
 	t->hw = dup_field(L, C_HW);
 	/* The timeline columns are required; a bad one fails the load. */
-	if (num_ns(L, C_TOTAL, TL_FC_OTHER, &t->total_ns) < 0 ||
-	    num_ns(L, C_BUSY, TL_FC_OTHER, &t->busy_ns) < 0 ||
-	    num_ns(L, C_COMPUTE, TL_FC_OTHER, &t->compute_ns) < 0 ||
-	    num_ns(L, C_COMM, TL_FC_OTHER, &t->comm_ns) < 0 ||
-	    num_ns(L, C_MEMCPY, TL_FC_OTHER, &t->memcpy_ns) < 0 ||
-	    num_ns(L, C_IDLE, TL_FC_OTHER, &t->idle_ns) < 0)
-		tl_die("%s", f->cat[TL_FC_OTHER].error);
+	if (num_ns(L, C_TOTAL, other, &t->total_ns) < 0 ||
+	    num_ns(L, C_BUSY, other, &t->busy_ns) < 0 ||
+	    num_ns(L, C_COMPUTE, other, &t->compute_ns) < 0 ||
+	    num_ns(L, C_COMM, other, &t->comm_ns) < 0 ||
+	    num_ns(L, C_MEMCPY, other, &t->memcpy_ns) < 0 ||
+	    num_ns(L, C_IDLE, other, &t->idle_ns) < 0)
+		tl_die("%s", f->cat[other].error);
 	return t;
 }
 
@@ -323,7 +275,7 @@ load_row(struct tl_floader *L)
 	int cat, added, name, have_host;
 	double pct = 0, v;
 
-	if ((cat = tl_fcat_parse(catv)) < 0)
+	if ((cat = tl_category_parse(catv)) < 0)
 		tl_die("%s: unknown category '%s'", tl_stream_where(L->in),
 		    catv);
 	t = trace_of(L, get(L, C_TRACE));
@@ -531,14 +483,13 @@ precision_low(const char *spec)
 	    strstr(spec, "fp4") != NULL;
 }
 
-/* Notable patterns of an op signature (the seeds' common patterns). */
+/* Notable patterns of an op signature. */
 static const char *
 pattern(struct tl_json *j, const struct tl_fop *op)
 {
 	int64_t m, n, k, b = 1, kh, kw, g, cin;
 
-	switch (op->cat) {
-	case TL_FC_GEMM:
+	if (tl_category_is(op->cat, "gemm")) {
 		if (precision_low(op->compute_spec) ||
 		    strstr(op->name, "scaled_mm") != NULL)
 			return "quantized GEMM";
@@ -556,7 +507,8 @@ pattern(struct tl_json *j, const struct tl_fop *op)
 		if (strcmp(op->bound, "memory") == 0)
 			return "memory-bound GEMM";
 		return NULL;
-	case TL_FC_CONV:
+	}
+	if (tl_category_is(op->cat, "conv")) {
 		if (param(j, op->params, "groups", -1, &g) && g > 1 &&
 		    param(j, op->params, "input_shape", 1, &cin) && g == cin)
 			return "depthwise convolution";
@@ -569,13 +521,11 @@ pattern(struct tl_json *j, const struct tl_fop *op)
 			return "3x3-class convolution";
 		}
 		return NULL;
-	case TL_FC_ATTENTION:
-		if (param(j, op->params, "N_Q", -1, &n) && n < 1024)
-			return "short-sequence attention";
-		return NULL;
-	default:
-		return NULL;
 	}
+	if (tl_category_is(op->cat, "attention") &&
+	    param(j, op->params, "N_Q", -1, &n) && n < 1024)
+		return "short-sequence attention";
+	return NULL;
 }
 
 static int
@@ -685,7 +635,7 @@ analyse(struct tl_findings *f, struct tl_json *j)
 		op->pct_compute = f->op_total_us > 0 ?
 		    (double)op->time_ns / 1e3 / f->op_total_us * 100 : 0;
 	}
-	for (k = 0; k < TL_FC_N; k++) {
+	for (k = 0; k < tl_ncategories(); k++) {
 		c = &f->cat[k];
 		c->pct_compute = f->op_total_us > 0 ?
 		    (double)c->time_ns / 1e3 / f->op_total_us * 100 : 0;
@@ -706,9 +656,8 @@ analyse(struct tl_findings *f, struct tl_json *j)
 		if (c->error != NULL)
 			continue;	/* no claims on a failed category */
 		tms = (double)op->time_ns / 1e6;
-		op->bottleneck = tl_is_bottleneck(&f->rules,
-		    tl_fcat_value(op->cat), tms, op->pct_category,
-		    op->has_eff, op->eff);
+		op->bottleneck = tl_is_bottleneck(&f->rules, op->cat, tms,
+		    op->pct_category, op->has_eff, op->eff);
 		op->prio = tl_priority(&f->rules, op->pct_compute, op->has_eff,
 		    op->eff, op->pattern != NULL && op->bottleneck);
 		op->replay = tl_replay_wanted(&f->rules, op->pct_compute,
@@ -754,8 +703,9 @@ modules(struct tl_findings *f)
 		md->ops += op->count;
 		md->kernels += op->kernel_count;
 		md->time_ns += op->time_ns;
-		if (op->cat == TL_FC_GEMM || op->cat == TL_FC_CONV ||
-		    op->cat == TL_FC_ATTENTION)
+		if (tl_category_is(op->cat, "gemm") ||
+		    tl_category_is(op->cat, "conv") ||
+		    tl_category_is(op->cat, "attention"))
 			md->heavy = 1;
 	}
 	tl_strmap_free(&m);
@@ -886,7 +836,7 @@ tl_findings_free(struct tl_findings *f)
 		}
 		free(t->ev);
 	}
-	for (k = 0; k < TL_FC_N; k++) {
+	for (k = 0; k < TL_CAT_MAX; k++) {
 		free(f->cat[k].ops);
 		free((char *)f->cat[k].error);
 	}
@@ -900,4 +850,13 @@ tl_findings_free(struct tl_findings *f)
 	free((char *)f->hw);
 	if (f->load != NULL)
 		loader_free(f);
+}
+
+const struct tl_fcat *
+tl_findings_cat(const struct tl_findings *f, const char *value)
+{
+	static const struct tl_fcat none;
+	int c = tl_category_index(value);
+
+	return c >= 0 ? &f->cat[c] : &none;
 }

@@ -17,23 +17,9 @@
 #include <stdint.h>
 
 #include "analysis/findrules.h"
+#include "stream/category.h"
 
 struct tl_stream;
-
-/* The categories, in report order. */
-enum {
-	TL_FC_GEMM, TL_FC_CONV, TL_FC_ATTENTION, TL_FC_BATCHNORM,
-	TL_FC_LAYERNORM, TL_FC_GROUPNORM, TL_FC_INSTANCENORM, TL_FC_RMSNORM,
-	TL_FC_SOFTMAX, TL_FC_ELEMENTWISE, TL_FC_REDUCE, TL_FC_COMM,
-	TL_FC_MEMCPY, TL_FC_TRITON, TL_FC_OTHER, TL_FC_N
-};
-
-/* The stream's category value, the seeds' file name, the title. */
-const char *tl_fcat_value(int c);
-const char *tl_fcat_file(int c);
-const char *tl_fcat_title(int c);
-/* A category from its value or its file name; -1 if none. */
-int tl_fcat_parse(const char *s);
 
 /* A kernel name and its share of an op signature. */
 struct tl_fkern {
@@ -137,7 +123,7 @@ struct tl_findings {
 	size_t captr;
 	struct tl_fop *op;
 	int nop;
-	struct tl_fcat cat[TL_FC_N];
+	struct tl_fcat cat[TL_CAT_MAX];	/* by index in the category table */
 	double op_total_us;	/* op kernel time of every trace */
 	int grouped;		/* the input had --group rows */
 	int has_stack;		/* module and call_stack columns */
@@ -177,5 +163,8 @@ void tl_findings_free(struct tl_findings *f);
 
 /* The worst priority of a bottleneck, or -1 when there is none. */
 int tl_findings_worst(const struct tl_findings *f);
+/* The category with this value (an empty one if the table has none). */
+const struct tl_fcat *tl_findings_cat(const struct tl_findings *f,
+    const char *value);
 
 #endif

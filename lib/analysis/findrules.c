@@ -1,8 +1,8 @@
 /* See LICENSE file for copyright and license details. */
 #include <strings.h>
-#include <string.h>
 
 #include "analysis/findrules.h"
+#include "stream/category.h"
 
 void
 tl_findrules_default(struct tl_findrules *r)
@@ -18,19 +18,13 @@ tl_findrules_default(struct tl_findrules *r)
 	r->replay_eff = 30;
 }
 
-double
-tl_findrules_time_ms(const char *category)
-{
-	return strcmp(category, "batchnorm") == 0 ? 10 : 50;
-}
-
 int
-tl_is_bottleneck(const struct tl_findrules *r, const char *category,
-    double time_ms, double pct_category, int has_eff, double eff)
+tl_is_bottleneck(const struct tl_findrules *r, int cat, double time_ms,
+    double pct_category, int has_eff, double eff)
 {
 	if (!has_eff || eff >= r->bottleneck_eff)
 		return 0;
-	return time_ms > tl_findrules_time_ms(category) ||
+	return time_ms > tl_category(cat)->bottleneck_ms ||
 	    pct_category > r->bottleneck_cat_pct;
 }
 

@@ -3,7 +3,7 @@
 #define TL_FINDRULES_H
 
 /*
- * The analyst's rules (analysis-rules.md, the seeds' analysers), shared by
+ * The analyst's rules (tl-findings(1) states them), shared by
  * tl-findings and tl-replay --bottlenecks so both decide alike.
  * "% of compute" is the row's pct_gpu_time; "efficiency" its pct_roofline.
  * Every threshold is a default that a program option may change.
@@ -24,17 +24,12 @@ struct tl_findrules {
 void tl_findrules_default(struct tl_findrules *r);
 
 /*
- * The category's absolute time threshold in ms for a bottleneck: gemm
- * and conv 50, batchnorm 10, others 50.
+ * Whether an op of category cat (its index in the category table) is a
+ * bottleneck: (time_ms > the category's bottleneck_ms or pct_category >
+ * bottleneck_cat_pct) and has_eff and eff < bottleneck_eff.
  */
-double tl_findrules_time_ms(const char *category);
-
-/*
- * Whether an op is a bottleneck: (time_ms > the category's threshold or
- * pct_category > bottleneck_cat_pct) and has_eff and eff < bottleneck_eff.
- */
-int tl_is_bottleneck(const struct tl_findrules *r, const char *category,
-    double time_ms, double pct_category, int has_eff, double eff);
+int tl_is_bottleneck(const struct tl_findrules *r, int cat, double time_ms,
+    double pct_category, int has_eff, double eff);
 
 /*
  * The priority of an op from its % of compute and efficiency (has_eff 0:

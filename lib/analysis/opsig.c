@@ -3,11 +3,11 @@
 #include <string.h>
 
 #include "analysis/opsig.h"
+#include "common/checked.h"
 #include "common/json.h"
 #include "common/jsonw.h"
 #include "common/util.h"
 #include "model/perfcols.h"
-#include "model/perfmodel.h"
 #include "stream/schema.h"
 #include "stream/stream.h"
 

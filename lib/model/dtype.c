@@ -6,7 +6,9 @@
 
 /*
  * The profiler's dtype names (the "Input type" of a cpu_op) with their
- * element size and compute precision.
+ * element size and compute precision.  TraceLens sizes dtypes with
+ * name2bpe in TraceLens/PerfModel/utils.py, which lacks bool and the
+ * 16-bit integer and complex types; tl knows them.
  */
 static const struct {
 	const char *name;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/dtype.h"
 #include "model/family.h"
 #include "model/model_file.h"
 
@@ -31,21 +32,12 @@ static const struct {
 	{ "reduce", tl_model_reduce },
 	{ "softmax", tl_model_softmax },
 	{ "softmax_bwd", tl_model_softmax_bwd },
-	{ "batchnorm", tl_model_batchnorm },
-	{ "batchnorm_bwd", tl_model_batchnorm_bwd },
-	{ "layernorm", tl_model_layernorm },
-	{ "layernorm_bwd", tl_model_layernorm_bwd },
-	{ "groupnorm", tl_model_groupnorm },
-	{ "groupnorm_bwd", tl_model_groupnorm_bwd },
-	{ "instancenorm", tl_model_instancenorm },
-	{ "instancenorm_bwd", tl_model_instancenorm_bwd },
-	{ "rmsnorm", tl_model_rmsnorm },
-	{ "rmsnorm_bwd", tl_model_rmsnorm_bwd },
 	{ "triton", model_triton },
 };
 
-tl_model_fn
-tl_model_find(const char *family)
+/* The C model of a family name ("gemm", "conv", ...), or NULL. */
+static tl_model_fn
+find(const char *family)
 {
 	size_t i;
 
@@ -91,10 +83,14 @@ tl_perf_run(const struct tl_opargs *o, const char *family, int bwd,
 			return rc < 0 ? -1 : 0;
 		}
 	}
-	if (family == NULL || family[0] == '\0' ||
-	    (fn = tl_model_find(family)) == NULL)
+	if (family == NULL || family[0] == '\0')
 		return 1;
-	rc = fn(o, bwd, p);
+	if ((fn = find(family)) != NULL)
+		rc = fn(o, bwd, p);
+	else if (tl_norm_family(family))
+		rc = tl_model_norm(family, o, bwd, p);
+	else
+		return 1;
 	tl_perf_params_end(p);
 	if (rc == 0 && p->has_flops && !p->has_bytes && p->err[0] == '\0')
 		unknown_dtype(o, p);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/tabfile.h"
 #include "common/tsv.h"
 #include "common/util.h"
 #include "model/hwspec.h"
@@ -14,7 +15,6 @@
 extern const char tl_default_gpus[];	/* gpus_table.c, from share/tl/gpus.tsv */
 
 #define BUILTIN_NAME	"built-in gpus.tsv"
-#define MAXCOL		64
 
 /* The figures a compute spec or the bandwidth can have. */
 enum { K_PEAK, K_SPARSE, K_ACH, NKIND };
@@ -79,12 +79,10 @@ struct table {
 	size_t nhw, caphw;
 };
 
-/* The state of one parse, for error messages. */
+/* The state of one parse: the table file read, for error messages. */
 struct ctx {
 	struct table *t;
-	const char *where;
-	char *err;
-	size_t errlen;
+	struct tl_tabfile in;
 };
 
 static struct table cur;
@@ -96,20 +94,13 @@ static void fail(struct ctx *c, long line, const char *fmt, ...)
 static void
 fail(struct ctx *c, long line, const char *fmt, ...)
 {
+	char what[sizeof(c->in.err)];
 	va_list ap;
-	int n;
 
-	if (c->err == NULL || c->errlen == 0)
-		return;
-	if (line > 0)
-		n = snprintf(c->err, c->errlen, "%s:%ld: ", c->where, line);
-	else
-		n = snprintf(c->err, c->errlen, "%s: ", c->where);
-	if (n < 0 || (size_t)n >= c->errlen)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	tl_tabfile_error(&c->in, line, "%s", what);
 }
 
 static int
@@ -175,27 +166,6 @@ table_free(struct table *t)
 	free(t->fact);
 	free(t->text);
 	memset(t, 0, sizeof(*t));
-}
-
-/* Decode the stream's escapes (\t \n \r \\) in place; others stay. */
-static void
-unescape(char *s)
-{
-	char *d = s;
-
-	for (; *s != '\0'; s++) {
-		if (*s == '\\' && s[1] != '\0') {
-			switch (s[1]) {
-			case 't': *d++ = '\t'; s++; continue;
-			case 'n': *d++ = '\n'; s++; continue;
-			case 'r': *d++ = '\r'; s++; continue;
-			case '\\': *d++ = '\\'; s++; continue;
-			default: break;
-			}
-		}
-		*d++ = *s;
-	}
-	*d = '\0';
 }
 
 static int
@@ -592,122 +562,36 @@ check_table(struct ctx *c)
 	return 0;
 }
 
+/* Read the table (FILE, or the built-in one when path is NULL). */
 static int
-parse(struct table *t, const char *src, struct ctx *c)
+parse(struct table *t, const char *path, struct ctx *c)
 {
 	static const char *const want[5] = {
 		"gpu", "key", "kind", "value", "source"
 	};
-	char *line, *next;
-	long lineno = 0;
-	int col[5], ncol = 0, i;
+	int i, rc;
 
 	c->t = t;
-	t->text = tl_strdup(src);
-	line = t->text;
-	if (strncmp(line, "\xef\xbb\xbf", 3) == 0)
-		line += 3;	/* a UTF-8 byte order mark */
-	for (; line != NULL; line = next) {
-		char *f[MAXCOL];
+	if (tl_tabfile_open(&c->in, path, tl_default_gpus, BUILTIN_NAME, want, 5,
+	    5, TL_TABFILE_UNESCAPE) < 0)
+		return -1;
+	while ((rc = tl_tabfile_next(&c->in)) > 0) {
 		struct fact r;
-		size_t n;
-		int nf = 0;
 
-		next = strchr(line, '\n');
-		if (next != NULL)
-			*next++ = '\0';
-		else if (*line == '\0')
-			break;
-		lineno++;
-		n = strlen(line);
-		if (n > 0 && line[n - 1] == '\r')
-			line[--n] = '\0';
-		if (n == 0 || line[0] == '#')
-			continue;
-		f[nf++] = line;
-		for (char *p = line; *p != '\0'; p++)
-			if (*p == '\t') {
-				if (nf == MAXCOL) {
-					fail(c, lineno, "more than %d columns",
-					    MAXCOL);
-					return -1;
-				}
-				*p = '\0';
-				f[nf++] = p + 1;
-			}
-		for (i = 0; i < nf; i++)
-			unescape(f[i]);
-		if (ncol == 0) {
-			/* The header: find the columns by name. */
-			for (i = 0; i < 5; i++) {
-				int j, at = -1;
-
-				for (j = 0; j < nf; j++)
-					if (strcmp(f[j], want[i]) == 0) {
-						if (at >= 0) {
-							fail(c, lineno, "column "
-							    "'%s' twice in the "
-							    "header", want[i]);
-							return -1;
-						}
-						at = j;
-					}
-				if (at < 0) {
-					fail(c, lineno, "the header has no "
-					    "column '%s' (want gpu, key, kind, "
-					    "value, source)", want[i]);
-					return -1;
-				}
-				col[i] = at;
-			}
-			ncol = nf;
-			continue;
-		}
-		if (nf != ncol) {
-			fail(c, lineno, "%d field%s, the header has %d", nf,
-			    nf == 1 ? "" : "s", ncol);
-			return -1;
-		}
 		for (i = 0; i < 5; i++)
-			r.f[i] = f[col[i]];
-		if (add_row(c, lineno, &r) != 0)
+			r.f[i] = tl_tabfile_get(&c->in, i);
+		if (add_row(c, c->in.line, &r) != 0)
 			return -1;
 		tl_grow(&t->fact, &t->capfact, t->nfact + 1, sizeof(*t->fact));
 		t->fact[t->nfact++] = r;
 	}
-	if (ncol == 0) {
-		fail(c, lineno + 1, "no header line (want gpu, key, kind, "
-		    "value, source)");
+	if (rc < 0)
 		return -1;
-	}
 	if (t->nhw == 0) {
-		fail(c, lineno, "no rows after the header");
+		fail(c, c->in.line, "no rows after the header");
 		return -1;
 	}
 	return check_table(c);
-}
-
-/* Read a whole file into a string; NULL with a message in err. */
-static char *
-slurp(const char *path, struct ctx *c)
-{
-	char *buf, *z;
-	size_t n;
-
-	if ((buf = tl_slurp(path, &n)) == NULL) {
-		fail(c, 0, "%s", strerror(errno));
-		return NULL;
-	}
-	if ((z = memchr(buf, '\0', n)) != NULL) {
-		long line = 1;
-
-		for (char *p = buf; p < z; p++)
-			line += *p == '\n';
-		fail(c, line, "NUL byte: not a text file");
-		free(buf);
-		return NULL;
-	}
-	return buf;
 }
 
 int
@@ -715,21 +599,15 @@ tl_hw_load(const char *path, char *err, size_t errlen)
 {
 	struct table t;
 	struct ctx c;
-	char *buf = NULL;
 	int rc;
 
 	memset(&t, 0, sizeof(t));
-	c.t = &t;
-	c.where = path != NULL ? path : BUILTIN_NAME;
-	c.err = err;
-	c.errlen = errlen;
-	if (err != NULL && errlen > 0)
-		err[0] = '\0';
 	tried = 1;
-	if (path != NULL && (buf = slurp(path, &c)) == NULL)
-		return -1;
-	rc = parse(&t, path != NULL ? buf : tl_default_gpus, &c);
-	free(buf);
+	rc = parse(&t, path, &c);
+	t.text = tl_tabfile_keep(&c.in);
+	tl_tabfile_close(&c.in);
+	if (err != NULL && errlen > 0)
+		snprintf(err, errlen, "%s", rc != 0 ? c.in.err : "");
 	if (rc != 0) {
 		table_free(&t);
 		return -1;

@@ -1,6 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * Convolution family (semantics §7.2), after torch.utils.flop_counter.
+ * Convolution family (TraceLens' CONV in TraceLens/PerfModel/perf_model.py),
+ * after torch.utils.flop_counter.
  * x is the input (N, C_in, spatial...), w the weight (C_out, C_in/groups,
  * k...) or, transposed, (C_in, C_out/groups, k...), out the output.
  * prod() is the product of a shape; bpe the element size of x's dtype.
@@ -54,8 +55,10 @@
  */
 #include <string.h>
 
+#include "common/checked.h"
 #include "model/concrete.h"
-#include "model/perfmodel.h"
+#include "model/dtype.h"
+#include "model/family.h"
 
 struct conv {
 	int rank;		/* 3, 4 or 5: N, C and the spatial dims */

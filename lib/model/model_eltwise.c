@@ -1,7 +1,8 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * Elementwise family (semantics §7.4).  One FLOP per output element; bytes
- * are every input read once plus the output written once.
+ * Elementwise family (TraceLens' UnaryElementwise and BinaryElementwise
+ * in TraceLens/PerfModel/perf_model.py).  One FLOP per output element;
+ * bytes are every input read once plus the output written once.
  *
  * Unary (x [, out]): n = numel(x); flops = n; bytes = n·bpe(x) + n·bpe(out),
  * where out is the second slot when it holds a tensor (copy_'s source),
@@ -17,8 +18,10 @@
  */
 #include <string.h>
 
+#include "common/checked.h"
 #include "model/concrete.h"
-#include "model/perfmodel.h"
+#include "model/dtype.h"
+#include "model/family.h"
 
 static int
 unary(const struct tl_opargs *o, struct tl_perf *p)

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/tabfile.h"
 #include "common/util.h"
+#include "model/dtype.h"
 #include "model/expr.h"
 #include "model/model_file.h"
 
@@ -43,108 +45,51 @@ tl_filemodel_find(const char *op)
 	return NULL;
 }
 
-/* Parse one line (modified in place); 0, or -1 with *what set. */
+/* Check and keep one model; 0, or -1 with t->err set. */
 static int
-line(char *s, int *header, const char **what)
+add(struct tl_tabfile *t)
 {
-	char *f[4], err[128];
-	int nf = 0, k;
+	const char *op = tl_tabfile_get(t, 0), *maf = tl_tabfile_get(t, 1);
+	char err[128];
 	struct tl_filemodel *m;
+	int k;
 
-	f[nf++] = s;
-	for (char *p = s; *p != '\0'; p++)
-		if (*p == '\t') {
-			if (nf == 4) {
-				*what = "more than 4 fields";
-				return -1;
-			}
-			*p = '\0';
-			f[nf++] = p + 1;
-		}
-	if (!*header) {
-		*header = 1;
-		if (nf != 4 || strcmp(f[0], "op") != 0 ||
-		    strcmp(f[1], "maf") != 0 || strcmp(f[2], "flops") != 0 ||
-		    strcmp(f[3], "bytes") != 0) {
-			*what = "expected the header "
-			    "'op<TAB>maf<TAB>flops<TAB>bytes'";
-			return -1;
-		}
-		return 0;
-	}
-	if (nf != 4) {
-		*what = "expected 4 tab-separated fields";
-		return -1;
-	}
-	if (f[0][0] == '\0') {
-		*what = "empty op name";
-		return -1;
-	}
-	if (strcmp(f[1], "matrix") != 0 && strcmp(f[1], "vector") != 0) {
-		*what = "maf must be 'matrix' or 'vector'";
-		return -1;
-	}
+	if (op[0] == '\0')
+		return tl_tabfile_error(t, t->line, "empty op name");
+	if (strcmp(maf, "matrix") != 0 && strcmp(maf, "vector") != 0)
+		return tl_tabfile_error(t, t->line, "maf must be 'matrix' or "
+		    "'vector'");
 	for (k = 2; k < 4; k++)
-		if (f[k][0] != '\0' && tl_expr_check(f[k], err, sizeof(err)) < 0) {
-			static char msg[192];
-
-			snprintf(msg, sizeof(msg), "%s formula: %s",
+		if (tl_tabfile_get(t, k)[0] != '\0' &&
+		    tl_expr_check(tl_tabfile_get(t, k), err, sizeof(err)) < 0)
+			return tl_tabfile_error(t, t->line, "%s formula: %s",
 			    k == 2 ? "flops" : "bytes", err);
-			*what = msg;
-			return -1;
-		}
 	tl_grow(&tab, &captab, ntab + 1, sizeof(*tab));
 	m = &tab[ntab++];
-	m->op = tl_strdup(f[0]);
-	m->maf = tl_strdup(f[1]);
-	m->flops = tl_strdup(f[2]);
-	m->bytes = tl_strdup(f[3]);
+	m->op = tl_strdup(op);
+	m->maf = tl_strdup(maf);
+	m->flops = tl_strdup(tl_tabfile_get(t, 2));
+	m->bytes = tl_strdup(tl_tabfile_get(t, 3));
 	return 0;
 }
 
 int
 tl_filemodels_load(const char *path)
 {
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	long lineno = 0;
-	int header = 0, rc = 0;
-	const char *what = NULL, *where = path;
-	FILE *fp;
+	static const char *const col[] = { "op", "maf", "flops", "bytes" };
+	struct tl_tabfile t;
+	int rc;
 
-	if (path == NULL) {
-		where = "share/tl/models/default.tsv";
-		fp = fmemopen((void *)tl_default_models,
-		    strlen(tl_default_models), "r");
-	} else
-		fp = fopen(path, "r");
-	if (fp == NULL) {
-		tl_warn("%s:", where);
+	if (tl_tabfile_open(&t, path, tl_default_models,
+	    "built-in models/default.tsv", col, 4, 4, 0) < 0) {
+		tl_warn("%s", t.err);
 		return -1;
 	}
-	while ((len = getline(&buf, &cap, fp)) >= 0) {
-		lineno++;
-		while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-			buf[--len] = '\0';
-		if (len == 0 || buf[0] == '#')
-			continue;
-		if (line(buf, &header, &what) < 0) {
-			tl_warn("%s:%ld: %s", where, lineno, what);
-			rc = -1;
-			break;
-		}
-	}
-	if (rc == 0 && ferror(fp)) {
-		tl_warn("%s: read error:", where);
-		rc = -1;
-	}
-	if (rc == 0 && !header) {
-		tl_warn("%s: no header line", where);
-		rc = -1;
-	}
-	free(buf);
-	fclose(fp);
+	while ((rc = tl_tabfile_next(&t)) > 0 && (rc = add(&t)) == 0)
+		;
+	tl_tabfile_close(&t);
+	if (rc < 0)
+		tl_warn("%s", t.err);
 	return rc;
 }
 

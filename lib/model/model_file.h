@@ -4,16 +4,15 @@
 
 /*
  * Perf models written as formulas in a TSV file (tl-perfmodel(1), MODEL
- * FILES), so users add or replace a model without recompiling.  Header:
- *
- *	op	maf	flops	bytes
- *
- * op is an exact op name, maf "matrix" or "vector", flops and bytes
- * formulas of lib/model/expr.h (empty = unknown).  Lines starting with '#' and
- * blank lines are skipped.  A later file's entry for an op replaces an
- * earlier one's; file models take precedence over the built-in C models.
+ * FILES), so users add or replace a model without recompiling: a table
+ * (lib/common/tabfile.h) with the columns op, maf, flops and bytes.  op is
+ * an exact op name, maf "matrix" or "vector", flops and bytes formulas
+ * of lib/model/expr.h (empty = unknown).  A later file's entry for an op
+ * replaces an earlier one's; file models take precedence over the
+ * built-in C models.
  */
-#include "model/perfmodel.h"
+#include "model/opargs.h"
+#include "model/perfresult.h"
 
 struct tl_filemodel;
 

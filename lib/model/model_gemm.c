@@ -1,6 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * GEMM family (semantics §7.1).  For C = A·B with A M×K, B K×N:
+ * GEMM family (TraceLens' GEMM in TraceLens/PerfModel/perf_model.py).
+ * For C = A·B with A M×K, B K×N:
  *
  *	flops = batch · (2·M·N·K + (M·N if the op adds a bias))
  *	bytes = batch · (M·K·bpeA + K·N·bpeB + M·N·bpeOut) + bias bytes
@@ -24,8 +25,10 @@
  */
 #include <string.h>
 
+#include "common/checked.h"
 #include "model/concrete.h"
-#include "model/perfmodel.h"
+#include "model/dtype.h"
+#include "model/family.h"
 
 struct gemm {
 	int64_t batch, m, n, k;

@@ -1,7 +1,8 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * Normalization models: batch, layer, group, instance and RMS norm,
- * forward and backward (semantics §7.6).
+ * forward and backward (TraceLens' Normalization classes in
+ * TraceLens/PerfModel/perf_model.py).
  *
  * Notation: N = elements of the normalized input (op_shape), C =
  * num_channels, b = bytes per element of the input dtype (TraceLens uses
@@ -49,7 +50,7 @@
  * When the flags are what TraceLens assumes (training, weight and bias
  * passed, the gradients asked for) these are TraceLens' numbers exactly.
  * Deviations (docs/DEVIATIONS.md), all from reading the real call:
- *  - Flags (semantics §18 #6).  TraceLens tests "dims[i] is not None",
+ *  - Flags.  TraceLens tests "dims[i] is not None",
  *    always true, and bool("False"), also true.  tl: w and bi are the
  *    weight and bias slots holding a tensor; t is the concrete "training"
  *    / "use_input_stats" argument ("True"/"False"; not recorded: 1), 0 for
@@ -80,9 +81,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/checked.h"
 #include "model/concrete.h"
-#include "model/opargs.h"
-#include "model/perfmodel.h"
+#include "model/dtype.h"
+#include "model/family.h"
 
 /* One norm call, as read from its arguments. */
 struct norm {
@@ -272,187 +274,6 @@ backward(struct tl_perf *p, const struct norm *nm)
 	return set(p, nm, flops, elems, ovf);
 }
 
-static int
-no_bwd(const struct tl_opargs *o, struct tl_perf *p)
-{
-	return tl_perf_fail(p, "%s has no backward model; its backward op "
-	    "has its own row", o->name != NULL ? o->name : "the op");
-}
-
-/*
- * Batch norm forward.  batch_norm, native_batch_norm, miopen_, cudnn_,
- * _batch_norm_impl_index and _native_batch_norm_legit take (input, weight,
- * bias, running_mean, running_var, training, momentum, eps, ...);
- * _native_batch_norm_legit.no_stats (input, weight, bias, training, ...);
- * _native_batch_norm_legit_no_training has no training argument.
- */
-int
-tl_model_batchnorm(const struct tl_opargs *o, int bwd, struct tl_perf *p)
-{
-	struct norm nm;
-	int ts = 5;
-
-	if (bwd)
-		return no_bwd(o, p);
-	if (input(o, 0, 1, &nm, p) < 0)
-		return -1;
-	nm.w = passed(o, 1);
-	nm.bias = passed(o, 2);
-	if (is_name(o, "aten::_native_batch_norm_legit_no_training"))
-		nm.train = 0;
-	else {
-		if (is_name(o, "aten::_native_batch_norm_legit") &&
-		    tl_ci_truth(tl_oparg(o, 3)->ci) >= 0)
-			ts = 3;
-		if (flag(o, ts, 1, &nm.train, "training", p) < 0)
-			return -1;
-	}
-	return forward(p, &nm);
-}
-
-/*
- * Batch norm backward.  native_batch_norm_backward and batch_norm_backward
- * take (grad_out, input, weight, running_mean, running_var, save_mean,
- * save_invstd, train, eps, output_mask, ...); _batch_norm_impl_index_backward
- * the same after a leading impl_index; miopen_ and cudnn_batch_norm_backward
- * (input, grad_output, weight, ..., epsilon), always the training
- * gradient.
- */
-int
-tl_model_batchnorm_bwd(const struct tl_opargs *o, int bwd, struct tl_perf *p)
-{
-	struct norm nm;
-	int k = 0;
-
-	if (bwd)
-		return no_bwd(o, p);
-	if (is_name(o, "aten::miopen_batch_norm_backward") ||
-	    is_name(o, "aten::cudnn_batch_norm_backward")) {
-		if (input(o, 0, 1, &nm, p) < 0)
-			return -1;
-		nm.w = passed(o, 2);
-		nm.mask[1] = nm.mask[2] = nm.w;
-		nm.bias = nm.w;
-		return backward(p, &nm);
-	}
-	if (is_name(o, "aten::_batch_norm_impl_index_backward"))
-		k = 1;
-	if (input(o, k + 1, 1, &nm, p) < 0)
-		return -1;
-	nm.w = passed(o, k + 2);
-	if (flag(o, k + 7, 1, &nm.train, "train", p) < 0 ||
-	    mask(o, k + 9, 3, &nm, p) < 0)
-		return -1;
-	nm.bias = nm.mask[2];
-	return backward(p, &nm);
-}
-
-/*
- * Layer norm forward: layer_norm (input, normalized_shape, weight, bias,
- * eps, cudnn_enable) and native_layer_norm (the same without the last).
- */
-int
-tl_model_layernorm(const struct tl_opargs *o, int bwd, struct tl_perf *p)
-{
-	struct norm nm;
-
-	if (bwd)
-		return no_bwd(o, p);
-	if (input(o, 0, 0, &nm, p) < 0 || normalized(o, 1, 2, &nm, p) < 0)
-		return -1;
-	nm.w = passed(o, 2);
-	nm.bias = passed(o, 3);
-	return forward(p, &nm);
-}
-
-/*
- * Layer norm backward: native_layer_norm_backward (grad_out, input,
- * normalized_shape, mean, rstd, weight, bias, output_mask).
- */
-int
-tl_model_layernorm_bwd(const struct tl_opargs *o, int bwd, struct tl_perf *p)
-{
-	struct norm nm;
-
-	if (bwd)
-		return no_bwd(o, p);
-	if (input(o, 1, 0, &nm, p) < 0 || normalized(o, 2, 5, &nm, p) < 0 ||
-	    mask(o, 7, 3, &nm, p) < 0)
-		return -1;
-	nm.w = passed(o, 5);
-	nm.bias = nm.mask[2];
-	return backward(p, &nm);
-}
-
-/*
- * Group norm forward: group_norm (input, num_groups, weight, bias, eps,
- * cudnn_enabled); native_group_norm (input, weight, bias, N, C, HxW,
- * group, eps).
- */
-int
-tl_model_groupnorm(const struct tl_opargs *o, int bwd, struct tl_perf *p)
-{
-	struct norm nm;
-	int k = name_has(o, "native_group_norm") ? 1 : 2;
-
-	if (bwd)
-		return no_bwd(o, p);
-	if (input(o, 0, 1, &nm, p) < 0)
-		return -1;
-	nm.w = passed(o, k);
-	nm.bias = passed(o, k + 1);
-	return forward(p, &nm);
-}
-
-/*
- * Group norm backward: native_group_norm_backward (grad_out, input, mean,
- * rstd, weight, N, C, HxW, group, output_mask).  C is the channel count,
- * the size of the weight and of its gradients.
- */
-int
-tl_model_groupnorm_bwd(const struct tl_opargs *o, int bwd, struct tl_perf *p)
-{
-	struct norm nm;
-
-	if (bwd)
-		return no_bwd(o, p);
-	if (input(o, 1, 1, &nm, p) < 0 || mask(o, 9, 3, &nm, p) < 0)
-		return -1;
-	nm.w = passed(o, 4);
-	nm.bias = nm.mask[2];
-	return backward(p, &nm);
-}
-
-/*
- * Instance norm forward: instance_norm (input, weight, bias, running_mean,
- * running_var, use_input_stats, momentum, eps, cudnn_enabled).
- */
-int
-tl_model_instancenorm(const struct tl_opargs *o, int bwd, struct tl_perf *p)
-{
-	struct norm nm;
-
-	if (bwd)
-		return no_bwd(o, p);
-	if (input(o, 0, 1, &nm, p) < 0)
-		return -1;
-	nm.w = passed(o, 1);
-	nm.bias = passed(o, 2);
-	if (flag(o, 5, 1, &nm.train, "use_input_stats", p) < 0)
-		return -1;
-	return forward(p, &nm);
-}
-
-int
-tl_model_instancenorm_bwd(const struct tl_opargs *o, int bwd,
-    struct tl_perf *p)
-{
-	(void)bwd;
-	return tl_perf_fail(p, "%s: PyTorch has no instance norm backward op "
-	    "(it runs as batch norm backward); no model",
-	    o->name != NULL ? o->name : "instance norm backward");
-}
-
 /* Rows of an RMS norm: N/C, exact. */
 static int
 rows(const struct norm *nm, int64_t *r, struct tl_perf *p)
@@ -515,61 +336,216 @@ ln_modulate(const struct tl_opargs *o, int back, struct tl_perf *p)
 	return 0;
 }
 
-/*
- * RMS norm forward: _fused_rms_norm and rms_norm (input, normalized_shape,
- * weight, eps); primus::fused_ln_modulate.
- */
-int
-tl_model_rmsnorm(const struct tl_opargs *o, int bwd, struct tl_perf *p)
+/* RMS norm forward. */
+static int
+rms_forward(struct tl_perf *p, const struct norm *nm, int64_t r)
 {
-	struct norm nm;
-	int64_t r, flops = 0, elems = 0;
+	int64_t flops = 0, elems = 0;
 	int ovf = 0;
 
-	if (bwd)
-		return no_bwd(o, p);
-	if (is_name(o, "primus::fused_ln_modulate"))
-		return ln_modulate(o, 0, p);
-	if (is_name(o, "primus::fused_ln_modulate_backward"))
-		return ln_modulate(o, 1, p);
-	if (input(o, 0, 0, &nm, p) < 0 || normalized(o, 1, 2, &nm, p) < 0 ||
-	    rows(&nm, &r, p) < 0)
-		return -1;
-	nm.w = passed(o, 2);
-	nm.train = 0;
-	params(p, &nm);
-	tl_mac(&flops, 2 + 1 + nm.w, nm.n, &ovf);
+	params(p, nm);
+	tl_mac(&flops, 2 + 1 + nm->w, nm->n, &ovf);
 	tl_mac(&flops, 2, r, &ovf);
-	tl_mac(&elems, 2, nm.n, &ovf);
-	tl_mac(&elems, nm.w, nm.c, &ovf);
-	return set(p, &nm, flops, elems, ovf);
+	tl_mac(&elems, 2, nm->n, &ovf);
+	tl_mac(&elems, nm->w, nm->c, &ovf);
+	return set(p, nm, flops, elems, ovf);
 }
 
-/*
- * RMS norm backward: _fused_rms_norm_backward (grad_out, input,
- * normalized_shape, rstd, weight, output_mask[2]).
- */
-int
-tl_model_rmsnorm_bwd(const struct tl_opargs *o, int bwd, struct tl_perf *p)
+/* RMS norm backward. */
+static int
+rms_backward(struct tl_perf *p, const struct norm *nm, int64_t r)
 {
-	struct norm nm;
-	int64_t r, flops = 0, elems = 0;
-	int m0, m1, ovf = 0;
+	int64_t flops = 0, elems = 0;
+	int m0 = nm->mask[0], m1 = nm->mask[1] && nm->w, ovf = 0;
 
+	params(p, nm);
+	tl_mac(&flops, nm->w + 1 + 6 * m0 + m1 * (1 + (r > 1)), nm->n, &ovf);
+	tl_mac(&elems, 2 + m0, nm->n, &ovf);
+	tl_mac(&elems, nm->w + m1, nm->c, &ovf);
+	return set(p, nm, flops, elems, ovf);
+}
+
+enum formula { FWD, BWD, RMS, RMS_BWD, LN_MOD, LN_MOD_BWD, NO_MODEL };
+
+#define NONE		(-1)	/* no such argument */
+#define FROM_MASK	(-2)	/* bias: the output_mask's grad_bias */
+#define FROM_WEIGHT	(-2)	/* output_mask: [1, w, w] */
+#define EVAL		(-2)	/* training: never (0) */
+
+/*
+ * Where each norm family, or one op of it, has its arguments.  The first
+ * entry of the family whose op is the op's name (or a part of it, when
+ * part is set; NULL: any op) applies.
+ */
+struct layout {
+	const char *family, *op;
+	int part;
+	enum formula formula;
+	int in, cdim;		/* the input; channels are its dim 1 */
+	int shape;		/* normalized_shape: channels, or NONE */
+	int weight, bias;	/* optional tensors, NONE, FROM_MASK */
+	int train;		/* the training flag; NONE: always 1; EVAL: 0 */
+	int alt;		/* the flag's slot instead, when it holds a bool */
+	const char *train_name;	/* the flag's name, for messages */
+	int mask, nmask;	/* output_mask and its entries, NONE */
+};
+
+static const struct layout layouts[] = {
+	/*
+	 * Batch norm forward.  batch_norm, native_batch_norm, miopen_,
+	 * cudnn_, _batch_norm_impl_index and _native_batch_norm_legit take
+	 * (input, weight, bias, running_mean, running_var, training,
+	 * momentum, eps, ...); _native_batch_norm_legit.no_stats (input,
+	 * weight, bias, training, ...); _native_batch_norm_legit_no_training
+	 * has no training argument.
+	 */
+	{ "batchnorm", "aten::_native_batch_norm_legit_no_training", 0, FWD,
+	    0, 1, NONE, 1, 2, EVAL, NONE, NULL, NONE, 0 },
+	{ "batchnorm", "aten::_native_batch_norm_legit", 0, FWD,
+	    0, 1, NONE, 1, 2, 5, 3, "training", NONE, 0 },
+	{ "batchnorm", NULL, 0, FWD,
+	    0, 1, NONE, 1, 2, 5, NONE, "training", NONE, 0 },
+	/*
+	 * Batch norm backward.  native_batch_norm_backward and
+	 * batch_norm_backward take (grad_out, input, weight, running_mean,
+	 * running_var, save_mean, save_invstd, train, eps, output_mask, ...);
+	 * _batch_norm_impl_index_backward the same after a leading
+	 * impl_index; miopen_ and cudnn_batch_norm_backward (input,
+	 * grad_output, weight, ..., epsilon), always the training gradient.
+	 */
+	{ "batchnorm_bwd", "aten::miopen_batch_norm_backward", 0, BWD,
+	    0, 1, NONE, 2, FROM_MASK, NONE, NONE, NULL, FROM_WEIGHT, 0 },
+	{ "batchnorm_bwd", "aten::cudnn_batch_norm_backward", 0, BWD,
+	    0, 1, NONE, 2, FROM_MASK, NONE, NONE, NULL, FROM_WEIGHT, 0 },
+	{ "batchnorm_bwd", "aten::_batch_norm_impl_index_backward", 0, BWD,
+	    2, 1, NONE, 3, FROM_MASK, 8, NONE, "train", 10, 3 },
+	{ "batchnorm_bwd", NULL, 0, BWD,
+	    1, 1, NONE, 2, FROM_MASK, 7, NONE, "train", 9, 3 },
+	/*
+	 * Layer norm: layer_norm (input, normalized_shape, weight, bias, eps,
+	 * cudnn_enable) and native_layer_norm (the same without the last);
+	 * native_layer_norm_backward (grad_out, input, normalized_shape,
+	 * mean, rstd, weight, bias, output_mask).
+	 */
+	{ "layernorm", NULL, 0, FWD,
+	    0, 0, 1, 2, 3, NONE, NONE, NULL, NONE, 0 },
+	{ "layernorm_bwd", NULL, 0, BWD,
+	    1, 0, 2, 5, FROM_MASK, NONE, NONE, NULL, 7, 3 },
+	/*
+	 * Group norm: group_norm (input, num_groups, weight, bias, eps,
+	 * cudnn_enabled); native_group_norm (input, weight, bias, N, C, HxW,
+	 * group, eps); native_group_norm_backward (grad_out, input, mean,
+	 * rstd, weight, N, C, HxW, group, output_mask).  C is the channel
+	 * count, the size of the weight and of its gradients.
+	 */
+	{ "groupnorm", "native_group_norm", 1, FWD,
+	    0, 1, NONE, 1, 2, NONE, NONE, NULL, NONE, 0 },
+	{ "groupnorm", NULL, 0, FWD,
+	    0, 1, NONE, 2, 3, NONE, NONE, NULL, NONE, 0 },
+	{ "groupnorm_bwd", NULL, 0, BWD,
+	    1, 1, NONE, 4, FROM_MASK, NONE, NONE, NULL, 9, 3 },
+	/*
+	 * Instance norm: instance_norm (input, weight, bias, running_mean,
+	 * running_var, use_input_stats, momentum, eps, cudnn_enabled).
+	 */
+	{ "instancenorm", NULL, 0, FWD,
+	    0, 1, NONE, 1, 2, 5, NONE, "use_input_stats", NONE, 0 },
+	{ "instancenorm_bwd", NULL, 0, NO_MODEL,
+	    0, 0, NONE, NONE, NONE, NONE, NONE, NULL, NONE, 0 },
+	/*
+	 * RMS norm: _fused_rms_norm and rms_norm (input, normalized_shape,
+	 * weight, eps); _fused_rms_norm_backward (grad_out, input,
+	 * normalized_shape, rstd, weight, output_mask[2]); and the primus
+	 * fused LN + modulate ops.
+	 */
+	{ "rmsnorm", "primus::fused_ln_modulate", 0, LN_MOD,
+	    0, 0, NONE, NONE, NONE, NONE, NONE, NULL, NONE, 0 },
+	{ "rmsnorm", "primus::fused_ln_modulate_backward", 0, LN_MOD_BWD,
+	    0, 0, NONE, NONE, NONE, NONE, NONE, NULL, NONE, 0 },
+	{ "rmsnorm", NULL, 0, RMS,
+	    0, 0, 1, 2, NONE, EVAL, NONE, NULL, NONE, 0 },
+	{ "rmsnorm_bwd", "primus::fused_ln_modulate_backward", 0, LN_MOD_BWD,
+	    0, 0, NONE, NONE, NONE, NONE, NONE, NULL, NONE, 0 },
+	{ "rmsnorm_bwd", NULL, 0, RMS_BWD,
+	    1, 0, 2, 4, NONE, EVAL, NONE, NULL, 5, 2 },
+};
+
+int
+tl_norm_family(const char *family)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++)
+		if (strcmp(layouts[i].family, family) == 0)
+			return 1;
+	return 0;
+}
+
+/* The layout of op o in a family, or NULL. */
+static const struct layout *
+find_layout(const char *family, const struct tl_opargs *o)
+{
+	const struct layout *l;
+	size_t i;
+
+	for (i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+		l = &layouts[i];
+		if (strcmp(l->family, family) == 0 && (l->op == NULL ||
+		    (l->part ? name_has(o, l->op) : is_name(o, l->op))))
+			return l;
+	}
+	return NULL;
+}
+
+int
+tl_model_norm(const char *family, const struct tl_opargs *o, int bwd,
+    struct tl_perf *p)
+{
+	const struct layout *l = find_layout(family, o);
+	struct norm nm;
+	int64_t r = 0;
+	int ts;
+
+	if (l == NULL)
+		return tl_perf_fail(p, "%s: not a norm family", family);
+	if (l->formula == NO_MODEL)
+		return tl_perf_fail(p, "%s: PyTorch has no instance norm "
+		    "backward op (it runs as batch norm backward); no model",
+		    o->name != NULL ? o->name : "instance norm backward");
 	if (bwd)
-		return no_bwd(o, p);
-	if (is_name(o, "primus::fused_ln_modulate_backward"))
-		return ln_modulate(o, 1, p);
-	if (input(o, 1, 0, &nm, p) < 0 || normalized(o, 2, 4, &nm, p) < 0 ||
-	    rows(&nm, &r, p) < 0 || mask(o, 5, 2, &nm, p) < 0)
+		return tl_perf_fail(p, "%s has no backward model; its backward "
+		    "op has its own row", o->name != NULL ? o->name : "the op");
+	if (l->formula == LN_MOD || l->formula == LN_MOD_BWD)
+		return ln_modulate(o, l->formula == LN_MOD_BWD, p);
+	if (input(o, l->in, l->cdim, &nm, p) < 0 ||
+	    (l->shape != NONE && normalized(o, l->shape, l->weight, &nm,
+	    p) < 0) ||
+	    ((l->formula == RMS || l->formula == RMS_BWD) &&
+	    rows(&nm, &r, p) < 0))
 		return -1;
-	nm.w = passed(o, 4);
-	nm.train = 0;
-	m0 = nm.mask[0];
-	m1 = nm.mask[1] && nm.w;
-	params(p, &nm);
-	tl_mac(&flops, nm.w + 1 + 6 * m0 + m1 * (1 + (r > 1)), nm.n, &ovf);
-	tl_mac(&elems, 2 + m0, nm.n, &ovf);
-	tl_mac(&elems, nm.w + m1, nm.c, &ovf);
-	return set(p, &nm, flops, elems, ovf);
+	if (l->train >= 0) {
+		ts = l->train;
+		if (l->alt != NONE && tl_ci_truth(tl_oparg(o, l->alt)->ci) >= 0)
+			ts = l->alt;
+		if (flag(o, ts, 1, &nm.train, l->train_name, p) < 0)
+			return -1;
+	} else if (l->train == EVAL)
+		nm.train = 0;
+	if (l->mask >= 0 && mask(o, l->mask, l->nmask, &nm, p) < 0)
+		return -1;
+	nm.w = passed(o, l->weight);
+	if (l->mask == FROM_WEIGHT)
+		nm.mask[1] = nm.mask[2] = nm.w;
+	nm.bias = l->bias == FROM_MASK ? nm.mask[2] : l->bias != NONE &&
+	    passed(o, l->bias);
+	switch (l->formula) {
+	case FWD:
+		return forward(p, &nm);
+	case BWD:
+		return backward(p, &nm);
+	case RMS:
+		return rms_forward(p, &nm, r);
+	default:
+		return rms_backward(p, &nm, r);
+	}
 }

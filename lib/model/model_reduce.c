@@ -1,8 +1,9 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * Reductions: aten::sum, mean, max, min, amax, amin, norm, linalg_norm,
- * linalg_vector_norm, std, var, logsumexp, cumsum, cumprod (semantics
- * §7.5).  bwd = 1 models the backward pass of the forward op.
+ * linalg_vector_norm, std, var, logsumexp, cumsum, cumprod (TraceLens'
+ * Reduce in TraceLens/PerfModel/perf_model.py).  bwd = 1 models the
+ * backward pass of the forward op.
  *
  * I = elements of the input, O = elements of the output, bi and bo their
  * bytes per element:
@@ -33,7 +34,7 @@
  * unknown), reduce_type ("mean", "max", "min", "norm" when the name
  * contains it, in that order, else "sum").
  *
- * Deviation (docs/DEVIATIONS.md; semantics §18 #1): TraceLens looks for
+ * Deviation (docs/DEVIATIONS.md): TraceLens looks for
  * dim and keepdim among Python ints, lists and bools, but the profiler
  * records strings, so its O is always 1 (I for cumsum and cumprod), and
  * its bo is always bi.  tl counts the real output, the indices of max
@@ -43,9 +44,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/checked.h"
 #include "model/concrete.h"
+#include "model/dtype.h"
+#include "model/family.h"
 #include "model/opargs.h"
-#include "model/perfmodel.h"
 
 /* How an op's arguments are laid out and what its backward reads. */
 struct layout {

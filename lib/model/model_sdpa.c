@@ -1,6 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 /*
- * Attention family (semantics §7.3).  B batch, N_Q and N_KV query and
+ * Attention family (TraceLens' SDPA in TraceLens/PerfModel/perf_model.py).
+ * B batch, N_Q and N_KV query and
  * key/value lengths, H_Q and H_KV heads, d_qk and d_v head sizes; softmax
  * FLOPs are left out.  P is the number of (query, key) pairs scored:
  * N_Q·N_KV, or with a causal mask N_Q·N_KV/2 when N_Q = N_KV (TraceLens'
@@ -44,9 +45,11 @@
  */
 #include <string.h>
 
+#include "common/checked.h"
 #include "common/tsv.h"
 #include "model/concrete.h"
-#include "model/perfmodel.h"
+#include "model/dtype.h"
+#include "model/family.h"
 
 enum layout {
 	BHND,			/* (B, H, N, d): PyTorch */

@@ -1,8 +1,9 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * Softmax and log-softmax along one dimension, forward and backward.
- * TraceLens has no model for these ops (its Softmax class only serves the
- * attention simulator, semantics §7.7), so this one is tl's own.
+ * TraceLens has no model for these ops (its Softmax class in
+ * TraceLens/PerfModel/perf_model.py only serves its attention
+ * simulator), so this one is tl's own.
  *
  * N = elements of the input (of grad_output in the backward ops).
  *
@@ -39,9 +40,11 @@
  */
 #include <stdint.h>
 
+#include "common/checked.h"
 #include "model/concrete.h"
+#include "model/dtype.h"
+#include "model/family.h"
 #include "model/opargs.h"
-#include "model/perfmodel.h"
 
 /* Read tensor argument i: its element count and bytes per element. */
 static int

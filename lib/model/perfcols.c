@@ -9,7 +9,7 @@ tl_perfcols_init(struct tl_perfcols *pc, struct tl_stream *s,
     struct tl_writer *w)
 {
 	memset(pc, 0, sizeof(*pc));
-	tl_opmodel_init(&pc->m, s);
+	tl_rowmodel_init(&pc->m, s);
 	tl_outcols_init(&pc->oc, s, tl_tables[TL_TAB_PERF].cols, TL_PC_N);
 	if (w != NULL)
 		tl_outcols_header(&pc->oc, s, tl_tables[TL_TAB_PERF].cols, w);
@@ -18,7 +18,7 @@ tl_perfcols_init(struct tl_perfcols *pc, struct tl_stream *s,
 void
 tl_perfcols_free(struct tl_perfcols *pc)
 {
-	tl_opmodel_free(&pc->m);
+	tl_rowmodel_free(&pc->m);
 	tl_perf_free(&pc->p);
 	tl_outcols_free(&pc->oc);
 }
@@ -26,7 +26,7 @@ tl_perfcols_free(struct tl_perfcols *pc)
 void
 tl_perfcols_model(struct tl_perfcols *pc)
 {
-	pc->rc = tl_opmodel_run(&pc->m, &pc->p, &pc->model);
+	pc->rc = tl_rowmodel_run(&pc->m, &pc->p, &pc->model);
 	pc->has_flops = pc->rc == 0 && pc->p.has_flops;
 	pc->has_bytes = pc->rc == 0 && pc->p.has_bytes;
 	pc->flops = pc->p.flops;

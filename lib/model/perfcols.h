@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "common/tsv.h"
-#include "model/opmodel.h"
+#include "model/rowmodel.h"
 #include "stream/schema.h"
 #include "stream/stream.h"
 
@@ -22,9 +22,9 @@ enum {
 };
 
 struct tl_perfcols {
-	struct tl_opmodel m;
+	struct tl_rowmodel m;
 	struct tl_perf p;
-	int rc;			/* of tl_opmodel_run */
+	int rc;			/* of tl_rowmodel_run */
 	const char *model;
 	char spec[32];
 	struct tl_outcols oc;

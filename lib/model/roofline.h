@@ -3,7 +3,8 @@
 #define TL_ROOFLINE_H
 
 /*
- * Roofline efficiency of one op (semantics §6): achieved TFLOPS/s and
+ * Roofline efficiency of one op (as TraceLens' compute_perf_metrics in
+ * TraceLens/TreePerf/tree_perf.py): achieved TFLOPS/s and
  * TB/s over the op's kernel time, the roofline time max(flops / peak
  * FLOPS, bytes / peak bandwidth), the bound that sets it, and the op's
  * kernel time against it.  SI units: TFLOPS = 1e12 FLOP/s, TB/s = 1e12

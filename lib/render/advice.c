@@ -3,6 +3,7 @@
 
 #include "render/advice.h"
 #include "render/mdtext.h"
+#include "stream/category.h"
 
 void
 tl_advice_title(FILE *fp, const struct tl_fop *op)
@@ -22,7 +23,7 @@ void
 tl_advice_issue(FILE *fp, const struct tl_fop *op)
 {
 	fprintf(fp, "%s op runs at %s %% of its roofline",
-	    tl_fcat_title(op->cat), tl_md_num(op->eff, 1));
+	    tl_category(op->cat)->title, tl_md_num(op->eff, 1));
 	if (op->bound[0] != '\0') {
 		fputs(" (", fp);
 		tl_md_text(fp, op->bound, 20);
@@ -32,7 +33,7 @@ tl_advice_issue(FILE *fp, const struct tl_fop *op)
 		fprintf(fp, "; its bandwidth is %s %% of what simple "
 		    "elementwise ops reach in this trace", tl_md_num(op->pct_base,
 		    1));
-	if (op->cat == TL_FC_CONV && op->layout_ns > 0)
+	if (tl_category_is(op->cat, "conv") && op->layout_ns > 0)
 		fprintf(fp, "; %s %% of its GPU time is layout-conversion "
 		    "kernels", tl_md_num((double)op->layout_ns /
 		    (double)op->time_ns * 100, 1));
@@ -42,12 +43,11 @@ tl_advice_issue(FILE *fp, const struct tl_fop *op)
 const char *
 tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
 {
-	double layout = f->cat[TL_FC_CONV].time_ns > 0 ?
-	    (double)f->cat[TL_FC_CONV].layout_ns /
-	    (double)f->cat[TL_FC_CONV].time_ns * 100 : 0;
+	const struct tl_fcat *conv = tl_findings_cat(f, "conv");
+	double layout = conv->time_ns > 0 ?
+	    (double)conv->layout_ns / (double)conv->time_ns * 100 : 0;
 
-	switch (op->cat) {
-	case TL_FC_GEMM:
+	if (tl_category_is(op->cat, "gemm")) {
 		if (op->pattern != NULL && strcmp(op->pattern,
 		    "tiny batched GEMMs") == 0)
 			return "Batch the small GEMMs into fewer, larger ones "
@@ -66,7 +66,8 @@ tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
 		return "Check whether larger or fewer GEMMs (batching, "
 		    "merging projections such as Q/K/V) are possible; "
 		    "torch.compile can batch and fuse around them.";
-	case TL_FC_CONV:
+	}
+	if (tl_category_is(op->cat, "conv")) {
 		if (layout > 10)
 			return "Run the model in channels_last: "
 			    "model.to(memory_format=torch.channels_last) (and the "
@@ -75,7 +76,8 @@ tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
 		return "Fuse the convolution with the following normalization "
 		    "and activation (torch.compile, or folding batchnorm into "
 		    "the convolution for inference).";
-	case TL_FC_ATTENTION:
+	}
+	if (tl_category_is(op->cat, "attention")) {
 		if (strstr(op->name, "flash") != NULL ||
 		    strstr(op->name, "efficient_attention") != NULL ||
 		    strstr(op->name, "FlashAttention") != NULL ||
@@ -89,31 +91,27 @@ tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
 		    "(torch.nn.functional.scaled_dot_product_attention with the "
 		    "flash or memory-efficient backend); pad or pack short "
 		    "sequences so each call does more work.";
-	case TL_FC_BATCHNORM:
+	}
+	if (tl_category_is(op->cat, "batchnorm"))
 		return "Fold batchnorm into the preceding convolution for "
 		    "inference, fuse it with its activation (torch.compile), or "
 		    "try GroupNorm/LayerNorm where the model allows; "
 		    "channels_last can help the normalization kernels too.";
-	case TL_FC_LAYERNORM:
-	case TL_FC_GROUPNORM:
-	case TL_FC_INSTANCENORM:
-	case TL_FC_RMSNORM:
+	if (tl_category_in_group(op->cat, "norm"))
 		return "Use a fused normalization kernel (torch.compile or a "
 		    "fused RMSNorm/LayerNorm implementation) instead of a chain "
 		    "of small kernels; RMSNorm is cheaper than LayerNorm where "
 		    "the model allows.";
-	case TL_FC_SOFTMAX:
+	if (tl_category_is(op->cat, "softmax"))
 		return "Fuse softmax into the attention computation (a fused "
 		    "attention kernel) or with its neighbours (torch.compile).";
-	case TL_FC_ELEMENTWISE:
-	case TL_FC_REDUCE:
+	if (tl_category_is(op->cat, "elementwise") ||
+	    tl_category_is(op->cat, "reduce"))
 		return "Fuse the elementwise and reduction chains "
 		    "(torch.compile) and avoid dtype casts and copies that only "
 		    "move data.";
-	default:
-		return "Fuse or remove the op where the model allows "
-		    "(torch.compile).";
-	}
+	return "Fuse or remove the op where the model allows "
+	    "(torch.compile).";
 }
 
 const char *
@@ -125,27 +123,24 @@ tl_advice_kernel(const struct tl_fop *op)
 const char *
 tl_advice_kernel_cat(int cat)
 {
-	switch (cat) {
-	case TL_FC_GEMM:
+	if (tl_category_is(cat, "gemm"))
 		return "Give the shape to the vendor GEMM library team as a "
 		    "reproducer (tl-replay) to check kernel selection and tile "
 		    "sizes; profile the replay with hardware counters to see "
 		    "why it stays below the roofline.";
-	case TL_FC_CONV:
+	if (tl_category_is(cat, "conv"))
 		return "If the layout is already right, give the convolution "
 		    "to the DNN library team as a reproducer (tl-replay) to "
 		    "check the kernel chosen for this geometry; profile it with "
 		    "hardware counters.";
-	case TL_FC_ATTENTION:
+	if (tl_category_is(cat, "attention"))
 		return "Replay the attention shape (tl-replay) and check which "
 		    "attention kernel runs for this head size and sequence "
 		    "length; profile it with hardware counters.";
-	default:
-		return "The op runs native framework kernels: give a "
-		    "reproducer (tl-replay) to the kernel team and compare its "
-		    "bandwidth with simple elementwise ops; profile it with "
-		    "hardware counters to see where the time goes.";
-	}
+	return "The op runs native framework kernels: give a "
+	    "reproducer (tl-replay) to the kernel team and compare its "
+	    "bandwidth with simple elementwise ops; profile it with "
+	    "hardware counters to see where the time goes.";
 }
 
 double

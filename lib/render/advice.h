@@ -4,8 +4,8 @@
 
 /*
  * What to say about a bottleneck: a title, the issue in one sentence,
- * and both recommendation paths (the seeds' Path A, algorithmic, and
- * Path B, kernel).  Vendor-neutral, and nothing a trace cannot show: the
+ * and both recommendation paths (Path A, algorithmic, and Path B,
+ * kernel).  Vendor-neutral, and nothing a trace cannot show: the
  * kernel path always ends in a reproducer and a hardware-counter profile,
  * never in a guessed root cause.
  */
@@ -22,7 +22,7 @@ const char *tl_advice_algorithmic(const struct tl_findings *f,
     const struct tl_fop *op);
 /* Path B: kernel-level change. */
 const char *tl_advice_kernel(const struct tl_fop *op);
-/* The same for an op of category cat (TL_FC_*), whatever its facts. */
+/* The same for an op of category cat (its index), whatever its facts. */
 const char *tl_advice_kernel_cat(int cat);
 /* Kernel time of the op at pct % of its roofline, ns; -1 unknown. */
 double tl_advice_time_at(const struct tl_fop *op, double pct);

@@ -5,6 +5,7 @@
 #include "render/advice.h"
 #include "render/cmpreport.h"
 #include "render/mdtext.h"
+#include "stream/category.h"
 
 enum { REF, TGT };
 
@@ -176,9 +177,9 @@ category_table(FILE *fp, const struct tl_cmpfind *c)
 
 	fputs("| Category | Reference (ms) | Target (ms) | Δ (ms) | Δ % |\n"
 	    "|---|---|---|---|---|\n", fp);
-	for (k = 0; k < TL_FC_N; k++)
+	for (k = 0; k < tl_ncategories(); k++)
 		if (c->cat_present[k]) {
-			fprintf(fp, "| %s |", tl_fcat_value(k));
+			fprintf(fp, "| %s |", tl_category(k)->value);
 			time_cells(fp, c->cat_ns[REF][k], c->cat_ns[TGT][k]);
 		}
 	fputs("| **All ops** |", fp);
@@ -482,7 +483,7 @@ rec_target_only(FILE *fp, const struct tl_crow *w)
 	    tl_md_ms(t->time_ns), tl_md_num(w->score, 2));
 }
 
-/* Issue (the seeds' gap), Action and Impact of a matched op. */
+/* Issue (the gap), Action and Impact of a matched op. */
 static void
 rec_matched(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 {

@@ -3,8 +3,8 @@
 #define TL_CMPREPORT_H
 
 /*
- * The comparative reports of tl-findings, rendered from lib/analysis/cmpfind in
- * the seeds' layout ("<Model> Performance Comparison: <Reference> vs
+ * The comparative reports of tl-findings, rendered from
+ * lib/analysis/cmpfind ("<Model> Performance Comparison: <Reference> vs
  * <Target>"):
  * - fair: executive summary (the two GPU timelines and the kernel time
  *   per category side by side with Δ and Δ %, key findings), the

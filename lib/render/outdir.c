@@ -12,6 +12,7 @@
 #include "render/cmpreport.h"
 #include "render/outdir.h"
 #include "render/svgchart.h"
+#include "stream/category.h"
 #include "stream/schema.h"
 
 static char *
@@ -180,7 +181,7 @@ metrics(const char *p, const struct tl_findings *f, int c)
 	int i, q = 0;
 
 	tl_jb_lit(&b, "{");
-	jb_kstr(&b, "category", tl_fcat_file(c));
+	jb_kstr(&b, "category", tl_category(c)->file);
 	jb_kstr(&b, "status", k->error != NULL ? "ERROR" : "OK");
 	if (k->error != NULL)
 		jb_kstr(&b, "error", k->error);
@@ -205,19 +206,20 @@ metrics(const char *p, const struct tl_findings *f, int c)
 	tl_jb_lit(&b, "]");
 	jb_key(&b, "category_specific");
 	tl_jb_lit(&b, "{");
-	if (c == TL_FC_CONV) {
+	if (tl_category_is(c, "conv")) {
 		jb_knum(&b, "layout_conversion_ms", (double)k->layout_ns / 1e6);
 		jb_knum(&b, "transpose_overhead_percent", k->time_ns > 0 ?
 		    (double)k->layout_ns / (double)k->time_ns * 100 : 0);
 	}
-	if (c == TL_FC_BATCHNORM || c == TL_FC_ELEMENTWISE) {
+	if (tl_category_is(c, "batchnorm") ||
+	    tl_category_is(c, "elementwise")) {
 		jb_key(&b, "eltwise_baseline_tbs");
 		if (f->base_tbs > 0)
 			jb_num(&b, f->base_tbs);
 		else
 			tl_jb_lit(&b, "null");
 	}
-	if (c == TL_FC_GEMM) {
+	if (tl_category_is(c, "gemm")) {
 		for (i = 0; i < k->nops; i++)
 			if (f->op[k->ops[i]].pattern != NULL &&
 			    strcmp(f->op[k->ops[i]].pattern,
@@ -238,7 +240,7 @@ tree_data(const char *p, const struct tl_findings *f, int c)
 	int i, j;
 
 	tl_jb_lit(&b, "{");
-	jb_kstr(&b, "category", tl_fcat_file(c));
+	jb_kstr(&b, "category", tl_category(c)->file);
 	jb_key(&b, "has_call_stacks");
 	tl_jb_lit(&b, f->has_stack ? "true" : "false");
 	jb_key(&b, "ops");
@@ -300,7 +302,7 @@ metadata(const char *p, const struct tl_findings *f, int c)
 
 	tl_report_timeline(f, &t);
 	tl_jb_lit(&b, "{");
-	jb_kstr(&b, "category", tl_fcat_file(c));
+	jb_kstr(&b, "category", tl_category(c)->file);
 	jb_kstr(&b, "hw", f->hw != NULL ? f->hw : "");
 	jb_knum(&b, "peak_tbs", f->peak_tbs);
 	jb_key(&b, "traces");
@@ -325,8 +327,7 @@ metadata(const char *p, const struct tl_findings *f, int c)
 	    (double)t.compute / (double)t.total * 100 : 0);
 	jb_key(&b, "thresholds");
 	tl_jb_lit(&b, "{");
-	jb_knum(&b, "bottleneck_time_ms", tl_findrules_time_ms(
-	    tl_fcat_value(c)));
+	jb_knum(&b, "bottleneck_time_ms", tl_category(c)->bottleneck_ms);
 	jb_knum(&b, "bottleneck_category_pct", r->bottleneck_cat_pct);
 	jb_knum(&b, "bottleneck_efficiency_pct", r->bottleneck_eff);
 	jb_knum(&b, "critical_compute_pct", r->critical_pct);
@@ -353,7 +354,7 @@ ops_csv(const char *p, const struct tl_findings *f, int c)
 		const struct tl_fop *op = &f->op[k->ops[i]];
 
 		tl_w_str(&w, op->name);
-		tl_w_str(&w, tl_fcat_value(op->cat));
+		tl_w_str(&w, tl_category(op->cat)->value);
 		tl_w_str(&w, op->direction);
 		tl_w_int(&w, op->count);
 		tl_w_us(&w, op->time_ns);
@@ -416,7 +417,7 @@ void
 tl_outdir_charts(const char *dir, const struct tl_findings *f)
 {
 	struct tl_chart_point *pt;
-	struct tl_chart_bar tl[4], cat[TL_FC_N];
+	struct tl_chart_bar tl[4], cat[TL_CAT_MAX];
 	struct tl_ftimeline t;
 	double peak = 0;
 	int64_t best = -1;
@@ -428,7 +429,7 @@ tl_outdir_charts(const char *dir, const struct tl_findings *f)
 	mkdir_p(dir);
 	pt = tl_calloc((size_t)f->nop + 1, sizeof(*pt));
 	labels = tl_calloc((size_t)f->nop + 1, sizeof(*labels));
-	for (c = 0; c < TL_FC_N; c++)
+	for (c = 0; c < tl_ncategories(); c++)
 		for (i = 0; i < f->cat[c].nops; i++) {
 			const struct tl_fop *op = &f->op[f->cat[c].ops[i]];
 			size_t len;
@@ -443,7 +444,7 @@ tl_outdir_charts(const char *dir, const struct tl_findings *f)
 			labels[n] = tl_malloc(len);
 			snprintf(labels[n], len, "%s %s", op->name, op->dims);
 			pt[n].label = labels[n];
-			pt[n].category = tl_fcat_value(op->cat);
+			pt[n].category = tl_category(op->cat)->value;
 			pt[n].flops_per_byte = op->fpb;
 			pt[n].tflops_s = op->tflops_s;
 			pt[n].time_us = (double)op->time_ns / 1e3;
@@ -465,9 +466,9 @@ tl_outdir_charts(const char *dir, const struct tl_findings *f)
 	tl[2].value_us = (double)t.memcpy / 1e3;
 	tl[3].label = "idle";
 	tl[3].value_us = (double)t.idle / 1e3;
-	for (c = 0; c < TL_FC_N; c++)
+	for (c = 0; c < tl_ncategories(); c++)
 		if (f->cat[c].present) {
-			cat[nc].label = tl_fcat_value(c);
+			cat[nc].label = tl_category(c)->value;
 			cat[nc++].value_us = (double)f->cat[c].time_ns / 1e3;
 		}
 	p = path(dir, "", "breakdown", ".svg");
@@ -498,8 +499,8 @@ tl_outdir_write(const char *dir, const struct tl_findings *f,
 		mkdir_p(p);
 		free(p);
 	}
-	for (c = 0; c < TL_FC_N; c++) {
-		const char *n = tl_fcat_file(c);
+	for (c = 0; c < tl_ncategories(); c++) {
+		const char *n = tl_category(c)->file;
 
 		if (f->cat[c].present) {
 			p = path(dir, "category_data", n, "_ops.csv");
@@ -515,8 +516,9 @@ tl_outdir_write(const char *dir, const struct tl_findings *f,
 			metadata(p, f, c);
 			free(p);
 		}
-		if (f->cat[c].present || c == TL_FC_GEMM || c == TL_FC_CONV ||
-		    c == TL_FC_BATCHNORM) {
+		if (f->cat[c].present || tl_category_is(c, "gemm") ||
+		    tl_category_is(c, "conv") ||
+		    tl_category_is(c, "batchnorm")) {
 			p = path(dir, "category_findings", n, "_findings.md");
 			report_file(p, f, c, o, NULL);
 			free(p);

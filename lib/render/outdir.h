@@ -3,8 +3,9 @@
 #define TL_OUTDIR_H
 
 /*
- * The directory layout the seeds' analyst agents read, written from
- * lib/analysis/findings (tl-findings -o DIR):
+ * The directory layout of TraceLens' analysis agent (its output files in
+ * TraceLens/Agent/Analysis/README.md), written from lib/analysis/findings
+ * (tl-findings -o DIR):
  *   category_data/<cat>_ops.csv         one row per op signature
  *   category_data/<cat>_metrics.json    status, summary, operations,
  *                                       category_specific
@@ -13,7 +14,8 @@
  *   category_findings/<cat>_findings.md the category report
  *   standalone_analysis_fair.md, standalone_analysis_rough.md
  *   charts/roofline.svg, charts/breakdown.svg
- * <cat> is the seeds' name (gemm, convolution, batchnorm, ...).  The
+ * <cat> is the category's file name in share/tl/categories.tsv (gemm,
+ * convolution, batchnorm, ...).  The
  * data files exist for the categories present; the findings file also
  * for gemm, convolution and batchnorm when absent ("No ... found").
  * For a comparison (tl-compare's stream, lib/analysis/cmpfind), tl_outdir_compare

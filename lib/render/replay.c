@@ -10,6 +10,7 @@
 #include "model/concrete.h"
 #include "model/opargs.h"
 #include "render/replay.h"
+#include "stream/category.h"
 #include "stream/schema.h"
 
 #define MAXNAMES 8	/* distinct parents, modules, kernels kept per group */
@@ -76,27 +77,6 @@ static const struct {
 static const char *const overwritten[] = {
 	"aten::copy_", "aten::fill_", "aten::normal_", "aten::uniform_",
 	"aten::zero_", NULL
-};
-
-/* What each category is, for the README. */
-static const struct {
-	const char *category, *what;
-} category_what[] = {
-	{ "attention", "scaled dot-product attention" },
-	{ "batchnorm", "batch normalisation" },
-	{ "comm", "collective communication" },
-	{ "conv", "convolution" },
-	{ "elementwise", "elementwise operation" },
-	{ "gemm", "matrix multiplication (GEMM)" },
-	{ "groupnorm", "group normalisation" },
-	{ "instancenorm", "instance normalisation" },
-	{ "layernorm", "layer normalisation" },
-	{ "memcpy", "memory copy or set" },
-	{ "other", "other operation" },
-	{ "reduce", "reduction" },
-	{ "rmsnorm", "RMS normalisation" },
-	{ "softmax", "softmax" },
-	{ "triton", "Triton kernel (torch.compile)" },
 };
 
 struct tl_replay *
@@ -636,15 +616,13 @@ tl_replay_ir(const struct tl_replay *r, struct tl_jbuf *b)
 	tl_jb_lit(b, "\n]\n");
 }
 
+/* What the ops of a category do, for the README. */
 static const char *
 what(const char *category)
 {
-	size_t i;
+	int c = tl_category_index(category);
 
-	for (i = 0; i < sizeof(category_what) / sizeof(category_what[0]); i++)
-		if (strcmp(category, category_what[i].category) == 0)
-			return category_what[i].what;
-	return "operation";
+	return c >= 0 ? tl_category(c)->description : "operation";
 }
 
 static void

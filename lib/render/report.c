@@ -6,6 +6,7 @@
 #include "render/advice.h"
 #include "render/mdtext.h"
 #include "render/report.h"
+#include "stream/category.h"
 
 static const int proj[3] = { 20, 50, 80 };	/* impact projection, % */
 
@@ -202,7 +203,7 @@ cat_specific(FILE *fp, const struct tl_findings *f, int c)
 	double pct;
 	int i, below = 0, n = 0;
 
-	if (c == TL_FC_CONV) {
+	if (tl_category_is(c, "conv")) {
 		pct = share(k->layout_ns, k->time_ns);
 		fprintf(fp, "- **Layout conversion:** %s ms of the %s ms of "
 		    "convolution GPU time (%s %%) is layout-conversion kernels "
@@ -223,7 +224,7 @@ cat_specific(FILE *fp, const struct tl_findings *f, int c)
 		    "and up) 60-80 %, 3x3 50-70 %, 1x1 40-60 % (memory-bound), "
 		    "depthwise 30-50 % of roofline.\n", fp);
 	}
-	if (c == TL_FC_BATCHNORM) {
+	if (tl_category_is(c, "batchnorm")) {
 		if (f->base_tbs > 0) {
 			fprintf(fp, "- **Elementwise baseline:** simple "
 			    "elementwise ops reach %s TB/s in this trace",
@@ -260,7 +261,7 @@ cat_specific(FILE *fp, const struct tl_findings *f, int c)
 			    "convolutions and activations pay off here.\n",
 			    tl_md_num(k->pct_compute, 1));
 	}
-	if (c == TL_FC_GEMM) {
+	if (tl_category_is(c, "gemm")) {
 		for (i = 0, n = 0; i < k->nops; i++)
 			if (f->op[k->ops[i]].pattern != NULL && strcmp(
 			    f->op[k->ops[i]].pattern, "quantized GEMM") == 0)
@@ -268,9 +269,10 @@ cat_specific(FILE *fp, const struct tl_findings *f, int c)
 		fprintf(fp, "- **Quantized GEMMs detected:** %d signatures\n",
 		    n);
 	}
-	if (c == TL_FC_ATTENTION || c == TL_FC_SOFTMAX) {
-		if (f->cat[TL_FC_SOFTMAX].present && f->cat[TL_FC_GEMM].present &&
-		    !f->cat[TL_FC_ATTENTION].present)
+	if (tl_category_is(c, "attention") || tl_category_is(c, "softmax")) {
+		if (tl_findings_cat(f, "softmax")->present &&
+		    tl_findings_cat(f, "gemm")->present &&
+		    !tl_findings_cat(f, "attention")->present)
 			fputs("- **Unfused attention:** softmax and GEMMs run "
 			    "but no fused attention op does; if they come from "
 			    "attention (softmax + bmm + scale + copy), a fused "
@@ -326,8 +328,8 @@ rule_calc(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
 	    "%s %%: %s) and efficiency %s %% < %s %%: %s -> %s; priority "
 	    "from %s %% of compute: %s\n",
 	    tl_md_ms(op->time_ns),
-	    tl_md_num(tl_findrules_time_ms(tl_fcat_value(op->cat)), 0),
-	    tms > tl_findrules_time_ms(tl_fcat_value(op->cat)) ? "yes" : "no",
+	    tl_md_num(tl_category(op->cat)->bottleneck_ms, 0),
+	    tms > tl_category(op->cat)->bottleneck_ms ? "yes" : "no",
 	    tl_md_num(op->pct_category, 1), tl_md_num(r->bottleneck_cat_pct, 0),
 	    op->pct_category > r->bottleneck_cat_pct ? "yes" : "no",
 	    eff_text(op), tl_md_num(r->bottleneck_eff, 0),
@@ -340,7 +342,7 @@ rule_calc(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
 		    0.5)), tl_md_ms(op->time_ns), tl_md_num(op->eff, 1));
 }
 
-/* One bottleneck in full: the seeds' layout. */
+/* One bottleneck in full. */
 static void
 bottleneck_full(FILE *fp, const struct tl_findings *f,
     const struct tl_fop *op, int n, int rough)
@@ -377,10 +379,10 @@ tl_report_category(FILE *fp, const struct tl_findings *f, int c,
 	int i, n = 0;
 
 	(void)o;
-	fprintf(fp, "# %s Analysis Summary\n\n", tl_fcat_title(c));
+	fprintf(fp, "# %s Analysis Summary\n\n", tl_category(c)->title);
 	if (!k->present) {
 		fprintf(fp, "No %s operations found in trace.\n",
-		    tl_fcat_title(c));
+		    tl_category(c)->title);
 		return;
 	}
 	if (k->error != NULL) {
@@ -392,7 +394,7 @@ tl_report_category(FILE *fp, const struct tl_findings *f, int c,
 	}
 	fputs("## Overview\n\n", fp);
 	fprintf(fp, "%s ops account for %s %% of compute time (%s ms, %lld "
-	    "instances, %d signatures). ", tl_fcat_title(c),
+	    "instances, %d signatures). ", tl_category(c)->title,
 	    tl_md_num(k->pct_compute, 2), tl_md_ms(k->time_ns), k->count,
 	    k->nops);
 	if (k->eff >= 0)
@@ -414,8 +416,8 @@ tl_report_category(FILE *fp, const struct tl_findings *f, int c,
 	if (n == 0)
 		fprintf(fp, "None: no %s op is both above the time threshold "
 		    "(%s ms or %s %% of the category) and below %s %% "
-		    "efficiency.\n\n", tl_fcat_title(c),
-		    tl_md_num(tl_findrules_time_ms(tl_fcat_value(c)), 0),
+		    "efficiency.\n\n", tl_category(c)->title,
+		    tl_md_num(tl_category(c)->bottleneck_ms, 0),
 		    tl_md_num(f->rules.bottleneck_cat_pct, 0),
 		    tl_md_num(f->rules.bottleneck_eff, 0));
 	fputs("## Additional Notes\n\n", fp);
@@ -669,13 +671,13 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	enum tl_priority uprio;
 	double loss;
 	char id[32];
-	int i, c, n, util, big = -1, percat[TL_FC_N];
+	int i, c, n, util, big = -1, percat[TL_CAT_MAX];
 
 	tl_report_timeline(f, &t);
 	util = low_utilisation(f, &t);
 	title(fp, f, o, "standalone analysis");
 	fputs("## Executive Summary\n\n", fp);
-	for (c = 0; c < TL_FC_N; c++)
+	for (c = 0; c < tl_ncategories(); c++)
 		if (f->cat[c].present && (big < 0 ||
 		    f->cat[c].time_ns > f->cat[big].time_ns))
 			big = c;
@@ -687,7 +689,8 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 		    dominant_loss(&t));
 	fputs(".", fp);
 	if (big >= 0)
-		fprintf(fp, " %s ops take the most GPU time.", tl_fcat_title(big));
+		fprintf(fp, " %s ops take the most GPU time.",
+		    tl_category(big)->title);
 	fprintf(fp, " The rules find %d bottleneck%s.\n\n", f->nbottlenecks,
 	    f->nbottlenecks == 1 ? "" : "s");
 	fputs("| Metric | Value |\n|---|---|\n", fp);
@@ -752,7 +755,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 			fputs("**Impact**: small on the kernel side; the gain "
 			    "is in the algorithmic path.\n\n", fp);
 		fprintf(fp, "→ *See [%s details](#%s)*\n\n",
-		    tl_fcat_title(op->cat), id);
+		    tl_category(op->cat)->title, id);
 	}
 	if (n == 0)
 		fputs("No action is needed by the rules: the GPU is busy and "
@@ -775,15 +778,16 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	if (util)
 		idle_advice(fp, f);
 	fputc('\n', fp);
-	for (c = 0; c < TL_FC_N; c++) {
+	for (c = 0; c < tl_ncategories(); c++) {
 		const struct tl_fcat *k = &f->cat[c];
 		int nb = 0;
 
-		if (!k->present || c == TL_FC_COMM || c == TL_FC_MEMCPY)
+		if (!k->present || tl_category_is(c, "comm") ||
+		    tl_category_is(c, "memcpy"))
 			continue;
-		snprintf(id, sizeof(id), "cat-%s", tl_fcat_file(c));
+		snprintf(id, sizeof(id), "cat-%s", tl_category(c)->file);
 		tl_md_anchor(fp, id);
-		fprintf(fp, "### %d. %s\n\n", ++n, tl_fcat_title(c));
+		fprintf(fp, "### %d. %s\n\n", ++n, tl_category(c)->title);
 		if (k->error != NULL) {
 			fputs("Status: ERROR: ", fp);
 			tl_md_text(fp, k->error, 300);
@@ -813,7 +817,8 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 			    "artifact is recommended" : "");
 			impact(fp, f, op, 0);
 		}
-		if (c == TL_FC_CONV || c == TL_FC_BATCHNORM) {
+		if (tl_category_is(c, "conv") ||
+		    tl_category_is(c, "batchnorm")) {
 			cat_specific(fp, f, c);
 			fputc('\n', fp);
 		}
@@ -837,8 +842,9 @@ top_ops(FILE *fp, const struct tl_findings *f, int max)
 		fprintf(fp, "| %d | ", i + 1);
 		op_label(fp, op);
 		fprintf(fp, " | %s | %lld | %s | %s | %s |\n",
-		    tl_fcat_value(op->cat), op->count, tl_md_ms(op->time_ns),
-		    tl_md_num(op->pct_compute, 2), tl_md_num(cum, 1));
+		    tl_category(op->cat)->value, op->count,
+		    tl_md_ms(op->time_ns), tl_md_num(op->pct_compute, 2),
+		    tl_md_num(cum, 1));
 	}
 	fputc('\n', fp);
 }
@@ -971,14 +977,15 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	fputs("### Step 5: Categories\n\n| Category | Instances | Signatures "
 	    "| Time (ms) | % of compute | Average efficiency (%) | "
 	    "Bottlenecks |\n|---|---|---|---|---|---|---|\n", fp);
-	for (c = 0; c < TL_FC_N; c++) {
+	for (c = 0; c < tl_ncategories(); c++) {
 		const struct tl_fcat *k = &f->cat[c];
 
 		if (!k->present)
 			continue;
 		fprintf(fp, "| %s | %lld | %d | %s | %s | %s | %d |\n",
-		    tl_fcat_value(c), k->count, k->nops, tl_md_ms(k->time_ns),
-		    tl_md_num(k->pct_compute, 2), k->eff >= 0 ?
+		    tl_category(c)->value, k->count, k->nops,
+		    tl_md_ms(k->time_ns), tl_md_num(k->pct_compute, 2),
+		    k->eff >= 0 ?
 		    tl_md_num(k->eff, 1) : "n/a", k->nbottleneck);
 	}
 	fputs("\n### Step 6: Bottlenecks, rules and impact\n\n", fp);
@@ -988,10 +995,10 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	if (n == 0)
 		fputs("No bottleneck.\n\n", fp);
 	fputs("## Raw Data Exploration\n\n", fp);
-	for (c = 0; c < TL_FC_N; c++) {
+	for (c = 0; c < tl_ncategories(); c++) {
 		if (!f->cat[c].present)
 			continue;
-		fprintf(fp, "### %s\n\n", tl_fcat_title(c));
+		fprintf(fp, "### %s\n\n", tl_category(c)->title);
 		if (f->cat[c].error != NULL) {
 			fprintf(fp, "Status: ERROR: %s\n\n", f->cat[c].error);
 			continue;
@@ -1008,13 +1015,13 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	    "above from the op stream.\n\n", fp);
 	fputs("## Questions for Further Investigation\n\n", fp);
 	n = 0;
-	for (c = 0; c < TL_FC_N; c++)
+	for (c = 0; c < tl_ncategories(); c++)
 		if (f->cat[c].present && f->cat[c].missing_model > 0 &&
-		    c != TL_FC_COMM && c != TL_FC_MEMCPY) {
+		    !tl_category_is(c, "comm") && !tl_category_is(c, "memcpy")) {
 			fprintf(fp, "- %lld %s signatures have no perf model: add "
 			    "a model file (tl-perfmodel --models) to judge their "
 			    "efficiency.\n", f->cat[c].missing_model,
-			    tl_fcat_title(c));
+			    tl_category(c)->title);
 			n++;
 		}
 	for (i = 0; i < f->nbottlenecks && i < 5; i++) {
@@ -1026,7 +1033,7 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 		    "hardware counters.\n", fp);
 		n++;
 	}
-	if (f->cat[TL_FC_COMM].present)
+	if (tl_findings_cat(f, "comm")->present)
 		fputs("- Communication: one rank shows only its own collectives; "
 		    "merge all ranks' streams to tell stragglers from slow "
 		    "links.\n", fp);

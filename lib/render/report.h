@@ -9,7 +9,7 @@
  *   no fact is stated twice;
  * - rough: the long working report, every step with its tables and
  *   calculations, tree data, fusion candidates, open questions;
- * - category: one category's findings in the seeds' layout.
+ * - category: one category's findings (tl-findings -r category).
  * Every number is printed through lib/render/mdtext, so the same fact reads the
  * same in every report.  Returns nothing: write errors show in ferror.
  */

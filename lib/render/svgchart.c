@@ -18,27 +18,12 @@
 #define UNKNOWN_COLOUR	"#c49c94"
 
 /*
- * One colour per category value (the order of tl_categories()) and per
- * part of the GPU timeline.  Change none of them: a reader learns them.
+ * The colours of the parts of the GPU timeline; the categories' colours
+ * are in the category table.  Change none of them: a reader learns them.
  */
 static const struct {
 	const char *name, *colour;
-} palette[] = {
-	{ "gemm", "#1f77b4" },
-	{ "conv", "#ff7f0e" },
-	{ "attention", "#2ca02c" },
-	{ "batchnorm", "#d62728" },
-	{ "layernorm", "#9467bd" },
-	{ "groupnorm", "#8c564b" },
-	{ "instancenorm", "#e377c2" },
-	{ "rmsnorm", "#bcbd22" },
-	{ "softmax", "#17becf" },
-	{ "elementwise", "#aec7e8" },
-	{ "reduce", "#ffbb78" },
-	{ "comm", "#98df8a" },
-	{ "memcpy", "#ff9896" },
-	{ "triton", "#c5b0d5" },
-	{ "other", "#7f7f7f" },
+} parts[] = {
 	{ "computation", "#4e79a7" },
 	{ "compute", "#4e79a7" },
 	{ "exposed comm", "#59a14f" },
@@ -46,7 +31,7 @@ static const struct {
 	{ "idle", "#d3d3d3" }
 };
 
-/* Bars of names outside the palette take these, in turn. */
+/* Bars of names without a colour take these, in turn. */
 static const char *const spare[] = {
 	UNKNOWN_COLOUR, "#9edae5", "#dbdb8d", "#f7b6d2", "#bab0ac", "#76b7b2"
 };
@@ -56,14 +41,22 @@ static const double p10[] = {
 	1e13, 1e14, 1e15
 };
 
-/* The palette colour of name ("exposed_comm_time" reads as "exposed comm"), or NULL. */
+/*
+ * The colour of a category or timeline part ("exposed_comm_time" reads
+ * as "exposed comm"), or NULL.
+ */
 static const char *
 find_colour(const char *name)
 {
 	char key[32];
 	size_t i, n;
+	int c;
 
-	if (name == NULL || (n = strlen(name)) >= sizeof(key))
+	if (name == NULL)
+		return NULL;
+	if ((c = tl_category_index(name)) >= 0)
+		return tl_category(c)->colour;
+	if ((n = strlen(name)) >= sizeof(key))
 		return NULL;
 	memcpy(key, name, n + 1);
 	if (n > 5 && strcmp(key + n - 5, "_time") == 0)
@@ -71,9 +64,11 @@ find_colour(const char *name)
 	for (i = 0; key[i] != '\0'; i++)
 		if (key[i] == '_')
 			key[i] = ' ';
-	for (i = 0; i < sizeof(palette) / sizeof(palette[0]); i++)
-		if (strcmp(palette[i].name, key) == 0)
-			return palette[i].colour;
+	if ((c = tl_category_index(key)) >= 0)
+		return tl_category(c)->colour;
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (strcmp(parts[i].name, key) == 0)
+			return parts[i].colour;
 	return NULL;
 }
 
@@ -352,7 +347,7 @@ by_time(const void *a, const void *b)
 
 struct cat {
 	const char *name;
-	int rank;	/* index in tl_categories(); unknown ones after */
+	int rank;	/* index in the category table; unknown ones after */
 	int count;
 };
 
@@ -371,8 +366,7 @@ static size_t
 categories(const struct tl_chart_point *p, const struct ord *ord, size_t n,
     struct cat *cat)
 {
-	const char *const *known = tl_categories();
-	size_t i, j, k, nc = 0;
+	size_t i, j, nc = 0;
 	const char *name;
 
 	for (i = 0; i < n; i++) {
@@ -383,10 +377,9 @@ categories(const struct tl_chart_point *p, const struct ord *ord, size_t n,
 		if (j == nc) {
 			cat[nc].name = name;
 			cat[nc].count = 0;
-			cat[nc].rank = 1000;
-			for (k = 0; known[k] != NULL; k++)
-				if (strcmp(known[k], name) == 0)
-					cat[nc].rank = (int)k;
+			cat[nc].rank = tl_category_index(name);
+			if (cat[nc].rank < 0)
+				cat[nc].rank = TL_CAT_MAX;
 			nc++;
 		}
 		cat[j].count++;

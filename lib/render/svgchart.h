@@ -14,8 +14,8 @@
  * XML-escaped; control characters and bytes that are not UTF-8 become
  * U+FFFD, and a label longer than 200 characters is cut with an ellipsis.
  *
- * A category (gemm, conv, attention, ..., the values of tl_categories())
- * has one fixed colour in every chart; so do the timeline parts
+ * A category (gemm, conv, attention, ...: share/tl/categories.tsv) has
+ * one fixed colour in every chart; so do the timeline parts
  * (computation, exposed comm, exposed memcpy, idle).
  *
  * What a test can rely on in a roofline: the root <svg> carries

@@ -3,38 +3,51 @@
 #define TL_CATEGORY_H
 
 /*
- * The op table (share/tl/ops.tsv, built into every program): op name →
- * category, direction, perf-model family.  A name ending in '*' is a
- * prefix pattern; exact names win, then patterns in table order.  Ops no
- * table names fall back on their first kernel's name (§5.5), then "other".
+ * The categories of the op stream (its category column): the table
+ * share/tl/categories.tsv, built into every program, is their only list.
+ * A category is known by its index in the table, which is also the order
+ * of the reports; a row holds
+ *
+ *	value		what the stream's category column says
+ *	title		its name in reports ("GEMM", "Collective communication")
+ *	file		the stem of its files in tl-findings -o
+ *			(category_findings/<file>_findings.md, ...)
+ *	colour		its colour in the charts, #rrggbb
+ *	groups		the groups it belongs to, comma-separated (tl-categorize
+ *			takes a group for all its members: norm, sdpa)
+ *	bottleneck_ms	the time above which a slow op of it is a bottleneck
+ *	description	what its ops do, in a few words
+ *
+ * Adding a category is one row of the table (and its line in
+ * tl-format(5), which a test compares with the table).
  */
-struct tl_opinfo {
-	const char *category;	/* one of the fixed category values */
-	const char *direction;	/* "fwd" or "bwd" */
-	const char *model;	/* perf-model family, "" = none */
-	int bwd_model;		/* the family also models the backward pass */
-	/*
-	 * A family tl models that TraceLens does not (linear, softmax, ...):
-	 * tl-perfmodel uses it, but it does not stop the roll-up at the op.
-	 */
-	const char *extra_model;
+
+#define TL_CAT_MAX	32	/* categories a table may hold */
+
+struct tl_category {
+	const char *value, *title, *file, *colour, *groups, *description;
+	double bottleneck_ms;
 };
 
-/* Load the built-in table, or FILE when path is not NULL; 0 or -1. */
-int tl_optable_load(const char *path);
-/* The entry for an op name, or NULL. */
-const struct tl_opinfo *tl_optable_find(const char *name);
 /*
- * The category of an op: table, then the name of its first kernel (may be
- * NULL), then "other".
+ * Load the built-in table, or FILE when path is not NULL; 0, or -1 after
+ * printing "prog: FILE:LINE: what" (the previous table stays).  The other
+ * functions load the built-in table on first use.
  */
-const char *tl_categorize(const char *name, const char *first_kernel);
-/* The category values of the stream, NULL-terminated. */
-const char *const *tl_categories(void);
-/* 1 if s is one of the category values of the stream. */
-int tl_is_category(const char *s);
-/* Write the table with its header. */
-struct tl_writer;
-void tl_optable_print(struct tl_writer *w);
+int tl_categories_load(const char *path);
+/* The number of categories. */
+int tl_ncategories(void);
+/* Category c, 0 <= c < tl_ncategories(). */
+const struct tl_category *tl_category(int c);
+/* The index of a category value, or -1. */
+int tl_category_index(const char *value);
+/* The index of a category from its value or its file stem, or -1. */
+int tl_category_parse(const char *s);
+/* 1 if category c has this value. */
+int tl_category_is(int c, const char *value);
+/* 1 if category c belongs to the group. */
+int tl_category_in_group(int c, const char *group);
+/* The groups, sorted and comma-separated: "norm, sdpa". */
+const char *tl_category_groups(void);
 
 #endif

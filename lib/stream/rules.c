@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/json.h"
+#include "common/tabfile.h"
 #include "common/util.h"
 #include "stream/category.h"
 #include "stream/rules.h"
@@ -41,100 +42,60 @@ tl_rules_free(struct tl_rules *r)
 	free(r);
 }
 
-static void
-bad(const char *path, long line, const char *what, struct tl_rules *r,
-    FILE *fp, char *buf)
+/* Check one rule; 0, or -1 with t->err set. */
+static int
+check(struct tl_tabfile *t)
 {
-	tl_warn("%s:%ld: %s", path, line, what);
-	tl_rules_free(r);
-	free(buf);
-	fclose(fp);
+	const char *match = tl_tabfile_get(t, 0), *dir = tl_tabfile_get(t, 3);
+
+	if (strcmp(match, "op") != 0 && strcmp(match, "kernel") != 0)
+		return tl_tabfile_error(t, t->line, "match must be 'op' or "
+		    "'kernel'");
+	if (tl_tabfile_get(t, 1)[0] == '\0')
+		return tl_tabfile_error(t, t->line, "empty pattern");
+	if (tl_category_index(tl_tabfile_get(t, 2)) < 0)
+		return tl_tabfile_error(t, t->line, "unknown category "
+		    "(tl-categorize --list shows them)");
+	if (dir[0] != '\0' && strcmp(dir, "fwd") != 0 &&
+	    strcmp(dir, "bwd") != 0)
+		return tl_tabfile_error(t, t->line, "direction must be fwd, bwd "
+		    "or empty");
+	return 0;
 }
 
 struct tl_rules *
 tl_rules_load(const char *path)
 {
+	static const char *const col[] = {
+		"match", "pattern", "category", "direction"
+	};
+	struct tl_tabfile t;
 	struct tl_rules *r;
-	FILE *fp;
-	char *buf = NULL, *f[5];
-	size_t cap = 0;
-	ssize_t len;
-	long line = 0;
-	int header = 0;
+	int rc;
 
-	if ((fp = fopen(path, "r")) == NULL) {
-		tl_warn("%s:", path);
+	if (tl_tabfile_open(&t, path, NULL, NULL, col, 4, 3, 0) < 0) {
+		tl_warn("%s", t.err);
 		return NULL;
 	}
 	r = tl_calloc(1, sizeof(*r));
 	tl_json_init(&r->j);
-	while ((len = getline(&buf, &cap, fp)) >= 0) {
-		int nf = 0;
+	while ((rc = tl_tabfile_next(&t)) > 0 && (rc = check(&t)) == 0) {
 		struct rule *u;
 
-		line++;
-		while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-			buf[--len] = '\0';
-		if (len == 0 || buf[0] == '#')
-			continue;
-		f[nf++] = buf;
-		for (char *p = buf; *p != '\0' && nf < 5; p++)
-			if (*p == '\t') {
-				*p = '\0';
-				f[nf++] = p + 1;
-			}
-		if (!header) {
-			header = 1;
-			if (nf < 3 || strcmp(f[0], "match") != 0 ||
-			    strcmp(f[1], "pattern") != 0 ||
-			    strcmp(f[2], "category") != 0) {
-				bad(path, line, "expected the header "
-				    "'match<TAB>pattern<TAB>category<TAB>direction'",
-				    r, fp, buf);
-				return NULL;
-			}
-			continue;
-		}
-		if (nf < 3 || nf > 4) {
-			bad(path, line, "expected 3 or 4 tab-separated fields",
-			    r, fp, buf);
-			return NULL;
-		}
-		if (strcmp(f[0], "op") != 0 && strcmp(f[0], "kernel") != 0) {
-			bad(path, line, "match must be 'op' or 'kernel'", r, fp,
-			    buf);
-			return NULL;
-		}
-		if (f[1][0] == '\0') {
-			bad(path, line, "empty pattern", r, fp, buf);
-			return NULL;
-		}
-		if (!tl_is_category(f[2])) {
-			bad(path, line, "unknown category (tl-categorize --list "
-			    "shows them)", r, fp, buf);
-			return NULL;
-		}
-		if (nf == 4 && f[3][0] != '\0' && strcmp(f[3], "fwd") != 0 &&
-		    strcmp(f[3], "bwd") != 0) {
-			bad(path, line, "direction must be fwd, bwd or empty", r,
-			    fp, buf);
-			return NULL;
-		}
 		tl_grow(&r->v, &r->cap, r->n + 1, sizeof(*r->v));
 		u = &r->v[r->n++];
-		u->kernel = f[0][0] == 'k';
-		u->pattern = tl_strdup(f[1]);
-		u->category = tl_strdup(f[2]);
-		u->direction = tl_strdup(nf == 4 ? f[3] : "");
+		u->kernel = tl_tabfile_get(&t, 0)[0] == 'k';
+		u->pattern = tl_strdup(tl_tabfile_get(&t, 1));
+		u->category = tl_strdup(tl_tabfile_get(&t, 2));
+		u->direction = tl_strdup(tl_tabfile_get(&t, 3));
 		r->any_kernel |= u->kernel;
 	}
-	if (ferror(fp)) {
-		tl_warn("%s: read error:", path);
+	tl_tabfile_close(&t);
+	if (rc < 0) {
+		tl_warn("%s", t.err);
 		tl_rules_free(r);
-		r = NULL;
+		return NULL;
 	}
-	free(buf);
-	fclose(fp);
 	return r;
 }
 

@@ -3,9 +3,9 @@
 #define TL_RULES_H
 
 /*
- * A user's categorisation rules (tl-categorize --rules FILE): a TSV file
- * with the header "match pattern category direction" and one rule per
- * line; '#' lines and blank lines are skipped.  match is "op" (the op
+ * A user's categorisation rules (tl-categorize --rules FILE): a table
+ * (lib/common/tabfile.h) with the columns match, pattern, category and,
+ * optionally, direction, one rule per line.  match is "op" (the op
  * name) or "kernel" (any of the row's kernel names); pattern is an
  * fnmatch(3) glob; direction may be empty (keep the row's).  The first
  * rule that matches wins.

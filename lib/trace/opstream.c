@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream/category.h"
+#include "stream/optable.h"
 #include "trace/callstack.h"
 #include "trace/kernclass.h"
 #include "trace/opstream.h"

@@ -4,12 +4,12 @@
 
 #include "common/interval.h"
 #include "common/util.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 #include "trace/rollup.h"
 #include "trace/tree.h"
 
-#define LEAF_DEPTH 10		/* §9.1 rule 6 */
-#define BWD_WALK 5		/* §9.1 rule 4 */
+#define LEAF_DEPTH 10		/* levels of runtime calls searched under an op */
+#define BWD_WALK 5		/* ancestors searched for an autograd node */
 
 struct ctx {
 	const struct tl_trace *t;
@@ -223,7 +223,7 @@ collect(struct ctx *c, int op, int kind, int fwd)
 	label(t, rows, r);
 }
 
-/* §9.1 rule 6: a GPU event reachable through runtime calls only. */
+/* A leaf launcher: a GPU event reachable through runtime calls only. */
 static int
 is_leaf_launcher(const struct tl_trace *t, int op, int depth)
 {
@@ -260,7 +260,7 @@ count_named(const struct tl_trace *t, int i, const char *name)
 	return n;
 }
 
-/* §9.1 rule 4: the forward op of a backward wrapper, or -1. */
+/* The forward op of a backward wrapper, or -1. */
 static int
 sole_backward(const struct tl_trace *t, int op)
 {
@@ -441,7 +441,7 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	sort_rows(t, rows);
 }
 
-/* §5.1: the op that launched GPU event g, skipping "execute" wrappers. */
+/* The op that launched GPU event g, skipping "execute" wrappers. */
 static int
 launcher_of(const struct tl_trace *t, int g)
 {

@@ -4,17 +4,19 @@
 
 /*
  * Rows of the op stream.  The default view rolls kernels up as TraceLens'
- * unified table does (§9.1): an op with a perf model takes its whole
- * subtree, otherwise the leaf launcher; a backward wrapper whose forward op
- * has a backward model takes its subtree; kernels left over become one
+ * unified table does (collect_unified_perf_events in
+ * TraceLens/TreePerf/tree_perf.py): an op with a perf model takes its
+ * whole subtree, otherwise the leaf launcher; a backward wrapper whose
+ * forward op has a backward model takes its subtree; kernels left over become one
  * synthetic row each under their nearest op.  Collective kernels never
  * enter those rows: they go to one comm row per launching op.  So every
  * linked GPU event is counted in exactly one row.
  *
  * With a window, the rows are those whose op starts in it.
  *
- * The launcher view (§5.1) is one row per launching op with its direct
- * kernels (collectives skipped), and the subtree's busy time beside.
+ * The launcher view (TraceLens' get_kernel_launchers, same file) is one
+ * row per launching op with its direct kernels (collectives skipped), and
+ * the subtree's busy time beside.
  */
 #include <stdint.h>
 

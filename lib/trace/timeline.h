@@ -3,7 +3,9 @@
 #define TL_TIMELINE_H
 
 /*
- * The GPU timeline (§4): computation, exposed communication (comm not
+ * The GPU timeline (as TraceLens' GPUEventAnalyser in
+ * TraceLens/TreePerf/gpu_event_analyser.py): computation, exposed
+ * communication (comm not
  * under computation), exposed memcpy (memcpy under neither), busy (union
  * of all), idle and total (first start to last end), in nanoseconds.
  */

@@ -6,7 +6,7 @@
 #include "trace/kernclass.h"
 #include "trace/tree.h"
 
-#define BLEED_NS 1000		/* §2.3: a sub-µs bleed makes a sibling */
+#define BLEED_NS 1000		/* a sub-µs bleed makes a sibling */
 
 static const struct tl_event *sort_ev;
 

@@ -3,7 +3,8 @@
 #define TL_TREE_H
 
 /*
- * The host call tree and GPU linking (TraceLens semantics §2): per-thread
+ * The host call tree and GPU linking (as TraceLens' TraceToTree in
+ * TraceLens/Trace2Tree/trace_to_tree.py): per-thread
  * call stacks with the 1 µs bleed rule, runtime → GPU event through the
  * correlation id (or External id) and launch flows (ac2g and Kineto's
  * older categories, trace.h), graph launches, the correlation id alone

@@ -37,6 +37,7 @@
 #include "common/util.h"
 #include "render/outdir.h"
 #include "render/report.h"
+#include "stream/category.h"
 
 #define HARNESS "fuzz_findings"
 #include "harness.h"
@@ -257,7 +258,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.top = tops[(h >> 3) & 3];
 		report(&f, &o, 0, 0);
 		report(&f, &o, 1, 0);
-		report(&f, &o, 2, (int)((h >> 5) % TL_FC_N));
+		report(&f, &o, 2, (int)((h >> 5) % (uint64_t)tl_ncategories()));
 		if (((h >> 9) & 3) == 0) {
 			tl_outdir_write(outdir, &f, &o);
 			check_tree(outdir);

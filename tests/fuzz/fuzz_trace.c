@@ -27,7 +27,7 @@
 #include "common/jsonw.h"
 #include "common/tsv.h"
 #include "common/util.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 #include "trace/callstack.h"
 #include "trace/kernclass.h"
 #include "trace/opstream.h"

@@ -29,7 +29,7 @@
 #include "common/util.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 
 #ifndef HARNESS
 #error "define HARNESS before including harness.h"

@@ -1349,7 +1349,8 @@ def main():
     with open(outpath, "wb") as f:
         f.write(buf.getvalue())
 
-    # ---- summary (TraceLens §4 semantics; every GPU event here is linked)
+    # ---- summary (the GPU timeline as TraceLens' gpu_event_analyser.py
+    # computes it; every GPU event here is linked)
     ev = doc["traceEvents"]
     cats = {}
     for e in ev:

@@ -26,8 +26,8 @@
 #include "trace/jsonscan.h"
 
 /*
- * The members whose integer values link events (tracelens-semantics.md
- * §2): the flow id, the correlation id (two spellings), the External id
+ * The members whose integer values link events (as TraceLens'
+ * TraceLens/Trace2Tree/trace_to_tree.py links them): the flow id, the correlation id (two spellings), the External id
  * (the linking key of old traces, equal to the flow id there), the
  * Sequence number (forward/backward pairs), the Python ids (the Python
  * call tree of --stack) and the correlation id a CUDA event wait refers

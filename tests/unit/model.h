@@ -21,9 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/opargs.h"
 #include "model/family.h"
-#include "model/perfmodel.h"
+#include "model/opargs.h"
 #include "unit.h"
 
 /* exact(): a count that is not checked. */

@@ -16,7 +16,7 @@
 #include "common/tsv.h"
 #include "common/util.h"
 #include "model/model_file.h"
-#include "stream/category.h"
+#include "stream/optable.h"
 #include "stream/schema.h"
 #include "stream/stream.h"
 #include "unit.h"

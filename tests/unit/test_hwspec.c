@@ -10,26 +10,6 @@
 
 extern const char tl_default_gpus[];
 
-static char tmppath[64];
-
-
-/* Write n bytes to a fresh temporary file; its name is in tmppath. */
-static const char *
-write_tmp(const char *text, size_t n)
-{
-	FILE *fp;
-	int fd;
-
-	snprintf(tmppath, sizeof(tmppath), "/tmp/test_hwspec.XXXXXX");
-	if ((fd = mkstemp(tmppath)) < 0 || (fp = fdopen(fd, "w")) == NULL) {
-		perror("mkstemp");
-		exit(1);
-	}
-	fwrite(text, 1, n, fp);
-	fclose(fp);
-	return tmppath;
-}
-
 /*
  * Load text as a user file; 1 if that fails with "FILE:LINE: " and a
  * message containing what.
@@ -38,7 +18,7 @@ static int
 bad_file(const char *text, int line, const char *what)
 {
 	char err[512], want[128];
-	const char *path = write_tmp(text, strlen(text));
+	const char *path = unit_tmpfile(text, strlen(text));
 	int rc = tl_hw_load(path, err, sizeof(err)), ok;
 
 	snprintf(want, sizeof(want), "%s:%d: ", path, line);
@@ -539,9 +519,9 @@ main(void)
 	fclose(fp);
 	CHECK(strncmp(text, "gpu\tkey\tkind\tvalue\tsource\n", 26) == 0);
 	CHECK(strstr(text, "mi300x\tmatrix_bf16\tachievable\t708\t") != NULL);
-	write_tmp(text, size);
-	CHECK(tl_hw_load(tmppath, err, sizeof(err)) == 0);
-	unlink(tmppath);
+	unit_tmpfile(text, size);
+	CHECK(tl_hw_load(unit_tmp, err, sizeof(err)) == 0);
+	unlink(unit_tmp);
 	CHECK(tl_hw_tflops(tl_hw_find("mi300x"), "matrix_bf16", TL_ROOF_AUTO,
 	    NULL, NULL) == 708);
 	CHECK(tl_hw_count() >= 14);
@@ -578,9 +558,9 @@ main(void)
 		    "labgpu\t\tdevice_name\tLab GPU *\t\t\r\n"
 		    "labgpu\t\tdescription\ta\\tb\t\t\n";
 
-		write_tmp(user, sizeof(user) - 1);
-		CHECK(tl_hw_load(tmppath, err, sizeof(err)) == 0);
-		unlink(tmppath);
+		unit_tmpfile(user, sizeof(user) - 1);
+		CHECK(tl_hw_load(unit_tmp, err, sizeof(err)) == 0);
+		unlink(unit_tmp);
 		CHECK(tl_hw_count() == 1);
 		CHECK(tl_hw_find("mi300x") == NULL);
 		hw = tl_hw_find("lab_gpu");
@@ -609,10 +589,10 @@ main(void)
 	{
 		static const char nul[] = HDR "x\tmemory_gb\t\t1\ts\n\0\n";
 
-		write_tmp(nul, sizeof(nul) - 1);
-		CHECK(tl_hw_load(tmppath, err, sizeof(err)) == -1);
+		unit_tmpfile(nul, sizeof(nul) - 1);
+		CHECK(tl_hw_load(unit_tmp, err, sizeof(err)) == -1);
 		CHECK(strstr(err, ":3: NUL byte") != NULL);
-		unlink(tmppath);
+		unlink(unit_tmp);
 	}
 	CHECK(tl_hw_load("/nonexistent/gpus.tsv", err, sizeof(err)) == -1);
 	CHECK_STR(err, "/nonexistent/gpus.tsv: No such file or directory");

@@ -12,7 +12,7 @@ main(void)
 	CHECK(tl_busy(v, 4) == 1 + 16);
 	CHECK(tl_busy(v, 0) == 0);
 
-	/* The toy trace of semantics §16: COMM minus COMP. */
+	/* A hand-made timeline: communication minus computation. */
 	tl_ivals_add(&a, 18, 19);
 	tl_ivals_add(&a, 20, 35);
 	tl_ivals_add(&a, 80, 85);

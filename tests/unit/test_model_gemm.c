@@ -14,7 +14,7 @@ int
 main(void)
 {
 	tl_opargs_init(&o);
-	/* Qwen aten::mm M=8944 N=2816 K=1024 bf16 (semantics §7.1). */
+	/* Qwen aten::mm M=8944 N=2816 K=1024 bf16 (TraceLens' GEMM). */
 	CHECK(run_strided("gemm", 0, "aten::mm", "[[8944,1024],[1024,2816]]",
 	    "[" B "," B "]", "[[1024,1],[1,1024]]", "['','']") == 0);
 	CHECK(p.flops == 51581550592LL);
@@ -60,7 +60,7 @@ main(void)
 	exact("gemm", 0, "aten::mm", "[[8,8],[8,8]]",
 	    "['c10::Float9','c10::Float9']", NULL, 2 * 8 * 8 * 8, -1);
 
-	/* Unary and binary elementwise (Qwen and owlv2 rows, §7.4). */
+	/* Unary and binary elementwise (Qwen and owlv2 rows). */
 	exact("binary", 0, "aten::mul", "[[1,5185,4096],[]]",
 	    "[" B ",'double']", NULL, 21237760,
 	    21237760LL * 2 + 8 + 21237760LL * 2);

@@ -300,7 +300,6 @@ check_breakdown(const char *s)
 int
 main(void)
 {
-	const char *const *cats = tl_categories();
 	const char *dir = getenv("TL_SVG_OUT");
 	char *a, *b;
 	int rc, i, j;
@@ -317,12 +316,15 @@ main(void)
 	CHECK_STR(tl_chart_colour("gemm"), "#1f77b4");
 	CHECK_STR(tl_chart_colour("exposed_comm_time"),
 	    tl_chart_colour("exposed comm"));
-	for (i = 0; cats[i] != NULL; i++) {
-		CHECK(strcmp(tl_chart_colour(cats[i]),
+	for (i = 0; i < tl_ncategories(); i++) {
+		const char *v = tl_category(i)->value;
+
+		CHECK_STR(tl_chart_colour(v), tl_category(i)->colour);
+		CHECK(strcmp(tl_chart_colour(v),
 		    tl_chart_colour("no such category")) != 0);
 		for (j = 0; j < i; j++)
-			CHECK(strcmp(tl_chart_colour(cats[i]),
-			    tl_chart_colour(cats[j])) != 0);
+			CHECK(strcmp(tl_chart_colour(v),
+			    tl_chart_colour(tl_category(j)->value)) != 0);
 	}
 
 	a = chart(1, PEAK_TFLOPS, PEAK_TBS, pts, NGOOD + NBAD, &rc);

@@ -6,8 +6,8 @@
 #include "common/util.h"
 #include "model/family.h"
 #include "model/model_file.h"
-#include "model/opmodel.h"
-#include "stream/category.h"
+#include "model/rowmodel.h"
+#include "stream/optable.h"
 
 /* The model's inputs: the op signature, the row kind and the forward op. */
 static const short cols[] = {
@@ -17,7 +17,7 @@ static const short cols[] = {
 };
 
 void
-tl_opmodel_init(struct tl_opmodel *m, struct tl_stream *s)
+tl_rowmodel_init(struct tl_rowmodel *m, struct tl_stream *s)
 {
 	memset(m, 0, sizeof(*m));
 	tl_opargs_init(&m->args);
@@ -27,7 +27,7 @@ tl_opmodel_init(struct tl_opmodel *m, struct tl_stream *s)
 }
 
 void
-tl_opmodel_free(struct tl_opmodel *m)
+tl_rowmodel_free(struct tl_rowmodel *m)
 {
 	size_t i;
 
@@ -35,8 +35,7 @@ tl_opmodel_free(struct tl_opmodel *m)
 	free(m->opname);
 	for (i = 0; i < m->seen.n; i++) {
 		free(m->cache[i].model);
-		free(m->cache[i].params);
-		free(m->cache[i].err);
+		tl_perf_free(&m->cache[i].p);
 	}
 	free(m->cache);
 	tl_strmap_free(&m->seen);
@@ -45,7 +44,7 @@ tl_opmodel_free(struct tl_opmodel *m)
 }
 
 static int
-model_row(struct tl_opmodel *m, struct tl_perf *p, const char **model)
+model_row(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 {
 	const struct tl_rowreader *rr = &m->rr;
 	const struct tl_opinfo *info;
@@ -104,9 +103,9 @@ model_row(struct tl_opmodel *m, struct tl_perf *p, const char **model)
  * columns), which the model is a pure function of.
  */
 int
-tl_opmodel_run(struct tl_opmodel *m, struct tl_perf *p, const char **model)
+tl_rowmodel_run(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 {
-	struct tl_opcache *c;
+	struct tl_rowcache *c;
 	int64_t i;
 	int added;
 
@@ -122,37 +121,11 @@ tl_opmodel_run(struct tl_opmodel *m, struct tl_perf *p, const char **model)
 		c = &m->cache[i];
 		c->rc = model_row(m, p, &mod);
 		c->model = tl_strdup(mod != NULL ? mod : "");
-		c->has_flops = p->has_flops;
-		c->has_bytes = p->has_bytes;
-		c->flops = p->flops;
-		c->bytes = p->bytes;
-		c->maf = p->maf;
-		c->precision = p->precision;
-		c->params = tl_strdup(p->params.s != NULL ? p->params.s : "");
-		c->nparams = p->nparams;
-		c->err = tl_strdup(p->err);
+		memset(&c->p, 0, sizeof(c->p));
+		tl_perf_copy(&c->p, p);
 	}
 	c = &m->cache[i];
-	tl_perf_reset(p);
-	p->has_flops = c->has_flops;
-	p->has_bytes = c->has_bytes;
-	p->flops = c->flops;
-	p->bytes = c->bytes;
-	p->maf = c->maf;
-	p->precision = c->precision;
-	tl_jb_lit(&p->params, c->params);
-	p->nparams = c->nparams;
-	snprintf(p->err, sizeof(p->err), "%s", c->err);
+	tl_perf_copy(p, &c->p);
 	*model = c->rc == 1 ? NULL : c->model;
 	return c->rc;
-}
-
-const char *
-tl_perf_spec(const struct tl_perf *p, char *buf, size_t n)
-{
-	if (p->maf == NULL || p->precision == NULL)
-		snprintf(buf, n, "%s", "");
-	else
-		snprintf(buf, n, "%s_%s", p->maf, p->precision);
-	return buf;
 }

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "model/perfmodel.h"
+#include "model/perfresult.h"
 
 void
 tl_perf_reset(struct tl_perf *p)
@@ -21,6 +21,21 @@ void
 tl_perf_free(struct tl_perf *p)
 {
 	tl_jb_free(&p->params);
+}
+
+void
+tl_perf_copy(struct tl_perf *dst, const struct tl_perf *src)
+{
+	tl_perf_reset(dst);
+	dst->has_flops = src->has_flops;
+	dst->has_bytes = src->has_bytes;
+	dst->flops = src->flops;
+	dst->bytes = src->bytes;
+	dst->maf = src->maf;
+	dst->precision = src->precision;
+	tl_jb_lit(&dst->params, src->params.s != NULL ? src->params.s : "");
+	dst->nparams = src->nparams;
+	snprintf(dst->err, sizeof(dst->err), "%s", src->err);
 }
 
 int
@@ -85,38 +100,12 @@ tl_perf_params_end(struct tl_perf *p)
 	tl_jb_lit(&p->params, p->nparams == 0 ? "{}" : "}");
 }
 
-/*
- * The profiler's dtype names (c10 scalar type names as the record function
- * prints them).  Sizes follow the dtype; TraceLens' table (semantics §6)
- * lacks bool and the 16-bit and complex types, tl knows them.
- */
-int
-tl_mul(int64_t *r, int64_t a, int64_t b)
+const char *
+tl_perf_spec(const struct tl_perf *p, char *buf, size_t n)
 {
-	int64_t v;
-
-	if (__builtin_mul_overflow(a, b, &v))
-		return -1;
-	*r = v;
-	return 0;
-}
-
-int
-tl_add(int64_t *r, int64_t a, int64_t b)
-{
-	int64_t v;
-
-	if (__builtin_add_overflow(a, b, &v))
-		return -1;
-	*r = v;
-	return 0;
-}
-
-void
-tl_mac(int64_t *acc, int64_t a, int64_t b, int *ovf)
-{
-	int64_t t;
-
-	if (*ovf || tl_mul(&t, a, b) < 0 || tl_add(acc, *acc, t) < 0)
-		*ovf = 1;
+	if (p->maf == NULL || p->precision == NULL)
+		snprintf(buf, n, "%s", "");
+	else
+		snprintf(buf, n, "%s_%s", p->maf, p->precision);
+	return buf;
 }

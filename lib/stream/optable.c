@@ -1,0 +1,137 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/hashmap.h"
+#include "common/tabfile.h"
+#include "common/tsv.h"
+#include "common/util.h"
+#include "stream/category.h"
+#include "stream/optable.h"
+#include "stream/schema.h"
+
+extern const char tl_default_ops[];	/* ops_table.c, from share/tl/ops.tsv */
+
+struct entry {
+	const char *name;
+	size_t len;
+	int prefix;
+	struct tl_opinfo info;
+};
+
+static struct entry *tab;
+static size_t ntab, captab;
+static char *text;
+static struct tl_map exact;	/* (hash, length) -> entry */
+
+/* Read the table (FILE, or the built-in one when path is NULL). */
+int
+tl_optable_load(const char *path)
+{
+	static const char *const col[] = {
+		"name", "category", "direction", "model", "bwd_model",
+		"extra_model"
+	};
+	struct tl_tabfile t;
+	int rc;
+
+	free(text);
+	text = NULL;
+	ntab = 0;
+	tl_map_free(&exact);
+	if (tl_tabfile_open(&t, path, tl_default_ops, "built-in ops.tsv", col, 6,
+	    3, 0) < 0) {
+		tl_warn("%s", t.err);
+		return -1;
+	}
+	while ((rc = tl_tabfile_next(&t)) > 0) {
+		struct entry *e;
+		const char *name = tl_tabfile_get(&t, 0);
+
+		if (tl_category_index(tl_tabfile_get(&t, 1)) < 0) {
+			rc = tl_tabfile_error(&t, t.line, "unknown category '%s'",
+			    tl_tabfile_get(&t, 1));
+			break;
+		}
+		if (strcmp(tl_tabfile_get(&t, 2), "fwd") != 0 &&
+		    strcmp(tl_tabfile_get(&t, 2), "bwd") != 0) {
+			rc = tl_tabfile_error(&t, t.line, "direction must be fwd "
+			    "or bwd");
+			break;
+		}
+		tl_grow(&tab, &captab, ntab + 1, sizeof(*tab));
+		e = &tab[ntab++];
+		e->name = name;
+		e->len = strlen(name);
+		e->prefix = e->len > 0 && name[e->len - 1] == '*';
+		if (e->prefix)
+			e->len--;
+		e->info.category = tl_tabfile_get(&t, 1);
+		e->info.direction = tl_tabfile_get(&t, 2);
+		e->info.model = tl_tabfile_get(&t, 3);
+		e->info.bwd_model = strcmp(tl_tabfile_get(&t, 4), "yes") == 0;
+		e->info.extra_model = tl_tabfile_get(&t, 5);
+	}
+	text = tl_tabfile_keep(&t);
+	tl_tabfile_close(&t);
+	if (rc < 0) {
+		tl_warn("%s", t.err);
+		ntab = 0;
+		return -1;
+	}
+	/* Index the exact names; the first entry of a name wins. */
+	for (size_t i = ntab; i-- > 0;)
+		if (!tab[i].prefix)
+			tl_map_put(&exact, tl_hash(tab[i].name, tab[i].len),
+			    tab[i].len, (int64_t)i);
+	return 0;
+}
+
+const struct tl_opinfo *
+tl_optable_find(const char *name)
+{
+	size_t i, n = strlen(name);
+	int64_t *k = tl_map_get(&exact, tl_hash(name, n), n);
+
+	if (k != NULL && memcmp(tab[*k].name, name, n) == 0)
+		return &tab[*k].info;
+	for (i = 0; i < ntab; i++)
+		if (tab[i].prefix && strncmp(tab[i].name, name, tab[i].len) == 0)
+			return &tab[i].info;
+	return NULL;
+}
+
+const char *
+tl_categorize(const char *name, const char *k)
+{
+	const struct tl_opinfo *o = tl_optable_find(name);
+
+	if (o != NULL)
+		return o->category;
+	if (k != NULL && strncmp(k, "void at::native", 15) == 0) {
+		if (strstr(k, "elementwise") != NULL ||
+		    strstr(k, "multi_tensor_apply") != NULL)
+			return "elementwise";
+		if (strstr(k, "reduce") != NULL)
+			return "reduce";
+	}
+	return "other";
+}
+
+void
+tl_optable_print(struct tl_writer *w)
+{
+	size_t i;
+
+	tl_table_header(w, TL_TAB_OPTABLE);
+	for (i = 0; i < ntab; i++) {
+		tl_w_mem(w, tab[i].name, tab[i].len + (size_t)tab[i].prefix);
+		tl_w_str(w, tab[i].info.category);
+		tl_w_str(w, tab[i].info.direction);
+		tl_w_str(w, tab[i].info.model);
+		tl_w_str(w, tab[i].info.bwd_model ? "yes" : "");
+		tl_w_str(w, tab[i].info.extra_model);
+		tl_w_eol(w);
+	}
+}

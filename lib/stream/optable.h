@@ -1,0 +1,38 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_OPTABLE_H
+#define TL_OPTABLE_H
+
+/*
+ * The op table (share/tl/ops.tsv, built into every program): op name →
+ * category, direction, perf-model family.  A name ending in '*' is a
+ * prefix pattern; exact names win, then patterns in table order.  Ops no
+ * table names fall back on their first kernel's name (as TraceLens'
+ * categorize_torch_op in TraceLens/PerfModel/torch_op_mapping.py), then
+ * "other".
+ */
+struct tl_opinfo {
+	const char *category;	/* a value of the category table */
+	const char *direction;	/* "fwd" or "bwd" */
+	const char *model;	/* perf-model family, "" = none */
+	int bwd_model;		/* the family also models the backward pass */
+	/*
+	 * A family tl models that TraceLens does not (linear, softmax, ...):
+	 * tl-perfmodel uses it, but it does not stop the roll-up at the op.
+	 */
+	const char *extra_model;
+};
+
+/* Load the built-in table, or FILE when path is not NULL; 0 or -1. */
+int tl_optable_load(const char *path);
+/* The entry for an op name, or NULL. */
+const struct tl_opinfo *tl_optable_find(const char *name);
+/*
+ * The category of an op: table, then the name of its first kernel (may be
+ * NULL), then "other".
+ */
+const char *tl_categorize(const char *name, const char *first_kernel);
+/* Write the table with its header. */
+struct tl_writer;
+void tl_optable_print(struct tl_writer *w);
+
+#endif
