@@ -37,6 +37,7 @@ LIBOBJ = \
 	lib/model/expr.o \
 	lib/model/family.o \
 	lib/model/gpus_table.o \
+	lib/model/hwauto.o \
 	lib/model/hwspec.o \
 	lib/model/model_conv.o \
 	lib/model/model_eltwise.o \
@@ -71,6 +72,7 @@ LIBOBJ = \
 	lib/stream/schema.o \
 	lib/stream/stream.o \
 	lib/trace/callstack.o \
+	lib/trace/devprops.o \
 	lib/trace/input.o \
 	lib/trace/jsonscan.o \
 	lib/trace/kernclass.o \
@@ -105,6 +107,7 @@ LIBHDR = \
 	lib/model/dtype.h \
 	lib/model/expr.h \
 	lib/model/family.h \
+	lib/model/hwauto.h \
 	lib/model/hwspec.h \
 	lib/model/model_file.h \
 	lib/model/opargs.h \
@@ -128,6 +131,7 @@ LIBHDR = \
 	lib/stream/schema.h \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
+	lib/trace/devprops.h \
 	lib/trace/input.h \
 	lib/trace/jsonscan.h \
 	lib/trace/kernclass.h \

@@ -71,6 +71,40 @@ static const int view_table[] = {
 	[V_META] = TL_TAB_META
 };
 
+/*
+ * Say on one line what the ops leave out: the unlinked GPU events when
+ * they cover more than 1 % of the GPU busy time, or that the view is
+ * empty although the trace has GPU events (nrows < 0: not a row view).
+ */
+static void
+warn_left_out(const struct tl_trace *t, const struct tl_link_stats *s,
+    const struct tl_timeline *tl, long nrows)
+{
+	int64_t busy = opt.unlinked ? tl->busy : tl->busy + tl->unlinked_busy;
+
+	if (s->gpu == 0)
+		return;
+	if (tl->unlinked_events > 0 && busy > 0 &&
+	    tl->unlinked_busy > busy / 100) {
+		tl_warn("%s: %ld of %ld GPU events (%.3f ms of GPU time, "
+		    "%.3f ms = %.1f %% of GPU busy time) have no launch call "
+		    "in the trace (launched before the host side of the "
+		    "profile?): no op counts them, and the timeline %s",
+		    t->path, tl->unlinked_events, s->gpu,
+		    (double)tl->unlinked_dur / 1e6,
+		    (double)tl->unlinked_busy / 1e6,
+		    (double)tl->unlinked_busy / (double)busy * 100.0,
+		    opt.unlinked ? "includes them (--include-unlinked)" :
+		    "leaves them out (--include-unlinked includes them)");
+		return;
+	}
+	if (nrows == 0)
+		tl_warn("%s: no %s although the trace has %ld GPU events "
+		    "(%ld linked%s)", t->path, opt.view == V_LAUNCHERS ?
+		    "launcher rows" : "op rows", s->gpu, s->linked,
+		    opt.win.on || opt.has_step ? ", none in the window" : "");
+}
+
 static int
 parse_file(const char *path)
 {
@@ -79,6 +113,7 @@ parse_file(const char *path)
 	struct tl_timeline tl;
 	struct tl_window win = opt.win;
 	struct tl_link_stats s;
+	size_t nrows;
 
 	memset(&o, 0, sizeof(o));
 	o.keep_python = opt.stack;
@@ -96,13 +131,16 @@ parse_file(const char *path)
 		tl_warn("%s: the trace has no GPU events (kernels, memcpy, "
 		    "memset): nothing to attribute", t->path);
 	tl_timeline(t, &win, TL_ALL_DEVICES, opt.unlinked, &tl);
+	if (opt.view == V_TIMELINE)
+		warn_left_out(t, &s, &tl, -1);
 	if (!header_done++)
 		tl_os_header(&os, view_table[opt.view], opt.stack);
 	switch (opt.view) {
 	case V_OPS:
 	case V_LAUNCHERS:
 		os.launchers = opt.view == V_LAUNCHERS;
-		tl_os_oprows(&os, t, &win, &tl, opt.stack);
+		nrows = tl_os_oprows(&os, t, &win, &tl, opt.stack);
+		warn_left_out(t, &s, &tl, (long)nrows);
 		break;
 	case V_TIMELINE:
 		if (s.gpu > 0)
@@ -113,7 +151,7 @@ parse_file(const char *path)
 		tl_os_kernels(&os, t, &opt.win);
 		break;
 	case V_META:
-		tl_os_meta(&os, t);
+		tl_os_meta(&os, t, &tl);
 		break;
 	}
 	tl_trace_free(t);

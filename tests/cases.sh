@@ -65,7 +65,7 @@ check "--window selects host events by start time" \
 check "--stack adds module and call_stack" \
     "$P --stack $SAMPLE | awk -F'\t' 'NR == 1 && \$(NF-1) != \"module\" { bad = 1; exit } NR > 1 && \$(NF-1) ~ /DecoderLayer/ { n++ } END { exit bad || (n == 0) }'"
 check "numbers do not depend on --stack" \
-    "$P $SAMPLE | cut -f1-31 > $tmp/a && $P --stack $SAMPLE | cut -f1-31 > $tmp/b && cmp $tmp/a $tmp/b"
+    "$P $SAMPLE | cut -f1-36 > $tmp/a && $P --stack $SAMPLE | cut -f1-36 > $tmp/b && cmp $tmp/a $tmp/b"
 check "--csv writes the same rows as CSV" \
     "[ \$($P --csv $SAMPLE | wc -l) = \$($P $SAMPLE | wc -l) ] && $P --csv $SAMPLE | head -1 | grep -q '^trace,rank,uid,name,'"
 check "--per-device timeline of a one-GPU trace equals the pooled one" \
@@ -94,7 +94,7 @@ if need_shared "real traces"; then
 	check "qwen H100: 509 unlinked kernels" \
 	    "$P -m $T/h100-qwen1.5-0.5b.json.gz | awk -F'\t' '\$3 == \"tl.unlinked_gpu_events\" { exit \$4 != 509 }'"
 	check "toy: op stream equals the golden file" \
-	    "$P -n toy $T/toy-linking.json | cut -f3-13,15-31 | diff - tests/golden/toy-ops.tsv"
+	    "$P -n toy $T/toy-linking.json | cut -f3-13,15-36 | diff - tests/golden/toy-ops.tsv"
 	check "toy: kernel table equals the golden file" \
 	    "$P -k -n toy $T/toy-linking.json | diff - tests/golden/toy-kernels.tsv"
 	check "qwen H100: aten::mm 48 calls of 8944x1024x2816, 4055.251 µs" \
@@ -203,7 +203,7 @@ check "tl-findings: grouped rows (tl-efficiency --group) give the same GEMM tabl
     "$F -C gemm $tmp/se.tsv | sed -n '/^## Operations/,/^## Key/p' > $tmp/a && \
      $E --hw mi300x --group $tmp/s.tsv | $F -C gemm | sed -n '/^## Operations/,/^## Key/p' > $tmp/b && cmp $tmp/a $tmp/b && [ \$(wc -l < $tmp/a) -gt 5 ]"
 check "tl-findings: thresholds are options (--bottleneck 100,0 makes every modelled op a bottleneck)" \
-    "n=\$($F --bottleneck 100,0 -C gemm $tmp/se.tsv | grep -c '^### [0-9]'); m=\$(awk -F'\t' '\$5 == \"gemm\" && \$46 != \"\"' $tmp/se.tsv | cut -f4,15-18 | sort -u | wc -l); [ \$n = \$m ] && [ \$n -gt 0 ]"
+    "n=\$($F --bottleneck 100,0 -C gemm $tmp/se.tsv | grep -c '^### [0-9]'); m=\$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"category\"] == \"gemm\" && \$c[\"roofline_time_us\"] != \"\"' $tmp/se.tsv | cut -f4,15-18 | sort -u | wc -l); [ \$n = \$m ] && [ \$n -gt 0 ]"
 check "tl-findings: several traces get the cross-rank table with spread and straggler" \
     "$P -n rank0 $SAMPLE | $E --hw mi300x > $tmp/r0.tsv && $P -n rank1 $SAMPLE | $E --hw mi300x | tail -n +2 > $tmp/r1.tsv && \
      cat $tmp/r0.tsv $tmp/r1.tsv | $F -r rough > $tmp/a && grep -q '^| \`rank0\` | 0 |' $tmp/a && grep -q '^| \`rank1\` | 0 |' $tmp/a && \
@@ -270,7 +270,7 @@ check "compare: an op of one side only is kept and marked (ref_only, target_only
      $Q --ref $tmp/nomm.tsv --target $tmp/s.tsv | $COLS=match,name,delta_time_us,target_kernel_time_us,explained,unexplained_time_us,delta_pct | \
      awk -F'\t' '\$2 == \"aten::mm\" { m++; if (\$1 != \"target_only\" || \$3 != \$4 || \$5 != \"no\" || \$6 != \$4 || \$7 != \"\") { bad = 1; exit } } END { exit bad || (m == 0) }'"
 check "compare: the GPU from --ref-hw when the stream names none; an error otherwise" \
-    "cut -f1-30 $tmp/s.tsv > $tmp/nogpu.tsv && { $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 1 ]; } && \
+    "cut -f1-32 $tmp/s.tsv > $tmp/nogpu.tsv && { $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 1 ]; } && \
      grep -q 'give --ref-hw NAME' $tmp/e && \
      $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv --ref-hw h100 | $COLS=ref_hw,target_hw | sort -u | grep -qx 'h100	mi300x'"
 check "compare: same-kind roofs: achievable on two MI300X, dense peak with --roof peak" \

@@ -46,12 +46,20 @@ tl_compare_gpu(const struct tl_opsigs *s, const char *opt,
 			    "NAME", s->path, s->hw, option);
 		return hw;
 	}
-	if (s->gpu[0] != '\0') {
-		if ((hw = tl_hw_match_device(s->gpu, 0)) == NULL)
-			tl_die("%s: GPU '%s' is not in the table or is "
-			    "ambiguous; give %s NAME", s->path, s->gpu,
-			    option);
-		return hw;
+	if (s->gpu[0] != '\0' || s->gpu_arch[0] != '\0') {
+		struct tl_gpuid id;
+		char cand[256], desc[256];
+
+		id.name = s->gpu;
+		id.arch = s->gpu_arch;
+		id.compute_units = s->gpu_cus;
+		id.memory_bytes = s->gpu_mem;
+		if ((hw = tl_hw_identify(&id, cand, sizeof(cand))) != NULL)
+			return hw;
+		tl_gpuid_describe(&id, desc, sizeof(desc));
+		tl_die("%s: %s %s%s; give %s NAME", s->path, desc,
+		    cand[0] != '\0' ? "could be any of " :
+		    "is not in the GPU table", cand, option);
 	}
 	tl_die("%s: no hw or trace_gpu value names the GPU; give %s NAME",
 	    s->path, option);

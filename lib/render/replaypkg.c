@@ -24,7 +24,8 @@ static const short cols[] = {
 	TL_COL_CONCRETE_INPUTS, TL_COL_KERNELS, TL_COL_PARENT_NAME,
 	TL_COL_MODULE, TL_COL_CALL_STACK, TL_COL_PERF_MODEL, TL_COL_PARAMS,
 	TL_COL_COUNT, TL_COL_KERNEL_TIME_MIN_US, TL_COL_KERNEL_TIME_MAX_US,
-	TL_COL_PCT_GPU_TIME, TL_COL_PCT_ROOFLINE, TL_ROWEFF_COLS
+	TL_COL_PCT_GPU_TIME, TL_COL_PCT_ROOFLINE, TL_ROWEFF_COLS,
+	TL_HWAUTO_COLS
 };
 
 /* A time of one instance in ns, def when empty; dies when malformed. */
@@ -71,7 +72,7 @@ make_row(const struct tl_rowreader *rr, const struct tl_roweff *re,
 
 void
 tl_replay_read(struct tl_replay *r, char *const *files, int nfiles,
-    const struct tl_hw *hw, enum tl_roof roof, int bottlenecks)
+    struct tl_hwauto *hw, enum tl_roof roof, int bottlenecks)
 {
 	struct tl_stream in;
 	struct tl_rowreader rr;
@@ -89,6 +90,8 @@ tl_replay_read(struct tl_replay *r, char *const *files, int nfiles,
 		tl_diex(TL_EXIT_USAGE, "--bottlenecks: the input has no "
 		    "pct_roofline column; give --hw NAME to compute it (or run "
 		    "tl-efficiency first)");
+	if (hw != NULL)
+		tl_hwauto_columns(hw, &rr);
 	tl_roweff_init(&re, &rr, roof, 0, 0);
 	have_model = re.have_perf && tl_rr_has(&rr, TL_COL_PERF_MODEL) &&
 	    tl_rr_has(&rr, TL_COL_PARAMS);
@@ -101,7 +104,8 @@ tl_replay_read(struct tl_replay *r, char *const *files, int nfiles,
 		if (tl_rr_i64(&rr, TL_COL_COUNT, &count) && count < 1)
 			tl_die("%s: count %lld is not positive",
 			    tl_stream_where(&in), (long long)count);
-		tl_roweff_row(&re, &rr, hw, &e);
+		tl_roweff_row(&re, &rr, hw != NULL ? tl_hwauto_row(hw, &rr) :
+		    NULL, &e);
 		make_row(&rr, &re, &e, have_model, &row);
 		row.count = count;
 		row.time_ns = time_ns(&rr, TL_COL_KERNEL_TIME_US, 0);

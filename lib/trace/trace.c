@@ -9,6 +9,7 @@
 
 #include "common/json.h"
 #include "common/util.h"
+#include "trace/devprops.h"
 #include "trace/input.h"
 #include "trace/jsonscan.h"
 #include "trace/trace.h"
@@ -80,6 +81,7 @@ struct rec {
 	uint32_t args;		/* the parser's tuple id, 0 for none */
 	uint16_t parser;
 	uint8_t type, kind;
+	uint8_t flowcat;	/* R_FLOW_*: its TL_FC_* bit */
 };
 
 static struct rec *
@@ -97,6 +99,23 @@ put_str(struct parser *p, struct rec *r, int k, const char *s, size_t n)
 	r->sid[k] = id;
 	r->s[k] = tl_str(p->str, id);
 	r->slen[k] = (uint32_t)n;
+}
+
+const char *const tl_flowcat_names[TL_NFLOWCAT] = {
+	"ac2g", "async_cpu_to_gpu", "async_gpu"
+};
+
+/* The TL_FC_* bit of a launch-flow category, 0 for any other. */
+static unsigned
+flow_cat(const char *c, size_t n)
+{
+	unsigned k;
+
+	for (k = 0; k < TL_NFLOWCAT; k++)
+		if (strlen(tl_flowcat_names[k]) == n &&
+		    memcmp(tl_flowcat_names[k], c, n) == 0)
+			return 1u << k;
+	return 0;
 }
 
 /* Map a `cat` value to a kind; -1 = not kept. */
@@ -340,12 +359,13 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 	char msg[64];
 	size_t catlen, n, at;
 	int kind = -1, tk, ph, f[NTOP], a[NARG];
+	unsigned fc = 0;
 
 	(void)offset;
 	if (prescan_cat(ev, len, &cat, &catlen)) {
 		kind = kind_of(cat, catlen, p->o->keep_python);
-		/* Flows are ac2g; everything else not kept is skipped here. */
-		if (kind < 0 && !(catlen == 4 && memcmp(cat, "ac2g", 4) == 0))
+		/* Launch flows go on; everything else not kept stops here. */
+		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0)
 			return 0;
 	}
 	at = out->len;
@@ -360,7 +380,7 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 	if (kind < 0 && (tk = TL_JSON_GET(&p->j, 0, "cat")) >= 0) {
 		cat = tl_json_text(&p->j, tk, &catlen);
 		kind = kind_of(cat, catlen, p->o->keep_python);
-		if (kind < 0 && !(catlen == 4 && memcmp(cat, "ac2g", 4) == 0))
+		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0)
 			goto skip;
 	}
 	if ((tk = TL_JSON_GET(&p->j, 0, "ph")) < 0)
@@ -370,13 +390,14 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 	if (ph == 's' || ph == 'f') {
 		int64_t id;
 
-		if (kind >= 0 || (tk = TL_JSON_GET(&p->j, 0, "id")) < 0)
+		if (fc == 0 || (tk = TL_JSON_GET(&p->j, 0, "id")) < 0)
 			goto skip;
 		s = tl_json_text(&p->j, tk, &n);
 		if (tl_parse_i64(s, n, &id) < 0)
 			goto skip;
 		rc->type = ph == 's' ? R_FLOW_S : R_FLOW_F;
 		rc->id = id;
+		rc->flowcat = (uint8_t)fc;
 		if (ph == 'f') {
 			put_scalar(p, rc, S_PID, TL_JSON_GET(&p->j, 0, "pid"));
 			put_scalar(p, rc, S_TID, TL_JSON_GET(&p->j, 0, "tid"));
@@ -467,6 +488,7 @@ flow_event(struct reader *r, const struct rec *rc, uint64_t index,
 	struct tl_trace *t = r->t;
 	uint32_t v = tl_map32_get(&t->flows, (uint64_t)rc->id);
 
+	t->flow_cats |= rc->flowcat;
 	if (rc->type == R_FLOW_S)
 		v |= TL_FLOW_S;
 	else {
@@ -646,26 +668,8 @@ on_meta(void *ctx, const char *key, size_t klen, const char *val, size_t vlen)
 		}
 		tl_json_free(&j);
 	}
-	if (strcmp(m->key, "deviceProperties") == 0 && vlen > 0) {
-		struct tl_json j;
-		int tk;
-
-		tl_json_init(&j);
-		if (tl_json_parse(&j, val, vlen, &err) > 0 &&
-		    tl_json_type(&j, 0) == TL_J_ARRAY &&
-		    tl_json_size(&j, 0) > 0 &&
-		    tl_json_type(&j, 1) == TL_J_OBJECT &&
-		    (tk = TL_JSON_GET(&j, 1, "name")) >= 0 &&
-		    tl_json_type(&j, tk) == TL_J_STRING) {
-			size_t n;
-			const char *s = tl_json_text(&j, tk, &n);
-
-			free(t->gpu);
-			t->gpu = tl_malloc(n + 1);
-			tl_json_unescape(t->gpu, s, n);
-		}
-		tl_json_free(&j);
-	}
+	if (strcmp(m->key, "deviceProperties") == 0 && vlen > 0)
+		tl_devprops_parse(val, vlen, &t->gpu);
 }
 
 /* The online CPUs, the default thread count. */
@@ -748,7 +752,7 @@ tl_trace_free(struct tl_trace *t)
 	tl_strtab_free(t->argtab);
 	free(t->ev);
 	free(t->rank);
-	free(t->gpu);
+	free(t->gpu.name);
 	free(t->name);
 	free(t->path);
 	free(t);

@@ -74,6 +74,10 @@ check_timeline(const struct tl_timeline *tl)
 	CHECK(tl->busy <= tl->total);
 	CHECK(tl->exposed_comm <= tl->total_comm);
 	CHECK(tl->exposed_memcpy <= tl->total_memcpy);
+	/* What the unlinked events alone cover is in their durations. */
+	CHECK(tl->unlinked_busy >= 0 && tl->unlinked_busy <= tl->unlinked_dur);
+	CHECK((tl->unlinked_events == 0) == (tl->unlinked_dur == 0) ||
+	    tl->unlinked_events > 0);
 }
 
 /* A window as --step (the first ProfilerStep#) or --window would give. */
@@ -190,7 +194,7 @@ run(struct tl_trace *t)
 	tl_os_header(&os, TL_TAB_KERNELS, 0);
 	tl_os_kernels(&os, t, &win);
 	tl_os_header(&os, TL_TAB_META, 0);
-	tl_os_meta(&os, t);
+	tl_os_meta(&os, t, &tl);
 }
 
 /* Read the input file as o says and run it; the output, or NULL. */
