@@ -41,7 +41,9 @@ LIBOBJ = \
 	lib/model/model_eltwise.o \
 	lib/model/model_file.o \
 	lib/model/model_gemm.o \
+	lib/model/model_moe.o \
 	lib/model/model_norm.o \
+	lib/model/model_paged.o \
 	lib/model/model_reduce.o \
 	lib/model/model_sdpa.o \
 	lib/model/model_softmax.o \
@@ -70,6 +72,7 @@ LIBOBJ = \
 	lib/stream/schema.o \
 	lib/stream/stream.o \
 	lib/trace/callstack.o \
+	lib/trace/context.o \
 	lib/trace/input.o \
 	lib/trace/jsonscan.o \
 	lib/trace/kernclass.o \
@@ -147,7 +150,9 @@ UNIT = \
 	tests/unit/test_mdtext \
 	tests/unit/test_model_conv \
 	tests/unit/test_model_gemm \
+	tests/unit/test_model_moe \
 	tests/unit/test_model_norm \
+	tests/unit/test_model_paged \
 	tests/unit/test_model_reduce \
 	tests/unit/test_model_sdpa \
 	tests/unit/test_model_softmax \

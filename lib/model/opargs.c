@@ -21,6 +21,7 @@ tl_opargs_free(struct tl_opargs *o)
 {
 	free(o->a);
 	free(o->buf);
+	free(o->ctx);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -250,5 +251,91 @@ fail:
 		o->n = 0;
 	free(toff);
 	free(coff);
+	return rc;
+}
+
+int
+tl_opargs_set_ctx(struct tl_opargs *o, const char *json, const char **err)
+{
+	struct tl_json j;
+	int rc = 0;
+
+	if (o->ctx != NULL)
+		o->ctx[0] = '\0';
+	if (!has(json))
+		return 0;
+	tl_json_init(&j);
+	if (tl_json_parse(&j, json, strlen(json), err) < 0)
+		rc = -1;
+	else if (tl_json_type(&j, 0) != TL_J_OBJECT) {
+		*err = "context_args: not a JSON object";
+		rc = -1;
+	}
+	tl_json_free(&j);
+	if (rc == 0) {
+		tl_grow(&o->ctx, &o->ctxcap, strlen(json) + 1, 1);
+		memcpy(o->ctx, json, strlen(json) + 1);
+	}
+	return rc;
+}
+
+/* The value token of key in the context args: 0 with *t, or 1 absent. */
+static int
+ctx_member(const struct tl_opargs *o, struct tl_json *j, const char *key,
+    int *t)
+{
+	const char *err;
+
+	if (o->ctx == NULL || o->ctx[0] == '\0' ||
+	    tl_json_parse(j, o->ctx, strlen(o->ctx), &err) < 0)
+		return 1;
+	*t = tl_json_get(j, 0, key, strlen(key));
+	return *t < 0;
+}
+
+int
+tl_ctx_int(const struct tl_opargs *o, const char *key, int64_t *v)
+{
+	struct tl_json j;
+	const char *s;
+	size_t len;
+	int t, rc;
+
+	tl_json_init(&j);
+	if ((rc = ctx_member(o, &j, key, &t)) == 0) {
+		s = tl_json_text(&j, t, &len);
+		rc = -1;
+		if (tl_json_type(&j, t) == TL_J_PRIM) {
+			if (len == 4 && memcmp(s, "true", 4) == 0)
+				*v = 1, rc = 0;
+			else if (len == 5 && memcmp(s, "false", 5) == 0)
+				*v = 0, rc = 0;
+			else if (tl_parse_i64(s, len, v) == 0)
+				rc = 0;
+		}
+	}
+	tl_json_free(&j);
+	return rc;
+}
+
+int
+tl_ctx_str(const struct tl_opargs *o, const char *key, char *buf, size_t n)
+{
+	struct tl_json j;
+	const char *s;
+	size_t len;
+	int t, rc;
+
+	tl_json_init(&j);
+	if ((rc = ctx_member(o, &j, key, &t)) == 0) {
+		s = tl_json_text(&j, t, &len);
+		rc = -1;
+		if (tl_json_type(&j, t) == TL_J_STRING && len < n) {
+			memcpy(buf, s, len);
+			buf[len] = '\0';
+			rc = 0;
+		}
+	}
+	tl_json_free(&j);
 	return rc;
 }
