@@ -141,6 +141,7 @@ LIBHDR = \
 UNIT = \
 	tests/unit/test_category \
 	tests/unit/test_concrete \
+	tests/unit/test_context \
 	tests/unit/test_efficiency \
 	tests/unit/test_expr \
 	tests/unit/test_hashmap \
