@@ -191,10 +191,16 @@ check "serving: context_args, pseudo-ops and their perf models" \
        echo 41 vllm::unified_attention_with_output attention model 10 \
          '{\"c_sq\":64,\"c_sk\":64,\"c_sqsq\":4096,\"c_sqsk\":4096,\"g_sq\":0,\"g_sk\":0,\"g_sqsq\":0,\"g_sqsk\":0}' \
          \$((32 * 256 * 4096)) \$((64 * 40 * 256 * 2)); \
-       echo 46 vllm::unified_attention_with_output attention model 10 '' '' ''; } > $tmp/b && diff $tmp/a $tmp/b"
+       echo 46 vllm::unified_attention_with_output attention model 10 '' '' ''; \
+       echo 51 _C::static_scaled_fp8_quant quant leaf 4 '' \$((64 * 7168)) \$((64 * 7168 * (2 + 1) + 4)); \
+       echo 56 _C::cutlass_scaled_mm gemm leaf 30 '' \$((2 * 64 * 2048 * 7168)) \$((64 * 7168 + 7168 * 2048 + 64 * 2048 * 2)); \
+       } > $tmp/b && diff $tmp/a $tmp/b"
 check "serving: without a step annotation, perf_error names the missing sums" \
     "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
      \$c[\"uid\"] == 46 && \$c[\"perf_error\"] ~ /no c_sq in context_args/ { n++ } END { exit n != 1 }'"
+check "serving: the GEMM report counts the fp8 GEMM and the quantization op" \
+    "$P $SERV > $tmp/s2.tsv && $E --hw mi300x $tmp/s2.tsv | $BIN/tl-findings -o $tmp/fo - > /dev/null && \
+     grep -qx -- '- \*\*Quantized GEMMs detected:\*\* 1 signatures; quantization ops (\`quant\`): 1 signatures, 2.3 % of compute' $tmp/fo/category_findings/gemm_findings.md"
 check "serving: tl-efficiency runs the models with the context (same numbers)" \
     "$P $SERV > $tmp/s2.tsv && $E --hw mi300x $tmp/s2.tsv > $tmp/a && $M $tmp/s2.tsv | $E --hw mi300x > $tmp/b && cmp $tmp/a $tmp/b"
 if need_shared "pipeline on real traces"; then
