@@ -195,6 +195,9 @@ check "serving: context_args, pseudo-ops and their perf models" \
        echo 51 _C::static_scaled_fp8_quant quant leaf 4 '' \$((64 * 7168)) \$((64 * 7168 * (2 + 1) + 4)); \
        echo 56 _C::cutlass_scaled_mm gemm leaf 30 '' \$((2 * 64 * 2048 * 7168)) \$((64 * 7168 + 7168 * 2048 + 64 * 2048 * 2)); \
        } > $tmp/b && diff $tmp/a $tmp/b"
+check "serving: a model file's dtype column picks the precision's slot (quant: its bf16 input)" \
+    "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     \$c[\"uid\"] == 51 && \$c[\"compute_spec\"] == \"vector_bf16\" && \$c[\"input_types\"] ~ /^\\[\"c10::Float8_e4m3fn\"/ { n++ } END { exit n != 1 }'"
 check "serving: without a step annotation, perf_error names the missing sums" \
     "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
      \$c[\"uid\"] == 46 && \$c[\"perf_error\"] ~ /no c_sq in context_args/ { n++ } END { exit n != 1 }'"
