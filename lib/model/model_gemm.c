@@ -230,9 +230,39 @@ enum fwout {
 	OUT_SLOT		/* slot out's when it has a known dtype, else x's */
 };
 
+/* The framework GEMMs' names, by the layout they share. */
+static const char *const unquantized[] = {
+	"vllm::rocm_unquantized_gemm", NULL
+};
+static const char *const a16w16[] = { "aiter::gemm_a16w16", NULL };
+static const char *const a16w16_atomic[] = {
+	"aiter::gemm_a16w16_atomic_",
+	"sglang_profiler::gemm_kernels_flydsl_hgemm", NULL
+};
+static const char *const a16w16_asm[] = { "aiter::_gemm_a16w16_asm", NULL };
+static const char *const a8w8[] = {
+	"aiter::gemm_a8w8_ck", "aiter::gemm_a8w8_bpreshuffle",
+	"aiter::gemm_a8w8_bpreshuffle_ck", "aiter::gemm_a8w8_blockscale_ck",
+	"aiter::gemm_a8w8_blockscale_cktile",
+	"aiter::gemm_a8w8_blockscale_bpreshuffle_ck",
+	"aiter::gemm_a8w8_blockscale_bpreshuffle_cktile",
+	"aiter::_gemm_a8w8_blockscale_bpreshuffle_asm",
+	"aiter::flatmm_a8w8_blockscale_asm",
+	"aiter::gfx950_a8w8_blockscale_asm",
+	"vllm::rocm_aiter_triton_gemm_a8w8_blockscale",
+	"vllm::_rocm_aiter_preshuffled_per_token_w8a8_gemm",
+	"sglang_profiler::fp8_utils_gemm_a8w8_blockscale",
+	"sglang_profiler::gemm_a8w8_blockscale_gemm_a8w8_blockscale", NULL
+};
+static const char *const afp4wfp4[] = { "aiter::gemm_afp4wfp4_", NULL };
+static const char *const a4w4[] = {
+	"aiter::gemm_a4w4", "aiter::_gemm_a4w4_asm", NULL
+};
+static const char *const cutlass[] = { "_C::cutlass_scaled_mm", NULL };
+
 /* Framework GEMMs: out = x [M, K] · w^T (w [N, K]; [K, N] when kn). */
 static const struct fw {
-	const char *name;
+	const char *const *names;
 	int a, b, bias;		/* slots; bias -1: none */
 	enum fwout out;
 	int out_slot;
@@ -240,38 +270,14 @@ static const struct fw {
 	int packed;		/* MXFP4: two values a byte along K */
 	int scales;		/* slot of x's E8M0 scales, w's follow; -1 */
 } fw[] = {
-	{ "vllm::rocm_unquantized_gemm", 0, 1, 2, OUT_BIAS_OR_B, 0, 0, 0, -1 },
-	{ "aiter::gemm_a16w16", 0, 1, 2, OUT_A, 0, 0, 0, -1 },
-	{ "aiter::gemm_a16w16_atomic_", 0, 1, -1, OUT_SLOT, 3, 0, 0, -1 },
-	{ "sglang_profiler::gemm_kernels_flydsl_hgemm",
-	    0, 1, -1, OUT_SLOT, 3, 0, 0, -1 },
-	{ "aiter::_gemm_a16w16_asm", 0, 1, -1, OUT_SLOT, 2, 0, 0, -1 },
-	{ "aiter::gemm_a8w8_ck", 0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "aiter::gemm_a8w8_bpreshuffle", 0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "aiter::gemm_a8w8_bpreshuffle_ck", 0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "aiter::gemm_a8w8_blockscale_ck", 0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "aiter::gemm_a8w8_blockscale_cktile",
-	    0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "aiter::gemm_a8w8_blockscale_bpreshuffle_ck",
-	    0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "aiter::gemm_a8w8_blockscale_bpreshuffle_cktile",
-	    0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "aiter::_gemm_a8w8_blockscale_bpreshuffle_asm",
-	    0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "aiter::flatmm_a8w8_blockscale_asm", 0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "aiter::gfx950_a8w8_blockscale_asm", 0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "vllm::rocm_aiter_triton_gemm_a8w8_blockscale",
-	    0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "vllm::_rocm_aiter_preshuffled_per_token_w8a8_gemm",
-	    0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "sglang_profiler::fp8_utils_gemm_a8w8_blockscale",
-	    0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "sglang_profiler::gemm_a8w8_blockscale_gemm_a8w8_blockscale",
-	    0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
-	{ "aiter::gemm_afp4wfp4_", 0, 1, -1, OUT_BF16, 0, 0, 1, -1 },
-	{ "aiter::gemm_a4w4", 0, 1, -1, OUT_BF16, 0, 0, 1, 2 },
-	{ "aiter::_gemm_a4w4_asm", 0, 1, -1, OUT_BF16, 0, 0, 1, 2 },
-	{ "_C::cutlass_scaled_mm", 1, 2, 5, OUT_SLOT, 0, 1, 0, -1 },
+	{ unquantized, 0, 1, 2, OUT_BIAS_OR_B, 0, 0, 0, -1 },
+	{ a16w16, 0, 1, 2, OUT_A, 0, 0, 0, -1 },
+	{ a16w16_atomic, 0, 1, -1, OUT_SLOT, 3, 0, 0, -1 },
+	{ a16w16_asm, 0, 1, -1, OUT_SLOT, 2, 0, 0, -1 },
+	{ a8w8, 0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
+	{ afp4wfp4, 0, 1, -1, OUT_BF16, 0, 0, 1, -1 },
+	{ a4w4, 0, 1, -1, OUT_BF16, 0, 0, 1, 2 },
+	{ cutlass, 1, 2, 5, OUT_SLOT, 0, 1, 0, -1 },
 };
 
 /* Bytes of the E8M0 scales: (M + N)·ceil(K/32)·bpe (1 if unknown). */
@@ -356,13 +362,14 @@ tl_model_gemm(const struct tl_opargs *o, int bwd, struct tl_perf *p)
 	struct gemm g = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	int ia = 0, ib = 1, rc = 0, bias = -1;
 
-	size_t i;
+	size_t i, k;
 
 	if (bwd)
 		return tl_perf_fail(p, "%s: no backward model", n);
 	for (i = 0; i < sizeof(fw) / sizeof(fw[0]); i++)
-		if (strcmp(n, fw[i].name) == 0)
-			return framework(o, &fw[i], p);
+		for (k = 0; fw[i].names[k] != NULL; k++)
+			if (strcmp(n, fw[i].names[k]) == 0)
+				return framework(o, &fw[i], p);
 	if (strcmp(n, "aten::mm") == 0) {
 		rc = mm(o, &g, 0, p);
 	} else if (strcmp(n, "aten::addmm") == 0) {

@@ -279,58 +279,26 @@ tl_opargs_set_ctx(struct tl_opargs *o, const char *json, const char **err)
 	return rc;
 }
 
-/* The value token of key in the context args: 0 with *t, or 1 absent. */
+/*
+ * The text of member key of the context args into buf[n] when it is of
+ * type want: 0, 1 absent, -1 another type or too long.
+ */
 static int
-ctx_member(const struct tl_opargs *o, struct tl_json *j, const char *key,
-    int *t)
-{
-	const char *err;
-
-	if (o->ctx == NULL || o->ctx[0] == '\0' ||
-	    tl_json_parse(j, o->ctx, strlen(o->ctx), &err) < 0)
-		return 1;
-	*t = tl_json_get(j, 0, key, strlen(key));
-	return *t < 0;
-}
-
-int
-tl_ctx_int(const struct tl_opargs *o, const char *key, int64_t *v)
+ctx_text(const struct tl_opargs *o, const char *key, enum tl_jtype want,
+    char *buf, size_t n)
 {
 	struct tl_json j;
-	const char *s;
+	const char *s, *err;
 	size_t len;
-	int t, rc;
+	int t, rc = 1;
 
 	tl_json_init(&j);
-	if ((rc = ctx_member(o, &j, key, &t)) == 0) {
+	if (o->ctx != NULL && o->ctx[0] != '\0' &&
+	    tl_json_parse(&j, o->ctx, strlen(o->ctx), &err) > 0 &&
+	    (t = tl_json_get(&j, 0, key, strlen(key))) >= 0) {
 		s = tl_json_text(&j, t, &len);
 		rc = -1;
-		if (tl_json_type(&j, t) == TL_J_PRIM) {
-			if (len == 4 && memcmp(s, "true", 4) == 0)
-				*v = 1, rc = 0;
-			else if (len == 5 && memcmp(s, "false", 5) == 0)
-				*v = 0, rc = 0;
-			else if (tl_parse_i64(s, len, v) == 0)
-				rc = 0;
-		}
-	}
-	tl_json_free(&j);
-	return rc;
-}
-
-int
-tl_ctx_str(const struct tl_opargs *o, const char *key, char *buf, size_t n)
-{
-	struct tl_json j;
-	const char *s;
-	size_t len;
-	int t, rc;
-
-	tl_json_init(&j);
-	if ((rc = ctx_member(o, &j, key, &t)) == 0) {
-		s = tl_json_text(&j, t, &len);
-		rc = -1;
-		if (tl_json_type(&j, t) == TL_J_STRING && len < n) {
+		if (tl_json_type(&j, t) == want && len < n) {
 			memcpy(buf, s, len);
 			buf[len] = '\0';
 			rc = 0;
@@ -338,4 +306,25 @@ tl_ctx_str(const struct tl_opargs *o, const char *key, char *buf, size_t n)
 	}
 	tl_json_free(&j);
 	return rc;
+}
+
+int
+tl_ctx_int(const struct tl_opargs *o, const char *key, int64_t *v)
+{
+	char b[32];
+	int rc = ctx_text(o, key, TL_J_PRIM, b, sizeof(b));
+
+	if (rc != 0)
+		return rc;
+	if (strcmp(b, "true") == 0 || strcmp(b, "false") == 0)
+		*v = b[0] == 't';
+	else if (tl_parse_i64(b, strlen(b), v) != 0)
+		return -1;
+	return 0;
+}
+
+int
+tl_ctx_str(const struct tl_opargs *o, const char *key, char *buf, size_t n)
+{
+	return ctx_text(o, key, TL_J_STRING, buf, n);
 }

@@ -2,7 +2,6 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "common/json.h"
 #include "common/util.h"
@@ -274,18 +273,6 @@ topk_under(const struct tl_trace *t, int op, int depth)
 	return -1;
 }
 
-/* Case-insensitive strstr. */
-static int
-has(const char *s, const char *part)
-{
-	size_t n = strlen(part);
-
-	for (; *s != '\0'; s++)
-		if (strncasecmp(s, part, n) == 0)
-			return 1;
-	return 0;
-}
-
 static void
 member(struct tl_jbuf *b, const char *key)
 {
@@ -308,11 +295,11 @@ moe(const struct tl_trace *t, const struct tl_rows *rows,
 		tl_jb_int(b, topk);
 	}
 	member(b, "gated");
-	tl_jb_lit(b, has(k, "_swiglu") || has(k, "_glu") ? "true" : "false");
-	if (has(k, "fp4")) {
+	tl_jb_lit(b, tl_contains_ci(k, "_swiglu") || tl_contains_ci(k, "_glu") ? "true" : "false");
+	if (tl_contains_ci(k, "fp4")) {
 		member(b, "weight_dtype");
 		tl_jb_str(b, "fp4");
-	} else if (has(k, "fp8") || has(k, "e4m3")) {
+	} else if (tl_contains_ci(k, "fp8") || tl_contains_ci(k, "e4m3")) {
 		member(b, "weight_dtype");
 		tl_jb_str(b, "fp8");
 	}

@@ -1,7 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "common/interval.h"
 #include "common/util.h"
@@ -301,18 +300,6 @@ static const struct pseudo {
 	    "pseudo_op::moe_triton_unfused_finalize_matmul_scatter" },
 };
 
-/* Case-insensitive strstr. */
-static int
-has_part(const char *s, const char *part)
-{
-	size_t n = strlen(part);
-
-	for (; *s != '\0'; s++)
-		if (strncasecmp(s, part, n) == 0)
-			return 1;
-	return 0;
-}
-
 /* Append the GPU events op launches through runtime calls only. */
 static void
 direct(const struct tl_trace *t, int op, int depth, int **v, size_t *n,
@@ -360,7 +347,7 @@ split(struct ctx *c, int op)
 
 		for (k = 0; k < sizeof(pseudos) / sizeof(pseudos[0]); k++)
 			if (strcmp(pseudos[k].op, name) == 0 &&
-			    has_part(kn, pseudos[k].kernel))
+			    tl_contains_ci(kn, pseudos[k].kernel))
 				break;
 		if (k == sizeof(pseudos) / sizeof(pseudos[0]) ||
 		    bit(c->covered, g[i]))

@@ -86,6 +86,17 @@ context(const char *json)
 	ctx_json = dq(json);
 }
 
+/* Free what model.h holds; the test's exit status (unit_done). */
+static inline int
+model_done(const char *test)
+{
+	tl_opargs_free(&o);
+	tl_perf_free(&p);
+	free(ctx_json);
+	ctx_json = NULL;
+	return unit_done(test);
+}
+
 /* run_strided() without strides. */
 static inline int
 run(const char *family, int bwd, const char *name, const char *dims,

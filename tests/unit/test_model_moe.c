@@ -32,9 +32,9 @@
 #define FUSED_FLOPS	(3 * PROJ + 4 * 64 * 3)	/* up (gated) + down + Σ */
 
 static void
-tracelens(void)
+cases(void)
 {
-	/* The pseudo-ops' context: TopK's k, the kernel's swiglu and mxfp4. */
+	/* TraceLens' rows.  The pseudo-ops' context: TopK's k, the kernel's swiglu and mxfp4. */
 	context("{'topk':4,'gated':true,'weight_dtype':'fp4'}");
 	/*
 	 * Up: 2·8192·3072·3072·4·2 FLOPs; 8192·3072·2 read + 32·2·3072·3072
@@ -54,11 +54,7 @@ tracelens(void)
 	CHECK(p.bytes == 8192LL * 4 * 3072 * 2 + 32LL * 3072 * 3072 / 2 +
 	    8192LL * 3072 * 2);
 	context(NULL);
-}
 
-static void
-cases(void)
-{
 	/*
 	 * Fused, bf16: 393984 FLOPs; bytes T·H·2 in, E_act·3·H·I·2 weights
 	 * (5.46875·3·8192·2 = 268800), T·H·2 out.
@@ -176,12 +172,7 @@ bad(void)
 int
 main(void)
 {
-	tl_opargs_init(&o);
-	tracelens();
 	cases();
 	bad();
-	tl_opargs_free(&o);
-	tl_perf_free(&p);
-	free(ctx_json);
-	return unit_done("test_model_moe");
+	return model_done("test_model_moe");
 }

@@ -24,6 +24,9 @@
 			"'g_sq':4,'g_sk':4000,'g_sqsq':4,'g_sqsk':4000}"
 #define Q4		"[4,32,128]"
 #define K4		"[4,8,128]"
+/* q, k and v of the decode step, bf16. */
+#define QKV		"[" Q4 "," K4 "," K4 "]"
+#define QKV_T		"[" B "," B "," B "]"
 
 static void
 tracelens(void)
@@ -99,60 +102,58 @@ cases(void)
 	context(NULL);
 }
 
+/* A context, a call and the reason the model fails. */
+static const struct {
+	const char *ctx, *name, *dims, *types, *ci, *why;
+} bad_calls[] = {
+	{ NULL, "vllm::unified_attention_with_output", QKV, QKV_T, NULL,
+	    "the row has no c_sq" },
+	{ "{'c_sq':0,'c_sk':0,'c_sqsq':0,'c_sqsk':0,'g_sq':0,'g_sk':0,"
+	    "'g_sqsq':0}", "vllm::unified_attention_with_output", QKV, QKV_T,
+	    NULL, "the row has no g_sqsk" },
+	{ "{'c_sq':0,'c_sk':0,'c_sqsq':0,'c_sqsk':0,'g_sq':0,'g_sk':0,"
+	    "'g_sqsq':0,'g_sqsk':0}", "vllm::unified_attention_with_output",
+	    QKV, QKV_T, NULL, "counts no query tokens" },
+	{ "{'c_sq':5,'c_sk':4,'c_sqsq':25,'c_sqsk':20,'g_sq':0,'g_sk':0,"
+	    "'g_sqsq':0,'g_sqsk':0}", "vllm::unified_attention_with_output",
+	    QKV, QKV_T, NULL, "fewer keys than queries" },
+	/* A sum that is not a number is no sum. */
+	{ "{'c_sq':5,'c_sk':5,'c_sqsq':'25','c_sqsk':25,'g_sq':0,'g_sk':0,"
+	    "'g_sqsq':0,'g_sqsk':0}", "vllm::unified_attention_with_output",
+	    QKV, QKV_T, NULL, "the row has no c_sqsq" },
+	{ DECODE, "vllm::unified_attention_with_output", "[[4,32],[4,8,128]]",
+	    "[" B "," B "]", NULL, "q (argument 0) is not a 3-D tensor" },
+	{ DECODE, "aiter::pa_decode_gluon", "[" Q4 "]", "[" B "]", NULL,
+	    "key cache (argument 2)" },
+	{ DECODE, "aten::mm", "[[4,4],[4,4]]", "[" B "," B "]", NULL,
+	    "not a paged attention op" },
+	{ "{'c_sq':0,'c_sk':0,'c_sqsq':0,'c_sqsk':0,'g_sq':4,'g_sk':4,"
+	    "'g_sqsq':4,'g_sqsk':4611686018427387904}",
+	    "vllm::unified_attention_with_output", QKV, QKV_T, NULL,
+	    "overflows" },
+};
+
 static void
 bad(void)
 {
-	fails("paged_attn", 0, "vllm::unified_attention_with_output",
-	    "[" Q4 "," K4 "," K4 "]", "[" B "," B "," B "]", NULL,
-	    "the row has no c_sq");
-	context("{'c_sq':0,'c_sk':0,'c_sqsq':0,'c_sqsk':0,'g_sq':0,'g_sk':0,"
-	    "'g_sqsq':0}");
-	fails("paged_attn", 0, "vllm::unified_attention_with_output",
-	    "[" Q4 "," K4 "," K4 "]", "[" B "," B "," B "]", NULL,
-	    "the row has no g_sqsk");
-	context("{'c_sq':0,'c_sk':0,'c_sqsq':0,'c_sqsk':0,'g_sq':0,'g_sk':0,"
-	    "'g_sqsq':0,'g_sqsk':0}");
-	fails("paged_attn", 0, "vllm::unified_attention_with_output",
-	    "[" Q4 "," K4 "," K4 "]", "[" B "," B "," B "]", NULL,
-	    "counts no query tokens");
-	context("{'c_sq':5,'c_sk':4,'c_sqsq':25,'c_sqsk':20,'g_sq':0,"
-	    "'g_sk':0,'g_sqsq':0,'g_sqsk':0}");
-	fails("paged_attn", 0, "vllm::unified_attention_with_output",
-	    "[" Q4 "," K4 "," K4 "]", "[" B "," B "," B "]", NULL,
-	    "fewer keys than queries");
-	context("{'c_sq':5,'c_sk':5,'c_sqsq':'25','c_sqsk':25,'g_sq':0,"
-	    "'g_sk':0,'g_sqsq':0,'g_sqsk':0}");
-	fails("paged_attn", 0, "vllm::unified_attention_with_output",
-	    "[" Q4 "," K4 "," K4 "]", "[" B "," B "," B "]", NULL,
-	    "the row has no c_sqsq");
+	size_t i;
+
+	for (i = 0; i < sizeof(bad_calls) / sizeof(bad_calls[0]); i++) {
+		context(bad_calls[i].ctx);
+		fails("paged_attn", 0, bad_calls[i].name, bad_calls[i].dims,
+		    bad_calls[i].types, bad_calls[i].ci, bad_calls[i].why);
+	}
 	context(DECODE);
-	fails("paged_attn", 0, "vllm::unified_attention_with_output",
-	    "[[4,32],[4,8,128]]", "[" B "," B "]", NULL,
-	    "q (argument 0) is not a 3-D tensor");
-	fails("paged_attn", 0, "aiter::pa_decode_gluon", "[" Q4 "]",
-	    "[" B "]", NULL, "key cache (argument 2)");
-	fails("paged_attn", 0, "aten::mm", "[[4,4],[4,4]]", "[" B "," B "]",
-	    NULL, "not a paged attention op");
-	fails("paged_attn", 1, "vllm::unified_attention_with_output",
-	    "[" Q4 "," K4 "," K4 "]", "[" B "," B "," B "]", NULL,
-	    "no backward model");
-	context("{'c_sq':0,'c_sk':0,'c_sqsq':0,'c_sqsk':0,'g_sq':4,"
-	    "'g_sk':4,'g_sqsq':4,'g_sqsk':4611686018427387904}");
-	fails("paged_attn", 0, "vllm::unified_attention_with_output",
-	    "[" Q4 "," K4 "," K4 "]", "[" B "," B "," B "]", NULL,
-	    "overflows");
+	fails("paged_attn", 1, "vllm::unified_attention_with_output", QKV,
+	    QKV_T, NULL, "no backward model");
 	context(NULL);
 }
 
 int
 main(void)
 {
-	tl_opargs_init(&o);
 	tracelens();
 	cases();
 	bad();
-	tl_opargs_free(&o);
-	tl_perf_free(&p);
-	free(ctx_json);
-	return unit_done("test_model_paged");
+	return model_done("test_model_paged");
 }
