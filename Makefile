@@ -43,7 +43,9 @@ LIBOBJ = \
 	lib/model/model_eltwise.o \
 	lib/model/model_file.o \
 	lib/model/model_gemm.o \
+	lib/model/model_moe.o \
 	lib/model/model_norm.o \
+	lib/model/model_paged.o \
 	lib/model/model_reduce.o \
 	lib/model/model_sdpa.o \
 	lib/model/model_softmax.o \
@@ -73,6 +75,7 @@ LIBOBJ = \
 	lib/stream/stream.o \
 	lib/trace/callstack.o \
 	lib/trace/devprops.o \
+	lib/trace/context.o \
 	lib/trace/input.o \
 	lib/trace/jsonscan.o \
 	lib/trace/kernclass.o \
@@ -144,6 +147,7 @@ LIBHDR = \
 UNIT = \
 	tests/unit/test_category \
 	tests/unit/test_concrete \
+	tests/unit/test_context \
 	tests/unit/test_efficiency \
 	tests/unit/test_expr \
 	tests/unit/test_hashmap \
@@ -153,7 +157,9 @@ UNIT = \
 	tests/unit/test_mdtext \
 	tests/unit/test_model_conv \
 	tests/unit/test_model_gemm \
+	tests/unit/test_model_moe \
 	tests/unit/test_model_norm \
+	tests/unit/test_model_paged \
 	tests/unit/test_model_reduce \
 	tests/unit/test_model_sdpa \
 	tests/unit/test_model_softmax \

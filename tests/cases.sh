@@ -171,6 +171,47 @@ check "efficiency --group: one row per signature, sorted by total time" \
     "$E --hw mi300x --group $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
      { k = \$c[\"name\"] \$c[\"input_dims\"] \$c[\"input_types\"] \$c[\"input_strides\"] \$c[\"concrete_inputs\"]; if (k in seen) exit 1; seen[k] = 1; \
        if (NR > 2 && \$c[\"kernel_time_us\"] > last) exit 1; last = \$c[\"kernel_time_us\"] }'"
+# Serving ops (tests/data/serving-step.json): the step annotations of vLLM,
+# SGLang and ATOM reach the paged attention rows as context_args, the MoE
+# op's matmul_ogs kernels become TraceLens' pseudo-ops with the TopK op's k.
+# Expected: uid kind kernel_time context_args flops bytes, by hand from the
+# annotations (vLLM: 1 context request of 60 tokens, 4 decode requests of
+# 1000 keys; H_Q 32, H_KV 8, d 128 + 128) and lib/model/model_*.c.
+SERV=tests/data/serving-step.json
+check "serving: context_args, pseudo-ops and their perf models" \
+    "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     { print \$c[\"uid\"], \$c[\"name\"], \$c[\"category\"], \$c[\"row_kind\"], \$c[\"kernel_time_us\"], \$c[\"context_args\"], \$c[\"flops\"], \$c[\"bytes\"] }' > $tmp/a && \
+     { echo 7 vllm::unified_attention_with_output attention model 20 \
+         '{\"c_sq\":60,\"c_sk\":60,\"c_sqsq\":3600,\"c_sqsk\":3600,\"g_sq\":4,\"g_sk\":4000,\"g_sqsq\":4,\"g_sqsk\":4000}' \
+         \$((32 * 256 * (2 * 3600 - 3600 + 2 * 4000))) \$(((60 + 4) * 40 * 256 * 2 + (4000 - 4) * 8 * 256 * 2)); \
+       echo 12 pseudo_op::moe_triton_unfused_up moe pseudo 50 '{\"topk\":2,\"gated\":true,\"weight_dtype\":\"fp4\"}' \
+         \$((2 * 64 * 2 * 256 * 256 * 2)) \$((64 * 256 * 2 + 8 * 2 * 256 * 256 / 2 + 64 * 2 * 256 * 2)); \
+       echo 12 pseudo_op::moe_triton_unfused_down moe pseudo 30 '{\"topk\":2,\"gated\":false,\"weight_dtype\":\"fp4\"}' \
+         \$((2 * 64 * 2 * 256 * 256)) \$((64 * 2 * 256 * 2 + 8 * 256 * 256 / 2 + 64 * 256 * 2)); \
+       echo 12 pseudo_op::moe_triton_unfused_finalize_matmul_scatter moe pseudo 5 '' '' ''; \
+       echo 12 vllm::moe_forward moe synthetic 3 '' '' ''; \
+       echo 13 TopK other leaf 5 '' '' ''; \
+       echo 35 sglang_profiler::attention_paged_attention_ragged attention model 10 \
+         '{\"c_sq\":0,\"c_sk\":0,\"c_sqsq\":0,\"c_sqsk\":0,\"g_sq\":2,\"g_sk\":200,\"g_sqsq\":2,\"g_sqsk\":200}' \
+         \$((16 * 128 * 2 * 200)) \$((2 * 20 * 128 * 2 + 198 * 4 * 128)); \
+       echo 41 vllm::unified_attention_with_output attention model 10 \
+         '{\"c_sq\":64,\"c_sk\":64,\"c_sqsq\":4096,\"c_sqsk\":4096,\"g_sq\":0,\"g_sk\":0,\"g_sqsq\":0,\"g_sqsk\":0}' \
+         \$((32 * 256 * 4096)) \$((64 * 40 * 256 * 2)); \
+       echo 46 vllm::unified_attention_with_output attention model 10 '' '' ''; \
+       echo 51 _C::static_scaled_fp8_quant quant leaf 4 '' \$((64 * 7168)) \$((64 * 7168 * (2 + 1) + 4)); \
+       echo 56 _C::cutlass_scaled_mm gemm leaf 30 '' \$((2 * 64 * 2048 * 7168)) \$((64 * 7168 + 7168 * 2048 + 64 * 2048 * 2)); \
+       } > $tmp/b && diff $tmp/a $tmp/b"
+check "serving: a model file's dtype column picks the precision's slot (quant: its bf16 input)" \
+    "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     \$c[\"uid\"] == 51 && \$c[\"compute_spec\"] == \"vector_bf16\" && \$c[\"input_types\"] ~ /^\\[\"c10::Float8_e4m3fn\"/ { n++ } END { exit n != 1 }'"
+check "serving: without a step annotation, perf_error names the missing sums" \
+    "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     \$c[\"uid\"] == 46 && \$c[\"perf_error\"] ~ /no c_sq in context_args/ { n++ } END { exit n != 1 }'"
+check "serving: the GEMM report counts the fp8 GEMM and the quantization op" \
+    "$P $SERV > $tmp/s2.tsv && $E --hw mi300x $tmp/s2.tsv | $BIN/tl-findings -o $tmp/fo - > /dev/null && \
+     grep -qx -- '- \*\*Quantized GEMMs detected:\*\* 1 signatures; quantization ops (\`quant\`): 1 signatures, 2.3 % of compute' $tmp/fo/category_findings/gemm_findings.md"
+check "serving: tl-efficiency runs the models with the context (same numbers)" \
+    "$P $SERV > $tmp/s2.tsv && $E --hw mi300x $tmp/s2.tsv > $tmp/a && $M $tmp/s2.tsv | $E --hw mi300x > $tmp/b && cmp $tmp/a $tmp/b"
 if need_shared "pipeline on real traces"; then
 	check "batch_norm of resnet: training and affine from the call, bandwidth filled" \
 	    "$P $T/mi300-resnet-act-checkpoint.json.gz | $C batchnorm | $E --hw mi300x | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \

@@ -173,7 +173,9 @@ done
 
 # Parity with TraceLens on the shared traces.  The serving traces' references
 # are TraceLens' inference report, whose op tables are not the training
-# report's (pseudo-ops, a steady-state window).
+# report's (pseudo-ops, the graph-capture trace merged): parity.py skips
+# their ops_summary and unified kernel times; parity_perf.py compares their
+# FLOPs and bytes, sheets and unified rows (its docstring says how).
 INFERENCE_REF="mi300-vllm-prefilldecode-piecewise mi300-xdit-flux-aiter-sage mi300-xdit-sd3.5"
 export INFERENCE_REF
 if [ -d "$REF" ] && [ -d "$TRACES" ]; then
@@ -185,7 +187,7 @@ if [ -d "$REF" ] && [ -d "$TRACES" ]; then
 		for c in timeline ops_summary unified kernel_summary; do
 			case " $INFERENCE_REF " in
 			*" $n "*) case $c in ops_summary|unified)
-				skipped "parity $n $c: TraceLens' inference report (pseudo-ops, steady state): issue 18"
+				skipped "parity $n $c: kernel times of TraceLens' inference report (pseudo-ops, graph-capture merge): issue 18"
 				continue ;;
 			esac ;;
 			esac

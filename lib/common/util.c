@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "common/util.h"
@@ -250,4 +251,15 @@ tl_usage(FILE *fp, int status, const char *usage, const char *help)
 	if (status == 0)
 		fputs(help, fp);
 	exit(status);
+}
+
+int
+tl_contains_ci(const char *s, const char *part)
+{
+	size_t n = strlen(part);
+
+	for (; *s != '\0'; s++)
+		if (strncasecmp(s, part, n) == 0)
+			return 1;
+	return 0;
 }

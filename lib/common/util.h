@@ -49,6 +49,8 @@ void *tl_realloc(void *p, size_t n);
 /* Grow *p so that it holds at least need elements of size bytes. */
 void tl_grow(void *pp, size_t *cap, size_t need, size_t size);
 char *tl_strdup(const char *s);
+/* 1 if part occurs in s, ignoring ASCII case. */
+int tl_contains_ci(const char *s, const char *part);
 
 /*
  * Flush and close stdout; report a write error (not EPIPE) and return 1,

@@ -35,6 +35,7 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_INPUT_TYPES] = { "input_types", TL_CT_JSON, "" },
 	[TL_COL_INPUT_STRIDES] = { "input_strides", TL_CT_JSON, "" },
 	[TL_COL_CONCRETE_INPUTS] = { "concrete_inputs", TL_CT_JSON, "" },
+	[TL_COL_CONTEXT_ARGS] = { "context_args", TL_CT_JSON, "" },
 	[TL_COL_PARENT_UID] = { "parent_uid", TL_CT_INT, "" },
 	[TL_COL_PARENT_NAME] = { "parent_name", TL_CT_TEXT, "" },
 	[TL_COL_FWD_UID] = { "fwd_uid", TL_CT_INT, "" },
@@ -227,7 +228,8 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	TL_COL_TRACE_EXPOSED_MEMCPY_US, TL_COL_TRACE_IDLE_US, \
 	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT, \
 	TL_COL_TRACE_GPU, TL_COL_TRACE_GPU_ARCH, \
-	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES
+	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES, \
+	TL_COL_CONTEXT_ARGS
 #define ARGS \
 	TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES, TL_COL_INPUT_STRIDES, \
 	TL_COL_CONCRETE_INPUTS

@@ -5,6 +5,7 @@
 
 #include "stream/optable.h"
 #include "trace/callstack.h"
+#include "trace/context.h"
 #include "trace/kernclass.h"
 #include "trace/opstream.h"
 #include "trace/tree.h"
@@ -95,19 +96,26 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_rows *rows, const struct tl_timeline *tl,
     struct tl_callstack *cs)
 {
+	struct tl_steps steps;
 	size_t i;
 
+	tl_steps_find(t, &steps);
 	for (i = 0; i < rows->n; i++) {
 		const struct tl_row *r = &rows->v[i];
 		const struct tl_event *e = &t->ev[r->op];
-		int p = tl_tree_cpu_ancestor(t, r->op);
+		/* A pseudo-op's parent is the op it was split from. */
+		int p = r->kind == TL_ROW_PSEUDO ? r->op :
+		    tl_tree_cpu_ancestor(t, r->op);
 		int fwd = r->fwd >= 0 ? r->fwd : tl_forward_of(t, r->op);
 		const struct tl_event *a = r->kind == TL_ROW_BWD && r->fwd >= 0 ?
 		    &t->ev[r->fwd] : e;	/* the args a model reads */
 
 		w_trace(os, t);
 		tl_w_int(os->w, e->uid);
-		w_interned(os, t, e->name);
+		if (r->name != NULL)
+			tl_w_str(os->w, r->name);
+		else
+			w_interned(os, t, e->name);
 		tl_w_str(os->w, r->category);
 		tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
 		tl_w_str(os->w, tl_rowkind_name(r->kind));
@@ -153,6 +161,8 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		tl_w_str(os->w, t->gpu.arch);
 		w_pos_int(os, t->gpu.compute_units);
 		w_pos_int(os, t->gpu.memory_bytes);
+		tl_context_args(t, &steps, rows, r, &os->jb);
+		tl_w_mem(os->w, os->jb.s, os->jb.n);
 		if (cs != NULL) {
 			tl_module_of(cs, r->op, &os->jb);
 			tl_w_mem(os->w, os->jb.s, os->jb.n);
@@ -161,6 +171,7 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		}
 		tl_w_eol(os->w);
 	}
+	tl_steps_free(&steps);
 }
 
 void
