@@ -32,6 +32,7 @@ LIBOBJ = \
 	lib/common/interval.o \
 	lib/common/json.o \
 	lib/common/jsonw.o \
+	lib/common/outfile.o \
 	lib/common/strmap.o \
 	lib/common/tabfile.o \
 	lib/common/tsv.o \
@@ -41,12 +42,15 @@ LIBOBJ = \
 	lib/model/expr.o \
 	lib/model/family.o \
 	lib/model/gpus_table.o \
+	lib/model/hwauto.o \
 	lib/model/hwspec.o \
 	lib/model/model_conv.o \
 	lib/model/model_eltwise.o \
 	lib/model/model_file.o \
 	lib/model/model_gemm.o \
+	lib/model/model_moe.o \
 	lib/model/model_norm.o \
+	lib/model/model_paged.o \
 	lib/model/model_reduce.o \
 	lib/model/model_sdpa.o \
 	lib/model/model_softmax.o \
@@ -76,6 +80,8 @@ LIBOBJ = \
 	lib/stream/schema.o \
 	lib/stream/stream.o \
 	lib/trace/callstack.o \
+	lib/trace/devprops.o \
+	lib/trace/context.o \
 	lib/trace/input.o \
 	lib/trace/jsonscan.o \
 	lib/trace/kernclass.o \
@@ -106,6 +112,7 @@ LIBHDR = \
 	lib/common/interval.h \
 	lib/common/json.h \
 	lib/common/jsonw.h \
+	lib/common/outfile.h \
 	lib/common/strmap.h \
 	lib/common/tabfile.h \
 	lib/common/tsv.h \
@@ -114,6 +121,7 @@ LIBHDR = \
 	lib/model/dtype.h \
 	lib/model/expr.h \
 	lib/model/family.h \
+	lib/model/hwauto.h \
 	lib/model/hwspec.h \
 	lib/model/model_file.h \
 	lib/model/opargs.h \
@@ -138,6 +146,7 @@ LIBHDR = \
 	lib/stream/schema.h \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
+	lib/trace/devprops.h \
 	lib/trace/input.h \
 	lib/trace/jsonscan.h \
 	lib/trace/kernclass.h \
@@ -150,6 +159,7 @@ LIBHDR = \
 UNIT = \
 	tests/unit/test_category \
 	tests/unit/test_concrete \
+	tests/unit/test_context \
 	tests/unit/test_efficiency \
 	tests/unit/test_expr \
 	tests/unit/test_hashmap \
@@ -159,12 +169,15 @@ UNIT = \
 	tests/unit/test_mdtext \
 	tests/unit/test_model_conv \
 	tests/unit/test_model_gemm \
+	tests/unit/test_model_moe \
 	tests/unit/test_model_norm \
+	tests/unit/test_model_paged \
 	tests/unit/test_model_reduce \
 	tests/unit/test_model_sdpa \
 	tests/unit/test_model_softmax \
 	tests/unit/test_outdir \
 	tests/unit/test_replay \
+	tests/unit/test_scan \
 	tests/unit/test_schema \
 	tests/unit/test_stream \
 	tests/unit/test_svgchart \
@@ -281,7 +294,7 @@ check: all $(UNIT) $(TOOLS) $(CATTEST)
 # for the LGPL terms of libcsv).
 static:
 	$(MAKE) clean
-	$(MAKE) all LDFLAGS="$(LDFLAGS) -static"
+	$(MAKE) all LDFLAGS="$(LDFLAGS) -static" ISAL=0
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of everything.
 asan:
@@ -305,6 +318,7 @@ FUZZBIN = \
 	fuzz/bin/fuzz_expr \
 	fuzz/bin/fuzz_findings \
 	fuzz/bin/fuzz_stream \
+	fuzz/bin/fuzz_timeline \
 	fuzz/bin/fuzz_trace
 
 fuzz/obj/libtl.a: $(LIBSRC) $(LIBHDR) config.mk
@@ -338,6 +352,10 @@ fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c tests/fuzz/harness.h fuzz/obj/lib
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_stream.c fuzz/obj/libtl.a $(LDLIBS)
+fuzz/bin/fuzz_timeline: tests/fuzz/fuzz_timeline.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_timeline.c fuzz/obj/libtl.a $(LDLIBS)
 fuzz/bin/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \

@@ -330,9 +330,10 @@ def pair():
        out.returncode == 0 and out.stdout.decode() == rough and
        "## Raw Data Exploration" in rough)
     ok("qwen pair: -o writes comparative_analysis_{fair,rough}.md and "
-       "comparative_ops.csv only", sorted(os.listdir(d)) == [
-           "comparative_analysis_fair.md", "comparative_analysis_rough.md",
-           "comparative_ops.csv"])
+       "comparative_ops.csv only (and its manifest)",
+       sorted(os.listdir(d)) == [
+           ".tl-findings.manifest", "comparative_analysis_fair.md",
+           "comparative_analysis_rough.md", "comparative_ops.csv"])
     check_exec("qwen pair", rows, fair)
     nunexp = check_ops("qwen pair", rows, rough)
     want = check_ranking("qwen pair", rows, fair, rough, open(

@@ -45,7 +45,7 @@ enum {
 	C_DIMS, C_TYPES, C_STRIDES, C_CONCRETE, C_PARENT, C_MODULE, C_STACK,
 	C_GPU, C_MODEL, C_FLOPS, C_BYTES, C_SPEC, C_PARAMS, C_PERR, C_HW,
 	C_PEAKF, C_PEAKB, C_ROOF, C_BOUND, C_BASE, C_COUNT, C_KCOUNT, C_PID,
-	C_TID, C_CPUDUR, C_N
+	C_TID, C_CPUDUR, C_ARCH, C_UNLINKED, C_NUNLINKED, C_N
 };
 static const short colid[C_N] = {
 	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
@@ -60,7 +60,8 @@ static const short colid[C_N] = {
 	TL_COL_PARAMS, TL_COL_PERF_ERROR, TL_COL_HW, TL_COL_PEAK_TFLOPS,
 	TL_COL_PEAK_TBS, TL_COL_ROOFLINE_TIME_US, TL_COL_BOUND,
 	TL_COL_ELTWISE_BASELINE_TBS, TL_COL_COUNT, TL_COL_KERNEL_COUNT,
-	TL_COL_PID, TL_COL_TID, TL_COL_CPU_DUR_US
+	TL_COL_PID, TL_COL_TID, TL_COL_CPU_DUR_US, TL_COL_TRACE_GPU_ARCH,
+	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT
 };
 #define C_REQUIRED (C_IDLE + 1)
 
@@ -82,8 +83,9 @@ cat_error(struct tl_floader *L, int cat, const char *col, const char *v)
 		return;
 	n = strlen(v) > 60 ? 60 : strlen(v);
 	msg = tl_malloc(strlen(tl_stream_where(L->in)) + strlen(col) + n + 64);
-	sprintf(msg, "%s: column %s: '%.*s' is not a number",
-	    tl_stream_where(L->in), col, (int)n, v);
+	sprintf(msg, "%s: column %s: '%.*s' is %s", tl_stream_where(L->in),
+	    col, (int)n, v, tl_num_out_of_range(v, strlen(v)) ?
+	    "out of range" : "not a number");
 	c->error = msg;
 }
 
@@ -146,7 +148,8 @@ trace_of(struct tl_floader *L, const char *name)
 {
 	struct tl_findings *f = L->f;
 	struct tl_ftrace *t;
-	int i, other = tl_category_index("other");
+	int64_t cnt = 0;
+	int i, n, other = tl_category_index("other");
 
 	for (i = f->ntr; i-- > 0;)
 		if (strcmp(f->tr[i].name, name) == 0)
@@ -158,7 +161,7 @@ trace_of(struct tl_floader *L, const char *name)
 	t->rank = dup_field(L, C_RANK);
 	t->gpu = dup_field(L, C_GPU);
 	t->hw = dup_field(L, C_HW);
-	t->arch = tl_strdup("");
+	t->arch = dup_field(L, C_ARCH);
 	/* The timeline columns are required; a bad one fails the load. */
 	if (num_ns(L, C_TOTAL, other, &t->total_ns) < 0 ||
 	    num_ns(L, C_BUSY, other, &t->busy_ns) < 0 ||
@@ -167,6 +170,12 @@ trace_of(struct tl_floader *L, const char *name)
 	    num_ns(L, C_MEMCPY, other, &t->memcpy_ns) < 0 ||
 	    num_ns(L, C_IDLE, other, &t->idle_ns) < 0)
 		tl_die("%s", f->cat[other].error);
+	/* Older streams do not say what they left out: unknown. */
+	if ((n = num_ns(L, C_UNLINKED, other, &t->unlinked_ns)) < 0 ||
+	    num_i64(L, C_NUNLINKED, other, &cnt) < 0)
+		tl_die("%s", f->cat[other].error);
+	t->has_unlinked = n > 0;
+	t->unlinked_count = cnt;
 	return t;
 }
 
@@ -648,6 +657,31 @@ precision_low(const char *spec)
 	    strstr(spec, "fp4") != NULL;
 }
 
+/*
+ * A quantized GEMM: low-precision arithmetic (its compute spec), FP8 or
+ * FP4 operands (its input types), or the name of a scaled or quantized
+ * GEMM of PyTorch, vLLM, SGLang or aiter when neither is known.
+ */
+static int
+quantized_gemm(const struct tl_fop *op)
+{
+	static const char *const names[] = {
+		"scaled_mm", "scaled_fp4_mm", "a8w8", "w8a8", "a4w4", "w4a4",
+		"afp4wfp4", "a16wfp4", "gemm_fp8", "gemm_fp4", "fp8_gemm",
+		"int8_linear"
+	};
+	size_t i;
+
+	if (precision_low(op->compute_spec) ||
+	    strstr(op->types, "Float8") != NULL ||
+	    strstr(op->types, "Float4") != NULL)
+		return 1;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strstr(op->name, names[i]) != NULL)
+			return 1;
+	return 0;
+}
+
 /* Notable patterns of an op signature. */
 static const char *
 pattern(struct tl_json *j, const struct tl_fop *op)
@@ -655,8 +689,7 @@ pattern(struct tl_json *j, const struct tl_fop *op)
 	int64_t m, n, k, b = 1, kh, kw, g, cin;
 
 	if (tl_category_is(op->cat, "gemm")) {
-		if (precision_low(op->compute_spec) ||
-		    strstr(op->name, "scaled_mm") != NULL)
+		if (quantized_gemm(op))
 			return "quantized GEMM";
 		if (param(j, op->params, "M", -1, &m) &&
 		    param(j, op->params, "N", -1, &n) &&
