@@ -35,22 +35,6 @@ share(int64_t part, int64_t whole)
 	return whole > 0 ? (double)part / (double)whole * 100 : 0;
 }
 
-/* The trace's file name without its folders and extensions. */
-static void
-trace_stem(FILE *fp, const char *path)
-{
-	const char *s = strrchr(path, '/');
-	size_t n;
-
-	s = s != NULL ? s + 1 : path;
-	n = strlen(s);
-	if (n > 3 && strcmp(s + n - 3, ".gz") == 0)
-		n -= 3;
-	if (n > 5 && strncmp(s + n - 5, ".json", 5) == 0)
-		n -= 5;
-	fprintf(fp, "%.*s", (int)(n > 120 ? 120 : n), s);
-}
-
 /*
  * The title: the model (the top-level module classes, else the trace's
  * name) and the GPU, never a machine path.
@@ -68,9 +52,7 @@ title(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o,
 		tl_md_text(fp, model, 200);
 	else if (f->ntr == 1) {
 		fputs("Trace ", fp);
-		fputc('`', fp);
-		trace_stem(fp, f->tr[0].name);
-		fputc('`', fp);
+		tl_md_stem(fp, f->tr[0].name);
 	} else
 		fprintf(fp, "%d traces", f->ntr);
 	if (f->ntr > 0 && f->tr[0].gpu[0] != '\0') {

@@ -24,6 +24,17 @@ h100-gemm.json, an H100 (sm_90):
     kernel with full alignment, 5 ms;
   - aten::mm [[8192,8192],[8192,4096]] under aten::linear on a 64x64-tile
     kernel, 4 ms.
+h100-attn-fused.json and h100-attn-unfused.json, a pair for tl-compare on
+an H100 (the reference runs attention fused, the target does not):
+  - both: aten::linear -> aten::addmm [[2304],[788,768],[768,2304]] on one
+    GEMM kernel, 100 µs, then the attention of [96,197,64] Q, K and V
+    (4 images x 24 heads, 197 tokens);
+  - fused: aten::scaled_dot_product_attention ->
+    aten::_scaled_dot_product_flash_attention [[4,24,197,64] x 3] on one
+    flash kernel, 150 µs;
+  - unfused: aten::matmul -> aten::bmm [[96,197,64],[96,64,197]] (QK^T,
+    300 µs), aten::softmax -> aten::_softmax [[96,197,197]] (400 µs),
+    aten::matmul -> aten::bmm [[96,197,197],[96,197,64]] (AV, 300 µs).
 """
 import json
 import os
@@ -146,12 +157,74 @@ def gemm(path):
     t.write(path)
 
 
+SOFTMAX = ("void at::native::(anonymous namespace)::cunn_SoftMaxForward<8, "
+           "c10::BFloat16, float, c10::BFloat16, "
+           "at::native::(anonymous namespace)::SoftMaxForwardEpilogue>"
+           "(c10::BFloat16*, c10::BFloat16 const*, int)")
+FLASH = ("void pytorch_flash::flash_fwd_kernel<pytorch_flash::"
+         "Flash_fwd_kernel_traits<64, 128, 128, 4, false, false, "
+         "cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<64, 128, "
+         "128, 4, cutlass::bfloat16_t> >, false, false, false, false, true, "
+         "true, false, false>(pytorch_flash::Flash_fwd_params)")
+
+
+def qkv_linear(t):
+    """The QKV projection both sides share: [0, 200]."""
+    t.op("aten::linear", 0, 60, [[4, 197, 768], [2304, 768], [2304]],
+         [BF16, BF16, BF16], [[151296, 768, 1], [768, 1], [1]])
+    e = t.op("aten::addmm", 1, 50, [[2304], [788, 768], [768, 2304], [], []],
+             [BF16, BF16, BF16, "Scalar", "Scalar"],
+             [[1], [768, 1], [1, 768], [], []])
+    t.launch(e, "cudaLaunchKernel", 10, 5, XMMA, 20, 100)
+
+
+def attn_fused(path):
+    t = Trace()
+    qkv_linear(t)
+    d = [[4, 24, 197, 64], [4, 24, 197, 64], [4, 24, 197, 64]]
+    st = [[907776, 64, 4608, 1]] * 3
+    t.op("aten::scaled_dot_product_attention", 200, 60,
+         d + [[], [], []], [BF16, BF16, BF16, "", "Scalar", "Scalar"],
+         st + [[], [], []])
+    e = t.op("aten::_scaled_dot_product_flash_attention", 201, 50,
+             d + [[], [], [], []], [BF16, BF16, BF16, "Scalar", "Scalar",
+                                    "Scalar", ""], st + [[], [], [], []])
+    t.launch(e, "cudaLaunchKernel", 210, 5, FLASH, 220, 150)
+    t.write(path)
+
+
+def attn_unfused(path):
+    t = Trace()
+    qkv_linear(t)
+    q, kt = [96, 197, 64], [96, 64, 197]
+    s, v = [96, 197, 197], [96, 197, 64]
+    t.op("aten::matmul", 200, 60, [q, kt], [BF16, BF16],
+         [[12608, 64, 1], [12608, 1, 64]])
+    e = t.op("aten::bmm", 201, 50, [q, kt], [BF16, BF16],
+             [[12608, 64, 1], [12608, 1, 64]])
+    t.launch(e, "cudaLaunchKernel", 210, 5, XMMA, 220, 300)
+    t.op("aten::softmax", 300, 60, [s, [], []], [BF16, "Scalar", ""],
+         [[38809, 197, 1], [], []])
+    e = t.op("aten::_softmax", 301, 50, [s, [], []], [BF16, "Scalar",
+                                                       "Scalar"],
+             [[38809, 197, 1], [], []])
+    t.launch(e, "cudaLaunchKernel", 310, 5, SOFTMAX, 530, 400)
+    t.op("aten::matmul", 400, 60, [s, v], [BF16, BF16],
+         [[38809, 197, 1], [12608, 64, 1]])
+    e = t.op("aten::bmm", 401, 50, [s, v], [BF16, BF16],
+             [[38809, 197, 1], [12608, 64, 1]])
+    t.launch(e, "cudaLaunchKernel", 410, 5, XMMA, 940, 300)
+    t.write(path)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.path.dirname(os.path.abspath(__file__)), "..", "patterns")
     os.makedirs(out, exist_ok=True)
     host(os.path.join(out, "h100-host.json"))
     gemm(os.path.join(out, "h100-gemm.json"))
+    attn_fused(os.path.join(out, "h100-attn-fused.json"))
+    attn_unfused(os.path.join(out, "h100-attn-unfused.json"))
 
 
 main()
