@@ -847,9 +847,10 @@ coverage(FILE *fp, const struct tl_findings *f)
 	fputs(". Unlinked GPU events (no launch call in the trace reaches "
 	    "them): ", fp);
 	if (c->has_unlinked && c->unlinked_count > 0)
-		fprintf(fp, "%lld events, %s ms of GPU time, are left out; "
-		    "`tl-parse --include-unlinked` counts them on the "
-		    "timeline.", c->unlinked_count, tl_md_ms(c->unlinked_ns));
+		fprintf(fp, "%lld events, %s ms of GPU busy time, belong to "
+		    "no op and are not analysed; the timeline above counts "
+		    "them only with `tl-parse --include-unlinked`.",
+		    c->unlinked_count, tl_md_ms(c->unlinked_ns));
 	else if (c->has_unlinked)
 		fputs("none.", fp);
 	else
@@ -1301,8 +1302,8 @@ static void
 gaps(FILE *fp, const struct tl_findings *f)
 {
 	const struct tl_fcov *c = &f->cov;
-	int64_t nomodel = 0;
-	int k, n = 0, other = tl_category_index("other");
+	int64_t nomodel = 0, noshape = 0;
+	int k, n = 0, big = -1, other = tl_category_index("other");
 	char arch[16];
 
 	if (!f->has_stack) {
@@ -1343,13 +1344,30 @@ gaps(FILE *fp, const struct tl_findings *f)
 		if ((!f->op[k].has_flops || !f->op[k].has_bytes) &&
 		    f->op[k].cat != other &&
 		    !tl_category_is(f->op[k].cat, "comm") &&
-		    !tl_category_is(f->op[k].cat, "memcpy"))
+		    !tl_category_is(f->op[k].cat, "memcpy")) {
 			nomodel += f->op[k].time_ns;
+			if (f->op[k].dims[0] == '\0')
+				noshape += f->op[k].time_ns;
+			if (f->op[k].perf_error[0] != '\0' && (big < 0 ||
+			    f->op[k].time_ns > f->op[big].time_ns))
+				big = k;
+		}
 	if (nomodel > 0) {
 		fprintf(fp, "- **Ops without a perf model:** %s ms (%s %%) in "
 		    "categorised ops with no FLOP or byte count; their "
-		    "efficiency is unknown.\n", tl_md_ms(nomodel),
+		    "efficiency is unknown", tl_md_ms(nomodel),
 		    tl_md_num(share(nomodel, c->op_ns), 1));
+		if (noshape == nomodel)
+			fputs(". None of them has input shapes: the trace was "
+			    "recorded without them (profile with "
+			    "`record_shapes=True`)", fp);
+		if (big >= 0) {
+			fputs("; for the largest, ", fp);
+			tl_md_code(fp, f->op[big].name, 80);
+			fputs(", the perf model says ", fp);
+			tl_md_code(fp, f->op[big].perf_error, 120);
+		}
+		fputs(".\n", fp);
 		n++;
 	}
 	if (!c->has_unlinked) {
@@ -1358,8 +1376,9 @@ gaps(FILE *fp, const struct tl_findings *f)
 		    "in none of the rows.\n", fp);
 		n++;
 	} else if (c->unlinked_count > 0) {
-		fprintf(fp, "- **Unlinked GPU events:** %lld events, %s ms, are "
-		    "in no row (`tl-parse --include-unlinked` puts them on the "
+		fprintf(fp, "- **Unlinked GPU events:** %lld events, %s ms of "
+		    "GPU busy time, are in no row, so no finding covers them "
+		    "(`tl-parse --include-unlinked` puts them on the "
 		    "timeline).\n", c->unlinked_count,
 		    tl_md_ms(c->unlinked_ns));
 		n++;
