@@ -116,6 +116,12 @@ tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
 	if (tl_category_is(op->cat, "gemm"))
 		return gemm_algorithmic(op);
 	if (tl_category_is(op->cat, "conv")) {
+		if (has_pattern(f, TL_PAT_LAYOUT) &&
+		    !tl_findings_cat(f, "batchnorm")->present)
+			return "Beyond channels_last (the layout "
+			    "recommendation), fuse the convolution with the ops "
+			    "that follow it (bias, activation) with "
+			    "torch.compile.";
 		if (has_pattern(f, TL_PAT_LAYOUT))
 			return training(f, op) ? "Beyond channels_last (the "
 			    "layout recommendation), fuse the convolution with "
