@@ -91,9 +91,16 @@ static void
 title(FILE *fp, const struct tl_cmpfind *c, const struct tl_report_opts *o,
     const char *what)
 {
+	char model[256];
+
 	fputs("# ", fp);
 	if (o->title != NULL)
 		fprintf(fp, "%s ", o->title);
+	else if (c->side[TGT] != NULL && tl_report_model(c->side[TGT], model,
+	    sizeof(model))[0] != '\0') {
+		tl_md_text(fp, model, 200);
+		fputc(' ', fp);
+	}
 	fputs("Performance Comparison: ", fp);
 	side_label(fp, c, REF);
 	fputs(" vs ", fp);
@@ -1095,6 +1102,20 @@ raw_table(FILE *fp, const struct tl_cside *r, const struct tl_cside *t)
 	    kind(t->bw_roof));
 }
 
+/* A recommended row's score and rank, or the pattern that covers it. */
+static void
+rank_note(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
+{
+	int i;
+
+	if (w->candidate && w->rank > 0)
+		fprintf(fp, "; score %s %% (rank %d)", tl_md_num(w->score, 3),
+		    w->rank);
+	for (i = 0; w->in_pat > 0 && i < c->nitem; i++)
+		if (c->item[i].gap == w->in_pat - 1)
+			fprintf(fp, "; part of the pattern of rank %d", i + 1);
+}
+
 /* Δ, the ratios, the band, the unexplained time (rough report). */
 static void
 raw_calc(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
@@ -1121,9 +1142,7 @@ raw_calc(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 	fprintf(fp, "- Unexplained = %s − %s × %s × %lld = %s µs (0 when not "
 	    "positive)", tl_md_us(t->time_ns), tl_md_exact(w->expected),
 	    tl_md_exact(r->mean_us), t->count, exact(w->unexplained_us));
-	if (w->candidate)
-		fprintf(fp, "; score %s %% (rank %d)", tl_md_num(w->score, 3),
-		    w->rank);
+	rank_note(fp, c, w);
 	fputc('\n', fp);
 }
 
@@ -1142,11 +1161,11 @@ raw_op(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 	raw_table(fp, &w->s[REF], &w->s[TGT]);
 	if (w->match == TL_CM_BOTH)
 		raw_calc(fp, c, w);
-	else if (w->candidate)
-		fprintf(fp, "- On the target only: all its time is "
-		    "unexplained; score %s %% (rank %d)\n",
-		    tl_md_num(w->score, 3), w->rank);
-	else
+	else if (w->candidate) {
+		fputs("- On the target only: all its time is unexplained", fp);
+		rank_note(fp, c, w);
+		fputc('\n', fp);
+	} else
 		fputs("- On the reference only: nothing to improve on the "
 		    "target\n", fp);
 	layout_kernels(fp, w);

@@ -724,7 +724,7 @@ compare_csv(struct tl_outset *s, const char *p, const struct tl_cmpfind *c)
 	for (i = 0; i < c->nrow; i++) {
 		const struct tl_crow *r = &c->row[i];
 
-		if (r->candidate) {
+		if (r->candidate && r->rank > 0) {
 			tl_w_int(&w, r->rank);
 			tl_w_str(&w, tl_priority_name(r->prio));
 		} else {
@@ -759,7 +759,7 @@ compare_csv(struct tl_outset *s, const char *p, const struct tl_cmpfind *c)
 		tl_w_str(&w, r->explained);
 		tl_w_str(&w, tl_cexp_value(r->exp));
 		w_num(&w, r->unexplained_us);
-		if (r->candidate)
+		if (r->candidate && r->rank > 0)
 			tl_w_double(&w, r->score);
 		else
 			tl_w_empty(&w);
