@@ -23,12 +23,11 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mdcheck import ok  # noqa: E402
+from mdcheck import md_ms, must, ns, ok, sh, table  # noqa: E402
 from parity import read_tsv  # noqa: E402
 
 BIN, TRACES = sys.argv[1], sys.argv[2]
@@ -36,32 +35,12 @@ TMP = tempfile.mkdtemp()
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "patterns")
 
 
-def sh(cmd):
-    return subprocess.run(cmd, shell=True, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE)
 
 
-def must(cmd):
-    r = sh(cmd)
-    if r.returncode != 0:
-        raise RuntimeError("%s: exit %d: %s" % (cmd, r.returncode,
-                                                r.stderr.decode()[:500]))
-    return r.stdout.decode()
 
 
-def ns(us):
-    """Exact nanoseconds of a microseconds field (at most 3 decimals)."""
-    if us == "":
-        return 0
-    neg = us.startswith("-")
-    whole, _, frac = us.lstrip("-").partition(".")
-    v = int(whole) * 1000 + int((frac + "000")[:3])
-    return -v if neg else v
 
 
-def md_ms(n):
-    u = (abs(n) + 500) // 1000
-    return "%s%d.%03d" % ("-" if n < 0 else "", u // 1000, u % 1000)
 
 
 def stream(trace, name):
@@ -88,18 +67,6 @@ def compare(ref, tgt, name):
     return read_tsv(open(p, encoding="utf-8").read()), p, fair, rough
 
 
-def table(text, heading):
-    """The rows (lists of cells) of the first table after heading."""
-    i = text.index(heading)
-    rows = []
-    for line in text[i:].split("\n")[1:]:
-        if line.startswith("|"):
-            if not line.startswith("|---"):
-                rows.append([c.strip() for c in
-                             re.split(r"(?<!\\)\|", line)[1:-1]])
-        elif rows:
-            break
-    return rows[1:]
 
 
 def heads(fair):

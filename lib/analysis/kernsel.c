@@ -120,16 +120,11 @@ tl_gpu_arch(const char *gpu, char *buf, size_t n)
 		{ "MI210", "gfx90" }, { "MI200", "gfx90" }, { "MI100", "gfx90" },
 		{ NULL, NULL }
 	};
-	char up[128];
-	size_t i;
 	int k;
 
-	for (i = 0; i < sizeof(up) - 1 && gpu[i] != '\0'; i++)
-		up[i] = (char)toupper((unsigned char)gpu[i]);
-	up[i] = '\0';
 	buf[0] = '\0';
 	for (k = 0; arch[k][0] != NULL; k++)
-		if (strstr(up, arch[k][0]) != NULL) {
+		if (tl_contains_ci(gpu, arch[k][0])) {
 			snprintf(buf, n, "%s", arch[k][1]);
 			break;
 		}
