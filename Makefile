@@ -76,6 +76,7 @@ LIBOBJ = \
 	lib/trace/callstack.o \
 	lib/trace/devprops.o \
 	lib/trace/context.o \
+	lib/trace/iter.o \
 	lib/trace/input.o \
 	lib/trace/jsonscan.o \
 	lib/trace/kernclass.o \
@@ -134,8 +135,10 @@ LIBHDR = \
 	lib/stream/schema.h \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
+	lib/trace/context.h \
 	lib/trace/devprops.h \
 	lib/trace/input.h \
+	lib/trace/iter.h \
 	lib/trace/jsonscan.h \
 	lib/trace/kernclass.h \
 	lib/trace/opstream.h \

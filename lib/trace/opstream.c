@@ -6,6 +6,7 @@
 #include "stream/optable.h"
 #include "trace/callstack.h"
 #include "trace/context.h"
+#include "trace/iter.h"
 #include "trace/kernclass.h"
 #include "trace/opstream.h"
 #include "trace/tree.h"
@@ -23,6 +24,16 @@ w_opt_int(struct tl_opstream *os, int64_t v)
 		tl_w_empty(os->w);
 	else
 		tl_w_int(os->w, v);
+}
+
+/* A count, or empty when unknown (negative). */
+static void
+w_opt_count(struct tl_opstream *os, int64_t v)
+{
+	if (v >= 0)
+		tl_w_int(os->w, v);
+	else
+		tl_w_empty(os->w);
 }
 
 /* A positive count, or empty when unknown (0). */
@@ -97,9 +108,12 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
     struct tl_callstack *cs)
 {
 	struct tl_steps steps;
+	struct tl_iters it;
 	size_t i;
+	long x;
 
 	tl_steps_find(t, &steps);
+	tl_iters_find(t, &it);
 	for (i = 0; i < rows->n; i++) {
 		const struct tl_row *r = &rows->v[i];
 		const struct tl_event *e = &t->ev[r->op];
@@ -163,6 +177,13 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		w_pos_int(os, t->gpu.memory_bytes);
 		tl_context_args(t, &steps, rows, r, &os->jb);
 		tl_w_mem(os->w, os->jb.s, os->jb.n);
+		if ((x = tl_iters_of(&it, t, r->op)) >= 0) {
+			tl_w_int(os->w, it.v[x].number);
+			tl_w_str(os->w, tl_phase_names[it.v[x].si.phase]);
+		} else {
+			tl_w_empty(os->w);
+			tl_w_empty(os->w);
+		}
 		if (cs != NULL) {
 			tl_module_of(cs, r->op, &os->jb);
 			tl_w_mem(os->w, os->jb.s, os->jb.n);
@@ -171,6 +192,7 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		}
 		tl_w_eol(os->w);
 	}
+	tl_iters_free(&it);
 	tl_steps_free(&steps);
 }
 
@@ -373,4 +395,55 @@ tl_os_timelines(struct tl_opstream *os, const struct tl_trace *t,
 		tl_os_timeline(os, t, tl_str(t->str, dev[i]), &dtl);
 	}
 	free(dev);
+}
+
+void
+tl_os_iterations(struct tl_opstream *os, const struct tl_trace *t,
+    struct tl_iters *it, const struct tl_window *win)
+{
+	struct tl_rows rows;
+	size_t i;
+
+	tl_rollup(t, win, &rows);
+	tl_iters_stats(it, t, &rows);
+	tl_rows_free(&rows);
+	for (i = 0; i < it->n; i++) {
+		const struct tl_iter *p = &it->v[i];
+		const struct tl_event *e = &t->ev[p->ev];
+		const struct tl_iter *q = i > 0 ? &it->v[i - 1] : NULL;
+
+		if (!tl_in_window(t, win, p->ev))
+			continue;
+		w_trace(os, t);
+		tl_w_int(os->w, p->number);
+		w_interned(os, t, e->name);
+		tl_w_str(os->w, tl_iter_source(it, p));
+		tl_w_str(os->w, tl_phase_names[p->si.phase]);
+		w_opt_count(os, p->si.ctx_reqs);
+		w_opt_count(os, p->si.gen_reqs);
+		w_opt_count(os, p->si.tokens);
+		tl_w_str(os->w, p->si.tokens < 0 ? "" : p->shape_tokens ?
+		    "shape" : "annotation");
+		w_interned(os, t, tl_ev_pid(t, e));
+		w_interned(os, t, tl_ev_tid(t, e));
+		tl_w_us(os->w, e->ts);
+		tl_w_us(os->w, e->dur);
+		tl_w_int(os->w, p->nkernels);
+		tl_w_us(os->w, p->kernel_ns);
+		if (p->gpu_start != TL_NONE) {
+			tl_w_us(os->w, p->gpu_start);
+			tl_w_us(os->w, p->gpu_end - p->gpu_start);
+		} else {
+			tl_w_empty(os->w);
+			tl_w_empty(os->w);
+		}
+		if (q != NULL && q->gpu_end != TL_NONE &&
+		    p->gpu_start != TL_NONE)
+			tl_w_us(os->w, p->gpu_start > q->gpu_end ?
+			    p->gpu_start - q->gpu_end : 0);
+		else
+			tl_w_empty(os->w);
+		tl_w_int(os->w, p->steady);
+		tl_w_eol(os->w);
+	}
 }
