@@ -21,6 +21,7 @@ LIBOBJ = \
 	lib/analysis/findings.o \
 	lib/analysis/findrules.o \
 	lib/analysis/opsig.o \
+	lib/analysis/serving.o \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
@@ -64,6 +65,7 @@ LIBOBJ = \
 	lib/render/replaypkg.o \
 	lib/render/replay_tables.o \
 	lib/render/report.o \
+	lib/render/servreport.o \
 	lib/render/svgchart.o \
 	lib/render/zipw.o \
 	lib/stream/categories_table.o \
@@ -96,6 +98,7 @@ LIBHDR = \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
 	lib/analysis/opsig.h \
+	lib/analysis/serving.h \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
@@ -127,6 +130,7 @@ LIBHDR = \
 	lib/render/replay.h \
 	lib/render/replaypkg.h \
 	lib/render/report.h \
+	lib/render/servreport.h \
 	lib/render/svgchart.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \

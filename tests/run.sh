@@ -146,6 +146,12 @@ if [ -d "$TRACES" ]; then
 		python3 tests/$t.py "$BIN" "$TRACES" > "$tmp/fd" 2>&1
 		tally "$tmp/fd"
 	done
+	# Iterations and phases, recomputed from the trace JSON.
+	python3 tests/iterations.py "$BIN/tl-parse" \
+	    "$TRACES/mi300-vllm-prefilldecode-piecewise.json.gz" \
+	    "$TRACES/mi300-bert-small.json.gz" \
+	    "$TRACES/mi300-resnet-act-checkpoint.json.gz" > "$tmp/fd" 2>&1
+	tally "$tmp/fd"
 elif [ "${CI:-}" = true ]; then
 	bad "findings: $TRACES not found (required with CI=true)"
 else

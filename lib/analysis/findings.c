@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "analysis/findings.h"
+#include "analysis/serving.h"
 #include "common/json.h"
 #include "common/strmap.h"
 #include "common/util.h"
@@ -781,6 +782,8 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->base_tbs = f->peak_tbs = 0;
 	memset(f->cat, 0, sizeof(f->cat));
 	tl_rr_init(&L->rr, in, colid, C_N);
+	f->serv = tl_calloc(1, sizeof(*f->serv));
+	tl_serving_init(f->serv, in);
 	for (k = 0; k < C_REQUIRED; k++)
 		tl_rr_need(&L->rr, colid[k]);
 	if (!tl_rr_has(&L->rr, colid[C_ROOF]) ||
@@ -791,8 +794,11 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->has_eff_cols = 1;
 	f->grouped = tl_rr_has(&L->rr, colid[C_COUNT]);
 	f->has_stack = tl_rr_has(&L->rr, colid[C_MODULE]);
-	while (tl_rr_next(&L->rr))
+	while (tl_rr_next(&L->rr)) {
 		load_row(L);
+		tl_serving_row(f->serv);
+	}
+	tl_serving_finish(f->serv);
 	if (f->ntr == 0)
 		tl_die("%s: no op rows: nothing to analyse", in->path);
 	for (k = 0; k < f->ntr; k++)
@@ -873,6 +879,11 @@ tl_findings_free(struct tl_findings *f)
 	free(f->bottlenecks);
 	free(f->bytime);
 	free((char *)f->hw);
+	if (f->serv != NULL) {
+		tl_serving_free(f->serv);
+		free(f->serv);
+		f->serv = NULL;
+	}
 	if (f->load != NULL)
 		loader_free(f);
 }

@@ -20,6 +20,7 @@
 #include "stream/category.h"
 
 struct tl_stream;
+struct tl_serving;
 
 /* A kernel name and its share of an op signature. */
 struct tl_fkern {
@@ -139,6 +140,7 @@ struct tl_findings {
 	struct tl_fmod *mod;
 	int nmod;
 	struct tl_floader *load;	/* the reading state, during a load */
+	struct tl_serving *serv;	/* phases and serving facts */
 };
 
 /* A module instance and what ran under it (fusion candidates). */

@@ -6,6 +6,7 @@
 #include "render/advice.h"
 #include "render/mdtext.h"
 #include "render/report.h"
+#include "render/servreport.h"
 #include "stream/category.h"
 
 static const int proj[3] = { 20, 50, 80 };	/* impact projection, % */
@@ -830,6 +831,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 			fputc('\n', fp);
 		}
 	}
+	tl_report_serving(fp, f);
 	appendix(fp, f, o);
 }
 
@@ -1047,5 +1049,6 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	else if (n == 0)
 		fputs("- None.\n", fp);
 	fputc('\n', fp);
+	tl_report_serving(fp, f);
 	appendix(fp, f, o);
 }
