@@ -2,7 +2,7 @@
 """Parity of tl-parse with TraceLens' CSV reports (../shared/reference/tracelens).
 
 usage: parity.py TL_PARSE TRACE REFDIR CHECK
-CHECK is one of: timeline, ops_summary, unified, kernel_summary.
+CHECK is one of: timeline, ops_summary, unified, kernel_summary, by_category.
 Prints one line per mismatch and a summary line; exit 0 when equal within
 1e-6 relative (absolute 1e-6 near zero), 1 otherwise, 77 when the reference
 has no such sheet.  Rows listed in docs/DEVIATIONS.md (section "Rows skipped
@@ -182,6 +182,66 @@ def check_unified(tl, trace, ref):
     return bad, len(want), nskip + nmerge[0]
 
 
+# tl's categories in the categories of TraceLens' ops_summary_by_category
+# (its op categories; direction picks fwd or bwd).  Ops TraceLens puts
+# elsewhere are listed in DEVIATIONS.md, "Categories that differ from
+# TraceLens' reports".
+CATMAP = {"gemm": "GEMM", "conv": "CONV_%s", "attention": "SDPA_%s",
+          "layernorm": "NORM_%s", "groupnorm": "NORM_%s",
+          "batchnorm": "BN_%s", "instancenorm": "NORM_%s",
+          "rmsnorm": "RMSNorm", "elementwise": "elementwise",
+          "reduce": "reduce", "triton": "triton", "softmax": "other",
+          "memcpy": "other", "other": "other", "moe": "other",
+          "rope": "other", "kvcache": "other", "quant": "other"}
+
+
+def recategorised(trace):
+    """{op name: TraceLens category} from DEVIATIONS.md."""
+    path = os.path.join(os.path.dirname(__file__), "..", "docs", "DEVIATIONS.md")
+    out = {}
+    on = False
+    for ln in open(path, encoding="utf-8"):
+        if ln.startswith("## "):
+            on = "Categories that differ from TraceLens' reports" in ln
+        elif on and ln.startswith("- `"):
+            parts = ln.split("`")
+            if len(parts) >= 6 and parts[1] == trace:
+                out[parts[3]] = parts[5]
+    return out
+
+
+def check_by_category(tl, trace, ref):
+    """Kernel time per category: TraceLens' groups (by parent module)
+    summed per category against tl's launcher rows by category."""
+    name = os.path.basename(trace).split(".json")[0]
+    moved = recategorised(name)
+    merge = skipped(name, MERGE)
+    want = collections.Counter()
+    for r in csv.DictReader(open(ref)):
+        want[r["op category"]] += float(r["total_direct_kernel_time_ms"]) * 1e3
+    got = collections.Counter()
+    nk = collections.Counter()
+    for r in run(tl, ["-l"], trace):
+        if r["category"] == "comm":
+            continue
+        c = moved.get(r["name"]) or CATMAP.get(r["category"], "other")
+        if "%s" in c:
+            c = c % r["direction"]
+        got[c] += float(r["kernel_time_us"])
+        nk[c] += int(r["kernel_count"])
+    bad = nmerge = 0
+    for k in sorted(set(want) | set(got)):
+        if not close(want.get(k, 0.0), got.get(k, 0.0), nk[k]):
+            print("by_category %s: tl %s, TraceLens %s%s" % (
+                k, got.get(k), want.get(k),
+                ": needs the graph-capture merge" if merge else ""))
+            if merge:
+                nmerge += 1
+            else:
+                bad += 1
+    return bad, len(want), nmerge
+
+
 def check_kernel_summary(tl, trace, ref):
     want = collections.defaultdict(lambda: [0, 0.0])
     rd = csv.DictReader(open(ref))
@@ -211,7 +271,8 @@ def main():
     tl, trace, refdir, check = sys.argv[1:5]
     sheet = {"timeline": "gpu_timeline.csv", "ops_summary": "ops_summary.csv",
              "unified": "unified_perf_summary.csv",
-             "kernel_summary": "kernel_summary.csv"}[check]
+             "kernel_summary": "kernel_summary.csv",
+             "by_category": "ops_summary_by_category.csv"}[check]
     ref = os.path.join(refdir, sheet)
     if not os.path.exists(ref):
         print("no %s reference" % sheet)

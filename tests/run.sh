@@ -180,8 +180,8 @@ done
 # Parity with TraceLens on the shared traces.  The serving traces' references
 # are TraceLens' inference report (pseudo-ops, grouped by parent module, the
 # graph-capture trace merged): parity.py compares their timeline,
-# ops_summary and unified kernel times, counting the rows that need the
-# graph-capture merge (docs/DEVIATIONS.md); parity_perf.py compares their
+# ops_summary, unified and per-category kernel times, counting the rows
+# that need the graph-capture merge (docs/DEVIATIONS.md); parity_perf.py compares their
 # FLOPs and bytes, sheets and unified rows (its docstring says how).
 INFERENCE_REF="mi300-vllm-prefilldecode-piecewise mi300-xdit-flux-aiter-sage mi300-xdit-sd3.5"
 export INFERENCE_REF
@@ -191,7 +191,9 @@ if [ -d "$REF" ] && [ -d "$TRACES" ]; then
 		f=$TRACES/$n.json.gz
 		[ -f "$f" ] || f=$TRACES/$n.json
 		[ -f "$f" ] || continue
-		for c in timeline ops_summary unified kernel_summary; do
+		cats=
+		case " $INFERENCE_REF " in *" $n "*) cats=by_category ;; esac
+		for c in timeline ops_summary unified kernel_summary $cats; do
 			python3 tests/parity.py "$BIN/tl-parse" "$f" "$d" "$c" > "$tmp/p" 2>&1
 			case $? in
 			0) ok ;;
