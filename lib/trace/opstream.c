@@ -46,6 +46,17 @@ w_pos_int(struct tl_opstream *os, long long v)
 		tl_w_empty(os->w);
 }
 
+/* A host event's pid, tid, start and duration. */
+static void
+w_host(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_event *e)
+{
+	w_interned(os, t, tl_ev_pid(t, e));
+	w_interned(os, t, tl_ev_tid(t, e));
+	tl_w_us(os->w, e->ts);
+	tl_w_us(os->w, e->dur);
+}
+
 static void
 w_args(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_event *e)
@@ -133,10 +144,7 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		tl_w_str(os->w, r->category);
 		tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
 		tl_w_str(os->w, tl_rowkind_name(r->kind));
-		w_interned(os, t, tl_ev_pid(t, e));
-		w_interned(os, t, tl_ev_tid(t, e));
-		tl_w_us(os->w, e->ts);
-		tl_w_us(os->w, e->dur);
+		w_host(os, t, e);
 		tl_w_int(os->w, r->ngpu);
 		tl_w_us(os->w, r->busy);
 		if (os->launchers)
@@ -424,10 +432,7 @@ tl_os_iterations(struct tl_opstream *os, const struct tl_trace *t,
 		w_opt_count(os, p->si.tokens);
 		tl_w_str(os->w, p->si.tokens < 0 ? "" : p->shape_tokens ?
 		    "shape" : "annotation");
-		w_interned(os, t, tl_ev_pid(t, e));
-		w_interned(os, t, tl_ev_tid(t, e));
-		tl_w_us(os->w, e->ts);
-		tl_w_us(os->w, e->dur);
+		w_host(os, t, e);
 		tl_w_int(os->w, p->nkernels);
 		tl_w_us(os->w, p->kernel_ns);
 		if (p->gpu_start != TL_NONE) {
