@@ -263,12 +263,15 @@ tl_serving_finish(struct tl_serving *s)
 	int p;
 
 	for (p = 0; p < TL_SPHASES; p++) {
-		qsort(s->ph[p].gemm, (size_t)s->ph[p].ngemm,
-		    sizeof(*s->ph[p].gemm), cmp_item);
-		qsort(s->ph[p].attn, (size_t)s->ph[p].nattn,
-		    sizeof(*s->ph[p].attn), cmp_item);
+		if (s->ph[p].ngemm > 0)
+			qsort(s->ph[p].gemm, (size_t)s->ph[p].ngemm,
+			    sizeof(*s->ph[p].gemm), cmp_item);
+		if (s->ph[p].nattn > 0)
+			qsort(s->ph[p].attn, (size_t)s->ph[p].nattn,
+			    sizeof(*s->ph[p].attn), cmp_item);
 	}
-	qsort(s->it, s->nit, sizeof(*s->it), cmp_iter);
+	if (s->nit > 0)
+		qsort(s->it, s->nit, sizeof(*s->it), cmp_iter);
 	for (i = 0; i < s->nit; i++) {
 		const struct tl_siter *a = &s->it[i];
 
