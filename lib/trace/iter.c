@@ -18,13 +18,12 @@ const char *const tl_itersrc_names[4] = {
 };
 
 const char *
-tl_iter_source(const struct tl_iters *it, const struct tl_iter *i)
+tl_iter_source(const struct tl_iter *i)
 {
 	static const char *const fmt[] = {
 		"profiler_step", "vllm", "sglang", "atom", "xdit"
 	};
 
-	(void)it;
 	return fmt[i->si.fmt];
 }
 

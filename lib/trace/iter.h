@@ -58,8 +58,7 @@ struct tl_iters {
 /* The source's name: "", "annotation", "native annotation" ... */
 extern const char *const tl_itersrc_names[4];
 /* An iteration's source in the iteration table ("vllm", ...). */
-const char *tl_iter_source(const struct tl_iters *it,
-    const struct tl_iter *i);
+const char *tl_iter_source(const struct tl_iter *i);
 
 void tl_iters_find(const struct tl_trace *t, struct tl_iters *it);
 void tl_iters_free(struct tl_iters *it);

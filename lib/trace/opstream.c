@@ -425,7 +425,7 @@ tl_os_iterations(struct tl_opstream *os, const struct tl_trace *t,
 		w_trace(os, t);
 		tl_w_int(os->w, p->number);
 		w_interned(os, t, e->name);
-		tl_w_str(os->w, tl_iter_source(it, p));
+		tl_w_str(os->w, tl_iter_source(p));
 		tl_w_str(os->w, tl_phase_names[p->si.phase]);
 		w_opt_count(os, p->si.ctx_reqs);
 		w_opt_count(os, p->si.gen_reqs);
