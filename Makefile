@@ -26,6 +26,7 @@ LIBOBJ = \
 	lib/analysis/oprow.o \
 	lib/analysis/opsig.o \
 	lib/analysis/schedule.o \
+	lib/analysis/serving.o \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
@@ -70,6 +71,7 @@ LIBOBJ = \
 	lib/render/replaypkg.o \
 	lib/render/replay_tables.o \
 	lib/render/report.o \
+	lib/render/servreport.o \
 	lib/render/svgchart.o \
 	lib/render/zipw.o \
 	lib/stream/categories_table.o \
@@ -82,6 +84,7 @@ LIBOBJ = \
 	lib/trace/callstack.o \
 	lib/trace/devprops.o \
 	lib/trace/context.o \
+	lib/trace/iter.o \
 	lib/trace/input.o \
 	lib/trace/jsonscan.o \
 	lib/trace/kernclass.o \
@@ -106,6 +109,7 @@ LIBHDR = \
 	lib/analysis/oprow.h \
 	lib/analysis/opsig.h \
 	lib/analysis/schedule.h \
+	lib/analysis/serving.h \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
@@ -138,6 +142,7 @@ LIBHDR = \
 	lib/render/replay.h \
 	lib/render/replaypkg.h \
 	lib/render/report.h \
+	lib/render/servreport.h \
 	lib/render/svgchart.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \
@@ -146,8 +151,10 @@ LIBHDR = \
 	lib/stream/schema.h \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
+	lib/trace/context.h \
 	lib/trace/devprops.h \
 	lib/trace/input.h \
+	lib/trace/iter.h \
 	lib/trace/jsonscan.h \
 	lib/trace/kernclass.h \
 	lib/trace/opstream.h \

@@ -10,6 +10,7 @@
 #include "common/util.h"
 #include "stream/optable.h"
 #include "stream/schema.h"
+#include "trace/iter.h"
 #include "trace/opstream.h"
 #include "trace/timeline.h"
 #include "trace/trace.h"
@@ -17,8 +18,9 @@
 
 static const char usage_str[] =
     "usage: tl-parse [--csv] [--trace-name NAME] [--ops FILE] [--threads N]\n"
-    "                [--step N | --window START,END] [--stack]\n"
-    "                [--launchers | --timeline [--per-device] | --kernels | --meta]\n"
+    "                [--step N | --window START,END | --steady[=N]] [--stack]\n"
+    "                [--launchers | --timeline [--per-device] | --kernels | --meta |\n"
+    "                 --iterations]\n"
     "                [--include-unlinked] [file ...]\n";
 
 static const char help_str[] =
@@ -30,26 +32,31 @@ static const char help_str[] =
     "  -o, --ops FILE          op table to use instead of the built-in one\n"
     "  -s, --step N            only the ProfilerStep#N window\n"
     "  -w, --window START,END  only host events starting in [START, END) µs\n"
+    "  -e, --steady[=N]        only the steady-state window of at most N\n"
+    "                          iterations (default 32)\n"
     "  -S, --stack             add the module and call_stack columns\n"
     "  -l, --launchers         one row per launching op, direct kernels\n"
     "  -t, --timeline          print the GPU timeline instead\n"
     "  -d, --per-device        with --timeline, one timeline per GPU\n"
     "  -k, --kernels           one row per GPU event instead\n"
     "  -m, --meta              print the trace metadata instead\n"
+    "  -i, --iterations        one row per iteration instead\n"
     "  -u, --include-unlinked  count unlinked GPU events on the timeline\n"
     "  -j, --threads N         cut and tokenise the events on N threads\n"
     "                          (default: one per online CPU; same output)\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n";
 
-enum view { V_OPS, V_LAUNCHERS, V_TIMELINE, V_KERNELS, V_META };
+enum view {
+	V_OPS, V_LAUNCHERS, V_TIMELINE, V_KERNELS, V_META, V_ITERATIONS
+};
 
 static struct {
 	enum view view;
 	int csv, stack, per_device, unlinked;
 	const char *trace_name, *ops;
-	long long step, threads;
-	int has_step;
+	long long step, threads, steady_n;
+	int has_step, steady;
 	struct tl_window win;
 } opt;
 
@@ -68,7 +75,7 @@ usage(FILE *fp, int status)
 static const int view_table[] = {
 	[V_OPS] = TL_TAB_OPS, [V_LAUNCHERS] = TL_TAB_LAUNCHERS,
 	[V_TIMELINE] = TL_TAB_TIMELINE, [V_KERNELS] = TL_TAB_KERNELS,
-	[V_META] = TL_TAB_META
+	[V_META] = TL_TAB_META, [V_ITERATIONS] = TL_TAB_ITERATIONS
 };
 
 /*
@@ -102,7 +109,33 @@ warn_left_out(const struct tl_trace *t, const struct tl_link_stats *s,
 		tl_warn("%s: no %s although the trace has %ld GPU events "
 		    "(%ld linked%s)", t->path, opt.view == V_LAUNCHERS ?
 		    "launcher rows" : "op rows", s->gpu, s->linked,
-		    opt.win.on || opt.has_step ? ", none in the window" : "");
+		    opt.win.on || opt.has_step || opt.steady ?
+		    ", none in the window" : "");
+}
+
+/* The steady-state window of t's iterations into w: 0, or -1. */
+static int
+steady_window(const struct tl_trace *t, const struct tl_iters *it,
+    struct tl_window *w)
+{
+	const struct tl_iter *a, *b;
+
+	if (it->n == 0) {
+		tl_warn("%s: --steady: no iterations in the trace (no "
+		    "ProfilerStep#N and no serving step annotation)", t->path);
+		return -1;
+	}
+	a = &it->v[it->lo];
+	b = &it->v[it->hi - 1];
+	w->on = 1;
+	w->start = a->ts;
+	w->end = b->end > a->ts ? b->end : a->ts + 1;
+	tl_warn("%s: steady-state window: iterations %lld to %lld (%zu of "
+	    "%zu, by %s), host time %.3f to %.3f µs", t->path,
+	    (long long)a->number, (long long)b->number, it->hi - it->lo,
+	    it->n, tl_itersrc_names[it->src], (double)w->start / 1e3,
+	    (double)w->end / 1e3);
+	return 0;
 }
 
 static int
@@ -113,6 +146,7 @@ parse_file(const char *path)
 	struct tl_timeline tl;
 	struct tl_window win = opt.win;
 	struct tl_link_stats s;
+	struct tl_iters it;
 	size_t nrows;
 
 	memset(&o, 0, sizeof(o));
@@ -122,7 +156,11 @@ parse_file(const char *path)
 	if ((t = tl_trace_read(path, &o)) == NULL)
 		return 1;
 	tl_tree_build(t);
-	if (opt.has_step && tl_step_window(t, opt.step, &win) < 0) {
+	tl_iters_find(t, &it);
+	tl_iters_steady(&it, (size_t)opt.steady_n);
+	if ((opt.has_step && tl_step_window(t, opt.step, &win) < 0) ||
+	    (opt.steady && steady_window(t, &it, &win) < 0)) {
+		tl_iters_free(&it);
 		tl_trace_free(t);
 		return 1;
 	}
@@ -153,7 +191,11 @@ parse_file(const char *path)
 	case V_META:
 		tl_os_meta(&os, t, &tl);
 		break;
+	case V_ITERATIONS:
+		tl_os_iterations(&os, t, &it, &win);
+		break;
 	}
+	tl_iters_free(&it);
 	tl_trace_free(t);
 	return 0;
 }
@@ -162,8 +204,8 @@ static void
 set_view(enum view v)
 {
 	if (opt.view != V_OPS && opt.view != v) {
-		tl_warn("--launchers, --timeline, --kernels and --meta "
-		    "exclude each other");
+		tl_warn("--launchers, --timeline, --kernels, --meta and "
+		    "--iterations exclude each other");
 		usage(stderr, TL_EXIT_USAGE);
 	}
 	opt.view = v;
@@ -191,7 +233,9 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "csv", no_argument, NULL, 'c' },
 		{ "per-device", no_argument, NULL, 'd' },
+		{ "steady", optional_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "iterations", no_argument, NULL, 'i' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "kernels", no_argument, NULL, 'k' },
 		{ "launchers", no_argument, NULL, 'l' },
@@ -210,7 +254,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
-	while ((ch = getopt_long(argc, argv, "cdhj:klmn:o:s:StuVw:", longopts,
+	while ((ch = getopt_long(argc, argv, "cde::hij:klmn:o:s:StuVw:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'c':
@@ -219,8 +263,20 @@ main(int argc, char *argv[])
 		case 'd':
 			opt.per_device = 1;
 			break;
+		case 'e':
+			if (optarg != NULL && tl_parse_long(optarg, 1,
+			    1LL << 30, &opt.steady_n) < 0) {
+				tl_warn("--steady: '%s' is not a number of "
+				    "iterations", optarg);
+				usage(stderr, TL_EXIT_USAGE);
+			}
+			opt.steady = 1;
+			break;
 		case 'h':
 			usage(stdout, 0);
+			break;
+		case 'i':
+			set_view(V_ITERATIONS);
 			break;
 		case 'j':
 			if (tl_parse_long(optarg, 1, 1024, &opt.threads) < 0) {
@@ -272,8 +328,8 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
-	if (opt.has_step && opt.win.on) {
-		tl_warn("--step and --window exclude each other");
+	if (opt.has_step + opt.win.on + opt.steady > 1) {
+		tl_warn("--step, --window and --steady exclude each other");
 		usage(stderr, TL_EXIT_USAGE);
 	}
 	if (opt.per_device && opt.view != V_TIMELINE) {

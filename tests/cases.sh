@@ -370,3 +370,33 @@ if need_shared "SIGPIPE ignored on a large trace"; then
 	check "tl-parse: SIGPIPE ignored, a closed pipe ends quietly mid-stream (the largest shared trace)" \
 	    "(trap '' PIPE; $P $big 2> $tmp/e | head -1 > /dev/null) && [ ! -s $tmp/e ]"
 fi
+
+# Iterations and the steady-state window (tests/data/*-steps.json, by hand in
+# their .expect files): --steady=4 on the SGLang steps is TraceLens' mixed
+# window [5, 9) of the region from step 3 (the four-step windows from 3 by 2
+# with a prefill step: [3,7) 3.5 requests a step, [5,9) and [7,11) 4, each
+# with one of four steps mixed, nearest the region's 2 of 10).
+STEPS=tests/data/sglang-steps.json
+check "--steady=4: TraceLens' mixed window, said on stderr" \
+    "$P --steady=4 $STEPS 2> $tmp/e | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { print \$c[\"iteration\"] }' | sort -un | tr '\n' ' ' > $tmp/a && \
+     [ \"\$(cat $tmp/a)\" = '5 6 7 8 ' ] && grep -q 'steady-state window: iterations 5 to 8 (4 of 13, by annotation)' $tmp/e"
+check "--steady: warm-up and outliers of profiler steps left out" \
+    "$P --steady tests/data/profiler-steps.json 2> /dev/null | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { print \$c[\"iteration\"] }' | sort -un | tr '\n' ' ' | grep -qx '14 15 16 '"
+check "--steady: the timeline is the window's (3 steps of 2 kernels, 20 µs each)" \
+    "$P --steady -t tests/data/profiler-steps.json 2> /dev/null | awk -F'\t' '\$4 == \"busy\" { exit \$5 != 60 }'"
+check "--steady without iterations: exit 1, says so" \
+    "$P --steady tests/data/multi-gpu.json > /dev/null 2> $tmp/e; [ \$? = 1 ] && grep -q 'no iterations in the trace' $tmp/e"
+check "--steady and --step exclude each other: exit 2" \
+    "$P --steady --step 1 $STEPS 2> /dev/null; [ \$? = 2 ]"
+check "--steady=0: exit 2" "$P --steady=0 $STEPS 2> /dev/null; [ \$? = 2 ]"
+# The serving section of the findings: 13 steps (1 prefill, 9 decode, 3
+# mixed), 12 gaps of 68 µs between them, and the GEMMs of the 9 decode
+# steps (M 1 to 4, 12 µs each) memory-bound.
+check "findings: phases, gaps between iterations, decode GEMMs" \
+    "$P $STEPS | $E --hw mi300x | $F > $tmp/r && \
+     grep -q '^| prefill | 1 | 0.020 |' $tmp/r && grep -q '^| decode | 9 | 0.180 |' $tmp/r && \
+     grep -q '^| mixed | 3 | 0.060 |' $tmp/r && \
+     grep -q 'the GPU waited 0.816 ms in 12 gaps between iterations' $tmp/r && \
+     grep -q 'Decode GEMMs memory-bound at small batch:\*\* 0.108 ms' $tmp/r"
+check "findings: no serving section without phases, MoE or graphs" \
+    "$P $SAMPLE | $E --hw mi300x | $F > $tmp/r && ! grep -q '^## Serving' $tmp/r"

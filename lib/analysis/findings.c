@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "analysis/findings.h"
+#include "analysis/serving.h"
 #include "common/json.h"
 #include "common/strmap.h"
 #include "common/util.h"
@@ -1059,6 +1060,8 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->caprow = f->capkev = f->cappat = 0;
 	memset(&f->cov, 0, sizeof(f->cov));
 	tl_rr_init(&L->rr, in, colid, C_N);
+	f->serv = tl_calloc(1, sizeof(*f->serv));
+	tl_serving_init(f->serv, in);
 	for (k = 0; k < C_REQUIRED; k++)
 		tl_rr_need(&L->rr, colid[k]);
 	if (!tl_rr_has(&L->rr, colid[C_ROOF]) ||
@@ -1069,8 +1072,11 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->has_eff_cols = 1;
 	f->grouped = tl_rr_has(&L->rr, colid[C_COUNT]);
 	f->has_stack = tl_rr_has(&L->rr, colid[C_MODULE]);
-	while (tl_rr_next(&L->rr))
+	while (tl_rr_next(&L->rr)) {
 		load_row(L);
+		tl_serving_row(f->serv);
+	}
+	tl_serving_finish(f->serv);
 	if (f->ntr == 0)
 		tl_die("%s: no op rows: nothing to analyse", in->path);
 	for (k = 0; k < f->ntr; k++)
@@ -1247,6 +1253,11 @@ tl_findings_free(struct tl_findings *f)
 	free(f->bottlenecks);
 	free(f->bytime);
 	free((char *)f->hw);
+	if (f->serv != NULL) {
+		tl_serving_free(f->serv);
+		free(f->serv);
+		f->serv = NULL;
+	}
 	if (f->load != NULL)
 		loader_free(f);
 }

@@ -21,6 +21,7 @@
 #include "stream/category.h"
 
 struct tl_stream;
+struct tl_serving;
 
 /* A kernel name and its share of an op signature. */
 struct tl_fkern {
@@ -317,6 +318,7 @@ struct tl_findings {
 	struct tl_frec *rec;
 	int nrec;
 	struct tl_floader *load;	/* the reading state, during a load */
+	struct tl_serving *serv;	/* phases and serving facts */
 };
 
 /* A module instance and what ran under it (fusion candidates). */

@@ -10,6 +10,7 @@
 #include "render/mdtext.h"
 #include "render/patreport.h"
 #include "render/report.h"
+#include "render/servreport.h"
 #include "stream/category.h"
 
 
@@ -1117,6 +1118,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 			fputc('\n', fp);
 		}
 	}
+	tl_report_serving(fp, f);
 	appendix(fp, f, o);
 }
 
@@ -1529,5 +1531,6 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	else if (n == 0)
 		fputs("- None.\n", fp);
 	fputc('\n', fp);
+	tl_report_serving(fp, f);
 	appendix(fp, f, o);
 }

@@ -36,6 +36,18 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_INPUT_STRIDES] = { "input_strides", TL_CT_JSON, "" },
 	[TL_COL_CONCRETE_INPUTS] = { "concrete_inputs", TL_CT_JSON, "" },
 	[TL_COL_CONTEXT_ARGS] = { "context_args", TL_CT_JSON, "" },
+	[TL_COL_ITERATION] = { "iteration", TL_CT_INT, "" },
+	[TL_COL_PHASE] = { "phase", TL_CT_TEXT, "" },
+	[TL_COL_ITERATION_SOURCE] = { "iteration_source", TL_CT_TEXT, "" },
+	[TL_COL_CONTEXT_REQUESTS] = { "context_requests", TL_CT_INT, "" },
+	[TL_COL_GENERATION_REQUESTS] = { "generation_requests", TL_CT_INT,
+	    "" },
+	[TL_COL_BATCH_TOKENS] = { "batch_tokens", TL_CT_INT, "" },
+	[TL_COL_BATCH_SOURCE] = { "batch_source", TL_CT_TEXT, "" },
+	[TL_COL_GPU_START_US] = { "gpu_start_us", TL_CT_US, "µs" },
+	[TL_COL_GPU_SPAN_US] = { "gpu_span_us", TL_CT_US, "µs" },
+	[TL_COL_GAP_BEFORE_US] = { "gap_before_us", TL_CT_US, "µs" },
+	[TL_COL_STEADY] = { "steady", TL_CT_INT, "" },
 	[TL_COL_PARENT_UID] = { "parent_uid", TL_CT_INT, "" },
 	[TL_COL_PARENT_NAME] = { "parent_name", TL_CT_TEXT, "" },
 	[TL_COL_FWD_UID] = { "fwd_uid", TL_CT_INT, "" },
@@ -229,7 +241,7 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT, \
 	TL_COL_TRACE_GPU, TL_COL_TRACE_GPU_ARCH, \
 	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES, \
-	TL_COL_CONTEXT_ARGS
+	TL_COL_CONTEXT_ARGS, TL_COL_ITERATION, TL_COL_PHASE
 #define ARGS \
 	TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES, TL_COL_INPUT_STRIDES, \
 	TL_COL_CONCRETE_INPUTS
@@ -264,6 +276,14 @@ static const short kernels[] = {
 };
 static const short meta[] = {
 	TL_COL_TRACE, TL_COL_RANK, TL_COL_KEY, TL_COL_VALUE
+};
+static const short iterations[] = {
+	TL_COL_TRACE, TL_COL_RANK, TL_COL_ITERATION, TL_COL_NAME,
+	TL_COL_ITERATION_SOURCE, TL_COL_PHASE, TL_COL_CONTEXT_REQUESTS,
+	TL_COL_GENERATION_REQUESTS, TL_COL_BATCH_TOKENS, TL_COL_BATCH_SOURCE,
+	TL_COL_PID, TL_COL_TID, TL_COL_TS_US, TL_COL_CPU_DUR_US,
+	TL_COL_KERNEL_COUNT, TL_COL_KERNEL_TIME_US, TL_COL_GPU_START_US,
+	TL_COL_GPU_SPAN_US, TL_COL_GAP_BEFORE_US, TL_COL_STEADY
 };
 static const short perf[] = {
 	TL_COL_PERF_MODEL, TL_COL_FLOPS, TL_COL_BYTES, TL_COL_FLOPS_PER_BYTE,
@@ -350,6 +370,8 @@ const struct tl_tabdef tl_tables[TL_TAB_N] = {
 	    "The kernel table", COLS(kernels), NULL, 0 },
 	[TL_TAB_META] = { "tl-parse", "--meta", FORMAT, "The metadata",
 	    COLS(meta), NULL, 0 },
+	[TL_TAB_ITERATIONS] = { "tl-parse", "--iterations", FORMAT,
+	    "The iteration table", COLS(iterations), NULL, 0 },
 	[TL_TAB_PERF] = { "tl-perfmodel tl-efficiency", "", FORMAT,
 	    "The perf-model columns", COLS(perf), NULL, 0 },
 	[TL_TAB_EFF] = { "tl-efficiency", "", FORMAT, "The efficiency columns",
