@@ -8,6 +8,7 @@
 #include "common/tsv.h"
 #include "common/util.h"
 #include "stream/category.h"
+#include "stream/kerntable.h"
 #include "stream/optable.h"
 #include "stream/schema.h"
 
@@ -109,12 +110,11 @@ tl_categorize(const char *name, const char *k)
 
 	if (o != NULL)
 		return o->category;
-	if (k != NULL && strncmp(k, "void at::native", 15) == 0) {
-		if (strstr(k, "elementwise") != NULL ||
-		    strstr(k, "multi_tensor_apply") != NULL)
-			return "elementwise";
-		if (strstr(k, "reduce") != NULL)
-			return "reduce";
+	if (k != NULL) {
+		const struct tl_kerninfo *ki = tl_kerntable_find(k);
+
+		if (ki->ops)
+			return ki->category;
 	}
 	return "other";
 }
