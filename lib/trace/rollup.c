@@ -461,17 +461,15 @@ graph_row(const struct tl_trace *t, struct tl_rows *rows, struct tl_map *m,
 	char buf[256];
 	uint32_t id;
 
-	if ((k = tl_map_get(m, (uint64_t)e->parent, (uint64_t)(uintptr_t)ki))
-	    != NULL)
-		return &rows->v[*k];
-	tl_map_put(m, (uint64_t)e->parent, (uint64_t)(uintptr_t)ki,
-	    (int64_t)rows->n);
-	r = new_row(rows, e->parent, TL_ROW_GRAPH);
 	snprintf(buf, sizeof(buf), "%s: %s", tl_ev_name(t, &t->ev[e->parent]),
 	    ki->family);
 	if (rows->names == NULL)
 		rows->names = tl_strtab_new();
 	id = tl_intern(rows->names, buf, strlen(buf));
+	if ((k = tl_map_get(m, (uint64_t)e->parent, id)) != NULL)
+		return &rows->v[*k];
+	tl_map_put(m, (uint64_t)e->parent, id, (int64_t)rows->n);
+	r = new_row(rows, e->parent, TL_ROW_GRAPH);
 	r->name = tl_str(rows->names, id);
 	return r;
 }
