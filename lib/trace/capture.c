@@ -101,25 +101,58 @@ json_string(const struct tl_json *j, int tk)
 }
 
 /*
+ * The capture trace a details file STEM.capture-details.json stands beside,
+ * STEM.capture.json.gz or STEM.capture.json, as a new string; else NULL.
+ */
+static char *
+sibling_of(const char *details)
+{
+	static const char *const sib[] = {
+		".capture.json.gz", ".capture.json"
+	};
+	const char *suffix = ".capture-details.json";
+	size_t stem = strlen(details), k;
+	char *p;
+
+	if (!ends_with(details, suffix))
+		return NULL;
+	stem -= strlen(suffix);
+	p = tl_malloc(stem + 32);
+	memcpy(p, details, stem);
+	for (k = 0; k < 2; k++) {
+		strcpy(p + stem, sib[k]);
+		if (is_file(p))
+			return p;
+	}
+	free(p);
+	return NULL;
+}
+
+/*
  * Read a details file (text[0..len)); files relative to its directory,
- * else sibling (may be NULL) for a single entry whose file is absent.
+ * else, for a single entry whose file is absent, the capture trace beside
+ * a STEM.capture-details.json (renamed).
  */
 static int
 add_details(struct tl_capture_list *l, const char *path, const char *text,
-    size_t len, const char *sibling)
+    size_t len)
 {
+	char *sibling = sibling_of(path);
 	struct tl_json j;
 	const char *err, *slash = strrchr(path, '/');
 	size_t dlen = slash != NULL ? (size_t)(slash - path) : 1;
 	const char *dir = slash != NULL ? path : ".";
 	int tk, k, n, rc = 0;
 
+	while (len > 0 && strchr(" \t\r\n", text[len - 1]) != NULL)
+		len--;
 	tl_json_init(&j);
 	if (tl_json_parse(&j, text, len, &err) < 0 ||
 	    tl_json_type(&j, 0) != TL_J_ARRAY) {
 		tl_warn("%s: not a list of capture traces (a JSON array of "
 		    "objects with file, batch_size and mode)", path);
 		tl_json_free(&j);
+		free(sibling);
 		return -1;
 	}
 	n = tl_json_size(&j, 0);
@@ -163,6 +196,7 @@ add_details(struct tl_capture_list *l, const char *path, const char *text,
 		free(mode);
 	}
 	tl_json_free(&j);
+	free(sibling);
 	return rc;
 }
 
@@ -249,7 +283,7 @@ tl_capture_add(struct tl_capture_list *l, const char *path)
 		return -1;
 	}
 	if (is_details(path, &text, &len)) {
-		rc = add_details(l, path, text, len, NULL);
+		rc = add_details(l, path, text, len);
 		free(text);
 		return rc;
 	}
@@ -261,11 +295,11 @@ size_t
 tl_capture_beside(struct tl_capture_list *l, const char *path)
 {
 	static const char *const sib[] = {
-		".capture.json.gz", ".capture.json"
+		".capture-details.json", ".capture.json.gz", ".capture.json"
 	};
 	const char *slash = strrchr(path, '/');
 	size_t n0 = l->n, stem = strlen(path), k;
-	char *p, *text, *sibling = NULL, *dir;
+	char *p, *dir;
 
 	if (ends_with(path, ".json.gz"))
 		stem -= 8;
@@ -275,22 +309,13 @@ tl_capture_beside(struct tl_capture_list *l, const char *path)
 		return 0;
 	p = tl_malloc(stem + 32);
 	memcpy(p, path, stem);
-	for (k = 0; k < 2 && sibling == NULL; k++) {
+	for (k = 0; k < 3; k++) {
 		strcpy(p + stem, sib[k]);
-		if (is_file(p))
-			sibling = tl_strdup(p);
-	}
-	strcpy(p + stem, ".capture-details.json");
-	if (is_file(p)) {
-		size_t len;
-
-		if (is_details(p, &text, &len)) {
-			(void)add_details(l, p, text, len, sibling);
-			free(text);
+		if (is_file(p)) {
+			(void)tl_capture_add(l, p);
+			break;
 		}
-	} else if (sibling != NULL)
-		add_spec(l, sibling, -1, NULL);
-	free(sibling);
+	}
 	free(p);
 	dir = slash != NULL ? join(path, (size_t)(slash - path),
 	    "capture_traces") : tl_strdup("capture_traces");
