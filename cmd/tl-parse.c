@@ -130,19 +130,20 @@ merge_capture(struct tl_trace *t)
 	size_t i, n = 0;
 
 	tl_capture_count(t, &st);
-	if (st.launches == 0 || opt.no_capture)
+	if (st.launches == 0)
 		return;
-	if (l->n == 0) {
+	if (l->n == 0 && !opt.no_capture) {
 		if (strcmp(t->path, "-") != 0)
 			tl_capture_beside(&beside, t->path);
 		l = &beside;
 	}
-	if (l->n == 0) {
+	if (l->n == 0 || opt.no_capture) {
 		tl_warn("%s: %ld graph launches replay %ld GPU events (%.3f ms) "
-		    "and no graph-capture trace names their ops: they are "
-		    "broken down by kernel family (--capture gives the "
-		    "capture traces)", t->path, st.launches, st.gpu,
-		    (double)st.gpu_ns / 1e6);
+		    "that %s: they are broken down by kernel family", t->path,
+		    st.launches, st.gpu, (double)st.gpu_ns / 1e6,
+		    opt.no_capture ? "--no-capture leaves without their ops" :
+		    "no graph-capture trace names the ops of (--capture gives "
+		    "them)");
 		return;
 	}
 	memset(&o, 0, sizeof(o));

@@ -139,6 +139,12 @@ done
 python3 tests/escaping.py "$BIN" > "$tmp/esc" 2>&1
 tally "$tmp/esc"
 
+# Graph launches: the capture fixtures, and the shared graph-mode traces
+# with their capture traces (numbers recomputed from the trace JSON,
+# the merged ops against TraceLens' inference report).
+python3 tests/capture.py "$BIN" "$SHARED" > "$tmp/cap" 2>&1
+tally "$tmp/cap"
+
 # tl-findings on the shared traces, standalone and comparative (numbers
 # recomputed from the stream).
 if [ -d "$TRACES" ]; then
