@@ -159,6 +159,7 @@ UNIT = \
 	tests/unit/test_hwspec \
 	tests/unit/test_interval \
 	tests/unit/test_json \
+	tests/unit/test_kerntable \
 	tests/unit/test_mdtext \
 	tests/unit/test_model_conv \
 	tests/unit/test_model_gemm \
