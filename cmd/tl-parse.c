@@ -127,6 +127,7 @@ merge_capture(struct tl_trace *t)
 	struct tl_capture_stats st;
 	struct tl_trace **cap;
 	struct tl_trace_opts o;
+	long *batch;
 	size_t i, n = 0;
 
 	tl_capture_count(t, &st);
@@ -151,12 +152,14 @@ merge_capture(struct tl_trace *t)
 	o.threads = (int)opt.threads;
 	o.launch_kernels = 1;
 	cap = tl_calloc(l->n, sizeof(*cap));
+	batch = tl_calloc(l->n, sizeof(*batch));
 	for (i = 0; i < l->n; i++) {
 		if ((cap[n] = tl_trace_read(l->v[i].path, &o)) == NULL)
 			continue;	/* said why */
+		batch[n] = l->v[i].batch;
 		tl_tree_build(cap[n++]);
 	}
-	tl_capture_merge(t, cap, n, &st);
+	tl_capture_merge(t, cap, batch, n, &st);
 	tl_warn("%s: graph capture: %ld of %ld graph launches matched a "
 	    "captured graph (%ld read from %zu capture traces); %ld of %ld "
 	    "replayed GPU events (%.3f of %.3f ms) attributed to captured ops%s",
@@ -167,6 +170,7 @@ merge_capture(struct tl_trace *t)
 	for (i = 0; i < n; i++)
 		tl_trace_free(cap[i]);
 	free(cap);
+	free(batch);
 	tl_capture_list_free(&beside);
 }
 

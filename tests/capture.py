@@ -175,6 +175,34 @@ rc2, rows2, err2 = tlparse(os.path.join(DATA, "hip-names.json"))
 check("capture fixture (ROCm): STEM.capture.json beside the trace is found",
       rc2 == 0 and brief(rows2) == brief(rows), err2)
 
+# Two capture traces of the same graph at batch sizes 8 and 4 (listed in
+# that order): the step around launch 1 has 3 tokens (0 + 3), so the
+# batch-4 graph; launch 2 has 8 (5 + 3), the batch-8 one.  The batch sizes
+# come from the details file, or from the capture_N_FULL annotations.
+want = [("aten::mm", "gemm", "model", 1, 20.0, "[[4,64],[64,128]]"),
+        ("aten::rms_norm", "rmsnorm", "leaf", 1, 5.0, "[[4,128],[128]]"),
+        ("aten::mm", "gemm", "model", 1, 40.0, "[[8,64],[64,128]]"),
+        ("aten::rms_norm", "rmsnorm", "leaf", 1, 9.0, "[[8,128],[128]]")]
+rc, rows, err = tlparse("-C", os.path.join(DATA, "batch-details.json"),
+                        os.path.join(DATA, "batch.json"))
+check("capture: the graph of the step's padded batch size (details file)",
+      rc == 0 and brief(rows) == want, (brief(rows), err))
+rc, rows, err = tlparse("-C", os.path.join(DATA, "batch-8.json"), "-C",
+                        os.path.join(DATA, "batch-4.json"),
+                        os.path.join(DATA, "batch.json"))
+check("capture: the graph of the step's padded batch size (capture_N "
+      "annotation)", rc == 0 and brief(rows) == want, (brief(rows), err))
+
+# Two streams: the replay interleaves them (A C on one, B D on the other)
+# unlike the capture order A B C D; each stream's queue pairs in order.
+rc, rows, err = tlparse(os.path.join(DATA, "streams.json"))
+want = [("aten::mm", "gemm", "model", 1, 2.0, "[[2,64],[64,64]]"),
+        ("aten::add", "elementwise", "model", 1, 1.0, "[[2,64],[2,64]]"),
+        ("aten::mm", "gemm", "model", 1, 4.0, "[[2,64],[64,32]]"),
+        ("aten::mul", "elementwise", "model", 1, 3.0, "[[2,32],[2,32]]")]
+check("capture: a graph on two streams pairs per stream by name",
+      rc == 0 and brief(rows) == want, (brief(rows), err))
+
 rc, rows, err = tlparse("-C", os.path.join(DATA, "nonexistent"),
                         os.path.join(DATA, "hip-names.json"))
 check("--capture of a missing path: exit 1, one line",

@@ -8,6 +8,7 @@
 #include "common/json.h"
 #include "common/util.h"
 #include "trace/capture.h"
+#include "trace/context.h"
 #include "trace/kernclass.h"
 
 /* A captured graph: its launch calls in a capture trace, in order. */
@@ -17,6 +18,7 @@ struct graph {
 	size_t n;
 	int64_t start, end;	/* the capture window, ns */
 	int thread;
+	long batch;		/* its capture trace's batch size, or -1 */
 	int *py;		/* its python frames, found on first use */
 	size_t npy;
 	int pydone;
@@ -361,17 +363,53 @@ cmp_thread_ts(const void *a, const void *b)
 	return x->uid < y->uid ? -1 : x->uid > y->uid;
 }
 
-/* The captured graphs of capture trace c. */
-static void
-find_graphs(struct merge *m, const struct tl_trace *c)
+/*
+ * The batch size N of a "capture_N_MODE" annotation (vLLM's, which
+ * TraceLens reads too) of the na in ann[] around [start, end) on thread,
+ * or -1.
+ */
+static long
+capture_batch(const struct tl_trace *c, const int *ann, size_t na,
+    int thread, int64_t start, int64_t end)
 {
-	int *calls = tl_malloc((c->nev + 1) * sizeof(*calls));
-	size_t n = 0, i, j;
+	size_t i;
 
-	for (i = 0; i < c->nev; i++)
+	for (i = 0; i < na; i++) {
+		const struct tl_event *e = &c->ev[ann[i]];
+		const char *name = tl_ev_name(c, e);
+		char *rest;
+		long b;
+
+		if ((int)e->thread != thread || e->ts > start ||
+		    e->ts + e->dur < end)
+			continue;
+		b = strtol(name + 8, &rest, 10);
+		if (rest != name + 8 && *rest == '_' && b >= 0)
+			return b;
+	}
+	return -1;
+}
+
+/*
+ * The captured graphs of capture trace c, of batch size batch (-1: that
+ * of the capture annotation around each, if any).
+ */
+static void
+find_graphs(struct merge *m, const struct tl_trace *c, long batch)
+{
+	int *calls = tl_malloc((c->nev + 1) * sizeof(*calls)), *ann = NULL;
+	size_t n = 0, na = 0, capann = 0, i, j;
+
+	for (i = 0; i < c->nev; i++) {
 		if (c->ev[i].kind == TL_EV_RUNTIME ||
 		    c->ev[i].kind == TL_EV_DRIVER)
 			calls[n++] = (int)i;
+		else if (c->ev[i].kind == TL_EV_ANNOTATION && strncmp(
+		    tl_ev_name(c, &c->ev[i]), "capture_", 8) == 0) {
+			tl_grow(&ann, &capann, na + 1, sizeof(*ann));
+			ann[na++] = (int)i;
+		}
+	}
 	sort_c = c;
 	if (n > 0)
 		qsort(calls, n, sizeof(*calls), cmp_thread_ts);
@@ -399,9 +437,13 @@ find_graphs(struct merge *m, const struct tl_trace *c)
 		g = &m->g[m->ng++];
 		memset(g, 0, sizeof(*g));
 		g->c = c;
+		g->batch = batch;
 		g->thread = (int)b->thread;
 		g->start = b->ts + b->dur;
 		g->end = c->ev[calls[j]].ts;
+		if (batch < 0)
+			g->batch = capture_batch(c, ann, na, g->thread,
+			    g->start, g->end);
 		g->call = tl_malloc((j - i + 1) * sizeof(*g->call));
 		for (i++; i < j; i++) {
 			const struct tl_event *e = &c->ev[calls[i]];
@@ -413,6 +455,7 @@ find_graphs(struct merge *m, const struct tl_trace *c)
 		i = j;
 	}
 	free(calls);
+	free(ann);
 }
 
 /* The "kernel" argument of capture launch call i, or NULL. */
@@ -443,28 +486,101 @@ pairs_with(const struct tl_trace *c, int ci, const struct tl_trace *t, int gi)
 	return (k = call_kernel(c, ci)) == NULL || strcmp(k, gname) == 0;
 }
 
+/* The calls of g that launch kernels all name them. */
+static int
+names_known(const struct graph *g)
+{
+	size_t k;
+
+	for (k = 0; k < g->n; k++) {
+		const char *call = tl_ev_name(g->c, &g->c->ev[g->call[k]]);
+
+		if (strstr(call, "Memcpy") == NULL &&
+		    strstr(call, "Memset") == NULL &&
+		    call_kernel(g->c, g->call[k]) == NULL)
+			return 0;
+	}
+	return 1;
+}
+
 /*
- * Pair the n GPU events gpu[] with graph g's calls, greedily in order:
- * pair[k] = the call of gpu[k].  Returns the calls skipped, or -1 when a
- * GPU event finds no call.
+ * Pair the n GPU events gpu[] (in start order) with graph g's calls:
+ * pair[k] = the call of gpu[k].  Each stream's events are a queue in start
+ * order; each call in capture order takes the head of a queue it pairs
+ * with, or is skipped.  When several heads pair with it, the stream whose
+ * queue pairs with the longest run of the calls from it wins (TraceLens'
+ * align_streams).  Events on several streams need the calls' kernel names:
+ * the order across streams says nothing.  Returns the calls skipped, or
+ * -1 when a GPU event is left.
  */
 static long
 align(const struct merge *m, const struct graph *g, const int *gpu, size_t n,
     int *pair)
 {
-	size_t k, ci = 0;
+	const struct tl_trace *t = m->t;
+	size_t *head, *next, k, ci, ns = 0, left = n;
+	int64_t *stream;
+	long skipped = 0;
 
 	if (n > g->n)
 		return -1;
-	for (k = 0; k < n; k++) {
-		while (ci < g->n && !pairs_with(g->c, g->call[ci], m->t,
-		    gpu[k]))
-			ci++;
-		if (ci == g->n)
-			return -1;
-		pair[k] = g->call[ci++];
+	/* Streams, and each event's next on its stream (n: none). */
+	stream = tl_malloc(n * sizeof(*stream));
+	head = tl_malloc(n * sizeof(*head));
+	next = tl_malloc(n * sizeof(*next));
+	for (k = n; k-- > 0;) {
+		size_t s;
+
+		for (s = 0; s < ns; s++)
+			if (stream[s] == t->ev[gpu[k]].stream)
+				break;
+		if (s == ns) {
+			stream[ns] = t->ev[gpu[k]].stream;
+			head[ns++] = n;
+		}
+		next[k] = head[s];
+		head[s] = k;
 	}
-	return (long)(g->n - n);
+	if (ns > 1 && !names_known(g)) {
+		free(stream);
+		free(head);
+		free(next);
+		return -1;
+	}
+	for (ci = 0; ci < g->n && left > 0; ci++) {
+		size_t s, best = ns, bestrun = 0;
+
+		for (s = 0; s < ns; s++) {
+			size_t run = 0, q = head[s];
+
+			if (q == n || !pairs_with(g->c, g->call[ci], t, gpu[q]))
+				continue;
+			if (best == ns)
+				best = s;
+			if (ns == 1)
+				break;
+			for (; q < n && ci + run < g->n && pairs_with(g->c,
+			    g->call[ci + run], t, gpu[q]); q = next[q])
+				run++;
+			if (run > bestrun) {
+				best = s;
+				bestrun = run;
+			}
+		}
+		if (best == ns) {
+			skipped++;
+			continue;
+		}
+		pair[head[best]] = g->call[ci];
+		head[best] = next[head[best]];
+		left--;
+	}
+	free(stream);
+	free(head);
+	free(next);
+	if (left > 0)
+		return -1;
+	return skipped + (long)(g->n - ci);
 }
 
 static const struct tl_trace *sort_t;
@@ -733,10 +849,68 @@ tl_capture_count(const struct tl_trace *t, struct tl_capture_stats *st)
 	free(l);
 }
 
-void
-tl_capture_merge(struct tl_trace *t, struct tl_trace *const *cap, size_t ncap,
-    struct tl_capture_stats *st)
+/*
+ * The captured graph for the n GPU events in m->gpu, its pairing in
+ * m->best; -1 for none.  Only graphs of batch size batch when it is not
+ * -1.
+ */
+static long
+choose(struct merge *m, size_t n, long prev, long batch)
 {
+	long best = -1, bestskip = -1, skip;
+	size_t k;
+
+	/*
+	 * The graph after the previous one, else (or when that one leaves
+	 * calls over) the one that leaves the fewest.
+	 */
+	if (prev >= 0 && (size_t)prev + 1 < m->ng &&
+	    m->g[prev + 1].c == m->g[prev].c &&
+	    (batch < 0 || m->g[prev + 1].batch == batch) &&
+	    (skip = align(m, &m->g[prev + 1], m->gpu, n, m->best)) >= 0) {
+		best = prev + 1;
+		bestskip = skip;
+	}
+	for (k = 0; k < m->ng && (best < 0 || bestskip > 0); k++) {
+		if ((batch >= 0 && m->g[k].batch != batch) ||
+		    (skip = align(m, &m->g[k], m->gpu, n, m->pair)) < 0 ||
+		    (best >= 0 && skip >= bestskip))
+			continue;
+		best = (long)k;
+		bestskip = skip;
+		memcpy(m->best, m->pair, n * sizeof(*m->best));
+	}
+	return best;
+}
+
+/*
+ * The batch size of the graphs for launch li: the smallest batch size of
+ * a capture trace at least the token count (c_sq + g_sq) of the serving
+ * step around the launch, as TraceLens picks it; -1 when either is not
+ * known.
+ */
+static long
+batch_for(const struct merge *m, const struct tl_steps *s, int li)
+{
+	long st = tl_step_of(m->t, s, li), best = -1;
+	int64_t tokens;
+	size_t k;
+
+	if (st < 0)
+		return -1;
+	tokens = s->v[st][0] + s->v[st][4];
+	for (k = 0; k < m->ng; k++)
+		if (m->g[k].batch >= tokens &&
+		    (best < 0 || m->g[k].batch < best))
+			best = m->g[k].batch;
+	return best;
+}
+
+void
+tl_capture_merge(struct tl_trace *t, struct tl_trace *const *cap,
+    const long *batch, size_t ncap, struct tl_capture_stats *st)
+{
+	struct tl_steps steps;
 	struct merge m;
 	size_t nl, i, k, maxev = 0;
 	int *l;
@@ -747,7 +921,7 @@ tl_capture_merge(struct tl_trace *t, struct tl_trace *const *cap, size_t ncap,
 	m.t = t;
 	m.nextuid = (uint32_t)t->nevents;
 	for (i = 0; i < ncap; i++) {
-		find_graphs(&m, cap[i]);
+		find_graphs(&m, cap[i], batch != NULL ? batch[i] : -1);
 		if (cap[i]->nev > maxev)
 			maxev = cap[i]->nev;
 	}
@@ -755,33 +929,19 @@ tl_capture_merge(struct tl_trace *t, struct tl_trace *const *cap, size_t ncap,
 	m.mark = tl_calloc(maxev + 1, sizeof(*m.mark));
 	m.newix = tl_calloc(maxev + 1, sizeof(*m.newix));
 	m.capmark = maxev + 1;
+	tl_steps_find(t, &steps);
 	l = launches(t, &nl);
 	for (i = 0; i < nl; i++) {
 		size_t n = launch_gpu(&m, t, l[i]);
-		long best = -1, skip, bestskip = -1;
+		long best, b;
 
-		tl_grow(&m.pair, &m.cappair, n + 1, sizeof(*m.pair));
-		tl_grow(&m.best, &m.capbest, n + 1, sizeof(*m.best));
 		if (n == 0)
 			continue;
-		/*
-		 * The graph after the previous one, else (or when that one
-		 * leaves calls over) the one that leaves the fewest.
-		 */
-		if (prev >= 0 && (size_t)prev + 1 < m.ng &&
-		    m.g[prev + 1].c == m.g[prev].c &&
-		    (skip = align(&m, &m.g[prev + 1], m.gpu, n, m.best)) >= 0) {
-			best = prev + 1;
-			bestskip = skip;
-		}
-		for (k = 0; k < m.ng && (best < 0 || bestskip > 0); k++) {
-			if ((skip = align(&m, &m.g[k], m.gpu, n, m.pair)) < 0 ||
-			    (best >= 0 && skip >= bestskip))
-				continue;
-			best = (long)k;
-			bestskip = skip;
-			memcpy(m.best, m.pair, n * sizeof(*m.best));
-		}
+		tl_grow(&m.pair, &m.cappair, n, sizeof(*m.pair));
+		tl_grow(&m.best, &m.capbest, n, sizeof(*m.best));
+		if ((b = batch_for(&m, &steps, l[i])) < 0 ||
+		    (best = choose(&m, n, prev, b)) < 0)
+			best = choose(&m, n, prev, -1);
 		if (best < 0)
 			continue;
 		graft(&m, &m.g[best], l[i], m.gpu, n, m.best);
@@ -791,6 +951,7 @@ tl_capture_merge(struct tl_trace *t, struct tl_trace *const *cap, size_t ncap,
 		for (k = 0; k < n; k++)
 			st->attributed_ns += t->ev[m.gpu[k]].dur;
 	}
+	tl_steps_free(&steps);
 	free(l);
 	for (i = 0; i < m.ng; i++) {
 		free(m.g[i].call);

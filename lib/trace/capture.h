@@ -20,10 +20,17 @@
  * one: a Memcpy call with a copy, a Memset call with a set or fill, a
  * kernel launch with a kernel of the name its "kernel" argument gives
  * (ROCm writes it; without it, position alone), launch calls left over
- * skipped (the greedy alignment TraceLens falls back on).  Of the graphs
- * that match, the one captured after the previous launch's graph wins
- * (piecewise graphs replay in capture order), else the first that matches
- * with no call left over, else the first that matches.  The captured ops
+ * skipped (the greedy alignment TraceLens falls back on).  Events on
+ * several streams pair per stream (each stream a queue in start order, the
+ * calls in capture order taking heads; TraceLens' align_streams), which
+ * needs the kernel names.  When the launch
+ * lies in a serving step annotation (trace/context.h) and the capture
+ * traces' batch sizes are known, only the graphs of the smallest batch
+ * size not below the step's token count are tried first (vLLM pads a step
+ * to the next captured size; TraceLens picks the capture trace so).  Of
+ * the graphs that match, the one captured after the previous launch's
+ * graph wins (piecewise graphs replay in capture order), else the first
+ * that matches with no call left over, else the first that matches.  The captured ops
  * are placed inside the launch call's time span, their times scaled, so
  * they keep their order and nesting, their annotations and their python
  * frames (module and call stack).
@@ -69,11 +76,12 @@ struct tl_capture_stats {
 
 /*
  * Graft the captured graphs of the n capture traces (read with
- * launch_kernels and tree-built) into trace t (tree-built); counts in *st.
- * The capture traces are not changed.
+ * launch_kernels and tree-built; batch[k] the batch size of cap[k], -1
+ * unknown, or batch NULL) into trace t (tree-built); counts in *st.  The
+ * capture traces are not changed.
  */
 void tl_capture_merge(struct tl_trace *t, struct tl_trace *const *cap,
-    size_t n, struct tl_capture_stats *st);
+    const long *batch, size_t n, struct tl_capture_stats *st);
 /* Only the counts: what t's graph launches hold (st->launches, gpu). */
 void tl_capture_count(const struct tl_trace *t, struct tl_capture_stats *st);
 
