@@ -104,6 +104,11 @@ def us(x):
 
 # --- Fixtures -----------------------------------------------------------
 
+def graph_rows(launch, rows):
+    """Expected graph rows: (family, category, kernel time) each."""
+    return [(launch + ": " + f, c, "graph", 1, t, "") for f, c, t in rows]
+
+
 def brief(rows):
     return [(r["name"], r["category"], r["row_kind"], int(r["kernel_count"]),
              us(r["kernel_time_us"]), r["input_dims"]) for r in rows]
@@ -135,16 +140,14 @@ check("capture fixture (CUDA): one line on stderr with the counts",
 rc, rows, err = tlparse("--no-capture",
                         os.path.join(DATA, "cuda-piecewise.json"))
 # By family: (gemm, rmsnorm), (elementwise, memcpy, gemm), (gemm, rmsnorm).
-want = [
-    ("cudaGraphLaunch: GEMM", "gemm", "graph", 1, 20.0, ""),
-    ("cudaGraphLaunch: RMSNorm", "rmsnorm", "graph", 1, 5.0, ""),
-    ("cudaGraphLaunch: ATen elementwise", "elementwise", "graph", 1, 4.0,
-     ""),
-    ("cudaGraphLaunch: memory copy", "memcpy", "graph", 1, 2.0, ""),
-    ("cudaGraphLaunch: GEMM", "gemm", "graph", 1, 30.0, ""),
-    ("cudaGraphLaunch: GEMM", "gemm", "graph", 1, 21.0, ""),
-    ("cudaGraphLaunch: RMSNorm", "rmsnorm", "graph", 1, 6.0, ""),
-]
+
+
+
+want = graph_rows("cudaGraphLaunch", [
+    ("GEMM", "gemm", 20.0), ("RMSNorm", "rmsnorm", 5.0),
+    ("ATen elementwise", "elementwise", 4.0), ("memory copy", "memcpy", 2.0),
+    ("GEMM", "gemm", 30.0), ("GEMM", "gemm", 21.0),
+    ("RMSNorm", "rmsnorm", 6.0)])
 got = sorted(brief(rows), key=lambda x: x[4])
 check("--no-capture: one row per launch and kernel family",
       rc == 0 and got == sorted(want, key=lambda x: x[4]) and
@@ -161,11 +164,9 @@ want = [
     ("aten::add", "elementwise", "model", 1, 3.0, "[[8,32],[8,32]]"),
     ("aten::mm", "gemm", "model", 1, 10.0, "[[8,64],[64,64]]"),
     ("aiter::rms_norm", "rmsnorm", "model", 1, 4.0, "[[8,64],[64]]"),
-    ("hipGraphLaunch: hipBLASLt/Tensile GEMM", "gemm", "graph", 1, 10.0,
-     ""),
-    ("hipGraphLaunch: MoE routing", "moe", "graph", 1, 2.0, ""),
-    ("hipGraphLaunch: RMSNorm", "rmsnorm", "graph", 1, 3.0, ""),
-]
+] + graph_rows("hipGraphLaunch", [
+    ("hipBLASLt/Tensile GEMM", "gemm", 10.0), ("MoE routing", "moe", 2.0),
+    ("RMSNorm", "rmsnorm", 3.0)])
 check("capture fixture (ROCm, by name): graphs chosen by kernel name, a "
       "call left over, an unmatched launch by family",
       rc == 0 and brief(rows) == want and "2 of 3 graph launches" in err

@@ -119,10 +119,7 @@ tl_kerntable_load(const char *path)
 		e->info.ops = *ops != '\0';
 		ntab++;
 	}
-	text = tl_tabfile_keep(&t);
-	tl_tabfile_close(&t);
-	if (rc < 0) {
-		tl_warn("%s", t.err);
+	if (tl_tabfile_end(&t, rc, &text) < 0) {
 		ntab = 0;
 		return -1;
 	}

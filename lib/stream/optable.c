@@ -74,10 +74,7 @@ tl_optable_load(const char *path)
 		e->info.bwd_model = strcmp(tl_tabfile_get(&t, 4), "yes") == 0;
 		e->info.extra_model = tl_tabfile_get(&t, 5);
 	}
-	text = tl_tabfile_keep(&t);
-	tl_tabfile_close(&t);
-	if (rc < 0) {
-		tl_warn("%s", t.err);
+	if (tl_tabfile_end(&t, rc, &text) < 0) {
 		ntab = 0;
 		return -1;
 	}

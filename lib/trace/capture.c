@@ -583,19 +583,6 @@ align(const struct merge *m, const struct graph *g, const int *gpu, size_t n,
 	return skipped + (long)(g->n - ci);
 }
 
-static const struct tl_trace *sort_t;
-
-static int
-cmp_gpu(const void *a, const void *b)
-{
-	const struct tl_event *x = &sort_t->ev[*(const int *)a];
-	const struct tl_event *y = &sort_t->ev[*(const int *)b];
-
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->uid < y->uid ? -1 : x->uid > y->uid;
-}
-
 /* Time ts of the capture window of g mapped into launch l's span. */
 static int64_t
 map_ts(const struct graph *g, const struct tl_event *l, int64_t ts)
@@ -653,13 +640,14 @@ copy_event(struct merge *m, const struct graph *g, int li, int i)
 	return (int)t->nev++;
 }
 
-static const struct tl_trace *sort_cap;
+static const struct tl_trace *sort_t;
 
+/* By start, the outer of two events that start together first, uid. */
 static int
-cmp_nest(const void *a, const void *b)
+cmp_start(const void *a, const void *b)
 {
-	const struct tl_event *x = &sort_cap->ev[*(const int *)a];
-	const struct tl_event *y = &sort_cap->ev[*(const int *)b];
+	const struct tl_event *x = &sort_t->ev[*(const int *)a];
+	const struct tl_event *y = &sort_t->ev[*(const int *)b];
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
@@ -726,9 +714,9 @@ graft(struct merge *m, struct graph *g, int li, const int *gpu,
 		tl_grow(&take, &cap, ntake + 1, sizeof(*take));
 		take[ntake++] = g->py[k];
 	}
-	sort_cap = c;
+	sort_t = c;
 	if (ntake > 0)
-		qsort(take, ntake, sizeof(*take), cmp_nest);
+		qsort(take, ntake, sizeof(*take), cmp_start);
 	for (k = 0; k < ntake; k++)
 		m->newix[take[k]] = copy_event(m, g, li, take[k]);
 	/* The launch's own children: its GPU events not paired stay. */
@@ -796,7 +784,7 @@ launch_gpu(struct merge *m, const struct tl_trace *t, int li)
 		}
 	sort_t = t;
 	if (n > 0)
-		qsort(m->gpu, n, sizeof(*m->gpu), cmp_gpu);
+		qsort(m->gpu, n, sizeof(*m->gpu), cmp_start);
 	return n;
 }
 
@@ -824,7 +812,7 @@ launches(const struct tl_trace *t, size_t *n)
 	}
 	sort_t = t;
 	if (*n > 0)
-		qsort(v, *n, sizeof(*v), cmp_gpu);
+		qsort(v, *n, sizeof(*v), cmp_start);
 	return v;
 }
 
