@@ -349,13 +349,14 @@ is_launch_call(const char *name)
 	    strstr(name, "Memcpy") != NULL || strstr(name, "Memset") != NULL;
 }
 
-static const struct tl_trace *sort_c;
+/* The trace whose event indices the comparators below sort. */
+static const struct tl_trace *sort_t;
 
 static int
 cmp_thread_ts(const void *a, const void *b)
 {
-	const struct tl_event *x = &sort_c->ev[*(const int *)a];
-	const struct tl_event *y = &sort_c->ev[*(const int *)b];
+	const struct tl_event *x = &sort_t->ev[*(const int *)a];
+	const struct tl_event *y = &sort_t->ev[*(const int *)b];
 	int c = tl_ev_cmp_thread(x, y);
 
 	if (c != 0)
@@ -410,7 +411,7 @@ find_graphs(struct merge *m, const struct tl_trace *c, long batch)
 			ann[na++] = (int)i;
 		}
 	}
-	sort_c = c;
+	sort_t = c;
 	if (n > 0)
 		qsort(calls, n, sizeof(*calls), cmp_thread_ts);
 	for (i = 0; i < n; i++) {
@@ -639,8 +640,6 @@ copy_event(struct merge *m, const struct graph *g, int li, int i)
 	}
 	return (int)t->nev++;
 }
-
-static const struct tl_trace *sort_t;
 
 /* By start, the outer of two events that start together first, uid. */
 static int
