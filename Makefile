@@ -76,12 +76,15 @@ LIBOBJ = \
 	lib/render/zipw.o \
 	lib/stream/categories_table.o \
 	lib/stream/category.o \
+	lib/stream/kernels_table.o \
+	lib/stream/kerntable.o \
 	lib/stream/ops_table.o \
 	lib/stream/optable.o \
 	lib/stream/rules.o \
 	lib/stream/schema.o \
 	lib/stream/stream.o \
 	lib/trace/callstack.o \
+	lib/trace/capture.o \
 	lib/trace/devprops.o \
 	lib/trace/context.o \
 	lib/trace/iter.o \
@@ -96,7 +99,7 @@ LIBOBJ = \
 
 # Generated tables and the model families have no header of their own.
 GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o \
-	lib/stream/categories_table.o lib/stream/ops_table.o
+	lib/stream/categories_table.o lib/stream/kernels_table.o lib/stream/ops_table.o
 LIBHDR = \
 	lib/analysis/analyst.h \
 	lib/analysis/cmpfind.h \
@@ -146,11 +149,13 @@ LIBHDR = \
 	lib/render/svgchart.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \
+	lib/stream/kerntable.h \
 	lib/stream/optable.h \
 	lib/stream/rules.h \
 	lib/stream/schema.h \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
+	lib/trace/capture.h \
 	lib/trace/context.h \
 	lib/trace/devprops.h \
 	lib/trace/input.h \
@@ -173,6 +178,7 @@ UNIT = \
 	tests/unit/test_hwspec \
 	tests/unit/test_interval \
 	tests/unit/test_json \
+	tests/unit/test_kerntable \
 	tests/unit/test_mdtext \
 	tests/unit/test_model_conv \
 	tests/unit/test_model_gemm \
@@ -219,6 +225,9 @@ all: $(BIN)
 
 lib/stream/categories_table.c: share/tl/categories.tsv tests/tools/embed.awk
 	awk -v name=tl_default_categories -f tests/tools/embed.awk share/tl/categories.tsv > $@
+
+lib/stream/kernels_table.c: share/tl/kernels.tsv tests/tools/embed.awk
+	awk -v name=tl_default_kernels -f tests/tools/embed.awk share/tl/kernels.tsv > $@
 
 lib/stream/ops_table.c: share/tl/ops.tsv tests/tools/embed.awk
 	awk -v name=tl_default_ops -f tests/tools/embed.awk share/tl/ops.tsv > $@
@@ -380,7 +389,7 @@ install: all
 	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
 	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
 	mkdir -p $(DESTDIR)$(SHAREDIR)/models
-	cp -f share/tl/categories.tsv share/tl/ops.tsv share/tl/gpus.tsv share/tl/tl.mk $(DESTDIR)$(SHAREDIR)/
+	cp -f share/tl/categories.tsv share/tl/kernels.tsv share/tl/ops.tsv share/tl/gpus.tsv share/tl/tl.mk $(DESTDIR)$(SHAREDIR)/
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 	cp -f share/tl/replay/* $(DESTDIR)$(SHAREDIR)/replay/

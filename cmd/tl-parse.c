@@ -8,8 +8,10 @@
 #include "common/json.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "stream/kerntable.h"
 #include "stream/optable.h"
 #include "stream/schema.h"
+#include "trace/capture.h"
 #include "trace/iter.h"
 #include "trace/opstream.h"
 #include "trace/timeline.h"
@@ -21,7 +23,8 @@ static const char usage_str[] =
     "                [--step N | --window START,END | --steady[=N]] [--stack]\n"
     "                [--launchers | --timeline [--per-device] | --kernels | --meta |\n"
     "                 --iterations]\n"
-    "                [--include-unlinked] [file ...]\n";
+    "                [--include-unlinked] [--capture PATH ... | --no-capture]\n"
+    "                [--kernel-table FILE] [file ...]\n";
 
 static const char help_str[] =
     "Read PyTorch profiler traces (.json or .json.gz, \"-\" or none = stdin)\n"
@@ -42,6 +45,11 @@ static const char help_str[] =
     "  -m, --meta              print the trace metadata instead\n"
     "  -i, --iterations        one row per iteration instead\n"
     "  -u, --include-unlinked  count unlinked GPU events on the timeline\n"
+    "  -C, --capture PATH      graph-capture traces of graph launches: a trace,\n"
+    "                          an execution_details.json or a directory\n"
+    "                          (default: found beside each trace)\n"
+    "      --no-capture        leave graph launches by kernel family\n"
+    "  -K, --kernel-table FILE kernel-name table instead of the built-in one\n"
     "  -j, --threads N         cut and tokenise the events on N threads\n"
     "                          (default: one per online CPU; same output)\n"
     "  -h, --help              print this help and exit\n"
@@ -54,7 +62,9 @@ enum view {
 static struct {
 	enum view view;
 	int csv, stack, per_device, unlinked;
-	const char *trace_name, *ops;
+	const char *trace_name, *ops, *kernel_table;
+	int no_capture;
+	struct tl_capture_list capture;	/* --capture */
 	long long step, threads, steady_n;
 	int has_step, steady;
 	struct tl_window win;
@@ -138,6 +148,65 @@ steady_window(const struct tl_trace *t, const struct tl_iters *it,
 	return 0;
 }
 
+/*
+ * Graft the graph-capture traces into t when it has graph launches: those
+ * of --capture, else those beside it.  Says on one line what it matched.
+ */
+static void
+merge_capture(struct tl_trace *t)
+{
+	struct tl_capture_list beside = { NULL, 0, 0 };
+	const struct tl_capture_list *l = &opt.capture;
+	struct tl_capture_stats st;
+	struct tl_trace **cap;
+	struct tl_trace_opts o;
+	long *batch;
+	size_t i, n = 0;
+
+	tl_capture_count(t, &st);
+	if (st.launches == 0)
+		return;
+	if (l->n == 0 && !opt.no_capture) {
+		if (strcmp(t->path, "-") != 0)
+			tl_capture_beside(&beside, t->path);
+		l = &beside;
+	}
+	if (l->n == 0 || opt.no_capture) {
+		tl_warn("%s: %ld graph launches replay %ld GPU events (%.3f ms) "
+		    "that %s: they are broken down by kernel family", t->path,
+		    st.launches, st.gpu, (double)st.gpu_ns / 1e6,
+		    opt.no_capture ? "--no-capture leaves without their ops" :
+		    "no graph-capture trace names the ops of (--capture gives "
+		    "them)");
+		return;
+	}
+	memset(&o, 0, sizeof(o));
+	o.keep_python = opt.stack;
+	o.threads = (int)opt.threads;
+	o.launch_kernels = 1;
+	cap = tl_calloc(l->n, sizeof(*cap));
+	batch = tl_calloc(l->n, sizeof(*batch));
+	for (i = 0; i < l->n; i++) {
+		if ((cap[n] = tl_trace_read(l->v[i].path, &o)) == NULL)
+			continue;	/* said why */
+		batch[n] = l->v[i].batch;
+		tl_tree_build(cap[n++]);
+	}
+	tl_capture_merge(t, cap, batch, n, &st);
+	tl_warn("%s: graph capture: %ld of %ld graph launches matched a "
+	    "captured graph (%ld read from %zu capture traces); %ld of %ld "
+	    "replayed GPU events (%.3f of %.3f ms) attributed to captured ops%s",
+	    t->path, st.matched, st.launches, st.graphs, n, st.attributed,
+	    st.gpu, (double)st.attributed_ns / 1e6, (double)st.gpu_ns / 1e6,
+	    st.attributed < st.gpu ? ", the rest broken down by kernel "
+	    "family" : "");
+	for (i = 0; i < n; i++)
+		tl_trace_free(cap[i]);
+	free(cap);
+	free(batch);
+	tl_capture_list_free(&beside);
+}
+
 static int
 parse_file(const char *path)
 {
@@ -156,6 +225,7 @@ parse_file(const char *path)
 	if ((t = tl_trace_read(path, &o)) == NULL)
 		return 1;
 	tl_tree_build(t);
+	merge_capture(t);
 	tl_iters_find(t, &it);
 	tl_iters_steady(&it, (size_t)opt.steady_n);
 	if ((opt.has_step && tl_step_window(t, opt.step, &win) < 0) ||
@@ -248,15 +318,28 @@ main(int argc, char *argv[])
 		{ "include-unlinked", no_argument, NULL, 'u' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "window", required_argument, NULL, 'w' },
+		{ "capture", required_argument, NULL, 'C' },
+		{ "no-capture", no_argument, NULL, 'N' },
+		{ "kernel-table", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch, rval = 0;
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
-	while ((ch = getopt_long(argc, argv, "cde::hij:klmn:o:s:StuVw:", longopts,
+	while ((ch = getopt_long(argc, argv, "C:cde::hij:K:klmn:o:s:StuVw:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
+		case 'C':
+			if (tl_capture_add(&opt.capture, optarg) < 0)
+				return TL_EXIT_ERROR;
+			break;
+		case 'N':
+			opt.no_capture = 1;
+			break;
+		case 'K':
+			opt.kernel_table = optarg;
+			break;
 		case 'c':
 			opt.csv = 1;
 			break;
@@ -336,7 +419,12 @@ main(int argc, char *argv[])
 		tl_warn("--per-device needs --timeline");
 		usage(stderr, TL_EXIT_USAGE);
 	}
-	if (tl_optable_load(opt.ops) < 0)
+	if (opt.no_capture && opt.capture.n > 0) {
+		tl_warn("--capture and --no-capture exclude each other");
+		usage(stderr, TL_EXIT_USAGE);
+	}
+	if (tl_optable_load(opt.ops) < 0 ||
+	    tl_kerntable_load(opt.kernel_table) < 0)
 		return TL_EXIT_ERROR;
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, opt.csv);
@@ -345,5 +433,6 @@ main(int argc, char *argv[])
 	for (; *argv != NULL; argv++)
 		rval |= parse_file(*argv);
 	tl_jb_free(&os.jb);
+	tl_capture_list_free(&opt.capture);
 	return rval | tl_close_stdout();
 }

@@ -139,6 +139,12 @@ done
 python3 tests/escaping.py "$BIN" > "$tmp/esc" 2>&1
 tally "$tmp/esc"
 
+# Graph launches: the capture fixtures, and the shared graph-mode traces
+# with their capture traces (numbers recomputed from the trace JSON,
+# the merged ops against TraceLens' inference report).
+python3 tests/capture.py "$BIN" "$SHARED" > "$tmp/cap" 2>&1
+tally "$tmp/cap"
+
 # tl-findings on the shared traces, standalone and comparative (numbers
 # recomputed from the stream).
 if [ -d "$TRACES" ]; then
@@ -179,10 +185,10 @@ done
 
 # Parity with TraceLens on the shared traces.  The serving traces' references
 # are TraceLens' inference report (pseudo-ops, grouped by parent module, the
-# graph-capture trace merged): parity.py compares their timeline,
-# ops_summary, unified and per-category kernel times, counting the rows
-# that need the graph-capture merge (docs/DEVIATIONS.md); parity_perf.py compares their
-# FLOPs and bytes, sheets and unified rows (its docstring says how).
+# graph-capture trace merged, as tl-parse merges the capture trace beside the
+# trace): parity.py compares their timeline, ops_summary, unified and
+# per-category kernel times; parity_perf.py compares their FLOPs and bytes,
+# sheets and unified rows (its docstring says how).
 INFERENCE_REF="mi300-vllm-prefilldecode-piecewise mi300-xdit-flux-aiter-sage mi300-xdit-sd3.5"
 export INFERENCE_REF
 if [ -d "$REF" ] && [ -d "$TRACES" ]; then

@@ -212,3 +212,15 @@ tl_tabfile_close(struct tl_tabfile *t)
 	free(t->text);
 	t->text = t->next = NULL;
 }
+
+int
+tl_tabfile_end(struct tl_tabfile *t, int rc, char **text)
+{
+	*text = tl_tabfile_keep(t);
+	tl_tabfile_close(t);
+	if (rc < 0) {
+		tl_warn("%s", t->err);
+		return -1;
+	}
+	return 0;
+}

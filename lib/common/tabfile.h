@@ -67,5 +67,12 @@ int tl_tabfile_error(struct tl_tabfile *t, long line, const char *fmt, ...)
  */
 char *tl_tabfile_keep(struct tl_tabfile *t);
 void tl_tabfile_close(struct tl_tabfile *t);
+/*
+ * End a table whose fields the caller keeps, rc being what reading it
+ * gave: *text takes the text (as tl_tabfile_keep), the table is closed,
+ * and when rc < 0 its error is printed ("prog: FILE:LINE: what").
+ * Returns -1 when rc < 0, else 0.
+ */
+int tl_tabfile_end(struct tl_tabfile *t, int rc, char **text);
 
 #endif

@@ -8,6 +8,7 @@
 #include "common/tsv.h"
 #include "common/util.h"
 #include "stream/category.h"
+#include "stream/kerntable.h"
 #include "stream/optable.h"
 #include "stream/schema.h"
 
@@ -73,10 +74,7 @@ tl_optable_load(const char *path)
 		e->info.bwd_model = strcmp(tl_tabfile_get(&t, 4), "yes") == 0;
 		e->info.extra_model = tl_tabfile_get(&t, 5);
 	}
-	text = tl_tabfile_keep(&t);
-	tl_tabfile_close(&t);
-	if (rc < 0) {
-		tl_warn("%s", t.err);
+	if (tl_tabfile_end(&t, rc, &text) < 0) {
 		ntab = 0;
 		return -1;
 	}
@@ -109,12 +107,11 @@ tl_categorize(const char *name, const char *k)
 
 	if (o != NULL)
 		return o->category;
-	if (k != NULL && strncmp(k, "void at::native", 15) == 0) {
-		if (strstr(k, "elementwise") != NULL ||
-		    strstr(k, "multi_tensor_apply") != NULL)
-			return "elementwise";
-		if (strstr(k, "reduce") != NULL)
-			return "reduce";
+	if (k != NULL) {
+		const struct tl_kerninfo *ki = tl_kerntable_find(k);
+
+		if (ki->ops)
+			return ki->category;
 	}
 	return "other";
 }

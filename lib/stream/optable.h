@@ -6,9 +6,10 @@
  * The op table (share/tl/ops.tsv, built into every program): op name →
  * category, direction, perf-model family.  A name ending in '*' is a
  * prefix pattern; exact names win, then patterns in table order.  Ops no
- * table names fall back on their first kernel's name (as TraceLens'
- * categorize_torch_op in TraceLens/PerfModel/torch_op_mapping.py), then
- * "other".
+ * table names fall back on their first kernel's name, through the rows of
+ * the kernel-name table marked for ops (stream/kerntable.h: ATen's
+ * elementwise and reduce kernels, as TraceLens' categorize_torch_op in
+ * TraceLens/PerfModel/torch_op_mapping.py), then "other".
  */
 struct tl_opinfo {
 	const char *category;	/* a value of the category table */

@@ -308,9 +308,8 @@ tl_steps_free(struct tl_steps *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The innermost step annotation around event i on its thread, or -1. */
-static long
-step_of(const struct tl_trace *t, const struct tl_steps *s, int i)
+long
+tl_step_of(const struct tl_trace *t, const struct tl_steps *s, int i)
 {
 	const struct tl_event *e = &t->ev[i];
 	size_t lo = 0, hi = s->n, k;
@@ -431,7 +430,7 @@ tl_context_args(const struct tl_trace *t, const struct tl_steps *s,
 		moe(t, rows, r, b);
 	if (o != NULL && s->n > 0 && (strcmp(o->model, "paged_attn") == 0 ||
 	    strcmp(o->extra_model, "paged_attn") == 0) &&
-	    (st = step_of(t, s, r->op)) >= 0)
+	    (st = tl_step_of(t, s, r->op)) >= 0)
 		for (k = 0; k < 8; k++) {
 			member(b, keys[k]);
 			tl_jb_int(b, s->v[st][k]);

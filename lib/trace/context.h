@@ -72,6 +72,11 @@ struct tl_steps {
 
 void tl_steps_find(const struct tl_trace *t, struct tl_steps *s);
 void tl_steps_free(struct tl_steps *s);
+/*
+ * The innermost step annotation around event i on its thread (its index
+ * in s), or -1.
+ */
+long tl_step_of(const struct tl_trace *t, const struct tl_steps *s, int i);
 
 /* Row r's context args into b (reset first); empty when it has none. */
 void tl_context_args(const struct tl_trace *t, const struct tl_steps *s,

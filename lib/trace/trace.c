@@ -72,7 +72,7 @@ struct parser {
  */
 enum { R_X, R_FLOW_S, R_FLOW_F, R_ERROR };
 enum { S_NAME, S_PID, S_TID, S_GRID, S_BLOCK, S_DIMS, S_TYPES, S_STRIDES,
-	S_CONCRETE, NSTR };
+	S_CONCRETE, S_KERNEL, NSTR };
 
 struct rec {
 	int64_t ts, dur, corr, extid, seq, stream, id;
@@ -308,10 +308,11 @@ static const char *const top_keys[NTOP] = {
 	"ts", "dur", "name", "pid", "tid", "args"
 };
 enum { A_CORR, A_EXTID, A_SEQ, A_STREAM, A_GRID, A_BLOCK, A_DIMS, A_TYPES,
-	A_STRIDES, A_CONCRETE, NARG };
+	A_STRIDES, A_CONCRETE, A_KERNEL, NARG };
 static const char *const arg_keys[NARG] = {
 	"correlation", "External id", "Sequence number", "stream", "grid",
-	"block", "Input Dims", "Input type", "Input Strides", "Concrete Inputs"
+	"block", "Input Dims", "Input type", "Input Strides", "Concrete Inputs",
+	"kernel"
 };
 
 static void *
@@ -431,6 +432,9 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 		put_compact(p, rc, S_BLOCK, a[A_BLOCK]);
 	} else
 		rc->seq = int_arg(p, a[A_SEQ]);
+	if (p->o->launch_kernels && (kind == TL_EV_RUNTIME ||
+	    kind == TL_EV_DRIVER) && a[A_KERNEL] >= 0)
+		put_scalar(p, rc, S_KERNEL, a[A_KERNEL]);
 	if (kind == TL_EV_CPU_OP) {
 		struct tl_args x;
 
@@ -613,6 +617,9 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 		e->seq = rc->seq;
 		e->child = -1;
 	}
+	if (rc->sid[S_KERNEL] != 0)
+		tl_map_put(&t->launch_kernel, 0, t->nev,
+		    rec_intern(r, rc, S_KERNEL));
 	if (kind == TL_EV_CPU_OP) {
 		uint32_t dims = rec_intern(r, rc, S_DIMS);
 		uint32_t types = rec_intern(r, rc, S_TYPES);
@@ -701,6 +708,7 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	t->argtab = tl_strtab_new();
 	t->link_external = 1;	/* when no launch call decides it */
 	tl_map32_init(&t->flows);
+	tl_map_init(&t->launch_kernel);
 	memset(&r, 0, sizeof(r));
 	r.t = t;
 	r.o = o;
@@ -747,6 +755,7 @@ tl_trace_free(struct tl_trace *t)
 	}
 	free(t->meta);
 	tl_map32_free(&t->flows);
+	tl_map_free(&t->launch_kernel);
 	free(t->threads);
 	tl_strtab_free(t->str);
 	tl_strtab_free(t->argtab);

@@ -148,6 +148,11 @@ struct tl_trace_opts {
 	 */
 	int threads;
 	size_t block;		/* bytes a thread cuts at a time; 0: default */
+	/*
+	 * Keep the "kernel" argument of launch calls (ROCm writes it; a
+	 * graph-capture trace has no kernel events to name them otherwise).
+	 */
+	int launch_kernels;
 };
 
 struct tl_trace {
@@ -168,6 +173,11 @@ struct tl_trace {
 	struct tl_gpuinfo gpu;	/* deviceProperties[0] */
 	int link_external;	/* linking key: 1 External id, 0 correlation */
 	unsigned flow_cats;	/* TL_FC_* of the launch flows read */
+	/*
+	 * With launch_kernels: (0, event index) -> interned "kernel"
+	 * argument of a runtime or driver call.
+	 */
+	struct tl_map launch_kernel;
 };
 
 /*

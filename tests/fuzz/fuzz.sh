@@ -32,7 +32,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p fuzz/out "$ct" "$cs" "$ce" "$cy" "$cf" "$cc" "$cl"
 
 # Trace seeds, gunzipped (a gzip one too, for the gzip path).
-for f in tests/bad/*.json tests/data/*.json; do
+for f in tests/bad/*.json tests/data/*.json tests/data/capture/*.json; do
 	cp "$f" "$ct/seed-$(basename "$f")"
 done
 for f in tests/bad/*.json.gz; do

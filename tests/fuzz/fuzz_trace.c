@@ -16,7 +16,9 @@
  * Options come from a hash of the input, so an input always runs the
  * same way: python_function kept (and --stack columns), a window (the
  * first ProfilerStep#, or the middle half of the trace), unlinked events
- * on the timeline, CSV instead of TSV.
+ * on the timeline, CSV instead of TSV, and the input merged into itself
+ * as its own graph-capture trace (trace/capture.h: the captured graphs
+ * it holds grafted under its graph launches).
  *
  * A small plain trace is read twice, on one thread and on two threads
  * with blocks of a few bytes to 4 KiB (from the hash), so that events
@@ -35,6 +37,7 @@
 #include "common/util.h"
 #include "stream/optable.h"
 #include "trace/callstack.h"
+#include "trace/capture.h"
 #include "trace/kernclass.h"
 #include "trace/opstream.h"
 #include "trace/rollup.h"
@@ -46,7 +49,7 @@
 #include "harness.h"
 
 static struct {
-	int python, unlinked, csv, window;
+	int python, unlinked, csv, window, capture;
 } opt;
 
 static struct tl_writer w;
@@ -150,17 +153,25 @@ check_rows(const struct tl_trace *t, const struct tl_rows *rows,
 }
 
 static void
-run(struct tl_trace *t)
+run(struct tl_trace *t, struct tl_trace *cap)
 {
 	struct tl_timeline tl, dtl;
 	struct tl_window win;
 	struct tl_rows rows;
 	struct tl_callstack *cs = NULL;
 	struct tl_link_stats s;
+	struct tl_capture_stats cst;
 	uint32_t *dev;
 	size_t n, i;
 
 	tl_tree_build(t);
+	if (cap != NULL) {
+		tl_tree_build(cap);
+		tl_capture_merge(t, &cap, NULL, 1, &cst);
+		CHECK(cst.matched <= cst.launches && cst.graphs >= 0);
+		CHECK(cst.attributed <= cst.gpu &&
+		    cst.attributed_ns <= cst.gpu_ns);
+	}
 	tl_tree_stats(t, &s);
 	CHECK(s.linked <= s.gpu && s.graph <= s.linked);
 	pick_window(t, &win);
@@ -201,17 +212,24 @@ run(struct tl_trace *t)
 static char *
 read_run(const struct tl_trace_opts *o, size_t *outlen)
 {
-	struct tl_trace *t;
+	struct tl_trace *t, *cap = NULL;
+	struct tl_trace_opts co;
 	char *out = NULL;
 	FILE *fp;
 
 	if ((t = tl_trace_read(fz_path[0], o)) == NULL)
 		return NULL;
+	if (opt.capture) {
+		co = *o;
+		co.launch_kernels = 1;
+		CHECK((cap = tl_trace_read(fz_path[0], &co)) != NULL);
+	}
 	if ((fp = open_memstream(&out, outlen)) == NULL)
 		tl_die("open_memstream:");
 	tl_w_init(&w, fp, opt.csv);
-	run(t);
+	run(t, cap);
 	tl_trace_free(t);
+	tl_trace_free(cap);
 	if (fclose(fp) != 0)
 		tl_die("fclose:");
 	return out;
@@ -230,6 +248,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	opt.unlinked = (h >> 1) & 1;
 	opt.csv = (h >> 2) & 1;
 	opt.window = (int)((h >> 3) % 3);
+	opt.capture = (h >> 10) & 1;
 	fz_put_input(0, data, size);
 	memset(&o, 0, sizeof(o));
 	o.keep_python = opt.python;
