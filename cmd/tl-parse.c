@@ -42,6 +42,9 @@ static const char help_str[] =
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n";
 
+/* The call_stack frames written without --stack, innermost first. */
+#define CONTEXT_DEPTH 8
+
 enum view { V_OPS, V_LAUNCHERS, V_TIMELINE, V_KERNELS, V_META };
 
 static struct {
@@ -54,7 +57,7 @@ static struct {
 } opt;
 
 static struct tl_writer w;
-static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0 };
+static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0 };
 static int header_done;
 
 
@@ -116,7 +119,11 @@ parse_file(const char *path)
 	size_t nrows;
 
 	memset(&o, 0, sizeof(o));
-	o.keep_python = opt.stack;
+	/*
+	 * Module context by default: the frames around the host events,
+	 * read cheaply; --stack reads them all, and strictly.
+	 */
+	o.keep_python = opt.stack ? TL_PY_ALL : TL_PY_CONTEXT;
 	o.trace_name = opt.trace_name;
 	o.threads = (int)opt.threads;
 	if ((t = tl_trace_read(path, &o)) == NULL)
@@ -134,12 +141,12 @@ parse_file(const char *path)
 	if (opt.view == V_TIMELINE)
 		warn_left_out(t, &s, &tl, -1);
 	if (!header_done++)
-		tl_os_header(&os, view_table[opt.view], opt.stack);
+		tl_os_header(&os, view_table[opt.view], 1);
 	switch (opt.view) {
 	case V_OPS:
 	case V_LAUNCHERS:
 		os.launchers = opt.view == V_LAUNCHERS;
-		nrows = tl_os_oprows(&os, t, &win, &tl, opt.stack);
+		nrows = tl_os_oprows(&os, t, &win, &tl, 1);
 		warn_left_out(t, &s, &tl, (long)nrows);
 		break;
 	case V_TIMELINE:
@@ -284,6 +291,7 @@ main(int argc, char *argv[])
 		return TL_EXIT_ERROR;
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, opt.csv);
+	os.depth = opt.stack ? 0 : CONTEXT_DEPTH;
 	if (argc == 0)
 		rval |= parse_file("-");
 	for (; *argv != NULL; argv++)
