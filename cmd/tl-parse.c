@@ -17,7 +17,7 @@
 
 static const char usage_str[] =
     "usage: tl-parse [--csv] [--trace-name NAME] [--ops FILE] [--threads N]\n"
-    "                [--step N | --window START,END] [--stack]\n"
+    "                [--step N | --window START,END] [--stack | --no-context]\n"
     "                [--launchers | --timeline [--per-device] | --kernels | --meta]\n"
     "                [--include-unlinked] [file ...]\n";
 
@@ -30,7 +30,9 @@ static const char help_str[] =
     "  -o, --ops FILE          op table to use instead of the built-in one\n"
     "  -s, --step N            only the ProfilerStep#N window\n"
     "  -w, --window START,END  only host events starting in [START, END) µs\n"
-    "  -S, --stack             add the module and call_stack columns\n"
+    "  -S, --stack             every Python frame: the whole call_stack\n"
+    "  -N, --no-context        skip the Python frames: module and\n"
+    "                          call_stack empty (faster)\n"
     "  -l, --launchers         one row per launching op, direct kernels\n"
     "  -t, --timeline          print the GPU timeline instead\n"
     "  -d, --per-device        with --timeline, one timeline per GPU\n"
@@ -49,7 +51,7 @@ enum view { V_OPS, V_LAUNCHERS, V_TIMELINE, V_KERNELS, V_META };
 
 static struct {
 	enum view view;
-	int csv, stack, per_device, unlinked;
+	int csv, stack, nocontext, per_device, unlinked;
 	const char *trace_name, *ops;
 	long long step, threads;
 	int has_step;
@@ -123,7 +125,8 @@ parse_file(const char *path)
 	 * Module context by default: the frames around the host events,
 	 * read cheaply; --stack reads them all, and strictly.
 	 */
-	o.keep_python = opt.stack ? TL_PY_ALL : TL_PY_CONTEXT;
+	o.keep_python = opt.stack ? TL_PY_ALL : opt.nocontext ? TL_PY_SKIP :
+	    TL_PY_CONTEXT;
 	o.trace_name = opt.trace_name;
 	o.threads = (int)opt.threads;
 	if ((t = tl_trace_read(path, &o)) == NULL)
@@ -204,6 +207,7 @@ main(int argc, char *argv[])
 		{ "launchers", no_argument, NULL, 'l' },
 		{ "meta", no_argument, NULL, 'm' },
 		{ "trace-name", required_argument, NULL, 'n' },
+		{ "no-context", no_argument, NULL, 'N' },
 		{ "ops", required_argument, NULL, 'o' },
 		{ "step", required_argument, NULL, 's' },
 		{ "stack", no_argument, NULL, 'S' },
@@ -217,7 +221,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
-	while ((ch = getopt_long(argc, argv, "cdhj:klmn:o:s:StuVw:", longopts,
+	while ((ch = getopt_long(argc, argv, "cdhj:klmNn:o:s:StuVw:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'c':
@@ -244,6 +248,9 @@ main(int argc, char *argv[])
 			break;
 		case 'm':
 			set_view(V_META);
+			break;
+		case 'N':
+			opt.nocontext = 1;
 			break;
 		case 'n':
 			opt.trace_name = optarg;
@@ -281,6 +288,10 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (opt.has_step && opt.win.on) {
 		tl_warn("--step and --window exclude each other");
+		usage(stderr, TL_EXIT_USAGE);
+	}
+	if (opt.stack && opt.nocontext) {
+		tl_warn("--stack and --no-context exclude each other");
 		usage(stderr, TL_EXIT_USAGE);
 	}
 	if (opt.per_device && opt.view != V_TIMELINE) {

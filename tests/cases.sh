@@ -88,6 +88,11 @@ check "frames before their cpu_op: the file is read again, context as --stack" \
 check "frames before their cpu_op on stdin: no module context, a warning" \
     "$P < $tmp/late.json 2> $tmp/e | awk -F'\t' 'NR == 2 { exit \$(NF-1) != \"\" || \$NF != \"\" }' &&
      grep -q 'no module context from standard input' $tmp/e"
+check "--no-context: module and call_stack empty, the rest the same" \
+    "$P -N $SAMPLE > $tmp/a && $P $SAMPLE > $tmp/b && [ \$(awk -F'\t' 'NR > 1 && (\$(NF-1) != \"\" || \$NF != \"\")' $tmp/a | wc -l) = 0 ] &&
+     awk -F'\t' -v OFS='\t' '{ NF -= 2; print }' $tmp/a > $tmp/a2 && awk -F'\t' -v OFS='\t' '{ NF -= 2; print }' $tmp/b > $tmp/b2 && cmp $tmp/a2 $tmp/b2 &&
+     head -1 $tmp/a | grep -q 'module	call_stack\$'"
+check "--stack with --no-context: exit 2" "$P -S -N $SAMPLE > /dev/null 2>&1; [ \$? = 2 ]"
 check "numbers do not depend on --stack" \
     "$P $SAMPLE | cut -f1-36 > $tmp/a && $P --stack $SAMPLE | cut -f1-36 > $tmp/b && cmp $tmp/a $tmp/b"
 check "--csv writes the same rows as CSV" \

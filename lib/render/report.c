@@ -856,6 +856,9 @@ top_ops(FILE *fp, const struct tl_findings *f, int max)
 	fputc('\n', fp);
 }
 
+/* The innermost call-stack entries the report shows of an op. */
+#define STACK_SHOWN 6
+
 /* Parent chains and module paths of the top ops (rough report). */
 static void
 tree(FILE *fp, const struct tl_findings *f)
@@ -863,9 +866,9 @@ tree(FILE *fp, const struct tl_findings *f)
 	int i;
 
 	if (!f->has_stack)
-		fputs("The stream has no module or call_stack columns; run "
-		    "`tl-parse --stack` for module paths and Python call "
-		    "stacks. Parent ops:\n\n", fp);
+		fputs("The stream has no module or call_stack columns (tl-parse "
+		    "writes them): no module paths or Python call stacks. "
+		    "Parent ops:\n\n", fp);
 	for (i = 0; i < f->nbottlenecks && i < 10; i++) {
 		const struct tl_fop *op = &f->op[f->bottlenecks[i]];
 		const char *s, *e;
@@ -888,14 +891,29 @@ tree(FILE *fp, const struct tl_findings *f)
 			fputc('\n', fp);
 		}
 		if (op->call_stack[0] != '\0') {
+			int k = 0;
+
 			fputs("  - call stack, innermost last:\n", fp);
 			/* The last frames are the informative ones. */
-			s = op->call_stack;
-			for (e = strchr(s, ';'); e != NULL; e = strchr(s, ';'))
-				s = e + 1;
-			fputs("    - ", fp);
-			tl_md_code(fp, s, 200);
-			fputc('\n', fp);
+			for (s = op->call_stack + strlen(op->call_stack);
+			    s > op->call_stack && k < STACK_SHOWN; k++)
+				for (s--; s > op->call_stack && s[-1] != ';'; s--)
+					;
+			for (; *s != '\0'; s = *e != '\0' ? e + 1 : e) {
+				char frame[256];
+				size_t n;
+
+				e = strchr(s, ';');
+				if (e == NULL)
+					e = s + strlen(s);
+				n = (size_t)(e - s) < sizeof(frame) ?
+				    (size_t)(e - s) : sizeof(frame) - 1;
+				memcpy(frame, s, n);
+				frame[n] = '\0';
+				fputs("    - ", fp);
+				tl_md_code(fp, frame, 200);
+				fputc('\n', fp);
+			}
 		}
 		fputs("  - subtree (GPU events):\n", fp);
 		kernels(fp, op);
@@ -910,8 +928,8 @@ fusion(FILE *fp, const struct tl_findings *f)
 	int i, n = 0;
 
 	if (!f->has_stack || f->nmod == 0) {
-		fputs("Needs `tl-parse --stack` (module paths) and "
-		    "per-instance rows.\n\n", fp);
+		fputs("Needs module paths (the module column of tl-parse's "
+		    "stream) and per-instance rows.\n\n", fp);
 		return;
 	}
 	fputs("Module instances that launch several GPU events and no GEMM, "

@@ -14,7 +14,9 @@
  * is in two rows, and without a window every linked one is in a row.
  *
  * Options come from a hash of the input, so an input always runs the
- * same way: python_function kept (and --stack columns), a window (the
+ * same way: python_function frames skipped, kept strictly (--stack) or
+ * read plainly and pruned (the default), with the module columns when
+ * kept, and a call_stack depth of 8 or all, a window (the
  * first ProfilerStep#, or the middle half of the trace), unlinked events
  * on the timeline, CSV instead of TSV.
  *
@@ -226,13 +228,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *out, *out2;
 	size_t outlen = 0, outlen2 = 0;
 
-	opt.python = h & 1;
+	opt.python = (int)((h >> 12) % 3);	/* TL_PY_SKIP, _ALL, _CONTEXT */
 	opt.unlinked = (h >> 1) & 1;
 	opt.csv = (h >> 2) & 1;
 	opt.window = (int)((h >> 3) % 3);
 	fz_put_input(0, data, size);
 	memset(&o, 0, sizeof(o));
 	o.keep_python = opt.python;
+	os.depth = (h >> 14) & 1 ? 8 : 0;
 	o.trace_name = (h >> 5) & 1 ? "x\ty,\"z\"\n" : NULL;
 	o.block = blocks[(h >> 6) % (sizeof(blocks) / sizeof(blocks[0]))];
 	if (size > 16384 || (size >= 2 && data[0] == 0x1f && data[1] == 0x8b)) {
