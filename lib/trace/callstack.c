@@ -119,6 +119,8 @@ tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
 	int f = innermost(cs, i), a = t->ev[i].parent;
 
 	tl_jb_reset(out);
+	if (t->thread_py == NULL)
+		return;		/* python_function events not read */
 	/* Merge frames and host ancestors, innermost first, by start. */
 	while ((f >= 0 || a >= 0) && (depth == 0 || n < depth)) {
 		int take_py;

@@ -16,7 +16,8 @@ struct tl_callstack *tl_callstack_new(const struct tl_trace *t);
 void tl_callstack_free(struct tl_callstack *cs);
 /*
  * Folded stack "outer;...;inner" of the frames around event i: the
- * innermost depth of them (0: all).
+ * innermost depth of them (0: all); "" when the trace's python_function
+ * events were not read (TL_PY_SKIP).
  */
 void tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
     struct tl_jbuf *out);

@@ -1194,6 +1194,8 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	    "they enclose: no module context from standard input (read the "
 	    "file, or use --stack)", t->path);
 	t->npy = 0;
+	free(t->thread_py);	/* as if the frames were not read */
+	t->thread_py = NULL;
 	return t;
 }
 
