@@ -169,7 +169,8 @@ op_facts(FILE *fp, const struct tl_fop *op)
 		if (op->module[0] != '\0') {
 			fputs("module ", fp);
 			tl_md_code(fp, op->module, 200);
-			fputs(", ", fp);
+			if (op->parent_name[0] != '\0')
+				fputs(", ", fp);
 		}
 		if (op->parent_name[0] != '\0') {
 			fputs("parent op ", fp);
