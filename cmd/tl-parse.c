@@ -20,7 +20,8 @@
 
 static const char usage_str[] =
     "usage: tl-parse [--csv] [--trace-name NAME] [--ops FILE] [--threads N]\n"
-    "                [--step N | --window START,END | --steady[=N]] [--stack]\n"
+    "                [--step N | --window START,END | --steady[=N]]\n"
+    "                [--stack | --no-context]\n"
     "                [--launchers | --timeline [--per-device] | --kernels | --meta |\n"
     "                 --iterations]\n"
     "                [--include-unlinked] [--capture PATH ... | --no-capture]\n"
@@ -37,7 +38,9 @@ static const char help_str[] =
     "  -w, --window START,END  only host events starting in [START, END) µs\n"
     "  -e, --steady[=N]        only the steady-state window of at most N\n"
     "                          iterations (default 32)\n"
-    "  -S, --stack             add the module and call_stack columns\n"
+    "  -S, --stack             every Python frame: the whole call_stack\n"
+    "  -N, --no-context        skip the Python frames: module and\n"
+    "                          call_stack empty (faster)\n"
     "  -l, --launchers         one row per launching op, direct kernels\n"
     "  -t, --timeline          print the GPU timeline instead\n"
     "  -d, --per-device        with --timeline, one timeline per GPU\n"
@@ -55,13 +58,19 @@ static const char help_str[] =
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n";
 
+/* Long options without a letter. */
+enum { OPT_NO_CAPTURE = 256 };
+
+/* The call_stack frames written without --stack, innermost first. */
+#define CONTEXT_DEPTH 8
+
 enum view {
 	V_OPS, V_LAUNCHERS, V_TIMELINE, V_KERNELS, V_META, V_ITERATIONS
 };
 
 static struct {
 	enum view view;
-	int csv, stack, per_device, unlinked;
+	int csv, stack, nocontext, per_device, unlinked;
 	const char *trace_name, *ops, *kernel_table;
 	int no_capture;
 	struct tl_capture_list capture;	/* --capture */
@@ -71,7 +80,7 @@ static struct {
 } opt;
 
 static struct tl_writer w;
-static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0 };
+static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0 };
 static int header_done;
 
 
@@ -219,7 +228,12 @@ parse_file(const char *path)
 	size_t nrows;
 
 	memset(&o, 0, sizeof(o));
-	o.keep_python = opt.stack;
+	/*
+	 * Module context by default: the frames around the host events,
+	 * read cheaply; --stack reads them all, and strictly.
+	 */
+	o.keep_python = opt.stack ? TL_PY_ALL : opt.nocontext ? TL_PY_SKIP :
+	    TL_PY_CONTEXT;
 	o.trace_name = opt.trace_name;
 	o.threads = (int)opt.threads;
 	if ((t = tl_trace_read(path, &o)) == NULL)
@@ -242,12 +256,12 @@ parse_file(const char *path)
 	if (opt.view == V_TIMELINE)
 		warn_left_out(t, &s, &tl, -1);
 	if (!header_done++)
-		tl_os_header(&os, view_table[opt.view], opt.stack);
+		tl_os_header(&os, view_table[opt.view], 1);
 	switch (opt.view) {
 	case V_OPS:
 	case V_LAUNCHERS:
 		os.launchers = opt.view == V_LAUNCHERS;
-		nrows = tl_os_oprows(&os, t, &win, &tl, opt.stack);
+		nrows = tl_os_oprows(&os, t, &win, &tl, 1);
 		warn_left_out(t, &s, &tl, (long)nrows);
 		break;
 	case V_TIMELINE:
@@ -311,6 +325,7 @@ main(int argc, char *argv[])
 		{ "launchers", no_argument, NULL, 'l' },
 		{ "meta", no_argument, NULL, 'm' },
 		{ "trace-name", required_argument, NULL, 'n' },
+		{ "no-context", no_argument, NULL, 'N' },
 		{ "ops", required_argument, NULL, 'o' },
 		{ "step", required_argument, NULL, 's' },
 		{ "stack", no_argument, NULL, 'S' },
@@ -319,7 +334,7 @@ main(int argc, char *argv[])
 		{ "version", no_argument, NULL, 'V' },
 		{ "window", required_argument, NULL, 'w' },
 		{ "capture", required_argument, NULL, 'C' },
-		{ "no-capture", no_argument, NULL, 'N' },
+		{ "no-capture", no_argument, NULL, OPT_NO_CAPTURE },
 		{ "kernel-table", required_argument, NULL, 'K' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -327,14 +342,14 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
-	while ((ch = getopt_long(argc, argv, "C:cde::hij:K:klmn:o:s:StuVw:", longopts,
+	while ((ch = getopt_long(argc, argv, "C:cde::hij:K:klmNn:o:s:StuVw:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'C':
 			if (tl_capture_add(&opt.capture, optarg) < 0)
 				return TL_EXIT_ERROR;
 			break;
-		case 'N':
+		case OPT_NO_CAPTURE:
 			opt.no_capture = 1;
 			break;
 		case 'K':
@@ -377,6 +392,9 @@ main(int argc, char *argv[])
 		case 'm':
 			set_view(V_META);
 			break;
+		case 'N':
+			opt.nocontext = 1;
+			break;
 		case 'n':
 			opt.trace_name = optarg;
 			break;
@@ -415,6 +433,10 @@ main(int argc, char *argv[])
 		tl_warn("--step, --window and --steady exclude each other");
 		usage(stderr, TL_EXIT_USAGE);
 	}
+	if (opt.stack && opt.nocontext) {
+		tl_warn("--stack and --no-context exclude each other");
+		usage(stderr, TL_EXIT_USAGE);
+	}
 	if (opt.per_device && opt.view != V_TIMELINE) {
 		tl_warn("--per-device needs --timeline");
 		usage(stderr, TL_EXIT_USAGE);
@@ -428,6 +450,7 @@ main(int argc, char *argv[])
 		return TL_EXIT_ERROR;
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, opt.csv);
+	os.depth = opt.stack ? 0 : CONTEXT_DEPTH;
 	if (argc == 0)
 		rval |= parse_file("-");
 	for (; *argv != NULL; argv++)

@@ -64,6 +64,35 @@ check "--window selects host events by start time" \
      [ \$($P --window \$a,\$(echo \$a | awk '{ printf \"%.3f\", \$1 + 0.001 }') $SAMPLE | wc -l) = 2 ]"
 check "--stack adds module and call_stack" \
     "$P --stack $SAMPLE | awk -F'\t' 'NR == 1 && \$(NF-1) != \"module\" { bad = 1; exit } NR > 1 && \$(NF-1) ~ /DecoderLayer/ { n++ } END { exit bad || (n == 0) }'"
+check "module context by default: module and call_stack columns" \
+    "$P $SAMPLE | awk -F'\t' 'NR == 1 && (\$(NF-1) != \"module\" || \$NF != \"call_stack\") { bad = 1; exit } NR > 1 && \$(NF-1) ~ /DecoderLayer/ { n++ } END { exit bad || (n == 0) }'"
+check "default module is --stack's, call_stack its innermost 8 frames" \
+    "$P $SAMPLE > $tmp/a && $P --stack $SAMPLE > $tmp/b && paste $tmp/a $tmp/b | awk -F'\t' '{ h = NF / 2; if (\$(h - 1) != \$(NF - 1)) bad++; if (NR == 1) next; n = split(\$NF, f, \";\"); s = \"\"; for (i = n > 8 ? n - 7 : 1; i <= n; i++) s = s (s == \"\" ? \"\" : \";\") f[i]; if (s != \$h) bad++; deep += n > 8 } END { exit bad > 0 || deep == 0 }'"
+# Frames read before the cpu_op that starts in them, more than one pruning
+# batch of them: the file is read again keeping every frame; standard
+# input cannot be, and its ops go without module context.
+awk 'BEGIN {
+	printf "{\"traceEvents\": [\n"
+	printf "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"main.py(1): run\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 1000000},\n"
+	printf "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"nn.Module: Net_0\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 900000},\n"
+	for (i = 0; i < 40000; i++)
+		printf "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"f.py(%d): g\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 5},\n", i, 10 * i + 10
+	printf "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": 101, \"dur\": 3, \"args\": {\"External id\": 1}},\n"
+	printf "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 102, \"dur\": 1, \"args\": {\"External id\": 1, \"correlation\": 7}},\n"
+	printf "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 110, \"dur\": 20, \"args\": {\"External id\": 1, \"correlation\": 7, \"stream\": 7}}\n"
+	printf "]}\n"
+}' > $tmp/late.json
+check "frames before their cpu_op: the file is read again, context as --stack" \
+    "$P $tmp/late.json | awk -F'\t' 'NR == 2 { exit \$(NF-1) != \"Net_0\" || \$NF != \"main.py(1): run;nn.Module: Net_0;f.py(9): g\" }' &&
+     $P $tmp/late.json | cut -f2- > $tmp/a && $P --stack $tmp/late.json | cut -f2- > $tmp/b && cmp $tmp/a $tmp/b"
+check "frames before their cpu_op on stdin: no module context, a warning" \
+    "$P < $tmp/late.json 2> $tmp/e | awk -F'\t' 'NR == 2 { exit \$(NF-1) != \"\" || \$NF != \"\" }' &&
+     grep -q 'no module context from standard input' $tmp/e"
+check "--no-context: module and call_stack empty, the rest the same" \
+    "$P -N $SAMPLE > $tmp/a && $P $SAMPLE > $tmp/b && [ \$(awk -F'\t' 'NR > 1 && (\$(NF-1) != \"\" || \$NF != \"\")' $tmp/a | wc -l) = 0 ] &&
+     awk -F'\t' -v OFS='\t' '{ NF -= 2; print }' $tmp/a > $tmp/a2 && awk -F'\t' -v OFS='\t' '{ NF -= 2; print }' $tmp/b > $tmp/b2 && cmp $tmp/a2 $tmp/b2 &&
+     head -1 $tmp/a | grep -q 'module	call_stack\$'"
+check "--stack with --no-context: exit 2" "$P -S -N $SAMPLE > /dev/null 2>&1; [ \$? = 2 ]"
 check "numbers do not depend on --stack" \
     "$P $SAMPLE | cut -f1-36 > $tmp/a && $P --stack $SAMPLE | cut -f1-36 > $tmp/b && cmp $tmp/a $tmp/b"
 check "--csv writes the same rows as CSV" \

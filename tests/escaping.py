@@ -168,8 +168,9 @@ def check_svg(name, path):
 
 def main():
     tmp = tempfile.mkdtemp()
+    # Without the module context, so that the titles name the trace.
     stream = run(["tl-efficiency", "--hw", "mi300x"],
-                 run(["tl-parse", SAMPLE]))
+                 run(["tl-parse", "--no-context", SAMPLE]))
     evil = evil_stream(stream)
     ev = os.path.join(tmp, "evil.tsv")
     with open(ev, "wb") as f:

@@ -1258,7 +1258,8 @@ questions(FILE *fp, const struct tl_cmpfind *c)
 	if (c->nmatch[TL_CM_REF_ONLY] + c->nmatch[TL_CM_TARGET_ONLY] > 0) {
 		fputs("- The ops of one side only: which ops of the other side "
 		    "do the same work? Read both traces' call stacks "
-		    "(`tl-parse --stack`) around them.\n", fp);
+		    "(the call_stack column; `tl-parse --stack` for the whole "
+		    "stack) around them.\n", fp);
 		n++;
 	}
 	if (n == 0)

@@ -183,7 +183,8 @@ op_facts(FILE *fp, const struct tl_fop *op)
 		if (op->module[0] != '\0') {
 			fputs("module ", fp);
 			tl_md_code(fp, op->module, 200);
-			fputs(", ", fp);
+			if (op->parent_name[0] != '\0')
+				fputs(", ", fp);
 		}
 		if (op->parent_name[0] != '\0') {
 			fputs("parent op ", fp);
@@ -1145,6 +1146,9 @@ top_ops(FILE *fp, const struct tl_findings *f, int max)
 	fputc('\n', fp);
 }
 
+/* The innermost call-stack entries the report shows of an op. */
+#define STACK_SHOWN 6
+
 /* Parent chains and module paths of the top ops (rough report). */
 static void
 tree(FILE *fp, const struct tl_findings *f)
@@ -1152,9 +1156,9 @@ tree(FILE *fp, const struct tl_findings *f)
 	int i;
 
 	if (!f->has_stack)
-		fputs("The stream has no module or call_stack columns; run "
-		    "`tl-parse --stack` for module paths and Python call "
-		    "stacks. Parent ops:\n\n", fp);
+		fputs("The stream has no module or call_stack columns (tl-parse "
+		    "writes them): no module paths or Python call stacks. "
+		    "Parent ops:\n\n", fp);
 	for (i = 0; i < f->nbottlenecks && i < 10; i++) {
 		const struct tl_fop *op = &f->op[f->bottlenecks[i]];
 
@@ -1177,7 +1181,7 @@ tree(FILE *fp, const struct tl_findings *f)
 		}
 		if (op->call_stack[0] != '\0') {
 			fputs("  - call stack, innermost last:\n", fp);
-			tl_md_stack(fp, op->call_stack, 10, "    ");
+			tl_md_stack(fp, op->call_stack, STACK_SHOWN, "    ");
 		}
 		fputs("  - subtree (GPU events):\n", fp);
 		kernels(fp, op);
@@ -1192,8 +1196,8 @@ fusion(FILE *fp, const struct tl_findings *f)
 	int i, n = 0;
 
 	if (!f->has_stack || f->nmod == 0) {
-		fputs("Needs `tl-parse --stack` (module paths) and "
-		    "per-instance rows.\n\n", fp);
+		fputs("Needs module paths (the module column of tl-parse's "
+		    "stream) and per-instance rows.\n\n", fp);
 		return;
 	}
 	fputs("Module instances that launch several GPU events and no GEMM, "

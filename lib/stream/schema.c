@@ -362,7 +362,7 @@ const struct tl_tabdef tl_tables[TL_TAB_N] = {
 	    NULL, 0 },
 	[TL_TAB_LAUNCHERS] = { "tl-parse", "--launchers", FORMAT,
 	    "The op stream", COLS(launchers), NULL, 0 },
-	[TL_TAB_STACK] = { "tl-parse", "--stack", FORMAT, "The op stream",
+	[TL_TAB_STACK] = { "tl-parse", "", FORMAT, "The op stream",
 	    COLS(stack), NULL, 0 },
 	[TL_TAB_TIMELINE] = { "tl-parse", "--timeline", FORMAT,
 	    "The timeline", COLS(timeline), NULL, 0 },

@@ -142,7 +142,7 @@ int tl_col_side(int c, int side);
 enum tl_table {
 	TL_TAB_OPS,		/* tl-parse: the op stream */
 	TL_TAB_LAUNCHERS,	/* tl-parse --launchers */
-	TL_TAB_STACK,		/* tl-parse --stack: after the rows' columns */
+	TL_TAB_STACK,		/* tl-parse's module context: after the rows' */
 	TL_TAB_TIMELINE,	/* tl-parse --timeline */
 	TL_TAB_KERNELS,		/* tl-parse --kernels */
 	TL_TAB_META,		/* tl-parse --meta */

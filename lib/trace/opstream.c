@@ -201,7 +201,7 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		if (cs != NULL) {
 			tl_module_of(cs, r->op, &os->jb);
 			tl_w_mem(os->w, os->jb.s, os->jb.n);
-			tl_callstack_of(cs, r->op, &os->jb);
+			tl_callstack_of(cs, r->op, os->depth, &os->jb);
 			tl_w_mem(os->w, os->jb.s, os->jb.n);
 		}
 		tl_w_eol(os->w);

@@ -23,6 +23,7 @@ struct tl_opstream {
 	struct tl_writer *w;
 	struct tl_jbuf jb;	/* scratch for JSON fields */
 	int launchers;		/* rows are the launcher view */
+	size_t depth;		/* call_stack: the innermost frames; 0 all */
 };
 
 /*

@@ -14,7 +14,9 @@
  * is in two rows, and without a window every linked one is in a row.
  *
  * Options come from a hash of the input, so an input always runs the
- * same way: python_function kept (and --stack columns), a window (the
+ * same way: python_function frames skipped, kept strictly (--stack) or
+ * read plainly and pruned (the default), with the module columns when
+ * kept, and a call_stack depth of 8 or all, a window (the
  * first ProfilerStep#, or the middle half of the trace), unlinked events
  * on the timeline, CSV instead of TSV, and the input merged into itself
  * as its own graph-capture trace (trace/capture.h: the captured graphs
@@ -53,7 +55,7 @@ static struct {
 } opt;
 
 static struct tl_writer w;
-static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0 };
+static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0 };
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -244,7 +246,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *out, *out2;
 	size_t outlen = 0, outlen2 = 0;
 
-	opt.python = h & 1;
+	opt.python = (int)((h >> 12) % 3);	/* TL_PY_SKIP, _ALL, _CONTEXT */
 	opt.unlinked = (h >> 1) & 1;
 	opt.csv = (h >> 2) & 1;
 	opt.window = (int)((h >> 3) % 3);
@@ -252,6 +254,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_put_input(0, data, size);
 	memset(&o, 0, sizeof(o));
 	o.keep_python = opt.python;
+	os.depth = (h >> 14) & 1 ? 8 : 0;
 	o.trace_name = (h >> 5) & 1 ? "x\ty,\"z\"\n" : NULL;
 	o.block = blocks[(h >> 6) % (sizeof(blocks) / sizeof(blocks[0]))];
 	if (size > 16384 || (size >= 2 && data[0] == 0x1f && data[1] == 0x8b)) {
