@@ -8,6 +8,7 @@
 
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/family.h"
 #include "stream/category.h"
 #include "stream/optable.h"
 #include "stream/rules.h"
@@ -127,7 +128,7 @@ main(int argc, char *argv[])
 	if (list) {
 		if (argc > 0)
 			usage(stderr, TL_EXIT_USAGE);
-		if (tl_optable_load(ops) < 0)
+		if (tl_optable_load(ops, tl_perf_family_known) < 0)
 			return TL_EXIT_ERROR;
 		tl_optable_print(&w);
 		return tl_close_stdout();

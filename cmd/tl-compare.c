@@ -10,6 +10,7 @@
 #include "analysis/opsig.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/family.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
 #include "stream/optable.h"
@@ -193,7 +194,7 @@ main(int argc, char *argv[])
 		tl_tline_free(&t[1]);
 		return tl_close_stdout();
 	}
-	if (tl_optable_load(ops) < 0 || tl_filemodels_setup() < 0)
+	if (tl_optable_load(ops, tl_perf_family_known) < 0 || tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	tl_opsigs_read(&side[0], ref);
 	tl_opsigs_read(&side[1], tgt);

@@ -8,6 +8,7 @@
 #include "common/json.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/family.h"
 #include "stream/optable.h"
 #include "stream/schema.h"
 #include "trace/opstream.h"
@@ -280,7 +281,7 @@ main(int argc, char *argv[])
 		tl_warn("--per-device needs --timeline");
 		usage(stderr, TL_EXIT_USAGE);
 	}
-	if (tl_optable_load(opt.ops) < 0)
+	if (tl_optable_load(opt.ops, tl_perf_family_known) < 0)
 		return TL_EXIT_ERROR;
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, opt.csv);

@@ -7,6 +7,7 @@
 
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/family.h"
 #include "model/model_file.h"
 #include "model/perfcols.h"
 #include "model/rowmodel.h"
@@ -74,7 +75,7 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
-	if (tl_optable_load(ops) < 0 || tl_filemodels_setup() < 0)
+	if (tl_optable_load(ops, tl_perf_family_known) < 0 || tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, csv);

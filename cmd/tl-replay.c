@@ -8,6 +8,7 @@
 
 #include "analysis/findrules.h"
 #include "common/util.h"
+#include "model/family.h"
 #include "model/hwauto.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
@@ -200,7 +201,7 @@ main(int argc, char *argv[])
 	if (tl_hwauto_init(&hwa, hw, opt.hw_map, opt.strict_hw, err,
 	    sizeof(err)) < 0)
 		tl_diex(TL_EXIT_USAGE, "--hw-map: %s", err);
-	if (tl_optable_load(opt.ops) < 0 || tl_filemodels_setup() < 0)
+	if (tl_optable_load(opt.ops, tl_perf_family_known) < 0 || tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	return run(argc, argv);
 }

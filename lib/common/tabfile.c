@@ -117,6 +117,7 @@ header(struct tl_tabfile *t)
 			    "column '%s' (want %s)", t->col[k], want(t));
 	}
 	t->nhdr = t->nf;
+	memcpy(t->hdr, t->f, sizeof(t->hdr[0]) * (size_t)t->nf);
 	return 0;
 }
 
@@ -176,16 +177,23 @@ tl_tabfile_next(struct tl_tabfile *t)
 				return -1;
 			continue;
 		}
-		if (!fields_ok(t))
+		if (!fields_ok(t) && t->nf < t->nhdr)
 			return tl_tabfile_error(t, t->line, "%d field%s, the "
-			    "header has %d", t->nf, t->nf == 1 ? "" : "s",
-			    t->nhdr);
+			    "header has %d: no value for '%s'", t->nf,
+			    t->nf == 1 ? "" : "s", t->nhdr, t->hdr[t->nf]);
+		if (!fields_ok(t))
+			return tl_tabfile_error(t, t->line, "%d fields, the "
+			    "header has %d: field %d ('%s') has no column",
+			    t->nf, t->nhdr, t->nhdr + 1, t->f[t->nhdr]);
+		t->nrows++;
 		return 1;
 	}
 	t->next = NULL;
 	if (t->nhdr == 0)
 		return tl_tabfile_error(t, t->line + 1, "no header line (want "
 		    "%s)", want(t));
+	if (t->nrows == 0)
+		return tl_tabfile_error(t, t->line, "no rows after the header");
 	return 0;
 }
 

@@ -16,7 +16,9 @@
  *    be missing, a column the table does not know is ignored, and a name
  *    twice is an error;
  *  - every other line is a row with as many fields as the header, except
- *    that it may leave out trailing fields of optional columns;
+ *    that it may leave out trailing fields of optional columns; a table
+ *    has at least one row (an empty table in place of the built-in one
+ *    would silently change every result);
  *  - a file with a NUL byte is not text.
  *
  * Errors are written into t->err as "FILE:LINE: what" (the table's name
@@ -37,6 +39,8 @@ struct tl_tabfile {
 	char *next;			/* the next line */
 	long line;			/* line number of the row just read */
 	int nhdr;			/* fields of the header, 0 before it */
+	char *hdr[TL_TABFILE_MAXCOL];	/* the header's names */
+	long nrows;			/* rows read */
 	int at[TL_TABFILE_MAXCOL];	/* field index of col[k], -1 missing */
 	char *f[TL_TABFILE_MAXCOL];	/* the fields of the row */
 	int nf;
