@@ -95,8 +95,8 @@ done
 # Bad and odd streams for the programs: NAME.expect as above, plus
 # "prog P..." to name the programs the case is for (default: the three
 # filters) and "args A..." for arguments in place of the program's
-# default ones and the file name (FILE stands for the file name).  The
-# file is standard input too.  tests/bad/table holds bad table files
+# default ones and the file name (FILE stands for the file name), "env
+# V=X..." for the environment.  The file is standard input too.  tests/bad/table holds bad table files
 # (--rules, --ops, --models, --hw-file) in the same form.
 binabs=$(cd "$BIN" && pwd)
 for e in tests/bad/stream/*.expect tests/bad/table/*.expect; do
@@ -105,6 +105,7 @@ for e in tests/bad/stream/*.expect tests/bad/table/*.expect; do
 	f=$(basename "$in")
 	progs=$(awk '$1 == "prog" { $1 = ""; print }' "$e")
 	args=$(awk '$1 == "args" { $1 = ""; print }' "$e")
+	envs=$(awk '$1 == "env" { $1 = ""; print }' "$e")
 	for p in ${progs:-tl-categorize tl-perfmodel tl-efficiency}; do
 		case $p in
 		tl-efficiency) set -- --hw mi300x "$f" ;;
@@ -119,7 +120,7 @@ for e in tests/bad/stream/*.expect tests/bad/table/*.expect; do
 				set -- "$@" "$a"
 			done
 		fi
-		(cd "$(dirname "$in")" && "$binabs/$p" "$@" < "$f") \
+		(cd "$(dirname "$in")" && env $envs "$binabs/$p" "$@" < "$f") \
 		    > "$tmp/o" 2> "$tmp/e"
 		expect "bad stream $in ($p)" "$e" $?
 	done

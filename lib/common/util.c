@@ -215,6 +215,33 @@ tl_fopen_read(const char *path)
 	return fp;
 }
 
+FILE *
+tl_tmpfile(const char **dir)
+{
+	const char *d = getenv("TMPDIR");
+	char *path;
+	FILE *fp;
+	int fd, e;
+
+	if (d == NULL || d[0] == '\0')
+		d = "/tmp";
+	*dir = d;
+	path = tl_malloc(strlen(d) + 16);
+	sprintf(path, "%s/tl-XXXXXX", d);
+	if ((fd = mkstemp(path)) < 0) {
+		free(path);
+		return NULL;
+	}
+	unlink(path);
+	free(path);
+	if ((fp = fdopen(fd, "w+")) == NULL) {
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	return fp;
+}
+
 char *
 tl_slurp(const char *path, size_t *len)
 {

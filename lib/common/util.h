@@ -71,6 +71,13 @@ FILE *tl_fopen_read(const char *path);
  * len is not NULL); NULL with errno set when it cannot be opened or read.
  */
 char *tl_slurp(const char *path, size_t *len);
+/*
+ * An anonymous temporary file (removed from its directory at once) in
+ * $TMPDIR, or /tmp when TMPDIR is unset or empty: a stream open for
+ * reading and writing, or NULL with errno set.  *dir is the directory,
+ * for messages.
+ */
+FILE *tl_tmpfile(const char **dir);
 /* Parse a whole decimal number; 0 on success. */
 int tl_parse_long(const char *s, long long min, long long max, long long *out);
 
