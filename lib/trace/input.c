@@ -72,6 +72,31 @@ struct tl_input {
 	long curpos;
 };
 
+/*
+ * The message of a read error, zerr as zlib's (and the ISA-L reader's)
+ * error codes put it, msg their text: what is wrong with the file and
+ * what to do, in one line.
+ */
+static void
+gz_error(struct tl_input *in, int zerr, const char *msg)
+{
+	static const char check[] = "gzip -t FILE checks a copy";
+
+	if (zerr == Z_BUF_ERROR)
+		snprintf(in->errmsg, sizeof(in->errmsg), "the gzip data is cut "
+		    "short (an unfinished copy or write?): use the whole file "
+		    "(%s)", check);
+	else if (zerr == Z_ERRNO)
+		snprintf(in->errmsg, sizeof(in->errmsg), "%s", msg);
+	else if (strstr(msg, "check") != NULL)
+		snprintf(in->errmsg, sizeof(in->errmsg), "gzip checksum "
+		    "mismatch (%s): the file is corrupt; use an intact copy "
+		    "(%s)", msg, check);
+	else
+		snprintf(in->errmsg, sizeof(in->errmsg), "corrupt gzip data "
+		    "(%s): use an intact copy (%s)", msg, check);
+}
+
 #ifdef TL_ISAL
 /* Read more input after the bytes not consumed yet: 0, or -1. */
 static int
@@ -331,14 +356,7 @@ src_read(struct tl_input *in, char *dst, unsigned n)
 		return (long)got;
 	if (z->err == Z_OK)
 		return 0;
-	if (z->err == Z_BUF_ERROR)
-		snprintf(in->errmsg, sizeof(in->errmsg), "%s",
-		    "truncated gzip input (unexpected end of file)");
-	else if (z->err == Z_ERRNO)
-		snprintf(in->errmsg, sizeof(in->errmsg), "%s", z->msg);
-	else	/* as gzerror puts it */
-		snprintf(in->errmsg, sizeof(in->errmsg), "<fd:%d>: %s", z->fd,
-		    z->msg);
+	gz_error(in, z->err, z->msg);
 	return -1;
 }
 
@@ -380,11 +398,7 @@ src_read(struct tl_input *in, char *dst, unsigned n)
 		int zerr;
 		const char *m = gzerror(in->gz, &zerr);
 
-		if (zerr == Z_BUF_ERROR)
-			m = "truncated gzip input (unexpected end of file)";
-		else if (zerr == Z_ERRNO)
-			m = strerror(errno);
-		snprintf(in->errmsg, sizeof(in->errmsg), "%s", m);
+		gz_error(in, zerr, zerr == Z_ERRNO ? strerror(errno) : m);
 	}
 	return r;
 }
