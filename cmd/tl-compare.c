@@ -41,11 +41,11 @@ static const char help_str[] =
     "  -f, --hw-file FILE      GPU table to use instead of the built-in one\n"
     "  -r, --roof KIND         achievable (default: where both GPUs have\n"
     "                          it, else dense peak) or peak\n"
-    "  -e, --tolerance PCT     a time ratio within PCT %% of the predicted\n"
+    "  -e, --tolerance PCT     a time ratio within PCT % of the predicted\n"
     "                          one is explained (default 25)\n"
     "  -t, --timeline          compare the GPU timelines instead\n"
     "  -c, --csv               write CSV instead of TSV\n"
-    "  -o, --ops FILE          op table to use instead of the built-in one\n"
+    "  -O, --ops FILE          op table to use instead of the built-in one\n"
     "  -M, --models FILE       also read the model formulas of FILE\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n";
@@ -88,7 +88,7 @@ main(int argc, char *argv[])
 		{ "hw-file", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "models", required_argument, NULL, 'M' },
-		{ "ops", required_argument, NULL, 'o' },
+		{ "ops", required_argument, NULL, 'O' },
 		{ "ref", required_argument, NULL, 'R' },
 		{ "roof", required_argument, NULL, 'r' },
 		{ "target", required_argument, NULL, 'T' },
@@ -111,7 +111,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();
-	while ((ch = getopt_long(argc, argv, "ce:f:hM:o:R:r:T:tV", longopts,
+	while ((ch = getopt_long(argc, argv, "ce:f:hM:O:r:R:tT:V", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'c':
@@ -129,7 +129,7 @@ main(int argc, char *argv[])
 		case 'M':
 			tl_filemodels_want(optarg);
 			break;
-		case 'o':
+		case 'O':
 			ops = optarg;
 			break;
 		case 'R':

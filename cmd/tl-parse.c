@@ -28,7 +28,7 @@ static const char help_str[] =
     "\n"
     "  -c, --csv               write CSV instead of TSV\n"
     "  -n, --trace-name NAME   value of the trace column (default: file name)\n"
-    "  -o, --ops FILE          op table to use instead of the built-in one\n"
+    "  -O, --ops FILE          op table to use instead of the built-in one\n"
     "  -s, --step N            only the ProfilerStep#N window\n"
     "  -w, --window START,END  only host events starting in [START, END) µs\n"
     "  -S, --stack             add the module and call_stack columns\n"
@@ -198,7 +198,7 @@ main(int argc, char *argv[])
 		{ "launchers", no_argument, NULL, 'l' },
 		{ "meta", no_argument, NULL, 'm' },
 		{ "trace-name", required_argument, NULL, 'n' },
-		{ "ops", required_argument, NULL, 'o' },
+		{ "ops", required_argument, NULL, 'O' },
 		{ "step", required_argument, NULL, 's' },
 		{ "stack", no_argument, NULL, 'S' },
 		{ "timeline", no_argument, NULL, 't' },
@@ -211,7 +211,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
-	while ((ch = getopt_long(argc, argv, "cdhj:klmn:o:s:StuVw:", longopts,
+	while ((ch = getopt_long(argc, argv, "cdhj:klmn:O:s:StuVw:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'c':
@@ -242,7 +242,7 @@ main(int argc, char *argv[])
 		case 'n':
 			opt.trace_name = optarg;
 			break;
-		case 'o':
+		case 'O':
 			opt.ops = optarg;
 			break;
 		case 's':

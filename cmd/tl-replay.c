@@ -32,11 +32,11 @@ static const char help_str[] =
     "                         previous one there as a whole)\n"
     "  -z, --zip FILE         write the package as a ZIP archive (renamed\n"
     "                         over FILE when complete)\n"
-    "  -b, --bottlenecks      keep only the ops the replay rule picks:\n"
+    "      --bottlenecks      keep only the ops the replay rule picks:\n"
     "                         over --min-pct % of GPU time and under\n"
     "                         --max-eff % of roofline\n"
     "  -p, --min-pct X        % of GPU time (default 10)\n"
-    "  -e, --max-eff X        % of roofline (default 30)\n"
+    "      --max-eff X        % of roofline (default 30)\n"
     "  -H, --hw NAME          GPU for the efficiency when the input has\n"
     "                         no pct_roofline (tl-efficiency --hw list);\n"
     "                         auto = from the trace_gpu* columns\n"
@@ -105,13 +105,16 @@ run(int argc, char *argv[])
 	return tl_close_stdout();
 }
 
+/* Options with a long name only. */
+enum { OPT_BOTTLENECKS = 256, OPT_MAX_EFF };
+
 int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
-		{ "bottlenecks", no_argument, NULL, 'b' },
+		{ "bottlenecks", no_argument, NULL, OPT_BOTTLENECKS },
 		{ "hw-map", required_argument, NULL, 'D' },
-		{ "max-eff", required_argument, NULL, 'e' },
+		{ "max-eff", required_argument, NULL, OPT_MAX_EFF },
 		{ "hw-file", required_argument, NULL, 'f' },
 		{ "hw", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
@@ -133,16 +136,16 @@ main(int argc, char *argv[])
 	argv[0] = (char *)tl_progname();
 	tl_findrules_default(&opt.rules);
 	opt.roof = TL_ROOF_AUTO;
-	while ((ch = getopt_long(argc, argv, "bD:e:f:H:hM:O:o:p:r:Vxz:", longopts,
+	while ((ch = getopt_long(argc, argv, "D:f:hH:M:o:O:p:r:Vxz:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
-		case 'b':
+		case OPT_BOTTLENECKS:
 			opt.bottlenecks = 1;
 			break;
 		case 'D':
 			opt.hw_map = optarg;
 			break;
-		case 'e':
+		case OPT_MAX_EFF:
 			opt.rules.replay_eff = percent(optarg, "--max-eff");
 			break;
 		case 'f':

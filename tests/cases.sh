@@ -247,7 +247,7 @@ check "tl-findings: thresholds are options (--bottleneck 100,0 makes every model
     "n=\$($F --bottleneck 100,0 -C gemm $tmp/se.tsv | grep -c '^### [0-9]'); m=\$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"category\"] == \"gemm\" && \$c[\"roofline_time_us\"] != \"\"' $tmp/se.tsv | cut -f4,15-18 | sort -u | wc -l); [ \$n = \$m ] && [ \$n -gt 0 ]"
 check "tl-findings: several traces get the cross-rank table with spread and straggler" \
     "$P -n rank0 $SAMPLE | $E --hw mi300x > $tmp/r0.tsv && $P -n rank1 $SAMPLE | $E --hw mi300x | tail -n +2 > $tmp/r1.tsv && \
-     cat $tmp/r0.tsv $tmp/r1.tsv | $F -r rough > $tmp/a && grep -q '^| \`rank0\` | 0 |' $tmp/a && grep -q '^| \`rank1\` | 0 |' $tmp/a && \
+     cat $tmp/r0.tsv $tmp/r1.tsv | $F --report rough > $tmp/a && grep -q '^| \`rank0\` | 0 |' $tmp/a && grep -q '^| \`rank1\` | 0 |' $tmp/a && \
      grep -q 'Busy time spreads from .* (0.0 % of the fastest)' $tmp/a"
 # tl-compare.
 Q=$BIN/tl-compare

@@ -325,7 +325,7 @@ def pair():
        "by default (exit 0, = the -o file)", out.returncode == 0 and
        out.stdout.decode() == fair and fair.startswith(
            "# Performance Comparison: `%s`" % rows[0]["ref_name"]))
-    out = sh("%s/tl-findings -r rough %s" % (BIN, cmp))
+    out = sh("%s/tl-findings --report rough %s" % (BIN, cmp))
     ok("qwen pair: -r rough writes the long report (= the -o file)",
        out.returncode == 0 and out.stdout.decode() == rough and
        "## Raw Data Exploration" in rough)
@@ -470,7 +470,7 @@ def statuses(cmp, want):
     ok("exit status: --fail-on exits 3 up to the worst priority (%s)"
        % ("Low", "Medium", "High", "Critical")[worst],
        codes == [3 if k <= worst else 0 for k in range(4)], codes)
-    r = sh("%s/tl-findings -r category -C gemm %s" % (BIN, cmp))
+    r = sh("%s/tl-findings --report category -C gemm %s" % (BIN, cmp))
     r2 = sh("%s/tl-findings --charts %s/c %s" % (BIN, TMP, cmp))
     ok("exit status: no category report or charts for a comparison (2)",
        r.returncode == 2 and r2.returncode == 2 and

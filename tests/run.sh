@@ -53,6 +53,10 @@ tally "$tmp/layers"
 python3 tests/schema.py tests/tools/schema . > "$tmp/schema" 2>&1
 tally "$tmp/schema"
 
+# One meaning per option letter across the programs' --help texts.
+python3 tests/options.py "$BIN" > "$tmp/options" 2>&1
+tally "$tmp/options"
+
 # Unit tests of lib modules.
 for c in tests/unit/test_*.c; do
 	t=${c%.c}

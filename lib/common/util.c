@@ -55,6 +55,13 @@ vwarn(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* After a usage error's one line, as GNU tools put it. */
+static void
+try_help(void)
+{
+	fprintf(stderr, "Try '%s --help' for more information.\n", progname);
+}
+
 void
 tl_die(const char *fmt, ...)
 {
@@ -74,6 +81,8 @@ tl_diex(int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn(fmt, ap);
 	va_end(ap);
+	if (status == TL_EXIT_USAGE)
+		try_help();
 	die_exit(status);
 }
 
@@ -274,9 +283,12 @@ tl_slurp(const char *path, size_t *len)
 void
 tl_usage(FILE *fp, int status, const char *usage, const char *help)
 {
+	if (status != 0) {
+		try_help();
+		exit(status);
+	}
 	fputs(usage, fp);
-	if (status == 0)
-		fputs(help, fp);
+	fputs(help, fp);
 	exit(status);
 }
 

@@ -35,8 +35,10 @@ void tl_diex(int status, const char *fmt, ...)
 extern void (*tl_exit_hook)(int status);
 
 /*
- * Print the usage text on fp, and the help text too when status is 0;
- * exit with status.
+ * With status 0, print the usage and help texts on fp; otherwise (a
+ * usage error, whose message is out already) only the pointer "Try 'PROG
+ * --help' for more information." on stderr, as GNU tools do.  Exit with
+ * status.  tl_diex with TL_EXIT_USAGE prints the pointer too.
  */
 void tl_usage(FILE *fp, int status, const char *usage, const char *help)
     __attribute__((noreturn));
