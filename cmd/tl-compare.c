@@ -106,6 +106,7 @@ main(int argc, char *argv[])
 	const char *hwname[2] = { NULL, NULL };
 	struct tl_opsigs side[2];
 	struct tl_writer w;
+	const char *opsonly = NULL;	/* an option of the op comparison */
 	char err[256];
 	int ch, csv = 0, timeline = 0;
 
@@ -118,24 +119,29 @@ main(int argc, char *argv[])
 			csv = 1;
 			break;
 		case 'e':
+			opsonly = "--tolerance";
 			o.tolerance_pct = tolerance(optarg);
 			break;
 		case 'f':
+			opsonly = "--hw-file";
 			hw_file = optarg;
 			break;
 		case 'h':
 			usage(stdout, 0);
 			break;
 		case 'M':
+			opsonly = "--models";
 			tl_filemodels_want(optarg);
 			break;
 		case 'O':
+			opsonly = "--ops";
 			ops = optarg;
 			break;
 		case 'R':
 			ref = optarg;
 			break;
 		case 'r':
+			opsonly = "--roof";
 			if (tl_roof_parse(optarg, &o.roof) < 0) {
 				tl_warn("--roof: expected achievable or peak");
 				usage(stderr, TL_EXIT_USAGE);
@@ -157,9 +163,11 @@ main(int argc, char *argv[])
 			o.name[1] = optarg;
 			break;
 		case OPT_REF_HW:
+			opsonly = "--ref-hw";
 			hwname[0] = optarg;
 			break;
 		case OPT_TARGET_HW:
+			opsonly = "--target-hw";
 			hwname[1] = optarg;
 			break;
 		default:
@@ -172,6 +180,11 @@ main(int argc, char *argv[])
 	}
 	if (ref == NULL || tgt == NULL) {
 		tl_warn("give both --ref FILE and --target FILE");
+		usage(stderr, TL_EXIT_USAGE);
+	}
+	if (timeline && opsonly != NULL) {	/* else accepted and ignored */
+		tl_warn("%s compares ops; --timeline takes only the names and "
+		    "--csv", opsonly);
 		usage(stderr, TL_EXIT_USAGE);
 	}
 	if (strcmp(ref, "-") == 0 && strcmp(tgt, "-") == 0) {

@@ -129,6 +129,7 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct tl_hw *hw = NULL;
+	const char *bonly = NULL;	/* an option of --bottlenecks given */
 	char err[512];
 	int ch;
 
@@ -143,15 +144,19 @@ main(int argc, char *argv[])
 			opt.bottlenecks = 1;
 			break;
 		case 'D':
+			bonly = "--hw-map";
 			opt.hw_map = optarg;
 			break;
 		case OPT_MAX_EFF:
+			bonly = "--max-eff";
 			opt.rules.replay_eff = percent(optarg, "--max-eff");
 			break;
 		case 'f':
+			bonly = "--hw-file";
 			opt.hw_file = optarg;
 			break;
 		case 'H':
+			bonly = "--hw";
 			opt.hw = optarg;
 			break;
 		case 'h':
@@ -167,9 +172,11 @@ main(int argc, char *argv[])
 			opt.dir = optarg;
 			break;
 		case 'p':
+			bonly = "--min-pct";
 			opt.rules.replay_pct = percent(optarg, "--min-pct");
 			break;
 		case 'r':
+			bonly = "--roof";
 			if (strcmp(optarg, "achievable") == 0)
 				opt.roof = TL_ROOF_AUTO;
 			else if (strcmp(optarg, "peak") == 0)
@@ -183,6 +190,7 @@ main(int argc, char *argv[])
 			tl_version();
 			break;
 		case 'x':
+			bonly = "--strict-hw";
 			opt.strict_hw = 1;
 			break;
 		case 'z':
@@ -193,6 +201,8 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
+	if (bonly != NULL && !opt.bottlenecks)	/* else accepted and ignored */
+		tl_diex(TL_EXIT_USAGE, "%s goes with --bottlenecks", bonly);
 	if (tl_hw_load(opt.hw_file, err, sizeof(err)) < 0)
 		tl_die("%s", err);
 	if (opt.hw_map != NULL && opt.hw == NULL)

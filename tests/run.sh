@@ -70,13 +70,20 @@ done
 
 # expect CASE EXPECT RC: compare the output in $tmp/o and $tmp/e and the
 # exit status RC with EXPECT ("exit N", "stderr RE", "stdout RE" lines).
-# Errors are one line; a usage error (exit 2) is followed by the usage.
+# Errors are one line; a usage error (exit 2) is one line and the
+# pointer to --help, as GNU tools put it.
 expect() {
 	want=$(awk '$1 == "exit" { print $2 }' "$2")
 	msg=""
 	[ "$3" = "$want" ] || msg="exit $3, want $want"
-	[ "$want" = 2 ] || [ "$(wc -l < "$tmp/e")" -le 1 ] ||
-	    msg="$msg; more than one line on stderr"
+	if [ "$want" = 2 ]; then
+		[ "$(wc -l < "$tmp/e")" -le 2 ] &&
+		    tail -n 1 "$tmp/e" | grep -Eq "^Try 'tl-[a-z]+ --help' for more information\.$" ||
+		    msg="$msg; a usage error is not one line and the pointer to --help"
+	else
+		[ "$(wc -l < "$tmp/e")" -le 1 ] ||
+		    msg="$msg; more than one line on stderr"
+	fi
 	while IFS= read -r line; do
 		case $line in
 		"stderr "*) grep -Eq -- "${line#stderr }" "$tmp/e" ||

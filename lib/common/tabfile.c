@@ -73,6 +73,7 @@ tl_tabfile_open(struct tl_tabfile *t, const char *path, const char *text,
 
 	memset(t, 0, sizeof(*t));
 	t->where = path != NULL ? path : builtin;
+	t->file = path != NULL;
 	t->col = col;
 	t->ncol = ncol;
 	t->nrequired = nrequired;
@@ -115,6 +116,15 @@ header(struct tl_tabfile *t)
 		if (t->at[k] < 0 && k < t->nrequired)
 			return tl_tabfile_error(t, t->line, "the header has no "
 			    "column '%s' (want %s)", t->col[k], want(t));
+	}
+	for (i = 0; i < t->nf && t->file; i++) {
+		for (k = 0; k < t->ncol; k++)
+			if (strcmp(t->f[i], t->col[k]) == 0)
+				break;
+		if (k == t->ncol)
+			return tl_tabfile_error(t, t->line, "unknown column "
+			    "'%.40s' (want %s): not a table of this kind",
+			    t->f[i], want(t));
 	}
 	t->nhdr = t->nf;
 	memcpy(t->hdr, t->f, sizeof(t->hdr[0]) * (size_t)t->nf);
