@@ -146,6 +146,10 @@ for c in tests/cases.sh tests/replay.sh tests/outputs.sh tests/scale.sh \
 	tally "$tmp/cases"
 done
 
+# Every example command of README.md and man/tl.7 runs and succeeds.
+python3 tests/examples.py "$BIN" > "$tmp/examples" 2>&1
+tally "$tmp/examples"
+
 # Trace text escaped for each output format (Markdown, JSON, CSV, TSV,
 # SVG) of tl-findings, tl-compare and tl-replay.
 python3 tests/escaping.py "$BIN" > "$tmp/esc" 2>&1
