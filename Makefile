@@ -357,11 +357,16 @@ install: all
 	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7 \
 	    $(DESTDIR)$(SHAREDIR)/samples $(DESTDIR)$(SHAREDIR)/replay
 	cp -f $(BIN) $(DESTDIR)$(PREFIX)/bin/
-	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
-	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
-	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
+	for f in $(MAN1) $(MAN5) $(MAN7) share/tl/tl.mk; do \
+	    case $$f in \
+	    man/*) d=$(DESTDIR)$(MANPREFIX)/man$${f##*.} ;; \
+	    *) d=$(DESTDIR)$(SHAREDIR) ;; \
+	    esac; \
+	    sed 's|/usr/local/share/tl|$(SHAREDIR)|g' $$f > $$d/$${f##*/} || \
+	    exit 1; \
+	done
 	mkdir -p $(DESTDIR)$(SHAREDIR)/models
-	cp -f share/tl/categories.tsv share/tl/ops.tsv share/tl/gpus.tsv share/tl/tl.mk $(DESTDIR)$(SHAREDIR)/
+	cp -f share/tl/categories.tsv share/tl/ops.tsv share/tl/gpus.tsv $(DESTDIR)$(SHAREDIR)/
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 	cp -f share/tl/replay/* $(DESTDIR)$(SHAREDIR)/replay/

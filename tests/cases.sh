@@ -370,3 +370,12 @@ if need_shared "SIGPIPE ignored on a large trace"; then
 	check "tl-parse: SIGPIPE ignored, a closed pipe ends quietly mid-stream (the largest shared trace)" \
 	    "(trap '' PIPE; $P $big 2> $tmp/e | head -1 > /dev/null) && [ ! -s $tmp/e ]"
 fi
+
+# make install: the installed pages and tl.mk name the installed paths
+# (PREFIX's share/tl), not /usr/local's.
+check "make install PREFIX=DIR: the installed man pages and tl.mk name DIR/share/tl" \
+    "make -s install PREFIX=$tmp/inst > /dev/null 2>&1 &&
+     ! grep -rl /usr/local/share/tl $tmp/inst/share/man $tmp/inst/share/tl/tl.mk &&
+     grep -q '$tmp/inst/share/tl/tl.mk' $tmp/inst/share/man/man7/tl.7 &&
+     grep -q '$tmp/inst/share/tl/ops.tsv' $tmp/inst/share/man/man1/tl-parse.1 &&
+     [ -f $tmp/inst/share/tl/models/default.tsv ] && [ -x $tmp/inst/bin/tl-parse ]"
