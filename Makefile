@@ -306,6 +306,7 @@ FUZZBIN = \
 	fuzz/bin/fuzz_expr \
 	fuzz/bin/fuzz_findings \
 	fuzz/bin/fuzz_stream \
+	fuzz/bin/fuzz_tables \
 	fuzz/bin/fuzz_timeline \
 	fuzz/bin/fuzz_trace
 
@@ -340,6 +341,10 @@ fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c tests/fuzz/harness.h fuzz/obj/lib
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_stream.c fuzz/obj/libtl.a $(LDLIBS)
+fuzz/bin/fuzz_tables: tests/fuzz/fuzz_tables.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_tables.c fuzz/obj/libtl.a $(LDLIBS)
 fuzz/bin/fuzz_timeline: tests/fuzz/fuzz_timeline.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \

@@ -182,7 +182,8 @@ main(int argc, char *argv[])
 		tl_warn("give both --ref FILE and --target FILE");
 		usage(stderr, TL_EXIT_USAGE);
 	}
-	if (timeline && opsonly != NULL) {	/* else accepted and ignored */
+	/* Else accepted and ignored. */
+	if (timeline && opsonly != NULL) {
 		tl_warn("%s compares ops; --timeline takes only the names and "
 		    "--csv", opsonly);
 		usage(stderr, TL_EXIT_USAGE);
@@ -207,7 +208,8 @@ main(int argc, char *argv[])
 		tl_tline_free(&t[1]);
 		return tl_close_stdout();
 	}
-	if (tl_optable_load(ops, tl_perf_family_known) < 0 || tl_filemodels_setup() < 0)
+	if (tl_optable_load(ops, tl_perf_family_known) < 0 ||
+	    tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	tl_opsigs_read(&side[0], ref);
 	tl_opsigs_read(&side[1], tgt);

@@ -228,7 +228,8 @@ main(int argc, char *argv[])
 		tl_diex(TL_EXIT_USAGE, "--hw-map: %s", err);
 	if (opt.hw != NULL)
 		eo.hw = &hwa;
-	if (tl_optable_load(opt.ops, tl_perf_family_known) < 0 || tl_filemodels_setup() < 0)
+	if (tl_optable_load(opt.ops, tl_perf_family_known) < 0 ||
+	    tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	return run(&eo, argc, argv);
 }

@@ -75,7 +75,8 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
-	if (tl_optable_load(ops, tl_perf_family_known) < 0 || tl_filemodels_setup() < 0)
+	if (tl_optable_load(ops, tl_perf_family_known) < 0 ||
+	    tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, csv);

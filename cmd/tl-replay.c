@@ -201,7 +201,8 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
-	if (bonly != NULL && !opt.bottlenecks)	/* else accepted and ignored */
+	/* Else accepted and ignored. */
+	if (bonly != NULL && !opt.bottlenecks)
 		tl_diex(TL_EXIT_USAGE, "%s goes with --bottlenecks", bonly);
 	if (tl_hw_load(opt.hw_file, err, sizeof(err)) < 0)
 		tl_die("%s", err);
@@ -214,7 +215,8 @@ main(int argc, char *argv[])
 	if (tl_hwauto_init(&hwa, hw, opt.hw_map, opt.strict_hw, err,
 	    sizeof(err)) < 0)
 		tl_diex(TL_EXIT_USAGE, "--hw-map: %s", err);
-	if (tl_optable_load(opt.ops, tl_perf_family_known) < 0 || tl_filemodels_setup() < 0)
+	if (tl_optable_load(opt.ops, tl_perf_family_known) < 0 ||
+	    tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	return run(argc, argv);
 }

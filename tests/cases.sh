@@ -248,7 +248,19 @@ check "tl-findings: thresholds are options (--bottleneck 100,0 makes every model
 check "tl-findings: several traces get the cross-rank table with spread and straggler" \
     "$P -n rank0 $SAMPLE | $E --hw mi300x > $tmp/r0.tsv && $P -n rank1 $SAMPLE | $E --hw mi300x | tail -n +2 > $tmp/r1.tsv && \
      cat $tmp/r0.tsv $tmp/r1.tsv | $F --report rough > $tmp/a && grep -q '^| \`rank0\` | 0 |' $tmp/a && grep -q '^| \`rank1\` | 0 |' $tmp/a && \
-     grep -q 'Busy time spreads from .* (0.0 % of the fastest)' $tmp/a"
+     grep -q 'it spreads from .* (0.0 % of the fastest)' $tmp/a"
+# Two ranks on two GPUs: the title names both, the default report has the
+# per-rank table (with each rank's GPU) and the per-rank mean of the
+# timeline (the sample's total from tl-parse -t), never the ranks' sum
+# under a single-GPU label.
+check "tl-findings: two ranks on two GPUs, default report: every GPU named, per-rank figures, no summed timeline" \
+    "$P -n r0 $SAMPLE > $tmp/m.tsv && $P -n r1 $SAMPLE | tail -n +2 >> $tmp/m.tsv && printf 'r0  mi300x\\nr1  h100\\n' > $tmp/m.map && \
+     $E --hw-map $tmp/m.map $tmp/m.tsv | $F > $tmp/a && \
+     tot=\$($P -t $SAMPLE | awk -F'\t' '\$4 == \"total\" { printf \"%.3f\", \$5 / 1000 }') && \
+     grep -q '^# 2 traces on 2 GPUs (mi300x, h100): standalone analysis$' $tmp/a && \
+     grep -q \"^| GPU timeline per rank (mean of 2) | \$tot ms |\" $tmp/a && ! grep -q 'Total GPU timeline' $tmp/a && \
+     grep -q '^| \`r0\` | 0 | mi300x |' $tmp/a && grep -q '^| \`r1\` | 0 | h100 |' $tmp/a && \
+     grep -q 'Busy time per rank: mean .* ms, max .* ms; it spreads from' $tmp/a && grep -q '^| # | Operation |' $tmp/a"
 # tl-compare.
 Q=$BIN/tl-compare
 # cols.awk: print the columns named in cols (comma-separated), no header.

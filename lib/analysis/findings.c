@@ -87,8 +87,9 @@ cat_error(struct tl_floader *L, int cat, const char *col, const char *v,
 
 /*
  * Column k's number, read once by the row reader: 1 set, 0 empty, -1
- * breaking the rule for numbers (tl_rr_why; the category fails).  num gives the double,
- * num_i64 an integer column's value and num_ns a time's nanoseconds.
+ * breaking the rule for numbers (tl_rr_why; the category fails).  num
+ * gives the double, num_i64 an integer column's value and num_ns a time's
+ * nanoseconds.
  */
 static const struct tl_field *
 checked(struct tl_floader *L, int k, int cat)

@@ -73,7 +73,6 @@ tl_tabfile_open(struct tl_tabfile *t, const char *path, const char *text,
 
 	memset(t, 0, sizeof(*t));
 	t->where = path != NULL ? path : builtin;
-	t->file = path != NULL;
 	t->col = col;
 	t->ncol = ncol;
 	t->nrequired = nrequired;
@@ -101,7 +100,7 @@ tl_tabfile_open(struct tl_tabfile *t, const char *path, const char *text,
 static int
 header(struct tl_tabfile *t)
 {
-	int i, k;
+	int i, k, unknown, first;
 
 	for (k = 0; k < t->ncol; k++) {
 		t->at[k] = -1;
@@ -117,15 +116,17 @@ header(struct tl_tabfile *t)
 			return tl_tabfile_error(t, t->line, "the header has no "
 			    "column '%s' (want %s)", t->col[k], want(t));
 	}
-	for (i = 0; i < t->nf && t->file; i++) {
+	for (i = 0, unknown = 0, first = -1; i < t->nf; i++) {
 		for (k = 0; k < t->ncol; k++)
 			if (strcmp(t->f[i], t->col[k]) == 0)
 				break;
-		if (k == t->ncol)
-			return tl_tabfile_error(t, t->line, "unknown column "
-			    "'%.40s' (want %s): not a table of this kind",
-			    t->f[i], want(t));
+		if (k == t->ncol && unknown++ == 0)
+			first = i;
 	}
+	if (unknown > t->nf - unknown)	/* a stream, not a table */
+		return tl_tabfile_error(t, t->line, "%d of %d columns are not "
+		    "this table's, such as '%.40s' (want %s): not a table of "
+		    "this kind", unknown, t->nf, t->f[first], want(t));
 	t->nhdr = t->nf;
 	memcpy(t->hdr, t->f, sizeof(t->hdr[0]) * (size_t)t->nf);
 	return 0;

@@ -13,9 +13,10 @@
  *    in CR LF; a UTF-8 byte order mark before the first line is skipped;
  *  - the first other line is the header.  Columns are found by name, in
  *    any order: each required column must be there, an optional one may
- *    be missing, and a name twice is an error; a column the table does
- *    not know is an error in a file (an op stream or other output given
- *    in place of a table), ignored in the built-in text;
+ *    be missing, a column the table does not know is ignored (a note),
+ *    and a name twice is an error; a header with more columns the table
+ *    does not know than ones it knows is an error (an op stream or other
+ *    output given in place of a table);
  *  - every other line is a row with as many fields as the header, except
  *    that it may leave out trailing fields of optional columns; a table
  *    has at least one row (an empty table in place of the built-in one
@@ -33,7 +34,6 @@ enum {
 
 struct tl_tabfile {
 	const char *where;		/* file name, or the built-in's name */
-	int file;			/* read from a file */
 	const char *const *col;		/* the columns the caller reads */
 	int ncol, nrequired;		/* the first nrequired are required */
 	int flags;

@@ -32,6 +32,57 @@ share(int64_t part, int64_t whole)
 	return whole > 0 ? (double)part / (double)whole * 100 : 0;
 }
 
+/* The GPU of trace i: its rows' hw, else the input's. */
+static const char *
+trace_hw(const struct tl_findings *f, int i)
+{
+	const char *h = f->tr[i].hw;
+
+	return h != NULL && h[0] != '\0' ? h : f->hw;
+}
+
+/*
+ * " on GPU", or " on N GPUs (A, B, ...)" when the traces ran on several:
+ * every GPU present, none taken for all.
+ */
+static void
+gpus(FILE *fp, const struct tl_findings *f)
+{
+	const char *h;
+	int i, j, n = 0;
+
+	for (i = 0; i < f->ntr; i++) {
+		if ((h = trace_hw(f, i)) == NULL)
+			continue;
+		for (j = 0; j < i; j++)
+			if (trace_hw(f, j) != NULL &&
+			    strcmp(trace_hw(f, j), h) == 0)
+				break;
+		n += j == i;
+	}
+	if (n == 0)
+		return;
+	if (n > 1)
+		fprintf(fp, " on %d GPUs (", n);
+	else
+		fputs(" on ", fp);
+	for (i = 0, n = 0; i < f->ntr; i++) {
+		if ((h = trace_hw(f, i)) == NULL)
+			continue;
+		for (j = 0; j < i; j++)
+			if (trace_hw(f, j) != NULL &&
+			    strcmp(trace_hw(f, j), h) == 0)
+				break;
+		if (j < i)
+			continue;
+		if (n++ > 0)
+			fputs(", ", fp);
+		tl_md_text(fp, h, 40);
+	}
+	if (n > 1)
+		fputc(')', fp);
+}
+
 static void
 title(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o,
     const char *what)
@@ -43,10 +94,7 @@ title(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o,
 		tl_md_code(fp, f->tr[0].name, 120);
 	else
 		fprintf(fp, "%d traces", f->ntr);
-	if (f->hw != NULL) {
-		fputs(" on ", fp);
-		tl_md_text(fp, f->hw, 40);
-	}
+	gpus(fp, f);
 	fprintf(fp, ": %s\n\n", what);
 }
 
@@ -505,10 +553,28 @@ idle_advice(FILE *fp, const struct tl_findings *f)
 	    "(.item(), .cpu(), printing tensors) from the step.\n", fp);
 }
 
+/*
+ * The GPU timeline of one trace, or of each of n > 1 ranks on average:
+ * the timelines of different ranks run side by side, so their sum is no
+ * GPU's timeline.
+ */
 static void
-timeline_rows(FILE *fp, const struct tl_ftimeline *t)
+timeline_rows(FILE *fp, const struct tl_ftimeline *sum, int n)
 {
-	fprintf(fp, "| Total GPU timeline | %s ms |\n", tl_md_ms(t->total));
+	struct tl_ftimeline m = *sum, *t = &m;
+
+	if (n > 1) {
+		m.total /= n;
+		m.busy /= n;
+		m.compute /= n;
+		m.comm /= n;
+		m.memcpy /= n;
+		m.idle /= n;
+		fprintf(fp, "| GPU timeline per rank (mean of %d) | %s ms |\n",
+		    n, tl_md_ms(t->total));
+	} else
+		fprintf(fp, "| Total GPU timeline | %s ms |\n",
+		    tl_md_ms(t->total));
 	fprintf(fp, "| Computation (GPU utilisation) | %s ms (%s %%) |\n",
 	    tl_md_ms(t->compute), tl_md_num(share(t->compute, t->total), 1));
 	fprintf(fp, "| Exposed communication | %s ms (%s %%) |\n",
@@ -533,10 +599,10 @@ static void
 ranks(FILE *fp, const struct tl_findings *f)
 {
 	int i, slow = 0, idle = 0;
-	int64_t lo, hi;
+	int64_t lo, hi, sum;
 
-	fputs("| Trace | Rank | Busy (ms) | Idle (ms) | Exposed comm (ms) | "
-	    "Total (ms) |\n|---|---|---|---|---|---|\n", fp);
+	fputs("| Trace | Rank | GPU | Busy (ms) | Idle (ms) | Exposed comm "
+	    "(ms) | Total (ms) |\n|---|---|---|---|---|---|---|\n", fp);
 	for (i = 0; i < f->ntr; i++) {
 		const struct tl_ftrace *t = &f->tr[i];
 
@@ -544,6 +610,9 @@ ranks(FILE *fp, const struct tl_findings *f)
 		tl_md_code(fp, t->name, 80);
 		fputs(" | ", fp);
 		tl_md_text(fp, t->rank[0] != '\0' ? t->rank : "n/a", 20);
+		fputs(" | ", fp);
+		tl_md_text(fp, trace_hw(f, i) != NULL ? trace_hw(f, i) :
+		    "n/a", 40);
 		fprintf(fp, " | %s | %s | %s | %s |\n", tl_md_ms(t->busy_ns),
 		    tl_md_ms(t->idle_ns), tl_md_ms(t->comm_ns),
 		    tl_md_ms(t->total_ns));
@@ -552,15 +621,17 @@ ranks(FILE *fp, const struct tl_findings *f)
 		if (t->idle_ns > f->tr[idle].idle_ns)
 			idle = i;
 	}
-	lo = hi = f->tr[0].busy_ns;
+	lo = hi = sum = f->tr[0].busy_ns;
 	for (i = 1; i < f->ntr; i++) {
+		sum += f->tr[i].busy_ns;
 		if (f->tr[i].busy_ns < lo)
 			lo = f->tr[i].busy_ns;
 		if (f->tr[i].busy_ns > hi)
 			hi = f->tr[i].busy_ns;
 	}
-	fprintf(fp, "\nBusy time spreads from %s to %s ms (%s %% of the "
-	    "fastest). Straggler by busy time: ", tl_md_ms(lo), tl_md_ms(hi),
+	fprintf(fp, "\nBusy time per rank: mean %s ms, max %s ms; it spreads "
+	    "from %s to %s ms (%s %% of the fastest). Straggler by busy time: ",
+	    tl_md_ms(sum / f->ntr), tl_md_ms(hi), tl_md_ms(lo), tl_md_ms(hi),
 	    tl_md_num(share(hi - lo, lo), 1));
 	tl_md_code(fp, f->tr[slow].name, 80);
 	fputs("; most idle: ", fp);
@@ -701,15 +772,16 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	fprintf(fp, " The rules find %d bottleneck%s.\n\n", f->nbottlenecks,
 	    f->nbottlenecks == 1 ? "" : "s");
 	fputs("| Metric | Value |\n|---|---|\n", fp);
-	timeline_rows(fp, &t);
-	fprintf(fp, "| Sum of op kernel times | %s ms |\n\n",
-	    tl_md_ms((int64_t)(f->op_total_us * 1e3 + 0.5)));
+	timeline_rows(fp, &t, f->ntr);
+	fprintf(fp, "| Sum of op kernel times%s | %s ms |\n\n", f->ntr > 1 ?
+	    " (all ranks)" : "", tl_md_ms((int64_t)(f->op_total_us * 1e3 +
+	    0.5)));
 	fputs("### Top Bottlenecks\n\n", fp);
 	if (f->nbottlenecks == 0)
 		fputs("None: no op is both large and below the efficiency "
 		    "threshold.\n\n", fp);
 	else {
-		fputs("| Rank | Operation | Time (ms) | % of compute | "
+		fputs("| # | Operation | Time (ms) | % of compute | "
 		    "Priority |\n|---|---|---|---|---|\n", fp);
 		for (i = 0; i < f->nbottlenecks && i < FAIR_TOP; i++) {
 			const struct tl_fop *op = &f->op[f->bottlenecks[i]];
@@ -959,10 +1031,10 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	    * 1e3 + 0.5)));
 	fputs("### Step 2: GPU timeline\n\n| Metric | Value |\n|---|---|\n",
 	    fp);
-	timeline_rows(fp, &t);
+	timeline_rows(fp, &t, f->ntr);
 	fprintf(fp, "\nUtilisation = computation / total = %s / %s = %s %% "
-	    "(flag below %s %%: %s).\n\n", tl_md_ms(t.compute),
-	    tl_md_ms(t.total), tl_md_num(share(t.compute, t.total), 1),
+	    "(flag below %s %%: %s).\n\n", tl_md_ms(t.compute / f->ntr),
+	    tl_md_ms(t.total / f->ntr), tl_md_num(share(t.compute, t.total), 1),
 	    tl_md_num(f->utilisation_min, 0), low_utilisation(f, &t) ?
 	    "flagged" : "fine");
 	if (f->ntr > 1) {

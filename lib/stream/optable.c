@@ -42,8 +42,8 @@ check_models(struct tl_tabfile *t, int (*known)(const char *family))
 	}
 	f = tl_tabfile_get(t, 4);
 	if (f[0] != '\0' && strcmp(f, "yes") != 0)
-		return tl_tabfile_error(t, t->line, "bwd_model must be 'yes' or "
-		    "empty, not '%s'", f);
+		return tl_tabfile_error(t, t->line, "bwd_model must be 'yes' "
+		    "or empty, not '%s'", f);
 	return 0;
 }
 

@@ -85,7 +85,8 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_PERF_MODEL] = { "perf_model", TL_CT_TEXT, "" },
 	[TL_COL_FLOPS] = { "flops", TL_CT_INT, "FLOP", 1 },
 	[TL_COL_BYTES] = { "bytes", TL_CT_INT, "byte", 1 },
-	[TL_COL_FLOPS_PER_BYTE] = { "flops_per_byte", TL_CT_REAL, "FLOP/byte", 1 },
+	[TL_COL_FLOPS_PER_BYTE] =
+	    { "flops_per_byte", TL_CT_REAL, "FLOP/byte", 1 },
 	[TL_COL_COMPUTE_SPEC] = { "compute_spec", TL_CT_TEXT, "" },
 	[TL_COL_PARAMS] = { "params", TL_CT_JSON, "" },
 	[TL_COL_PERF_ERROR] = { "perf_error", TL_CT_TEXT, "" },
@@ -109,8 +110,10 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	    { "kernel_time_mean_us", TL_CT_REAL, "µs", 1 },
 	[TL_COL_KERNEL_TIME_STD_US] =
 	    { "kernel_time_std_us", TL_CT_REAL, "µs", 1 },
-	[TL_COL_KERNEL_TIME_MIN_US] = { "kernel_time_min_us", TL_CT_US, "µs", 1 },
-	[TL_COL_KERNEL_TIME_MAX_US] = { "kernel_time_max_us", TL_CT_US, "µs", 1 },
+	[TL_COL_KERNEL_TIME_MIN_US] =
+	    { "kernel_time_min_us", TL_CT_US, "µs", 1 },
+	[TL_COL_KERNEL_TIME_MAX_US] =
+	    { "kernel_time_max_us", TL_CT_US, "µs", 1 },
 	[TL_COL_MODEL] = { "model", TL_CT_TEXT, "" },
 	[TL_COL_BWD_MODEL] = { "bwd_model", TL_CT_TEXT, "" },
 	[TL_COL_EXTRA_MODEL] = { "extra_model", TL_CT_TEXT, "" },
@@ -121,7 +124,8 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_HBM_ACHIEVABLE_TBS] =
 	    { "hbm_achievable_tbs", TL_CT_REAL, "TB/s", 1 },
 	[TL_COL_MEMORY_GB] = { "memory_gb", TL_CT_REAL, "GB", 1 },
-	[TL_COL_DEVICES_PER_PACKAGE] = { "devices_per_package", TL_CT_INT, "", 1 },
+	[TL_COL_DEVICES_PER_PACKAGE] =
+	    { "devices_per_package", TL_CT_INT, "", 1 },
 	[TL_COL_COMPUTE_UNITS] = { "compute_units", TL_CT_INT, "", 1 },
 	[TL_COL_MATRIX_BF16_TFLOPS] =
 	    { "matrix_bf16_tflops", TL_CT_REAL, "TFLOPS", 1 },
@@ -139,14 +143,16 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_TARGET_ROOF] = { "target_roof", TL_CT_TEXT, "" },
 	[TL_COL_REF_BW_ROOF] = { "ref_bw_roof", TL_CT_TEXT, "" },
 	[TL_COL_TARGET_BW_ROOF] = { "target_bw_roof", TL_CT_TEXT, "" },
-	[TL_COL_REF_PEAK_TFLOPS] = { "ref_peak_tflops", TL_CT_REAL, "TFLOPS", 1 },
+	[TL_COL_REF_PEAK_TFLOPS] =
+	    { "ref_peak_tflops", TL_CT_REAL, "TFLOPS", 1 },
 	[TL_COL_TARGET_PEAK_TFLOPS] =
 	    { "target_peak_tflops", TL_CT_REAL, "TFLOPS", 1 },
 	[TL_COL_REF_PEAK_TBS] = { "ref_peak_tbs", TL_CT_REAL, "TB/s", 1 },
 	[TL_COL_TARGET_PEAK_TBS] = { "target_peak_tbs", TL_CT_REAL, "TB/s", 1 },
 	[TL_COL_REF_COUNT] = { "ref_count", TL_CT_INT, "", 1 },
 	[TL_COL_TARGET_COUNT] = { "target_count", TL_CT_INT, "", 1 },
-	[TL_COL_REF_KERNEL_TIME_US] = { "ref_kernel_time_us", TL_CT_US, "µs", 1 },
+	[TL_COL_REF_KERNEL_TIME_US] =
+	    { "ref_kernel_time_us", TL_CT_US, "µs", 1 },
 	[TL_COL_TARGET_KERNEL_TIME_US] =
 	    { "target_kernel_time_us", TL_CT_US, "µs", 1 },
 	[TL_COL_REF_KERNEL_TIME_MEAN_US] =
@@ -154,7 +160,8 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_TARGET_KERNEL_TIME_MEAN_US] =
 	    { "target_kernel_time_mean_us", TL_CT_REAL, "µs", 1 },
 	[TL_COL_REF_TFLOPS_S] = { "ref_tflops_s", TL_CT_REAL, "TFLOPS", 1 },
-	[TL_COL_TARGET_TFLOPS_S] = { "target_tflops_s", TL_CT_REAL, "TFLOPS", 1 },
+	[TL_COL_TARGET_TFLOPS_S] =
+	    { "target_tflops_s", TL_CT_REAL, "TFLOPS", 1 },
 	[TL_COL_REF_TBS] = { "ref_tbs", TL_CT_REAL, "TB/s", 1 },
 	[TL_COL_TARGET_TBS] = { "target_tbs", TL_CT_REAL, "TB/s", 1 },
 	[TL_COL_REF_PCT_ROOFLINE] = { "ref_pct_roofline", TL_CT_REAL, "%", 1 },
@@ -173,7 +180,8 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_TOLERANCE_PCT] = { "tolerance_pct", TL_CT_REAL, "%", 1 },
 	[TL_COL_UNEXPLAINED_TIME_US] =
 	    { "unexplained_time_us", TL_CT_REAL, "µs", 1 },
-	[TL_COL_REF_TRACE_TOTAL_US] = { "ref_trace_total_us", TL_CT_US, "µs", 1 },
+	[TL_COL_REF_TRACE_TOTAL_US] =
+	    { "ref_trace_total_us", TL_CT_US, "µs", 1 },
 	[TL_COL_REF_TRACE_BUSY_US] = { "ref_trace_busy_us", TL_CT_US, "µs", 1 },
 	[TL_COL_REF_TRACE_COMPUTE_US] =
 	    { "ref_trace_compute_us", TL_CT_US, "µs", 1 },
