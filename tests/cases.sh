@@ -20,8 +20,8 @@ need_shared() {
 # Command line.
 check "--help on stdout, exit 0" "$P --help | grep -q '^usage: tl-parse'"
 check "--version" "[ \"\$($P --version)\" = 'tl-parse (tl) $(sed -n 's/^VERSION = //p' config.mk)' ]"
-check "unknown option: exit 2, usage on stderr" \
-    "$P --bogus 2> $tmp/e; [ \$? = 2 ] && grep -q usage: $tmp/e"
+check "unknown option: exit 2, one line and the pointer to --help on stderr" \
+    "$P --bogus 2> $tmp/e; [ \$? = 2 ] && [ \$(wc -l < $tmp/e) = 2 ] && grep -q \"^Try 'tl-parse --help' for more information.$\" $tmp/e"
 check "bad --step: exit 2" "$P --step x $SAMPLE 2>/dev/null; [ \$? = 2 ]"
 check "two views: exit 2" "$P -t -k $SAMPLE 2>/dev/null; [ \$? = 2 ]"
 check "--per-device without --timeline: exit 2" "$P -d $SAMPLE 2>/dev/null; [ \$? = 2 ]"

@@ -30,7 +30,7 @@ need_shared() {
 # Command line.
 check "replay: --help on stdout, exit 0" "$R --help | grep -q '^usage: tl-replay'"
 check "replay: --version" "[ \"\$($R --version)\" = 'tl-replay (tl) $(sed -n 's/^VERSION = //p' config.mk)' ]"
-check "replay: unknown option: exit 2" "$R --bogus 2> $tmp/e < /dev/null; [ \$? = 2 ] && grep -q usage: $tmp/e"
+check "replay: unknown option: exit 2" "$R --bogus 2> $tmp/e < /dev/null; [ \$? = 2 ] && grep -q \"^Try 'tl-replay --help'\" $tmp/e"
 check "replay: bad --min-pct: exit 2" "$R -b --min-pct 200 < /dev/null 2>/dev/null; [ \$? = 2 ]"
 check "replay: unknown --hw: exit 2" "$R --hw nosuchgpu < /dev/null 2>/dev/null; [ \$? = 2 ]"
 check "replay: missing file: exit 1" \

@@ -41,6 +41,19 @@ trace_hw(const struct tl_findings *f, int i)
 	return h != NULL && h[0] != '\0' ? h : f->hw;
 }
 
+/* Trace i's GPU, when it is known and no trace before i has it; or NULL. */
+static const char *
+new_hw(const struct tl_findings *f, int i)
+{
+	const char *h = trace_hw(f, i);
+	int j;
+
+	for (j = 0; h != NULL && j < i; j++)
+		if (trace_hw(f, j) != NULL && strcmp(trace_hw(f, j), h) == 0)
+			return NULL;
+	return h;
+}
+
 /*
  * " on GPU", or " on N GPUs (A, B, ...)" when the traces ran on several:
  * every GPU present, none taken for all.
@@ -48,36 +61,22 @@ trace_hw(const struct tl_findings *f, int i)
 static void
 gpus(FILE *fp, const struct tl_findings *f)
 {
-	const char *h;
-	int i, j, n = 0;
+	int i, n = 0, k = 0;
 
-	for (i = 0; i < f->ntr; i++) {
-		if ((h = trace_hw(f, i)) == NULL)
-			continue;
-		for (j = 0; j < i; j++)
-			if (trace_hw(f, j) != NULL &&
-			    strcmp(trace_hw(f, j), h) == 0)
-				break;
-		n += j == i;
-	}
+	for (i = 0; i < f->ntr; i++)
+		n += new_hw(f, i) != NULL;
 	if (n == 0)
 		return;
 	if (n > 1)
 		fprintf(fp, " on %d GPUs (", n);
 	else
 		fputs(" on ", fp);
-	for (i = 0, n = 0; i < f->ntr; i++) {
-		if ((h = trace_hw(f, i)) == NULL)
+	for (i = 0; i < f->ntr; i++) {
+		if (new_hw(f, i) == NULL)
 			continue;
-		for (j = 0; j < i; j++)
-			if (trace_hw(f, j) != NULL &&
-			    strcmp(trace_hw(f, j), h) == 0)
-				break;
-		if (j < i)
-			continue;
-		if (n++ > 0)
+		if (k++ > 0)
 			fputs(", ", fp);
-		tl_md_text(fp, h, 40);
+		tl_md_text(fp, new_hw(f, i), 40);
 	}
 	if (n > 1)
 		fputc(')', fp);
