@@ -365,7 +365,7 @@ def pair():
     r = sh("diff -r %s %s" % (d, d2))
     ok("qwen pair: output is byte-identical across runs", r.returncode == 0,
        r.stdout[:300])
-    d3, (fair3, _) = reports(cmp, "qwen3", "-t", "Qwen1.5-0.5B")
+    d3, (fair3, _) = reports(cmp, "qwen3", "--title", "Qwen1.5-0.5B")
     ok("qwen pair: --title names the model in the title",
        fair3.startswith("# Qwen1.5-0.5B Performance Comparison: "))
 
