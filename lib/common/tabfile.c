@@ -88,6 +88,8 @@ tl_tabfile_open(struct tl_tabfile *t, const char *path, const char *text,
 
 		for (char *p = t->text; p < z; p++)
 			line += *p == '\n';
+		free(t->text);		/* the callers close only after 0 */
+		t->text = NULL;
 		return tl_tabfile_error(t, line, "NUL byte: not a text file");
 	}
 	t->next = t->text;
