@@ -15,12 +15,17 @@ BIN = \
 	bin/tl-replay
 
 LIBOBJ = \
+	lib/analysis/analyst.o \
 	lib/analysis/cmpfind.o \
 	lib/analysis/compare.o \
 	lib/analysis/efficiency.o \
 	lib/analysis/findings.o \
 	lib/analysis/findrules.o \
+	lib/analysis/fusion.o \
+	lib/analysis/kernsel.o \
+	lib/analysis/oprow.o \
 	lib/analysis/opsig.o \
+	lib/analysis/schedule.o \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
@@ -60,6 +65,7 @@ LIBOBJ = \
 	lib/render/cmpreport.o \
 	lib/render/mdtext.o \
 	lib/render/outdir.o \
+	lib/render/patreport.o \
 	lib/render/replay.o \
 	lib/render/replaypkg.o \
 	lib/render/replay_tables.o \
@@ -89,12 +95,17 @@ LIBOBJ = \
 GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o \
 	lib/stream/categories_table.o lib/stream/ops_table.o
 LIBHDR = \
+	lib/analysis/analyst.h \
 	lib/analysis/cmpfind.h \
 	lib/analysis/compare.h \
 	lib/analysis/efficiency.h \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
+	lib/analysis/fusion.h \
+	lib/analysis/kernsel.h \
+	lib/analysis/oprow.h \
 	lib/analysis/opsig.h \
+	lib/analysis/schedule.h \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
@@ -123,6 +134,7 @@ LIBHDR = \
 	lib/render/cmpreport.h \
 	lib/render/mdtext.h \
 	lib/render/outdir.h \
+	lib/render/patreport.h \
 	lib/render/replay.h \
 	lib/render/replaypkg.h \
 	lib/render/report.h \

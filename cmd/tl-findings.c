@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analyst.h"
 #include "analysis/cmpfind.h"
 #include "analysis/findings.h"
 #include "analysis/findrules.h"
@@ -21,7 +22,8 @@ static const char usage_str[] =
     "                   [-o DIR] [--charts DIR] [--fail-on PRIORITY]\n"
     "                   [--title TEXT] [--top N] [--bottleneck EFF,SHARE]\n"
     "                   [--critical PCT,EFF] [--high PCT,EFF] [--medium PCT]\n"
-    "                   [--replay PCT,EFF] [--utilisation PCT] [file ...]\n";
+    "                   [--replay PCT,EFF] [--utilisation PCT]\n"
+    "                   [--ref FILE --target FILE] [file ...]\n";
 
 static const char help_str[] =
     "Read an op stream enriched by tl-efficiency (\"-\" or none = stdin)\n"
@@ -53,6 +55,9 @@ static const char help_str[] =
     "      --replay P,E       replay: above P % and below E % (default\n"
     "                         10,30)\n"
     "      --utilisation P    flag GPU utilisation below P % (default 95)\n"
+    "      --ref FILE         with a comparison: the reference's op stream,\n"
+    "                         whose patterns are compared with the target's\n"
+    "      --target FILE      with a comparison: the target's op stream\n"
     "  -h, --help             print this help and exit\n"
     "  -V, --version          print the version and exit\n";
 
@@ -67,18 +72,28 @@ usage(FILE *fp, int status)
  * a recommendation, or -1.
  */
 static int
-comparative(struct tl_stream *in, const struct tl_findrules *rules,
-    const char *report, const char *outdir, const char *charts,
-    const struct tl_report_opts *o)
+comparative(struct tl_stream *in, const struct tl_findings *opts,
+    char *const side[2], const char *report, const char *outdir,
+    const char *charts, const struct tl_report_opts *o)
 {
+	struct tl_findings *sf[2] = { NULL, NULL };
 	struct tl_cmpfind c;
-	int worst;
+	int worst, k;
 
 	if (strcmp(report, "category") == 0 || charts != NULL)
 		tl_diex(TL_EXIT_USAGE, "%s: a comparison (tl-compare) has no "
 		    "category report and no charts; use --report fair or "
 		    "rough, or -o DIR", in->path);
-	tl_cmpfind_read(&c, in, rules);
+	tl_cmpfind_read(&c, in, &opts->rules);
+	/* Each side analysed on its own, for its patterns. */
+	for (k = 0; side[0] != NULL && k < 2; k++) {
+		sf[k] = tl_calloc(1, sizeof(*sf[k]));
+		sf[k]->rules = opts->rules;
+		sf[k]->utilisation_min = opts->utilisation_min;
+		tl_analyst_load(sf[k], &side[k], 1);
+	}
+	if (sf[0] != NULL)
+		tl_cmpfind_sides(&c, sf[0], sf[1]);
 	if (outdir != NULL)
 		tl_outdir_compare(outdir, &c, o);
 	else if (strcmp(report, "rough") == 0)
@@ -87,6 +102,11 @@ comparative(struct tl_stream *in, const struct tl_findrules *rules,
 		tl_cmpreport_fair(stdout, &c, o);
 	worst = tl_cmpfind_worst(&c);
 	tl_cmpfind_free(&c);
+	for (k = 0; k < 2; k++)
+		if (sf[k] != NULL) {
+			tl_findings_free(sf[k]);
+			free(sf[k]);
+		}
 	return worst;
 }
 
@@ -112,7 +132,7 @@ pair(const char *s, const char *name, double *v, int n)
 /* Options with a long name only. */
 enum {
 	OPT_CHARTS = 256, OPT_REPORT, OPT_REPLAY, OPT_TITLE, OPT_BOTTLENECK,
-	OPT_MEDIUM, OPT_TOP, OPT_UTILISATION
+	OPT_MEDIUM, OPT_TOP, OPT_UTILISATION, OPT_REF, OPT_TARGET
 };
 
 int
@@ -130,7 +150,9 @@ main(int argc, char *argv[])
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "output", required_argument, NULL, 'o' },
 		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "ref", required_argument, NULL, OPT_REF },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
+		{ "target", required_argument, NULL, OPT_TARGET },
 		{ "title", required_argument, NULL, OPT_TITLE },
 		{ "utilisation", required_argument, NULL, OPT_UTILISATION },
 		{ "version", no_argument, NULL, 'V' },
@@ -140,6 +162,7 @@ main(int argc, char *argv[])
 	struct tl_report_opts o = { NULL, NULL, 20 };
 	struct tl_stream in;
 	const char *report = NULL, *outdir = NULL, *charts = NULL;
+	char *side[2] = { NULL, NULL };
 	int ch, cat = -1, fail_on = -1, worst, status = TL_EXIT_OK;
 	long long top;
 	double v[2];
@@ -225,6 +248,12 @@ main(int argc, char *argv[])
 		case 'V':
 			tl_version();
 			break;
+		case OPT_REF:
+			side[0] = optarg;
+			break;
+		case OPT_TARGET:
+			side[1] = optarg;
+			break;
 		default:
 			usage(stderr, TL_EXIT_USAGE);
 		}
@@ -239,6 +268,10 @@ main(int argc, char *argv[])
 		tl_warn("--category goes with --report category");
 		usage(stderr, TL_EXIT_USAGE);
 	}
+	if ((side[0] == NULL) != (side[1] == NULL)) {
+		tl_warn("--ref and --target go together");
+		usage(stderr, TL_EXIT_USAGE);
+	}
 	if (outdir != NULL && report != NULL && strcmp(report, "fair") != 0) {
 		tl_warn("-o writes every report; leave out --report");
 		usage(stderr, TL_EXIT_USAGE);
@@ -248,7 +281,7 @@ main(int argc, char *argv[])
 	tl_stream_open(&in, argv + optind, argc - optind);
 	switch (tl_cmpfind_kind(&in)) {
 	case 1:
-		worst = comparative(&in, &f.rules, report, outdir, charts, &o);
+		worst = comparative(&in, &f, side, report, outdir, charts, &o);
 		tl_stream_close(&in);
 		if (tl_close_stdout())
 			return TL_EXIT_ERROR;
@@ -259,7 +292,10 @@ main(int argc, char *argv[])
 		    "give the op comparison, whose rows carry both timelines",
 		    in.path);
 	}
-	tl_findings_read(&f, &in);
+	if (side[0] != NULL)
+		tl_diex(TL_EXIT_USAGE, "%s: --ref and --target go with a "
+		    "comparison (tl-compare), not an op stream", in.path);
+	tl_analyst_read(&f, &in);
 	tl_stream_close(&in);
 	if (charts != NULL)
 		tl_outdir_charts(charts, &f);

@@ -158,7 +158,7 @@ tally "$tmp/esc"
 # tl-findings on the shared traces, standalone and comparative (numbers
 # recomputed from the stream).
 if [ -d "$TRACES" ]; then
-	for t in findings cmpreport; do
+	for t in findings cmpreport cmppatterns; do
 		python3 tests/$t.py "$BIN" "$TRACES" > "$tmp/fd" 2>&1
 		tally "$tmp/fd"
 	done

@@ -75,6 +75,12 @@ kernels_json(struct tl_opstream *os, const struct tl_trace *t,
 		tl_jb_us(&os->jb, g->ts);
 		tl_jb_lit(&os->jb, ",\"dur\":");
 		tl_jb_us(&os->jb, g->dur);
+		/* The launch call's start: where the host let the GPU go. */
+		if (g->parent >= 0 && (t->ev[g->parent].kind == TL_EV_RUNTIME ||
+		    t->ev[g->parent].kind == TL_EV_DRIVER)) {
+			tl_jb_lit(&os->jb, ",\"launch_ts\":");
+			tl_jb_us(&os->jb, t->ev[g->parent].ts);
+		}
 		tl_jb_lit(&os->jb, "}");
 	}
 	tl_jb_lit(&os->jb, "]");
