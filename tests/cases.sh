@@ -252,10 +252,12 @@ check "tl-findings: several traces get the cross-rank table with spread and stra
 # Two ranks on two GPUs: the title names both, the default report has the
 # per-rank table (with each rank's GPU) and the per-rank mean of the
 # timeline (the sample's total from tl-parse -t), never the ranks' sum
-# under a single-GPU label.
+# under a single-GPU label.  The traces' own GPU name (trace_gpu) is
+# blanked so that the map's GPUs name them.
 check "tl-findings: two ranks on two GPUs, default report: every GPU named, per-rank figures, no summed timeline" \
     "$P -n r0 $SAMPLE > $tmp/m.tsv && $P -n r1 $SAMPLE | tail -n +2 >> $tmp/m.tsv && printf 'r0  mi300x\\nr1  h100\\n' > $tmp/m.map && \
-     $E --hw-map $tmp/m.map $tmp/m.tsv | $F > $tmp/a && \
+     awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"trace_gpu\") g = i } NR > 1 { \$g = \"\" } 1' $tmp/m.tsv > $tmp/m2.tsv && \
+     $E --hw-map $tmp/m.map $tmp/m2.tsv | $F > $tmp/a && \
      tot=\$($P -t $SAMPLE | awk -F'\t' '\$4 == \"total\" { printf \"%.3f\", \$5 / 1000 }') && \
      grep -q '^# 2 traces on 2 GPUs (mi300x, h100): standalone analysis$' $tmp/a && \
      grep -q \"^| GPU timeline per rank (mean of 2) | \$tot ms |\" $tmp/a && ! grep -q 'Total GPU timeline' $tmp/a && \

@@ -50,6 +50,18 @@ trace_hw(const struct tl_findings *f, int i)
 	return h != NULL && h[0] != '\0' ? h : f->hw;
 }
 
+/* Write trace i's GPU: the trace's text in a code span, else plain. */
+static void
+put_gpu(FILE *fp, const struct tl_findings *f, int i)
+{
+	if (trace_hw(f, i) == NULL)
+		fputs("n/a", fp);
+	else if (f->tr[i].gpu != NULL && f->tr[i].gpu[0] != '\0')
+		tl_md_code(fp, trace_hw(f, i), 60);
+	else
+		tl_md_text(fp, trace_hw(f, i), 40);
+}
+
 /* Trace i's GPU, when it is known and no trace before i has it; or NULL. */
 static const char *
 new_hw(const struct tl_findings *f, int i)
@@ -85,10 +97,7 @@ gpus(FILE *fp, const struct tl_findings *f)
 			continue;
 		if (k++ > 0)
 			fputs(", ", fp);
-		if (f->tr[i].gpu != NULL && f->tr[i].gpu[0] != '\0')
-			tl_md_code(fp, new_hw(f, i), 60);	/* trace text */
-		else
-			tl_md_text(fp, new_hw(f, i), 40);
+		put_gpu(fp, f, i);
 	}
 	if (n > 1)
 		fputc(')', fp);
@@ -729,8 +738,7 @@ ranks(FILE *fp, const struct tl_findings *f)
 		fputs(" | ", fp);
 		tl_md_text(fp, t->rank[0] != '\0' ? t->rank : "n/a", 20);
 		fputs(" | ", fp);
-		tl_md_text(fp, trace_hw(f, i) != NULL ? trace_hw(f, i) :
-		    "n/a", 40);
+		put_gpu(fp, f, i);
 		fprintf(fp, " | %s | %s | %s | %s |\n", tl_md_ms(t->busy_ns),
 		    tl_md_ms(t->idle_ns), tl_md_ms(t->comm_ns),
 		    tl_md_ms(t->total_ns));
