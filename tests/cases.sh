@@ -262,7 +262,7 @@ check "tl-findings: two ranks on two GPUs, default report: every GPU named, per-
      grep -q '^# 2 traces on 2 GPUs (mi300x, h100): standalone analysis$' $tmp/a && \
      grep -q \"^| GPU timeline per rank (mean of 2) | \$tot ms |\" $tmp/a && ! grep -q 'Total GPU timeline' $tmp/a && \
      grep -q '^| \`r0\` | 0 | mi300x |' $tmp/a && grep -q '^| \`r1\` | 0 | h100 |' $tmp/a && \
-     grep -q 'Busy time per rank: mean .* ms, max .* ms; it spreads from' $tmp/a && grep -q '^| # | Operation |' $tmp/a"
+     grep -q 'Busy time per rank: mean .* ms, max .* ms; it spreads from' $tmp/a && grep -q '^| # | Finding |' $tmp/a"
 # tl-compare.
 Q=$BIN/tl-compare
 # cols.awk: print the columns named in cols (comma-separated), no header.
