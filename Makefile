@@ -334,6 +334,7 @@ FUZZBIN = \
 	fuzz/bin/fuzz_expr \
 	fuzz/bin/fuzz_findings \
 	fuzz/bin/fuzz_stream \
+	fuzz/bin/fuzz_tables \
 	fuzz/bin/fuzz_timeline \
 	fuzz/bin/fuzz_trace
 
@@ -368,6 +369,10 @@ fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c tests/fuzz/harness.h fuzz/obj/lib
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_stream.c fuzz/obj/libtl.a $(LDLIBS)
+fuzz/bin/fuzz_tables: tests/fuzz/fuzz_tables.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_tables.c fuzz/obj/libtl.a $(LDLIBS)
 fuzz/bin/fuzz_timeline: tests/fuzz/fuzz_timeline.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
@@ -385,11 +390,16 @@ install: all
 	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7 \
 	    $(DESTDIR)$(SHAREDIR)/samples $(DESTDIR)$(SHAREDIR)/replay
 	cp -f $(BIN) $(DESTDIR)$(PREFIX)/bin/
-	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
-	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
-	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
+	for f in $(MAN1) $(MAN5) $(MAN7) share/tl/tl.mk; do \
+	    case $$f in \
+	    man/*) d=$(DESTDIR)$(MANPREFIX)/man$${f##*.} ;; \
+	    *) d=$(DESTDIR)$(SHAREDIR) ;; \
+	    esac; \
+	    sed 's|/usr/local/share/tl|$(SHAREDIR)|g' $$f > $$d/$${f##*/} || \
+	    exit 1; \
+	done
 	mkdir -p $(DESTDIR)$(SHAREDIR)/models
-	cp -f share/tl/categories.tsv share/tl/kernels.tsv share/tl/ops.tsv share/tl/gpus.tsv share/tl/tl.mk $(DESTDIR)$(SHAREDIR)/
+	cp -f share/tl/categories.tsv share/tl/kernels.tsv share/tl/ops.tsv share/tl/gpus.tsv $(DESTDIR)$(SHAREDIR)/
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 	cp -f share/tl/replay/* $(DESTDIR)$(SHAREDIR)/replay/

@@ -17,8 +17,6 @@
 #include "stream/category.h"
 #include "stream/stream.h"
 
-enum { OPT_REF = 256, OPT_TARGET };
-
 static const char usage_str[] =
     "usage: tl-findings [--report fair|rough|category] [--category CAT]\n"
     "                   [-o DIR] [--charts DIR] [--fail-on PRIORITY]\n"
@@ -35,7 +33,7 @@ static const char help_str[] =
     "stream, write the comparative report instead: both timelines side by\n"
     "side, each op against the hardware ratio, the target's gaps ranked.\n"
     "\n"
-    "  -r, --report KIND      fair (default: the short report), rough (the\n"
+    "      --report KIND      fair (default: the short report), rough (the\n"
     "                         long working report) or category\n"
     "  -C, --category CAT     the category of --report category (gemm, conv\n"
     "                         or convolution, batchnorm, attention, ...)\n"
@@ -43,20 +41,20 @@ static const char help_str[] =
     "                         per-category data, findings and charts)\n"
     "                         instead of a report on stdout; it replaces\n"
     "                         the previous run's files there as a whole\n"
-    "  -c, --charts DIR       also write the SVG charts into DIR\n"
+    "      --charts DIR       also write the SVG charts into DIR\n"
     "  -F, --fail-on P        exit 3 when a bottleneck of priority P\n"
     "                         (critical, high, medium, low) or worse exists\n"
-    "  -t, --title TEXT       the report's title (comparative: the model)\n"
-    "  -n, --top N            rows of the long tables (default 20)\n"
-    "  -b, --bottleneck E,S   bottleneck: efficiency below E %% and above S\n"
-    "                         %% of its category (default 40,5)\n"
-    "  -K, --critical P,E     critical: above P %% of compute and below E %%\n"
+    "      --title TEXT       the report's title (comparative: the model)\n"
+    "      --top N            rows of the long tables (default 20)\n"
+    "      --bottleneck E,S   bottleneck: efficiency below E % and above S\n"
+    "                         % of its category (default 40,5)\n"
+    "  -K, --critical P,E     critical: above P % of compute and below E %\n"
     "                         efficiency (default 15,30)\n"
-    "  -G, --high P,E         high: above P %% or below E %% (default 10,40)\n"
-    "  -m, --medium P         medium: above P %% of compute (default 5)\n"
-    "  -R, --replay P,E       replay: above P %% and below E %% (default\n"
+    "  -G, --high P,E         high: above P % or below E % (default 10,40)\n"
+    "      --medium P         medium: above P % of compute (default 5)\n"
+    "      --replay P,E       replay: above P % and below E % (default\n"
     "                         10,30)\n"
-    "  -u, --utilisation P    flag GPU utilisation below P %% (default 95)\n"
+    "      --utilisation P    flag GPU utilisation below P % (default 95)\n"
     "      --ref FILE         with a comparison: the reference's op stream,\n"
     "                         whose patterns are compared with the target's\n"
     "      --target FILE      with a comparison: the target's op stream\n"
@@ -131,26 +129,32 @@ pair(const char *s, const char *name, double *v, int n)
 	}
 }
 
+/* Options with a long name only. */
+enum {
+	OPT_CHARTS = 256, OPT_REPORT, OPT_REPLAY, OPT_TITLE, OPT_BOTTLENECK,
+	OPT_MEDIUM, OPT_TOP, OPT_UTILISATION, OPT_REF, OPT_TARGET
+};
+
 int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
-		{ "bottleneck", required_argument, NULL, 'b' },
-		{ "charts", required_argument, NULL, 'c' },
+		{ "bottleneck", required_argument, NULL, OPT_BOTTLENECK },
+		{ "charts", required_argument, NULL, OPT_CHARTS },
 		{ "category", required_argument, NULL, 'C' },
 		{ "fail-on", required_argument, NULL, 'F' },
 		{ "high", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "critical", required_argument, NULL, 'K' },
-		{ "medium", required_argument, NULL, 'm' },
-		{ "top", required_argument, NULL, 'n' },
+		{ "medium", required_argument, NULL, OPT_MEDIUM },
+		{ "top", required_argument, NULL, OPT_TOP },
 		{ "output", required_argument, NULL, 'o' },
-		{ "report", required_argument, NULL, 'r' },
+		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "ref", required_argument, NULL, OPT_REF },
-		{ "replay", required_argument, NULL, 'R' },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "target", required_argument, NULL, OPT_TARGET },
-		{ "title", required_argument, NULL, 't' },
-		{ "utilisation", required_argument, NULL, 'u' },
+		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "utilisation", required_argument, NULL, OPT_UTILISATION },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -166,15 +170,15 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_findrules_default(&f.rules);
 	f.utilisation_min = 95;
-	while ((ch = getopt_long(argc, argv, "b:c:C:F:G:hK:m:n:o:r:R:t:u:V",
+	while ((ch = getopt_long(argc, argv, "C:F:G:hK:o:V",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'b':
+		case OPT_BOTTLENECK:
 			pair(optarg, "bottleneck", v, 2);
 			f.rules.bottleneck_eff = v[0];
 			f.rules.bottleneck_cat_pct = v[1];
 			break;
-		case 'c':
+		case OPT_CHARTS:
 			charts = optarg;
 			break;
 		case 'C':
@@ -204,11 +208,11 @@ main(int argc, char *argv[])
 			f.rules.critical_pct = v[0];
 			f.rules.critical_eff = v[1];
 			break;
-		case 'm':
+		case OPT_MEDIUM:
 			pair(optarg, "medium", v, 1);
 			f.rules.medium_pct = v[0];
 			break;
-		case 'n':
+		case OPT_TOP:
 			if (tl_parse_long(optarg, 1, 100000, &top) != 0) {
 				tl_warn("--top: '%s' is not a number from 1 to "
 				    "100000", optarg);
@@ -219,7 +223,7 @@ main(int argc, char *argv[])
 		case 'o':
 			outdir = optarg;
 			break;
-		case 'r':
+		case OPT_REPORT:
 			report = optarg;
 			if (strcmp(report, "fair") != 0 &&
 			    strcmp(report, "rough") != 0 &&
@@ -229,15 +233,15 @@ main(int argc, char *argv[])
 				usage(stderr, TL_EXIT_USAGE);
 			}
 			break;
-		case 'R':
+		case OPT_REPLAY:
 			pair(optarg, "replay", v, 2);
 			f.rules.replay_pct = v[0];
 			f.rules.replay_eff = v[1];
 			break;
-		case 't':
+		case OPT_TITLE:
 			o.title = optarg;
 			break;
-		case 'u':
+		case OPT_UTILISATION:
 			pair(optarg, "utilisation", v, 1);
 			f.utilisation_min = v[0];
 			break;

@@ -9,6 +9,7 @@
 #include "common/tsv.h"
 #include "common/util.h"
 #include "stream/kerntable.h"
+#include "model/family.h"
 #include "stream/optable.h"
 #include "stream/schema.h"
 #include "trace/capture.h"
@@ -33,10 +34,10 @@ static const char help_str[] =
     "\n"
     "  -c, --csv               write CSV instead of TSV\n"
     "  -n, --trace-name NAME   value of the trace column (default: file name)\n"
-    "  -o, --ops FILE          op table to use instead of the built-in one\n"
+    "  -O, --ops FILE          op table to use instead of the built-in one\n"
     "  -s, --step N            only the ProfilerStep#N window\n"
     "  -w, --window START,END  only host events starting in [START, END) µs\n"
-    "  -e, --steady[=N]        only the steady-state window of at most N\n"
+    "      --steady[=N]        only the steady-state window of at most N\n"
     "                          iterations (default 32)\n"
     "  -S, --stack             every Python frame: the whole call_stack\n"
     "  -N, --no-context        skip the Python frames: module and\n"
@@ -48,18 +49,18 @@ static const char help_str[] =
     "  -m, --meta              print the trace metadata instead\n"
     "  -i, --iterations        one row per iteration instead\n"
     "  -u, --include-unlinked  count unlinked GPU events on the timeline\n"
-    "  -C, --capture PATH      graph-capture traces of graph launches: a trace,\n"
+    "      --capture PATH      graph-capture traces of graph launches: a trace,\n"
     "                          an execution_details.json or a directory\n"
     "                          (default: found beside each trace)\n"
     "      --no-capture        leave graph launches by kernel family\n"
-    "  -K, --kernel-table FILE kernel-name table instead of the built-in one\n"
+    "      --kernel-table FILE kernel-name table instead of the built-in one\n"
     "  -j, --threads N         cut and tokenise the events on N threads\n"
     "                          (default: one per online CPU; same output)\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n";
 
 /* Long options without a letter. */
-enum { OPT_NO_CAPTURE = 256 };
+enum { OPT_NO_CAPTURE = 256, OPT_CAPTURE, OPT_KERNEL_TABLE, OPT_STEADY };
 
 /* The call_stack frames written without --stack, innermost first. */
 #define CONTEXT_DEPTH 8
@@ -317,7 +318,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "csv", no_argument, NULL, 'c' },
 		{ "per-device", no_argument, NULL, 'd' },
-		{ "steady", optional_argument, NULL, 'e' },
+		{ "steady", optional_argument, NULL, OPT_STEADY },
 		{ "help", no_argument, NULL, 'h' },
 		{ "iterations", no_argument, NULL, 'i' },
 		{ "threads", required_argument, NULL, 'j' },
@@ -326,33 +327,33 @@ main(int argc, char *argv[])
 		{ "meta", no_argument, NULL, 'm' },
 		{ "trace-name", required_argument, NULL, 'n' },
 		{ "no-context", no_argument, NULL, 'N' },
-		{ "ops", required_argument, NULL, 'o' },
+		{ "ops", required_argument, NULL, 'O' },
 		{ "step", required_argument, NULL, 's' },
 		{ "stack", no_argument, NULL, 'S' },
 		{ "timeline", no_argument, NULL, 't' },
 		{ "include-unlinked", no_argument, NULL, 'u' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "window", required_argument, NULL, 'w' },
-		{ "capture", required_argument, NULL, 'C' },
+		{ "capture", required_argument, NULL, OPT_CAPTURE },
 		{ "no-capture", no_argument, NULL, OPT_NO_CAPTURE },
-		{ "kernel-table", required_argument, NULL, 'K' },
+		{ "kernel-table", required_argument, NULL, OPT_KERNEL_TABLE },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch, rval = 0;
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
-	while ((ch = getopt_long(argc, argv, "C:cde::hij:K:klmNn:o:s:StuVw:", longopts,
+	while ((ch = getopt_long(argc, argv, "cdhij:klmNn:O:s:StuVw:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
-		case 'C':
+		case OPT_CAPTURE:
 			if (tl_capture_add(&opt.capture, optarg) < 0)
 				return TL_EXIT_ERROR;
 			break;
 		case OPT_NO_CAPTURE:
 			opt.no_capture = 1;
 			break;
-		case 'K':
+		case OPT_KERNEL_TABLE:
 			opt.kernel_table = optarg;
 			break;
 		case 'c':
@@ -361,7 +362,7 @@ main(int argc, char *argv[])
 		case 'd':
 			opt.per_device = 1;
 			break;
-		case 'e':
+		case OPT_STEADY:
 			if (optarg != NULL && tl_parse_long(optarg, 1,
 			    1LL << 30, &opt.steady_n) < 0) {
 				tl_warn("--steady: '%s' is not a number of "
@@ -398,7 +399,7 @@ main(int argc, char *argv[])
 		case 'n':
 			opt.trace_name = optarg;
 			break;
-		case 'o':
+		case 'O':
 			opt.ops = optarg;
 			break;
 		case 's':
@@ -445,7 +446,7 @@ main(int argc, char *argv[])
 		tl_warn("--capture and --no-capture exclude each other");
 		usage(stderr, TL_EXIT_USAGE);
 	}
-	if (tl_optable_load(opt.ops) < 0 ||
+	if (tl_optable_load(opt.ops, tl_perf_family_known) < 0 ||
 	    tl_kerntable_load(opt.kernel_table) < 0)
 		return TL_EXIT_ERROR;
 	tl_stdout_buffer();

@@ -154,7 +154,7 @@ check("--no-capture: one row per launch and kernel family",
       "3 graph launches replay 7 GPU events (0.088 ms) that --no-capture "
       "leaves without their ops" in err, (got, err))
 
-rc, rows, err = tlparse("-C", os.path.join(DATA, "hip-details.json"),
+rc, rows, err = tlparse("--capture", os.path.join(DATA, "hip-details.json"),
                         os.path.join(DATA, "hip-names.json"))
 # Launch 1 (Tensile, Triton) is the second graph by name, its memset call
 # left over; launch 2 (Tensile, CK RMSNorm) the first; launch 3 (Tensile,
@@ -184,11 +184,11 @@ want = [("aten::mm", "gemm", "model", 1, 20.0, "[[4,64],[64,128]]"),
         ("aten::rms_norm", "rmsnorm", "leaf", 1, 5.0, "[[4,128],[128]]"),
         ("aten::mm", "gemm", "model", 1, 40.0, "[[8,64],[64,128]]"),
         ("aten::rms_norm", "rmsnorm", "leaf", 1, 9.0, "[[8,128],[128]]")]
-rc, rows, err = tlparse("-C", os.path.join(DATA, "batch-details.json"),
+rc, rows, err = tlparse("--capture", os.path.join(DATA, "batch-details.json"),
                         os.path.join(DATA, "batch.json"))
 check("capture: the graph of the step's padded batch size (details file)",
       rc == 0 and brief(rows) == want, (brief(rows), err))
-rc, rows, err = tlparse("-C", os.path.join(DATA, "batch-8.json"), "-C",
+rc, rows, err = tlparse("--capture", os.path.join(DATA, "batch-8.json"), "--capture",
                         os.path.join(DATA, "batch-4.json"),
                         os.path.join(DATA, "batch.json"))
 check("capture: the graph of the step's padded batch size (capture_N "
@@ -204,12 +204,12 @@ want = [("aten::mm", "gemm", "model", 1, 2.0, "[[2,64],[64,64]]"),
 check("capture: a graph on two streams pairs per stream by name",
       rc == 0 and brief(rows) == want, (brief(rows), err))
 
-rc, rows, err = tlparse("-C", os.path.join(DATA, "nonexistent"),
+rc, rows, err = tlparse("--capture", os.path.join(DATA, "nonexistent"),
                         os.path.join(DATA, "hip-names.json"))
 check("--capture of a missing path: exit 1, one line",
       rc == 1 and err.count("\n") == 1 and "nonexistent: no such capture "
       "trace, details file or directory" in err, err)
-rc, rows, err = tlparse("--no-capture", "-C",
+rc, rows, err = tlparse("--no-capture", "--capture",
                         os.path.join(DATA, "hip-details.json"),
                         os.path.join(DATA, "hip-names.json"))
 check("--capture and --no-capture: usage error", rc == 2, err)
@@ -335,14 +335,14 @@ if os.path.exists(path) and os.path.exists(details):
                                    os.path.join(tmp, "run.json.gz"))
         check("capture_traces/ beside the trace is found", rc1 == 0 and
               rows1 == base and "25 of 25 graph launches" in err1, err1)
-        rc2, rows2, err2 = tlparse("--trace-name", "t", "-C", d, path)
+        rc2, rows2, err2 = tlparse("--trace-name", "t", "--capture", d, path)
         check("--capture DIR reads its execution_details.json",
               rc2 == 0 and rows2 == base, err2)
         os.remove(os.path.join(d, "execution_details.json"))
-        rc3, rows3, err3 = tlparse("--trace-name", "t", "-C", d, path)
+        rc3, rows3, err3 = tlparse("--trace-name", "t", "--capture", d, path)
         check("--capture DIR without details: every trace in it",
               rc3 == 0 and rows3 == base, err3)
-        rc4, rows4, err4 = tlparse("--trace-name", "t", "-C",
+        rc4, rows4, err4 = tlparse("--trace-name", "t", "--capture",
                                    os.path.join(d, name), path)
         check("--capture FILE", rc4 == 0 and rows4 == base, err4)
     finally:

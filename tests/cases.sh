@@ -20,8 +20,8 @@ need_shared() {
 # Command line.
 check "--help on stdout, exit 0" "$P --help | grep -q '^usage: tl-parse'"
 check "--version" "[ \"\$($P --version)\" = 'tl-parse (tl) $(sed -n 's/^VERSION = //p' config.mk)' ]"
-check "unknown option: exit 2, usage on stderr" \
-    "$P --bogus 2> $tmp/e; [ \$? = 2 ] && grep -q usage: $tmp/e"
+check "unknown option: exit 2, one line and the pointer to --help on stderr" \
+    "$P --bogus 2> $tmp/e; [ \$? = 2 ] && [ \$(wc -l < $tmp/e) = 2 ] && grep -q \"^Try 'tl-parse --help' for more information.$\" $tmp/e"
 check "bad --step: exit 2" "$P --step x $SAMPLE 2>/dev/null; [ \$? = 2 ]"
 check "two views: exit 2" "$P -t -k $SAMPLE 2>/dev/null; [ \$? = 2 ]"
 check "--per-device without --timeline: exit 2" "$P -d $SAMPLE 2>/dev/null; [ \$? = 2 ]"
@@ -276,8 +276,22 @@ check "tl-findings: thresholds are options (--bottleneck 100,0 makes every model
     "n=\$($F --bottleneck 100,0 -C gemm $tmp/se.tsv | grep -c '^### [0-9]'); m=\$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"category\"] == \"gemm\" && \$c[\"roofline_time_us\"] != \"\"' $tmp/se.tsv | cut -f4,15-18 | sort -u | wc -l); [ \$n = \$m ] && [ \$n -gt 0 ]"
 check "tl-findings: several traces get the cross-rank table with spread and straggler" \
     "$P -n rank0 $SAMPLE | $E --hw mi300x > $tmp/r0.tsv && $P -n rank1 $SAMPLE | $E --hw mi300x | tail -n +2 > $tmp/r1.tsv && \
-     cat $tmp/r0.tsv $tmp/r1.tsv | $F -r rough > $tmp/a && grep -q '^| \`rank0\` | 0 |' $tmp/a && grep -q '^| \`rank1\` | 0 |' $tmp/a && \
-     grep -q 'Busy time spreads from .* (0.0 % of the fastest)' $tmp/a"
+     cat $tmp/r0.tsv $tmp/r1.tsv | $F --report rough > $tmp/a && grep -q '^| \`rank0\` | 0 |' $tmp/a && grep -q '^| \`rank1\` | 0 |' $tmp/a && \
+     grep -q 'it spreads from .* (0.0 % of the fastest)' $tmp/a"
+# Two ranks on two GPUs: the title names both, the default report has the
+# per-rank table (with each rank's GPU) and the per-rank mean of the
+# timeline (the sample's total from tl-parse -t), never the ranks' sum
+# under a single-GPU label.  The traces' own GPU name (trace_gpu) is
+# blanked so that the map's GPUs name them.
+check "tl-findings: two ranks on two GPUs, default report: every GPU named, per-rank figures, no summed timeline" \
+    "$P -n r0 $SAMPLE > $tmp/m.tsv && $P -n r1 $SAMPLE | tail -n +2 >> $tmp/m.tsv && printf 'r0  mi300x\\nr1  h100\\n' > $tmp/m.map && \
+     awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"trace_gpu\") g = i } NR > 1 { \$g = \"\" } 1' $tmp/m.tsv > $tmp/m2.tsv && \
+     $E --hw-map $tmp/m.map $tmp/m2.tsv | $F > $tmp/a && \
+     tot=\$($P -t $SAMPLE | awk -F'\t' '\$4 == \"total\" { printf \"%.3f\", \$5 / 1000 }') && \
+     grep -q '^# Transformer on 2 GPUs (mi300x, h100): standalone analysis$' $tmp/a && \
+     grep -q \"^| GPU timeline per rank (mean of 2) | \$tot ms |\" $tmp/a && ! grep -q 'Total GPU timeline' $tmp/a && \
+     grep -q '^| \`r0\` | 0 | mi300x |' $tmp/a && grep -q '^| \`r1\` | 0 | h100 |' $tmp/a && \
+     grep -q 'Busy time per rank: mean .* ms, max .* ms; it spreads from' $tmp/a && grep -q '^| # | Finding |' $tmp/a"
 # tl-compare.
 Q=$BIN/tl-compare
 # cols.awk: print the columns named in cols (comma-separated), no header.
@@ -429,3 +443,11 @@ check "findings: phases, gaps between iterations, decode GEMMs" \
      grep -q 'Decode GEMMs memory-bound at small batch:\*\* 0.108 ms' $tmp/r"
 check "findings: no serving section without phases, MoE or graphs" \
     "$P $SAMPLE | $E --hw mi300x | $F > $tmp/r && ! grep -q '^## Serving' $tmp/r"
+# make install: the installed pages and tl.mk name the installed paths
+# (PREFIX's share/tl), not /usr/local's.
+check "make install PREFIX=DIR: the installed man pages and tl.mk name DIR/share/tl" \
+    "make -s install PREFIX=$tmp/inst > /dev/null 2>&1 &&
+     ! grep -rl /usr/local/share/tl $tmp/inst/share/man $tmp/inst/share/tl/tl.mk &&
+     grep -q '$tmp/inst/share/tl/tl.mk' $tmp/inst/share/man/man7/tl.7 &&
+     grep -q '$tmp/inst/share/tl/ops.tsv' $tmp/inst/share/man/man1/tl-parse.1 &&
+     [ -f $tmp/inst/share/tl/models/default.tsv ] && [ -x $tmp/inst/bin/tl-parse ]"

@@ -62,7 +62,7 @@ def compare(ref, tgt, name):
     must("%s/tl-compare -R %s -T %s > %s" % (BIN, ref, tgt, p))
     fair = must("%s/tl-findings --ref %s --target %s %s"
                 % (BIN, ref, tgt, p))
-    rough = must("%s/tl-findings -r rough --ref %s --target %s %s"
+    rough = must("%s/tl-findings --report rough --ref %s --target %s %s"
                  % (BIN, ref, tgt, p))
     return read_tsv(open(p, encoding="utf-8").read()), p, fair, rough
 

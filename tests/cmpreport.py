@@ -330,7 +330,7 @@ def pair():
        out.stdout.decode() == fair and fair.startswith(
            "# Performance Comparison: `%s`" %
            os.path.basename(rows[0]["ref_name"]).split(".json")[0]))
-    out = sh("%s/tl-findings -r rough %s" % (BIN, cmp))
+    out = sh("%s/tl-findings --report rough %s" % (BIN, cmp))
     ok("qwen pair: -r rough writes the long report (= the -o file)",
        out.returncode == 0 and out.stdout.decode() == rough and
        "## Raw Data Exploration" in rough)
@@ -370,7 +370,7 @@ def pair():
     r = sh("diff -r %s %s" % (d, d2))
     ok("qwen pair: output is byte-identical across runs", r.returncode == 0,
        r.stdout[:300])
-    d3, (fair3, _) = reports(cmp, "qwen3", "-t", "Qwen1.5-0.5B")
+    d3, (fair3, _) = reports(cmp, "qwen3", "--title", "Qwen1.5-0.5B")
     ok("qwen pair: --title names the model in the title",
        fair3.startswith("# Qwen1.5-0.5B Performance Comparison: "))
 
@@ -475,7 +475,7 @@ def statuses(cmp, want):
     ok("exit status: --fail-on exits 3 up to the worst priority (%s)"
        % ("Low", "Medium", "High", "Critical")[worst],
        codes == [3 if k <= worst else 0 for k in range(4)], codes)
-    r = sh("%s/tl-findings -r category -C gemm %s" % (BIN, cmp))
+    r = sh("%s/tl-findings --report category -C gemm %s" % (BIN, cmp))
     r2 = sh("%s/tl-findings --charts %s/c %s" % (BIN, TMP, cmp))
     ok("exit status: no category report or charts for a comparison (2)",
        r.returncode == 2 and r2.returncode == 2 and

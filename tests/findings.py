@@ -445,7 +445,7 @@ def qwen():
     ok("a malformed number: Status: ERROR for its category, no bottleneck "
        "claims; others analysed",
        r.returncode == 0 and b"Status: ERROR" in r.stdout and
-       b"'12x' is not a number" in r.stdout and
+       b"'12x' is not an integer" in r.stdout and
        b"Key Bottlenecks" not in r.stdout and b"## Overview" in r2.stdout)
 
 

@@ -104,10 +104,10 @@ kernels(struct reader *R, int k, struct tl_cside *s)
 		if (v[0] < 0 || v[1] < 0 || v[2] < 0)
 			goto bad;
 		txt = tl_json_text(j, v[1], &len);
-		if (tl_parse_i64(txt, len, &count) < 0)
+		if (tl_parse_i64(txt, len, &count) < 0 || count < 0)
 			goto bad;
 		txt = tl_json_text(j, v[2], &len);
-		if (tl_parse_us_ns(txt, len, &ns) < 0)
+		if (tl_parse_us_ns(txt, len, &ns) < 0 || ns < 0)
 			goto bad;
 		s->nkern_all++;
 		if (s->nkern == TL_CKERN) {
@@ -125,7 +125,8 @@ kernels(struct reader *R, int k, struct tl_cside *s)
 	}
 	return;
 bad:
-	tl_die("%s: %skernels: not a JSON list of {name, count, time_us}",
+	tl_die("%s: %skernels: not a JSON list of {name, count, time_us} "
+	    "with counts and times 0 or more",
 	    tl_stream_where(R->rr.in), prefix[k]);
 }
 

@@ -72,9 +72,10 @@ get(struct tl_floader *L, int k)
 	return tl_rr_text(&L->rr, colid[k]);
 }
 
-/* Record the first error of a category. */
+/* Record the first error of a category: column col's text v is why. */
 static void
-cat_error(struct tl_floader *L, int cat, const char *col, const char *v)
+cat_error(struct tl_floader *L, int cat, const char *col, const char *v,
+    const char *why)
 {
 	struct tl_fcat *c = &L->f->cat[cat];
 	char *msg;
@@ -83,25 +84,26 @@ cat_error(struct tl_floader *L, int cat, const char *col, const char *v)
 	if (c->error != NULL)
 		return;
 	n = strlen(v) > 60 ? 60 : strlen(v);
-	msg = tl_malloc(strlen(tl_stream_where(L->in)) + strlen(col) + n + 64);
-	sprintf(msg, "%s: column %s: '%.*s' is %s", tl_stream_where(L->in),
-	    col, (int)n, v, tl_num_out_of_range(v, strlen(v)) ?
-	    "out of range" : "not a number");
+	msg = tl_malloc(strlen(tl_stream_where(L->in)) + strlen(col) + n +
+	    strlen(why) + 16);
+	sprintf(msg, "%s: column %s: '%.*s' %s", tl_stream_where(L->in),
+	    col, (int)n, v, why);
 	c->error = msg;
 }
 
 /*
  * Column k's number, read once by the row reader: 1 set, 0 empty, -1
- * malformed or not finite (the category fails).  num gives the double,
- * num_i64 an integer column's value and num_ns a time's nanoseconds.
+ * breaking the rule for numbers (tl_rr_why; the category fails).  num
+ * gives the double, num_i64 an integer column's value and num_ns a time's
+ * nanoseconds.
  */
 static const struct tl_field *
 checked(struct tl_floader *L, int k, int cat)
 {
 	const struct tl_field *v = tl_rr_field(&L->rr, colid[k]);
 
-	if (v->has < 0 || (v->has > 0 && !isfinite(v->d))) {
-		cat_error(L, cat, tl_col_name(colid[k]), v->s);
+	if (v->has < 0) {
+		cat_error(L, cat, tl_col_name(colid[k]), v->s, v->why);
 		return NULL;
 	}
 	return v;
@@ -481,7 +483,8 @@ load_row(struct tl_floader *L)
 	}
 	if (scan_kernels(L, t, op, host, name, row) < 0)
 		cat_error(L, cat, tl_col_name(colid[C_KERNELS]),
-		    get(L, C_KERNELS));
+		    get(L, C_KERNELS), "is not a list of kernels with "
+		    "times 0 or more");
 	cover(f, op, cat, time_ns);
 	op->count += cnt;
 	op->kernel_count += kc;

@@ -37,6 +37,74 @@ share(int64_t part, int64_t whole)
 }
 
 /*
+ * The GPU of trace i: the name the trace gives (trace_gpu), else its
+ * rows' hw, else the input's.
+ */
+static const char *
+trace_hw(const struct tl_findings *f, int i)
+{
+	const char *h = f->tr[i].gpu;
+
+	if (h != NULL && h[0] != '\0')
+		return h;
+	h = f->tr[i].hw;
+	return h != NULL && h[0] != '\0' ? h : f->hw;
+}
+
+/* Write trace i's GPU: the trace's text in a code span, else plain. */
+static void
+put_gpu(FILE *fp, const struct tl_findings *f, int i)
+{
+	if (trace_hw(f, i) == NULL)
+		fputs("n/a", fp);
+	else if (f->tr[i].gpu != NULL && f->tr[i].gpu[0] != '\0')
+		tl_md_code(fp, trace_hw(f, i), 60);
+	else
+		tl_md_text(fp, trace_hw(f, i), 40);
+}
+
+/* Trace i's GPU, when it is known and no trace before i has it; or NULL. */
+static const char *
+new_hw(const struct tl_findings *f, int i)
+{
+	const char *h = trace_hw(f, i);
+	int j;
+
+	for (j = 0; h != NULL && j < i; j++)
+		if (trace_hw(f, j) != NULL && strcmp(trace_hw(f, j), h) == 0)
+			return NULL;
+	return h;
+}
+
+/*
+ * " on GPU", or " on N GPUs (A, B, ...)" when the traces ran on several:
+ * every GPU present, none taken for all.
+ */
+static void
+gpus(FILE *fp, const struct tl_findings *f)
+{
+	int i, n = 0, k = 0;
+
+	for (i = 0; i < f->ntr; i++)
+		n += new_hw(f, i) != NULL;
+	if (n == 0)
+		return;
+	if (n > 1)
+		fprintf(fp, " on %d GPUs (", n);
+	else
+		fputs(" on ", fp);
+	for (i = 0; i < f->ntr; i++) {
+		if (new_hw(f, i) == NULL)
+			continue;
+		if (k++ > 0)
+			fputs(", ", fp);
+		put_gpu(fp, f, i);
+	}
+	if (n > 1)
+		fputc(')', fp);
+}
+
+/*
  * The title: the model (the top-level module classes, else the trace's
  * name) and the GPU, never a machine path.
  */
@@ -56,13 +124,7 @@ title(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o,
 		tl_md_stem(fp, f->tr[0].name);
 	} else
 		fprintf(fp, "%d traces", f->ntr);
-	if (f->ntr > 0 && f->tr[0].gpu[0] != '\0') {
-		fputs(" on ", fp);
-		tl_md_code(fp, f->tr[0].gpu, 60);
-	} else if (f->hw != NULL) {
-		fputs(" on ", fp);
-		tl_md_text(fp, f->hw, 40);
-	}
+	gpus(fp, f);
 	fprintf(fp, ": %s\n\n", what);
 }
 
@@ -620,10 +682,28 @@ idle_advice(FILE *fp, const struct tl_findings *f)
 	    "(.item(), .cpu(), printing tensors) from the step.\n", fp);
 }
 
+/*
+ * The GPU timeline of one trace, or of each of n > 1 ranks on average:
+ * the timelines of different ranks run side by side, so their sum is no
+ * GPU's timeline.
+ */
 static void
-timeline_rows(FILE *fp, const struct tl_ftimeline *t)
+timeline_rows(FILE *fp, const struct tl_ftimeline *sum, int n)
 {
-	fprintf(fp, "| Total GPU timeline | %s ms |\n", tl_md_ms(t->total));
+	struct tl_ftimeline m = *sum, *t = &m;
+
+	if (n > 1) {
+		m.total /= n;
+		m.busy /= n;
+		m.compute /= n;
+		m.comm /= n;
+		m.memcpy /= n;
+		m.idle /= n;
+		fprintf(fp, "| GPU timeline per rank (mean of %d) | %s ms |\n",
+		    n, tl_md_ms(t->total));
+	} else
+		fprintf(fp, "| Total GPU timeline | %s ms |\n",
+		    tl_md_ms(t->total));
 	fprintf(fp, "| Computation (GPU utilisation) | %s ms (%s %%) |\n",
 	    tl_md_ms(t->compute), tl_md_num(share(t->compute, t->total), 1));
 	fprintf(fp, "| Exposed communication | %s ms (%s %%) |\n",
@@ -648,10 +728,10 @@ static void
 ranks(FILE *fp, const struct tl_findings *f)
 {
 	int i, slow = 0, idle = 0;
-	int64_t lo, hi;
+	int64_t lo, hi, sum;
 
-	fputs("| Trace | Rank | Busy (ms) | Idle (ms) | Exposed comm (ms) | "
-	    "Total (ms) |\n|---|---|---|---|---|---|\n", fp);
+	fputs("| Trace | Rank | GPU | Busy (ms) | Idle (ms) | Exposed comm "
+	    "(ms) | Total (ms) |\n|---|---|---|---|---|---|---|\n", fp);
 	for (i = 0; i < f->ntr; i++) {
 		const struct tl_ftrace *t = &f->tr[i];
 
@@ -659,6 +739,8 @@ ranks(FILE *fp, const struct tl_findings *f)
 		tl_md_code(fp, t->name, 80);
 		fputs(" | ", fp);
 		tl_md_text(fp, t->rank[0] != '\0' ? t->rank : "n/a", 20);
+		fputs(" | ", fp);
+		put_gpu(fp, f, i);
 		fprintf(fp, " | %s | %s | %s | %s |\n", tl_md_ms(t->busy_ns),
 		    tl_md_ms(t->idle_ns), tl_md_ms(t->comm_ns),
 		    tl_md_ms(t->total_ns));
@@ -667,15 +749,17 @@ ranks(FILE *fp, const struct tl_findings *f)
 		if (t->idle_ns > f->tr[idle].idle_ns)
 			idle = i;
 	}
-	lo = hi = f->tr[0].busy_ns;
+	lo = hi = sum = f->tr[0].busy_ns;
 	for (i = 1; i < f->ntr; i++) {
+		sum += f->tr[i].busy_ns;
 		if (f->tr[i].busy_ns < lo)
 			lo = f->tr[i].busy_ns;
 		if (f->tr[i].busy_ns > hi)
 			hi = f->tr[i].busy_ns;
 	}
-	fprintf(fp, "\nBusy time spreads from %s to %s ms (%s %% of the "
-	    "fastest). Straggler by busy time: ", tl_md_ms(lo), tl_md_ms(hi),
+	fprintf(fp, "\nBusy time per rank: mean %s ms, max %s ms; it spreads "
+	    "from %s to %s ms (%s %% of the fastest). Straggler by busy time: ",
+	    tl_md_ms(sum / f->ntr), tl_md_ms(hi), tl_md_ms(lo), tl_md_ms(hi),
 	    tl_md_num(share(hi - lo, lo), 1));
 	tl_md_code(fp, f->tr[slow].name, 80);
 	fputs("; most idle: ", fp);
@@ -988,16 +1072,17 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	    f->nbottlenecks, f->nbottlenecks == 1 ? "" : "s", f->npat,
 	    f->npat == 1 ? "" : "s");
 	fputs("| Metric | Value |\n|---|---|\n", fp);
-	timeline_rows(fp, &t);
-	fprintf(fp, "| Sum of op kernel times | %s ms |\n\n",
-	    tl_md_ms((int64_t)(f->op_total_us * 1e3 + 0.5)));
+	timeline_rows(fp, &t, f->ntr);
+	fprintf(fp, "| Sum of op kernel times%s | %s ms |\n\n", f->ntr > 1 ?
+	    " (all ranks)" : "", tl_md_ms((int64_t)(f->op_total_us * 1e3 +
+	    0.5)));
 	coverage(fp, f);
 	fputs("### Top Findings by Recoverable Time\n\n", fp);
 	if (nrec == 0)
 		fprintf(fp, "None recovers %s %% of the GPU timeline or more."
 		    "\n\n", tl_md_num(f->rules.slot_pct, 1));
 	else {
-		fputs("| Rank | Finding | Recovers (ms) | % of GPU timeline | "
+		fputs("| # | Finding | Recovers (ms) | % of GPU timeline | "
 		    "Priority |\n|---|---|---|---|---|\n", fp);
 		for (i = 0; i < nrec && i < FAIR_TOP; i++) {
 			const struct tl_frec *r = &f->rec[idx[i]];
@@ -1264,7 +1349,7 @@ rough_recs(FILE *fp, const struct tl_findings *f)
 		return;
 	}
 	fprintf(fp, "A recommendation takes a slot in the fair report when it "
-	    "recovers at least %s %% of the GPU timeline.\n\n| Rank | Finding | "
+	    "recovers at least %s %% of the GPU timeline.\n\n| # | Finding | "
 	    "Recovers (ms) | %% of GPU timeline | Priority and rule | Slot |\n"
 	    "|---|---|---|---|---|---|\n", tl_md_num(f->rules.slot_pct, 1));
 	for (i = 0; i < f->nrec; i++) {
@@ -1439,10 +1524,10 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	    * 1e3 + 0.5)));
 	fputs("### Step 2: GPU timeline\n\n| Metric | Value |\n|---|---|\n",
 	    fp);
-	timeline_rows(fp, &t);
+	timeline_rows(fp, &t, f->ntr);
 	fprintf(fp, "\nUtilisation = computation / total = %s / %s = %s %% "
-	    "(flag below %s %%: %s).\n\n", tl_md_ms(t.compute),
-	    tl_md_ms(t.total), tl_md_num(share(t.compute, t.total), 1),
+	    "(flag below %s %%: %s).\n\n", tl_md_ms(t.compute / f->ntr),
+	    tl_md_ms(t.total / f->ntr), tl_md_num(share(t.compute, t.total), 1),
 	    tl_md_num(f->utilisation_min, 0), low_utilisation(f, &t) ?
 	    "flagged" : "fine");
 	if (f->ntr > 1) {

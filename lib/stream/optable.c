@@ -26,9 +26,31 @@ static size_t ntab, captab;
 static char *text;
 static struct tl_map exact;	/* (hash, length) -> entry */
 
+/* The row's model columns: known families, bwd_model "yes" or empty. */
+static int
+check_models(struct tl_tabfile *t, int (*known)(const char *family))
+{
+	static const int col[] = { 3, 5 };
+	const char *f;
+	size_t i;
+
+	for (i = 0; i < sizeof(col) / sizeof(col[0]); i++) {
+		f = tl_tabfile_get(t, col[i]);
+		if (f[0] != '\0' && !known(f))
+			return tl_tabfile_error(t, t->line, "%s: unknown perf-"
+			    "model family '%s' (tl-perfmodel(1) lists them)",
+			    t->col[col[i]], f);
+	}
+	f = tl_tabfile_get(t, 4);
+	if (f[0] != '\0' && strcmp(f, "yes") != 0)
+		return tl_tabfile_error(t, t->line, "bwd_model must be 'yes' "
+		    "or empty, not '%s'", f);
+	return 0;
+}
+
 /* Read the table (FILE, or the built-in one when path is NULL). */
 int
-tl_optable_load(const char *path)
+tl_optable_load(const char *path, int (*known)(const char *family))
 {
 	static const char *const col[] = {
 		"name", "category", "direction", "model", "bwd_model",
@@ -61,6 +83,8 @@ tl_optable_load(const char *path)
 			    "or bwd");
 			break;
 		}
+		if ((rc = check_models(&t, known)) < 0)
+			break;
 		tl_grow(&tab, &captab, ntab + 1, sizeof(*tab));
 		e = &tab[ntab++];
 		e->name = name;

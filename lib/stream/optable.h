@@ -23,8 +23,13 @@ struct tl_opinfo {
 	const char *extra_model;
 };
 
-/* Load the built-in table, or FILE when path is not NULL; 0 or -1. */
-int tl_optable_load(const char *path);
+/*
+ * Load the built-in table, or FILE when path is not NULL; 0, or -1 after
+ * a message "FILE:LINE: ..." on a bad row.  known says whether a model
+ * family exists (tl_perf_family_known of the model layer, which this
+ * layer cannot call); the model and extra_model of a row must be one.
+ */
+int tl_optable_load(const char *path, int (*known)(const char *family));
 /* The entry for an op name, or NULL. */
 const struct tl_opinfo *tl_optable_find(const char *name);
 /*

@@ -37,6 +37,7 @@
 #include "common/jsonw.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/family.h"
 #include "stream/optable.h"
 #include "trace/callstack.h"
 #include "trace/capture.h"
@@ -65,7 +66,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	tl_setprogname("fuzz_trace");
 	fz_open_inputs();
-	if (tl_optable_load(NULL) < 0)
+	if (tl_optable_load(NULL, tl_perf_family_known) < 0)
 		tl_die("cannot load the built-in op table");
 	return 0;
 }

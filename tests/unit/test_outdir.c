@@ -103,8 +103,8 @@ main(void)
 	fclose(fp);
 	CHECK(strstr(out, "\n| 1 | `aten::mm\\|x\\ny` `[[8192,320flash:]]`: "
 	    "compute-bound below peak | 0.060 | 3.0 | Critical |\n") != NULL);
-	CHECK(strstr(out, "\n| `a\\nb.json` | 0\\|1 | 0.200 | 0.800 | "
-	    "0.000 | 1.000 |\n") != NULL);
+	CHECK(strstr(out, "\n| `a\\nb.json` | 0\\|1 | mi300x | 0.200 | "
+	    "0.800 | 0.000 | 1.000 |\n") != NULL);
 	free(out);
 
 	/* The -o directory: its JSON stays JSON. */
