@@ -404,7 +404,14 @@ src_read(struct tl_input *in, char *dst, unsigned n)
 	if (r < 0) {
 		int zerr;
 		const char *m = gzerror(in->gz, &zerr);
+		const char *colon = strstr(m, ": ");
 
+		/*
+		 * zlib puts the name it was opened with before its message
+		 * ("<fd:3>: incorrect data check"): the file is named already.
+		 */
+		if (m[0] == '<' && colon != NULL)
+			m = colon + 2;
 		gz_error(in, zerr, zerr == Z_ERRNO ? strerror(errno) : m);
 	}
 	return r;
