@@ -53,6 +53,7 @@ LIBOBJ = \
 	lib/model/roweff.o \
 	lib/model/rowmodel.o \
 	lib/render/advice.o \
+	lib/render/charts.o \
 	lib/render/cmpreport.o \
 	lib/render/mdtext.o \
 	lib/render/outdir.o \
@@ -61,6 +62,9 @@ LIBOBJ = \
 	lib/render/replay_tables.o \
 	lib/render/report.o \
 	lib/render/svgchart.o \
+	lib/render/svgcmp.o \
+	lib/render/svgtime.o \
+	lib/render/svgw.o \
 	lib/render/zipw.o \
 	lib/stream/categories_table.o \
 	lib/stream/category.o \
@@ -112,6 +116,7 @@ LIBHDR = \
 	lib/model/roweff.h \
 	lib/model/rowmodel.h \
 	lib/render/advice.h \
+	lib/render/charts.h \
 	lib/render/cmpreport.h \
 	lib/render/mdtext.h \
 	lib/render/outdir.h \
@@ -119,6 +124,7 @@ LIBHDR = \
 	lib/render/replaypkg.h \
 	lib/render/report.h \
 	lib/render/svgchart.h \
+	lib/render/svgw.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \
 	lib/stream/optable.h \

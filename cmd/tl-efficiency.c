@@ -19,7 +19,8 @@ static const char usage_str[] =
     "                     [--peak-tflops X] [--peak-tbs X] [--thresholds E,G,A]\n"
     "                     [--group | --no-baseline] [--csv] [--ops FILE]\n"
     "                     [--models FILE]... [file ...]\n"
-    "       tl-efficiency --hw list [--hw-file FILE] [--csv]\n";
+    "       tl-efficiency --hw list [--hw-file FILE] [--csv]\n"
+    "       tl-efficiency --hw show NAME|all [--hw-file FILE] [--csv]\n";
 
 static const char help_str[] =
     "Add achieved TFLOPS/s and TB/s, the roofline time, the bound and the %\n"
@@ -27,10 +28,14 @@ static const char help_str[] =
     "the perf model first when the stream lacks its columns.\n"
     "\n"
     "  -H, --hw NAME          the GPU (tl-efficiency --hw list); auto = from\n"
-    "                         the trace_gpu column\n"
+    "                         the trace_gpu column; list = the GPUs; show\n"
+    "                         NAME (or all) = every roof of the GPU per\n"
+    "                         precision, its kind and source\n"
     "  -f, --hw-file FILE     GPU table to use instead of the built-in one\n"
-    "  -r, --roof KIND        achievable (default: where the table has it,\n"
-    "                         else dense peak) or peak (dense data-sheet peak)\n"
+    "  -r, --roof KIND        the roofs of every GPU: achievable (default;\n"
+    "                         measured maxima) or peak (dense data-sheet\n"
+    "                         peaks); where a GPU lacks that figure, the\n"
+    "                         other kind stands in (the roof column)\n"
     "  -T, --peak-tflops X    compute roof in TFLOPS for every op\n"
     "  -B, --peak-tbs X       bandwidth roof in TB/s\n"
     "  -t, --thresholds E,G,A %% of roofline above which an op is excellent,\n"
@@ -101,6 +106,24 @@ run(const struct tl_effopts *o, int argc, char *argv[])
 	return tl_close_stdout();
 }
 
+/* --hw show NAME|all: the roofs of one GPU, or of all. */
+static int
+show(int argc, char *argv[])
+{
+	const struct tl_hw *hw = NULL;
+
+	if (argc != 1) {
+		tl_warn("--hw show: give one GPU name, or all");
+		usage(stderr, TL_EXIT_USAGE);
+	}
+	if (strcmp(argv[0], "all") != 0 && (hw = tl_hw_find(argv[0])) == NULL)
+		tl_diex(TL_EXIT_USAGE, "--hw show: unknown GPU '%s' "
+		    "(tl-efficiency --hw list)", argv[0]);
+	tl_stdout_buffer();
+	tl_hw_print_roofs(stdout, opt.csv, hw);
+	return tl_close_stdout();
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -120,7 +143,7 @@ main(int argc, char *argv[])
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct tl_effopts eo = { NULL, 0, TL_ROOF_AUTO, 0, 0, { 80, 60, 40 },
+	struct tl_effopts eo = { NULL, 0, TL_ROOF_ACHIEVABLE, 0, 0, { 80, 60, 40 },
 	    0, 0 };
 	char err[256];
 	int ch;
@@ -184,6 +207,8 @@ main(int argc, char *argv[])
 		tl_hw_print_gpus(stdout, opt.csv);
 		return tl_close_stdout();
 	}
+	if (opt.hw != NULL && strcmp(opt.hw, "show") == 0)
+		return show(argc, argv);
 	if (eo.group && eo.no_baseline) {
 		tl_warn("--group and --no-baseline exclude each other");
 		usage(stderr, TL_EXIT_USAGE);

@@ -73,17 +73,22 @@ comparative(struct tl_stream *in, const struct tl_findrules *rules,
 	struct tl_cmpfind c;
 	int worst;
 
-	if (strcmp(report, "category") == 0 || charts != NULL)
+	struct tl_report_opts ro = *o;
+
+	if (strcmp(report, "category") == 0)
 		tl_diex(TL_EXIT_USAGE, "%s: a comparison (tl-compare) has no "
-		    "category report and no charts; use --report fair or "
-		    "rough, or -o DIR", in->path);
+		    "category report; use --report fair or rough, or -o DIR",
+		    in->path);
 	tl_cmpfind_read(&c, in, rules);
+	if (charts != NULL)
+		tl_outdir_cmpcharts(charts, &c);
+	ro.charts = charts;
 	if (outdir != NULL)
 		tl_outdir_compare(outdir, &c, o);
 	else if (strcmp(report, "rough") == 0)
-		tl_cmpreport_rough(stdout, &c, o);
+		tl_cmpreport_rough(stdout, &c, &ro);
 	else
-		tl_cmpreport_fair(stdout, &c, o);
+		tl_cmpreport_fair(stdout, &c, &ro);
 	worst = tl_cmpfind_worst(&c);
 	tl_cmpfind_free(&c);
 	return worst;

@@ -9,9 +9,9 @@
 #include "common/jsonw.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "render/charts.h"
 #include "render/cmpreport.h"
 #include "render/outdir.h"
-#include "render/svgchart.h"
 #include "stream/category.h"
 #include "stream/schema.h"
 
@@ -416,71 +416,36 @@ report_file(const char *p, const struct tl_findings *f, int c,
 void
 tl_outdir_charts(const char *dir, const struct tl_findings *f)
 {
-	struct tl_chart_point *pt;
-	struct tl_chart_bar tl[4], cat[TL_CAT_MAX];
-	struct tl_ftimeline t;
-	double peak = 0;
-	int64_t best = -1;
-	size_t n = 0, nc = 0;
-	char *p, **labels;
+	char *p;
 	FILE *fp;
-	int i, c;
+	int i;
 
 	mkdir_p(dir);
-	pt = tl_calloc((size_t)f->nop + 1, sizeof(*pt));
-	labels = tl_calloc((size_t)f->nop + 1, sizeof(*labels));
-	for (c = 0; c < tl_ncategories(); c++)
-		for (i = 0; i < f->cat[c].nops; i++) {
-			const struct tl_fop *op = &f->op[f->cat[c].ops[i]];
-			size_t len;
+	for (i = 0; i < TL_CHART_N; i++) {
+		if (!tl_chart_wanted(f, i))
+			continue;
+		p = path(dir, "", tl_charts[i].file, "");
+		fp = create(p);
+		if (tl_chart_write(fp, f, i) < 0)
+			tl_die("%s: write error", p);
+		finish(fp, p);
+		free(p);
+	}
+}
 
-			if (op->fpb <= 0 || op->tflops_s <= 0)
-				continue;
-			if (op->time_ns > best && op->peak_tflops > 0) {
-				best = op->time_ns;
-				peak = op->peak_tflops;
-			}
-			len = strlen(op->name) + strlen(op->dims) + 2;
-			labels[n] = tl_malloc(len);
-			snprintf(labels[n], len, "%s %s", op->name, op->dims);
-			pt[n].label = labels[n];
-			pt[n].category = tl_category(op->cat)->value;
-			pt[n].flops_per_byte = op->fpb;
-			pt[n].tflops_s = op->tflops_s;
-			pt[n].time_us = (double)op->time_ns / 1e3;
-			n++;
-		}
-	p = path(dir, "", "roofline", ".svg");
+void
+tl_outdir_cmpcharts(const char *dir, const struct tl_cmpfind *c)
+{
+	char *p;
+	FILE *fp;
+
+	mkdir_p(dir);
+	p = path(dir, "", tl_cmpchart.file, "");
 	fp = create(p);
-	if (tl_svg_roofline(fp, "Roofline of the op signatures",
-	    f->hw != NULL ? f->hw : "", peak, f->peak_tbs, pt, n) < 0)
+	if (tl_cmpchart_write(fp, c) < 0)
 		tl_die("%s: write error", p);
 	finish(fp, p);
 	free(p);
-	tl_report_timeline(f, &t);
-	tl[0].label = "computation";
-	tl[0].value_us = (double)t.compute / 1e3;
-	tl[1].label = "exposed comm";
-	tl[1].value_us = (double)t.comm / 1e3;
-	tl[2].label = "exposed memcpy";
-	tl[2].value_us = (double)t.memcpy / 1e3;
-	tl[3].label = "idle";
-	tl[3].value_us = (double)t.idle / 1e3;
-	for (c = 0; c < tl_ncategories(); c++)
-		if (f->cat[c].present) {
-			cat[nc].label = tl_category(c)->value;
-			cat[nc++].value_us = (double)f->cat[c].time_ns / 1e3;
-		}
-	p = path(dir, "", "breakdown", ".svg");
-	fp = create(p);
-	if (tl_svg_breakdown(fp, "GPU time breakdown", tl, 4, cat, nc) < 0)
-		tl_die("%s: write error", p);
-	finish(fp, p);
-	free(p);
-	for (i = 0; i < (int)n; i++)
-		free(labels[i]);
-	free(labels);
-	free(pt);
 }
 
 void
@@ -608,18 +573,23 @@ void
 tl_outdir_compare(const char *dir, const struct tl_cmpfind *c,
     const struct tl_report_opts *o)
 {
+	struct tl_report_opts ro = *o;
 	char *p;
 	FILE *fp;
 
 	mkdir_p(dir);
+	p = path(dir, "", "charts", "");
+	tl_outdir_cmpcharts(p, c);
+	free(p);
+	ro.charts = "charts";
 	p = path(dir, "", "comparative_analysis_fair", ".md");
 	fp = create(p);
-	tl_cmpreport_fair(fp, c, o);
+	tl_cmpreport_fair(fp, c, &ro);
 	finish(fp, p);
 	free(p);
 	p = path(dir, "", "comparative_analysis_rough", ".md");
 	fp = create(p);
-	tl_cmpreport_rough(fp, c, o);
+	tl_cmpreport_rough(fp, c, &ro);
 	finish(fp, p);
 	free(p);
 	p = path(dir, "", "comparative_ops", ".csv");

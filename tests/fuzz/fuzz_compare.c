@@ -73,7 +73,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_put_input(1, nul + 1, size - (size_t)(nul - data) - 1);
 	}
 	memset(&o, 0, sizeof(o));
-	o.roof = (h >> 1) & 1 ? TL_ROOF_PEAK : TL_ROOF_AUTO;
+	o.roof = (h >> 1) & 1 ? TL_ROOF_PEAK : TL_ROOF_ACHIEVABLE;
 	o.tolerance_pct = (h >> 2) & 1 ? 0 : 25;
 	o.name[0] = (h >> 3) & 1 ? "ref\t\"x\",\n" : NULL;
 	if ((fp = open_memstream(&out, &outlen)) == NULL)

@@ -72,7 +72,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		o.hw_auto = 1;
 	else
 		o.hw = tl_hw_find(gpu);
-	o.roof = (h >> 2) & 1 ? TL_ROOF_PEAK : TL_ROOF_AUTO;
+	o.roof = (h >> 2) & 1 ? TL_ROOF_PEAK : TL_ROOF_ACHIEVABLE;
 	o.group = ((h >> 4) % 3) == 1;
 	o.no_baseline = ((h >> 4) % 3) == 2;
 	memcpy(o.thr, thr[(h >> 6) & 1], sizeof(o.thr));
