@@ -53,6 +53,7 @@ LIBOBJ = \
 	lib/model/roweff.o \
 	lib/model/rowmodel.o \
 	lib/render/advice.o \
+	lib/render/chartlist.o \
 	lib/render/charts.o \
 	lib/render/cmpreport.o \
 	lib/render/mdtext.o \
@@ -116,6 +117,7 @@ LIBHDR = \
 	lib/model/roweff.h \
 	lib/model/rowmodel.h \
 	lib/render/advice.h \
+	lib/render/chartlist.h \
 	lib/render/charts.h \
 	lib/render/cmpreport.h \
 	lib/render/mdtext.h \

@@ -555,10 +555,13 @@ compare_csv(const char *p, const struct tl_cmpfind *c)
 				tl_w_empty(&w);
 		tl_w_us(&w, r->delta_ns);
 		w_num(&w, r->delta_pct);
+		tl_w_str(&w, c->roof_kind);
 		w_num(&w, r->expected);
 		w_num(&w, r->actual);
 		tl_w_str(&w, r->explained);
 		tl_w_str(&w, tl_cexp_value(r->exp));
+		w_num(&w, r->other_expected);
+		tl_w_str(&w, tl_cexp_value(r->other_exp));
 		w_num(&w, r->unexplained_us);
 		if (r->candidate)
 			tl_w_double(&w, r->score);

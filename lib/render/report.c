@@ -4,7 +4,7 @@
 
 #include "common/util.h"
 #include "render/advice.h"
-#include "render/charts.h"
+#include "render/chartlist.h"
 #include "render/mdtext.h"
 #include "render/report.h"
 #include "stream/category.h"

@@ -371,8 +371,8 @@ put_shades(FILE *f)
 
 	out(f, "<g class=\"key\" font-size=\"11\" fill=\"#555555\">\n"
 	    "<text x=\"%d\" y=\"74\">busy share of a slice:</text>\n"
-	    "<text x=\"%d\" y=\"74\" text-anchor=\"end\">0%%</text>\n",
-	    ST_X, x - 4);
+	    "<text x=\"%d\" y=\"74\" text-anchor=\"end\">%f%%</text>\n",
+	    ST_X, x - 4, 0.0);
 	for (lv = 0; lv <= ST_LEVELS; lv++) {
 		shade(colour, sizeof(colour), lv);
 		out(f, "<rect x=\"%d\" y=\"64\" width=\"18\" height=\"12\" "
@@ -380,11 +380,11 @@ put_shades(FILE *f)
 		    x + 18 * lv, colour);
 	}
 	x += 18 * (ST_LEVELS + 1);
-	out(f, "<text x=\"%d\" y=\"74\">100%%</text>\n<rect x=\"%d\" "
+	out(f, "<text x=\"%d\" y=\"74\">%f%%</text>\n<rect x=\"%d\" "
 	    "y=\"63\" width=\"14\" height=\"14\" fill=\"none\" "
 	    "stroke=\"#d62728\" stroke-width=\"1.5\"/>\n<text x=\"%d\" "
 	    "y=\"74\">a gap of the list below, numbered by length</text>\n"
-	    "</g>\n", x + 4, x + 60, x + 80);
+	    "</g>\n", x + 4, 100.0, x + 60, x + 80);
 }
 
 int
@@ -476,6 +476,10 @@ put_panel(FILE *f, const struct tl_chart_hist *h, size_t lo, size_t hi,
 		    "text-anchor=\"end\">%G</text>\n", GH_X, ty, GH_X + GH_PW, ty,
 		    t == 0 ? "#999999" : "#eeeeee", GH_X - 6, ty + 3, t);
 	}
+	if (!(max > 0))
+		out(f, "<line x1=\"%d\" y1=\"%p\" x2=\"%d\" y2=\"%p\" "
+		    "stroke=\"#999999\"/>\n", GH_X, y + GH_PH, GH_X + GH_PW,
+		    y + GH_PH);
 	out(f, "</g>\n");
 	slot = (double)GH_PW / (double)(hi - lo + 1);
 	bw = slot - 8 < 48 ? slot - 8 : 48;
@@ -518,7 +522,9 @@ tl_svg_gaps(FILE *f, const char *title, const char *subtitle,
 			hi = i;
 			any = 1;
 		}
-	slot = any ? (double)GH_PW / (double)(hi - lo + 1) : GH_PW;
+	if (!any)	/* empty panels over every bin, and a note */
+		hi = h->nbins - 1;
+	slot = (double)GH_PW / (double)(hi - lo + 1);
 	turn = slot < 64;
 	ht = (int)ceil(y2 + GH_PH + (turn ? 70 : 40));
 	tl_svg_begin(f, "tl-gaps", GH_W, ht);
@@ -526,13 +532,11 @@ tl_svg_gaps(FILE *f, const char *title, const char *subtitle,
 	tl_svg_heading(f, GH_X, title);
 	if (subtitle != NULL && subtitle[0] != '\0')
 		tl_svg_subtitle(f, GH_X, "%T", subtitle);
-	if (!any) {
+	if (!any)
 		out(f, "<text x=\"%d\" y=\"%d\" fill=\"#555555\">no gaps: the "
-		    "GPU never waited between kernels</text>\n", GH_X,
-		    GH_TOP + 20);
-		return tl_svg_end(f);
-	}
-	for (i = lo; i <= hi; i++)
+		    "GPU never waited between kernels</text>\n", GH_X + 200,
+		    GH_TOP + 12);
+	for (i = lo; i <= hi && any; i++)
 		out(f, "<g class=\"bin\" data-bin=\"%d\" data-count=\"%d\" "
 		    "data-time-us=\"%r\"/>\n", (int)i, (int)h->count[i],
 		    h->time_us[i]);
