@@ -134,10 +134,10 @@ for c in tests/cases.sh tests/replay.sh tests/scale.sh tests/tlmk.sh \
 	tally "$tmp/cases"
 done
 
-# tl-findings on the shared traces, standalone and comparative (numbers
-# recomputed from the stream).
+# tl-findings on the shared traces, standalone and comparative, one roof
+# kind per run and the charts (numbers recomputed from the stream).
 if [ -d "$TRACES" ]; then
-	for t in findings cmpreport; do
+	for t in findings cmpreport charts; do
 		python3 tests/$t.py "$BIN" "$TRACES" > "$tmp/fd" 2>&1
 		tally "$tmp/fd"
 	done

@@ -95,6 +95,7 @@ roofline(FILE *fp, const struct tl_findings *f)
 
 		r[i].label = multi ? keep(&k, "%s %s", fr->hw, fr->spec) :
 		    fr->spec;
+		r[i].gpu = multi ? fr->hw : NULL;
 		r[i].kind = kind_label(f, fr->kind, &k);
 		r[i].bw_kind = kind_label(f, fr->bw_kind, &k);
 		r[i].peak_tflops = fr->peak_tflops;

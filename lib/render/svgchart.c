@@ -13,12 +13,12 @@
 /* The roofline. */
 
 enum {
-	RF_W = 1000,			/* width */
+	RF_W = 1080,			/* width */
 	RF_H = 570,			/* least height */
 	RF_X = 84, RF_Y = 68,		/* plot area */
 	RF_PW = 520, RF_PH = 420,
 	RF_MX = RF_X + RF_PW + 8,	/* roof labels, in the margin */
-	RF_LX = RF_X + RF_PW + 168,	/* legend */
+	RF_LX = RF_X + RF_PW + 176,	/* legend */
 	RF_TOP = 5,			/* points numbered and listed */
 	RF_LABEL = 13			/* least distance of two roof labels */
 };
@@ -389,7 +389,7 @@ put_bandwidths(FILE *f, const struct plan *pl)
 		if (end <= fr->xlo || fr->ylo - lb >= end)
 			continue;
 		mid = fmax(fr->xlo, fr->ylo - lb);
-		mid += (end - mid) * (0.5 - 0.15 * (double)(b % 3));
+		mid += (end - mid) * (double)(b + 1) / (double)(pl->nbw + 1);
 		out(f, "<text class=\"roof-label\" transform=\"translate(%p %p) "
 		    "rotate(%p)\" y=\"-7\" text-anchor=\"middle\" "
 		    "fill=\"#222222\" stroke=\"#ffffff\" stroke-width=\"3\" "
@@ -527,8 +527,8 @@ put_points(FILE *f, const struct plan *pl, const struct tl_chart_point *p,
 {
 	const struct frame *fr = &pl->fr;
 	const struct tl_chart_roof *r;
-	double cx, cy, rad;
-	size_t i;
+	double cx, cy, rad, lx[RF_TOP], ly[RF_TOP];
+	size_t i, k;
 
 	out(f, "<g class=\"points\" data-x-decades=\"%d %d\" "
 	    "data-y-decades=\"%d %d\" data-frame=\"%d %d %d %d\" "
@@ -553,20 +553,30 @@ put_points(FILE *f, const struct plan *pl, const struct tl_chart_point *p,
 		out(f, "</circle>\n");
 	}
 	out(f, "</g>\n");
-	/* Numbers beside the longest points, white-edged to stay legible. */
+	/*
+	 * Numbers beside the longest points, white-edged to stay legible:
+	 * above right of the point (left of it at the right edge, below it
+	 * at the top), moved down from an earlier number they would cover.
+	 */
 	out(f, "<g class=\"ranks\" font-size=\"11\" font-weight=\"bold\" "
 	    "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\n");
 	for (i = 0; i < nv && i < RF_TOP; i++) {
 		const struct tl_chart_point *q = &p[ord[i].i];
+		int right = 0;
 
-		/* Above right of the point, else inside the plot's edges. */
 		rad = radius(q->time_us, tmax) * 0.71 + 1;
 		cx = px(fr, log10(q->flops_per_byte));
 		cy = py(fr, log10(q->tflops_s));
-		out(f, "<text x=\"%p\" y=\"%p\"%s>%d</text>\n",
-		    cx + (cx + rad + 8 > RF_X + RF_PW ? -rad : rad),
-		    cy - rad < RF_Y + 10 ? cy + rad + 9 : cy - rad,
-		    cx + rad + 8 > RF_X + RF_PW ? " text-anchor=\"end\"" : "",
+		if (cx + rad + 8 > RF_X + RF_PW)
+			right = 1;
+		lx[i] = cx + (right ? -rad - 7 : rad);
+		ly[i] = cy - rad < RF_Y + 10 ? cy + rad + 9 : cy - rad;
+		for (k = 0; k < i; k++)
+			if (fabs(lx[k] - lx[i]) < 9 && fabs(ly[k] - ly[i]) < 11) {
+				ly[i] = ly[k] + 12;
+				k = (size_t)-1;	/* check them all again */
+			}
+		out(f, "<text x=\"%p\" y=\"%p\">%d</text>\n", lx[i], ly[i],
 		    (int)i + 1);
 	}
 	out(f, "</g>\n");
@@ -618,7 +628,7 @@ legend_roofs(FILE *f, const struct plan *pl, double y)
 		put_sample(f, y - 4, dashes[pl->dash[i]]);
 		out(f, "<text x=\"%d\" y=\"%p\">%T", RF_LX + 34, y, r->label);
 		if (positive(r->peak_tflops))
-			out(f, " %G TFLOPS/s", r->peak_tflops);
+			out(f, " \xc2\xb7 %G TFLOPS/s", r->peak_tflops);
 		out(f, "</text>\n<text x=\"%d\" y=\"%p\" font-size=\"11\" "
 		    "fill=\"#555555\">", RF_LX + 34, y + 13);
 		if (positive(r->peak_tflops))
@@ -632,9 +642,11 @@ legend_roofs(FILE *f, const struct plan *pl, double y)
 			if (drawn(pl, i) && pl->r[i].peak_tbs == pl->bw[b])
 				break;
 		put_sample(f, y - 4, "none");
-		out(f, "<text x=\"%d\" y=\"%p\">memory %G TB/s</text>\n"
-		    "<text x=\"%d\" y=\"%p\" font-size=\"11\" "
-		    "fill=\"#555555\">%t</text>\n", RF_LX + 34, y, pl->bw[b],
+		out(f, "<text x=\"%d\" y=\"%p\">", RF_LX + 34, y);
+		if (pl->r[i].gpu != NULL && pl->r[i].gpu[0] != '\0')
+			out(f, "%T ", pl->r[i].gpu);
+		out(f, "memory \xc2\xb7 %G TB/s</text>\n<text x=\"%d\" y=\"%p\" "
+		    "font-size=\"11\" fill=\"#555555\">%t</text>\n", pl->bw[b],
 		    RF_LX + 34, y + 13, pl->r[i].bw_kind);
 		y += LG_ROOF;
 	}

@@ -65,6 +65,7 @@
 /* A roof: one GPU's figures for one compute spec. */
 struct tl_chart_roof {
 	const char *label;	/* "matrix_bf16", or "h100 matrix_bf16" */
+	const char *gpu;	/* names the bandwidth; NULL or "" for one GPU */
 	const char *kind;	/* the compute figure: "achievable", "peak" */
 	const char *bw_kind;	/* the bandwidth figure */
 	double peak_tflops;	/* the flat roof; <= 0 unknown */
