@@ -27,6 +27,7 @@ LIBOBJ = \
 	lib/common/interval.o \
 	lib/common/json.o \
 	lib/common/jsonw.o \
+	lib/common/outfile.o \
 	lib/common/strmap.o \
 	lib/common/tabfile.o \
 	lib/common/tsv.o \
@@ -36,12 +37,15 @@ LIBOBJ = \
 	lib/model/expr.o \
 	lib/model/family.o \
 	lib/model/gpus_table.o \
+	lib/model/hwauto.o \
 	lib/model/hwspec.o \
 	lib/model/model_conv.o \
 	lib/model/model_eltwise.o \
 	lib/model/model_file.o \
 	lib/model/model_gemm.o \
+	lib/model/model_moe.o \
 	lib/model/model_norm.o \
+	lib/model/model_paged.o \
 	lib/model/model_reduce.o \
 	lib/model/model_sdpa.o \
 	lib/model/model_softmax.o \
@@ -75,6 +79,8 @@ LIBOBJ = \
 	lib/stream/schema.o \
 	lib/stream/stream.o \
 	lib/trace/callstack.o \
+	lib/trace/devprops.o \
+	lib/trace/context.o \
 	lib/trace/input.o \
 	lib/trace/jsonscan.o \
 	lib/trace/kernclass.o \
@@ -100,6 +106,7 @@ LIBHDR = \
 	lib/common/interval.h \
 	lib/common/json.h \
 	lib/common/jsonw.h \
+	lib/common/outfile.h \
 	lib/common/strmap.h \
 	lib/common/tabfile.h \
 	lib/common/tsv.h \
@@ -108,6 +115,7 @@ LIBHDR = \
 	lib/model/dtype.h \
 	lib/model/expr.h \
 	lib/model/family.h \
+	lib/model/hwauto.h \
 	lib/model/hwspec.h \
 	lib/model/model_file.h \
 	lib/model/opargs.h \
@@ -134,6 +142,7 @@ LIBHDR = \
 	lib/stream/schema.h \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
+	lib/trace/devprops.h \
 	lib/trace/input.h \
 	lib/trace/jsonscan.h \
 	lib/trace/kernclass.h \
@@ -146,6 +155,7 @@ LIBHDR = \
 UNIT = \
 	tests/unit/test_category \
 	tests/unit/test_concrete \
+	tests/unit/test_context \
 	tests/unit/test_efficiency \
 	tests/unit/test_expr \
 	tests/unit/test_hashmap \
@@ -155,12 +165,15 @@ UNIT = \
 	tests/unit/test_mdtext \
 	tests/unit/test_model_conv \
 	tests/unit/test_model_gemm \
+	tests/unit/test_model_moe \
 	tests/unit/test_model_norm \
+	tests/unit/test_model_paged \
 	tests/unit/test_model_reduce \
 	tests/unit/test_model_sdpa \
 	tests/unit/test_model_softmax \
 	tests/unit/test_outdir \
 	tests/unit/test_replay \
+	tests/unit/test_scan \
 	tests/unit/test_schema \
 	tests/unit/test_stream \
 	tests/unit/test_svgchart \
@@ -277,7 +290,7 @@ check: all $(UNIT) $(TOOLS) $(CATTEST)
 # for the LGPL terms of libcsv).
 static:
 	$(MAKE) clean
-	$(MAKE) all LDFLAGS="$(LDFLAGS) -static"
+	$(MAKE) all LDFLAGS="$(LDFLAGS) -static" ISAL=0
 
 # AddressSanitizer + UndefinedBehaviorSanitizer build of everything.
 asan:
@@ -301,6 +314,7 @@ FUZZBIN = \
 	fuzz/bin/fuzz_expr \
 	fuzz/bin/fuzz_findings \
 	fuzz/bin/fuzz_stream \
+	fuzz/bin/fuzz_timeline \
 	fuzz/bin/fuzz_trace
 
 fuzz/obj/libtl.a: $(LIBSRC) $(LIBHDR) config.mk
@@ -334,6 +348,10 @@ fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c tests/fuzz/harness.h fuzz/obj/lib
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_stream.c fuzz/obj/libtl.a $(LDLIBS)
+fuzz/bin/fuzz_timeline: tests/fuzz/fuzz_timeline.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_timeline.c fuzz/obj/libtl.a $(LDLIBS)
 fuzz/bin/fuzz_trace: tests/fuzz/fuzz_trace.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \

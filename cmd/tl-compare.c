@@ -184,7 +184,13 @@ main(int argc, char *argv[])
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, csv);
 	if (timeline) {
-		tl_compare_timeline(ref, tgt, &o, &w);
+		struct tl_tline t[2];
+
+		tl_tline_read(&t[0], ref);
+		tl_tline_read(&t[1], tgt);
+		tl_compare_timeline(&t[0], &t[1], &o, &w);
+		tl_tline_free(&t[0]);
+		tl_tline_free(&t[1]);
 		return tl_close_stdout();
 	}
 	if (tl_optable_load(ops) < 0 || tl_filemodels_setup() < 0)

@@ -10,12 +10,14 @@
 #include "analysis/efficiency.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/hwauto.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
 #include "stream/optable.h"
 
 static const char usage_str[] =
-    "usage: tl-efficiency --hw NAME|auto [--hw-file FILE] [--roof achievable|peak]\n"
+    "usage: tl-efficiency --hw NAME|auto [--hw-file FILE] [--hw-map FILE]\n"
+    "                     [--strict-hw] [--roof achievable|peak]\n"
     "                     [--peak-tflops X] [--peak-tbs X] [--thresholds E,G,A]\n"
     "                     [--group | --no-baseline] [--csv] [--ops FILE]\n"
     "                     [--models FILE]... [file ...]\n"
@@ -28,10 +30,15 @@ static const char help_str[] =
     "the perf model first when the stream lacks its columns.\n"
     "\n"
     "  -H, --hw NAME          the GPU (tl-efficiency --hw list); auto = from\n"
-    "                         the trace_gpu column; list = the GPUs; show\n"
-    "                         NAME (or all) = every roof of the GPU per\n"
-    "                         precision, its kind and source\n"
+    "                         the trace_gpu* columns (name, architecture,\n"
+    "                         compute units, memory); list = the GPUs;\n"
+    "                         show NAME (or all) = every roof of the GPU\n"
+    "                         per precision, its kind and source\n"
     "  -f, --hw-file FILE     GPU table to use instead of the built-in one\n"
+    "  -D, --hw-map FILE      GPU per trace: lines \"GLOB GPU\", the first\n"
+    "                         glob matching the trace column wins over --hw\n"
+    "  -x, --strict-hw        a GPU --hw auto cannot name is an error, not a\n"
+    "                         warning with empty efficiency columns\n"
     "  -r, --roof KIND        the roofs of every GPU: achievable (default;\n"
     "                         measured maxima) or peak (dense data-sheet\n"
     "                         peaks); where a GPU lacks that figure, the\n"
@@ -51,8 +58,8 @@ static const char help_str[] =
     "  -V, --version          print the version and exit\n";
 
 static struct {
-	const char *hw, *hw_file, *ops;
-	int csv;
+	const char *hw, *hw_file, *hw_map, *ops;
+	int csv, strict_hw;
 } opt;
 
 static void
@@ -93,6 +100,9 @@ parse_thresholds(const char *s, double thr[3])
 	}
 }
 
+/* The GPU of each row: --hw NAME or auto, --hw-map. */
+static struct tl_hwauto hwa;
+
 static int
 run(const struct tl_effopts *o, int argc, char *argv[])
 {
@@ -103,6 +113,7 @@ run(const struct tl_effopts *o, int argc, char *argv[])
 	tl_w_init(&w, stdout, opt.csv);
 	tl_efficiency_run(e, argv, argc, &w);
 	tl_efficiency_free(e);
+	tl_hwauto_free(&hwa);
 	return tl_close_stdout();
 }
 
@@ -131,6 +142,7 @@ main(int argc, char *argv[])
 		{ "peak-tbs", required_argument, NULL, 'B' },
 		{ "no-baseline", no_argument, NULL, 'b' },
 		{ "csv", no_argument, NULL, 'c' },
+		{ "hw-map", required_argument, NULL, 'D' },
 		{ "hw-file", required_argument, NULL, 'f' },
 		{ "group", no_argument, NULL, 'g' },
 		{ "hw", required_argument, NULL, 'H' },
@@ -141,16 +153,18 @@ main(int argc, char *argv[])
 		{ "peak-tflops", required_argument, NULL, 'T' },
 		{ "thresholds", required_argument, NULL, 't' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "strict-hw", no_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct tl_effopts eo = { NULL, 0, TL_ROOF_ACHIEVABLE, 0, 0, { 80, 60, 40 },
+	struct tl_effopts eo = { NULL, TL_ROOF_ACHIEVABLE, 0, 0, { 80, 60, 40 },
 	    0, 0 };
-	char err[256];
+	const struct tl_hw *hw = NULL;
+	char err[512];
 	int ch;
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();
-	while ((ch = getopt_long(argc, argv, "B:bcf:gH:hM:o:r:T:t:V", longopts,
+	while ((ch = getopt_long(argc, argv, "B:bcD:f:gH:hM:o:r:T:t:Vx", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'B':
@@ -161,6 +175,9 @@ main(int argc, char *argv[])
 			break;
 		case 'c':
 			opt.csv = 1;
+			break;
+		case 'D':
+			opt.hw_map = optarg;
 			break;
 		case 'f':
 			opt.hw_file = optarg;
@@ -195,6 +212,9 @@ main(int argc, char *argv[])
 		case 'V':
 			tl_version();
 			break;
+		case 'x':
+			opt.strict_hw = 1;
+			break;
 		default:
 			usage(stderr, TL_EXIT_USAGE);
 		}
@@ -202,6 +222,8 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (tl_hw_load(opt.hw_file, err, sizeof(err)) < 0)
 		tl_die("%s", err);
+	if (opt.hw_map != NULL && opt.hw == NULL)
+		opt.hw = "auto";	/* traces no glob matches */
 	if (opt.hw != NULL && strcmp(opt.hw, "list") == 0) {
 		tl_stdout_buffer();
 		tl_hw_print_gpus(stdout, opt.csv);
@@ -218,11 +240,15 @@ main(int argc, char *argv[])
 		    "--peak-tbs");
 		usage(stderr, TL_EXIT_USAGE);
 	}
-	eo.hw_auto = opt.hw != NULL && strcasecmp(opt.hw, "auto") == 0;
-	if (opt.hw != NULL && !eo.hw_auto &&
-	    (eo.hw = tl_hw_find(opt.hw)) == NULL)
+	if (opt.hw != NULL && strcasecmp(opt.hw, "auto") != 0 &&
+	    (hw = tl_hw_find(opt.hw)) == NULL)
 		tl_diex(TL_EXIT_USAGE, "--hw: unknown GPU '%s' "
 		    "(tl-efficiency --hw list)", opt.hw);
+	if (tl_hwauto_init(&hwa, hw, opt.hw_map, opt.strict_hw, err,
+	    sizeof(err)) < 0)
+		tl_diex(TL_EXIT_USAGE, "--hw-map: %s", err);
+	if (opt.hw != NULL)
+		eo.hw = &hwa;
 	if (tl_optable_load(opt.ops) < 0 || tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	return run(&eo, argc, argv);

@@ -16,7 +16,7 @@
 #include "trace/tree.h"
 
 static const char usage_str[] =
-    "usage: tl-parse [--csv] [--trace-name NAME] [--ops FILE]\n"
+    "usage: tl-parse [--csv] [--trace-name NAME] [--ops FILE] [--threads N]\n"
     "                [--step N | --window START,END] [--stack]\n"
     "                [--launchers | --timeline [--per-device] | --kernels | --meta]\n"
     "                [--include-unlinked] [file ...]\n";
@@ -37,6 +37,8 @@ static const char help_str[] =
     "  -k, --kernels           one row per GPU event instead\n"
     "  -m, --meta              print the trace metadata instead\n"
     "  -u, --include-unlinked  count unlinked GPU events on the timeline\n"
+    "  -j, --threads N         cut and tokenise the events on N threads\n"
+    "                          (default: one per online CPU; same output)\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n";
 
@@ -46,7 +48,7 @@ static struct {
 	enum view view;
 	int csv, stack, per_device, unlinked;
 	const char *trace_name, *ops;
-	long long step;
+	long long step, threads;
 	int has_step;
 	struct tl_window win;
 } opt;
@@ -69,6 +71,40 @@ static const int view_table[] = {
 	[V_META] = TL_TAB_META
 };
 
+/*
+ * Say on one line what the ops leave out: the unlinked GPU events when
+ * they cover more than 1 % of the GPU busy time, or that the view is
+ * empty although the trace has GPU events (nrows < 0: not a row view).
+ */
+static void
+warn_left_out(const struct tl_trace *t, const struct tl_link_stats *s,
+    const struct tl_timeline *tl, long nrows)
+{
+	int64_t busy = opt.unlinked ? tl->busy : tl->busy + tl->unlinked_busy;
+
+	if (s->gpu == 0)
+		return;
+	if (tl->unlinked_events > 0 && busy > 0 &&
+	    tl->unlinked_busy > busy / 100) {
+		tl_warn("%s: %ld of %ld GPU events (%.3f ms of GPU time, "
+		    "%.3f ms = %.1f %% of GPU busy time) have no launch call "
+		    "in the trace (launched before the host side of the "
+		    "profile?): no op counts them, and the timeline %s",
+		    t->path, tl->unlinked_events, s->gpu,
+		    (double)tl->unlinked_dur / 1e6,
+		    (double)tl->unlinked_busy / 1e6,
+		    (double)tl->unlinked_busy / (double)busy * 100.0,
+		    opt.unlinked ? "includes them (--include-unlinked)" :
+		    "leaves them out (--include-unlinked includes them)");
+		return;
+	}
+	if (nrows == 0)
+		tl_warn("%s: no %s although the trace has %ld GPU events "
+		    "(%ld linked%s)", t->path, opt.view == V_LAUNCHERS ?
+		    "launcher rows" : "op rows", s->gpu, s->linked,
+		    opt.win.on || opt.has_step ? ", none in the window" : "");
+}
+
 static int
 parse_file(const char *path)
 {
@@ -77,10 +113,12 @@ parse_file(const char *path)
 	struct tl_timeline tl;
 	struct tl_window win = opt.win;
 	struct tl_link_stats s;
+	size_t nrows;
 
 	memset(&o, 0, sizeof(o));
 	o.keep_python = opt.stack;
 	o.trace_name = opt.trace_name;
+	o.threads = (int)opt.threads;
 	if ((t = tl_trace_read(path, &o)) == NULL)
 		return 1;
 	tl_tree_build(t);
@@ -93,13 +131,16 @@ parse_file(const char *path)
 		tl_warn("%s: the trace has no GPU events (kernels, memcpy, "
 		    "memset): nothing to attribute", t->path);
 	tl_timeline(t, &win, TL_ALL_DEVICES, opt.unlinked, &tl);
+	if (opt.view == V_TIMELINE)
+		warn_left_out(t, &s, &tl, -1);
 	if (!header_done++)
 		tl_os_header(&os, view_table[opt.view], opt.stack);
 	switch (opt.view) {
 	case V_OPS:
 	case V_LAUNCHERS:
 		os.launchers = opt.view == V_LAUNCHERS;
-		tl_os_oprows(&os, t, &win, &tl, opt.stack);
+		nrows = tl_os_oprows(&os, t, &win, &tl, opt.stack);
+		warn_left_out(t, &s, &tl, (long)nrows);
 		break;
 	case V_TIMELINE:
 		if (s.gpu > 0)
@@ -110,7 +151,7 @@ parse_file(const char *path)
 		tl_os_kernels(&os, t, &opt.win);
 		break;
 	case V_META:
-		tl_os_meta(&os, t);
+		tl_os_meta(&os, t, &tl);
 		break;
 	}
 	tl_trace_free(t);
@@ -151,6 +192,7 @@ main(int argc, char *argv[])
 		{ "csv", no_argument, NULL, 'c' },
 		{ "per-device", no_argument, NULL, 'd' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "kernels", no_argument, NULL, 'k' },
 		{ "launchers", no_argument, NULL, 'l' },
 		{ "meta", no_argument, NULL, 'm' },
@@ -168,7 +210,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
-	while ((ch = getopt_long(argc, argv, "cdhklmn:o:s:StuVw:", longopts,
+	while ((ch = getopt_long(argc, argv, "cdhj:klmn:o:s:StuVw:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'c':
@@ -179,6 +221,13 @@ main(int argc, char *argv[])
 			break;
 		case 'h':
 			usage(stdout, 0);
+			break;
+		case 'j':
+			if (tl_parse_long(optarg, 1, 1024, &opt.threads) < 0) {
+				tl_warn("--threads: '%s' is not a number of "
+				    "threads from 1 to 1024", optarg);
+				usage(stderr, TL_EXIT_USAGE);
+			}
 			break;
 		case 'k':
 			set_view(V_KERNELS);

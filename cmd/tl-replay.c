@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analysis/findrules.h"
 #include "common/util.h"
+#include "model/hwauto.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
 #include "render/replay.h"
@@ -15,7 +17,8 @@
 
 static const char usage_str[] =
     "usage: tl-replay [-o DIR] [-z FILE] [--bottlenecks [--min-pct X]\n"
-    "                 [--max-eff X] [--hw NAME [--hw-file FILE]\n"
+    "                 [--max-eff X] [--hw NAME|auto [--hw-file FILE]\n"
+    "                 [--hw-map FILE] [--strict-hw]\n"
     "                 [--roof achievable|peak]]] [--ops FILE]\n"
     "                 [--models FILE]... [file ...]\n";
 
@@ -24,28 +27,33 @@ static const char help_str[] =
     "replay IR (a JSON list, one entry per op) on stdout, or a package\n"
     "with the IR, a runner script and a README.\n"
     "\n"
-    "  -o, --output DIR       write the package into DIR\n"
-    "  -z, --zip FILE         write the package as a ZIP archive\n"
+    "  -o, --output DIR       write the package into DIR (replacing the\n"
+    "                         previous one there as a whole)\n"
+    "  -z, --zip FILE         write the package as a ZIP archive (renamed\n"
+    "                         over FILE when complete)\n"
     "  -b, --bottlenecks      keep only the ops the replay rule picks:\n"
     "                         over --min-pct % of GPU time and under\n"
     "                         --max-eff % of roofline\n"
     "  -p, --min-pct X        % of GPU time (default 10)\n"
     "  -e, --max-eff X        % of roofline (default 30)\n"
     "  -H, --hw NAME          GPU for the efficiency when the input has\n"
-    "                         no pct_roofline (tl-efficiency --hw list)\n"
+    "                         no pct_roofline (tl-efficiency --hw list);\n"
+    "                         auto = from the trace_gpu* columns\n"
     "  -f, --hw-file FILE     GPU table instead of the built-in one\n"
+    "  -D, --hw-map FILE      GPU per trace (lines \"GLOB GPU\"), before --hw\n"
+    "  -x, --strict-hw        a GPU --hw auto cannot name is an error\n"
     "  -r, --roof KIND        achievable (default) or peak\n"
     "  -O, --ops FILE         op table to use instead of the built-in one\n"
     "  -M, --models FILE      also read the model formulas of FILE\n"
     "  -h, --help             print this help and exit\n"
     "  -V, --version          print the version and exit\n";
 
-/* The GPU of --hw, for the efficiency of inputs without pct_roofline. */
-static const struct tl_hw *hw;
+/* The GPU of each row without pct_roofline: --hw NAME or auto, --hw-map. */
+static struct tl_hwauto hwa;
 
 static struct {
-	const char *dir, *zip, *hw, *hw_file, *ops;
-	int bottlenecks;
+	const char *dir, *zip, *hw, *hw_file, *hw_map, *ops;
+	int bottlenecks, strict_hw;
 	enum tl_roof roof;
 	struct tl_findrules rules;
 } opt;
@@ -74,7 +82,8 @@ run(int argc, char *argv[])
 {
 	struct tl_replay *r = tl_replay_new();
 
-	tl_replay_read(r, argv, argc, hw, opt.roof, opt.bottlenecks);
+	tl_replay_read(r, argv, argc, opt.hw != NULL ? &hwa : NULL, opt.roof,
+	    opt.bottlenecks);
 	if (opt.bottlenecks)
 		tl_replay_select(r, &opt.rules);
 	tl_replay_sort(r);
@@ -91,6 +100,7 @@ run(int argc, char *argv[])
 		    ": none is over the --min-pct and under the --max-eff "
 		    "threshold" : "");
 	tl_replay_free(r);
+	tl_hwauto_free(&hwa);
 	return tl_close_stdout();
 }
 
@@ -99,6 +109,7 @@ main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "bottlenecks", no_argument, NULL, 'b' },
+		{ "hw-map", required_argument, NULL, 'D' },
 		{ "max-eff", required_argument, NULL, 'e' },
 		{ "hw-file", required_argument, NULL, 'f' },
 		{ "hw", required_argument, NULL, 'H' },
@@ -109,21 +120,26 @@ main(int argc, char *argv[])
 		{ "min-pct", required_argument, NULL, 'p' },
 		{ "roof", required_argument, NULL, 'r' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "strict-hw", no_argument, NULL, 'x' },
 		{ "zip", required_argument, NULL, 'z' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char err[256];
+	const struct tl_hw *hw = NULL;
+	char err[512];
 	int ch;
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();
 	tl_findrules_default(&opt.rules);
 	opt.roof = TL_ROOF_ACHIEVABLE;
-	while ((ch = getopt_long(argc, argv, "be:f:H:hM:O:o:p:r:Vz:", longopts,
+	while ((ch = getopt_long(argc, argv, "bD:e:f:H:hM:O:o:p:r:Vxz:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'b':
 			opt.bottlenecks = 1;
+			break;
+		case 'D':
+			opt.hw_map = optarg;
 			break;
 		case 'e':
 			opt.rules.replay_eff = percent(optarg, "--max-eff");
@@ -158,6 +174,9 @@ main(int argc, char *argv[])
 		case 'V':
 			tl_version();
 			break;
+		case 'x':
+			opt.strict_hw = 1;
+			break;
 		case 'z':
 			opt.zip = optarg;
 			break;
@@ -168,9 +187,15 @@ main(int argc, char *argv[])
 	argv += optind;
 	if (tl_hw_load(opt.hw_file, err, sizeof(err)) < 0)
 		tl_die("%s", err);
-	if (opt.hw != NULL && (hw = tl_hw_find(opt.hw)) == NULL)
+	if (opt.hw_map != NULL && opt.hw == NULL)
+		opt.hw = "auto";	/* traces no glob matches */
+	if (opt.hw != NULL && strcasecmp(opt.hw, "auto") != 0 &&
+	    (hw = tl_hw_find(opt.hw)) == NULL)
 		tl_diex(TL_EXIT_USAGE, "--hw: unknown GPU '%s' (tl-efficiency "
 		    "--hw list)", opt.hw);
+	if (tl_hwauto_init(&hwa, hw, opt.hw_map, opt.strict_hw, err,
+	    sizeof(err)) < 0)
+		tl_diex(TL_EXIT_USAGE, "--hw-map: %s", err);
 	if (tl_optable_load(opt.ops) < 0 || tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	return run(argc, argv);

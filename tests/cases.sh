@@ -31,6 +31,12 @@ check "write error on /dev/full: exit 1" \
     "$P $SAMPLE > /dev/full 2> $tmp/e; [ \$? = 1 ] && grep -q 'write error' $tmp/e"
 check "closed pipe ends quietly" \
     "$P $SAMPLE 2> $tmp/e | head -1 > /dev/null; [ ! -s $tmp/e ]"
+check "bad --threads: exit 2" \
+    "$P -j 0 $SAMPLE 2>/dev/null; [ \$? = 2 ] && $P --threads x $SAMPLE 2>/dev/null; [ \$? = 2 ]"
+check "--threads 1, 2 and 5: the same output, every view" \
+    "for v in '' -t -k -m -l --stack; do $P -j 1 \$v $SAMPLE > $tmp/a && $P -j 2 \$v $SAMPLE > $tmp/b && $P --threads 5 \$v $SAMPLE > $tmp/c && cmp $tmp/a $tmp/b && cmp $tmp/a $tmp/c || exit 1; done"
+check "--threads: the same errors on bad input" \
+    "for f in tests/bad/*.json*; do $P -j 1 \$f > $tmp/a 2> $tmp/ea; r1=\$?; $P -j 3 \$f > $tmp/b 2> $tmp/eb; [ \$? = \$r1 ] && cmp -s $tmp/a $tmp/b && cmp -s $tmp/ea $tmp/eb || { echo \$f; exit 1; }; done"
 
 # The sample trace.
 check "stdin (gzip and plain) equals the file" \
@@ -59,7 +65,7 @@ check "--window selects host events by start time" \
 check "--stack adds module and call_stack" \
     "$P --stack $SAMPLE | awk -F'\t' 'NR == 1 && \$(NF-1) != \"module\" { bad = 1; exit } NR > 1 && \$(NF-1) ~ /DecoderLayer/ { n++ } END { exit bad || (n == 0) }'"
 check "numbers do not depend on --stack" \
-    "$P $SAMPLE | cut -f1-31 > $tmp/a && $P --stack $SAMPLE | cut -f1-31 > $tmp/b && cmp $tmp/a $tmp/b"
+    "$P $SAMPLE | cut -f1-36 > $tmp/a && $P --stack $SAMPLE | cut -f1-36 > $tmp/b && cmp $tmp/a $tmp/b"
 check "--csv writes the same rows as CSV" \
     "[ \$($P --csv $SAMPLE | wc -l) = \$($P $SAMPLE | wc -l) ] && $P --csv $SAMPLE | head -1 | grep -q '^trace,rank,uid,name,'"
 check "--per-device timeline of a one-GPU trace equals the pooled one" \
@@ -88,7 +94,7 @@ if need_shared "real traces"; then
 	check "qwen H100: 509 unlinked kernels" \
 	    "$P -m $T/h100-qwen1.5-0.5b.json.gz | awk -F'\t' '\$3 == \"tl.unlinked_gpu_events\" { exit \$4 != 509 }'"
 	check "toy: op stream equals the golden file" \
-	    "$P -n toy $T/toy-linking.json | cut -f3-13,15-31 | diff - tests/golden/toy-ops.tsv"
+	    "$P -n toy $T/toy-linking.json | cut -f3-13,15-36 | diff - tests/golden/toy-ops.tsv"
 	check "toy: kernel table equals the golden file" \
 	    "$P -k -n toy $T/toy-linking.json | diff - tests/golden/toy-kernels.tsv"
 	check "qwen H100: aten::mm 48 calls of 8944x1024x2816, 4055.251 µs" \
@@ -165,6 +171,47 @@ check "efficiency --group: one row per signature, sorted by total time" \
     "$E --hw mi300x --group $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
      { k = \$c[\"name\"] \$c[\"input_dims\"] \$c[\"input_types\"] \$c[\"input_strides\"] \$c[\"concrete_inputs\"]; if (k in seen) exit 1; seen[k] = 1; \
        if (NR > 2 && \$c[\"kernel_time_us\"] > last) exit 1; last = \$c[\"kernel_time_us\"] }'"
+# Serving ops (tests/data/serving-step.json): the step annotations of vLLM,
+# SGLang and ATOM reach the paged attention rows as context_args, the MoE
+# op's matmul_ogs kernels become TraceLens' pseudo-ops with the TopK op's k.
+# Expected: uid kind kernel_time context_args flops bytes, by hand from the
+# annotations (vLLM: 1 context request of 60 tokens, 4 decode requests of
+# 1000 keys; H_Q 32, H_KV 8, d 128 + 128) and lib/model/model_*.c.
+SERV=tests/data/serving-step.json
+check "serving: context_args, pseudo-ops and their perf models" \
+    "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     { print \$c[\"uid\"], \$c[\"name\"], \$c[\"category\"], \$c[\"row_kind\"], \$c[\"kernel_time_us\"], \$c[\"context_args\"], \$c[\"flops\"], \$c[\"bytes\"] }' > $tmp/a && \
+     { echo 7 vllm::unified_attention_with_output attention model 20 \
+         '{\"c_sq\":60,\"c_sk\":60,\"c_sqsq\":3600,\"c_sqsk\":3600,\"g_sq\":4,\"g_sk\":4000,\"g_sqsq\":4,\"g_sqsk\":4000}' \
+         \$((32 * 256 * (2 * 3600 - 3600 + 2 * 4000))) \$(((60 + 4) * 40 * 256 * 2 + (4000 - 4) * 8 * 256 * 2)); \
+       echo 12 pseudo_op::moe_triton_unfused_up moe pseudo 50 '{\"topk\":2,\"gated\":true,\"weight_dtype\":\"fp4\"}' \
+         \$((2 * 64 * 2 * 256 * 256 * 2)) \$((64 * 256 * 2 + 8 * 2 * 256 * 256 / 2 + 64 * 2 * 256 * 2)); \
+       echo 12 pseudo_op::moe_triton_unfused_down moe pseudo 30 '{\"topk\":2,\"gated\":false,\"weight_dtype\":\"fp4\"}' \
+         \$((2 * 64 * 2 * 256 * 256)) \$((64 * 2 * 256 * 2 + 8 * 256 * 256 / 2 + 64 * 256 * 2)); \
+       echo 12 pseudo_op::moe_triton_unfused_finalize_matmul_scatter moe pseudo 5 '' '' ''; \
+       echo 12 vllm::moe_forward moe synthetic 3 '' '' ''; \
+       echo 13 TopK other leaf 5 '' '' ''; \
+       echo 35 sglang_profiler::attention_paged_attention_ragged attention model 10 \
+         '{\"c_sq\":0,\"c_sk\":0,\"c_sqsq\":0,\"c_sqsk\":0,\"g_sq\":2,\"g_sk\":200,\"g_sqsq\":2,\"g_sqsk\":200}' \
+         \$((16 * 128 * 2 * 200)) \$((2 * 20 * 128 * 2 + 198 * 4 * 128)); \
+       echo 41 vllm::unified_attention_with_output attention model 10 \
+         '{\"c_sq\":64,\"c_sk\":64,\"c_sqsq\":4096,\"c_sqsk\":4096,\"g_sq\":0,\"g_sk\":0,\"g_sqsq\":0,\"g_sqsk\":0}' \
+         \$((32 * 256 * 4096)) \$((64 * 40 * 256 * 2)); \
+       echo 46 vllm::unified_attention_with_output attention model 10 '' '' ''; \
+       echo 51 _C::static_scaled_fp8_quant quant leaf 4 '' \$((64 * 7168)) \$((64 * 7168 * (2 + 1) + 4)); \
+       echo 56 _C::cutlass_scaled_mm gemm leaf 30 '' \$((2 * 64 * 2048 * 7168)) \$((64 * 7168 + 7168 * 2048 + 64 * 2048 * 2)); \
+       } > $tmp/b && diff $tmp/a $tmp/b"
+check "serving: a model file's dtype column picks the precision's slot (quant: its bf16 input)" \
+    "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     \$c[\"uid\"] == 51 && \$c[\"compute_spec\"] == \"vector_bf16\" && \$c[\"input_types\"] ~ /^\\[\"c10::Float8_e4m3fn\"/ { n++ } END { exit n != 1 }'"
+check "serving: without a step annotation, perf_error names the missing sums" \
+    "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     \$c[\"uid\"] == 46 && \$c[\"perf_error\"] ~ /no c_sq in context_args/ { n++ } END { exit n != 1 }'"
+check "serving: the GEMM report counts the fp8 GEMM and the quantization op" \
+    "$P $SERV > $tmp/s2.tsv && $E --hw mi300x $tmp/s2.tsv | $BIN/tl-findings -o $tmp/fo - > /dev/null && \
+     grep -qx -- '- \*\*Quantized GEMMs detected:\*\* 1 signatures; quantization ops (\`quant\`): 1 signatures, 2.3 % of compute' $tmp/fo/category_findings/gemm_findings.md"
+check "serving: tl-efficiency runs the models with the context (same numbers)" \
+    "$P $SERV > $tmp/s2.tsv && $E --hw mi300x $tmp/s2.tsv > $tmp/a && $M $tmp/s2.tsv | $E --hw mi300x > $tmp/b && cmp $tmp/a $tmp/b"
 if need_shared "pipeline on real traces"; then
 	check "batch_norm of resnet: training and affine from the call, bandwidth filled" \
 	    "$P $T/mi300-resnet-act-checkpoint.json.gz | $C batchnorm | $E --hw mi300x | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
@@ -197,7 +244,7 @@ check "tl-findings: grouped rows (tl-efficiency --group) give the same GEMM tabl
     "$F -C gemm $tmp/se.tsv | sed -n '/^## Operations/,/^## Key/p' > $tmp/a && \
      $E --hw mi300x --group $tmp/s.tsv | $F -C gemm | sed -n '/^## Operations/,/^## Key/p' > $tmp/b && cmp $tmp/a $tmp/b && [ \$(wc -l < $tmp/a) -gt 5 ]"
 check "tl-findings: thresholds are options (--bottleneck 100,0 makes every modelled op a bottleneck)" \
-    "n=\$($F --bottleneck 100,0 -C gemm $tmp/se.tsv | grep -c '^### [0-9]'); m=\$(awk -F'\t' '\$5 == \"gemm\" && \$46 != \"\"' $tmp/se.tsv | cut -f4,15-18 | sort -u | wc -l); [ \$n = \$m ] && [ \$n -gt 0 ]"
+    "n=\$($F --bottleneck 100,0 -C gemm $tmp/se.tsv | grep -c '^### [0-9]'); m=\$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"category\"] == \"gemm\" && \$c[\"roofline_time_us\"] != \"\"' $tmp/se.tsv | cut -f4,15-18 | sort -u | wc -l); [ \$n = \$m ] && [ \$n -gt 0 ]"
 check "tl-findings: several traces get the cross-rank table with spread and straggler" \
     "$P -n rank0 $SAMPLE | $E --hw mi300x > $tmp/r0.tsv && $P -n rank1 $SAMPLE | $E --hw mi300x | tail -n +2 > $tmp/r1.tsv && \
      cat $tmp/r0.tsv $tmp/r1.tsv | $F -r rough > $tmp/a && grep -q '^| \`rank0\` | 0 |' $tmp/a && grep -q '^| \`rank1\` | 0 |' $tmp/a && \
@@ -264,7 +311,7 @@ check "compare: an op of one side only is kept and marked (ref_only, target_only
      $Q --ref $tmp/nomm.tsv --target $tmp/s.tsv | $COLS=match,name,delta_time_us,target_kernel_time_us,explained,unexplained_time_us,delta_pct | \
      awk -F'\t' '\$2 == \"aten::mm\" { m++; if (\$1 != \"target_only\" || \$3 != \$4 || \$5 != \"no\" || \$6 != \$4 || \$7 != \"\") { bad = 1; exit } } END { exit bad || (m == 0) }'"
 check "compare: the GPU from --ref-hw when the stream names none; an error otherwise" \
-    "cut -f1-30 $tmp/s.tsv > $tmp/nogpu.tsv && { $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 1 ]; } && \
+    "cut -f1-32 $tmp/s.tsv > $tmp/nogpu.tsv && { $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 1 ]; } && \
      grep -q 'give --ref-hw NAME' $tmp/e && \
      $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv --ref-hw h100 | $COLS=ref_hw,target_hw | sort -u | grep -qx 'h100	mi300x'"
 check "compare: same-kind roofs: achievable on two MI300X, dense peak with --roof peak" \
@@ -308,4 +355,26 @@ if need_shared "compare on real traces"; then
 	    "$Q --ref $tmp/h.tsv --target $tmp/m.tsv --tolerance 10000 | $COLS=expected_ratio,explained,tolerance_pct | \
 	     awk -F'\t' '\$1 != \"\" { n++; if (\$2 != \"yes\" || \$3 != 10000) { bad = 1; exit } } END { exit bad || (n < 20) }' && \
 	     [ \$($Q --ref $tmp/h.tsv --target $tmp/m.tsv | $COLS=explained | grep -c no) -gt 5 ]"
+fi
+
+# Messages that say what to do (issue 20).  A directory as input: the
+# open(2) error of a directory, not a read error at offset 0.
+mkdir -p $tmp/adir
+for a in "tl-parse" "tl-categorize gemm" "tl-perfmodel" "tl-efficiency --hw mi300x" \
+    "tl-findings" "tl-replay" "tl-compare --ref-hw mi300x --target-hw mi300x --target $tmp/s.tsv --ref"; do
+	check "${a%% *}: a directory as input: 'DIR: Is a directory'" \
+	    "$BIN/$a $tmp/adir 2> $tmp/e; [ \$? = 1 ] && [ \"\$(cat $tmp/e)\" = '${a%% *}: $tmp/adir: Is a directory' ]"
+done
+# With SIGPIPE ignored (as some parents leave it), a closed pipe is a
+# write error EPIPE: the programs end without a word (status 1).
+for a in "tl-parse $SAMPLE" "tl-parse -k $SAMPLE" "tl-categorize -v gemm $tmp/s.tsv" \
+    "tl-perfmodel $tmp/s.tsv" "tl-efficiency --hw mi300x $tmp/s.tsv" "tl-findings --report rough $tmp/se.tsv" \
+    "tl-replay $tmp/se.tsv" "tl-compare --ref-hw mi300x --target-hw h100 --ref $tmp/s.tsv --target $tmp/s.tsv"; do
+	check "${a%% *}: SIGPIPE ignored, a closed pipe ends quietly ($(echo "${a#* }" | sed "s|$tmp/||g"))" \
+	    "(trap '' PIPE; $BIN/$a 2> $tmp/e | head -c 1 > /dev/null); [ ! -s $tmp/e ]"
+done
+if need_shared "SIGPIPE ignored on a large trace"; then
+	big=$(ls -S "$T"/*.json.gz | head -1)
+	check "tl-parse: SIGPIPE ignored, a closed pipe ends quietly mid-stream (the largest shared trace)" \
+	    "(trap '' PIPE; $P $big 2> $tmp/e | head -1 > /dev/null) && [ ! -s $tmp/e ]"
 fi

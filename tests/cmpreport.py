@@ -461,10 +461,12 @@ def pair():
        and sh("cmp %s/cc/comparison.svg %s/charts/comparison.svg"
               % (TMP, d)).returncode == 0)
     ok("qwen pair: -o writes comparative_analysis_{fair,rough}.md, "
-       "comparative_ops.csv and charts/comparison.svg only",
+       "comparative_ops.csv and charts/comparison.svg only (and its "
+       "manifest)",
        sorted(os.listdir(d)) == [
-           "charts", "comparative_analysis_fair.md",
-           "comparative_analysis_rough.md", "comparative_ops.csv"] and
+           ".tl-findings.manifest", "charts",
+           "comparative_analysis_fair.md", "comparative_analysis_rough.md",
+           "comparative_ops.csv"] and
        os.listdir(os.path.join(d, "charts")) == ["comparison.svg"])
     check_roof_kind("qwen pair", rows, fair, rough)
     check_cmpchart("qwen pair", rows, os.path.join(d, "charts",

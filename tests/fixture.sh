@@ -2,7 +2,11 @@
 # Compare tl-parse on a hand-made fixture with its .expect file
 # ("key value" lines; "#" comments; "rank" is the op stream's rank
 # column).  tree.* keys describe the call tree and are checked through the
-# op.* keys they imply.
+# op.* keys they imply.  With a "hw_auto" key the stream also goes through
+# tl-efficiency --hw auto: hw_auto is the hw column's values (sorted, comma
+# separated, "none" when all empty), hw_auto_rc its exit status and
+# hw_auto_warnings its stderr lines.  Numbers compare within 1e-9, other
+# values as text.
 # usage: fixture.sh BINDIR FIXTURE.json
 set -eu
 bin=$1 json=$2 exp=${2%.json}.expect
@@ -22,13 +26,33 @@ trap 'rm -rf "$tmp"' EXIT
 	"$bin/tl-parse" -m "$json" | awk -F'\t' '
 	    $3 == "tl.gpu_events" { print "gpu_events", $4 }
 	    $3 == "tl.linked_gpu_events" { print "linked", $4 }
-	    $3 == "tl.unlinked_gpu_events" { print "unlinked", $4 }'
+	    $3 == "tl.unlinked_gpu_events" { print "unlinked", $4 }
+	    $3 == "tl.flow_linked_gpu_events" { print "flow_linked", $4 }
+	    $3 == "tl.correlation_linked_gpu_events" { print "correlation_linked", $4 }
+	    $3 == "tl.graph_gpu_events" { print "graph_linked", $4 }
+	    $3 == "tl.unlinked_busy_us" { print "unlinked_busy_us", $4 }'
+	if grep -q '^hw_auto ' "$exp"; then
+		rc=0
+		"$bin/tl-parse" "$json" 2> /dev/null |
+		    "$bin/tl-efficiency" --hw auto > "$tmp/eff" 2> "$tmp/efferr" || rc=$?
+		awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "hw") c = i; next }
+		    $c != "" { v[$c] = 1 } END { n = 0; for (k in v) w[++n] = k
+		    s = ""; for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (w[j] < w[i]) { t = w[i]; w[i] = w[j]; w[j] = t }
+		    for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") w[i]
+		    print "hw_auto", n ? s : "none" }' "$tmp/eff"
+		echo "hw_auto_rc $rc"
+		echo "hw_auto_warnings $(wc -l < "$tmp/efferr")"
+	fi
 } | sed 's/timeline\.\([a-z0-9.]*\)computation_us/timeline.\1computation_us/' > "$tmp/got"
 awk 'NR == FNR { got[$1] = $2; next }
     /^#/ || NF < 2 || $1 ~ /^tree\./ { next }
     {
 	n++
 	if (!($1 in got)) { printf "missing %s (want %s)\n", $1, $2; bad++; next }
+	if ($2 !~ /^-?[0-9.]+([eE][-+]?[0-9]+)?$/) {
+		if (got[$1] != $2) { printf "%s: got %s, want %s\n", $1, got[$1], $2; bad++ }
+		next
+	}
 	d = got[$1] - $2; if (d < 0) d = -d
 	if (d > 1e-9) { printf "%s: got %s, want %s\n", $1, got[$1], $2; bad++ }
     }

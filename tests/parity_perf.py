@@ -19,6 +19,21 @@ skipped and counted.  Prints the rows compared per trace and category;
 exit 0 when all agree and every sheet that has reference rows (other than
 listed deviations) in some trace was compared on at least one row, 1
 otherwise.
+
+The serving traces (INFERENCE_REF) have TraceLens' inference report:
+its sheets' models read what the trace holds outside the op's arguments
+(the serving step's sq/sk sums, an MoE's top-k and weight dtype), which
+reach tl-perfmodel as the context_args column, here built from the
+sheet's "param:" columns; its unified table comes from the trace with
+the graph-capture trace merged and pseudo-ops made.  Unified rows that
+tl-parse does not make from the trace alone are listed in
+docs/DEVIATIONS.md, section "Perf-model rows that need the graph-capture
+merge", and counted as such while they are missing (a listed row that
+tl-parse does make is compared as any other).  A unified row
+tl-parse does not make from the trace is looked for in the trace's
+graph-capture trace, NAME.capture.json.gz, when there is one (its ops
+ran eagerly there), and counted as "(capture trace)".  The pipeline and
+roofline checks (kernel times) are not run on them.
 """
 import ast
 import collections
@@ -34,10 +49,13 @@ from parity import read_tsv
 REL = 1e-6
 PRESENT = set()     # sheets with rows that are not listed deviations
 SHEETS = ["GEMM", "CONV_fwd", "CONV_bwd", "SDPA_fwd", "SDPA_bwd",
-          "Normalization", "Reduce_fwd", "Reduce_bwd", "UnaryElementwise",
-          "BinaryElementwise"]
+          "Normalization", "Normalization_fwd", "Reduce_fwd", "Reduce_bwd",
+          "UnaryElementwise", "BinaryElementwise", "InferenceAttention_fwd",
+          "MoE_unfused_fwd", "MoE_fused_fwd", "RMSNorm_fwd"]
 COLS = ["name", "row_kind", "fwd_name", "input_dims", "input_types",
-        "input_strides", "concrete_inputs"]
+        "input_strides", "concrete_inputs", "context_args"]
+STEP_KEYS = ["c_sq", "c_sk", "c_sqsq", "c_sqsk", "g_sq", "g_sk", "g_sqsq",
+             "g_sqsk"]
 
 
 def js(text):
@@ -59,13 +77,30 @@ def esc(s):
     return s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
 
 
-def skipped(trace):
+def context_args(r):
+    """The context_args of a sheet row, from TraceLens' parameters: the
+    step's sq/sk sums, an MoE's top-k, gate and weight dtype."""
+    ctx = {}
+    if all(r.get("param: " + k, "") != "" for k in STEP_KEYS):
+        for k in STEP_KEYS:
+            ctx[k] = int(float(r["param: " + k]))
+    if r["name"].startswith("pseudo_op::moe_triton_unfused_"):
+        if r.get("param: topk", "") != "":
+            ctx["topk"] = int(r["param: topk"])
+        if r.get("param: gated", "") != "":
+            ctx["gated"] = r["param: gated"] == "True"
+        if r.get("param: weight_dtype", "") not in ("", "None"):
+            ctx["weight_dtype"] = r["param: weight_dtype"].lower()
+    return json.dumps(ctx, separators=(",", ":")) if ctx else ""
+
+
+def skipped(trace, section="Perf-model rows skipped by the parity tests"):
     path = os.path.join(os.path.dirname(__file__), "..", "docs", "DEVIATIONS.md")
     rows = []
     on = False
     for ln in open(path, encoding="utf-8"):
         if ln.startswith("## "):
-            on = "Perf-model rows skipped by the parity tests" in ln
+            on = section in ln
         elif on and ln.startswith("- `"):
             parts = ln.split("`")
             if len(parts) >= 4 and parts[1] == trace:
@@ -75,7 +110,8 @@ def skipped(trace):
 
 
 def is_skipped(skips, name, dims):
-    return any(n == name and (d is None or d == js(dims)) for n, d in skips)
+    return any((n == name or (n.endswith("*") and name.startswith(n[:-1])))
+               and (d is None or d == js(dims)) for n, d in skips)
 
 
 def close(a, b):
@@ -146,7 +182,8 @@ def check_sheets(bindir, refdir, skips, stats):
                 "input_dims": js(r["Input Dims_first"]),
                 "input_types": js(r["Input type_first"]),
                 "input_strides": js(r["Input Strides_first"]),
-                "concrete_inputs": js(r["Concrete Inputs_first"])})
+                "concrete_inputs": js(r["Concrete Inputs_first"]),
+                "context_args": context_args(r)})
         got = run_perfmodel(bindir, rows)
         for r, g in zip(ref, got):
             nrows += 1
@@ -160,20 +197,23 @@ def check_sheets(bindir, refdir, skips, stats):
     return bad, nrows
 
 
-def check_unified(bindir, trace, refdir, skips, stats):
+def check_unified(bindir, trace, refdir, skips, stats, merge=()):
     path = os.path.join(refdir, "unified_perf_summary.csv")
     if not os.path.exists(path):
         return 0, 0
-    p1 = subprocess.Popen([os.path.join(bindir, "tl-parse"), trace],
-                          stdout=subprocess.PIPE)
-    out = subprocess.run([os.path.join(bindir, "tl-perfmodel")],
-                         stdin=p1.stdout, stdout=subprocess.PIPE,
-                         check=True).stdout.decode()
-    p1.wait()
     got = {}
-    for r in read_tsv(out):
-        got.setdefault(key(r["name"], r["input_dims"], r["input_types"],
-                           r["input_strides"], r["concrete_inputs"]), r)
+    capture = trace.replace(".json", ".capture.json")
+    for t in [trace] + ([capture] if os.path.exists(capture) else []):
+        p1 = subprocess.Popen([os.path.join(bindir, "tl-parse"), t],
+                              stdout=subprocess.PIPE)
+        out = subprocess.run([os.path.join(bindir, "tl-perfmodel")],
+                             stdin=p1.stdout, stdout=subprocess.PIPE,
+                             check=True).stdout.decode()
+        p1.wait()
+        for r in read_tsv(out):
+            r["from_capture"] = t == capture
+            got.setdefault(key(r["name"], r["input_dims"], r["input_types"],
+                               r["input_strides"], r["concrete_inputs"]), r)
     bad = nrows = 0
     for r in csv.DictReader(open(path, encoding="utf-8")):
         if "(Synthetic Op)" in r["name"]:
@@ -188,12 +228,18 @@ def check_unified(bindir, trace, refdir, skips, stats):
         if g is None:
             if num(r.get("GFLOPS")) is None and num(r.get("Data Moved (MB)")) is None:
                 continue    # nothing to compare (e.g. a backward wrapper)
+            if is_skipped(merge, r["name"], r["Input Dims"]):
+                print("unified %s %s: needs the graph-capture merge" %
+                      (r["name"], r["Input Dims"]))
+                stats["needs capture merge"] += 1
+                continue
             print("unified %s %s: no tl row" % (r["name"], r["Input Dims"]))
             bad += 1
             continue
         bad += compare("unified", r["name"], r["Input Dims"], g, r.get("GFLOPS"),
                        r.get("Data Moved (MB)"), stats,
-                       "unified " + (g.get("category") or "?"))
+                       "unified " + (g.get("category") or "?") +
+                       (" (capture trace)" if g["from_capture"] else ""))
     return bad, nrows
 
 
@@ -309,15 +355,16 @@ def main():
             trace = os.path.join(traces, name + ".json")
         if not os.path.isdir(refdir) or not os.path.exists(trace):
             continue
-        if name in os.environ.get("INFERENCE_REF", "").split():
-            continue
+        inference = name in os.environ.get("INFERENCE_REF", "").split()
         skips = skipped(name)
         stats = collections.Counter()
         b1, n1 = check_sheets(bindir, refdir, skips, stats)
-        b2, n2 = check_unified(bindir, trace, refdir, skips, stats)
+        b2, n2 = check_unified(bindir, trace, refdir, skips, stats, skipped(
+            name, "Perf-model rows that need the graph-capture merge"))
         hw = "mi300x" if name.startswith("mi300") else \
             "h100" if name.startswith("h100") else None
-        b3, n3 = check_pipeline(bindir, trace, refdir, hw)
+        b3, n3 = check_pipeline(bindir, trace, refdir, hw) if not inference \
+            else (0, 0)
         b4, n4 = check_roofline(bindir, trace, refdir)
         stats["pipeline gemm"] += n3 - b3
         stats["roofline"] += n4 - b4

@@ -127,12 +127,17 @@ done
 
 # End-to-end cases; tl-replay and its runner; the trace multiplier's
 # scaling checks; the batch rules of share/tl/tl.mk; a category added to
-# the category table (tests/category/).
-for c in tests/cases.sh tests/replay.sh tests/scale.sh tests/tlmk.sh \
-    tests/category.sh; do
+# the category table (tests/category/); output files complete or absent.
+for c in tests/cases.sh tests/replay.sh tests/outputs.sh tests/scale.sh \
+    tests/tlmk.sh tests/category.sh; do
 	sh "$c" "$BIN" "$SHARED" > "$tmp/cases" 2>&1
 	tally "$tmp/cases"
 done
+
+# Trace text escaped for each output format (Markdown, JSON, CSV, TSV,
+# SVG) of tl-findings, tl-compare and tl-replay.
+python3 tests/escaping.py "$BIN" > "$tmp/esc" 2>&1
+tally "$tmp/esc"
 
 # tl-findings on the shared traces, standalone and comparative, one roof
 # kind per run and the charts (numbers recomputed from the stream).
@@ -168,7 +173,9 @@ done
 
 # Parity with TraceLens on the shared traces.  The serving traces' references
 # are TraceLens' inference report, whose op tables are not the training
-# report's (pseudo-ops, a steady-state window).
+# report's (pseudo-ops, the graph-capture trace merged): parity.py skips
+# their ops_summary and unified kernel times; parity_perf.py compares their
+# FLOPs and bytes, sheets and unified rows (its docstring says how).
 INFERENCE_REF="mi300-vllm-prefilldecode-piecewise mi300-xdit-flux-aiter-sage mi300-xdit-sd3.5"
 export INFERENCE_REF
 if [ -d "$REF" ] && [ -d "$TRACES" ]; then
@@ -180,7 +187,7 @@ if [ -d "$REF" ] && [ -d "$TRACES" ]; then
 		for c in timeline ops_summary unified kernel_summary; do
 			case " $INFERENCE_REF " in
 			*" $n "*) case $c in ops_summary|unified)
-				skipped "parity $n $c: TraceLens' inference report (pseudo-ops, steady state): issue 18"
+				skipped "parity $n $c: kernel times of TraceLens' inference report (pseudo-ops, graph-capture merge): issue 18"
 				continue ;;
 			esac ;;
 			esac

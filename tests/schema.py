@@ -22,8 +22,8 @@ import subprocess
 import sys
 
 # Sections of tl-format.5 that document no table of columns.
-NOT_TABLES = {"Tab-separated values", "Comma-separated values", "Values",
-              "Categories and direction", "Row kinds"}
+NOT_TABLES = {"Tab-separated values", "Comma-separated values", "Reading",
+              "Values", "Categories and direction", "Row kinds"}
 WORD = re.compile(r"^[a-z][a-z0-9_]*$")
 
 

@@ -63,3 +63,35 @@ check "tl.mk: a single per-rank target, as a Slurm task or GNU parallel job runs
      cmp out/rank1.ops.tsv want-rank1.json.gz.tsv"
 check "tl.mk: an empty directory is an error" \
     "mkdir empty && ! make -s -f $MK TRACES=empty OUT=out2 TLBIN=$binabs/ 2> err && grep -q 'no \\*.json.gz or \\*.json traces in empty' err"
+
+# A folder of traces from several GPUs: one that --hw auto cannot name
+# (tests/data/gpu-unknown.json, a Tesla T4) and one it can only narrow to
+# two (mi250-minitoy-train: "AMD Radeon Graphics", 104 CUs: mi250 or mi210)
+# beside an H100 and an MI300X with no device name.  The batch completes
+# with every trace in all.tsv; HWMAP names the GPUs auto cannot.
+mkdir mixed
+ln -s "$T/h100-bert-small.json.gz" mixed/a-h100.json.gz
+ln -s "$T/mi250-minitoy-train.json.gz" mixed/b-minitoy.json.gz
+ln -s "$REPO/tests/data/gpu-unknown.json" mixed/c-t4.json
+ln -s "$REPO/tests/data/gpu-empty-name.json" mixed/d-noname.json
+MIXMK="make -s -f $MK TRACES=mixed OUT=mout TLBIN=$binabs/"
+# hw per trace in a stream, as "TRACE HW" lines ("-" for empty).
+cat > hwof.awk <<'AWK'
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+{ print $c["trace"], ($c["hw"] == "" ? "-" : $c["hw"]) }
+AWK
+check "tl.mk: a mixed folder with unknown GPUs completes (HW=auto), one warning per such trace" \
+    "$MIXMK -j2 2> err && [ -s mout/all.tsv ] &&
+     [ \$(grep -c 'hw auto' err) = 2 ] && grep -q 'c-t4.json: --hw auto: GPU .Tesla T4.' err &&
+     grep -q 'b-minitoy.json.gz: --hw auto: .*could be any of mi250, mi210' err &&
+     awk -F'\t' -f hwof.awk mout/all.tsv | sort -u > got &&
+     printf 'mixed/a-h100.json.gz h100\nmixed/b-minitoy.json.gz -\nmixed/c-t4.json -\nmixed/d-noname.json mi300x\n' > want && diff want got"
+printf '# GPUs --hw auto cannot name\n*minitoy*  mi250\nc-t4.json  h100\n' > hw.map
+# The streams dated just after their traces, so that the map is newer
+# than they are even where the file clock ticks coarsely.
+t=$(stat -L -c %Y mixed/* | sort -n | tail -n 1)
+touch -d "@$((t + 1))" mout/*.ops.tsv mout/all.tsv
+check "tl.mk: HWMAP names them; the streams are redone, others keep auto" \
+    "$MIXMK HWMAP=hw.map 2> err && ! grep -q 'hw auto' err && awk -F'\t' -f hwof.awk mout/all.tsv | sort -u > got &&
+     printf 'mixed/a-h100.json.gz h100\nmixed/b-minitoy.json.gz mi250\nmixed/c-t4.json h100\nmixed/d-noname.json mi300x\n' > want && diff want got &&
+     awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"trace\"] == \"mixed/c-t4.json\" && \$c[\"pct_roofline\"] == \"\" { exit 1 }' mout/all.tsv"

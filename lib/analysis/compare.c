@@ -46,12 +46,20 @@ tl_compare_gpu(const struct tl_opsigs *s, const char *opt,
 			    "NAME", s->path, s->hw, option);
 		return hw;
 	}
-	if (s->gpu[0] != '\0') {
-		if ((hw = tl_hw_match_device(s->gpu, 0)) == NULL)
-			tl_die("%s: GPU '%s' is not in the table or is "
-			    "ambiguous; give %s NAME", s->path, s->gpu,
-			    option);
-		return hw;
+	if (s->gpu[0] != '\0' || s->gpu_arch[0] != '\0') {
+		struct tl_gpuid id;
+		char cand[256], desc[256];
+
+		id.name = s->gpu;
+		id.arch = s->gpu_arch;
+		id.compute_units = s->gpu_cus;
+		id.memory_bytes = s->gpu_mem;
+		if ((hw = tl_hw_identify(&id, cand, sizeof(cand))) != NULL)
+			return hw;
+		tl_gpuid_describe(&id, desc, sizeof(desc));
+		tl_die("%s: %s %s%s; give %s NAME", s->path, desc,
+		    cand[0] != '\0' ? "could be any of " :
+		    "is not in the GPU table", cand, option);
 	}
 	tl_die("%s: no hw or trace_gpu value names the GPU; give %s NAME",
 	    s->path, option);
@@ -566,19 +574,18 @@ tl_compare_ops(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
 	tl_jb_free(&b);
 }
 
-/* The timeline of one input. */
-#define NTYPES 8
-static const char *const tl_types[NTYPES] = {
+/* The timeline types, in the order of the rows. */
+static const char *const tl_types[TL_TLINE_N] = {
 	"computation", "exposed_comm", "exposed_memcpy", "busy", "idle",
 	"total", "total_comm", "total_memcpy"
 };
 /* The type of each trace_*_us constant (lib/analysis/opsig.h order). */
 static const int tlc_type[TL_TLC_N] = { 5, 3, 0, 1, 2, 4 };
 
-struct tline {
-	char *trace;
-	int has[NTYPES];
-	int64_t ns[NTYPES];
+/* A timeline's input while it is read. */
+struct tl_tline_reading {
+	struct tl_stream in;
+	struct tl_rowreader rr;
 };
 
 static int
@@ -586,14 +593,14 @@ type_index(const char *t)
 {
 	int i;
 
-	for (i = 0; i < NTYPES; i++)
+	for (i = 0; i < TL_TLINE_N; i++)
 		if (strcmp(tl_types[i], t) == 0)
 			return i;
 	return -1;
 }
 
-static void
-read_timeline(const char *path, struct tline *tl)
+void
+tl_tline_read(struct tl_tline *tl, const char *path)
 {
 	static const short cols[] = {
 		TL_COL_TRACE, TL_COL_TYPE, TL_COL_TIME_US,
@@ -601,54 +608,74 @@ read_timeline(const char *path, struct tline *tl)
 		TL_COL_TRACE_EXPOSED_COMM_US, TL_COL_TRACE_EXPOSED_MEMCPY_US,
 		TL_COL_TRACE_IDLE_US
 	};
-	struct tl_stream in;
-	struct tl_rowreader rr;
+	struct tl_stream *in;
+	struct tl_rowreader *rr;
 	char *files[1];
 	int rows, k, n = 0, any = 0;
 
 	memset(tl, 0, sizeof(*tl));
-	files[0] = (char *)path;
-	tl_stream_open(&in, files, 1);
-	tl_rr_init(&rr, &in, cols, (int)(sizeof(cols) / sizeof(cols[0])));
-	rows = tl_rr_has(&rr, TL_COL_TYPE) && tl_rr_has(&rr, TL_COL_TIME_US);
+	/* Zeroed: what a tl_die leaves is freed by tl_tline_free. */
+	tl->reading = tl_calloc(1, sizeof(*tl->reading));
+	in = &tl->reading->in;
+	rr = &tl->reading->rr;
+	tl->path = tl_strdup(path);
+	files[0] = tl->path;
+	tl_stream_open(in, files, 1);
+	tl_rr_init(rr, in, cols, (int)(sizeof(cols) / sizeof(cols[0])));
+	rows = tl_rr_has(rr, TL_COL_TYPE) && tl_rr_has(rr, TL_COL_TIME_US);
 	for (k = 0; k < TL_TLC_N; k++)
-		any |= tl_rr_has(&rr, tl_tlc_cols[k]);
+		any |= tl_rr_has(rr, tl_tlc_cols[k]);
 	if (!rows && !any)
 		tl_die("%s: no timeline: neither type and time_us columns "
 		    "(tl-parse --timeline) nor trace_*_us columns (the op "
 		    "stream)", path);
-	while (tl_rr_next(&rr)) {
-		const char *t = tl_rr_text(&rr, TL_COL_TRACE);
+	while (tl_rr_next(rr)) {
+		const char *t = tl_rr_text(rr, TL_COL_TRACE);
 
 		if (n++ == 0)
 			tl->trace = tl_strdup(t);
 		else if (strcmp(t, tl->trace) != 0)
 			tl_die("%s: a second trace '%s' (the first is '%s'); "
 			    "compare one trace with one trace",
-			    tl_stream_where(&in), t, tl->trace);
+			    tl_stream_where(in), t, tl->trace);
 		if (rows) {
-			int i = type_index(tl_rr_text(&rr, TL_COL_TYPE));
+			int i = type_index(tl_rr_text(rr, TL_COL_TYPE));
 
 			if (i < 0)
 				continue;
 			if (tl->has[i])
 				tl_die("%s: a second '%s' row: give the "
 				    "timeline of one device",
-				    tl_stream_where(&in), tl_types[i]);
-			tl->has[i] = tl_rr_ns(&rr, TL_COL_TIME_US, &tl->ns[i]);
+				    tl_stream_where(in), tl_types[i]);
+			tl->has[i] = tl_rr_ns(rr, TL_COL_TIME_US, &tl->ns[i]);
 		} else if (n == 1)
 			for (k = 0; k < TL_TLC_N; k++)
-				tl->has[tlc_type[k]] = tl_rr_ns(&rr,
+				tl->has[tlc_type[k]] = tl_rr_ns(rr,
 				    tl_tlc_cols[k], &tl->ns[tlc_type[k]]);
 	}
 	if (tl->trace == NULL)
 		tl->trace = tl_strdup("");
-	tl_rr_free(&rr);
-	tl_stream_close(&in);
+	tl_rr_free(rr);
+	tl_stream_close(in);
+	free(tl->reading);
+	tl->reading = NULL;
+}
+
+void
+tl_tline_free(struct tl_tline *tl)
+{
+	if (tl->reading != NULL) {
+		tl_rr_free(&tl->reading->rr);
+		tl_stream_close(&tl->reading->in);
+		free(tl->reading);
+	}
+	free(tl->path);
+	free(tl->trace);
+	memset(tl, 0, sizeof(*tl));
 }
 
 static void
-w_pct_total(struct tl_writer *w, const struct tline *t, int i)
+w_pct_total(struct tl_writer *w, const struct tl_tline *t, int i)
 {
 	int ti = 5;	/* total */
 
@@ -657,42 +684,38 @@ w_pct_total(struct tl_writer *w, const struct tline *t, int i)
 }
 
 void
-tl_compare_timeline(const char *ref, const char *tgt,
+tl_compare_timeline(const struct tl_tline *ref, const struct tl_tline *tgt,
     const struct tl_cmp_opts *o, struct tl_writer *w)
 {
-	const char *path[2] = { ref, tgt }, *name[2];
-	struct tline t[2];
+	const struct tl_tline *t[2] = { ref, tgt };
+	const char *name[2];
 	int i, k;
 
-	for (k = 0; k < 2; k++) {
-		read_timeline(path[k], &t[k]);
-		name[k] = side_name(o, k, t[k].trace, path[k]);
-	}
+	for (k = 0; k < 2; k++)
+		name[k] = side_name(o, k, t[k]->trace, t[k]->path);
 	tl_table_header(w, TL_TAB_CMP_TIMELINE);
-	for (i = 0; i < NTYPES; i++) {
-		int both = t[REF].has[i] && t[TGT].has[i];
+	for (i = 0; i < TL_TLINE_N; i++) {
+		int both = t[REF]->has[i] && t[TGT]->has[i];
 
-		if (!t[REF].has[i] && !t[TGT].has[i])
+		if (!t[REF]->has[i] && !t[TGT]->has[i])
 			continue;
 		tl_w_str(w, name[REF]);
 		tl_w_str(w, name[TGT]);
 		tl_w_str(w, tl_types[i]);
 		for (k = 0; k < 2; k++)
-			if (t[k].has[i])
-				tl_w_us(w, t[k].ns[i]);
+			if (t[k]->has[i])
+				tl_w_us(w, t[k]->ns[i]);
 			else
 				tl_w_empty(w);
 		if (both)
-			tl_w_us(w, t[TGT].ns[i] - t[REF].ns[i]);
+			tl_w_us(w, t[TGT]->ns[i] - t[REF]->ns[i]);
 		else
 			tl_w_empty(w);
-		w_num(w, both && t[REF].ns[i] != 0, 100 *
-		    (double)(t[TGT].ns[i] - t[REF].ns[i]) /
-		    (double)(t[REF].ns[i] != 0 ? t[REF].ns[i] : 1));
+		w_num(w, both && t[REF]->ns[i] != 0, 100 *
+		    (double)(t[TGT]->ns[i] - t[REF]->ns[i]) /
+		    (double)(t[REF]->ns[i] != 0 ? t[REF]->ns[i] : 1));
 		for (k = 0; k < 2; k++)
-			w_pct_total(w, &t[k], i);
+			w_pct_total(w, t[k], i);
 		tl_w_eol(w);
 	}
-	for (k = 0; k < 2; k++)
-		free(t[k].trace);
 }

@@ -45,11 +45,31 @@ const struct tl_hw *tl_compare_gpu(const struct tl_opsigs *s,
 void tl_compare_ops(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
     const struct tl_cmp_opts *o, struct tl_writer *w);
 
+/* The GPU timeline of one input, for tl-compare --timeline. */
+#define TL_TLINE_N 8	/* computation, ..., total_memcpy */
+struct tl_tline {
+	char *path;		/* as given; "-" = stdin */
+	char *trace;		/* the trace column's value, "" without */
+	int has[TL_TLINE_N];
+	int64_t ns[TL_TLINE_N];
+	struct tl_tline_reading *reading;	/* the input, during a read */
+};
+
 /*
- * Write the timeline comparison of the inputs ref and tgt (paths, "-" =
- * stdin): one row per timeline type, header first.
+ * Read the timeline of path ("-" = stdin): a tl-parse --timeline table,
+ * or the trace_*_us columns of an op stream.  tl_tline_free frees what a
+ * read made, also when tl_die ended it through tl_exit_hook (the fuzz
+ * harnesses).
  */
-void tl_compare_timeline(const char *ref, const char *tgt,
-    const struct tl_cmp_opts *o, struct tl_writer *w);
+void tl_tline_read(struct tl_tline *t, const char *path);
+void tl_tline_free(struct tl_tline *t);
+
+/*
+ * Write the timeline comparison of ref and tgt: one row per timeline
+ * type either has, header first.
+ */
+void tl_compare_timeline(const struct tl_tline *ref,
+    const struct tl_tline *tgt, const struct tl_cmp_opts *o,
+    struct tl_writer *w);
 
 #endif

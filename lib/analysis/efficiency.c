@@ -77,8 +77,6 @@ struct tl_efficiency {
 	struct tl_strmap gmap;	/* signature -> group index */
 	FILE *spool;
 	char *spoolbuf;
-	const struct tl_hw *last;	/* --hw auto: the last row's GPU */
-	char *lastname;
 };
 
 struct tl_efficiency *
@@ -118,31 +116,7 @@ tl_efficiency_free(struct tl_efficiency *e)
 	if (e->spool != NULL)
 		fclose(e->spool);
 	free(e->spoolbuf);
-	free(e->lastname);
 	free(e);
-}
-
-/* The GPU of the current row. */
-static const struct tl_hw *
-row_hw(struct tl_efficiency *e)
-{
-	const char *g;
-
-	if (!e->o.hw_auto)
-		return e->o.hw;
-	g = tl_rr_text(&e->rr, TL_COL_TRACE_GPU);
-	if (e->lastname != NULL && strcmp(e->lastname, g) == 0)
-		return e->last;
-	free(e->lastname);
-	e->lastname = tl_strdup(g);
-	if (g[0] == '\0')
-		tl_die("%s: --hw auto: the row has no trace_gpu (the trace has "
-		    "no deviceProperties); give --hw NAME",
-		    tl_stream_where(&e->in));
-	if ((e->last = tl_hw_match_device(g, 0)) == NULL)
-		tl_die("%s: --hw auto: GPU '%s' is not in the table or is "
-		    "ambiguous; give --hw NAME", tl_stream_where(&e->in), g);
-	return e->last;
 }
 
 static int
@@ -604,8 +578,7 @@ static void
 setup(struct tl_efficiency *e, struct tl_writer *w)
 {
 	static const short cols[] = {
-		TL_ROWEFF_COLS, TL_COL_NAME, TL_COL_TRACE, TL_COL_TRACE_GPU,
-		TL_COL_KERNELS
+		TL_ROWEFF_COLS, TL_HWAUTO_COLS, TL_COL_NAME, TL_COL_KERNELS
 	};
 	static const short group_cols[] = {
 		TL_COL_KERNEL_COUNT, TL_COL_PCT_GPU_TIME, TL_COL_INPUT_DIMS,
@@ -624,9 +597,8 @@ setup(struct tl_efficiency *e, struct tl_writer *w)
 	    e->o.peak_tbs);
 	tl_rr_need(&e->rr, TL_COL_KERNEL_TIME_US);
 	tl_rr_need(&e->rr, TL_COL_NAME);
-	if (e->o.hw_auto && !tl_rr_has(&e->rr, TL_COL_TRACE_GPU))
-		tl_die("--hw auto: the input has no trace_gpu column; give "
-		    "--hw NAME");
+	if (e->o.hw != NULL)
+		tl_hwauto_columns(e->o.hw, &e->rr);
 	own_columns(e);
 	tl_outcols_init(&e->oc, &e->in, e->owned, e->nowned);
 	tl_outcols_header(&e->oc, &e->in, e->owned, w);
@@ -654,7 +626,8 @@ tl_efficiency_run(struct tl_efficiency *e, char *const *files, int nfiles,
 		int ti;
 
 		rows++;
-		tl_roweff_row(&e->re, &e->rr, row_hw(e), &f);
+		tl_roweff_row(&e->re, &e->rr, e->o.hw != NULL ?
+		    tl_hwauto_row(e->o.hw, &e->rr) : NULL, &f);
 		ti = trace_index(e, tl_rr_text(&e->rr, TL_COL_TRACE));
 		add_baseline(e, ti, &f);
 		if (e->o.group) {

@@ -24,11 +24,15 @@
  * larger first, then in order of first appearance.
  */
 #include "common/tsv.h"
+#include "model/hwauto.h"
 #include "model/hwspec.h"
 
 struct tl_effopts {
-	const struct tl_hw *hw;	/* every row's GPU, or NULL */
-	int hw_auto;		/* each row's GPU from its trace_gpu */
+	/*
+	 * Each row's GPU (--hw NAME or auto, --hw-map), the caller's; NULL:
+	 * none, the user's roofs only.
+	 */
+	struct tl_hwauto *hw;
 	enum tl_roof roof;
 	double peak_tflops, peak_tbs;	/* 0, or roofs for every op */
 	double thr[3];		/* excellent, good, acceptable: % of roofline */

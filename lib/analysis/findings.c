@@ -87,8 +87,9 @@ cat_error(struct tl_floader *L, int cat, const char *col, const char *v)
 		return;
 	n = strlen(v) > 60 ? 60 : strlen(v);
 	msg = tl_malloc(strlen(tl_stream_where(L->in)) + strlen(col) + n + 64);
-	sprintf(msg, "%s: column %s: '%.*s' is not a number",
-	    tl_stream_where(L->in), col, (int)n, v);
+	sprintf(msg, "%s: column %s: '%.*s' is %s", tl_stream_where(L->in),
+	    col, (int)n, v, tl_num_out_of_range(v, strlen(v)) ?
+	    "out of range" : "not a number");
 	c->error = msg;
 }
 
@@ -643,6 +644,31 @@ precision_low(const char *spec)
 	    strstr(spec, "fp4") != NULL;
 }
 
+/*
+ * A quantized GEMM: low-precision arithmetic (its compute spec), FP8 or
+ * FP4 operands (its input types), or the name of a scaled or quantized
+ * GEMM of PyTorch, vLLM, SGLang or aiter when neither is known.
+ */
+static int
+quantized_gemm(const struct tl_fop *op)
+{
+	static const char *const names[] = {
+		"scaled_mm", "scaled_fp4_mm", "a8w8", "w8a8", "a4w4", "w4a4",
+		"afp4wfp4", "a16wfp4", "gemm_fp8", "gemm_fp4", "fp8_gemm",
+		"int8_linear"
+	};
+	size_t i;
+
+	if (precision_low(op->compute_spec) ||
+	    strstr(op->types, "Float8") != NULL ||
+	    strstr(op->types, "Float4") != NULL)
+		return 1;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strstr(op->name, names[i]) != NULL)
+			return 1;
+	return 0;
+}
+
 /* Notable patterns of an op signature. */
 static const char *
 pattern(struct tl_json *j, const struct tl_fop *op)
@@ -650,8 +676,7 @@ pattern(struct tl_json *j, const struct tl_fop *op)
 	int64_t m, n, k, b = 1, kh, kw, g, cin;
 
 	if (tl_category_is(op->cat, "gemm")) {
-		if (precision_low(op->compute_spec) ||
-		    strstr(op->name, "scaled_mm") != NULL)
+		if (quantized_gemm(op))
 			return "quantized GEMM";
 		if (param(j, op->params, "M", -1, &m) &&
 		    param(j, op->params, "N", -1, &n) &&

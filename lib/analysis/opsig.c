@@ -15,12 +15,13 @@
 static const short cols[] = {
 	TL_COL_TRACE, TL_COL_NAME, TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES,
 	TL_COL_INPUT_STRIDES, TL_COL_CONCRETE_INPUTS, TL_COL_KERNEL_TIME_US,
-	TL_COL_HW, TL_COL_TRACE_GPU, TL_COL_COUNT, TL_COL_PCT_GPU_TIME,
-	TL_COL_KERNELS, TL_COL_CATEGORY, TL_COL_DIRECTION, TL_COL_PERF_MODEL,
-	TL_COL_FLOPS, TL_COL_BYTES, TL_COL_COMPUTE_SPEC,
-	TL_COL_TRACE_TOTAL_US, TL_COL_TRACE_BUSY_US, TL_COL_TRACE_COMPUTE_US,
-	TL_COL_TRACE_EXPOSED_COMM_US, TL_COL_TRACE_EXPOSED_MEMCPY_US,
-	TL_COL_TRACE_IDLE_US
+	TL_COL_HW, TL_COL_TRACE_GPU, TL_COL_TRACE_GPU_ARCH,
+	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES,
+	TL_COL_COUNT, TL_COL_PCT_GPU_TIME, TL_COL_KERNELS, TL_COL_CATEGORY,
+	TL_COL_DIRECTION, TL_COL_PERF_MODEL, TL_COL_FLOPS, TL_COL_BYTES,
+	TL_COL_COMPUTE_SPEC, TL_COL_TRACE_TOTAL_US, TL_COL_TRACE_BUSY_US,
+	TL_COL_TRACE_COMPUTE_US, TL_COL_TRACE_EXPOSED_COMM_US,
+	TL_COL_TRACE_EXPOSED_MEMCPY_US, TL_COL_TRACE_IDLE_US
 };
 
 /* What reading one input needs besides the result. */
@@ -217,6 +218,11 @@ trace_constants(struct tl_sigreader *r, struct tl_opsigs *o)
 	o->trace = field(r, TL_COL_TRACE);
 	o->hw = field(r, TL_COL_HW);
 	o->gpu = field(r, TL_COL_TRACE_GPU);
+	o->gpu_arch = field(r, TL_COL_TRACE_GPU_ARCH);
+	if (!tl_rr_i64(&r->rr, TL_COL_TRACE_GPU_COMPUTE_UNITS, &o->gpu_cus))
+		o->gpu_cus = 0;
+	if (!tl_rr_i64(&r->rr, TL_COL_TRACE_GPU_MEMORY_BYTES, &o->gpu_mem))
+		o->gpu_mem = 0;
 	for (k = 0; k < TL_TLC_N; k++)
 		o->has_tlc[k] = tl_rr_ns(&r->rr, tl_tlc_cols[k],
 		    &o->tlc_ns[k]);
@@ -272,6 +278,7 @@ tl_opsigs_read(struct tl_opsigs *o, const char *path)
 		o->trace = tl_strdup("");
 		o->hw = tl_strdup("");
 		o->gpu = tl_strdup("");
+		o->gpu_arch = tl_strdup("");
 	}
 	reader_free(o);
 }
@@ -300,6 +307,7 @@ tl_opsigs_free(struct tl_opsigs *o)
 	free(o->trace);
 	free(o->hw);
 	free(o->gpu);
+	free(o->gpu_arch);
 	tl_strmap_free(&o->map);
 	if (o->reading != NULL)
 		reader_free(o);

@@ -54,6 +54,9 @@ struct tl_opsigs {
 	char *trace;		/* the trace column's value, "" without */
 	char *hw;		/* the first row's hw (tl-efficiency), or "" */
 	char *gpu;		/* the first row's trace_gpu, or "" */
+	char *gpu_arch;		/* its trace_gpu_arch, or "" */
+	int64_t gpu_cus, gpu_mem;	/* trace_gpu_compute_units and
+					   _memory_bytes, 0 = unknown */
 	int grouped;		/* the input had a count column */
 	int has_tlc[TL_TLC_N];
 	int64_t tlc_ns[TL_TLC_N];	/* from the first row */

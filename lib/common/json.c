@@ -10,6 +10,8 @@
 #include "common/util.h"
 
 #define TOK(j) ((jsmntok_t *)(j)->tok)
+#define STR(x) #x
+#define XSTR(x) STR(x)
 
 void
 tl_json_init(struct tl_json *j)
@@ -24,6 +26,48 @@ tl_json_free(struct tl_json *j)
 	tl_json_init(j);
 }
 
+/*
+ * 1 if no bracket of s[0..n) outside strings opens deeper than max.  jsmn
+ * walks back up the open brackets at each closing one, so its time grows
+ * with the square of the nesting: this linear pass bounds it first.
+ */
+static int
+depth_ok(const char *s, size_t n, int max)
+{
+	const char *p, *end = s + n;
+	int depth = 0, open = 0;
+
+	/*
+	 * Most values have few brackets at all: count them, inside strings
+	 * too, with memchr (fast on long strings).
+	 */
+	for (p = s; open <= max && (p = memchr(p, '[', (size_t)(end - p))) != NULL; p++)
+		open++;
+	for (p = s; open <= max && (p = memchr(p, '{', (size_t)(end - p))) != NULL; p++)
+		open++;
+	if (open <= max)
+		return 1;
+	for (p = s; p < end; ) {
+		switch (*p++) {
+		case '"':
+			while (p < end && *p != '"')
+				p += *p == '\\' ? 2 : 1;
+			p++;
+			break;
+		case '[':
+		case '{':
+			if (++depth > max)
+				return 0;
+			break;
+		case ']':
+		case '}':
+			depth--;
+			break;
+		}
+	}
+	return 1;
+}
+
 int
 tl_json_parse(struct tl_json *j, const char *js, size_t len, const char **err)
 {
@@ -34,12 +78,17 @@ tl_json_parse(struct tl_json *j, const char *js, size_t len, const char **err)
 		*err = "value larger than 2 GiB";
 		return -1;
 	}
+	if (!depth_ok(js, len, TL_JSON_DEPTH)) {
+		*err = "JSON nested more than " XSTR(TL_JSON_DEPTH) " deep";
+		return -1;
+	}
 	if (j->cap == 0) {
 		j->cap = 256;
 		j->tok = tl_malloc((size_t)j->cap * sizeof(jsmntok_t));
 	}
+	/* jsmn resumes where it ran out of tokens. */
+	jsmn_init(&p);
 	for (;;) {
-		jsmn_init(&p);
 		n = jsmn_parse(&p, js, len, TOK(j), (unsigned)j->cap);
 		if (n != JSMN_ERROR_NOMEM)
 			break;
@@ -512,8 +561,15 @@ tl_parse_us_ns(const char *s, size_t len, int64_t *ns)
 	if (p == end || *p < '0' || *p > '9')
 		return -1;
 	while (p < end && *p >= '0' && *p <= '9') {
-		if (ip > (INT64_MAX / 1000 - 9) / 10)
-			return -1;
+		if (ip > (INT64_MAX / 1000 - 9) / 10) {
+			/* Too large, if the rest is a number. */
+			while (p < end && *p >= '0' && *p <= '9')
+				p++;
+			if (p < end && *p == '.')
+				for (p++; p < end && *p >= '0' && *p <= '9'; p++)
+					;
+			return p == end ? -2 : -1;
+		}
 		ip = ip * 10 + (*p++ - '0');
 	}
 	if (p < end && *p == '.') {
@@ -538,9 +594,11 @@ tl_parse_us_ns(const char *s, size_t len, int64_t *ns)
 		buf[len] = '\0';
 		errno = 0;
 		d = strtod(buf, &dend);
-		if (dend != buf + len || errno != 0 || !isfinite(d) ||
-		    fabs(d) > 9e12)
+		if (dend != buf + len)
 			return -1;
+		if ((errno == ERANGE && d != 0) || !isfinite(d) ||
+		    fabs(d) > 9e12)
+			return -2;
 		*ns = llround(d * 1000.0);
 		return 0;
 	}
@@ -569,15 +627,39 @@ tl_parse_i64(const char *s, size_t len, int64_t *v)
 		return -1;
 	while (p < end && *p >= '0' && *p <= '9') {
 		if (x > (UINT64_MAX - 9) / 10)
-			return -1;
-		x = x * 10 + (uint64_t)(*p++ - '0');
+			x = UINT64_MAX;		/* out of range, if an integer */
+		else
+			x = x * 10 + (uint64_t)(*p++ - '0');
+		if (x == UINT64_MAX)
+			while (p < end && *p >= '0' && *p <= '9')
+				p++;
 	}
 	if (p < end && *p == '.') {	/* "5.0" */
 		for (p++; p < end && *p == '0'; p++)
 			;
 	}
-	if (p != end || x > (uint64_t)INT64_MAX)
+	if (p != end)
 		return -1;
+	if (x > (uint64_t)INT64_MAX)
+		return -2;
 	*v = neg ? -(int64_t)x : (int64_t)x;
 	return 0;
+}
+
+int
+tl_num_out_of_range(const char *s, size_t len)
+{
+	char buf[64], *end;
+	int64_t v;
+	double d;
+
+	if (tl_parse_i64(s, len, &v) == -2 || tl_parse_us_ns(s, len, &v) == -2)
+		return 1;
+	if (len >= sizeof(buf))
+		return 0;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	d = strtod(buf, &end);
+	return end != buf && *end == '\0' && errno == ERANGE && d != 0;
 }

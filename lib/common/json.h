@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The deepest nesting of arrays and objects tl reads or checks. */
+#define TL_JSON_DEPTH 64
+
 enum tl_jtype { TL_J_UNDEF, TL_J_OBJECT, TL_J_ARRAY, TL_J_STRING, TL_J_PRIM };
 
 struct tl_json {
@@ -23,7 +26,8 @@ void tl_json_init(struct tl_json *j);
 void tl_json_free(struct tl_json *j);
 /*
  * Tokenise js[0..len); return the token count, or -1 with *err set to a
- * short description.
+ * short description.  A value nested more than TL_JSON_DEPTH deep is an
+ * error, found in one pass before tokenising: the time is linear in len.
  */
 int tl_json_parse(struct tl_json *j, const char *js, size_t len,
     const char **err);
@@ -68,7 +72,6 @@ size_t tl_json_unescape(char *dst, const char *src, size_t len);
  * (bare words in arrays, a leading comma): check text with this before
  * copying it into a JSON document.
  */
-#define TL_JSON_DEPTH 64
 int tl_json_valid(const char *s, size_t n);
 
 /*
@@ -82,10 +85,19 @@ size_t tl_utf8_len(const char *s, size_t n);
 /*
  * Parse a decimal number of microseconds (as Kineto writes ts/dur) into
  * integer nanoseconds, exactly when it has at most 3 decimals.  Returns 0,
- * or -1 if the text is not a finite number in range.
+ * -1 if the text is not a number, -2 if it is one out of range (beyond
+ * 9e12 us, about 104 days).
  */
 int tl_parse_us_ns(const char *s, size_t len, int64_t *ns);
-/* Parse an integer (an integral float such as "5.0" too); 0 or -1. */
+/*
+ * Parse an integer (an integral float such as "5.0" too); 0, -1 if the
+ * text is not an integer, -2 if it is one beyond int64_t.
+ */
 int tl_parse_i64(const char *s, size_t len, int64_t *v);
+/*
+ * 1 if s[0..len) is a number too large for tl (-2 of the two above), or
+ * for a double; for the message "out of range" rather than "not a number".
+ */
+int tl_num_out_of_range(const char *s, size_t len);
 
 #endif

@@ -1,10 +1,15 @@
 /* See LICENSE file for copyright and license details. */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <unistd.h>
 
 #include "common/util.h"
 
@@ -178,6 +183,38 @@ tl_parse_long(const char *s, long long min, long long max, long long *out)
 	return 0;
 }
 
+int
+tl_open_read(const char *path)
+{
+	struct stat st;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		errno = EISDIR;
+		return -1;
+	}
+	return fd;
+}
+
+FILE *
+tl_fopen_read(const char *path)
+{
+	FILE *fp;
+	int fd, err;
+
+	if ((fd = tl_open_read(path)) < 0)
+		return NULL;
+	if ((fp = fdopen(fd, "r")) == NULL) {
+		err = errno;
+		close(fd);
+		errno = err;
+	}
+	return fp;
+}
+
 char *
 tl_slurp(const char *path, size_t *len)
 {
@@ -186,7 +223,7 @@ tl_slurp(const char *path, size_t *len)
 	size_t n = 0, cap = 0, k;
 	int err;
 
-	if ((fp = fopen(path, "r")) == NULL)
+	if ((fp = tl_fopen_read(path)) == NULL)
 		return NULL;
 	do {
 		tl_grow(&buf, &cap, n + 65536, 1);
@@ -214,4 +251,15 @@ tl_usage(FILE *fp, int status, const char *usage, const char *help)
 	if (status == 0)
 		fputs(help, fp);
 	exit(status);
+}
+
+int
+tl_contains_ci(const char *s, const char *part)
+{
+	size_t n = strlen(part);
+
+	for (; *s != '\0'; s++)
+		if (strncasecmp(s, part, n) == 0)
+			return 1;
+	return 0;
 }

@@ -49,6 +49,8 @@ void *tl_realloc(void *p, size_t n);
 /* Grow *p so that it holds at least need elements of size bytes. */
 void tl_grow(void *pp, size_t *cap, size_t need, size_t size);
 char *tl_strdup(const char *s);
+/* 1 if part occurs in s, ignoring ASCII case. */
+int tl_contains_ci(const char *s, const char *part);
 
 /*
  * Flush and close stdout; report a write error (not EPIPE) and return 1,
@@ -58,6 +60,12 @@ int tl_close_stdout(void);
 /* Put stdout behind a large buffer. */
 void tl_stdout_buffer(void);
 
+/*
+ * Open path for reading: a file descriptor or a stream, or -1 or NULL
+ * with errno set, EISDIR for a directory (which open and fopen take).
+ */
+int tl_open_read(const char *path);
+FILE *tl_fopen_read(const char *path);
 /*
  * Read a whole file into a NUL-terminated buffer (its length in *len when
  * len is not NULL); NULL with errno set when it cannot be opened or read.

@@ -104,7 +104,7 @@ list(const char *s, int max, int lone, item_fn *put, void *v)
 static int
 put_int(const char *s, size_t len, int i, void *v)
 {
-	return tl_parse_i64(s, len, (int64_t *)v + i);
+	return tl_parse_i64(s, len, (int64_t *)v + i) == 0 ? 0 : -1;
 }
 
 static int
@@ -153,7 +153,7 @@ tl_ci_int(const char *s, int64_t *v)
 {
 	size_t len = trim(&s);
 
-	return tl_parse_i64(s, len, v);
+	return tl_parse_i64(s, len, v) == 0 ? 0 : -1;
 }
 
 int

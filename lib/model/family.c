@@ -32,6 +32,8 @@ static const struct {
 	{ "reduce", tl_model_reduce },
 	{ "softmax", tl_model_softmax },
 	{ "softmax_bwd", tl_model_softmax_bwd },
+	{ "moe", tl_model_moe },
+	{ "paged_attn", tl_model_paged },
 	{ "triton", model_triton },
 };
 

@@ -25,7 +25,8 @@ typedef int (*tl_model_fn)(const struct tl_opargs *o, int bwd,
 
 /*
  * The families, from model_gemm.c, model_eltwise.c (unary, binary),
- * model_conv.c, model_sdpa.c, model_reduce.c and model_softmax.c.
+ * model_conv.c, model_sdpa.c, model_reduce.c, model_softmax.c,
+ * model_moe.c (moe) and model_paged.c (paged_attn).
  */
 int tl_model_gemm(const struct tl_opargs *, int, struct tl_perf *);
 int tl_model_unary(const struct tl_opargs *, int, struct tl_perf *);
@@ -37,6 +38,9 @@ int tl_model_sdpa_bwd(const struct tl_opargs *, int, struct tl_perf *);
 int tl_model_reduce(const struct tl_opargs *, int, struct tl_perf *);
 int tl_model_softmax(const struct tl_opargs *, int, struct tl_perf *);
 int tl_model_softmax_bwd(const struct tl_opargs *, int, struct tl_perf *);
+/* Serving workloads: model_moe.c (expert GEMMs), model_paged.c. */
+int tl_model_moe(const struct tl_opargs *, int, struct tl_perf *);
+int tl_model_paged(const struct tl_opargs *, int, struct tl_perf *);
 /*
  * The norm families (batchnorm, layernorm, groupnorm, instancenorm,
  * rmsnorm and their _bwd) are one model, model_norm.c, which reads each

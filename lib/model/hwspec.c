@@ -26,7 +26,7 @@ static const char *const kindname[NKIND] = { "peak", "sparse", "achievable" };
 
 enum key {
 	KEY_SPEC, KEY_HBM, KEY_MEM, KEY_PKG, KEY_CUS, KEY_ALIAS, KEY_DEV,
-	KEY_DESC
+	KEY_DESC, KEY_ARCH
 };
 
 struct spec {
@@ -66,6 +66,8 @@ struct tl_hw {
 	size_t nalias, capalias;
 	struct pattern *pat;
 	size_t npat, cappat;
+	struct alias *arch;		/* ISA names: gfx942, sm_90 */
+	size_t narch, caparch;
 };
 
 struct fact {
@@ -161,6 +163,7 @@ table_free(struct table *t)
 		free(t->hw[i].spec);
 		free(t->hw[i].alias);
 		free(t->hw[i].pat);
+		free(t->hw[i].arch);
 	}
 	free(t->hw);
 	free(t->fact);
@@ -293,7 +296,8 @@ parse_key(const char *s, enum key *k)
 		{ "compute_units", KEY_CUS },
 		{ "alias", KEY_ALIAS },
 		{ "device_name", KEY_DEV },
-		{ "description", KEY_DESC }
+		{ "description", KEY_DESC },
+		{ "arch", KEY_ARCH }
 	};
 	size_t i;
 
@@ -328,6 +332,16 @@ dup_row(struct ctx *c, long line, long first, const char *gpu, const char *key,
 	fail(c, line, "duplicate row for %s %s%s%s (first at line %ld)", gpu,
 	    key, *kind != '\0' ? " " : "", kind, first);
 	return -1;
+}
+
+/* Append a name (an alias, an arch) and its line to a list. */
+static void
+add_name(struct alias **v, size_t *n, size_t *cap, const char *name,
+    long line)
+{
+	tl_grow(v, cap, *n + 1, sizeof(**v));
+	(*v)[*n].name = name;
+	(*v)[(*n)++].line = line;
 }
 
 /* Check and store one row; 0 or -1. */
@@ -398,9 +412,10 @@ add_row(struct ctx *c, long line, const struct fact *r)
 		}
 		break;
 	case KEY_ALIAS:
+	case KEY_ARCH:
 		if (!valid_name(val)) {
-			fail(c, line, "bad alias '%s' (letters, digits, "
-			    ". _ - +)", val);
+			fail(c, line, "bad %s '%s' (letters, digits, "
+			    ". _ - +)", key, val);
 			return -1;
 		}
 		break;
@@ -461,10 +476,10 @@ add_row(struct ctx *c, long line, const struct fact *r)
 		hw->desc_line = line;
 		break;
 	case KEY_ALIAS:
-		tl_grow(&hw->alias, &hw->capalias, hw->nalias + 1,
-		    sizeof(*hw->alias));
-		hw->alias[hw->nalias].name = val;
-		hw->alias[hw->nalias++].line = line;
+		add_name(&hw->alias, &hw->nalias, &hw->capalias, val, line);
+		break;
+	case KEY_ARCH:
+		add_name(&hw->arch, &hw->narch, &hw->caparch, val, line);
 		break;
 	case KEY_DEV: {
 		struct pattern *p;
@@ -683,23 +698,79 @@ fits(const struct tl_hw *hw, int nsm, long long mem)
 const struct tl_hw *
 tl_hw_match_device_mem(const char *devname, int nsm, long long mem_bytes)
 {
+	struct tl_gpuid id;
+
+	memset(&id, 0, sizeof(id));
+	id.name = devname;
+	id.compute_units = nsm;
+	id.memory_bytes = mem_bytes;
+	return tl_hw_identify(&id, NULL, 0);
+}
+
+const struct tl_hw *
+tl_hw_match_device(const char *devname, int nsm)
+{
+	return tl_hw_match_device_mem(devname, nsm, 0);
+}
+
+/*
+ * 1 if the architecture a trace gives (as tl-parse writes it) is one of
+ * the GPU's, or either is unknown.  AMD traces carry only HIP's major and
+ * minor ("gfx94"), so a table ISA name one stepping character longer
+ * ("gfx942") matches it.
+ */
+static int
+arch_fits(const struct tl_hw *hw, const char *arch)
+{
+	size_t i, n;
+
+	if (arch == NULL || *arch == '\0' || hw->narch == 0)
+		return 1;
+	n = strlen(arch);
+	for (i = 0; i < hw->narch; i++) {
+		const char *a = hw->arch[i].name;
+		size_t m = strlen(a);
+
+		if (case_eq(a, arch) || (strncmp(arch, "gfx", 3) == 0 &&
+		    m == n + 1 && case_eqn(a, arch, n)))
+			return 1;
+	}
+	return 0;
+}
+
+const struct tl_hw *
+tl_hw_identify(const struct tl_gpuid *id, char *cand, size_t candlen)
+{
 	const struct tl_hw *pick = NULL, *def = NULL;
-	size_t i, best = 0, s;
-	int dflt, n = 0, ndef = 0;
+	size_t i, best = 0, s, len = 0;
+	int dflt, n = 0, ndef = 0, named;
 
 	ensure();
-	if (devname == NULL || *devname == '\0')
-		return NULL;
-	for (i = 0; i < cur.nhw; i++)
-		if ((s = match_score(&cur.hw[i], devname, &dflt)) > best)
-			best = s;
-	if (best == 0)
-		return NULL;
+	if (cand != NULL && candlen > 0)
+		cand[0] = '\0';
+	named = id->name != NULL && id->name[0] != '\0';
+	if (named) {
+		for (i = 0; i < cur.nhw; i++)
+			if ((s = match_score(&cur.hw[i], id->name, &dflt)) >
+			    best)
+				best = s;
+		if (best == 0)
+			return NULL;	/* a name the table does not know */
+	} else if (id->arch == NULL || id->arch[0] == '\0' ||
+	    id->compute_units <= 0 || id->memory_bytes <= 0)
+		return NULL;		/* too little to go by */
 	for (i = 0; i < cur.nhw; i++) {
 		const struct tl_hw *hw = &cur.hw[i];
 
-		if (match_score(hw, devname, &dflt) != best ||
-		    !fits(hw, nsm, mem_bytes))
+		dflt = 0;
+		if (named && match_score(hw, id->name, &dflt) != best)
+			continue;
+		/* Without a name, every figure must be in the table too. */
+		if (!named && (hw->narch == 0 || hw->cus <= 0 ||
+		    hw->mem_gb <= 0))
+			continue;
+		if (!fits(hw, (int)id->compute_units, id->memory_bytes) ||
+		    !arch_fits(hw, id->arch))
 			continue;
 		n++;
 		pick = hw;
@@ -707,16 +778,44 @@ tl_hw_match_device_mem(const char *devname, int nsm, long long mem_bytes)
 			ndef++;
 			def = hw;
 		}
+		if (cand != NULL && len < candlen) {
+			int w = snprintf(cand + len, candlen - len, "%s%s",
+			    n > 1 ? ", " : "", hw->name);
+
+			len += w > 0 ? (size_t)w : 0;
+		}
 	}
 	if (n == 1)
 		return pick;
 	return n > 1 && ndef == 1 ? def : NULL;
 }
 
-const struct tl_hw *
-tl_hw_match_device(const char *devname, int nsm)
+void
+tl_gpuid_describe(const struct tl_gpuid *id, char *buf, size_t len)
 {
-	return tl_hw_match_device_mem(devname, nsm, 0);
+	const char *sep = " (";
+	size_t n;
+
+	if (id->name != NULL && id->name[0] != '\0')
+		n = (size_t)snprintf(buf, len, "GPU '%s'", id->name);
+	else
+		n = (size_t)snprintf(buf, len, "GPU");
+	if (id->arch != NULL && id->arch[0] != '\0' && n < len) {
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", sep, id->arch);
+		sep = ", ";
+	}
+	if (id->compute_units > 0 && n < len) {
+		n += (size_t)snprintf(buf + n, len - n, "%s%lld compute units",
+		    sep, id->compute_units);
+		sep = ", ";
+	}
+	if (id->memory_bytes > 0 && n < len) {
+		n += (size_t)snprintf(buf + n, len - n, "%s%.1f GiB", sep,
+		    (double)id->memory_bytes / (1 << 30));
+		sep = ", ";
+	}
+	if (sep[0] == ',' && n < len)
+		snprintf(buf + n, len - n, ")");
 }
 
 size_t
@@ -867,6 +966,12 @@ int
 tl_hw_compute_units(const struct tl_hw *hw)
 {
 	return hw->cus;
+}
+
+const char *
+tl_hw_arch(const struct tl_hw *hw, size_t i)
+{
+	return i < hw->narch ? hw->arch[i].name : NULL;
 }
 
 void

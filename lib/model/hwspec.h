@@ -66,6 +66,33 @@ const struct tl_hw *tl_hw_match_device(const char *devname, int nsm);
 const struct tl_hw *tl_hw_match_device_mem(const char *devname, int nsm,
     long long mem_bytes);
 
+/* What a trace says about its GPU (tl-parse's trace_gpu* columns). */
+struct tl_gpuid {
+	const char *name;	/* deviceProperties name; NULL or "" = none */
+	const char *arch;	/* "gfx94", "sm_90"; NULL or "" = unknown */
+	long long compute_units;	/* CUs or SMs; 0 = unknown */
+	long long memory_bytes;		/* 0 = unknown */
+};
+
+/*
+ * The GPU of a trace from its name, architecture, compute units and
+ * memory together.  With a name, the GPUs whose device_name patterns
+ * match it best (as tl_hw_match_device_mem), less those whose arch,
+ * compute_units or memory_gb (within 10 %) differ from what the trace
+ * gives; a name no pattern matches is unknown.  With no name, the GPUs
+ * whose arch, compute_units and memory_gb all match, when the trace gives
+ * all three.  One GPU left: it; several with one marked default: that
+ * one; else NULL (unknown or ambiguous).  cand (may be NULL) receives the
+ * names of the GPUs left, ", "-separated ("" = none: unknown).
+ */
+const struct tl_hw *tl_hw_identify(const struct tl_gpuid *id, char *cand,
+    size_t candlen);
+/*
+ * The GPU for a message: "GPU 'NAME' (gfx94, 304 compute units, 192.0
+ * GiB)", leaving out what is unknown; "GPU" alone when nothing is known.
+ */
+void tl_gpuid_describe(const struct tl_gpuid *id, char *buf, size_t len);
+
 /* The number of GPUs and the i-th in table order, for listing. */
 size_t tl_hw_count(void);
 const struct tl_hw *tl_hw_at(size_t i);
@@ -107,6 +134,8 @@ const char *tl_figkind_name(enum tl_figkind k);
 double tl_hw_memory_gb(const struct tl_hw *hw);		/* 0 = unknown */
 int tl_hw_devices_per_package(const struct tl_hw *hw);	/* 1 unless said */
 int tl_hw_compute_units(const struct tl_hw *hw);	/* 0 = unknown */
+/* The i-th ISA name of the table's arch rows, NULL past the last. */
+const char *tl_hw_arch(const struct tl_hw *hw, size_t i);
 
 /*
  * Print the table (--hw list) as TSV with a header, or CSV when csv != 0:

@@ -13,6 +13,7 @@ extern const char tl_default_models[];	/* models_table.c */
 
 struct tl_filemodel {
 	char *op, *maf, *flops, *bytes;
+	int dtype;		/* the slot whose dtype is the precision */
 };
 
 static struct tl_filemodel *tab;
@@ -50,8 +51,10 @@ static int
 add(struct tl_tabfile *t)
 {
 	const char *op = tl_tabfile_get(t, 0), *maf = tl_tabfile_get(t, 1);
-	char err[128];
+	const char *dt = tl_tabfile_get(t, 4);
+	char err[128], *end;
 	struct tl_filemodel *m;
+	long slot = 0;
 	int k;
 
 	if (op[0] == '\0')
@@ -64,24 +67,31 @@ add(struct tl_tabfile *t)
 		    tl_expr_check(tl_tabfile_get(t, k), err, sizeof(err)) < 0)
 			return tl_tabfile_error(t, t->line, "%s formula: %s",
 			    k == 2 ? "flops" : "bytes", err);
+	if (dt[0] != '\0' && ((slot = strtol(dt, &end, 10)) < 0 ||
+	    slot > 999 || *end != '\0' || dt[0] < '0' || dt[0] > '9'))
+		return tl_tabfile_error(t, t->line, "dtype must be an argument "
+		    "slot, 0 to 999");
 	tl_grow(&tab, &captab, ntab + 1, sizeof(*tab));
 	m = &tab[ntab++];
 	m->op = tl_strdup(op);
 	m->maf = tl_strdup(maf);
 	m->flops = tl_strdup(tl_tabfile_get(t, 2));
 	m->bytes = tl_strdup(tl_tabfile_get(t, 3));
+	m->dtype = (int)slot;
 	return 0;
 }
 
 int
 tl_filemodels_load(const char *path)
 {
-	static const char *const col[] = { "op", "maf", "flops", "bytes" };
+	static const char *const col[] = {
+		"op", "maf", "flops", "bytes", "dtype"
+	};
 	struct tl_tabfile t;
 	int rc;
 
 	if (tl_tabfile_open(&t, path, tl_default_models,
-	    "built-in models/default.tsv", col, 4, 4, 0) < 0) {
+	    "built-in models/default.tsv", col, 5, 4, 0) < 0) {
 		tl_warn("%s", t.err);
 		return -1;
 	}
@@ -124,7 +134,7 @@ tl_filemodel_run(const struct tl_filemodel *m, const struct tl_opargs *o,
 	char e1[128] = "", e2[128] = "";
 
 	p->maf = strcmp(m->maf, "matrix") == 0 ? "matrix" : "vector";
-	p->precision = tl_dtype_precision(tl_oparg(o, 0)->type);
+	p->precision = tl_dtype_precision(tl_oparg(o, m->dtype)->type);
 	tl_perf_param_str(p, "model_file", m->op);
 	if (m->flops[0] != '\0' &&
 	    tl_expr_eval(m->flops, o, &p->flops, e1, sizeof(e1)) == 0)

@@ -14,13 +14,25 @@
  *	tex_ts::te_gemm_ts, vllm::gemm_with_dynamic_quant
  *	aten::linear(x, W, b), aten::matmul(a, b)  (tl only; TraceLens
  *	    leaves them to their children)
+ *	the framework GEMMs of the table fw below: vLLM's and aiter's
+ *	    bf16, fp8 (a8w8) and MXFP4 (a4w4, afp4wfp4) GEMMs of an
+ *	    activation x [M, K] and a weight [N, K] (TraceLens'
+ *	    extensions/perf_model_extensions.py and perf_model.py); the
+ *	    table gives their slots and output dtype.  MXFP4 operands are
+ *	    stored two values a byte, so K is twice x's stored size and
+ *	    each operand's bytes are its stored elements; the E8M0 scales,
+ *	    one byte per 32 values of K for every row of x and of the
+ *	    weight, are counted where TraceLens counts them (a4w4).  The
+ *	    a8w8 and MXFP4 ops write bf16, which the trace does not record.
  *
  * Where tl differs from TraceLens (docs/DEVIATIONS.md):
  *	- the bias of addmm/baddbmm is counted as the tensor C really is
  *	  (numel(C)·bpe(C)), not as 1×N per batch;
  *	- _scaled_mm has a bias when its bias slot holds a tensor (TraceLens
  *	  tests for exactly three inputs, which the profiler never records),
- *	  and its output size follows out_dtype when the call gives one.
+ *	  and its output size follows out_dtype when the call gives one;
+ *	- _C::cutlass_scaled_mm, vLLM's fp8 GEMM on NVIDIA GPUs, has a model
+ *	  (TraceLens has none).
  * When C is 1×N, as for every nn.Linear, both agree.
  */
 #include <string.h>
@@ -32,6 +44,7 @@
 
 struct gemm {
 	int64_t batch, m, n, k;
+	int64_t kstored;	/* K of the operands as stored (0: k) */
 	int bias;		/* adds a bias: M·N more flops per batch */
 	int64_t bias_bytes;	/* bytes of the bias tensor as read */
 	int bpe_a, bpe_b, bpe_out;
@@ -40,7 +53,7 @@ struct gemm {
 static int
 count(const struct gemm *g, struct tl_perf *p)
 {
-	int64_t f, mn, t, b = 0;
+	int64_t f, mn, t, k, b = 0;
 
 	if (g->batch < 0 || g->m < 0 || g->n < 0 || g->k < 0)
 		return tl_perf_fail(p, "negative GEMM dimension");
@@ -52,9 +65,10 @@ count(const struct gemm *g, struct tl_perf *p)
 	p->has_flops = 1;
 	if (g->bpe_a == 0 || g->bpe_b == 0 || g->bpe_out == 0)
 		return 0;
-	if (tl_mul(&t, g->m, g->k) < 0 || tl_mul(&t, t, g->bpe_a) < 0 ||
+	k = g->kstored > 0 ? g->kstored : g->k;
+	if (tl_mul(&t, g->m, k) < 0 || tl_mul(&t, t, g->bpe_a) < 0 ||
 	    tl_add(&b, b, t) < 0 ||
-	    tl_mul(&t, g->k, g->n) < 0 || tl_mul(&t, t, g->bpe_b) < 0 ||
+	    tl_mul(&t, k, g->n) < 0 || tl_mul(&t, t, g->bpe_b) < 0 ||
 	    tl_add(&b, b, t) < 0 ||
 	    tl_mul(&t, mn, g->bpe_out) < 0 || tl_add(&b, b, t) < 0 ||
 	    tl_mul(&b, b, g->batch) < 0 || tl_add(&b, b, g->bias_bytes) < 0)
@@ -208,15 +222,154 @@ matmul(const struct tl_opargs *o, struct gemm *g, struct tl_perf *p)
 	return 0;
 }
 
+/* Where a framework GEMM's output dtype comes from. */
+enum fwout {
+	OUT_A,			/* x's */
+	OUT_BF16,		/* bf16, not recorded */
+	OUT_BIAS_OR_B,		/* the bias's with a bias, else the weight's */
+	OUT_SLOT		/* slot out's when it has a known dtype, else x's */
+};
+
+/* The framework GEMMs' names, by the layout they share. */
+static const char *const unquantized[] = {
+	"vllm::rocm_unquantized_gemm", NULL
+};
+static const char *const a16w16[] = { "aiter::gemm_a16w16", NULL };
+static const char *const a16w16_atomic[] = {
+	"aiter::gemm_a16w16_atomic_",
+	"sglang_profiler::gemm_kernels_flydsl_hgemm", NULL
+};
+static const char *const a16w16_asm[] = { "aiter::_gemm_a16w16_asm", NULL };
+static const char *const a8w8[] = {
+	"aiter::gemm_a8w8_ck", "aiter::gemm_a8w8_bpreshuffle",
+	"aiter::gemm_a8w8_bpreshuffle_ck", "aiter::gemm_a8w8_blockscale_ck",
+	"aiter::gemm_a8w8_blockscale_cktile",
+	"aiter::gemm_a8w8_blockscale_bpreshuffle_ck",
+	"aiter::gemm_a8w8_blockscale_bpreshuffle_cktile",
+	"aiter::_gemm_a8w8_blockscale_bpreshuffle_asm",
+	"aiter::flatmm_a8w8_blockscale_asm",
+	"aiter::gfx950_a8w8_blockscale_asm",
+	"vllm::rocm_aiter_triton_gemm_a8w8_blockscale",
+	"vllm::_rocm_aiter_preshuffled_per_token_w8a8_gemm",
+	"sglang_profiler::fp8_utils_gemm_a8w8_blockscale",
+	"sglang_profiler::gemm_a8w8_blockscale_gemm_a8w8_blockscale", NULL
+};
+static const char *const afp4wfp4[] = { "aiter::gemm_afp4wfp4_", NULL };
+static const char *const a4w4[] = {
+	"aiter::gemm_a4w4", "aiter::_gemm_a4w4_asm", NULL
+};
+static const char *const cutlass[] = { "_C::cutlass_scaled_mm", NULL };
+
+/* Framework GEMMs: out = x [M, K] · w^T (w [N, K]; [K, N] when kn). */
+static const struct fw {
+	const char *const *names;
+	int a, b, bias;		/* slots; bias -1: none */
+	enum fwout out;
+	int out_slot;
+	int kn;			/* w is [K, N] */
+	int packed;		/* MXFP4: two values a byte along K */
+	int scales;		/* slot of x's E8M0 scales, w's follow; -1 */
+} fw[] = {
+	{ unquantized, 0, 1, 2, OUT_BIAS_OR_B, 0, 0, 0, -1 },
+	{ a16w16, 0, 1, 2, OUT_A, 0, 0, 0, -1 },
+	{ a16w16_atomic, 0, 1, -1, OUT_SLOT, 3, 0, 0, -1 },
+	{ a16w16_asm, 0, 1, -1, OUT_SLOT, 2, 0, 0, -1 },
+	{ a8w8, 0, 1, -1, OUT_BF16, 0, 0, 0, -1 },
+	{ afp4wfp4, 0, 1, -1, OUT_BF16, 0, 0, 1, -1 },
+	{ a4w4, 0, 1, -1, OUT_BF16, 0, 0, 1, 2 },
+	{ cutlass, 1, 2, 5, OUT_SLOT, 0, 1, 0, -1 },
+};
+
+/* Bytes of the E8M0 scales: (M + N)·ceil(K/32)·bpe (1 if unknown). */
+static int
+mx_scales(const struct tl_opargs *o, const struct fw *f,
+    const struct gemm *g, int64_t *out)
+{
+	int64_t rows, per = (g->k + 31) / 32;
+	int b = tl_dtype_bytes(tl_oparg(o, f->scales)->type);
+
+	if (tl_add(&rows, g->m, g->n) < 0 || tl_mul(out, rows, per) < 0 ||
+	    tl_mul(out, *out, b > 0 ? b : 1) < 0)
+		return -1;
+	return 0;
+}
+
+static int
+framework(const struct tl_opargs *o, const struct fw *f, struct tl_perf *p)
+{
+	const struct tl_arg *a = tl_oparg(o, f->a), *b = tl_oparg(o, f->b);
+	struct gemm g = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	int r, bo;
+
+	if (need(o, f->a, 2, p) < 0 || need(o, f->b, 2, p) < 0)
+		return -1;
+	g.m = a->dim[0];
+	g.k = a->dim[1];
+	g.n = f->kn ? b->dim[1] : b->dim[0];
+	if ((f->kn ? b->dim[0] : b->dim[1]) != g.k)
+		return tl_perf_fail(p, "%s: K of x (%lld) and of the weight "
+		    "(%lld) differ", o->name, (long long)g.k,
+		    (long long)(f->kn ? b->dim[0] : b->dim[1]));
+	g.bpe_a = tl_dtype_bytes(a->type);
+	g.bpe_b = tl_dtype_bytes(b->type);
+	if (f->bias >= 0) {
+		if ((r = bias_bytes(o, f->bias, &g.bias_bytes)) < 0)
+			return tl_perf_fail(p, "bias size overflows 64 bits");
+		g.bias = r;
+	}
+	switch (f->out) {
+	case OUT_A:
+		g.bpe_out = g.bpe_a;
+		break;
+	case OUT_BF16:
+		g.bpe_out = 2;
+		break;
+	case OUT_BIAS_OR_B:
+		g.bpe_out = g.bias ? tl_dtype_bytes(tl_oparg(o,
+		    f->bias)->type) : g.bpe_b;
+		break;
+	case OUT_SLOT:
+		bo = tl_dtype_bytes(tl_oparg(o, f->out_slot)->type);
+		g.bpe_out = bo > 0 ? bo : g.bpe_a;
+		break;
+	}
+	p->maf = "matrix";
+	p->precision = tl_dtype_precision(a->type);
+	if (f->packed) {
+		/* The operands' bytes are as stored; the FLOPs take K's. */
+		g.kstored = g.k;
+		if (tl_mul(&g.k, g.k, 2) < 0)
+			return tl_perf_fail(p, "overflow");
+		p->precision = "fp4";
+	}
+	params(o, &g, f->a, f->b, p);
+	if (count(&g, p) < 0)
+		return -1;
+	if (p->has_bytes && f->scales >= 0) {
+		int64_t sb = 0;
+
+		if (mx_scales(o, f, &g, &sb) < 0 ||
+		    tl_add(&p->bytes, p->bytes, sb) < 0)
+			return tl_perf_fail(p, "byte count overflows 64 bits");
+	}
+	return 0;
+}
+
 int
 tl_model_gemm(const struct tl_opargs *o, int bwd, struct tl_perf *p)
 {
 	const char *n = o->name;
-	struct gemm g = { 1, 0, 0, 0, 0, 0, 0, 0, 0 };
+	struct gemm g = { 1, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	int ia = 0, ib = 1, rc = 0, bias = -1;
+
+	size_t i, k;
 
 	if (bwd)
 		return tl_perf_fail(p, "%s: no backward model", n);
+	for (i = 0; i < sizeof(fw) / sizeof(fw[0]); i++)
+		for (k = 0; fw[i].names[k] != NULL; k++)
+			if (strcmp(n, fw[i].names[k]) == 0)
+				return framework(o, &fw[i], p);
 	if (strcmp(n, "aten::mm") == 0) {
 		rc = mm(o, &g, 0, p);
 	} else if (strcmp(n, "aten::addmm") == 0) {

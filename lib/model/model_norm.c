@@ -42,6 +42,19 @@
  * An input whose size is not a multiple of C fails (TraceLens' R would be
  * fractional; no valid call has it).
  *
+ * The framework RMS norms (vLLM, aiter, SGLang; TraceLens'
+ * extensions/rmsnorm_perf_model_extensions.py), always with a weight and
+ * in inference, may add a residual before normalizing (r = 1: read it,
+ * write the sum back) and quantize the output (q: write it at one byte an
+ * element, with per-row scales, per-group scales or one static scale):
+ *	flops = 4N + 2R + r*N + (dynamic q ? 2N : static q ? N : 0)
+ *	bytes = N*b (input) + C*b (weight) + 2r*N*b (residual)
+ *	      + N*(q ? 1 : b) (output) + scales*4
+ * where scales = R (per row), R*ceil(C/g) (groups of g, the op's
+ * group_size argument), 0 otherwise; the padded variant writes its output
+ * R*ceil(C/P)*P wide (P its pad-to argument).  The fused_rms table below
+ * gives each op's slots.
+ *
  * primus::fused_ln_modulate (x of shape (T,B,H)), TraceLens' FusedLnModulate:
  *	flops = 12N, bytes = 2N*b + 2*B*H*b + 2*T*B*4
  * and primus::fused_ln_modulate_backward: flops = 15N,
@@ -365,6 +378,54 @@ rms_backward(struct tl_perf *p, const struct norm *nm, int64_t r)
 	return set(p, nm, flops, elems, ovf);
 }
 
+/* How a framework RMS norm quantizes its output. */
+enum quant { Q_NONE, Q_ROW, Q_GROUP, Q_STATIC };
+
+/*
+ * The framework RMS norms.  Slots: the input, the weight, the residual
+ * (-1: none), the group size or pad-to concrete input (-1: none).
+ */
+static const struct fused_rms {
+	const char *op;
+	int in, weight, res;
+	enum quant quant;
+	int group, pad;
+} fused_rms[] = {
+	/* aiter::rms_norm(x, weight, eps, ...); rmsnorm2d_fwd_ck likewise */
+	{ "aiter::rms_norm", 0, 1, -1, Q_NONE, -1, -1 },
+	{ "aiter::rmsnorm2d_fwd_ck", 0, 1, -1, Q_NONE, -1, -1 },
+	/* (out, input, weight, eps) */
+	{ "aiter::rmsnorm", 1, 2, -1, Q_NONE, -1, -1 },
+	{ "_C::rms_norm", 1, 2, -1, Q_NONE, -1, -1 },
+	{ "sgl_kernel::rmsnorm", 1, 2, -1, Q_NONE, -1, -1 },
+	{ "sgl_kernel::gemma_rmsnorm", 1, 2, -1, Q_NONE, -1, -1 },
+	/* (out, input, residual_in, residual_out, weight, eps, ...) */
+	{ "aiter::rmsnorm2d_fwd_with_add_ck", 1, 4, 2, Q_NONE, -1, -1 },
+	{ "aiter::add_rmsnorm", 1, 4, 2, Q_NONE, -1, -1 },
+	/* in place: (input, residual, weight, eps) */
+	{ "_C::fused_add_rms_norm", 0, 2, 1, Q_NONE, -1, -1 },
+	{ "sgl_kernel::fused_add_rmsnorm", 0, 2, 1, Q_NONE, -1, -1 },
+	{ "sgl_kernel::gemma_fused_add_rmsnorm", 0, 2, 1, Q_NONE, -1, -1 },
+	/* (out, input, yscale, weight, eps, ...): per-row fp8 */
+	{ "aiter::rmsnorm2d_fwd_with_dynamicquant_ck", 1, 3, -1, Q_ROW, -1,
+	    -1 },
+	/* (out, input, scale, weight, eps, group_size, ...) */
+	{ "aiter::rmsnorm_quant", 1, 3, -1, Q_GROUP, 5, -1 },
+	/* (x, weight, eps, group_size) and (x, residual, weight, eps, g) */
+	{ "vllm::rocm_aiter_rmsnorm_fp8_group_quant", 0, 1, -1, Q_GROUP, 3,
+	    -1 },
+	{ "vllm::rocm_aiter_rmsnorm_with_add_fp8_group_quant", 0, 2, 1,
+	    Q_GROUP, 4, -1 },
+	/* (x, weight, eps, residual, x_pad_to_multiple) */
+	{ "vllm::rocm_aiter_triton_add_rmsnorm_pad", 0, 1, 3, Q_NONE, -1, 4 },
+	{ "aiter::fused_add_rmsnorm_pad_", 0, 1, 3, Q_NONE, -1, 4 },
+	/* vLLM's static fp8: (out, input, weight, scale, eps) and
+	   (out, input, residual, weight, scale, eps) */
+	{ "_C::rms_norm_static_fp8_quant", 1, 2, -1, Q_STATIC, -1, -1 },
+	{ "_C::fused_add_rms_norm_static_fp8_quant", 1, 3, 2, Q_STATIC, -1,
+	    -1 },
+};
+
 enum formula { FWD, BWD, RMS, RMS_BWD, LN_MOD, LN_MOD_BWD, NO_MODEL };
 
 #define NONE		(-1)	/* no such argument */
@@ -497,6 +558,73 @@ find_layout(const char *family, const struct tl_opargs *o)
 	return NULL;
 }
 
+static const char *const qname[] = {
+	"none", "per_row", "per_group", "static"
+};
+
+/* A framework RMS norm (table fused_rms). */
+static int
+rms_fused(const struct fused_rms *f, const struct tl_opargs *o,
+    struct tl_perf *p)
+{
+	struct norm nm;
+	int64_t r, g = 0, pad = 0, flops = 0, elems = 0, bytes = 0, n;
+	int ovf = 0, q = f->quant != Q_NONE;
+
+	if (input(o, f->in, 0, &nm, p) < 0)
+		return -1;
+	if (!passed(o, f->weight) ||
+	    (nm.c = tl_arg_numel(tl_oparg(o, f->weight))) < 0)
+		return tl_perf_fail(p, "%s: the weight (argument %d) is not a "
+		    "tensor", o->name, f->weight);
+	if (f->res >= 0 && !passed(o, f->res))
+		return tl_perf_fail(p, "%s: the residual (argument %d) is not "
+		    "a tensor", o->name, f->res);
+	if (rows(&nm, &r, p) < 0)
+		return -1;
+	if (f->group >= 0 && (tl_ci_int(tl_oparg(o, f->group)->ci, &g) < 0 ||
+	    g < 0))
+		return tl_perf_fail(p, "%s: group_size (argument %d) is \"%s\", "
+		    "not a size", o->name, f->group, tl_oparg(o, f->group)->ci);
+	if (f->pad >= 0 && (tl_ci_int(tl_oparg(o, f->pad)->ci, &pad) < 0 ||
+	    pad < 0))
+		return tl_perf_fail(p, "%s: the pad-to size (argument %d) is "
+		    "\"%s\", not a size", o->name, f->pad,
+		    tl_oparg(o, f->pad)->ci);
+	nm.w = 1;
+	nm.train = 0;
+	params(p, &nm);
+	tl_perf_param_bool(p, "residual", f->res >= 0);
+	tl_perf_param_str(p, "quant", qname[f->quant]);
+	tl_mac(&flops, 4 + (f->res >= 0) + (f->quant == Q_STATIC) +
+	    2 * (f->quant == Q_ROW || f->quant == Q_GROUP), nm.n, &ovf);
+	tl_mac(&flops, 2, r, &ovf);
+	/* Elements at the input's size: input, weight, residual twice. */
+	tl_mac(&elems, 1 + 2 * (f->res >= 0), nm.n, &ovf);
+	tl_mac(&elems, 1, nm.c, &ovf);
+	if (pad > 0) {
+		/* The output, R rows of C rounded up to P. */
+		n = nm.c / pad + (nm.c % pad != 0);
+		tl_mac(&elems, r, n * pad, &ovf);
+	} else if (!q)
+		tl_mac(&elems, 1, nm.n, &ovf);
+	if (f->quant == Q_ROW)
+		tl_mac(&bytes, 4, r, &ovf);
+	else if (f->quant == Q_GROUP) {
+		if (g == 0)
+			g = nm.c;
+		n = g > 0 ? nm.c / g + (nm.c % g != 0) : 0;
+		tl_mac(&bytes, 4 * n, r, &ovf);
+	}
+	if (q)
+		tl_mac(&bytes, 1, nm.n, &ovf);
+	if (set(p, &nm, flops, elems, ovf) < 0)
+		return -1;
+	if (p->has_bytes && tl_add(&p->bytes, p->bytes, bytes) < 0)
+		return tl_perf_fail(p, "count overflows 64 bits");
+	return 0;
+}
+
 int
 tl_model_norm(const char *family, const struct tl_opargs *o, int bwd,
     struct tl_perf *p)
@@ -508,6 +636,10 @@ tl_model_norm(const char *family, const struct tl_opargs *o, int bwd,
 
 	if (l == NULL)
 		return tl_perf_fail(p, "%s: not a norm family", family);
+	for (size_t i = 0; !bwd && strcmp(family, "rmsnorm") == 0 &&
+	    i < sizeof(fused_rms) / sizeof(fused_rms[0]); i++)
+		if (is_name(o, fused_rms[i].op))
+			return rms_fused(&fused_rms[i], o, p);
 	if (l->formula == NO_MODEL)
 		return tl_perf_fail(p, "%s: PyTorch has no instance norm "
 		    "backward op (it runs as batch norm backward); no model",

@@ -21,6 +21,7 @@ tl_opargs_free(struct tl_opargs *o)
 {
 	free(o->a);
 	free(o->buf);
+	free(o->ctx);
 	memset(o, 0, sizeof(*o));
 }
 
@@ -251,4 +252,79 @@ fail:
 	free(toff);
 	free(coff);
 	return rc;
+}
+
+int
+tl_opargs_set_ctx(struct tl_opargs *o, const char *json, const char **err)
+{
+	struct tl_json j;
+	int rc = 0;
+
+	if (o->ctx != NULL)
+		o->ctx[0] = '\0';
+	if (!has(json))
+		return 0;
+	tl_json_init(&j);
+	if (tl_json_parse(&j, json, strlen(json), err) < 0)
+		rc = -1;
+	else if (tl_json_type(&j, 0) != TL_J_OBJECT) {
+		*err = "context_args: not a JSON object";
+		rc = -1;
+	}
+	tl_json_free(&j);
+	if (rc == 0) {
+		tl_grow(&o->ctx, &o->ctxcap, strlen(json) + 1, 1);
+		memcpy(o->ctx, json, strlen(json) + 1);
+	}
+	return rc;
+}
+
+/*
+ * The text of member key of the context args into buf[n] when it is of
+ * type want: 0, 1 absent, -1 another type or too long.
+ */
+static int
+ctx_text(const struct tl_opargs *o, const char *key, enum tl_jtype want,
+    char *buf, size_t n)
+{
+	struct tl_json j;
+	const char *s, *err;
+	size_t len;
+	int t, rc = 1;
+
+	tl_json_init(&j);
+	if (o->ctx != NULL && o->ctx[0] != '\0' &&
+	    tl_json_parse(&j, o->ctx, strlen(o->ctx), &err) > 0 &&
+	    (t = tl_json_get(&j, 0, key, strlen(key))) >= 0) {
+		s = tl_json_text(&j, t, &len);
+		rc = -1;
+		if (tl_json_type(&j, t) == want && len < n) {
+			memcpy(buf, s, len);
+			buf[len] = '\0';
+			rc = 0;
+		}
+	}
+	tl_json_free(&j);
+	return rc;
+}
+
+int
+tl_ctx_int(const struct tl_opargs *o, const char *key, int64_t *v)
+{
+	char b[32];
+	int rc = ctx_text(o, key, TL_J_PRIM, b, sizeof(b));
+
+	if (rc != 0)
+		return rc;
+	if (strcmp(b, "true") == 0 || strcmp(b, "false") == 0)
+		*v = b[0] == 't';
+	else if (tl_parse_i64(b, strlen(b), v) != 0)
+		return -1;
+	return 0;
+}
+
+int
+tl_ctx_str(const struct tl_opargs *o, const char *key, char *buf, size_t n)
+{
+	return ctx_text(o, key, TL_J_STRING, buf, n);
 }

@@ -38,6 +38,8 @@ struct tl_opargs {
 	const char *name;	/* op name (not owned) */
 	int n;			/* number of argument slots */
 	struct tl_arg *a;
+	char *ctx;		/* context_args: a JSON object, or NULL */
+	size_t ctxcap;
 	/* storage */
 	int cap;
 	char *buf;
@@ -54,6 +56,22 @@ void tl_opargs_free(struct tl_opargs *o);
 int tl_opargs_parse(struct tl_opargs *o, const char *name, const char *dims,
     const char *types, const char *strides, const char *concrete,
     const char **err);
+
+/*
+ * The row's context_args (NULL or "": none): what tl-parse found about
+ * the op outside its arguments, a JSON object such as {"topk":4} or
+ * {"c_sq":8155,...}.  Returns 0, or -1 with *err set when it is not a
+ * JSON object (o then has none).
+ */
+int tl_opargs_set_ctx(struct tl_opargs *o, const char *json, const char **err);
+/*
+ * Member key of the context args as an integer (true is 1, false 0) or
+ * as a string copied into buf[n]: 0 found, 1 absent, -1 of another type
+ * (or a string longer than n - 1).
+ */
+int tl_ctx_int(const struct tl_opargs *o, const char *key, int64_t *v);
+int tl_ctx_str(const struct tl_opargs *o, const char *key, char *buf,
+    size_t n);
 
 /* Slot i, or a static empty slot when i is out of range. */
 const struct tl_arg *tl_oparg(const struct tl_opargs *o, int i);

@@ -9,11 +9,14 @@
 #include "model/rowmodel.h"
 #include "stream/optable.h"
 
-/* The model's inputs: the op signature, the row kind and the forward op. */
+/*
+ * The model's inputs: the op signature, the row kind, the forward op and
+ * the context args.
+ */
 static const short cols[] = {
 	TL_COL_NAME, TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES,
 	TL_COL_INPUT_STRIDES, TL_COL_CONCRETE_INPUTS, TL_COL_ROW_KIND,
-	TL_COL_FWD_NAME
+	TL_COL_FWD_NAME, TL_COL_CONTEXT_ARGS
 };
 
 void
@@ -79,7 +82,9 @@ model_row(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 	    tl_rr_text(rr, TL_COL_INPUT_DIMS),
 	    tl_rr_text(rr, TL_COL_INPUT_TYPES),
 	    tl_rr_text(rr, TL_COL_INPUT_STRIDES),
-	    tl_rr_text(rr, TL_COL_CONCRETE_INPUTS), &err) < 0) {
+	    tl_rr_text(rr, TL_COL_CONCRETE_INPUTS), &err) < 0 ||
+	    tl_opargs_set_ctx(&m->args, tl_rr_text(rr, TL_COL_CONTEXT_ARGS),
+	    &err) < 0) {
 		tl_perf_reset(p);
 		rc = tl_perf_fail(p, "arguments: %s", err);
 	} else {
@@ -100,7 +105,7 @@ model_row(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 /*
  * Ops repeat by the thousand with the same arguments: the result is cached
  * by the row's model inputs (name, row kind, forward op, four argument
- * columns), which the model is a pure function of.
+ * columns, context args), which the model is a pure function of.
  */
 int
 tl_rowmodel_run(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
@@ -113,6 +118,7 @@ tl_rowmodel_run(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 	tl_rr_sigkey(&m->rr, TL_SIGKEY_OP, &m->sig);
 	tl_sig_more(&m->sig, tl_rr_text(&m->rr, TL_COL_ROW_KIND));
 	tl_sig_more(&m->sig, tl_rr_text(&m->rr, TL_COL_FWD_NAME));
+	tl_sig_more(&m->sig, tl_rr_text(&m->rr, TL_COL_CONTEXT_ARGS));
 	i = tl_strmap_add(&m->seen, m->sig.s, m->sig.n, &added);
 	if (added) {
 		const char *mod = NULL;

@@ -402,7 +402,9 @@ expectations(FILE *fp, const struct tl_cmpfind *c)
 			continue;
 		for (j = i, n = 0; j < c->nrow; j++)
 			n += same_expectation(&c->row[j], w);
-		fprintf(fp, "| %s | ", w->bound);
+		fputs("| ", fp);
+		tl_md_text(fp, w->bound, 20);
+		fputs(" | ", fp);
 		if (comp)
 			tl_md_code(fp, w->compute_spec, 40);
 		fprintf(fp, " | %s / %s | %s %s | %s %s | %s | %d |\n",
@@ -502,8 +504,10 @@ layouts(FILE *fp, const struct tl_cmpfind *c)
 		tl_md_code(fp, w->strides, 80);
 		fputs(" | ", fp);
 		tl_md_code(fp, w->target_strides, 80);
-		fprintf(fp, " | %s | %s | %s |\n", w->layout_note,
-		    dpct(w->delta_pct), tl_cexp_text(w->exp));
+		fputs(" | ", fp);
+		tl_md_text(fp, w->layout_note, 200);
+		fprintf(fp, " | %s | %s |\n", dpct(w->delta_pct),
+		    tl_cexp_text(w->exp));
 	}
 	if (n == 0)
 		fputs("None: the matched ops have the same strides on both "
@@ -572,8 +576,9 @@ static void
 layout_kernels(FILE *fp, const struct tl_crow *w)
 {
 	if (w->layout_note[0] != '\0') {
-		fprintf(fp, "- **Layout**: %s: the reference's strides ",
-		    w->layout_note);
+		fputs("- **Layout**: ", fp);
+		tl_md_text(fp, w->layout_note, 200);
+		fputs(": the reference's strides ", fp);
 		tl_md_code(fp, w->strides, 120);
 		fputs(", the target's ", fp);
 		tl_md_code(fp, w->target_strides, 120);

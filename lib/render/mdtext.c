@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/jsonw.h"
 #include "common/tsv.h"
 #include "render/mdtext.h"
 
@@ -92,47 +93,83 @@ tl_md_num_signed(double v, int d)
 	return with_sign(tl_md_num(v, d));
 }
 
+static int
+alnum(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	    (c >= 'A' && c <= 'Z') || c >= 0x80;
+}
+
 /* Input text safe in a table cell and on its line (see mdtext.h). */
 static void
-md_escaped(FILE *fp, const char *s, size_t max, int code)
+md_escaped(struct tl_jbuf *b, const char *s, size_t max, int code)
 {
 	const unsigned char *u = (const unsigned char *)s;
+	char esc[8];
 	size_t i;
 
 	for (i = 0; u[i] != '\0'; i++) {
 		if (i >= max && (u[i] & 0xc0) != 0x80) {
-			fputs("...", fp);
+			tl_jb_lit(b, "...");
 			break;
 		}
 		if (u[i] == '`' && code)
-			fputc('\'', fp);
+			tl_jb_raw(b, "'", 1);
 		else if (u[i] == '|')
-			fputs("\\|", fp);
+			tl_jb_lit(b, "\\|");
 		else if (u[i] == '\n')
-			fputs("\\n", fp);
+			tl_jb_lit(b, "\\n");
 		else if (u[i] == '\t')
-			fputs("\\t", fp);
+			tl_jb_lit(b, "\\t");
 		else if (u[i] == '\r')
-			fputs("\\r", fp);
-		else if (u[i] < 0x20 || u[i] == 0x7f)
-			fprintf(fp, "\\x%02x", u[i]);
-		else
-			fputc(u[i], fp);
+			tl_jb_lit(b, "\\r");
+		else if (u[i] < 0x20 || u[i] == 0x7f) {
+			snprintf(esc, sizeof(esc), "\\x%02x", u[i]);
+			tl_jb_lit(b, esc);
+		} else if (!code && (strchr("\\`*[]<>&~", u[i]) != NULL ||
+		    (u[i] == '#' && i == 0) || (u[i] == '_' &&
+		    !(i > 0 && alnum(u[i - 1]) && alnum(u[i + 1]))))) {
+			/* What could start emphasis, a link, HTML, code. */
+			esc[0] = '\\';
+			esc[1] = (char)u[i];
+			tl_jb_raw(b, esc, 2);
+		} else
+			tl_jb_raw(b, (const char *)u + i, 1);
 	}
+}
+
+void
+tl_md_code_jb(struct tl_jbuf *b, const char *s, size_t max)
+{
+	tl_jb_raw(b, "`", 1);
+	md_escaped(b, s, max, 1);
+	tl_jb_raw(b, "`", 1);
+}
+
+void
+tl_md_text_jb(struct tl_jbuf *b, const char *s, size_t max)
+{
+	md_escaped(b, s, max, 0);
 }
 
 void
 tl_md_code(FILE *fp, const char *s, size_t max)
 {
-	fputc('`', fp);
-	md_escaped(fp, s, max, 1);
-	fputc('`', fp);
+	static struct tl_jbuf b;
+
+	tl_jb_reset(&b);
+	tl_md_code_jb(&b, s, max);
+	fwrite(b.s, 1, b.n, fp);
 }
 
 void
 tl_md_text(FILE *fp, const char *s, size_t max)
 {
-	md_escaped(fp, s, max, 0);
+	static struct tl_jbuf b;
+
+	tl_jb_reset(&b);
+	tl_md_text_jb(&b, s, max);
+	fwrite(b.s, 1, b.n, fp);
 }
 
 void

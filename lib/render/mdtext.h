@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "analysis/findrules.h"
+#include "common/jsonw.h"
 
 /* Nanoseconds as milliseconds with 3 decimals: "12.345". */
 const char *tl_md_ms(int64_t ns);
@@ -35,8 +36,16 @@ const char *tl_md_num_signed(double v, int d);
  * a UTF-8 character).
  */
 void tl_md_code(FILE *fp, const char *s, size_t max);
-/* The same as plain text: no backticks around it, and backticks kept. */
+/*
+ * The same as plain text, no backticks around it: besides, a backslash
+ * escapes what Markdown would read as markup (\ ` * [ ] < > & ~, a
+ * leading #, an _ not inside a word), so that no name becomes a link,
+ * HTML, emphasis or code.
+ */
 void tl_md_text(FILE *fp, const char *s, size_t max);
+/* The two appended to a buffer. */
+void tl_md_code_jb(struct tl_jbuf *b, const char *s, size_t max);
+void tl_md_text_jb(struct tl_jbuf *b, const char *s, size_t max);
 /* A heading anchor: <a id="ID"></a>. */
 void tl_md_anchor(FILE *fp, const char *id);
 /* An op: its name and, when not empty, its shapes, as code. */

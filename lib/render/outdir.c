@@ -1,12 +1,11 @@
 /* See LICENSE file for copyright and license details. */
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "common/json.h"
 #include "common/jsonw.h"
+#include "common/outfile.h"
 #include "common/tsv.h"
 #include "common/util.h"
 #include "render/charts.h"
@@ -15,39 +14,16 @@
 #include "stream/category.h"
 #include "stream/schema.h"
 
+/* "sub/NAMEsuffix" or "NAMEsuffix": a file of the set. */
 static char *
-path(const char *dir, const char *sub, const char *name, const char *suffix)
+rel(const char *sub, const char *name, const char *suffix)
 {
-	size_t n = strlen(dir) + strlen(sub) + strlen(name) + strlen(suffix) + 4;
+	size_t n = strlen(sub) + strlen(name) + strlen(suffix) + 2;
 	char *p = tl_malloc(n);
 
-	snprintf(p, n, "%s/%s%s%s%s", dir, sub, sub[0] != '\0' ? "/" : "",
-	    name, suffix);
+	snprintf(p, n, "%s%s%s%s", sub, sub[0] != '\0' ? "/" : "", name,
+	    suffix);
 	return p;
-}
-
-static void
-mkdir_p(const char *p)
-{
-	if (mkdir(p, 0777) < 0 && errno != EEXIST)
-		tl_die("%s: cannot create directory:", p);
-}
-
-static FILE *
-create(const char *p)
-{
-	FILE *fp = fopen(p, "w");
-
-	if (fp == NULL)
-		tl_die("%s: cannot create:", p);
-	return fp;
-}
-
-static void
-finish(FILE *fp, const char *p)
-{
-	if (ferror(fp) | fclose(fp))
-		tl_die("%s: write error", p);
 }
 
 static void
@@ -119,13 +95,13 @@ jb_kjson(struct tl_jbuf *b, const char *k, const char *v)
 }
 
 static void
-write_jbuf(const char *p, struct tl_jbuf *b)
+write_jbuf(struct tl_outset *s, const char *p, struct tl_jbuf *b)
 {
-	FILE *fp = create(p);
+	FILE *fp = tl_outset_open(s, p, 0666);
 
 	fwrite(b->s, 1, b->n, fp);
 	fputc('\n', fp);
-	finish(fp, p);
+	tl_outset_close(s, fp);
 }
 
 static void
@@ -174,7 +150,7 @@ op_json(struct tl_jbuf *b, const struct tl_fop *op)
 }
 
 static void
-metrics(const char *p, const struct tl_findings *f, int c)
+metrics(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 {
 	const struct tl_fcat *k = &f->cat[c];
 	struct tl_jbuf b = { 0 };
@@ -228,12 +204,12 @@ metrics(const char *p, const struct tl_findings *f, int c)
 		jb_kint(&b, "quantized_gemms", q);
 	}
 	tl_jb_lit(&b, "}}");
-	write_jbuf(p, &b);
+	write_jbuf(s, p, &b);
 	tl_jb_free(&b);
 }
 
 static void
-tree_data(const char *p, const struct tl_findings *f, int c)
+tree_data(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 {
 	const struct tl_fcat *k = &f->cat[c];
 	struct tl_jbuf b = { 0 };
@@ -288,12 +264,12 @@ tree_data(const char *p, const struct tl_findings *f, int c)
 		tl_jb_lit(&b, "]}");
 	}
 	tl_jb_lit(&b, "]}");
-	write_jbuf(p, &b);
+	write_jbuf(s, p, &b);
 	tl_jb_free(&b);
 }
 
 static void
-metadata(const char *p, const struct tl_findings *f, int c)
+metadata(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 {
 	struct tl_ftimeline t;
 	struct tl_jbuf b = { 0 };
@@ -336,16 +312,16 @@ metadata(const char *p, const struct tl_findings *f, int c)
 	jb_knum(&b, "high_efficiency_pct", r->high_eff);
 	jb_knum(&b, "medium_compute_pct", r->medium_pct);
 	tl_jb_lit(&b, "}}");
-	write_jbuf(p, &b);
+	write_jbuf(s, p, &b);
 	tl_jb_free(&b);
 }
 
 static void
-ops_csv(const char *p, const struct tl_findings *f, int c)
+ops_csv(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 {
 	const struct tl_fcat *k = &f->cat[c];
 	struct tl_writer w;
-	FILE *fp = create(p);
+	FILE *fp = tl_outset_open(s, p, 0666);
 	int i;
 
 	tl_w_init(&w, fp, 1);
@@ -395,110 +371,117 @@ ops_csv(const char *p, const struct tl_findings *f, int c)
 		tl_w_str(&w, tl_priority_name(op->prio));
 		tl_w_eol(&w);
 	}
-	finish(fp, p);
+	tl_outset_close(s, fp);
 }
 
 static void
-report_file(const char *p, const struct tl_findings *f, int c,
-    const struct tl_report_opts *o,
+report_file(struct tl_outset *s, const char *p, const struct tl_findings *f,
+    int c, const struct tl_report_opts *o,
     void (*fn)(FILE *, const struct tl_findings *,
     const struct tl_report_opts *))
 {
-	FILE *fp = create(p);
+	FILE *fp = tl_outset_open(s, p, 0666);
 
 	if (fn != NULL)
 		fn(fp, f, o);
 	else
 		tl_report_category(fp, f, c, o);
-	finish(fp, p);
+	tl_outset_close(s, fp);
 }
 
-void
-tl_outdir_charts(const char *dir, const struct tl_findings *f)
+/*
+ * The charts of f (lib/render/chartlist) under sub ("charts"), or at the
+ * top of the set with sub "".  A write error shows in tl_outset_close.
+ */
+static void
+charts(struct tl_outset *s, const char *sub, const struct tl_findings *f)
 {
 	char *p;
 	FILE *fp;
 	int i;
 
-	mkdir_p(dir);
 	for (i = 0; i < TL_CHART_N; i++) {
 		if (!tl_chart_wanted(f, i))
 			continue;
-		p = path(dir, "", tl_charts[i].file, "");
-		fp = create(p);
-		if (tl_chart_write(fp, f, i) < 0)
-			tl_die("%s: write error", p);
-		finish(fp, p);
+		p = rel(sub, tl_charts[i].file, "");
+		fp = tl_outset_open(s, p, 0666);
+		(void)tl_chart_write(fp, f, i);
+		tl_outset_close(s, fp);
 		free(p);
 	}
+}
+
+/* The comparison chart, as charts() writes those of an analysis. */
+static void
+cmpcharts(struct tl_outset *s, const char *sub, const struct tl_cmpfind *c)
+{
+	char *p = rel(sub, tl_cmpchart.file, "");
+	FILE *fp = tl_outset_open(s, p, 0666);
+
+	(void)tl_cmpchart_write(fp, c);
+	tl_outset_close(s, fp);
+	free(p);
+}
+
+void
+tl_outdir_charts(const char *dir, const struct tl_findings *f)
+{
+	struct tl_outset *s = tl_outset_begin(dir, "tl-findings-charts");
+
+	charts(s, "", f);
+	tl_outset_commit(s);
 }
 
 void
 tl_outdir_cmpcharts(const char *dir, const struct tl_cmpfind *c)
 {
-	char *p;
-	FILE *fp;
+	struct tl_outset *s = tl_outset_begin(dir, "tl-findings-charts");
 
-	mkdir_p(dir);
-	p = path(dir, "", tl_cmpchart.file, "");
-	fp = create(p);
-	if (tl_cmpchart_write(fp, c) < 0)
-		tl_die("%s: write error", p);
-	finish(fp, p);
-	free(p);
+	cmpcharts(s, "", c);
+	tl_outset_commit(s);
 }
 
 void
 tl_outdir_write(const char *dir, const struct tl_findings *f,
     const struct tl_report_opts *o)
 {
-	static const char *const sub[] = { "category_data", "metadata",
-	    "category_findings", NULL };
+	struct tl_outset *s = tl_outset_begin(dir, "tl-findings");
 	struct tl_report_opts ro = *o;
 	char *p;
-	int i, c;
+	int c;
 
-	mkdir_p(dir);
-	for (i = 0; sub[i] != NULL; i++) {
-		p = path(dir, "", sub[i], "");
-		mkdir_p(p);
-		free(p);
-	}
 	for (c = 0; c < tl_ncategories(); c++) {
 		const char *n = tl_category(c)->file;
 
 		if (f->cat[c].present) {
-			p = path(dir, "category_data", n, "_ops.csv");
-			ops_csv(p, f, c);
+			p = rel("category_data", n, "_ops.csv");
+			ops_csv(s, p, f, c);
 			free(p);
-			p = path(dir, "category_data", n, "_metrics.json");
-			metrics(p, f, c);
+			p = rel("category_data", n, "_metrics.json");
+			metrics(s, p, f, c);
 			free(p);
-			p = path(dir, "category_data", n, "_tree_data.json");
-			tree_data(p, f, c);
+			p = rel("category_data", n, "_tree_data.json");
+			tree_data(s, p, f, c);
 			free(p);
-			p = path(dir, "metadata", n, "_metadata.json");
-			metadata(p, f, c);
+			p = rel("metadata", n, "_metadata.json");
+			metadata(s, p, f, c);
 			free(p);
 		}
 		if (f->cat[c].present || tl_category_is(c, "gemm") ||
 		    tl_category_is(c, "conv") ||
 		    tl_category_is(c, "batchnorm")) {
-			p = path(dir, "category_findings", n, "_findings.md");
-			report_file(p, f, c, o, NULL);
+			p = rel("category_findings", n, "_findings.md");
+			report_file(s, p, f, c, o, NULL);
 			free(p);
 		}
 	}
-	p = path(dir, "", "charts", "");
-	tl_outdir_charts(p, f);
-	free(p);
+	charts(s, "charts", f);
 	ro.charts = "charts";
-	p = path(dir, "", "standalone_analysis_fair", ".md");
-	report_file(p, f, 0, &ro, tl_report_fair);
-	free(p);
-	p = path(dir, "", "standalone_analysis_rough", ".md");
-	report_file(p, f, 0, &ro, tl_report_rough);
-	free(p);
+	report_file(s, "standalone_analysis_fair.md", f, 0, &ro,
+	    tl_report_fair);
+	report_file(s, "standalone_analysis_rough.md", f, 0, &ro,
+	    tl_report_rough);
+	tl_outset_commit(s);
 }
 
 static void
@@ -512,12 +495,12 @@ w_num(struct tl_writer *w, double v)
 
 /* One CSV row per row of the comparison, in its order. */
 static void
-compare_csv(const char *p, const struct tl_cmpfind *c)
+compare_csv(struct tl_outset *s, const char *p, const struct tl_cmpfind *c)
 {
 	static const char *const match[] = { "both", "ref_only",
 	    "target_only" };
 	struct tl_writer w;
-	FILE *fp = create(p);
+	FILE *fp = tl_outset_open(s, p, 0666);
 	int i, k;
 
 	tl_w_init(&w, fp, 1);
@@ -569,33 +552,25 @@ compare_csv(const char *p, const struct tl_cmpfind *c)
 			tl_w_empty(&w);
 		tl_w_eol(&w);
 	}
-	finish(fp, p);
+	tl_outset_close(s, fp);
 }
 
 void
 tl_outdir_compare(const char *dir, const struct tl_cmpfind *c,
     const struct tl_report_opts *o)
 {
+	struct tl_outset *s = tl_outset_begin(dir, "tl-findings");
 	struct tl_report_opts ro = *o;
-	char *p;
 	FILE *fp;
 
-	mkdir_p(dir);
-	p = path(dir, "", "charts", "");
-	tl_outdir_cmpcharts(p, c);
-	free(p);
+	cmpcharts(s, "charts", c);
 	ro.charts = "charts";
-	p = path(dir, "", "comparative_analysis_fair", ".md");
-	fp = create(p);
+	fp = tl_outset_open(s, "comparative_analysis_fair.md", 0666);
 	tl_cmpreport_fair(fp, c, &ro);
-	finish(fp, p);
-	free(p);
-	p = path(dir, "", "comparative_analysis_rough", ".md");
-	fp = create(p);
+	tl_outset_close(s, fp);
+	fp = tl_outset_open(s, "comparative_analysis_rough.md", 0666);
 	tl_cmpreport_rough(fp, c, &ro);
-	finish(fp, p);
-	free(p);
-	p = path(dir, "", "comparative_ops", ".csv");
-	compare_csv(p, c);
-	free(p);
+	tl_outset_close(s, fp);
+	compare_csv(s, "comparative_ops.csv", c);
+	tl_outset_commit(s);
 }

@@ -1,5 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "common/util.h"
 #include "model/concrete.h"
 #include "model/opargs.h"
+#include "render/mdtext.h"
 #include "render/replay.h"
 #include "stream/category.h"
 #include "stream/schema.h"
@@ -39,6 +41,42 @@ struct group {
 	int index;
 };
 
+/*
+ * A JSON list parsed once, with the token of each element: a row's
+ * input_dims or input_strides, read slot by slot.
+ */
+struct jlist {
+	struct tl_json j;
+	int *el;
+	size_t n, cap;
+};
+
+static void
+jlist_parse(struct jlist *l, const char *text)
+{
+	const char *err;
+	size_t k, cnt;
+	int c;
+
+	l->n = 0;
+	if (text == NULL || text[0] == '\0' ||
+	    tl_json_parse(&l->j, text, strlen(text), &err) < 0 ||
+	    tl_json_type(&l->j, 0) != TL_J_ARRAY)
+		return;
+	cnt = (size_t)tl_json_size(&l->j, 0);
+	tl_grow(&l->el, &l->cap, cnt, sizeof(*l->el));
+	for (k = 0, c = 1; k < cnt; k++, c = tl_json_next(&l->j, c))
+		l->el[k] = c;
+	l->n = cnt;
+}
+
+static void
+jlist_free(struct jlist *l)
+{
+	tl_json_free(&l->j);
+	free(l->el);
+}
+
 struct tl_replay {
 	struct group *g;
 	size_t n, cap;
@@ -46,6 +84,7 @@ struct tl_replay {
 	struct tl_jbuf key;
 	struct tl_opargs oa;
 	struct tl_json j;
+	struct jlist dims, strides;	/* of the row new_group reads */
 };
 
 /*
@@ -87,6 +126,8 @@ tl_replay_new(void)
 	tl_strmap_init(&r->map);
 	tl_opargs_init(&r->oa);
 	tl_json_init(&r->j);
+	tl_json_init(&r->dims.j);
+	tl_json_init(&r->strides.j);
 	return r;
 }
 
@@ -131,6 +172,8 @@ tl_replay_free(struct tl_replay *r)
 	tl_jb_free(&r->key);
 	tl_opargs_free(&r->oa);
 	tl_json_free(&r->j);
+	jlist_free(&r->dims);
+	jlist_free(&r->strides);
 	free(r);
 }
 
@@ -316,26 +359,25 @@ ci_list(struct tl_jbuf *b, const char *s)
 	tl_jb_raw(b, "]", 1);
 }
 
-/* Element i of the JSON list text as compact JSON; "null" if none. */
+/*
+ * Element i of the list as compact JSON; null if there is none or it is
+ * not valid JSON (jsmn lets some through).
+ */
 static void
-slot_json(struct tl_replay *r, struct tl_jbuf *b, const char *text, int i)
+slot_json(struct tl_jbuf *b, struct jlist *l, int i)
 {
-	const char *err;
 	char *out = NULL;
 	size_t cap = 0, len;
-	int k, c;
 
-	if (text == NULL || text[0] == '\0' ||
-	    tl_json_parse(&r->j, text, strlen(text), &err) < 0 ||
-	    tl_json_type(&r->j, 0) != TL_J_ARRAY ||
-	    i >= tl_json_size(&r->j, 0)) {
+	if (i < 0 || (size_t)i >= l->n) {
 		tl_jb_lit(b, "null");
 		return;
 	}
-	for (k = 0, c = 1; k < i; k++)
-		c = tl_json_next(&r->j, c);
-	len = tl_json_compact(&r->j, c, &out, &cap);
-	tl_jb_raw(b, out, len);
+	len = tl_json_compact(&l->j, l->el[i], &out, &cap);
+	if (tl_json_valid(out, len))
+		tl_jb_raw(b, out, len);
+	else
+		tl_jb_lit(b, "null");
 	free(out);
 }
 
@@ -353,9 +395,9 @@ arg_json(struct tl_replay *r, struct tl_jbuf *b, const struct tl_replay_row *row
 	    (a->kind == TL_ARG_LIST && a->type[0] != '\0' &&
 	    strcmp(a->type, "ScalarList") != 0 && strcmp(a->type, "Scalar") != 0)) {
 		tl_jb_lit(b, "\"tensor_list\",\"shapes\":");
-		slot_json(r, b, row->dims, i);
+		slot_json(b, &r->dims, i);
 		tl_jb_lit(b, ",\"strides\":");
-		slot_json(r, b, row->strides, i);
+		slot_json(b, &r->strides, i);
 	} else if (tl_arg_maybe_tensor(a)) {
 		tl_jb_lit(b, "\"tensor\",\"shape\":");
 		jb_ints(b, a->dim, a->nd);
@@ -400,6 +442,8 @@ new_group(struct tl_replay *r, const struct tl_replay_row *row,
 	if (tl_opargs_parse(&r->oa, row->name, row->dims, row->types,
 	    row->strides, row->concrete, err) < 0)
 		return -1;
+	jlist_parse(&r->dims, row->dims);
+	jlist_parse(&r->strides, row->strides);
 	for (i = 0; i < r->oa.n; i++) {
 		tl_jb_lit(&args, i > 0 ? ",\n    " : "    ");
 		arg_json(r, &args, row, i);
@@ -597,7 +641,13 @@ tl_replay_ir(const struct tl_replay *r, struct tl_jbuf *b)
 		else
 			tl_jb_lit(b, "null");
 		tl_jb_lit(b, ",\"params\":");
-		tl_jb_lit(b, g->params[0] != '\0' ? g->params : "null");
+		/* The stream's params are JSON; anything else as a string. */
+		if (g->params[0] == '\0')
+			tl_jb_lit(b, "null");
+		else if (tl_json_valid(g->params, strlen(g->params)))
+			tl_jb_lit(b, g->params);
+		else
+			tl_jb_str(b, g->params);
 		tl_jb_lit(b, "},\n  \"kernels\": ");
 		jb_names(b, &g->kernels);
 		tl_jb_lit(b, ",\n  \"origin\": {\"parent_names\":");
@@ -641,9 +691,9 @@ md_names(struct tl_jbuf *b, const struct names *n)
 	int i;
 
 	for (i = 0; i < n->n; i++) {
-		tl_jb_lit(b, i > 0 ? ", `" : "`");
-		tl_jb_lit(b, n->s[i]);
-		tl_jb_lit(b, "`");
+		if (i > 0)
+			tl_jb_lit(b, ", ");
+		tl_md_code_jb(b, n->s[i], SIZE_MAX);
 	}
 	if (n->more > 0) {
 		tl_jb_lit(b, " and up to ");
@@ -686,9 +736,10 @@ md_args(struct tl_replay *r, struct tl_jbuf *b, const struct group *g)
 			tl_jb_lit(b, "tensor list (element shapes as recorded; "
 			    "no dtype)");
 		else if (tl_arg_maybe_tensor(a)) {
-			tl_jb_lit(b, "tensor `");
-			tl_jb_lit(b, a->type[0] != '\0' ? a->type : "?");
-			tl_jb_lit(b, "` ");
+			tl_jb_lit(b, "tensor ");
+			tl_md_code_jb(b, a->type[0] != '\0' ? a->type : "?",
+			    SIZE_MAX);
+			tl_jb_lit(b, " ");
 			md_ints(b, a->dim, a->nd);
 			if (a->nst >= 0) {
 				tl_jb_lit(b, ", strides ");
@@ -699,10 +750,10 @@ md_args(struct tl_replay *r, struct tl_jbuf *b, const struct group *g)
 		} else if (a->type[0] == '\0' && tl_ci_blank(a->ci))
 			tl_jb_lit(b, "absent (None)");
 		else {
-			tl_jb_lit(b, a->type[0] != '\0' ? a->type : "value");
-			tl_jb_lit(b, " `");
-			tl_jb_lit(b, a->ci);
-			tl_jb_lit(b, "`");
+			tl_md_text_jb(b, a->type[0] != '\0' ? a->type : "value",
+			    SIZE_MAX);
+			tl_jb_lit(b, " ");
+			tl_md_code_jb(b, a->ci, SIZE_MAX);
 		}
 		tl_jb_lit(b, "\n");
 	}
@@ -714,17 +765,17 @@ md_op(struct tl_replay *r, struct tl_jbuf *b, const struct group *g,
 {
 	tl_jb_lit(b, "### ");
 	tl_jb_int(b, g->index);
-	tl_jb_lit(b, ". `");
-	tl_jb_lit(b, g->name);
-	tl_jb_lit(b, "`: ");
+	tl_jb_lit(b, ". ");
+	tl_md_code_jb(b, g->name, SIZE_MAX);
+	tl_jb_lit(b, ": ");
 	tl_jb_lit(b, what(g->category));
 	if (g->direction[0] != '\0') {
 		tl_jb_lit(b, strcmp(g->direction, "bwd") == 0 ?
 		    ", backward" : ", forward");
 	}
-	tl_jb_lit(b, "\n\n- Trace: `");
-	tl_jb_lit(b, g->trace);
-	tl_jb_lit(b, "`\n");
+	tl_jb_lit(b, "\n\n- Trace: ");
+	tl_md_code_jb(b, g->trace, SIZE_MAX);
+	tl_jb_lit(b, "\n");
 	if (g->parents.n > 0) {
 		tl_jb_lit(b, "- Called by: ");
 		md_names(b, &g->parents);
@@ -759,11 +810,10 @@ md_op(struct tl_replay *r, struct tl_jbuf *b, const struct group *g,
 	}
 	if (g->perf_model[0] != '\0') {
 		tl_jb_lit(b, "- Perf model: ");
-		tl_jb_lit(b, g->perf_model);
+		tl_md_text_jb(b, g->perf_model, SIZE_MAX);
 		if (g->params[0] != '\0') {
-			tl_jb_lit(b, " `");
-			tl_jb_lit(b, g->params);
-			tl_jb_lit(b, "`");
+			tl_jb_lit(b, " ");
+			tl_md_code_jb(b, g->params, SIZE_MAX);
 		}
 		if (g->has_flops) {
 			tl_jb_lit(b, ", ");
@@ -805,10 +855,10 @@ md_summary(const struct tl_replay *r, struct tl_jbuf *b)
 
 		tl_jb_lit(b, "| ");
 		tl_jb_int(b, g->index);
-		tl_jb_lit(b, " | `");
-		tl_jb_lit(b, g->name);
-		tl_jb_lit(b, "` | ");
-		tl_jb_lit(b, g->category);
+		tl_jb_lit(b, " | ");
+		tl_md_code_jb(b, g->name, SIZE_MAX);
+		tl_jb_lit(b, " | ");
+		tl_md_text_jb(b, g->category, SIZE_MAX);
 		tl_jb_lit(b, " | ");
 		tl_jb_int(b, g->count);
 		tl_jb_lit(b, " | ");

@@ -1,15 +1,11 @@
 /* See LICENSE file for copyright and license details. */
-#include <sys/stat.h>
-
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "common/jsonw.h"
+#include "common/outfile.h"
 #include "common/util.h"
 #include "model/roweff.h"
 #include "render/replaypkg.h"
@@ -28,7 +24,8 @@ static const short cols[] = {
 	TL_COL_CONCRETE_INPUTS, TL_COL_KERNELS, TL_COL_PARENT_NAME,
 	TL_COL_MODULE, TL_COL_CALL_STACK, TL_COL_PERF_MODEL, TL_COL_PARAMS,
 	TL_COL_COUNT, TL_COL_KERNEL_TIME_MIN_US, TL_COL_KERNEL_TIME_MAX_US,
-	TL_COL_PCT_GPU_TIME, TL_COL_PCT_ROOFLINE, TL_ROWEFF_COLS
+	TL_COL_PCT_GPU_TIME, TL_COL_PCT_ROOFLINE, TL_ROWEFF_COLS,
+	TL_HWAUTO_COLS
 };
 
 /* A time of one instance in ns, def when empty; dies when malformed. */
@@ -75,7 +72,7 @@ make_row(const struct tl_rowreader *rr, const struct tl_roweff *re,
 
 void
 tl_replay_read(struct tl_replay *r, char *const *files, int nfiles,
-    const struct tl_hw *hw, enum tl_roof roof, int bottlenecks)
+    struct tl_hwauto *hw, enum tl_roof roof, int bottlenecks)
 {
 	struct tl_stream in;
 	struct tl_rowreader rr;
@@ -93,6 +90,8 @@ tl_replay_read(struct tl_replay *r, char *const *files, int nfiles,
 		tl_diex(TL_EXIT_USAGE, "--bottlenecks: the input has no "
 		    "pct_roofline column; give --hw NAME to compute it (or run "
 		    "tl-efficiency first)");
+	if (hw != NULL)
+		tl_hwauto_columns(hw, &rr);
 	tl_roweff_init(&re, &rr, roof, 0, 0);
 	have_model = re.have_perf && tl_rr_has(&rr, TL_COL_PERF_MODEL) &&
 	    tl_rr_has(&rr, TL_COL_PARAMS);
@@ -105,7 +104,8 @@ tl_replay_read(struct tl_replay *r, char *const *files, int nfiles,
 		if (tl_rr_i64(&rr, TL_COL_COUNT, &count) && count < 1)
 			tl_die("%s: count %lld is not positive",
 			    tl_stream_where(&in), (long long)count);
-		tl_roweff_row(&re, &rr, hw, &e);
+		tl_roweff_row(&re, &rr, hw != NULL ? tl_hwauto_row(hw, &rr) :
+		    NULL, &e);
 		make_row(&rr, &re, &e, have_model, &row);
 		row.count = count;
 		row.time_ns = time_ns(&rr, TL_COL_KERNEL_TIME_US, 0);
@@ -171,43 +171,22 @@ pkg_free(struct pkg *p)
 	tl_jb_free(&p->readme);
 }
 
-static void
-write_file(const char *dir, const char *name, const char *text, mode_t mode)
-{
-	size_t len = strlen(dir) + strlen(name) + 2, n = strlen(text);
-	char *path = tl_malloc(len);
-	int fd;
-
-	snprintf(path, len, "%s/%s", dir, name);
-	if ((fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)) < 0)
-		tl_die("%s:", path);
-	while (n > 0) {
-		ssize_t w = write(fd, text, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			tl_die("%s: write error:", path);
-		text += w;
-		n -= (size_t)w;
-	}
-	if (close(fd) < 0)
-		tl_die("%s: write error:", path);
-	free(path);
-}
-
 void
 tl_replay_write_dir(struct tl_replay *r, const char *dir)
 {
+	struct tl_outset *s = tl_outset_begin(dir, "tl-replay");
 	struct pkg p;
+	FILE *fp;
 	int k;
 
 	pkg_make(r, &p);
-	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
-		tl_die("%s:", dir);
 	/* The file modes before the umask: any user may run the runner. */
-	for (k = 0; k < 3; k++)
-		write_file(dir, p.name[k], p.text[k], p.mode[k] | 0022);
+	for (k = 0; k < 3; k++) {
+		fp = tl_outset_open(s, p.name[k], (int)(p.mode[k] | 0022));
+		fputs(p.text[k], fp);
+		tl_outset_close(s, fp);
+	}
+	tl_outset_commit(s);
 	pkg_free(&p);
 }
 

@@ -269,8 +269,15 @@ cat_specific(FILE *fp, const struct tl_findings *f, int c)
 			if (f->op[k->ops[i]].pattern != NULL && strcmp(
 			    f->op[k->ops[i]].pattern, "quantized GEMM") == 0)
 				n++;
-		fprintf(fp, "- **Quantized GEMMs detected:** %d signatures\n",
+		fprintf(fp, "- **Quantized GEMMs detected:** %d signatures",
 		    n);
+		if (tl_findings_cat(f, "quant")->present)
+			fprintf(fp, "; quantization ops (`quant`): %d "
+			    "signatures, %s %% of compute",
+			    tl_findings_cat(f, "quant")->nops,
+			    tl_md_num(tl_findings_cat(f, "quant")->pct_compute,
+			    1));
+		fputs("\n", fp);
 	}
 	if (tl_category_is(c, "attention") || tl_category_is(c, "softmax")) {
 		if (tl_findings_cat(f, "softmax")->present &&

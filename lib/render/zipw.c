@@ -5,6 +5,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "common/outfile.h"
 #include "common/util.h"
 #include "render/zipw.h"
 
@@ -27,6 +28,7 @@ struct entry {
 };
 
 struct tl_zip {
+	struct tl_outfile out;	/* renamed into place by tl_zip_close */
 	FILE *fp;
 	char *path;
 	uint64_t off;		/* bytes written */
@@ -68,8 +70,7 @@ tl_zip_create(const char *path)
 	struct tl_zip *z = tl_calloc(1, sizeof(*z));
 
 	z->path = tl_strdup(path);
-	if ((z->fp = fopen(path, "wb")) == NULL)
-		tl_die("%s:", path);
+	z->fp = tl_outfile_open(&z->out, path, 0666);
 	return z;
 }
 
@@ -189,8 +190,7 @@ tl_zip_close(struct tl_zip *z)
 	put32(z, (uint32_t)size);
 	put32(z, (uint32_t)start);
 	put16(z, 0);			/* comment length */
-	if (fclose(z->fp) != 0)
-		tl_die("%s: write error:", z->path);
+	tl_outfile_commit(&z->out);
 	for (i = 0; i < z->n; i++)
 		free(z->e[i].name);
 	free(z->e);

@@ -14,12 +14,16 @@
 
 struct tl_zip;
 
-/* Create (truncate) path. */
+/*
+ * Start the archive path: written under a temporary name beside it and
+ * renamed over it by tl_zip_close (common/outfile), so that an existing
+ * archive survives a failed write.
+ */
 struct tl_zip *tl_zip_create(const char *path);
 /* Add a file named name (relative, '/'-separated) with Unix mode. */
 void tl_zip_add(struct tl_zip *z, const char *name, unsigned mode,
     const void *data, size_t n);
-/* Write the central directory and close the file. */
+/* Write the central directory, close the file and rename it into place. */
 void tl_zip_close(struct tl_zip *z);
 
 #endif

@@ -35,6 +35,7 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_INPUT_TYPES] = { "input_types", TL_CT_JSON, "" },
 	[TL_COL_INPUT_STRIDES] = { "input_strides", TL_CT_JSON, "" },
 	[TL_COL_CONCRETE_INPUTS] = { "concrete_inputs", TL_CT_JSON, "" },
+	[TL_COL_CONTEXT_ARGS] = { "context_args", TL_CT_JSON, "" },
 	[TL_COL_PARENT_UID] = { "parent_uid", TL_CT_INT, "" },
 	[TL_COL_PARENT_NAME] = { "parent_name", TL_CT_TEXT, "" },
 	[TL_COL_FWD_UID] = { "fwd_uid", TL_CT_INT, "" },
@@ -49,7 +50,15 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_TRACE_EXPOSED_MEMCPY_US] =
 	    { "trace_exposed_memcpy_us", TL_CT_US, "µs" },
 	[TL_COL_TRACE_IDLE_US] = { "trace_idle_us", TL_CT_US, "µs" },
+	[TL_COL_TRACE_UNLINKED_US] = { "trace_unlinked_us", TL_CT_US, "µs" },
+	[TL_COL_TRACE_UNLINKED_COUNT] =
+	    { "trace_unlinked_count", TL_CT_INT, "" },
 	[TL_COL_TRACE_GPU] = { "trace_gpu", TL_CT_TEXT, "" },
+	[TL_COL_TRACE_GPU_ARCH] = { "trace_gpu_arch", TL_CT_TEXT, "" },
+	[TL_COL_TRACE_GPU_COMPUTE_UNITS] =
+	    { "trace_gpu_compute_units", TL_CT_INT, "" },
+	[TL_COL_TRACE_GPU_MEMORY_BYTES] =
+	    { "trace_gpu_memory_bytes", TL_CT_INT, "byte" },
 	[TL_COL_MODULE] = { "module", TL_CT_TEXT, "" },
 	[TL_COL_CALL_STACK] = { "call_stack", TL_CT_TEXT, "" },
 	[TL_COL_DEVICE] = { "device", TL_CT_TEXT, "" },
@@ -224,7 +233,11 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	TL_COL_PARENT_NAME, TL_COL_FWD_UID, TL_COL_FWD_NAME, TL_COL_SEQ, \
 	TL_COL_PCT_GPU_TIME, TL_COL_TRACE_TOTAL_US, TL_COL_TRACE_BUSY_US, \
 	TL_COL_TRACE_COMPUTE_US, TL_COL_TRACE_EXPOSED_COMM_US, \
-	TL_COL_TRACE_EXPOSED_MEMCPY_US, TL_COL_TRACE_IDLE_US, TL_COL_TRACE_GPU
+	TL_COL_TRACE_EXPOSED_MEMCPY_US, TL_COL_TRACE_IDLE_US, \
+	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT, \
+	TL_COL_TRACE_GPU, TL_COL_TRACE_GPU_ARCH, \
+	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES, \
+	TL_COL_CONTEXT_ARGS
 #define ARGS \
 	TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES, TL_COL_INPUT_STRIDES, \
 	TL_COL_CONCRETE_INPUTS
@@ -461,6 +474,7 @@ void
 tl_rr_init(struct tl_rowreader *r, struct tl_stream *in, const short *cols,
     int n)
 {
+	unsigned char listed[TL_COL_N] = { 0 };
 	int i, c;
 
 	memset(r, 0, sizeof(*r));
@@ -478,7 +492,8 @@ tl_rr_init(struct tl_rowreader *r, struct tl_stream *in, const short *cols,
 	r->read = tl_calloc((size_t)n + 1, sizeof(*r->read));
 	for (i = 0; i < n; i++) {
 		assert(cols[i] >= 0 && cols[i] < TL_COL_N);
-		if (r->pos[cols[i]] < 0)
+		/* Once each: the decoding room holds every field once. */
+		if (r->pos[cols[i]] < 0 || listed[cols[i]]++)
 			continue;
 		r->read[r->nread].col = cols[i];
 		r->read[r->nread++].pos = r->pos[cols[i]];

@@ -56,8 +56,11 @@ enum tl_col {
 	TL_COL_FWD_UID, TL_COL_FWD_NAME, TL_COL_SEQ, TL_COL_PCT_GPU_TIME,
 	TL_COL_TRACE_TOTAL_US, TL_COL_TRACE_BUSY_US, TL_COL_TRACE_COMPUTE_US,
 	TL_COL_TRACE_EXPOSED_COMM_US, TL_COL_TRACE_EXPOSED_MEMCPY_US,
-	TL_COL_TRACE_IDLE_US, TL_COL_TRACE_GPU, TL_COL_MODULE,
-	TL_COL_CALL_STACK,
+	TL_COL_TRACE_IDLE_US, TL_COL_TRACE_UNLINKED_US,
+	TL_COL_TRACE_UNLINKED_COUNT, TL_COL_TRACE_GPU, TL_COL_TRACE_GPU_ARCH,
+	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES,
+	TL_COL_CONTEXT_ARGS,
+	TL_COL_MODULE, TL_COL_CALL_STACK,
 	/* the timeline, the kernel table, the metadata (tl-parse) */
 	TL_COL_DEVICE, TL_COL_TYPE, TL_COL_TIME_US, TL_COL_PCT_TOTAL,
 	TL_COL_KIND, TL_COL_CLASS, TL_COL_STREAM, TL_COL_DUR_US,
@@ -242,7 +245,10 @@ struct tl_rowreader {
 	size_t deccap;
 };
 
-/* Set up to read columns cols[0..n) of the open stream in. */
+/*
+ * Set up to read columns cols[0..n) of the open stream in (a column
+ * listed twice, as two modules' column lists may, is read once).
+ */
 void tl_rr_init(struct tl_rowreader *r, struct tl_stream *in,
     const short *cols, int n);
 void tl_rr_free(struct tl_rowreader *r);

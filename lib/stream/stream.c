@@ -26,6 +26,32 @@ fail(const struct tl_stream *s, const char *what)
 	tl_die("%s: %s", tl_stream_where(s), what);
 }
 
+/*
+ * A CSV error: the line (of the record's end, for a quoted field over
+ * several), the field's number and column.  unterminated: the input
+ * ended inside a quoted field.
+ */
+static void
+csv_fail(const struct tl_stream *s, int unterminated)
+{
+	char msg[256], col[128] = "";
+	int k = s->cnf;		/* fields done in this record */
+
+	if (s->cols != NULL && k < s->ncols)
+		snprintf(col, sizeof(col), " (%s)", s->cols[k]);
+	if (unterminated)
+		snprintf(msg, sizeof(msg), "CSV field %d%s: a quoted field "
+		    "still open at the end of the input", k + 1, col);
+	else if (csv_error(s->csvp) == CSV_EPARSE)
+		snprintf(msg, sizeof(msg), "CSV field %d%s: a quote inside an "
+		    "unquoted field, or text after a closing quote (quote "
+		    "the field and double its quotes)", k + 1, col);
+	else
+		snprintf(msg, sizeof(msg), "CSV field %d%s: %s", k + 1, col,
+		    csv_strerror(csv_error(s->csvp)));
+	fail(s, msg);
+}
+
 static int
 is_space(unsigned char c)
 {
@@ -141,7 +167,7 @@ record(struct tl_stream *s)
 			if (ferror(s->fp))
 				tl_die("%s: read error:", s->path);
 			if (csv_fini(s->csvp, csv_field, csv_record, s) != 0)
-				fail(s, "CSV: unterminated quoted field");
+				csv_fail(s, 1);
 			if (!s->crec)
 				return 0;
 			break;
@@ -151,10 +177,44 @@ record(struct tl_stream *s)
 			fail(s, "NUL byte: not a text stream");
 		if (csv_parse(s->csvp, s->line, (size_t)n, csv_field,
 		    csv_record, s) != (size_t)n)
-			fail(s, csv_strerror(csv_error(s->csvp)));
+			csv_fail(s, 0);
 	}
 	csv_take(s);
 	return 1;
+}
+
+/*
+ * A trace (JSON) or gzip data given to a stream stage: say what to do
+ * rather than what is wrong with it as a stream.
+ */
+static void
+not_a_trace(struct tl_stream *s, const char *first, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)first;
+	size_t i = 0;
+	int c = EOF;
+
+	if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+		tl_die("%s: gzip data, not an op stream: run tl-parse first on "
+		    "a trace (zcat a compressed stream)", s->path);
+	if (n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	while (i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r' ||
+	    p[i] == '\n'))
+		i++;
+	if (i < n)
+		c = p[i];
+	else {
+		/* A blank first line (Kineto writes one): look on. */
+		while ((c = getc(s->fp)) == ' ' || c == '\t' || c == '\r' ||
+		    c == '\n')
+			;
+		if (c != EOF)
+			ungetc(c, s->fp);
+	}
+	if (c == '{' || c == '[')
+		tl_die("%s: this is a trace (JSON), not an op stream: run "
+		    "tl-parse first", s->path);
 }
 
 /* Open file k and read its header; 0, or -1 when it is empty. */
@@ -173,7 +233,7 @@ open_file(struct tl_stream *s, int k)
 		s->fp = stdin;
 		s->path = "<stdin>";
 	} else {
-		s->fp = fopen(path, "r");
+		s->fp = tl_fopen_read(path);
 		s->path = path;
 		if (s->fp == NULL)
 			tl_die("%s:", path);
@@ -200,8 +260,14 @@ open_file(struct tl_stream *s, int k)
 		return -1;
 	}
 	first = s->line;
-	len = strlen(first);
 	s->lineno = 1;
+	not_a_trace(s, first, (size_t)n);
+	/* A UTF-8 byte order mark (spreadsheets write one) is no column's. */
+	if (n >= 3 && memcmp(first, "\xef\xbb\xbf", 3) == 0) {
+		first += 3;
+		n -= 3;
+	}
+	len = strlen(first);
 	if (len != (size_t)n)
 		fail(s, "NUL byte: not a text stream");
 	s->csv = memchr(first, '\t', len) == NULL &&
@@ -220,17 +286,17 @@ open_file(struct tl_stream *s, int k)
 		s->lineno = 1;
 		if (csv_parse(s->csvp, first, len, csv_field, csv_record, s) !=
 		    len)
-			fail(s, csv_strerror(csv_error(s->csvp)));
+			csv_fail(s, 0);
 		/* A quoted header field may span lines: read on. */
 		while (!s->crec && getline(&s->line, &s->linecap, s->fp) >= 0) {
 			s->lineno++;
 			c = (int)strlen(s->line);
 			if (csv_parse(s->csvp, s->line, (size_t)c, csv_field,
 			    csv_record, s) != (size_t)c)
-				fail(s, csv_strerror(csv_error(s->csvp)));
+				csv_fail(s, 0);
 		}
 		if (!s->crec && csv_fini(s->csvp, csv_field, csv_record, s) != 0)
-			fail(s, "CSV: unterminated quoted field");
+			csv_fail(s, 1);
 		csv_take(s);
 	} else {
 		s->lineno = 1;
@@ -371,8 +437,13 @@ tl_stream_get(struct tl_stream *s, int i)
 void
 tl_stream_not_a(struct tl_stream *s, int i, const char *what)
 {
-	tl_die("%s: %s '%s' is not %s", tl_stream_where(s), s->cols[i],
-	    tl_stream_get(s, i), what);
+	const char *t = tl_stream_get(s, i);
+
+	if (tl_num_out_of_range(t, strlen(t)))
+		tl_die("%s: %s '%s' is out of range", tl_stream_where(s),
+		    s->cols[i], t);
+	tl_die("%s: %s '%s' is not %s", tl_stream_where(s), s->cols[i], t,
+	    what);
 }
 
 int
@@ -404,8 +475,10 @@ tl_stream_try_double(struct tl_stream *s, int i, double *v)
 	*v = NAN;
 	if (t[0] == '\0')
 		return 0;
+	errno = 0;
 	*v = strtod(t, &end);
-	return *end != '\0' ? -1 : 1;
+	/* An overflow is not infinity. */
+	return *end != '\0' || (errno == ERANGE && *v != 0) ? -1 : 1;
 }
 
 /* r of a tl_stream_try_* on field i, dying when it is -1. */

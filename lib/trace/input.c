@@ -6,96 +6,484 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#ifdef TL_ISAL
+#include <isa-l/igzip_lib.h>
+#endif
 
 #include "common/util.h"
 #include "trace/input.h"
 
 #define NBUF 4
 #define BUFSZ (1u << 18)
+#define INSZ (1u << 18)		/* compressed bytes read at a time */
 
-struct buf {
-	char *data;
-	long len;		/* bytes, 0 = end, -1 = error */
+#ifdef TL_ISAL
+/*
+ * gzip with ISA-L's inflate, as zlib's gzread does it (zlib 1.2.13,
+ * gzread.c and inflate.c): gzip when the input starts with the magic
+ * bytes, else the bytes as they are; members one after the other, and
+ * after one, anything that does not start with the magic bytes ignored;
+ * the header checked as inflate checks it (method, reserved flags,
+ * header CRC) and the trailer's CRC-32 and length; zlib's messages.
+ * ISA-L only inflates the deflate data between them.
+ */
+enum { Z_LOOK, Z_COPY, Z_GZIP };
+
+struct zin {
+	int fd;
+	unsigned char *in;	/* INSZ bytes */
+	size_t have, at;	/* bytes in in, the first not consumed */
+	int eof;
+	int how;		/* Z_* */
+	int members;		/* gzip members begun */
+	int err;		/* Z_OK, Z_BUF_ERROR, Z_DATA_ERROR, Z_ERRNO */
+	const char *msg;
+	unsigned char last[8];	/* the last bytes inflate consumed */
+	struct inflate_state st;
 };
+#endif
 
 struct tl_input {
 	char *name;
+	int fd;
+#ifdef TL_ISAL
+	struct zin z;
+#else
 	gzFile gz;
+#endif
 	pthread_t thread;
-	int started;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
-	struct buf ring[NBUF];
-	unsigned head, tail;	/* filled buffers are [head, tail) */
-	int stop;		/* consumer closed early */
-	int done;		/* producer finished */
-	int err;		/* producer saw an error */
+	struct tl_input_req *qhead, *qtail;	/* given, not filled yet */
+	struct tl_input_req *busy;	/* being filled */
+	void (*notify)(void *, struct tl_input_req *);
+	void *notify_arg;
+	int stop;		/* the consumer closed */
+	int ended;		/* the input ended (or failed) */
+	int err;		/* the input failed */
+	unsigned long nreads;	/* src_read calls so far */
 	char errmsg[256];
 	int gzip;
-	struct buf *cur;
+	/* tl_input_read's buffers, given in turn. */
+	struct tl_input_req ring[NBUF];
+	int ringon;
+	unsigned head;		/* the oldest */
+	struct tl_input_req *cur;
 	long curpos;
 };
+
+#ifdef TL_ISAL
+/* Read more input after the bytes not consumed yet: 0, or -1. */
+static int
+z_load(struct zin *z)
+{
+	ssize_t r = 0;
+
+	if (z->eof)
+		return 0;
+	if (z->at > 0) {
+		memmove(z->in, z->in + z->at, z->have - z->at);
+		z->have -= z->at;
+		z->at = 0;
+	}
+	while (z->have < INSZ) {
+		r = read(z->fd, z->in + z->have, INSZ - z->have);
+		if (r <= 0)
+			break;
+		z->have += (size_t)r;
+	}
+	if (r < 0) {
+		z->err = Z_ERRNO;
+		z->msg = strerror(errno);
+		return -1;
+	}
+	if (r == 0)
+		z->eof = 1;
+	return 0;
+}
+
+/* The next input byte, or -1 at the end (z->err set) or on an error. */
+static int
+z_byte(struct zin *z, uLong *crc)
+{
+	unsigned char c;
+
+	if (z->at == z->have && (z_load(z) < 0 || z->at == z->have)) {
+		if (z->err == Z_OK) {
+			z->err = Z_BUF_ERROR;
+			z->msg = "unexpected end of file";
+		}
+		return -1;
+	}
+	c = z->in[z->at++];
+	*crc = crc32(*crc, &c, 1);
+	return c;
+}
+
+static int
+z_bad(struct zin *z, const char *msg)
+{
+	z->err = Z_DATA_ERROR;
+	z->msg = msg;
+	return -1;
+}
+
+/* The message of an error isal_inflate returned. */
+static const char *
+z_inflate_msg(int ret)
+{
+	switch (ret) {
+	case ISAL_INVALID_LOOKBACK:
+		return "invalid distance too far back";
+	case ISAL_INVALID_SYMBOL:
+		return "invalid literal/length or distance code";
+	default:
+		return "invalid deflate block";
+	}
+}
+
+/* The rest of a member's header after the magic bytes: 0 or -1. */
+static int
+z_header(struct zin *z)
+{
+	static const unsigned char magic[2] = { 31, 139 };
+	uLong crc = crc32(crc32(0L, Z_NULL, 0), magic, 2), hcrc;
+	int c, flags, i, k;
+
+	if ((c = z_byte(z, &crc)) < 0 || (flags = z_byte(z, &crc)) < 0)
+		return -1;
+	if (c != Z_DEFLATED)
+		return z_bad(z, "unknown compression method");
+	if (flags & 0xe0)
+		return z_bad(z, "unknown header flags set");
+	for (i = 0; i < 6; i++)		/* MTIME, XFL, OS */
+		if (z_byte(z, &crc) < 0)
+			return -1;
+	if (flags & 4) {		/* FEXTRA */
+		if ((c = z_byte(z, &crc)) < 0 || (k = z_byte(z, &crc)) < 0)
+			return -1;
+		for (k = c | k << 8; k > 0; k--)
+			if (z_byte(z, &crc) < 0)
+				return -1;
+	}
+	if (flags & 8)			/* FNAME */
+		while ((c = z_byte(z, &crc)) != 0)
+			if (c < 0)
+				return -1;
+	if (flags & 16)			/* FCOMMENT */
+		while ((c = z_byte(z, &crc)) != 0)
+			if (c < 0)
+				return -1;
+	if (flags & 2) {		/* FHCRC */
+		hcrc = crc & 0xffff;
+		if ((c = z_byte(z, &crc)) < 0 || (k = z_byte(z, &crc)) < 0)
+			return -1;
+		if ((uLong)(c | k << 8) != hcrc)
+			return z_bad(z, "header crc mismatch");
+	}
+	isal_inflate_reset(&z->st);
+	z->st.crc_flag = ISAL_GZIP_NO_HDR_VER;
+	return 0;
+}
+
+/* Remember the last 8 bytes of in[0..n) after those before. */
+static void
+z_consumed(struct zin *z, const unsigned char *in, size_t n)
+{
+	if (n >= sizeof(z->last))
+		memcpy(z->last, in + n - sizeof(z->last), sizeof(z->last));
+	else if (n > 0) {
+		memmove(z->last, z->last + n, sizeof(z->last) - n);
+		memcpy(z->last + sizeof(z->last) - n, in, n);
+	}
+}
+
+/*
+ * Which check of the trailer (the last 8 bytes consumed) failed: inflate
+ * compares the CRC-32 first.
+ */
+static const char *
+z_checksum_msg(const struct zin *z)
+{
+	const unsigned char *p = z->last;
+	uint32_t crc = p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+
+	return crc != z->st.crc ? "incorrect data check" :
+	    "incorrect length check";
+}
+
+/*
+ * Inflate up to n bytes into dst; the count.  As gz_read, a data error
+ * loses what this call inflated (returns 0 with z->err set), while the
+ * end of the input within a member returns what was inflated, with
+ * Z_BUF_ERROR set.
+ */
+static size_t
+z_read(struct zin *z, unsigned char *dst, size_t n)
+{
+	size_t got = 0;
+
+	while (got < n && z->err == Z_OK) {
+		if (z->how == Z_LOOK) {
+			/* At least the magic bytes, or the end. */
+			if (z->have - z->at < 2 && z_load(z) < 0)
+				return 0;
+			if (z->have - z->at >= 2 && z->in[z->at] == 31 &&
+			    z->in[z->at + 1] == 139) {
+				z->at += 2;
+				z->how = Z_GZIP;
+				z->members++;
+				if (z_header(z) < 0)
+					return z->err == Z_BUF_ERROR ? got : 0;
+				continue;
+			}
+			if (z->members > 0) {
+				/* Trailing garbage after a member: ignored. */
+				z->at = z->have;
+				z->eof = 1;
+				return got;
+			}
+			if (z->at == z->have)
+				return got;
+			z->how = Z_COPY;
+		}
+		if (z->how == Z_COPY) {
+			size_t k;
+
+			if (z->at == z->have && z_load(z) < 0)
+				return 0;
+			if (z->at == z->have)
+				return got;
+			k = z->have - z->at;
+			if (k > n - got)
+				k = n - got;
+			memcpy(dst + got, z->in + z->at, k);
+			z->at += k;
+			got += k;
+			continue;
+		}
+		/* Z_GZIP: the deflate data and the trailer. */
+		if (z->at == z->have && z_load(z) < 0)
+			return 0;
+		{
+			unsigned char *in0 = z->in + z->at;
+			size_t out = n - got > UINT32_MAX ? UINT32_MAX : n - got;
+			int ret;
+
+			z->st.next_in = in0;
+			z->st.avail_in = (uint32_t)(z->have - z->at);
+			z->st.next_out = dst + got;
+			z->st.avail_out = (uint32_t)out;
+			ret = isal_inflate(&z->st);
+			z_consumed(z, in0, (size_t)(z->st.next_in - in0));
+			z->at += (size_t)(z->st.next_in - in0);
+			got += out - z->st.avail_out;
+			if (ret == ISAL_DECOMP_OK && z->at == z->have &&
+			    z->eof && z->st.avail_out == out &&
+			    z->st.block_state != ISAL_BLOCK_FINISH) {
+				/* Cut short: nothing more comes out. */
+				z->err = Z_BUF_ERROR;
+				z->msg = "unexpected end of file";
+				return got;
+			}
+			if (ret == ISAL_INCORRECT_CHECKSUM) {
+				z_bad(z, z_checksum_msg(z));
+				return 0;
+			}
+			if (ret != ISAL_DECOMP_OK) {
+				z_bad(z, z_inflate_msg(ret));
+				return 0;
+			}
+			if (z->st.block_state == ISAL_BLOCK_FINISH)
+				z->how = Z_LOOK;
+		}
+	}
+	return z->err == Z_OK || z->err == Z_BUF_ERROR ? got : 0;
+}
+
+static int
+src_open(struct tl_input *in)
+{
+	struct zin *z = &in->z;
+
+	z->fd = in->fd;
+	z->in = tl_malloc(INSZ);
+	z->how = Z_LOOK;
+	z->err = Z_OK;
+	isal_inflate_init(&z->st);
+	return 0;
+}
+
+/* Fill b from the input: a count, 0 at the end, -1 on an error. */
+static long
+src_read(struct tl_input *in, char *dst, unsigned n)
+{
+	struct zin *z = &in->z;
+	size_t got;
+
+	if (z->err != Z_OK && z->err != Z_BUF_ERROR)
+		got = 0;
+	else
+		got = z_read(z, (unsigned char *)dst, n);
+	if (in->nreads++ == 0)
+		in->gzip = z->members > 0;
+	if (got > 0)
+		return (long)got;
+	if (z->err == Z_OK)
+		return 0;
+	if (z->err == Z_BUF_ERROR)
+		snprintf(in->errmsg, sizeof(in->errmsg), "%s",
+		    "truncated gzip input (unexpected end of file)");
+	else if (z->err == Z_ERRNO)
+		snprintf(in->errmsg, sizeof(in->errmsg), "%s", z->msg);
+	else	/* as gzerror puts it */
+		snprintf(in->errmsg, sizeof(in->errmsg), "<fd:%d>: %s", z->fd,
+		    z->msg);
+	return -1;
+}
+
+/* Close; Z_OK (a cut stream was an error of src_read already). */
+static int
+src_close(struct tl_input *in)
+{
+	free(in->z.in);
+	return close(in->z.fd) == 0 ? Z_OK : Z_ERRNO;
+}
+#else
+static int
+src_open(struct tl_input *in)
+{
+	in->gz = gzdopen(in->fd, "rb");
+	if (in->gz == NULL)
+		return -1;
+	gzbuffer(in->gz, 256 * 1024);
+	return 0;
+}
+
+/* Fill b from the input: a count, 0 at the end, -1 on an error. */
+static long
+src_read(struct tl_input *in, char *dst, unsigned n)
+{
+	int r = gzread(in->gz, dst, n);
+
+	if (in->nreads++ == 0)
+		in->gzip = !gzdirect(in->gz);
+	if (r == 0) {
+		int zerr;
+
+		/* zlib reports a cut gzip stream as a plain end. */
+		gzerror(in->gz, &zerr);
+		if (zerr == Z_BUF_ERROR)
+			r = -1;
+	}
+	if (r < 0) {
+		int zerr;
+		const char *m = gzerror(in->gz, &zerr);
+
+		if (zerr == Z_BUF_ERROR)
+			m = "truncated gzip input (unexpected end of file)";
+		else if (zerr == Z_ERRNO)
+			m = strerror(errno);
+		snprintf(in->errmsg, sizeof(in->errmsg), "%s", m);
+	}
+	return r;
+}
+
+/* Close; Z_OK, or what gzclose says of a stream cut short. */
+static int
+src_close(struct tl_input *in)
+{
+	return gzclose(in->gz);
+}
+#endif
+
+/* Fill r on the input thread, BUFSZ bytes a call as before. */
+static void
+fill(struct tl_input *in, struct tl_input_req *r)
+{
+	size_t got = 0;
+
+	while (got < r->n && !in->ended) {
+		size_t k = r->n - got > BUFSZ ? BUFSZ : r->n - got;
+		long n = src_read(in, r->buf + got, (unsigned)k);
+
+		if (n <= 0) {
+			in->ended = 1;
+			in->err = n < 0;
+			break;
+		}
+		got += (size_t)n;
+	}
+	r->got = got > 0 ? (long)got : in->err ? -1 : 0;
+}
 
 static void *
 producer(void *arg)
 {
 	struct tl_input *in = arg;
+	struct tl_input_req *r;
 
+	pthread_mutex_lock(&in->mu);
 	for (;;) {
-		struct buf *b;
-		int n;
-
-		pthread_mutex_lock(&in->mu);
-		while (in->tail - in->head == NBUF && !in->stop)
+		while (!in->stop && in->qhead == NULL)
 			pthread_cond_wait(&in->cv, &in->mu);
-		if (in->stop) {
-			pthread_mutex_unlock(&in->mu);
+		if (in->stop)
 			break;
-		}
-		b = &in->ring[in->tail % NBUF];
+		r = in->qhead;
+		if ((in->qhead = r->next) == NULL)
+			in->qtail = NULL;
+		in->busy = r;
 		pthread_mutex_unlock(&in->mu);
-
-		n = gzread(in->gz, b->data, BUFSZ);
-		if (in->tail == 0)
-			in->gzip = !gzdirect(in->gz);
-		if (n == 0) {
-			int zerr;
-
-			/* zlib reports a cut gzip stream as a plain end. */
-			gzerror(in->gz, &zerr);
-			if (zerr == Z_BUF_ERROR)
-				n = -1;
-		}
-		if (n < 0) {
-			int zerr;
-			const char *m = gzerror(in->gz, &zerr);
-
-			if (zerr == Z_BUF_ERROR)
-				m = "truncated gzip input (unexpected end of file)";
-			else if (zerr == Z_ERRNO)
-				m = strerror(errno);
-			snprintf(in->errmsg, sizeof(in->errmsg), "%s", m);
-		}
+		fill(in, r);
+		if (in->notify != NULL)
+			in->notify(in->notify_arg, r);
 		pthread_mutex_lock(&in->mu);
-		b->len = n;
-		if (n < 0)
-			in->err = 1;
-		in->tail++;
-		if (n <= 0)
-			in->done = 1;
+		r->done = 1;
+		in->busy = NULL;
 		pthread_cond_broadcast(&in->cv);
-		pthread_mutex_unlock(&in->mu);
-		if (n <= 0)
-			break;
 	}
+	pthread_mutex_unlock(&in->mu);
 	return NULL;
+}
+
+void
+tl_input_give(struct tl_input *in, struct tl_input_req *r)
+{
+	pthread_mutex_lock(&in->mu);
+	r->done = 0;
+	r->next = NULL;
+	if (in->qtail != NULL)
+		in->qtail->next = r;
+	else
+		in->qhead = r;
+	in->qtail = r;
+	pthread_cond_broadcast(&in->cv);
+	pthread_mutex_unlock(&in->mu);
+}
+
+void
+tl_input_notify(struct tl_input *in, void (*done)(void *,
+    struct tl_input_req *), void *arg)
+{
+	in->notify = done;
+	in->notify_arg = arg;
+}
+
+void
+tl_input_cancel(struct tl_input *in)
+{
+	pthread_mutex_lock(&in->mu);
+	in->qhead = in->qtail = NULL;
+	while (in->busy != NULL)
+		pthread_cond_wait(&in->cv, &in->mu);
+	pthread_mutex_unlock(&in->mu);
 }
 
 struct tl_input *
 tl_input_open(const char *path)
 {
 	struct tl_input *in;
-	int fd, i;
+	int fd;
 
 	if (strcmp(path, "-") == 0) {
 		fd = dup(STDIN_FILENO);
@@ -103,28 +491,24 @@ tl_input_open(const char *path)
 			tl_warn("<stdin>:");
 			return NULL;
 		}
-	} else if ((fd = open(path, O_RDONLY)) < 0) {
+	} else if ((fd = tl_open_read(path)) < 0) {
 		tl_warn("%s:", path);
 		return NULL;
 	}
 	in = tl_calloc(1, sizeof(*in));
 	in->name = tl_strdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
-	in->gz = gzdopen(fd, "rb");
-	if (in->gz == NULL) {
+	in->fd = fd;
+	if (src_open(in) < 0) {
 		close(fd);
 		tl_warn("%s: cannot open for reading", in->name);
 		free(in->name);
 		free(in);
 		return NULL;
 	}
-	gzbuffer(in->gz, 256 * 1024);
-	for (i = 0; i < NBUF; i++)
-		in->ring[i].data = tl_malloc(BUFSZ);
 	pthread_mutex_init(&in->mu, NULL);
 	pthread_cond_init(&in->cv, NULL);
 	if (pthread_create(&in->thread, NULL, producer, in) != 0)
 		tl_die("%s: cannot start the reader thread", in->name);
-	in->started = 1;
 	return in;
 }
 
@@ -132,34 +516,43 @@ long
 tl_input_read(struct tl_input *in, char *dst, size_t n)
 {
 	size_t got = 0;
+	int i;
 
+	if (!in->ringon) {
+		in->ringon = 1;
+		for (i = 0; i < NBUF; i++) {
+			in->ring[i].buf = tl_malloc(BUFSZ);
+			in->ring[i].n = BUFSZ;
+			tl_input_give(in, &in->ring[i]);
+		}
+	}
 	while (got < n) {
 		long k;
 
 		if (in->cur == NULL) {
+			struct tl_input_req *r = &in->ring[in->head % NBUF];
+
 			pthread_mutex_lock(&in->mu);
-			while (in->head == in->tail)
+			while (!r->done)
 				pthread_cond_wait(&in->cv, &in->mu);
-			in->cur = &in->ring[in->head % NBUF];
 			pthread_mutex_unlock(&in->mu);
+			in->cur = r;
 			in->curpos = 0;
 		}
-		if (in->cur->len < 0)	/* an error stays, as the end does */
+		if (in->cur->got < 0)	/* an error stays, as the end does */
 			return got > 0 ? (long)got : -1;
-		if (in->cur->len == 0)
+		if (in->cur->got == 0)
 			return (long)got;	/* end of input: stays there */
-		k = in->cur->len - in->curpos;
+		k = in->cur->got - in->curpos;
 		if ((size_t)k > n - got)
 			k = (long)(n - got);
-		memcpy(dst + got, in->cur->data + in->curpos, (size_t)k);
+		memcpy(dst + got, in->cur->buf + in->curpos, (size_t)k);
 		got += (size_t)k;
 		in->curpos += k;
-		if (in->curpos == in->cur->len) {
-			pthread_mutex_lock(&in->mu);
+		if (in->curpos == in->cur->got) {
 			in->head++;
+			tl_input_give(in, in->cur);
 			in->cur = NULL;
-			pthread_cond_broadcast(&in->cv);
-			pthread_mutex_unlock(&in->mu);
 		}
 	}
 	return (long)got;
@@ -190,11 +583,11 @@ tl_input_close(struct tl_input *in)
 
 	pthread_mutex_lock(&in->mu);
 	in->stop = 1;
-	finished = in->done && !in->err;
 	pthread_cond_broadcast(&in->cv);
 	pthread_mutex_unlock(&in->mu);
 	pthread_join(in->thread, NULL);
-	zrc = gzclose(in->gz);
+	finished = in->ended && !in->err;
+	zrc = src_close(in);
 	if (finished && zrc != Z_OK) {
 		tl_warn("%s: truncated or corrupt gzip input%s", in->name,
 		    zrc == Z_BUF_ERROR ? " (unexpected end of file)" : "");
@@ -202,8 +595,9 @@ tl_input_close(struct tl_input *in)
 	}
 	pthread_mutex_destroy(&in->mu);
 	pthread_cond_destroy(&in->cv);
-	for (i = 0; i < NBUF; i++)
-		free(in->ring[i].data);
+	if (in->ringon)
+		for (i = 0; i < NBUF; i++)
+			free(in->ring[i].buf);
 	free(in->name);
 	free(in);
 	return rc;

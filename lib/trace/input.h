@@ -20,6 +20,28 @@ struct tl_input *tl_input_open(const char *path);
  * a read error (see tl_input_error).
  */
 long tl_input_read(struct tl_input *in, char *dst, size_t n);
+/*
+ * Or, without a copy: the input thread reads or inflates straight into
+ * each buffer given, in the order given, 256 KiB a call as for
+ * tl_input_read; then calls the notify function, on its own thread,
+ * with the request.  got is the count filled: n, less at the end of the
+ * input, 0 after it, -1 if it failed before any byte (a failure after
+ * some shows in the next request).  Use one way or the other on one
+ * input, not both.
+ */
+struct tl_input_req {
+	char *buf;
+	size_t n;
+	long got;
+	/* Private. */
+	int done;
+	struct tl_input_req *next;
+};
+void tl_input_notify(struct tl_input *in,
+    void (*done)(void *arg, struct tl_input_req *r), void *arg);
+void tl_input_give(struct tl_input *in, struct tl_input_req *r);
+/* Drop the requests not begun; wait for the one being filled. */
+void tl_input_cancel(struct tl_input *in);
 /* What went wrong in the last failed read. */
 const char *tl_input_error(const struct tl_input *in);
 /* Name for messages: the path, or "<stdin>". */

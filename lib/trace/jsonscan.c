@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,8 @@ enum { C_OTHER, C_QUOTE, C_OPEN, C_CLOSE, C_NUL };
 
 static unsigned char cls[256];
 
+struct par;
+
 struct scanner {
 	struct tl_input *in;
 	const char *name;
@@ -22,7 +25,14 @@ struct scanner {
 	uint64_t base;		/* input offset of buf[0] */
 	int eof;
 	int failed;
+	const struct tl_scan_cb *cb;
+	struct par *par;	/* several threads: the blocks, else NULL */
+	void *w;		/* this thread's parse state */
+	struct tl_scan_out out;	/* and its records */
 };
+
+static long par_read(struct scanner *s, char *dst, size_t n);
+static int par_take(struct scanner *s, uint64_t *index);
 
 static void
 init_classes(void)
@@ -69,7 +79,10 @@ refill(struct scanner *s, size_t keep, size_t *shift)
 			return fail(s, 0, "event or value larger than 256 MiB");
 		tl_grow(&s->buf, &s->cap, need + 1, 1);
 	}
-	n = tl_input_read(s->in, s->buf + s->len, s->cap - s->len - 1);
+	if (s->par != NULL)
+		n = par_read(s, s->buf + s->len, s->cap - s->len - 1);
+	else
+		n = tl_input_read(s->in, s->buf + s->len, s->cap - s->len - 1);
 	if (n < 0)
 		return fail(s, s->len, tl_input_error(s->in));
 	if (n == 0) {
@@ -213,6 +226,20 @@ scan_value(struct scanner *s, size_t *start)
 	}
 }
 
+/* Hand one event read on this thread to the callbacks. */
+static int
+deliver(struct scanner *s, const struct tl_scan_cb *cb, const char *ev,
+    size_t len, uint64_t index, uint64_t offset)
+{
+	int r;
+
+	if (cb->parse == NULL)
+		return cb->event(cb->ctx, ev, len, index, offset);
+	s->out.len = 0;
+	r = cb->parse(s->w, &s->out, ev, len, offset);
+	return cb->merge(cb->ctx, r ? s->out.p : NULL, index, offset);
+}
+
 /* Parse the events array; s->pos is just after '['. */
 static int
 scan_events(struct scanner *s, const struct tl_scan_cb *cb)
@@ -249,10 +276,19 @@ scan_events(struct scanner *s, const struct tl_scan_cb *cb)
 			return fail(s, s->pos, "trailing comma after the last event");
 		if (c != '{')
 			return fail(s, s->pos, "event is not a JSON object");
+		if (s->par != NULL) {
+			/* A worker may have read this event and the next. */
+			int r = par_take(s, &index);
+
+			if (r < 0)
+				return -1;
+			if (r > 0)
+				continue;
+		}
 		start = s->pos;
 		if (scan_value(s, &start) < 0)
 			return -1;
-		if (cb->event(cb->ctx, s->buf + start, s->pos - start, index,
+		if (deliver(s, cb, s->buf + start, s->pos - start, index,
 		    s->base + start) < 0) {
 			s->failed = 1;
 			return -1;
@@ -349,6 +385,597 @@ scan_object(struct scanner *s, const struct tl_scan_cb *cb)
 	return 0;
 }
 
+/*
+ * Several threads.  The input thread reads or inflates the input straight
+ * into blocks, in order (par_topup, par_filled), each with up to LOOKBACK
+ * bytes of what came before it.  A worker cuts its block into events (cut_block): it guesses that
+ * the first '{' whose previous non-blank byte is '[', or ',' after '}',
+ * starts an event, scans the object from there, and goes on from event
+ * to event while they are separated by a comma only, calling parse on
+ * each; where that breaks, it guesses again further on.  It records each
+ * event's place, its record, and whether it follows the previous one
+ * directly.  The calling thread, which reads the document as with one
+ * thread but from the blocks, asks at each event start whether a worker
+ * has an event starting exactly there (par_take): an event is the
+ * balanced object that starts at its first byte, so the worker's reading
+ * of it, and of the events chained after it, is the one this thread
+ * would have made.  It merges them and jumps past the last.  A wrong
+ * guess only costs the work done on it.
+ */
+#define LOOKBACK 64
+#define PARREAD (16u << 10)
+#define NOREC UINT32_MAX
+
+enum { B_INPUT, B_QUEUED, B_BUSY, B_DONE };
+
+struct cut {			/* one event a worker cut */
+	uint32_t start, len;	/* in the block's data */
+	uint32_t rec;		/* offset of its record in out, or NOREC */
+	uint32_t follows;	/* right after the previous one, past a comma */
+};
+
+struct block {
+	struct tl_input_req req;	/* first: the input thread fills data */
+	char *mem;		/* LOOKBACK + size + 1 bytes */
+	char *data;		/* mem + LOOKBACK */
+	size_t len;		/* bytes of input in data */
+	size_t lb;		/* bytes before data[0] that came before */
+	uint64_t base;		/* input offset of data[0] */
+	int state;		/* B_*; the input thread fills B_INPUT ones */
+	int rerr;		/* the input failed before data[0] */
+	struct cut *ev;
+	size_t nev, capev;
+	struct tl_scan_out out;
+};
+
+struct worker {
+	struct par *p;
+	void *w;
+	pthread_t th;
+};
+
+struct par {
+	const struct tl_scan_cb *cb;
+	struct tl_input *in;
+	size_t size;		/* block size */
+	int nth;
+	struct worker *wk;
+	pthread_mutex_t mu;
+	pthread_cond_t work, done;
+	struct block **q;	/* blocks head..tail-1 at q[seq % cap] */
+	size_t cap;
+	uint64_t head, tail;
+	uint64_t next;		/* no block before it is queued */
+	int quit;
+	int ended;		/* a block came back empty: no more to give */
+	struct block **spare;	/* released blocks, for reuse */
+	size_t nspare;
+	uint64_t cur;		/* the next byte par_read copies: block seq */
+	size_t curoff;		/* and offset */
+	/* The input thread's, in the order it fills the blocks: */
+	uint64_t end;		/* input offset after the last block filled */
+	char last[LOOKBACK];	/* its last bytes */
+	size_t nlast;
+};
+
+void *
+tl_scan_reserve(struct tl_scan_out *out, size_t n)
+{
+	if (out->cap - out->len < n)
+		tl_grow(&out->p, &out->cap, out->len + n, 1);
+	return out->p + out->len;
+}
+
+static struct block *
+qb(const struct par *p, uint64_t seq)
+{
+	return p->q[seq % p->cap];
+}
+
+/*
+ * Find the end of the object at d[pos] ('{') within d[0..len) (d[len] is
+ * NUL); 0 with *end one past its '}', 1 if the block ends first, -1 if
+ * the bytes are not one (a NUL, or an unbalanced bracket).  The loop is
+ * scan_value's.
+ */
+static int
+cut_object(const char *d, size_t len, size_t pos, size_t *end)
+{
+	int depth = 0, in_str = 0;
+	size_t strstart = 0;
+
+	while (pos < len) {
+		if (in_str) {
+			const char *q = memchr(d + pos, '"', len - pos);
+			size_t bs;
+
+			if (q == NULL)
+				return 1;
+			pos = (size_t)(q - d);
+			for (bs = 0; pos - bs > strstart &&
+			    d[pos - bs - 1] == '\\'; bs++)
+				;
+			pos++;
+			if (bs % 2 == 0)
+				in_str = 0;
+			continue;
+		}
+		while (cls[(unsigned char)d[pos]] == C_OTHER)
+			pos++;
+		if (pos == len)
+			return 1;
+		switch (cls[(unsigned char)d[pos]]) {
+		case C_QUOTE:
+			in_str = 1;
+			strstart = pos + 1;
+			break;
+		case C_OPEN:
+			depth++;
+			break;
+		case C_CLOSE:
+			if (--depth == 0) {
+				*end = pos + 1;
+				return 0;
+			}
+			if (depth < 0)
+				return -1;
+			break;
+		default:	/* C_NUL */
+			return -1;
+		}
+		pos++;
+	}
+	return 1;
+}
+
+static int
+blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/*
+ * The first '{' at or after from that looks like the start of an event:
+ * the non-blank byte before it is '[', or ',' with '}' before that
+ * (bytes before data[0] count, as far as the block has them).  b->len if
+ * none.
+ */
+static size_t
+guess_start(const struct block *b, size_t from)
+{
+	const char *d = b->data;
+	ptrdiff_t lo = -(ptrdiff_t)b->lb;
+
+	while (from < b->len) {
+		const char *q = memchr(d + from, '{', b->len - from);
+		ptrdiff_t j;
+
+		if (q == NULL)
+			break;
+		from = (size_t)(q - d) + 1;
+		for (j = q - d - 1; j >= lo && blank(d[j]); j--)
+			;
+		if (j < lo)
+			continue;
+		if (d[j] == '[')
+			return from - 1;
+		if (d[j] != ',')
+			continue;
+		for (j--; j >= lo && blank(d[j]); j--)
+			;
+		if (j >= lo && d[j] == '}')
+			return from - 1;
+	}
+	return b->len;
+}
+
+/* Cut block b into events and read each with parse (any thread). */
+static void
+cut_block(const struct tl_scan_cb *cb, struct block *b, void *w)
+{
+	const char *d = b->data;
+	size_t len = b->len, pos, end, q;
+	uint32_t follows = 0;
+
+	b->nev = 0;
+	b->out.len = 0;
+	pos = guess_start(b, 0);
+	while (pos < len) {
+		struct cut *c;
+		int r = cut_object(d, len, pos, &end);
+
+		if (r > 0)
+			break;
+		if (r < 0) {
+			pos = guess_start(b, pos + 1);
+			follows = 0;
+			continue;
+		}
+		tl_grow(&b->ev, &b->capev, b->nev + 1, sizeof(*b->ev));
+		c = &b->ev[b->nev++];
+		c->start = (uint32_t)pos;
+		c->len = (uint32_t)(end - pos);
+		c->follows = follows;
+		b->out.len = (b->out.len + 7) & ~(size_t)7;
+		c->rec = (uint32_t)b->out.len;
+		if (!cb->parse(w, &b->out, d + pos, end - pos, b->base + pos))
+			c->rec = NOREC;
+		/* The next event follows if only a comma lies between. */
+		for (q = end; q < len && blank(d[q]); q++)
+			;
+		if (q >= len)
+			break;
+		if (d[q] == ',') {
+			for (q++; q < len && blank(d[q]); q++)
+				;
+			if (q >= len)
+				break;
+			if (d[q] == '{') {
+				pos = q;
+				follows = 1;
+				continue;
+			}
+		}
+		follows = 0;
+		pos = guess_start(b, q);
+	}
+}
+
+/* Take a queued block for a worker (mutex held); NULL if none. */
+static struct block *
+par_pick(struct par *p)
+{
+	for (; p->next < p->tail; p->next++) {
+		struct block *b = qb(p, p->next);
+
+		if (b->state == B_QUEUED) {
+			b->state = B_BUSY;
+			p->next++;
+			return b;
+		}
+	}
+	return NULL;
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct worker *wk = arg;
+	struct par *p = wk->p;
+	struct block *b;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		b = NULL;
+		while (!p->quit && (b = par_pick(p)) == NULL)
+			pthread_cond_wait(&p->work, &p->mu);
+		if (b == NULL)
+			break;
+		pthread_mutex_unlock(&p->mu);
+		cut_block(p->cb, b, wk->w);
+		pthread_mutex_lock(&p->mu);
+		b->state = B_DONE;
+		pthread_cond_broadcast(&p->done);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/*
+ * Drop the blocks that end at or before upto, the scanner's position:
+ * it only looks up events from there on.  Waits for a worker still on
+ * one.
+ */
+static void
+par_gc(struct par *p, uint64_t upto)
+{
+	pthread_mutex_lock(&p->mu);
+	while (p->head < p->tail) {
+		struct block *b = qb(p, p->head);
+
+		/* Not one the input thread has yet to fill. */
+		if (b->state == B_INPUT || b->base + b->len > upto)
+			break;
+		while (b->state == B_BUSY)
+			pthread_cond_wait(&p->done, &p->mu);
+		b->state = B_DONE;
+		p->head++;
+		if (p->next < p->head)
+			p->next = p->head;
+		p->spare[p->nspare++] = b;
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+/*
+ * The input thread filled block b (tl_input_notify): place it in the
+ * input and queue it for a worker.
+ */
+static void
+par_filled(void *arg, struct tl_input_req *r)
+{
+	struct par *p = arg;
+	struct block *b = (struct block *)(void *)r;
+
+	b->len = r->got > 0 ? (size_t)r->got : 0;
+	b->rerr = r->got < 0;
+	b->data[b->len] = '\0';
+	b->base = p->end;
+	b->lb = p->nlast;
+	memcpy(b->data - b->lb, p->last + LOOKBACK - p->nlast, p->nlast);
+	if (b->len >= LOOKBACK) {
+		memcpy(p->last, b->data + b->len - LOOKBACK, LOOKBACK);
+		p->nlast = LOOKBACK;
+	} else if (b->len > 0) {
+		size_t keep = p->nlast + b->len > LOOKBACK ? LOOKBACK - b->len :
+		    p->nlast;
+
+		memmove(p->last + LOOKBACK - b->len - keep,
+		    p->last + LOOKBACK - keep, keep);
+		memcpy(p->last + LOOKBACK - b->len, b->data, b->len);
+		p->nlast = keep + b->len;
+	}
+	p->end += b->len;
+	pthread_mutex_lock(&p->mu);
+	/* A short block is followed by one that says end or error. */
+	if (b->len == 0)
+		p->ended = 1;
+	b->state = b->len > 0 ? B_QUEUED : B_DONE;
+	pthread_cond_signal(&p->work);
+	pthread_cond_broadcast(&p->done);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Give the input thread blocks to fill until cap are held. */
+static void
+par_topup(struct par *p)
+{
+	while (!p->ended && p->tail - p->head < p->cap) {
+		struct block *b;
+
+		if (p->nspare > 0)
+			b = p->spare[--p->nspare];
+		else {
+			b = tl_calloc(1, sizeof(*b));
+			b->mem = tl_malloc(LOOKBACK + p->size + 1);
+			b->data = b->mem + LOOKBACK;
+		}
+		b->req.buf = b->data;
+		b->req.n = p->size;
+		b->state = B_INPUT;
+		p->q[p->tail % p->cap] = b;
+		p->tail++;
+		tl_input_give(p->in, &b->req);
+	}
+}
+
+/* Wait until the input thread has filled block b (mutex held). */
+static void
+wait_filled(struct par *p, struct block *b)
+{
+	while (b->state == B_INPUT)
+		pthread_cond_wait(&p->done, &p->mu);
+}
+
+/*
+ * The scanner's input: the blocks' bytes in order.  Blocks wholly before
+ * the next byte are done with (the scanner only looks up events at or
+ * after its position, which is the end of what it has read when it asks
+ * for more).
+ */
+static long
+par_read(struct scanner *s, char *dst, size_t n)
+{
+	struct par *p = s->par;
+	size_t got = 0;
+
+	/*
+	 * Little at a time: mostly the scanner only needs the end of an
+	 * event that straddles two blocks.  But as tl_input_read, short
+	 * only at the end of the input.
+	 */
+	if (n > PARREAD)
+		n = PARREAD;
+	par_gc(p, s->base + s->pos);
+	while (got < n) {
+		struct block *b;
+		size_t k;
+
+		par_topup(p);
+		if (p->cur == p->tail)
+			return (long)got;	/* all given came back empty */
+		b = qb(p, p->cur);
+		pthread_mutex_lock(&p->mu);
+		wait_filled(p, b);
+		pthread_mutex_unlock(&p->mu);
+		if (b->len == 0)
+			return got > 0 ? (long)got : b->rerr ? -1 : 0;
+		k = b->len - p->curoff;
+		if (k > n - got)
+			k = n - got;
+		memcpy(dst + got, b->data + p->curoff, k);
+		got += k;
+		p->curoff += k;
+		if (p->curoff == b->len) {
+			p->cur++;
+			p->curoff = 0;
+		}
+	}
+	return (long)got;
+}
+
+/* Wait until block b's events are cut, cutting it here if no one has. */
+static void
+par_wait(struct scanner *s, struct block *b)
+{
+	struct par *p = s->par;
+	int mine = 0;
+
+	par_gc(p, s->base + s->pos);
+	par_topup(p);
+	pthread_mutex_lock(&p->mu);
+	wait_filled(p, b);
+	if (b->state == B_QUEUED) {
+		b->state = B_BUSY;
+		mine = 1;
+	}
+	while (!mine && b->state != B_DONE)
+		pthread_cond_wait(&p->done, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	if (mine) {
+		cut_block(p->cb, b, s->w);
+		pthread_mutex_lock(&p->mu);
+		b->state = B_DONE;
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+/*
+ * At an event start s->pos: if a worker cut an event starting there,
+ * merge it and those chained after it, and move past them.  1 if done,
+ * 0 if this thread must read the event, -1 on an error (reported).
+ */
+static int
+par_take(struct scanner *s, uint64_t *index)
+{
+	struct par *p = s->par;
+	const struct tl_scan_cb *cb = s->cb;
+	uint64_t at = s->base + s->pos, seq, end;
+	struct block *b = NULL;
+	size_t lo, hi, i;
+	uint32_t off;
+
+	/* The bytes at are read, so their block is filled. */
+	pthread_mutex_lock(&p->mu);
+	for (seq = p->head; seq < p->tail; seq++) {
+		b = qb(p, seq);
+		if (b->state != B_INPUT && at >= b->base &&
+		    at < b->base + b->len)
+			break;
+	}
+	pthread_mutex_unlock(&p->mu);
+	if (seq == p->tail)
+		return 0;
+	par_wait(s, b);
+	off = (uint32_t)(at - b->base);
+	lo = 0;
+	hi = b->nev;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->ev[mid].start < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == b->nev || b->ev[lo].start != off)
+		return 0;
+	for (i = lo; i < b->nev && (i == lo || b->ev[i].follows); i++) {
+		const struct cut *c = &b->ev[i];
+
+		if (cb->merge(cb->ctx, c->rec == NOREC ? NULL :
+		    b->out.p + c->rec, (*index)++, b->base + c->start) < 0) {
+			s->failed = 1;
+			return -1;
+		}
+	}
+	end = b->base + b->ev[i - 1].start + b->ev[i - 1].len;
+	/* Move to the end of the last one, in the buffer or in the blocks. */
+	if (end <= s->base + s->len) {
+		s->pos = (size_t)(end - s->base);
+		return 1;
+	}
+	s->base = end;
+	s->len = s->pos = 0;
+	p->cur = seq;
+	p->curoff = (size_t)(end - b->base);
+	if (p->curoff == b->len) {
+		p->cur++;
+		p->curoff = 0;
+	}
+	return 1;
+}
+
+static struct par *
+par_new(struct tl_input *in, const struct tl_scan_cb *cb)
+{
+	struct par *p = tl_calloc(1, sizeof(*p));
+	int i;
+
+	p->cb = cb;
+	p->in = in;
+	p->nth = cb->nthreads;
+	p->size = cb->block > 0 ? cb->block : TL_SCAN_BLOCK;
+	if (p->size > TL_EVENT_MAX)
+		p->size = TL_EVENT_MAX;
+	p->cap = (size_t)p->nth + 3;
+	p->q = tl_calloc(p->cap, sizeof(*p->q));
+	p->spare = tl_calloc(p->cap + 1, sizeof(*p->spare));
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	tl_input_notify(in, par_filled, p);
+	p->wk = tl_calloc((size_t)p->nth, sizeof(*p->wk));
+	for (i = 0; i < p->nth; i++) {
+		p->wk[i].p = p;
+		p->wk[i].w = cb->wnew(cb->ctx);
+		if (pthread_create(&p->wk[i].th, NULL, worker_main,
+		    &p->wk[i]) != 0)
+			tl_die("%s: cannot start a reader thread",
+			    tl_input_name(in));
+	}
+	return p;
+}
+
+static void
+free_block(struct block *b)
+{
+	free(b->mem);
+	free(b->ev);
+	free(b->out.p);
+	free(b);
+}
+
+static void
+par_free(struct par *p)
+{
+	int i;
+
+	/* No more filling, of blocks freed here or of any. */
+	tl_input_cancel(p->in);
+	tl_input_notify(p->in, NULL, NULL);
+	pthread_mutex_lock(&p->mu);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (i = 0; i < p->nth; i++) {
+		pthread_join(p->wk[i].th, NULL);
+		p->cb->wfree(p->wk[i].w);
+	}
+	for (; p->head < p->tail; p->head++)
+		free_block(qb(p, p->head));
+	while (p->nspare > 0)
+		free_block(p->spare[--p->nspare]);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	free(p->wk);
+	free(p->q);
+	free(p->spare);
+	free(p);
+}
+
+static void
+scan_done(struct scanner *s)
+{
+	if (s->par != NULL)
+		par_free(s->par);
+	if (s->cb->parse != NULL)
+		s->cb->wfree(s->w);
+	free(s->out.p);
+	free(s->buf);
+}
+
 int
 tl_scan(struct tl_input *in, const struct tl_scan_cb *cb)
 {
@@ -360,14 +987,19 @@ tl_scan(struct tl_input *in, const struct tl_scan_cb *cb)
 	memset(&s, 0, sizeof(s));
 	s.in = in;
 	s.name = tl_input_name(in);
-	c = peek(&s, NULL);
-	if (c == -2) {
-		free(s.buf);
-		return -1;
+	s.cb = cb;
+	if (cb->parse != NULL) {
+		s.w = cb->wnew(cb->ctx);
+		if (cb->nthreads > 1)
+			s.par = par_new(in, cb);
 	}
+	c = peek(&s, NULL);
 	if (c == -1) {
 		fail(&s, 0, "empty input: not a trace");
-		free(s.buf);
+		c = -2;
+	}
+	if (c == -2) {
+		scan_done(&s);
 		return -1;
 	}
 	/* A UTF-8 byte order mark is allowed before the JSON text. */
@@ -392,6 +1024,6 @@ tl_scan(struct tl_input *in, const struct tl_scan_cb *cb)
 		else if (c != -1)
 			rc = fail(&s, s.pos, "trailing data after the trace");
 	}
-	free(s.buf);
+	scan_done(&s);
 	return rc;
 }

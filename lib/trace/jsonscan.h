@@ -8,11 +8,32 @@
  * array) and the bare array form [...].  Never holds the document: each
  * event object is handed to the caller as one balanced byte span, then
  * dropped.  Other top-level members are handed over raw (size-capped).
+ *
+ * With several threads the events array is cut on all of them: the input
+ * is read in blocks, each block is cut into events by a worker thread
+ * from the first place that looks like the start of an event, and each
+ * event is read there (the parse callback).  The calling thread walks
+ * the document in order as with one thread and takes the workers'
+ * results wherever one of their events starts exactly where it is, so
+ * events are merged (the merge callback) in array order, with the same
+ * index and offset, whatever the thread count or the block size; where
+ * a worker's guess was wrong, or an event straddles two blocks, the
+ * calling thread reads the bytes itself.  Memory: nthreads + 3 blocks
+ * and the workers' records of them.
  */
 #include <stddef.h>
 #include <stdint.h>
 
 struct tl_input;
+
+/* A growable byte buffer the parse callback writes its record into. */
+struct tl_scan_out {
+	char *p;
+	size_t len, cap;
+};
+
+/* Make room for n more bytes after out->len; return out->p + out->len. */
+void *tl_scan_reserve(struct tl_scan_out *out, size_t n);
 
 struct tl_scan_cb {
 	void *ctx;
@@ -20,12 +41,32 @@ struct tl_scan_cb {
 	 * One event: bytes ev[0..len) form one JSON object; index is its
 	 * position in the array, offset its uncompressed byte offset.
 	 * Return 0 to go on, -1 to stop with an error (already reported).
+	 * Used when parse is NULL (one thread only).
 	 */
 	int (*event)(void *ctx, const char *ev, size_t len, uint64_t index,
 	    uint64_t offset);
 	/* A top-level member other than traceEvents (raw JSON value). */
 	void (*meta)(void *ctx, const char *key, size_t klen, const char *val,
 	    size_t vlen);
+
+	/*
+	 * The event callback in two halves, so that the first runs on
+	 * several threads.  parse reads the event on any thread with its
+	 * own state w (from wnew, freed with wfree), touching nothing
+	 * shared, and appends what it found to out (a record that starts
+	 * at out->len, 8-byte aligned); it returns 1, or 0 when it wrote
+	 * nothing.  merge then gets that record (NULL if none) on the
+	 * calling thread, in array order, and returns as event does.  The
+	 * bytes of ev stay valid until the record is merged.
+	 */
+	void *(*wnew)(void *ctx);
+	void (*wfree)(void *w);
+	int (*parse)(void *w, struct tl_scan_out *out, const char *ev,
+	    size_t len, uint64_t offset);
+	int (*merge)(void *ctx, const void *rec, uint64_t index,
+	    uint64_t offset);
+	int nthreads;		/* threads cutting events; <= 1: this one */
+	size_t block;		/* block size; 0: TL_SCAN_BLOCK */
 };
 
 /*
@@ -38,5 +79,7 @@ int tl_scan(struct tl_input *in, const struct tl_scan_cb *cb);
 #define TL_META_MAX (4u << 20)
 /* Largest single event or value accepted. */
 #define TL_EVENT_MAX (256u << 20)
+/* Bytes of input a worker cuts at a time. */
+#define TL_SCAN_BLOCK (1u << 19)
 
 #endif

@@ -1,8 +1,8 @@
 /* See LICENSE file for copyright and license details. */
 #include <ctype.h>
 #include <string.h>
-#include <strings.h>
 
+#include "common/util.h"
 #include "trace/kernclass.h"
 #include "trace/trace.h"
 
@@ -47,17 +47,6 @@ rocm_fill(const char *s)
 	    eq(s, n, "__amd_rocclr_fillBufferAligned");
 }
 
-static int
-contains_ci(const char *s, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	for (; *s != '\0'; s++)
-		if (strncasecmp(s, lit, n) == 0)
-			return 1;
-	return 0;
-}
-
 enum tl_gpuclass
 tl_kernclass(int kind, const char *name)
 {
@@ -68,8 +57,8 @@ tl_kernclass(int kind, const char *name)
 			return TL_GC_MEMCPY;
 		if (rocm_fill(name))
 			return TL_GC_COMPUTE;
-		if (contains_ci(name, "nccl") || contains_ci(name, "rccl") ||
-		    contains_ci(name, "cross_device_reduce"))
+		if (tl_contains_ci(name, "nccl") || tl_contains_ci(name, "rccl") ||
+		    tl_contains_ci(name, "cross_device_reduce"))
 			return TL_GC_COMM;
 	}
 	return TL_GC_COMPUTE;

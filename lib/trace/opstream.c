@@ -5,6 +5,7 @@
 
 #include "stream/optable.h"
 #include "trace/callstack.h"
+#include "trace/context.h"
 #include "trace/kernclass.h"
 #include "trace/opstream.h"
 #include "trace/tree.h"
@@ -22,6 +23,16 @@ w_opt_int(struct tl_opstream *os, int64_t v)
 		tl_w_empty(os->w);
 	else
 		tl_w_int(os->w, v);
+}
+
+/* A positive count, or empty when unknown (0). */
+static void
+w_pos_int(struct tl_opstream *os, long long v)
+{
+	if (v > 0)
+		tl_w_int(os->w, v);
+	else
+		tl_w_empty(os->w);
 }
 
 static void
@@ -85,19 +96,26 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_rows *rows, const struct tl_timeline *tl,
     struct tl_callstack *cs)
 {
+	struct tl_steps steps;
 	size_t i;
 
+	tl_steps_find(t, &steps);
 	for (i = 0; i < rows->n; i++) {
 		const struct tl_row *r = &rows->v[i];
 		const struct tl_event *e = &t->ev[r->op];
-		int p = tl_tree_cpu_ancestor(t, r->op);
+		/* A pseudo-op's parent is the op it was split from. */
+		int p = r->kind == TL_ROW_PSEUDO ? r->op :
+		    tl_tree_cpu_ancestor(t, r->op);
 		int fwd = r->fwd >= 0 ? r->fwd : tl_forward_of(t, r->op);
 		const struct tl_event *a = r->kind == TL_ROW_BWD && r->fwd >= 0 ?
 		    &t->ev[r->fwd] : e;	/* the args a model reads */
 
 		w_trace(os, t);
 		tl_w_int(os->w, e->uid);
-		w_interned(os, t, e->name);
+		if (r->name != NULL)
+			tl_w_str(os->w, r->name);
+		else
+			w_interned(os, t, e->name);
 		tl_w_str(os->w, r->category);
 		tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
 		tl_w_str(os->w, tl_rowkind_name(r->kind));
@@ -137,7 +155,14 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		tl_w_us(os->w, tl->exposed_comm);
 		tl_w_us(os->w, tl->exposed_memcpy);
 		tl_w_us(os->w, tl->idle);
-		tl_w_str(os->w, t->gpu);
+		tl_w_us(os->w, tl->unlinked_busy);
+		tl_w_int(os->w, tl->unlinked_events);
+		tl_w_str(os->w, t->gpu.name);
+		tl_w_str(os->w, t->gpu.arch);
+		w_pos_int(os, t->gpu.compute_units);
+		w_pos_int(os, t->gpu.memory_bytes);
+		tl_context_args(t, &steps, rows, r, &os->jb);
+		tl_w_mem(os->w, os->jb.s, os->jb.n);
 		if (cs != NULL) {
 			tl_module_of(cs, r->op, &os->jb);
 			tl_w_mem(os->w, os->jb.s, os->jb.n);
@@ -146,6 +171,7 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		}
 		tl_w_eol(os->w);
 	}
+	tl_steps_free(&steps);
 }
 
 void
@@ -235,12 +261,27 @@ meta_row(struct tl_opstream *os, const struct tl_trace *t, const char *key,
 	tl_w_eol(os->w);
 }
 
+/* How the linked GPU events were linked: "flows,correlation", "none". */
+static void
+linking(const struct tl_link_stats *s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s", s->flow > 0 ? "flows" : "",
+	    s->flow > 0 && s->corr > 0 ? "," : "",
+	    s->corr > 0 ? "correlation" : "",
+	    (s->flow > 0 || s->corr > 0) && s->graph > 0 ? "," : "",
+	    s->graph > 0 ? "graph" : "");
+	if (buf[0] == '\0')
+		snprintf(buf, len, "none");
+}
+
 void
-tl_os_meta(struct tl_opstream *os, const struct tl_trace *t)
+tl_os_meta(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_timeline *tl)
 {
 	struct tl_link_stats s;
-	char buf[64];
-	size_t i;
+	char buf[128];
+	size_t i, n;
+	unsigned k;
 
 	for (i = 0; i < t->nmeta; i++)
 		meta_row(os, t, t->meta[i].key, t->meta[i].value);
@@ -255,8 +296,32 @@ tl_os_meta(struct tl_opstream *os, const struct tl_trace *t)
 	meta_row(os, t, "tl.unlinked_gpu_events", buf);
 	snprintf(buf, sizeof(buf), "%ld", s.graph);
 	meta_row(os, t, "tl.graph_gpu_events", buf);
+	snprintf(buf, sizeof(buf), "%ld", s.flow);
+	meta_row(os, t, "tl.flow_linked_gpu_events", buf);
+	snprintf(buf, sizeof(buf), "%ld", s.corr);
+	meta_row(os, t, "tl.correlation_linked_gpu_events", buf);
+	linking(&s, buf, sizeof(buf));
+	meta_row(os, t, "tl.linking", buf);
 	meta_row(os, t, "tl.link_key", t->link_external ? "External id" :
 	    "correlation");
+	for (k = 0, n = 0, buf[0] = '\0'; k < TL_NFLOWCAT; k++)
+		if (t->flow_cats & (1u << k))
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
+			    n > 0 ? "," : "", tl_flowcat_names[k]);
+	meta_row(os, t, "tl.launch_flows", n > 0 ? buf : "none");
+	tl_jb_reset(&os->jb);
+	tl_jb_us(&os->jb, tl->unlinked_busy);
+	meta_row(os, t, "tl.unlinked_busy_us", os->jb.s);
+	tl_jb_reset(&os->jb);
+	tl_jb_us(&os->jb, tl->unlinked_dur);
+	meta_row(os, t, "tl.unlinked_kernel_time_us", os->jb.s);
+	meta_row(os, t, "tl.gpu_arch", t->gpu.arch);
+	snprintf(buf, sizeof(buf), "%lld", t->gpu.compute_units);
+	meta_row(os, t, "tl.gpu_compute_units", t->gpu.compute_units > 0 ?
+	    buf : "");
+	snprintf(buf, sizeof(buf), "%lld", t->gpu.memory_bytes);
+	meta_row(os, t, "tl.gpu_memory_bytes", t->gpu.memory_bytes > 0 ?
+	    buf : "");
 }
 
 void
@@ -268,12 +333,13 @@ tl_os_header(struct tl_opstream *os, int table, int stack)
 	tl_w_eol(os->w);
 }
 
-void
+size_t
 tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_window *win, const struct tl_timeline *tl, int stack)
 {
 	struct tl_rows rows;
 	struct tl_callstack *cs = NULL;
+	size_t n;
 
 	if (os->launchers)
 		tl_launchers(t, win, &rows);
@@ -282,8 +348,10 @@ tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
 	if (stack)
 		cs = tl_callstack_new(t);
 	tl_os_rows(os, t, &rows, tl, cs);
+	n = rows.n;
 	tl_callstack_free(cs);
 	tl_rows_free(&rows);
+	return n;
 }
 
 void

@@ -33,8 +33,9 @@ void tl_os_header(struct tl_opstream *os, int table, int stack);
 /*
  * The op stream of the window (the launcher view when os->launchers),
  * module and call_stack too when stack; tl is the trace's timeline.
+ * Returns the number of rows written.
  */
-void tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
+size_t tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_window *win, const struct tl_timeline *tl, int stack);
 /*
  * The timeline rows of the window: all devices pooled (tl), or one
@@ -53,7 +54,11 @@ void tl_os_timeline(struct tl_opstream *os, const struct tl_trace *t,
 /* One row per GPU event in the window. */
 void tl_os_kernels(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_window *win);
-/* The trace's metadata and link statistics. */
-void tl_os_meta(struct tl_opstream *os, const struct tl_trace *t);
+/*
+ * The trace's metadata, link statistics (tl->unlinked_* for the unlinked
+ * GPU events) and device.
+ */
+void tl_os_meta(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_timeline *tl);
 
 #endif

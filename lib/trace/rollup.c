@@ -106,7 +106,8 @@ in_backward(const struct tl_trace *t, int i)
 static void
 label(const struct tl_trace *t, const struct tl_rows *rows, struct tl_row *r)
 {
-	const char *name = tl_ev_name(t, &t->ev[r->op]);
+	const char *name = r->name != NULL ? r->name :
+	    tl_ev_name(t, &t->ev[r->op]);
 	const struct tl_opinfo *o = tl_optable_find(name);
 	const int *g = tl_row_gpu(rows, r);
 	const char *k = r->ngpu > 0 ? tl_ev_name(t, &t->ev[g[0]]) : NULL;
@@ -284,6 +285,88 @@ sole_backward(const struct tl_trace *t, int op)
 	return t->ev[a].fwd;
 }
 
+/* TraceLens' pseudo-ops: kernels an op launches itself, split off. */
+static const struct pseudo {
+	const char *op;
+	const char *kernel;	/* a part of the kernel's name, any case */
+	const char *first;	/* the name of the first such kernel's row */
+	const char *rest;	/* and of the others' */
+} pseudos[] = {
+	{ "vllm::moe_forward", "matmul_ogs",
+	    "pseudo_op::moe_triton_unfused_up",
+	    "pseudo_op::moe_triton_unfused_down" },
+	{ "vllm::moe_forward", "matmul_scatter",
+	    "pseudo_op::moe_triton_unfused_finalize_matmul_scatter",
+	    "pseudo_op::moe_triton_unfused_finalize_matmul_scatter" },
+};
+
+/* Append the GPU events op launches through runtime calls only. */
+static void
+direct(const struct tl_trace *t, int op, int depth, int **v, size_t *n,
+    size_t *cap)
+{
+	int ch;
+
+	if (depth > LEAF_DEPTH)
+		return;
+	for (ch = t->ev[op].child; ch >= 0; ch = t->ev[ch].sibling) {
+		const struct tl_event *e = &t->ev[ch];
+
+		if (TL_IS_GPU(e->kind) && depth > 0 &&
+		    !(e->flags & TL_F_COMM)) {
+			tl_grow(v, cap, *n + 1, sizeof(**v));
+			(*v)[(*n)++] = ch;
+		} else if (e->kind == TL_EV_RUNTIME)
+			direct(t, ch, depth + 1, v, n, cap);
+	}
+}
+
+/* Make op's pseudo-op rows; 1 if it has any. */
+static int
+split(struct ctx *c, int op)
+{
+	const struct tl_trace *t = c->t;
+	const char *name = tl_ev_name(t, &t->ev[op]);
+	struct tl_rows *rows = c->rows;
+	int *g = NULL, made = 0;
+	size_t n = 0, cap = 0, i, k, seen[sizeof(pseudos) / sizeof(pseudos[0])];
+
+	for (k = 0; k < sizeof(pseudos) / sizeof(pseudos[0]); k++)
+		if (strcmp(pseudos[k].op, name) == 0)
+			break;
+	if (k == sizeof(pseudos) / sizeof(pseudos[0]))
+		return 0;
+	direct(t, op, 0, &g, &n, &cap);
+	sort_t = t;
+	if (n > 0)
+		qsort(g, n, sizeof(*g), cmp_gpu_ts);
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < n; i++) {
+		const char *kn = tl_ev_name(t, &t->ev[g[i]]);
+		struct tl_row *r;
+
+		for (k = 0; k < sizeof(pseudos) / sizeof(pseudos[0]); k++)
+			if (strcmp(pseudos[k].op, name) == 0 &&
+			    tl_contains_ci(kn, pseudos[k].kernel))
+				break;
+		if (k == sizeof(pseudos) / sizeof(pseudos[0]) ||
+		    bit(c->covered, g[i]))
+			continue;
+		r = new_row(rows, op, TL_ROW_PSEUDO);
+		r->name = seen[k]++ == 0 ? pseudos[k].first : pseudos[k].rest;
+		tl_grow(&rows->gpu, &rows->capgpu, rows->ngpu + 1,
+		    sizeof(*rows->gpu));
+		set_bit(c->covered, g[i]);
+		add_gpu(rows, r, g[i]);
+		rows->ngpu++;
+		finish_row(t, rows, r);
+		label(t, rows, r);
+		made = 1;
+	}
+	free(g);
+	return made;
+}
+
 static void
 visit(struct ctx *c, int op)
 {
@@ -293,6 +376,11 @@ visit(struct ctx *c, int op)
 
 	if (e->kind != TL_EV_CPU_OP || work(e) == 0)
 		return;
+	if (split(c, op)) {
+		for (ch = e->child; ch >= 0; ch = t->ev[ch].sibling)
+			visit(c, ch);
+		return;
+	}
 	if (has_model(t, op)) {
 		collect(c, op, TL_ROW_MODEL, -1);
 		return;
@@ -539,7 +627,8 @@ const char *
 tl_rowkind_name(int kind)
 {
 	static const char *const names[] = {
-		"model", "leaf", "backward", "synthetic", "comm", "launcher"
+		"model", "leaf", "backward", "synthetic", "comm", "launcher",
+		"pseudo"
 	};
 
 	return names[kind];

@@ -28,11 +28,14 @@ enum tl_rowkind {
 	TL_ROW_BWD,		/* backward wrapper, modelled by its forward op */
 	TL_ROW_SYNTH,		/* one kernel left over, under its nearest op */
 	TL_ROW_COMM,		/* collective kernels of one op */
-	TL_ROW_LAUNCHER		/* launcher view */
+	TL_ROW_LAUNCHER,	/* launcher view */
+	TL_ROW_PSEUDO		/* kernels of an op split off (TraceLens'
+				   pseudo-ops), named name */
 };
 
 struct tl_row {
 	int op;			/* event index of the op (or runtime call) */
+	const char *name;	/* a pseudo-op's name; NULL: the op's */
 	int fwd;		/* forward op of a backward row, or -1 */
 	uint32_t first;		/* its GPU events: tl_row_gpu() */
 	int ngpu;

@@ -17,6 +17,7 @@ tl_timeline(const struct tl_trace *t, const struct tl_window *w,
 {
 	struct tl_ivals comp = {0}, comm = {0}, mem = {0}, all = {0};
 	struct tl_ivals memx = {0}, memxx = {0}, commx = {0};
+	struct tl_ivals lk = {0}, ul = {0}, ulx = {0};
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
@@ -26,12 +27,18 @@ tl_timeline(const struct tl_trace *t, const struct tl_window *w,
 
 		if (!TL_IS_GPU(e->kind))
 			continue;
-		if (!unlinked && !(e->flags & TL_F_TREE))
-			continue;
 		if (device != TL_ALL_DEVICES && tl_ev_pid(t, e) != device)
 			continue;
 		if (!tl_in_window(t, w, (int)i))
 			continue;
+		if (!(e->flags & TL_F_TREE)) {
+			out->unlinked_events++;
+			out->unlinked_dur += e->dur;
+			tl_ivals_add(&ul, e->ts, e->ts + e->dur);
+			if (!unlinked)
+				continue;
+		} else if (unlinked)
+			tl_ivals_add(&lk, e->ts, e->ts + e->dur);
 		s = e->flags & TL_F_COMM ? &comm :
 		    e->flags & TL_F_MEMCPY_CLASS ? &mem : &comp;
 		tl_ivals_add(s, e->ts, e->ts + e->dur);
@@ -54,6 +61,13 @@ tl_timeline(const struct tl_trace *t, const struct tl_window *w,
 	out->idle = out->total - out->busy;
 	out->total_comm = tl_ivals_length(&comm);
 	out->total_memcpy = tl_ivals_length(&mem);
+	if (ul.n > 0) {
+		/* The linked events' union is all's unless they are in it. */
+		tl_ivals_merge(&ul);
+		tl_ivals_merge(&lk);
+		tl_ivals_subtract(&ul, unlinked ? &lk : &all, &ulx);
+		out->unlinked_busy = tl_ivals_length(&ulx);
+	}
 	tl_ivals_free(&comp);
 	tl_ivals_free(&comm);
 	tl_ivals_free(&mem);
@@ -61,6 +75,9 @@ tl_timeline(const struct tl_trace *t, const struct tl_window *w,
 	tl_ivals_free(&memx);
 	tl_ivals_free(&memxx);
 	tl_ivals_free(&commx);
+	tl_ivals_free(&lk);
+	tl_ivals_free(&ul);
+	tl_ivals_free(&ulx);
 }
 
 void

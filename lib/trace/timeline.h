@@ -17,13 +17,23 @@ struct tl_timeline {
 	int64_t compute, exposed_comm, exposed_memcpy, busy, idle, total;
 	int64_t total_comm, total_memcpy;
 	long nevents;
+	/*
+	 * The unlinked GPU events (no launch call found: launched before
+	 * the host side of the profile, or never tied to it), counted
+	 * whether or not they are on the timeline: how many, their summed
+	 * durations, and the busy time only they cover (what including
+	 * them adds to busy).
+	 */
+	long unlinked_events;
+	int64_t unlinked_dur, unlinked_busy;
 };
 
 #define TL_ALL_DEVICES UINT32_MAX
 
 /*
  * Compute the timeline of the linked GPU events (all GPU events when
- * unlinked is set) of one device (its pid id) or of TL_ALL_DEVICES.
+ * unlinked is set) of one device (its pid id) or of TL_ALL_DEVICES, and
+ * the unlinked events' figures either way.
  */
 void tl_timeline(const struct tl_trace *t, const struct tl_window *w,
     uint32_t device, int unlinked, struct tl_timeline *out);

@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "common/json.h"
 #include "common/util.h"
+#include "trace/devprops.h"
 #include "trace/input.h"
 #include "trace/jsonscan.h"
 #include "trace/trace.h"
@@ -22,12 +24,16 @@ struct pending {
 	size_t i;
 };
 
+/* A parsing thread's string ids to the trace's (0 = not yet known). */
+struct idmap {
+	uint32_t *v;		/* local id -> global id + 1 */
+	size_t cap;
+};
+
+/* What the reading threads share: the trace, filled in array order. */
 struct reader {
 	struct tl_trace *t;
 	const struct tl_trace_opts *o;
-	struct tl_json j;
-	char *buf;		/* scratch for unescaped or compact text */
-	size_t cap;
 	int64_t gpu_ns;		/* sum of the GPU events' durations */
 	int failed;
 	int link_known;		/* t->link_external is decided */
@@ -36,7 +42,81 @@ struct reader {
 	struct tl_map threads;	/* (0, pid << 32 | tid) -> index in t->threads */
 	uint64_t lastthr;	/* the last thread looked up: pid << 32 | tid */
 	uint32_t lastix;	/* and its index, if any thread was */
+	struct idmap *str, *args;	/* by parser */
+	int nparsers;
 };
+
+/*
+ * One reading thread's own state.  It interns the strings it reads in
+ * tables of its own (so that the hashing is done on every thread), and
+ * merge_event maps its ids to the trace's, interning each string in the
+ * trace's table when it first meets it, in array order: the ids are
+ * those one thread gives.
+ */
+struct parser {
+	const struct tl_trace_opts *o;
+	int id;			/* index in reader.str and reader.args */
+	struct tl_json j;
+	char *buf;		/* scratch for compact text */
+	size_t cap;
+	struct tl_strtab *str;	/* strings */
+	struct tl_strtab *args;	/* argument tuples of local string ids */
+};
+
+/*
+ * What parse_event found in one event, for merge_event: everything but
+ * what needs the trace's tables (string ids, threads, flows, the linking
+ * key), which merge_event fills in array order, so that the records are
+ * those one thread makes.  Strings are the parser's ids, with the
+ * string (kept by the parser's table until the reading ends).
+ */
+enum { R_X, R_FLOW_S, R_FLOW_F, R_ERROR };
+enum { S_NAME, S_PID, S_TID, S_GRID, S_BLOCK, S_DIMS, S_TYPES, S_STRIDES,
+	S_CONCRETE, NSTR };
+
+struct rec {
+	int64_t ts, dur, corr, extid, seq, stream, id;
+	const char *s[NSTR];	/* R_ERROR: the message follows the record */
+	uint32_t sid[NSTR], slen[NSTR];
+	uint32_t args;		/* the parser's tuple id, 0 for none */
+	uint16_t parser;
+	uint8_t type, kind;
+	uint8_t flowcat;	/* R_FLOW_*: its TL_FC_* bit */
+};
+
+static struct rec *
+rec_at(struct tl_scan_out *out, size_t at)
+{
+	return (struct rec *)(void *)(out->p + at);
+}
+
+/* String k of the record: s[0..n), interned in the parser's table. */
+static void
+put_str(struct parser *p, struct rec *r, int k, const char *s, size_t n)
+{
+	uint32_t id = tl_intern(p->str, s, n);
+
+	r->sid[k] = id;
+	r->s[k] = tl_str(p->str, id);
+	r->slen[k] = (uint32_t)n;
+}
+
+const char *const tl_flowcat_names[TL_NFLOWCAT] = {
+	"ac2g", "async_cpu_to_gpu", "async_gpu"
+};
+
+/* The TL_FC_* bit of a launch-flow category, 0 for any other. */
+static unsigned
+flow_cat(const char *c, size_t n)
+{
+	unsigned k;
+
+	for (k = 0; k < TL_NFLOWCAT; k++)
+		if (strlen(tl_flowcat_names[k]) == n &&
+		    memcmp(tl_flowcat_names[k], c, n) == 0)
+			return 1u << k;
+	return 0;
+}
 
 /* Map a `cat` value to a kind; -1 = not kept. */
 static int
@@ -106,39 +186,64 @@ bad(struct reader *r, uint64_t index, uint64_t offset, const char *what)
 	return -1;
 }
 
-/* Intern the unescaped string or the number text of token tk. */
-static uint32_t
-intern_scalar(struct reader *r, int tk)
+/* A record that says what is wrong with the event (parse_event). */
+static int
+parse_error(struct tl_scan_out *out, size_t at, const char *what)
 {
-	size_t n;
-	const char *s = tl_json_text(&r->j, tk, &n);
+	size_t n = strlen(what);
+	char *d = tl_scan_reserve(out, n + 1);
+	struct rec *r;
 
-	if (tl_json_type(&r->j, tk) == TL_J_STRING && memchr(s, '\\', n)) {
-		tl_grow(&r->buf, &r->cap, n + 1, 1);
-		n = tl_json_unescape(r->buf, s, n);
-		s = r->buf;
-	} else if (tl_json_type(&r->j, tk) != TL_J_STRING &&
-	    tl_json_type(&r->j, tk) != TL_J_PRIM)
-		return 0;
-	return tl_intern(r->t->str, s, n);
+	memcpy(d, what, n + 1);
+	out->len += n + 1;
+	r = rec_at(out, at);
+	r->type = R_ERROR;
+	return 1;
 }
 
-static uint32_t
-intern_compact(struct reader *r, int tk)
+/*
+ * String k: the unescaped string or the number text of token tk, as
+ * intern_scalar interned it ("" for other tokens or none).
+ */
+static void
+put_scalar(struct parser *p, struct rec *r, int k, int tk)
 {
 	size_t n;
+	const char *s;
+	enum tl_jtype ty;
 
-	if (tk < 0)
-		return 0;
-	n = tl_json_compact(&r->j, tk, &r->buf, &r->cap);
-	if (n == 4 && memcmp(r->buf, "null", 4) == 0)
-		return 0;
-	return tl_intern(r->t->str, r->buf, n);
+	if (tk < 0) {
+		put_str(p, r, k, "", 0);
+		return;
+	}
+	s = tl_json_text(&p->j, tk, &n);
+	ty = tl_json_type(&p->j, tk);
+	if (ty == TL_J_STRING && memchr(s, '\\', n)) {
+		tl_grow(&p->buf, &p->cap, n + 1, 1);
+		n = tl_json_unescape(p->buf, s, n);
+		s = p->buf;
+	} else if (ty != TL_J_STRING && ty != TL_J_PRIM)
+		n = 0;
+	put_str(p, r, k, s, n);
+}
+
+/* String k: token tk as compact JSON; "" for none or null. */
+static void
+put_compact(struct parser *p, struct rec *r, int k, int tk)
+{
+	size_t n = 0;
+
+	if (tk >= 0) {
+		n = tl_json_compact(&p->j, tk, &p->buf, &p->cap);
+		if (n == 4 && memcmp(p->buf, "null", 4) == 0)
+			n = 0;
+	}
+	put_str(p, r, k, n > 0 ? p->buf : "", n);
 }
 
 /* Integer value of token tk, or TL_NONE if absent or not an integer. */
 static int64_t
-int_arg(struct reader *r, int tk)
+int_arg(struct parser *p, int tk)
 {
 	size_t n;
 	const char *s;
@@ -146,29 +251,29 @@ int_arg(struct reader *r, int tk)
 
 	if (tk < 0)
 		return TL_NONE;
-	s = tl_json_text(&r->j, tk, &n);
+	s = tl_json_text(&p->j, tk, &n);
 	if (tl_parse_i64(s, n, &v) < 0)
 		return TL_NONE;
 	return v;
 }
 
+/* 0, or -1 with the message in msg. */
 static int
-time_field(struct reader *r, int tk, const char *key, int64_t *ns,
-    uint64_t index, uint64_t offset)
+time_field(struct parser *p, int tk, const char *key, int64_t *ns,
+    char *msg, size_t msgsz)
 {
 	size_t n;
 	const char *s;
-	char msg[64];
 
 	if (tk < 0) {
-		snprintf(msg, sizeof(msg), "missing \"%s\"", key);
-		return bad(r, index, offset, msg);
+		snprintf(msg, msgsz, "missing \"%s\"", key);
+		return -1;
 	}
-	s = tl_json_text(&r->j, tk, &n);
-	if (tl_json_type(&r->j, tk) != TL_J_PRIM ||
+	s = tl_json_text(&p->j, tk, &n);
+	if (tl_json_type(&p->j, tk) != TL_J_PRIM ||
 	    tl_parse_us_ns(s, n, ns) < 0) {
-		snprintf(msg, sizeof(msg), "\"%s\" is not a number", key);
-		return bad(r, index, offset, msg);
+		snprintf(msg, msgsz, "\"%s\" is not a number", key);
+		return -1;
 	}
 	return 0;
 }
@@ -197,35 +302,209 @@ thread_of(struct reader *r, uint32_t pid, uint32_t tid)
 	return r->lastix;
 }
 
+/* The members an X event is read for, found in one pass each. */
+enum { K_TS, K_DUR, K_NAME, K_PID, K_TID, K_ARGS, NTOP };
+static const char *const top_keys[NTOP] = {
+	"ts", "dur", "name", "pid", "tid", "args"
+};
+enum { A_CORR, A_EXTID, A_SEQ, A_STREAM, A_GRID, A_BLOCK, A_DIMS, A_TYPES,
+	A_STRIDES, A_CONCRETE, NARG };
+static const char *const arg_keys[NARG] = {
+	"correlation", "External id", "Sequence number", "stream", "grid",
+	"block", "Input Dims", "Input type", "Input Strides", "Concrete Inputs"
+};
+
+static void *
+parser_new(void *ctx)
+{
+	struct reader *r = ctx;
+	struct parser *p = tl_calloc(1, sizeof(*p));
+
+	p->o = r->o;
+	p->id = r->nparsers++;
+	r->str = tl_realloc(r->str, (size_t)r->nparsers * sizeof(*r->str));
+	r->args = tl_realloc(r->args, (size_t)r->nparsers * sizeof(*r->args));
+	memset(&r->str[p->id], 0, sizeof(r->str[p->id]));
+	memset(&r->args[p->id], 0, sizeof(r->args[p->id]));
+	tl_json_init(&p->j);
+	p->str = tl_strtab_new();
+	p->args = tl_strtab_new();
+	return p;
+}
+
+static void
+parser_free(void *w)
+{
+	struct parser *p = w;
+
+	tl_json_free(&p->j);
+	tl_strtab_free(p->str);
+	tl_strtab_free(p->args);
+	free(p->buf);
+	free(p);
+}
+
+/*
+ * Read one event on any thread: tokenise what is kept and check what can
+ * be checked alone.  Writes a struct rec to out, or nothing for an event
+ * that is skipped.
+ */
 static int
-flow_event(struct reader *r, int ph, uint64_t index, uint64_t offset)
+parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
+    uint64_t offset)
+{
+	struct parser *p = w;
+	struct rec *rc;
+	const char *cat, *err, *s;
+	char msg[64];
+	size_t catlen, n, at;
+	int kind = -1, tk, ph, f[NTOP], a[NARG];
+	unsigned fc = 0;
+
+	(void)offset;
+	if (prescan_cat(ev, len, &cat, &catlen)) {
+		kind = kind_of(cat, catlen, p->o->keep_python);
+		/* Launch flows go on; everything else not kept stops here. */
+		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0)
+			return 0;
+	}
+	at = out->len;
+	rc = tl_scan_reserve(out, sizeof(*rc));
+	memset(rc, 0, sizeof(*rc));
+	rc->parser = (uint16_t)p->id;
+	out->len += sizeof(*rc);
+	if (tl_json_parse(&p->j, ev, len, &err) < 0)
+		return parse_error(out, at, err);
+	if (tl_json_type(&p->j, 0) != TL_J_OBJECT)
+		return parse_error(out, at, "event is not a JSON object");
+	if (kind < 0 && (tk = TL_JSON_GET(&p->j, 0, "cat")) >= 0) {
+		cat = tl_json_text(&p->j, tk, &catlen);
+		kind = kind_of(cat, catlen, p->o->keep_python);
+		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0)
+			goto skip;
+	}
+	if ((tk = TL_JSON_GET(&p->j, 0, "ph")) < 0)
+		goto skip;
+	s = tl_json_text(&p->j, tk, &n);
+	ph = n == 1 ? s[0] : 0;
+	if (ph == 's' || ph == 'f') {
+		int64_t id;
+
+		if (fc == 0 || (tk = TL_JSON_GET(&p->j, 0, "id")) < 0)
+			goto skip;
+		s = tl_json_text(&p->j, tk, &n);
+		if (tl_parse_i64(s, n, &id) < 0)
+			goto skip;
+		rc->type = ph == 's' ? R_FLOW_S : R_FLOW_F;
+		rc->id = id;
+		rc->flowcat = (uint8_t)fc;
+		if (ph == 'f') {
+			put_scalar(p, rc, S_PID, TL_JSON_GET(&p->j, 0, "pid"));
+			put_scalar(p, rc, S_TID, TL_JSON_GET(&p->j, 0, "tid"));
+		}
+		return 1;
+	}
+	if (ph != 'X' || kind < 0)
+		goto skip;
+
+	rc->type = R_X;
+	rc->kind = (uint8_t)kind;
+	tl_json_members(&p->j, 0, top_keys, NTOP, f);
+	if (time_field(p, f[K_TS], "ts", &rc->ts, msg, sizeof(msg)) < 0 ||
+	    time_field(p, f[K_DUR], "dur", &rc->dur, msg, sizeof(msg)) < 0)
+		return parse_error(out, at, msg);
+	if (rc->dur < 0)
+		return parse_error(out, at, "negative \"dur\"");
+	if (rc->ts <= -TL_TIME_MAX || rc->ts >= TL_TIME_MAX)
+		return parse_error(out, at, "\"ts\" out of range");
+	if (rc->dur >= TL_TIME_MAX - rc->ts)
+		return parse_error(out, at, "\"ts\" + \"dur\" out of range");
+	put_scalar(p, rc, S_NAME, f[K_NAME]);
+	put_scalar(p, rc, S_PID, f[K_PID]);
+	put_scalar(p, rc, S_TID, f[K_TID]);
+	tl_json_members(&p->j, f[K_ARGS], arg_keys, NARG, a);
+	rc->corr = int_arg(p, a[A_CORR]);
+	rc->extid = int_arg(p, a[A_EXTID]);
+	if (TL_IS_GPU(kind)) {
+		rc->stream = int_arg(p, a[A_STREAM]);
+		put_compact(p, rc, S_GRID, a[A_GRID]);
+		put_compact(p, rc, S_BLOCK, a[A_BLOCK]);
+	} else
+		rc->seq = int_arg(p, a[A_SEQ]);
+	if (kind == TL_EV_CPU_OP) {
+		struct tl_args x;
+
+		put_compact(p, rc, S_DIMS, a[A_DIMS]);
+		put_compact(p, rc, S_TYPES, a[A_TYPES]);
+		put_compact(p, rc, S_STRIDES, a[A_STRIDES]);
+		put_compact(p, rc, S_CONCRETE, a[A_CONCRETE]);
+		x.dims = rc->sid[S_DIMS];
+		x.types = rc->sid[S_TYPES];
+		x.strides = rc->sid[S_STRIDES];
+		x.concrete = rc->sid[S_CONCRETE];
+		if (x.dims != 0 || x.types != 0 || x.strides != 0 ||
+		    x.concrete != 0)
+			rc->args = tl_intern(p->args, (const char *)&x,
+			    sizeof(x));
+	}
+	return 1;
+skip:
+	out->len = at;
+	return 0;
+}
+
+/* The trace's id of id in map m, interning s[0..n) if still unknown. */
+static uint32_t
+map_id(struct tl_strtab *tab, struct idmap *m, uint32_t id, const char *s,
+    size_t n)
+{
+	uint32_t g;
+
+	if (id < m->cap && m->v[id] != 0)
+		return m->v[id] - 1;
+	g = tl_intern(tab, s, n);
+	if (id >= m->cap) {
+		size_t old = m->cap;
+
+		tl_grow(&m->v, &m->cap, (size_t)id + 1, sizeof(*m->v));
+		memset(m->v + old, 0, (m->cap - old) * sizeof(*m->v));
+	}
+	m->v[id] = g + 1;
+	return g;
+}
+
+/* The trace's id of string k of the record. */
+static uint32_t
+rec_intern(struct reader *r, const struct rec *rc, int k)
+{
+	return map_id(r->t->str, &r->str[rc->parser], rc->sid[k], rc->s[k],
+	    rc->slen[k]);
+}
+
+static int
+flow_event(struct reader *r, const struct rec *rc, uint64_t index,
+    uint64_t offset)
 {
 	struct tl_trace *t = r->t;
-	int tk = TL_JSON_GET(&r->j, 0, "id");
-	size_t n;
-	const char *s;
-	int64_t id;
-	uint32_t v;
+	uint32_t v = tl_map32_get(&t->flows, (uint64_t)rc->id);
 
-	if (tk < 0)
-		return 0;
-	s = tl_json_text(&r->j, tk, &n);
-	if (tl_parse_i64(s, n, &id) < 0)
-		return 0;
-	v = tl_map32_get(&t->flows, (uint64_t)id);
-	if (ph == 's')
+	t->flow_cats |= rc->flowcat;
+	if (rc->type == R_FLOW_S)
 		v |= TL_FLOW_S;
 	else {
-		int p = TL_JSON_GET(&r->j, 0, "pid");
-		int q = TL_JSON_GET(&r->j, 0, "tid");
-		uint32_t thr = thread_of(r, p < 0 ? 0 : intern_scalar(r, p),
-		    q < 0 ? 0 : intern_scalar(r, q));
+		/*
+		 * The tid first: the order in which this was built with gcc
+		 * before (it evaluates call arguments right to left), so that
+		 * string ids stay as they were.
+		 */
+		uint32_t tid = rec_intern(r, rc, S_TID);
+		uint32_t thr = thread_of(r, rec_intern(r, rc, S_PID), tid);
 
 		if (thr > TL_FLOW_THREAD)
 			return bad(r, index, offset, "too many threads");
 		v = (v & TL_FLOW_S) | TL_FLOW_F | thr;
 	}
-	tl_map32_put(&t->flows, (uint64_t)id, v);
+	tl_map32_put(&t->flows, (uint64_t)rc->id, v);
 	return 0;
 }
 
@@ -274,95 +553,54 @@ set_link(struct reader *r, size_t i, int64_t corr, int64_t extid)
 	r->pend[r->npend++].i = i;
 }
 
-/* The members an X event is read for, found in one pass each. */
-enum { K_TS, K_DUR, K_NAME, K_PID, K_TID, K_ARGS, NTOP };
-static const char *const top_keys[NTOP] = {
-	"ts", "dur", "name", "pid", "tid", "args"
-};
-enum { A_CORR, A_EXTID, A_SEQ, A_STREAM, A_GRID, A_BLOCK, A_DIMS, A_TYPES,
-	A_STRIDES, A_CONCRETE, NARG };
-static const char *const arg_keys[NARG] = {
-	"correlation", "External id", "Sequence number", "stream", "grid",
-	"block", "Input Dims", "Input type", "Input Strides", "Concrete Inputs"
-};
-
+/*
+ * Add what parse_event found to the trace, in array order: string ids,
+ * threads, flows and the linking key depend on the events before.
+ */
 static int
-on_event(void *ctx, const char *ev, size_t len, uint64_t index,
-    uint64_t offset)
+merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 {
 	struct reader *r = ctx;
 	struct tl_trace *t = r->t;
+	const struct rec *rc = rp;
 	struct tl_event *e;
-	const char *cat, *err, *s;
-	size_t catlen, n;
-	uint32_t pid = 0, tid = 0;
-	int kind = -1, tk, ph, f[NTOP], a[NARG];
+	uint32_t pid, tid;
+	int kind;
 
 	t->nevents = index + 1;
-	if (prescan_cat(ev, len, &cat, &catlen)) {
-		kind = kind_of(cat, catlen, r->o->keep_python);
-		/* Flows are ac2g; everything else not kept is skipped here. */
-		if (kind < 0 && !(catlen == 4 && memcmp(cat, "ac2g", 4) == 0))
-			return 0;
-	}
-	if (tl_json_parse(&r->j, ev, len, &err) < 0)
-		return bad(r, index, offset, err);
-	if (tl_json_type(&r->j, 0) != TL_J_OBJECT)
-		return bad(r, index, offset, "event is not a JSON object");
-	if (kind < 0 && (tk = TL_JSON_GET(&r->j, 0, "cat")) >= 0) {
-		cat = tl_json_text(&r->j, tk, &catlen);
-		kind = kind_of(cat, catlen, r->o->keep_python);
-		if (kind < 0 && !(catlen == 4 && memcmp(cat, "ac2g", 4) == 0))
-			return 0;
-	}
-	if ((tk = TL_JSON_GET(&r->j, 0, "ph")) < 0)
+	if (rc == NULL)
 		return 0;
-	s = tl_json_text(&r->j, tk, &n);
-	ph = n == 1 ? s[0] : 0;
-	if (ph == 's' || ph == 'f')
-		return kind < 0 ? flow_event(r, ph, index, offset) : 0;
-	if (ph != 'X' || kind < 0)
-		return 0;
-
+	if (rc->type == R_ERROR)
+		return bad(r, index, offset, (const char *)(rc + 1));
+	if (rc->type != R_X)
+		return flow_event(r, rc, index, offset);
+	kind = rc->kind;
 	tl_grow(&t->ev, &t->capev, t->nev + 1, sizeof(*t->ev));
 	e = &t->ev[t->nev];
 	memset(e, 0, sizeof(*e));
 	e->uid = (uint32_t)index;
 	e->kind = (uint8_t)kind;
 	e->parent = e->sibling = -1;
-	tl_json_members(&r->j, 0, top_keys, NTOP, f);
-	if (time_field(r, f[K_TS], "ts", &e->ts, index, offset) < 0 ||
-	    time_field(r, f[K_DUR], "dur", &e->dur, index, offset) < 0)
-		return -1;
-	if (e->dur < 0)
-		return bad(r, index, offset, "negative \"dur\"");
-	if (e->ts <= -TL_TIME_MAX || e->ts >= TL_TIME_MAX)
-		return bad(r, index, offset, "\"ts\" out of range");
-	if (e->dur >= TL_TIME_MAX - e->ts)
-		return bad(r, index, offset, "\"ts\" + \"dur\" out of range");
+	e->ts = rc->ts;
+	e->dur = rc->dur;
 	if (TL_IS_GPU(kind)) {
 		if (e->dur > INT64_MAX - r->gpu_ns)
 			return bad(r, index, offset, "sum of the GPU events' "
 			    "\"dur\" out of range");
 		r->gpu_ns += e->dur;
 	}
-	if (f[K_NAME] >= 0)
-		e->name = intern_scalar(r, f[K_NAME]);
-	if (f[K_PID] >= 0)
-		pid = intern_scalar(r, f[K_PID]);
-	if (f[K_TID] >= 0)
-		tid = intern_scalar(r, f[K_TID]);
+	e->name = rec_intern(r, rc, S_NAME);
+	pid = rec_intern(r, rc, S_PID);
+	tid = rec_intern(r, rc, S_TID);
 	e->thread = thread_of(r, pid, tid);
-	tl_json_members(&r->j, f[K_ARGS], arg_keys, NARG, a);
 	if (TL_IS_GPU(kind) || kind == TL_EV_RUNTIME || kind == TL_EV_DRIVER)
-		set_link(r, t->nev, int_arg(r, a[A_CORR]),
-		    int_arg(r, a[A_EXTID]));
+		set_link(r, t->nev, rc->corr, rc->extid);
 	else
 		e->fwd = -1;
 	if (TL_IS_GPU(kind)) {
-		e->stream = int_arg(r, a[A_STREAM]);
-		e->grid = intern_compact(r, a[A_GRID]);
-		e->block = intern_compact(r, a[A_BLOCK]);
+		e->stream = rc->stream;
+		e->grid = rec_intern(r, rc, S_GRID);
+		e->block = rec_intern(r, rc, S_BLOCK);
 		if (e->stream == TL_NONE) {
 			int64_t v;
 			const char *ts = tl_str(t->str, tid);
@@ -372,21 +610,29 @@ on_event(void *ctx, const char *ev, size_t len, uint64_t index,
 				e->stream = v;
 		}
 	} else {
-		e->seq = int_arg(r, a[A_SEQ]);
+		e->seq = rc->seq;
 		e->child = -1;
 	}
 	if (kind == TL_EV_CPU_OP) {
-		struct tl_args x;
+		uint32_t dims = rec_intern(r, rc, S_DIMS);
+		uint32_t types = rec_intern(r, rc, S_TYPES);
+		uint32_t strides = rec_intern(r, rc, S_STRIDES);
+		uint32_t concrete = rec_intern(r, rc, S_CONCRETE);
+		struct idmap *m = &r->args[rc->parser];
 
-		x.dims = intern_compact(r, a[A_DIMS]);
-		x.types = intern_compact(r, a[A_TYPES]);
-		x.strides = intern_compact(r, a[A_STRIDES]);
-		x.concrete = intern_compact(r, a[A_CONCRETE]);
 		/* Argument lists repeat far more than ops do: intern them. */
-		if (x.dims != 0 || x.types != 0 || x.strides != 0 ||
-		    x.concrete != 0)
-			e->args = tl_intern(t->argtab, (const char *)&x,
-			    sizeof(x));
+		if (rc->args != 0 && rc->args < m->cap && m->v[rc->args] != 0)
+			e->args = m->v[rc->args] - 1;
+		else if (rc->args != 0) {
+			struct tl_args x;
+
+			x.dims = dims;
+			x.types = types;
+			x.strides = strides;
+			x.concrete = concrete;
+			e->args = map_id(t->argtab, m, rc->args,
+			    (const char *)&x, sizeof(x));
+		}
 	}
 	t->nev++;
 	return 0;
@@ -422,26 +668,17 @@ on_meta(void *ctx, const char *key, size_t klen, const char *val, size_t vlen)
 		}
 		tl_json_free(&j);
 	}
-	if (strcmp(m->key, "deviceProperties") == 0 && vlen > 0) {
-		struct tl_json j;
-		int tk;
+	if (strcmp(m->key, "deviceProperties") == 0 && vlen > 0)
+		tl_devprops_parse(val, vlen, &t->gpu);
+}
 
-		tl_json_init(&j);
-		if (tl_json_parse(&j, val, vlen, &err) > 0 &&
-		    tl_json_type(&j, 0) == TL_J_ARRAY &&
-		    tl_json_size(&j, 0) > 0 &&
-		    tl_json_type(&j, 1) == TL_J_OBJECT &&
-		    (tk = TL_JSON_GET(&j, 1, "name")) >= 0 &&
-		    tl_json_type(&j, tk) == TL_J_STRING) {
-			size_t n;
-			const char *s = tl_json_text(&j, tk, &n);
+/* The online CPUs, the default thread count. */
+static int
+ncpu(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
-			free(t->gpu);
-			t->gpu = tl_malloc(n + 1);
-			tl_json_unescape(t->gpu, s, n);
-		}
-		tl_json_free(&j);
-	}
+	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
 }
 
 struct tl_trace *
@@ -467,17 +704,26 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	memset(&r, 0, sizeof(r));
 	r.t = t;
 	r.o = o;
-	tl_json_init(&r.j);
 	tl_map_init(&r.threads);
+	memset(&cb, 0, sizeof(cb));
 	cb.ctx = &r;
-	cb.event = on_event;
 	cb.meta = on_meta;
+	cb.wnew = parser_new;
+	cb.wfree = parser_free;
+	cb.parse = parse_event;
+	cb.merge = merge_event;
+	cb.nthreads = o->threads > 0 ? o->threads : ncpu();
+	cb.block = o->block;
 	rc = tl_scan(in, &cb);
 	if (tl_input_close(in) < 0)
 		rc = -1;
-	tl_json_free(&r.j);
-	free(r.buf);
 	tl_map_free(&r.threads);
+	for (i = 0; i < (size_t)r.nparsers; i++) {
+		free(r.str[i].v);
+		free(r.args[i].v);
+	}
+	free(r.str);
+	free(r.args);
 	for (i = 0; i < r.npend; i++)
 		t->ev[r.pend[i].i].link = r.pend[i].extid;
 	free(r.pend);
@@ -506,7 +752,7 @@ tl_trace_free(struct tl_trace *t)
 	tl_strtab_free(t->argtab);
 	free(t->ev);
 	free(t->rank);
-	free(t->gpu);
+	free(t->gpu.name);
 	free(t->name);
 	free(t->path);
 	free(t);

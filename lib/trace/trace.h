@@ -13,6 +13,7 @@
 
 #include "common/hashmap.h"
 #include "common/intern.h"
+#include "trace/devprops.h"
 
 #define TL_NONE INT64_MIN	/* absent integer argument */
 /*
@@ -46,9 +47,26 @@ enum {
 	TL_F_MEMCPY_CLASS = 8,	/* counts as memcpy on the timeline */
 	TL_F_GRAPH = 16,	/* GPU event reached through a graph launch */
 	TL_F_GPU_BELOW = 32,	/* host event with a linked GPU event below */
-	TL_F_FLOW = 64		/* GPU event on the thread of the end of an
-				   ac2g flow with its link, which starts too */
+	TL_F_FLOW = 64,		/* GPU event on the thread of the end of a
+				   launch flow with its link, which starts too */
+	TL_F_NOFLOW = 128	/* GPU event whose link no launch flow has:
+				   linked by the correlation id alone */
 };
+
+/*
+ * The categories of the flow events that tie a launch call to its GPU
+ * event ("launch flows"), as bits of tl_trace.flow_cats: Kineto has
+ * written "ac2g" since 2022, "async_cpu_to_gpu" (named "async_gpu")
+ * before, and "async_gpu" in its first versions.  Other flows (fwdbwd,
+ * forward_backward) are not launches and are skipped.
+ */
+enum {
+	TL_FC_AC2G = 1,
+	TL_FC_ASYNC_CPU_TO_GPU = 2,
+	TL_FC_ASYNC_GPU = 4
+};
+#define TL_NFLOWCAT 3
+extern const char *const tl_flowcat_names[TL_NFLOWCAT];
 
 /*
  * One kept event, 64 bytes: a trace may hold millions, and these records
@@ -124,6 +142,12 @@ struct tl_meta {
 struct tl_trace_opts {
 	int keep_python;	/* keep python_function events */
 	const char *trace_name;	/* the trace column; NULL = file name */
+	/*
+	 * Threads that cut and tokenise the events (0: one per online
+	 * CPU).  The trace read is the same whatever the count.
+	 */
+	int threads;
+	size_t block;		/* bytes a thread cuts at a time; 0: default */
 };
 
 struct tl_trace {
@@ -141,8 +165,9 @@ struct tl_trace {
 	struct tl_meta *meta;
 	size_t nmeta, capmeta;
 	char *rank;		/* distributedInfo.rank, or NULL */
-	char *gpu;		/* deviceProperties[0].name, or NULL */
+	struct tl_gpuinfo gpu;	/* deviceProperties[0] */
 	int link_external;	/* linking key: 1 External id, 0 correlation */
+	unsigned flow_cats;	/* TL_FC_* of the launch flows read */
 };
 
 /*

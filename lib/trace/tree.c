@@ -208,6 +208,8 @@ link_gpu(struct tl_trace *t)
 		if ((f & TL_FLOW_S) && (f & TL_FLOW_F) &&
 		    (f & TL_FLOW_THREAD) == e->thread)
 			e->flags |= TL_F_FLOW;
+		else if (f == 0 && !t->link_external)
+			e->flags |= TL_F_NOFLOW;
 	}
 	tl_map_free(&klass);
 	/* The flows are in the GPU events' flags now: free them first. */
@@ -227,7 +229,7 @@ link_gpu(struct tl_trace *t)
 	for (i = 0; i < t->nev; i++) {
 		const struct tl_event *r = &t->ev[i];
 		int64_t l;
-		size_t j;
+		size_t j, j0;
 		int g;
 
 		if (r->kind != TL_EV_RUNTIME && r->kind != TL_EV_DRIVER)
@@ -247,11 +249,24 @@ link_gpu(struct tl_trace *t)
 		 * its flow (TL_F_FLOW); the last one in file order when the
 		 * link is reused.
 		 */
-		for (g = -1; j < np && pairs[2 * j] == l; j++)
+		for (g = -1, j0 = j; j < np && pairs[2 * j] == l; j++)
 			if (t->ev[pairs[2 * j + 1]].flags & TL_F_FLOW)
 				g = (int)pairs[2 * j + 1];
-		if (g >= 0)
+		if (g >= 0) {
 			attach(t, (int)i, g);
+			continue;
+		}
+		/*
+		 * Traces without launch flows (HTA's sampled traces, flows
+		 * lost in a conversion) tie a launch to its GPU events by
+		 * the correlation id alone, as HTA does: every GPU event of
+		 * this id that no flow names.  A correlation id is the
+		 * runtime's, one per call; External ids are shared by all
+		 * the calls of an op, so they never link on their own.
+		 */
+		for (j = j0; j < np && pairs[2 * j] == l; j++)
+			if (t->ev[pairs[2 * j + 1]].flags & TL_F_NOFLOW)
+				attach(t, (int)i, (int)pairs[2 * j + 1]);
 	}
 	free(pairs);
 	/* The calls' links are only needed for linking. */
@@ -344,7 +359,14 @@ tl_tree_stats(const struct tl_trace *t, struct tl_link_stats *s)
 		if (!TL_IS_GPU(e->kind))
 			continue;
 		s->gpu++;
-		s->linked += (e->flags & TL_F_TREE) != 0;
-		s->graph += (e->flags & TL_F_GRAPH) != 0;
+		if (!(e->flags & TL_F_TREE))
+			continue;
+		s->linked++;
+		if (e->flags & TL_F_GRAPH)
+			s->graph++;
+		else if (e->flags & TL_F_NOFLOW)
+			s->corr++;
+		else
+			s->flow++;
 	}
 }

@@ -6,8 +6,10 @@
  * The host call tree and GPU linking (as TraceLens' TraceToTree in
  * TraceLens/Trace2Tree/trace_to_tree.py): per-thread
  * call stacks with the 1 µs bleed rule, runtime → GPU event through the
- * correlation id (or External id) and ac2g flows, graph launches, and
- * forward → backward links by sequence number.  python_function events
+ * correlation id (or External id) and launch flows (ac2g and Kineto's
+ * older categories, trace.h), graph launches, the correlation id alone
+ * for GPU events no launch flow names, and forward → backward links by
+ * sequence number.  python_function events
  * never enter this tree, so the numbers do not depend on them.
  */
 #include "trace/trace.h"
@@ -20,9 +22,13 @@ int tl_tree_cpu_ancestor(const struct tl_trace *t, int i);
 /* 1 if name starts with "autograd::engine::evaluate_function:". */
 int tl_is_autograd_fn(const char *name);
 
-/* Counts made while linking. */
+/*
+ * Counts of GPU events: all, linked, and the linked ones by how: graph
+ * launch, launch flow, correlation id alone (linked = graph + flow +
+ * corr).
+ */
 struct tl_link_stats {
-	long gpu, linked, graph;
+	long gpu, linked, graph, flow, corr;
 };
 void tl_tree_stats(const struct tl_trace *t, struct tl_link_stats *s);
 

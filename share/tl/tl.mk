@@ -19,7 +19,12 @@
 # Variables (on the command line):
 #	TRACES	directory of the traces (default .)
 #	OUT	directory of the results (default tl-out)
-#	HW	GPU for tl-efficiency --hw (default auto: the one each trace names)
+#	HW	GPU for tl-efficiency --hw (default auto: the one each trace names;
+#		a trace whose GPU auto cannot name gets a warning and empty
+#		efficiency columns, and the batch goes on)
+#	HWMAP	a file of "GLOB GPU" lines naming the GPU of the traces whose
+#		name matches GLOB, before HW (tl-efficiency --hw-map): for a
+#		folder of traces from several GPUs; the streams depend on it
 #	PARSEFLAGS, EFFFLAGS	more options of tl-parse and tl-efficiency
 #	TLBIN	directory of the tl programs, with a trailing / (default:
 #		found in PATH)
@@ -28,11 +33,13 @@
 TRACES = .
 OUT = tl-out
 HW = auto
+HWMAP =
 PARSEFLAGS =
 EFFFLAGS =
 TLBIN =
 TL_PARSE = $(TLBIN)tl-parse
 TL_EFFICIENCY = $(TLBIN)tl-efficiency
+TL_HWMAPFLAG = $(if $(HWMAP),--hw-map $(HWMAP))
 
 TL_GZ := $(sort $(wildcard $(TRACES)/*.json.gz))
 TL_JSON := $(sort $(wildcard $(TRACES)/*.json))
@@ -48,14 +55,14 @@ define tl_ops_recipe
 	@mkdir -p $(@D)
 	@rm -f $@.failed
 	{ $(TL_PARSE) $(PARSEFLAGS) $< || echo > $@.failed; } | \
-	    $(TL_EFFICIENCY) --hw $(HW) $(EFFFLAGS) > $@.tmp && \
+	    $(TL_EFFICIENCY) --hw $(HW) $(TL_HWMAPFLAG) $(EFFFLAGS) > $@.tmp && \
 	    [ ! -e $@.failed ] && mv $@.tmp $@ || \
 	    { rm -f $@.tmp $@.failed; exit 1; }
 endef
 
-$(OUT)/%.ops.tsv: $(TRACES)/%.json.gz
+$(OUT)/%.ops.tsv: $(TRACES)/%.json.gz $(HWMAP)
 	$(tl_ops_recipe)
-$(OUT)/%.ops.tsv: $(TRACES)/%.json
+$(OUT)/%.ops.tsv: $(TRACES)/%.json $(HWMAP)
 	$(tl_ops_recipe)
 
 # One header (every stream's must be the same), then every stream's rows,

@@ -19,16 +19,17 @@ dur=${1:-60}
 SHARED=${TL_SHARED:-../shared}
 BIN=${BIN:-bin}
 FUZZERS=${FUZZERS:-fuzz_trace fuzz_stream fuzz_expr fuzz_efficiency \
-    fuzz_findings fuzz_compare}
+    fuzz_findings fuzz_compare fuzz_timeline}
 ct=fuzz/corpus-fuzz_trace
 cs=fuzz/corpus-fuzz_stream
 ce=fuzz/corpus-fuzz_expr
 cy=fuzz/corpus-fuzz_efficiency
 cf=fuzz/corpus-fuzz_findings
 cc=fuzz/corpus-fuzz_compare
+cl=fuzz/corpus-fuzz_timeline
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p fuzz/out "$ct" "$cs" "$ce" "$cy" "$cf" "$cc"
+mkdir -p fuzz/out "$ct" "$cs" "$ce" "$cy" "$cf" "$cc" "$cl"
 
 # Trace seeds, gunzipped (a gzip one too, for the gzip path).
 for f in tests/bad/*.json tests/data/*.json; do
@@ -111,6 +112,32 @@ for f in "$ct"/seed-*.json $models; do
 		    cat "$cc/seed-$b.tsv"; } > "$cc/seed-$prev+$b.tsv"
 	fi
 	prev=$b
+done
+
+# Timeline seeds (tl-compare --timeline): the bad streams, tl-parse
+# --timeline tables (pooled, per device) of the trace seeds, each alone
+# and beside the next after a NUL byte, and the first lines of the
+# compare seeds (their trace_*_us columns).
+for f in tests/bad/stream/*.tsv tests/bad/stream/*.csv; do
+	[ -f "$f" ] && cp "$f" "$cl/seed-$(basename "$f")"
+done
+prev=
+for f in "$ct"/seed-*.json; do
+	b=$(basename "$f" .json)
+	b=${b#seed-}
+	"$BIN/tl-parse" -t "$f" > "$cl/seed-$b.tsv" 2>/dev/null || {
+		rm -f "$cl/seed-$b.tsv"
+		continue
+	}
+	"$BIN/tl-parse" -t -d "$f" > "$cl/seed-$b-d.tsv" 2>/dev/null
+	if [ -n "$prev" ]; then
+		{ cat "$cl/seed-$prev.tsv"; printf '\000'
+		    cat "$cl/seed-$b.tsv"; } > "$cl/seed-$prev+$b.tsv"
+	fi
+	prev=$b
+done
+for f in "$cc"/seed-*.tsv; do
+	head -n 3 "$f" > "$cl/seed-ops-$(basename "$f")"
 done
 
 # Formula seeds: the flops and bytes columns of the model files.

@@ -42,10 +42,7 @@ static const char *const gpus[] = { "mi300x", "h100", "mi210", "a100" };
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	(void)argc;
-	(void)argv;
-	tl_setprogname(HARNESS);
-	fz_open_inputs();
+	fz_start(argc, argv);
 	fz_load_tables();
 	fz_catch();
 	return 0;
@@ -59,19 +56,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char *out;
 	static size_t outlen;
 	struct tl_cmp_opts o;
-	const uint8_t *nul = memchr(data, '\0', size);
 	uint32_t h = fz_hash(data, size);
 	size_t rows;
 	FILE *fp;
 	int csv = h & 1, k;
 
-	if (nul == NULL) {
-		fz_put_input(0, data, size);
-		fz_put_input(1, data, size);
-	} else {
-		fz_put_input(0, data, (size_t)(nul - data));
-		fz_put_input(1, nul + 1, size - (size_t)(nul - data) - 1);
-	}
+	fz_put_pair(data, size);
 	memset(&o, 0, sizeof(o));
 	o.roof = (h >> 1) & 1 ? TL_ROOF_PEAK : TL_ROOF_ACHIEVABLE;
 	o.tolerance_pct = (h >> 2) & 1 ? 0 : 25;

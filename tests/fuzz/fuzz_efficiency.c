@@ -4,9 +4,9 @@
  * tl-efficiency's library (lib/analysis/efficiency), as the program runs
  * it, once per input.  So the whole efficiency path is fuzzed: the perf
  * columns read back or the perf model run, the GPU of each row (--hw
- * NAME, --hw auto from trace_gpu, or user peaks), the roofline, the
- * elementwise baseline over a temporary spool, --group's statistics and
- * --no-baseline.
+ * NAME, --hw auto from the trace_gpu* columns, or user peaks), the
+ * roofline, the elementwise baseline over a temporary spool, --group's
+ * statistics and --no-baseline.
  *
  * tl-efficiency ends on bad input through tl_die (exit 1), as it must;
  * the harness catches that (harness.h) and then frees the run, which
@@ -28,6 +28,7 @@
 #include "analysis/efficiency.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/hwauto.h"
 #include "model/hwspec.h"
 
 #define HARNESS "fuzz_efficiency"
@@ -54,6 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static char *out;
 	static size_t outlen;
 	static struct tl_efficiency *e;
+	static struct tl_hwauto hwa;
 	struct tl_effopts o;
 	struct tl_writer w;
 	uint32_t h = fz_hash(data, size);
@@ -68,10 +70,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (gpu == NULL) {
 		o.peak_tflops = 1307.4;
 		o.peak_tbs = 5.3;
-	} else if (strcmp(gpu, "auto") == 0)
-		o.hw_auto = 1;
-	else
-		o.hw = tl_hw_find(gpu);
+	} else {
+		CHECK(tl_hwauto_init(&hwa, strcmp(gpu, "auto") == 0 ? NULL :
+		    tl_hw_find(gpu), NULL, 0, NULL, 0) == 0);
+		o.hw = &hwa;
+	}
 	o.roof = (h >> 2) & 1 ? TL_ROOF_PEAK : TL_ROOF_ACHIEVABLE;
 	o.group = ((h >> 4) % 3) == 1;
 	o.no_baseline = ((h >> 4) % 3) == 2;
@@ -93,6 +96,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	tl_efficiency_free(e);
 	e = NULL;
+	tl_hwauto_free(&hwa);
 	if (fclose(fp) != 0)
 		tl_die("fclose:");
 	free(out);

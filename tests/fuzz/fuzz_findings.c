@@ -194,6 +194,9 @@ check_tree(const char *dir)
 			check_json(text, len);
 		else if (nl > 4 && strcmp(de->d_name + nl - 4, ".csv") == 0)
 			fz_check_fields(text, len, 1, 0);
+		else if (strcmp(de->d_name, ".tl-findings.manifest") == 0)
+			CHECK(memchr(text, '\0', len) == NULL &&
+			    strstr(text, "..") == NULL);
 		else
 			CHECK(!"a file of an unknown kind");
 		free(text);

@@ -17,6 +17,12 @@
  * same way: python_function kept (and --stack columns), a window (the
  * first ProfilerStep#, or the middle half of the trace), unlinked events
  * on the timeline, CSV instead of TSV.
+ *
+ * A small plain trace is read twice, on one thread and on two threads
+ * with blocks of a few bytes to 4 KiB (from the hash), so that events
+ * straddle blocks and the workers guess wrong: both reads must fail alike
+ * or give the same output.  A larger or gzip one is read once, on one
+ * thread or on two with blocks of 4 or 64 KiB.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -68,6 +74,10 @@ check_timeline(const struct tl_timeline *tl)
 	CHECK(tl->busy <= tl->total);
 	CHECK(tl->exposed_comm <= tl->total_comm);
 	CHECK(tl->exposed_memcpy <= tl->total_memcpy);
+	/* What the unlinked events alone cover is in their durations. */
+	CHECK(tl->unlinked_busy >= 0 && tl->unlinked_busy <= tl->unlinked_dur);
+	CHECK((tl->unlinked_events == 0) == (tl->unlinked_dur == 0) ||
+	    tl->unlinked_events > 0);
 }
 
 /* A window as --step (the first ProfilerStep#) or --window would give. */
@@ -184,18 +194,37 @@ run(struct tl_trace *t)
 	tl_os_header(&os, TL_TAB_KERNELS, 0);
 	tl_os_kernels(&os, t, &win);
 	tl_os_header(&os, TL_TAB_META, 0);
-	tl_os_meta(&os, t);
+	tl_os_meta(&os, t, &tl);
+}
+
+/* Read the input file as o says and run it; the output, or NULL. */
+static char *
+read_run(const struct tl_trace_opts *o, size_t *outlen)
+{
+	struct tl_trace *t;
+	char *out = NULL;
+	FILE *fp;
+
+	if ((t = tl_trace_read(fz_path[0], o)) == NULL)
+		return NULL;
+	if ((fp = open_memstream(&out, outlen)) == NULL)
+		tl_die("open_memstream:");
+	tl_w_init(&w, fp, opt.csv);
+	run(t);
+	tl_trace_free(t);
+	if (fclose(fp) != 0)
+		tl_die("fclose:");
+	return out;
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const size_t blocks[] = { 1, 3, 16, 64, 250, 4096 };
 	struct tl_trace_opts o;
-	struct tl_trace *t;
 	uint32_t h = fz_hash(data, size);
-	char *out = NULL;
-	size_t outlen = 0;
-	FILE *fp;
+	char *out, *out2;
+	size_t outlen = 0, outlen2 = 0;
 
 	opt.python = h & 1;
 	opt.unlinked = (h >> 1) & 1;
@@ -205,17 +234,32 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(&o, 0, sizeof(o));
 	o.keep_python = opt.python;
 	o.trace_name = (h >> 5) & 1 ? "x\ty,\"z\"\n" : NULL;
-	if ((t = tl_trace_read(fz_path[0], &o)) == NULL)
+	o.block = blocks[(h >> 6) % (sizeof(blocks) / sizeof(blocks[0]))];
+	if (size > 16384 || (size >= 2 && data[0] == 0x1f && data[1] == 0x8b)) {
+		/*
+		 * Large, or gzip (which may inflate to megabytes): read once,
+		 * on one thread or on two with blocks of 4 or 64 KiB, as
+		 * reading twice would take too long.
+		 */
+		o.threads = (h >> 9) & 1 ? 2 : 1;
+		o.block = o.block < 250 ? 4096 : 65536;
+		if ((out = read_run(&o, &outlen)) != NULL)
+			fz_check_fields(out, outlen, opt.csv, 1);
+		free(out);
+		tl_jb_free(&os.jb);
 		return 0;
-	if ((fp = open_memstream(&out, &outlen)) == NULL)
-		tl_die("open_memstream:");
-	tl_w_init(&w, fp, opt.csv);
-	run(t);
-	tl_trace_free(t);
-	if (fclose(fp) != 0)
-		tl_die("fclose:");
-	fz_check_fields(out, outlen, opt.csv, 1);
+	}
+	o.threads = 1;
+	out = read_run(&o, &outlen);
+	o.threads = 2;
+	out2 = read_run(&o, &outlen2);
+	CHECK((out == NULL) == (out2 == NULL));
+	if (out != NULL) {
+		CHECK(outlen == outlen2 && memcmp(out, out2, outlen) == 0);
+		fz_check_fields(out, outlen, opt.csv, 1);
+	}
 	free(out);
+	free(out2);
 	tl_jb_free(&os.jb);
 	return 0;
 }

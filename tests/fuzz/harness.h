@@ -86,6 +86,16 @@ fz_open_inputs(void)
 	atexit(fz_cleanup);
 }
 
+/* What every harness does first: its name for messages, its input files. */
+FZ_FN void
+fz_start(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	tl_setprogname(HARNESS);
+	fz_open_inputs();
+}
+
 /* Make input file i hold exactly data[0..size). */
 FZ_FN void
 fz_put_input(int i, const uint8_t *data, size_t size)
@@ -100,6 +110,24 @@ fz_put_input(int i, const uint8_t *data, size_t size)
 		    (off_t)off)) < 0)
 			tl_die("%s: write:", fz_path[i]);
 		off += (size_t)k;
+	}
+}
+
+/*
+ * Input files 0 and 1: data split at its first NUL byte (before it, after
+ * it), or all of data in both when it has none.
+ */
+FZ_FN void
+fz_put_pair(const uint8_t *data, size_t size)
+{
+	const uint8_t *nul = memchr(data, '\0', size);
+
+	if (nul == NULL) {
+		fz_put_input(0, data, size);
+		fz_put_input(1, data, size);
+	} else {
+		fz_put_input(0, data, (size_t)(nul - data));
+		fz_put_input(1, nul + 1, size - (size_t)(nul - data) - 1);
 	}
 }
 

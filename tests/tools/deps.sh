@@ -4,12 +4,12 @@
 # install them all with apt-get if run as root on Debian, or print the
 # command to run and exit 1.  Quiet when everything is present.
 # usage: sh tests/tools/deps.sh
-PKGS="build-essential zlib1g-dev libjsmn-dev libcsv-dev python3 mandoc"
+PKGS="build-essential zlib1g-dev libisal-dev libjsmn-dev libcsv-dev python3 mandoc"
 
 missing()
 {
 	m=
-	for h in zlib.h jsmn.h csv.h; do
+	for h in zlib.h isa-l/igzip_lib.h jsmn.h csv.h; do
 		[ -f "/usr/include/$h" ] || m="$m /usr/include/$h"
 	done
 	for t in cc make awk python3 mandoc; do

@@ -388,6 +388,7 @@ main(int argc, char *argv[])
 		return TL_EXIT_ERROR;
 	in.name = tl_input_name(src);
 	tl_json_init(&in.j);
+	memset(&cb, 0, sizeof(cb));
 	cb.ctx = NULL;
 	cb.event = on_event;
 	cb.meta = on_meta;

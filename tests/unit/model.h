@@ -4,7 +4,8 @@
  * unit.h, which it includes.  One op at a time: run() parses its
  * arguments into o, as the profiler records them (Input Dims, Input type,
  * Concrete Inputs; a ' in them stands for " so that a vector may read as
- * TraceLens' CSVs do), and runs a model family on it into p.  Then:
+ * TraceLens' CSVs do), with the context_args context() set, and runs a
+ * model family on it into p.  Then:
  *
  *	exact()		tl's own counts, FLOPs and bytes;
  *	agrees()	a TraceLens row, GFLOPS and Data Moved (MB);
@@ -30,6 +31,7 @@
 
 static struct tl_opargs o;
 static struct tl_perf p;
+static char *ctx_json;	/* context_args of the next runs, or NULL */
 
 /* A copy of s with ' for ", or NULL for NULL. */
 static inline char *
@@ -60,7 +62,8 @@ run_strided(const char *family, int bwd, const char *name, const char *dims,
 	const char *err = NULL;
 	int rc = -2;
 
-	if (tl_opargs_parse(&o, name, d, t, s, c, &err) == 0)
+	if (tl_opargs_parse(&o, name, d, t, s, c, &err) == 0 &&
+	    tl_opargs_set_ctx(&o, ctx_json, &err) == 0)
 		rc = tl_perf_run(&o, family, bwd, &p);
 	else {
 		tl_perf_reset(&p);
@@ -71,6 +74,27 @@ run_strided(const char *family, int bwd, const char *name, const char *dims,
 	free(s);
 	free(c);
 	return rc;
+}
+
+/*
+ * The context_args of the runs that follow (' for " as above); NULL: none.
+ */
+static inline void
+context(const char *json)
+{
+	free(ctx_json);
+	ctx_json = dq(json);
+}
+
+/* Free what model.h holds; the test's exit status (unit_done). */
+static inline int
+model_done(const char *test)
+{
+	tl_opargs_free(&o);
+	tl_perf_free(&p);
+	free(ctx_json);
+	ctx_json = NULL;
+	return unit_done(test);
 }
 
 /* run_strided() without strides. */

@@ -193,6 +193,77 @@ devices(void)
 		CHECK_STR(match(v[i].dev, v[i].nsm, v[i].mem), v[i].gpu);
 }
 
+/*
+ * tl_hw_identify: name, architecture, compute units and memory together,
+ * as the traces of TraceLens' and HTA's tests give them; the candidates
+ * when ambiguous.
+ */
+static void
+identify(void)
+{
+	static const struct {
+		const char *name, *arch;
+		long long cus, mem;
+		const char *gpu, *cand;
+	} v[] = {
+		/* vLLM's MI300X traces: an empty name. */
+		{ "", "gfx94", 304, 206141652992LL, "mi300x", "mi300x" },
+		{ "", "gfx94", 304, 0, "(null)", "" },
+		{ "", "", 304, 206141652992LL, "(null)", "" },
+		{ "", "gfx94", 38, 206141652992LL, "(null)", "" },
+		/* Same figures with 256 GB: an MI325X. */
+		{ "", "gfx94", 304, 274877906944LL, "mi325x", "mi325x" },
+		{ "AMD Instinct MI300X", "gfx94", 304, 206141652992LL, "mi300x",
+		    "mi300x" },
+		{ "AMD Instinct MI300X", "sm_90", 304, 0, "(null)", "" },
+		/* "AMD Radeon Graphics": told apart by the CU count only. */
+		{ "AMD Radeon Graphics", "gfx90", 110, 68702699520LL, "mi250x",
+		    "mi250x" },
+		{ "AMD Radeon Graphics", "gfx90", 104, 68702699520LL, "(null)",
+		    "mi250, mi210" },
+		{ "AMD Radeon Graphics", "gfx94", 104, 68702699520LL, "(null)",
+		    "" },
+		{ "Tesla V100-SXM2-16GB", "sm_70", 80, 16945512448LL, "v100",
+		    "v100" },
+		{ "Tesla V100-SXM2-32GB", "sm_70", 80, 34089730048LL,
+		    "v100-32gb", "v100-32gb" },
+		{ "Tesla V100-PCIE-32GB", "sm_70", 80, 34089730048LL,
+		    "v100-pcie", "v100-pcie" },
+		{ "NVIDIA B200", "sm_100", 148, 191503138816LL, "b200", "b200" },
+		{ "NVIDIA A100-PG509-200", "sm_80", 108, 42505273344LL,
+		    "a100-40gb", "a100-40gb" },
+		{ "NVIDIA A100-SXM4-80GB", "sm_80", 108, 84990623744LL, "a100",
+		    "a100" },
+		{ "", "sm_80", 108, 84990623744LL, "(null)", "a100, a100-pcie" },
+		{ "", "sm_90", 132, 85018279936LL, "h100", "h100" },
+		{ "Tesla T4", "sm_75", 40, 15843721216LL, "(null)", "" },
+		{ "NVIDIA H800", "sm_90", 132, 85018279936LL, "(null)", "" },
+	};
+	char cand[256], desc[256];
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct tl_gpuid id = { v[i].name, v[i].arch, v[i].cus,
+			v[i].mem };
+		const struct tl_hw *hw = tl_hw_identify(&id, cand,
+		    sizeof(cand));
+
+		CHECK_STR(hw != NULL ? tl_hw_name(hw) : "(null)", v[i].gpu);
+		CHECK_STR(cand, v[i].cand);
+	}
+	{
+		struct tl_gpuid id = { "AMD Radeon Graphics", "gfx90", 104,
+			68702699520LL };
+		struct tl_gpuid none = { NULL, NULL, 0, 0 };
+
+		tl_gpuid_describe(&id, desc, sizeof(desc));
+		CHECK_STR(desc, "GPU 'AMD Radeon Graphics' (gfx90, 104 compute "
+		    "units, 64.0 GiB)");
+		tl_gpuid_describe(&none, desc, sizeof(desc));
+		CHECK_STR(desc, "GPU");
+	}
+}
+
 #define HDR "gpu\tkey\tkind\tvalue\tsource\n"
 
 /* Bad files: -1 and "FILE:LINE: what". */
@@ -435,6 +506,7 @@ main(void)
 
 	CHECK(tl_hw_match_device("AMD Instinct MI300X", 0) == mi300);
 	devices();
+	identify();
 	CHECK(tl_hw_match_device("NVIDIA A100-PG509-200", 108) ==
 	    tl_hw_find("a100"));
 	CHECK(tl_hw_match_device(NULL, 0) == NULL);

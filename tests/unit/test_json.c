@@ -60,6 +60,28 @@ main(void)
 	CHECK(ns("1e") == INT64_MIN);
 	CHECK(ns("2.5e-3") == 3);
 	/* Integers: a digit first ("." and "-" are not 0). */
+	/* Out of range (-2) is not malformed (-1). */
+	{
+		int64_t v;
+
+#define RC(f, t) f(t, strlen(t), &v)
+		CHECK(RC(tl_parse_i64, "9223372036854775807") == 0 &&
+		    v == INT64_MAX);
+		CHECK(RC(tl_parse_i64, "9223372036854775808") == -2);
+		CHECK(RC(tl_parse_i64, "-9223372036854775808") == -2);
+		CHECK(RC(tl_parse_i64, "99999999999999999999999") == -2);
+		CHECK(RC(tl_parse_i64, "99999999999999999999x") == -1);
+		CHECK(RC(tl_parse_i64, "1e3") == -1);
+		CHECK(RC(tl_parse_us_ns, "1e309") == -2);
+		CHECK(RC(tl_parse_us_ns, "-1e13") == -2);
+		CHECK(RC(tl_parse_us_ns, "99999999999999999999.5") == -2);
+		CHECK(RC(tl_parse_us_ns, "99999999999999999999.5.") == -1);
+		CHECK(RC(tl_parse_us_ns, "1e-400") == 0 && v == 0);
+		CHECK(RC(tl_parse_us_ns, "1e") == -1);
+		CHECK(RC(tl_parse_us_ns, "inf") == -1);
+		CHECK(RC(tl_parse_us_ns, "nan") == -1);
+#undef RC
+	}
 	CHECK(i64("5.0") == 5);
 	CHECK(i64("-7") == -7);
 	CHECK(i64(".") == INT64_MIN);
@@ -143,6 +165,39 @@ main(void)
 	CHECK(tl_json_parse(&j, "{\"a\":1", 6, &err) < 0);
 	CHECK(tl_json_parse(&j, "{\"a\":\0}", 6, &err) < 0 &&
 	    strstr(err, "NUL") != NULL);
+	/*
+	 * The depth limit of the tokeniser: 64 levels pass, 65 do not, also
+	 * with more than 64 brackets in all; brackets in strings do not
+	 * count.
+	 */
+	memset(deep, '[', TL_JSON_DEPTH);
+	memset(deep + TL_JSON_DEPTH, ']', TL_JSON_DEPTH);
+	CHECK(tl_json_parse(&j, deep, 2 * TL_JSON_DEPTH, &err) ==
+	    TL_JSON_DEPTH);
+	memset(deep, '[', TL_JSON_DEPTH + 1);
+	memset(deep + TL_JSON_DEPTH + 1, ']', TL_JSON_DEPTH + 1);
+	CHECK(tl_json_parse(&j, deep, 2 * TL_JSON_DEPTH + 2, &err) < 0 &&
+	    strcmp(err, "JSON nested more than 64 deep") == 0);
+	{
+		char wide[4 * TL_JSON_DEPTH + 8], str[2 * TL_JSON_DEPTH + 8];
+		size_t k, n = 0;
+
+		wide[n++] = '[';
+		for (k = 0; k < TL_JSON_DEPTH; k++) {
+			memcpy(wide + n, "[],", 3);
+			n += 3;
+		}
+		wide[n - 1] = ']';
+		CHECK(tl_json_parse(&j, wide, n, &err) == TL_JSON_DEPTH + 1);
+		n = 0;
+		str[n++] = '[';
+		str[n++] = '"';
+		for (k = 0; k < TL_JSON_DEPTH + 1; k++)
+			str[n++] = '{';
+		memcpy(str + n, "\\\"[\"]", 5);
+		n += 5;
+		CHECK(tl_json_parse(&j, str, n, &err) == 2);
+	}
 	tl_json_free(&j);
 	free(out);
 	return unit_done("test_json");

@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -60,6 +61,29 @@ main(void)
 	    "`aten::mm` `[[8,4],[4,2]]`");
 	CHECK_STR(op("aten::arange", ""), "`aten::arange`");
 	CHECK_STR(op("a|b", ""), "`a\\|b`");
+	/*
+	 * Text: markup escaped with a backslash, an intraword _ kept,
+	 * control characters spelt out; code: backticks as quotes, the rest
+	 * as is.
+	 */
+	{
+		struct tl_jbuf b = { NULL, 0, 0 };
+
+		tl_md_text_jb(&b, "#a [l](u) <b> *e* _i_ kernel_time_us "
+		    "`c` \\ & ~|\n", SIZE_MAX);
+		tl_jb_raw(&b, "", 1);
+		CHECK_STR(b.s, "\\#a \\[l\\](u) \\<b\\> \\*e\\* "
+		    "\\_i\\_ kernel_time_us \\`c\\` \\\\ \\& \\~\\|\\n");
+		tl_jb_reset(&b);
+		tl_md_code_jb(&b, "a`b [l](u) <b>\t\x01", SIZE_MAX);
+		tl_jb_raw(&b, "", 1);
+		CHECK_STR(b.s, "`a'b [l](u) <b>\\t\\x01`");
+		tl_jb_reset(&b);
+		tl_md_code_jb(&b, "abc\xc3\xa9" "def", 4);	/* not in the é */
+		tl_jb_raw(&b, "", 1);
+		CHECK_STR(b.s, "`abc\xc3\xa9...`");
+		tl_jb_free(&b);
+	}
 	CHECK_STR(tl_md_prio_mark(TL_PRIO_CRITICAL), "🔴");
 	CHECK_STR(tl_md_prio_mark(TL_PRIO_LOW), "🟢");
 	return unit_done("test_mdtext");

@@ -60,6 +60,46 @@ main(void)
 	exact("gemm", 0, "aten::mm", "[[8,8],[8,8]]",
 	    "['c10::Float9','c10::Float9']", NULL, 2 * 8 * 8 * 8, -1);
 
+	/*
+	 * Framework GEMMs.  vLLM's rocm_unquantized_gemm (x, weight [N, K],
+	 * bias): mi300-vllm-prefilldecode-piecewise GEMM.csv, with and
+	 * without a bias (the output then in the weight's dtype).
+	 */
+	agrees("gemm", 0, "vllm::rocm_unquantized_gemm",
+	    "[[8192,2880],[5120,2880],[5120]]", "[" B "," B "," B "]", NULL,
+	    241.63385344, 153.134765625);
+	agrees("gemm", 0, "vllm::rocm_unquantized_gemm",
+	    "[[46,2880],[201088,2880],[]]", "[" B "," B ",'']", NULL,
+	    53.28027648, 1122.505126953125);
+	/* aiter fp8 block-scale GEMM: bf16 output, scales left out. */
+	exact("gemm", 0, "aiter::gemm_a8w8_blockscale_ck",
+	    "[[16,7168],[2048,7168],[16,56],[16,56]]",
+	    "['c10::Float8_e4m3fnuz','c10::Float8_e4m3fnuz'," F "," F "]",
+	    NULL, 2LL * 16 * 2048 * 7168,
+	    16LL * 7168 + 2048LL * 7168 + 16 * 2048 * 2);
+	CHECK_STR(str(p.precision), "fp8");
+	/*
+	 * MXFP4 a4w4: A [128, 256] and B [64, 256] packed two a byte, so
+	 * K = 512; the E8M0 scales (128 + 64)·512/32 bytes.
+	 */
+	exact("gemm", 0, "aiter::gemm_a4w4",
+	    "[[128,256],[64,256],[128,16],[64,16],[128,64],[],[],[],[]]",
+	    "['c10::Float4_e2m1fn_x2','c10::Float4_e2m1fn_x2',"
+	    "'c10::Float8_e8m0fnu','c10::Float8_e8m0fnu'," B ",'Scalar',"
+	    "'Scalar','Scalar','Scalar']", NULL, 2LL * 128 * 64 * 512,
+	    128 * 256 + 64 * 256 + 128 * 64 * 2 + (128 + 64) * 16);
+	CHECK_STR(str(p.precision), "fp4");
+	CHECK(strstr(p.params.s, "\"K\":512") != NULL);
+	/* vLLM's cutlass fp8 GEMM (out, a, b [K, N], scales, bias). */
+	exact("gemm", 0, "_C::cutlass_scaled_mm",
+	    "[[16,2048],[16,7168],[7168,2048],[16,1],[1,2048],[2048]]",
+	    "[" B ",'c10::Float8_e4m3fn','c10::Float8_e4m3fn'," F "," F ","
+	    B "]", NULL, 2LL * 16 * 2048 * 7168 + 16 * 2048,
+	    16LL * 7168 + 7168LL * 2048 + 16 * 2048 * 2 + 2048 * 2);
+	CHECK(run("gemm", 0, "aiter::gemm_a16w16", "[[16,7168],[2048,7000]]",
+	    "[" B "," B "]", NULL) == -1);
+	CHECK(strstr(p.err, "K of x (7168) and of the weight (7000)") != NULL);
+
 	/* Unary and binary elementwise (Qwen and owlv2 rows). */
 	exact("binary", 0, "aten::mul", "[[1,5185,4096],[]]",
 	    "[" B ",'double']", NULL, 21237760,

@@ -359,6 +359,81 @@ cases(void)
 	    "['','','','','']", 15 * 64, 3 * 64 * 2 + 8 * 8 + 3 * 16 * 2);
 }
 
+/*
+ * The framework RMS norms: TraceLens' rows of RMSNorm_fwd.csv of
+ * mi300-vllm-prefilldecode-piecewise, then the other layouts by hand:
+ * flops = 4N + 2R (+ N for a residual, + 2N dynamic or N static quant),
+ * bytes = N·b + C·b + 2r·N·b + output + scales.
+ */
+static void
+framework(void)
+{
+	/* aiter::rmsnorm2d_fwd_with_add_ck, (8192, 2880), bf16. */
+	agrees("rmsnorm", 0, "aiter::rmsnorm2d_fwd_with_add_ck",
+	    "[[8192,2880],[8192,2880],[8192,2880],[8192,2880],[2880],[],[]]",
+	    "[" X5(B) "," S "," S "]",
+	    "['','','','','','1.0000000000000001e-05','0']", 0.117981184,
+	    180.0054931640625);
+	agrees("rmsnorm", 0, "aiter::rms_norm", "[[8192,2880],[2880],[],[]]",
+	    "[" B "," B "," S "," S "]", "['','','1e-05','0']", 0.094388224,
+	    90.0054931640625);
+	described("{\"op_shape\":[8192,2880],\"num_channels\":2880,"
+	    "\"has_bias\":false,\"is_affine\":true,\"is_training\":false,"
+	    "\"residual\":false,\"quant\":\"none\"}", "vector", "bf16");
+	/* vLLM's in-place fused add: (input [4, 8], residual, weight). */
+	exact("rmsnorm", 0, "_C::fused_add_rms_norm", "[[4,8],[4,8],[8],[]]",
+	    "[" B "," B "," B "," S "]", "['','','','1e-06']", 5 * 32 + 2 * 4,
+	    (4 * 32 + 8) * 2);
+	/* (out, input, weight, eps): the input is argument 1. */
+	exact("rmsnorm", 0, "_C::rms_norm", "[[4,8],[4,8],[8],[]]",
+	    "[" B "," B "," B "," S "]", "['','','','1e-06']", 4 * 32 + 2 * 4,
+	    (2 * 32 + 8) * 2);
+	/*
+	 * Add and fp8 per-group quant, groups of 128 of C = 256: reads x,
+	 * the residual and the weight, writes the residual, 1-byte output
+	 * and 4 rows × 2 groups of fp32 scales.
+	 */
+	exact("rmsnorm", 0, "vllm::rocm_aiter_rmsnorm_with_add_fp8_group_quant",
+	    "[[4,256],[4,256],[256],[],[]]", "[" B "," B "," B "," S "," S "]",
+	    "['','','','1e-06','128']", 7 * 1024 + 2 * 4,
+	    (3 * 1024 + 256) * 2 + 1024 + 4 * 2 * 4);
+	/* Per-row dynamic quant: one fp32 scale a row. */
+	exact("rmsnorm", 0, "aiter::rmsnorm2d_fwd_with_dynamicquant_ck",
+	    "[[4,256],[4,256],[4,1],[256],[],[]]",
+	    "['c10::Float8_e4m3fnuz'," B "," F "," B "," S "," S "]",
+	    "['','','','','1e-06','0']", 6 * 1024 + 8,
+	    (1024 + 256) * 2 + 1024 + 16);
+	/* group_size 0: one group a row. */
+	exact("rmsnorm", 0, "aiter::rmsnorm_quant",
+	    "[[4,256],[4,256],[4,1],[256],[],[],[],[]]",
+	    "['c10::Float8_e4m3fnuz'," B "," F "," B "," S "," S "," S "," S
+	    "]", "['','','','','1e-06','0','False','False']", 6 * 1024 + 8,
+	    (1024 + 256) * 2 + 1024 + 16);
+	/* Static fp8: one multiply an element, no scales written. */
+	exact("rmsnorm", 0, "_C::fused_add_rms_norm_static_fp8_quant",
+	    "[[4,256],[4,256],[4,256],[256],[],[]]",
+	    "['c10::Float8_e4m3fn'," B "," B "," B "," F "," S "]",
+	    "['','','','','','1e-06']", 6 * 1024 + 8,
+	    (3 * 1024 + 256) * 2 + 1024);
+	/*
+	 * Add, RMS norm and zero-padding of the output to a multiple of 256:
+	 * 2880 → 3072 wide.  N = 64·2880.
+	 */
+	exact("rmsnorm", 0, "vllm::rocm_aiter_triton_add_rmsnorm_pad",
+	    "[[64,2880],[2880],[],[64,2880],[]]",
+	    "[" B "," B "," S "," B "," S "]", "['','','1e-05','','256']",
+	    5 * 184320 + 2 * 64, (3 * 184320 + 2880 + 64 * 3072) * 2);
+	fails("rmsnorm", 0, "aiter::rmsnorm", "[[4,8],[4,8],[],[]]",
+	    "[" B "," B "," E "," S "]", "", "the weight (argument 2)");
+	fails("rmsnorm", 0, "_C::fused_add_rms_norm", "[[4,8],[],[8],[]]",
+	    "[" B "," E "," B "," S "]", "", "the residual (argument 1)");
+	fails("rmsnorm", 0, "vllm::rocm_aiter_rmsnorm_fp8_group_quant",
+	    "[[4,256],[256],[],[]]", "[" B "," B "," S "," S "]",
+	    "['','','1e-06','']", "group_size (argument 3)");
+	fails("rmsnorm", 0, "aiter::rms_norm", "[[4,9],[8],[],[]]",
+	    "[" B "," B "," S "," S "]", "", "not a whole number of rows");
+}
+
 /* Bad and odd input: a clear failure, never a crash. */
 static void
 bad(void)
@@ -439,6 +514,7 @@ main(void)
 	CHECK_STR(p.params.s, PARAMS("1,141,512", "512", "true", "true"));
 	deviations();
 	cases();
+	framework();
 	bad();
 	tl_opargs_free(&o);
 	tl_perf_free(&p);

@@ -76,7 +76,7 @@ main(void)
 	CHECK_STR(s, "`a\\|b'c\\nd\\te\\rf\\x01g`");
 	free(s);
 	s = md(tl_md_text, "0|1`x\n", 100);
-	CHECK_STR(s, "0\\|1`x\\n");
+	CHECK_STR(s, "0\\|1\\`x\\n");
 	free(s);
 	/* A cut never splits a UTF-8 character ("é" is 2 bytes). */
 	s = md(tl_md_code, "ab\xc3\xa9" "cd", 3);

@@ -186,6 +186,32 @@ reader(void)
 	tl_rr_free(&r);
 	tl_rr_free(&r2);
 	tl_stream_close(&s);
+	/*
+	 * A column listed twice (two modules' lists, TL_ROWEFF_COLS and
+	 * TL_HWAUTO_COLS) is read once: an escaped field that is most of
+	 * its row, decoded twice, would outgrow the room sized for once.
+	 */
+	{
+		static const short twice[] = {
+			TL_COL_TRACE, TL_COL_COUNT, TL_COL_TRACE
+		};
+		char text[400], want[300];
+
+		memset(want, 'x', 298);
+		want[298] = '\t';
+		want[299] = '\0';
+		snprintf(text, sizeof(text), "trace\tcount\n%.298s\\t\t1\n",
+		    want);
+		write_file(text);
+		tl_stream_open(&s, files, 1);
+		tl_rr_init(&r, &s, twice, 3);
+		CHECK(r.nread == 2);
+		CHECK(tl_rr_next(&r) == 1);
+		CHECK_STR(tl_rr_text(&r, TL_COL_TRACE), want);
+		CHECK(tl_rr_i64(&r, TL_COL_COUNT, &v) == 1 && v == 1);
+		tl_rr_free(&r);
+		tl_stream_close(&s);
+	}
 	/* CSV: the same reader. */
 	write_file("count,name\n7,\"a,b\"\n");
 	tl_stream_open(&s, files, 1);

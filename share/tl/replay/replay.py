@@ -530,6 +530,13 @@ def check_inputs(entry, call):
     return fails
 
 
+def tsv_cell(text):
+    """text as a TSV field the way tl writes them (PostgreSQL COPY text):
+    backslash, tab, newline and carriage return escaped."""
+    return (text.replace("\\", "\\\\").replace("\t", "\\t")
+            .replace("\n", "\\n").replace("\r", "\\r"))
+
+
 def signature_columns(entry, call):
     """input_dims, input_strides, input_types of what ran (tl-parse's
     JSON), from the built tensors."""
@@ -775,12 +782,11 @@ def main():
                     "\tinput_types\treason\n")
             for e, r, obs in rows:
                 d, s, t = signature_columns(e, r["call"])
-                reason = r["reason"].replace("\t", " ").replace("\n", " ")
-                f.write("\t".join([
+                f.write("\t".join(tsv_cell(c) for c in [
                     str(e["index"]), e["op"], r["overload"], r["status"],
                     fmt(obs, "%r"), fmt(r["replayed_us"], "%r"),
                     fmt(r["checksum"], "%r"), fmt(r["ref_checksum"], "%r"),
-                    d, s, t, reason.replace("\\", "\\\\")]) + "\n")
+                    d, s, t, r["reason"]]) + "\n")
     return 1 if n["failed"] else 0
 
 

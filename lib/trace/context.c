@@ -1,0 +1,336 @@
+/* See LICENSE file for copyright and license details. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/json.h"
+#include "common/util.h"
+#include "stream/optable.h"
+#include "trace/context.h"
+
+#define TOPK_DEPTH 10		/* levels searched under an MoE op */
+#define STEP_BACK 8		/* earlier annotations tried around an op */
+
+static const char *const keys[8] = {
+	"c_sq", "c_sk", "c_sqsq", "c_sqsk", "g_sq", "g_sk", "g_sqsq", "g_sqsk"
+};
+
+/* Skip the literal lit at *s: 1, or 0 (s unchanged). */
+static int
+lit(const char **s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if (strncmp(*s, lit, n) != 0)
+		return 0;
+	*s += n;
+	return 1;
+}
+
+/* Read a decimal integer at *s (at most 18 digits): 1, or 0. */
+static int
+num(const char **s, int64_t *v)
+{
+	const char *p = *s;
+	int64_t x = 0;
+
+	if (!isdigit((unsigned char)*p))
+		return 0;
+	for (; isdigit((unsigned char)*p); p++) {
+		if (p - *s >= 18)
+			return 0;
+		x = x * 10 + (*p - '0');
+	}
+	*v = x;
+	*s = p;
+	return 1;
+}
+
+/* "(sqAskBsqsqCsqskD)" into v[0..3]. */
+static int
+sums(const char **s, int64_t *v)
+{
+	return lit(s, "(sq") && num(s, &v[0]) && lit(s, "sk") &&
+	    num(s, &v[1]) && lit(s, "sqsq") && num(s, &v[2]) &&
+	    lit(s, "sqsk") && num(s, &v[3]) && lit(s, ")");
+}
+
+/* vLLM: execute_N_context_R(sq..)_generation_R(sq..), a prefix of name. */
+static int
+vllm(const char *s, int64_t v[8])
+{
+	int64_t x;
+
+	return lit(&s, "execute_") && num(&s, &x) && lit(&s, "_context_") &&
+	    num(&s, &x) && sums(&s, v) && lit(&s, "_generation_") &&
+	    num(&s, &x) && sums(&s, v + 4);
+}
+
+/*
+ * The integer after "key=" in body[0..n), where key starts the body or
+ * follows a blank or '['; 1, or 0 when absent or not a number.
+ */
+static int
+kv(const char *body, size_t n, const char *key, int64_t *v)
+{
+	size_t k = strlen(key), i;
+
+	for (i = 0; i + k + 1 < n; i++) {
+		const char *p = body + i;
+
+		if ((i == 0 || body[i - 1] == ' ' || body[i - 1] == '[') &&
+		    strncmp(p, key, k) == 0 && p[k] == '=') {
+			p += k + 1;
+			return num(&p, v);
+		}
+	}
+	return 0;
+}
+
+/* The bracketed body of "word[...]" at s: its start and length. */
+static int
+bracket(const char *s, const char *word, const char **body, size_t *n)
+{
+	const char *e;
+
+	if (!lit(&s, word) || !lit(&s, "[") ||
+	    (e = strrchr(s, ']')) == NULL)
+		return 0;
+	*body = s;
+	*n = (size_t)(e - s);
+	return 1;
+}
+
+/* SGLang: step[EXTEND|DECODE|MIXED ... sqsq=...]; absent keys are 0. */
+static int
+sglang(const char *s, int64_t v[8])
+{
+	static const char *const modes[] = { "EXTEND", "DECODE", "MIXED" };
+	const char *b;
+	size_t n, m;
+	int i, sq = 0;
+
+	if (!bracket(s, "step", &b, &n))
+		return 0;
+	for (i = 0; i < 3; i++) {
+		m = strlen(modes[i]);
+		if (n >= m && strncmp(b, modes[i], m) == 0 &&
+		    (n == m || (!isalnum((unsigned char)b[m]) && b[m] != '_')))
+			break;
+	}
+	if (i == 3)
+		return 0;
+	for (i = 0; i < 8; i++) {
+		if (!kv(b, n, keys[i], &v[i]))
+			v[i] = 0;
+		else if (i == 2 || i == 6)
+			sq = 1;
+	}
+	return sq;
+}
+
+/* ATOM: prefill[... tok= sk= sqsq= sqsk=] or decode[...]. */
+static int
+atom(const char *s, int64_t v[8])
+{
+	const char *b;
+	size_t n;
+	int64_t *w = v;
+
+	memset(v, 0, 8 * sizeof(*v));
+	if (!bracket(s, "prefill", &b, &n)) {
+		if (!bracket(s, "decode", &b, &n))
+			return 0;
+		w = v + 4;
+	}
+	if (!kv(b, n, "sqsq", &w[2]) || !kv(b, n, "sqsk", &w[3]))
+		return 0;
+	if (!kv(b, n, "tok", &w[0]))
+		w[0] = 0;
+	if (!kv(b, n, "sk", &w[1]))
+		w[1] = 0;
+	return 1;
+}
+
+int
+tl_step_parse(const char *name, int64_t v[8])
+{
+	if (strncmp(name, "execute_", 8) == 0)
+		return vllm(name, v);
+	if (strncmp(name, "step[", 5) == 0)
+		return sglang(name, v);
+	return atom(name, v);
+}
+
+static const struct tl_trace *sort_t;
+
+static int
+cmp_steps(const void *a, const void *b)
+{
+	return tl_ev_cmp_thread(&sort_t->ev[*(const int *)a],
+	    &sort_t->ev[*(const int *)b]);
+}
+
+void
+tl_steps_find(const struct tl_trace *t, struct tl_steps *s)
+{
+	size_t i, cap = 0;
+	int64_t v[8];
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < t->nev; i++)
+		if (t->ev[i].kind == TL_EV_ANNOTATION &&
+		    tl_step_parse(tl_ev_name(t, &t->ev[i]), v)) {
+			tl_grow(&s->ev, &cap, s->n + 1, sizeof(*s->ev));
+			s->ev[s->n++] = (int)i;
+		}
+	if (s->n == 0)
+		return;
+	sort_t = t;
+	qsort(s->ev, s->n, sizeof(*s->ev), cmp_steps);
+	s->v = tl_malloc(s->n * sizeof(*s->v));
+	for (i = 0; i < s->n; i++)
+		tl_step_parse(tl_ev_name(t, &t->ev[s->ev[i]]), s->v[i]);
+}
+
+void
+tl_steps_free(struct tl_steps *s)
+{
+	free(s->ev);
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* The innermost step annotation around event i on its thread, or -1. */
+static long
+step_of(const struct tl_trace *t, const struct tl_steps *s, int i)
+{
+	const struct tl_event *e = &t->ev[i];
+	size_t lo = 0, hi = s->n, k;
+
+	/* The first annotation after e in (thread, ts) order. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct tl_event *a = &t->ev[s->ev[mid]];
+
+		if (a->thread < e->thread || (a->thread == e->thread &&
+		    a->ts <= e->ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k-- > 0 && lo - k <= STEP_BACK;) {
+		const struct tl_event *a = &t->ev[s->ev[k]];
+
+		if (a->thread != e->thread)
+			break;
+		if (a->ts + a->dur >= e->ts)
+			return (long)k;
+	}
+	return -1;
+}
+
+/* k of TopK (its concrete input 1) under op, within depth levels; or -1. */
+static int64_t
+topk_under(const struct tl_trace *t, int op, int depth)
+{
+	int ch;
+
+	if (depth > TOPK_DEPTH)
+		return -1;
+	for (ch = t->ev[op].child; ch >= 0; ch = t->ev[ch].sibling) {
+		const struct tl_event *e = &t->ev[ch];
+		int64_t k;
+
+		if (e->kind != TL_EV_CPU_OP)
+			continue;
+		if (strstr(tl_ev_name(t, e), "TopK") != NULL) {
+			struct tl_args a;
+			struct tl_json j;
+			const char *err, *s;
+			size_t len;
+
+			tl_ev_args(t, e, &a);
+			s = tl_str(t->str, a.concrete);
+			tl_json_init(&j);
+			k = -1;
+			if (tl_json_parse(&j, s, strlen(s), &err) > 0 &&
+			    tl_json_type(&j, 0) == TL_J_ARRAY &&
+			    tl_json_size(&j, 0) > 1 &&
+			    tl_json_type(&j, tl_json_next(&j, 1)) ==
+			    TL_J_STRING) {
+				s = tl_json_text(&j, tl_json_next(&j, 1), &len);
+				if (tl_parse_i64(s, len, &k) != 0 || k < 1)
+					k = -1;
+			}
+			tl_json_free(&j);
+			if (k > 0)
+				return k;
+		}
+		if ((k = topk_under(t, ch, depth + 1)) > 0)
+			return k;
+	}
+	return -1;
+}
+
+static void
+member(struct tl_jbuf *b, const char *key)
+{
+	tl_jb_lit(b, b->n > 1 ? ",\"" : "\"");
+	tl_jb_lit(b, key);
+	tl_jb_lit(b, "\":");
+}
+
+/* The MoE pseudo-op's top-k, gate and weight dtype. */
+static void
+moe(const struct tl_trace *t, const struct tl_rows *rows,
+    const struct tl_row *r, struct tl_jbuf *b)
+{
+	const char *k = r->ngpu > 0 ?
+	    tl_ev_name(t, &t->ev[tl_row_gpu(rows, r)[0]]) : "";
+	int64_t topk = topk_under(t, r->op, 0);
+
+	if (topk > 0) {
+		member(b, "topk");
+		tl_jb_int(b, topk);
+	}
+	member(b, "gated");
+	tl_jb_lit(b, tl_contains_ci(k, "_swiglu") || tl_contains_ci(k, "_glu") ? "true" : "false");
+	if (tl_contains_ci(k, "fp4")) {
+		member(b, "weight_dtype");
+		tl_jb_str(b, "fp4");
+	} else if (tl_contains_ci(k, "fp8") || tl_contains_ci(k, "e4m3")) {
+		member(b, "weight_dtype");
+		tl_jb_str(b, "fp8");
+	}
+}
+
+void
+tl_context_args(const struct tl_trace *t, const struct tl_steps *s,
+    const struct tl_rows *rows, const struct tl_row *r, struct tl_jbuf *b)
+{
+	const char *name = r->name != NULL ? r->name :
+	    tl_ev_name(t, &t->ev[r->op]);
+	const struct tl_opinfo *o = tl_optable_find(name);
+	size_t len;
+	long st;
+	int k;
+
+	tl_jb_reset(b);
+	tl_jb_lit(b, "{");
+	len = b->n;
+	if (strncmp(name, "pseudo_op::moe_triton_unfused_", 30) == 0 &&
+	    strstr(name, "finalize") == NULL)
+		moe(t, rows, r, b);
+	if (o != NULL && s->n > 0 && (strcmp(o->model, "paged_attn") == 0 ||
+	    strcmp(o->extra_model, "paged_attn") == 0) &&
+	    (st = step_of(t, s, r->op)) >= 0)
+		for (k = 0; k < 8; k++) {
+			member(b, keys[k]);
+			tl_jb_int(b, s->v[st][k]);
+		}
+	if (b->n == len)
+		tl_jb_reset(b);
+	else
+		tl_jb_lit(b, "}");
+}

@@ -1,0 +1,178 @@
+/* See LICENSE file for copyright and license details. */
+/*
+ * The reader on several threads reads what it reads on one: every trace
+ * of tests/data and tests/bad, the samples, and the smallest shared
+ * trace (../shared, or TL_SHARED), read with one thread and then with
+ * two and three threads and blocks small enough that events straddle
+ * them and workers guess wrong.  The records, strings, threads, flows,
+ * metadata and the error messages must be the same.
+ */
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "trace/trace.h"
+#include "unit.h"
+
+/* Read path as o says; the trace or NULL, and what went to stderr. */
+static struct tl_trace *
+readit(const char *path, int threads, size_t block, int python, char **err)
+{
+	struct tl_trace_opts o;
+	struct tl_trace *t;
+	FILE *fp = tmpfile();
+	int save = dup(2);
+	long n;
+
+	memset(&o, 0, sizeof(o));
+	o.threads = threads;
+	o.block = block;
+	o.keep_python = python;
+	fflush(stderr);
+	dup2(fileno(fp), 2);
+	t = tl_trace_read(path, &o);
+	fflush(stderr);
+	dup2(save, 2);
+	close(save);
+	n = ftell(fp) > 0 ? ftell(fp) : lseek(fileno(fp), 0, SEEK_END);
+	*err = calloc(1, (size_t)n + 1);
+	rewind(fp);
+	if (n > 0 && fread(*err, 1, (size_t)n, fp) != (size_t)n)
+		(*err)[0] = '\0';
+	fclose(fp);
+	return t;
+}
+
+static int
+same_trace(const struct tl_trace *a, const struct tl_trace *b)
+{
+	size_t i;
+
+	if (a->nev != b->nev || a->nevents != b->nevents ||
+	    a->nthreads != b->nthreads || a->nmeta != b->nmeta ||
+	    a->link_external != b->link_external ||
+	    a->flows.n != b->flows.n)
+		return 0;
+	if (a->nev > 0 && memcmp(a->ev, b->ev, a->nev * sizeof(*a->ev)) != 0)
+		return 0;
+	if (a->nthreads > 0 && memcmp(a->threads, b->threads,
+	    a->nthreads * sizeof(*a->threads)) != 0)
+		return 0;
+	for (i = 0; i < a->nev; i++) {
+		const struct tl_event *e = &a->ev[i];
+		struct tl_args x, y;
+
+		if (strcmp(tl_ev_name(a, e), tl_ev_name(b, e)) != 0)
+			return 0;
+		tl_ev_args(a, e, &x);
+		tl_ev_args(b, e, &y);
+		if (memcmp(&x, &y, sizeof(x)) != 0 ||
+		    strcmp(tl_str(a->str, x.dims), tl_str(b->str, y.dims)) ||
+		    strcmp(tl_str(a->str, x.concrete),
+		    tl_str(b->str, y.concrete)))
+			return 0;
+		if (TL_IS_GPU(e->kind) && (strcmp(tl_str(a->str, e->grid),
+		    tl_str(b->str, e->grid)) != 0))
+			return 0;
+	}
+	for (i = 0; i < a->nthreads; i++)
+		if (strcmp(tl_str(a->str, a->threads[i].pid),
+		    tl_str(b->str, b->threads[i].pid)) != 0 ||
+		    strcmp(tl_str(a->str, a->threads[i].tid),
+		    tl_str(b->str, b->threads[i].tid)) != 0)
+			return 0;
+	for (i = 0; i < a->flows.cap; i++)
+		if (a->flows.val[i] != 0 && tl_map32_get(&b->flows,
+		    a->flows.key[i]) != a->flows.val[i])
+			return 0;
+	for (i = 0; i < a->nmeta; i++)
+		if (strcmp(a->meta[i].key, b->meta[i].key) != 0 ||
+		    strcmp(a->meta[i].value, b->meta[i].value) != 0)
+			return 0;
+	if ((a->rank == NULL) != (b->rank == NULL) ||
+	    (a->rank != NULL && strcmp(a->rank, b->rank) != 0))
+		return 0;
+	return 1;
+}
+
+static void
+check_file(const char *path)
+{
+	static const size_t small[] = { 1, 7, 64, 300, 4096, 0 };
+	static const size_t big[] = { 4096, 65536, 0 };
+	const size_t *blocks = small;
+	int nblocks = sizeof(small) / sizeof(small[0]);
+	int python, th, k;
+	FILE *fp = NULL;
+
+	/*
+	 * Blocks of a few bytes cost a hand-over each: small plain files
+	 * only.
+	 */
+	if (strstr(path, ".gz") != NULL || ((fp = fopen(path, "rb")) != NULL &&
+	    fseek(fp, 0, SEEK_END) == 0 && ftell(fp) > 32768)) {
+		blocks = big;
+		nblocks = sizeof(big) / sizeof(big[0]);
+	}
+	if (fp != NULL)
+		fclose(fp);
+
+	for (python = 0; python < 2; python++) {
+		char *err1, *err2;
+		struct tl_trace *t1 = readit(path, 1, 0, python, &err1);
+
+		for (th = 2; th <= 3; th++)
+			for (k = 0; k < nblocks; k++) {
+				struct tl_trace *t2 = readit(path, th,
+				    blocks[k], python, &err2);
+				int ok = (t1 == NULL) == (t2 == NULL) &&
+				    strcmp(err1, err2) == 0 &&
+				    (t1 == NULL || same_trace(t1, t2));
+
+				if (!ok)
+					printf("FAIL %s: %d threads, %zu-byte "
+					    "blocks%s differ:\n%s---\n%s",
+					    path, th, blocks[k], python ?
+					    ", python kept," : "", err1, err2);
+				CHECK(ok);
+				tl_trace_free(t2);
+				free(err2);
+			}
+		tl_trace_free(t1);
+		free(err1);
+	}
+}
+
+int
+main(void)
+{
+	static const char *const pat[] = {
+		"tests/data/*.json", "tests/bad/*.json*",
+		"share/tl/samples/*.json*"
+	};
+	const char *shared = getenv("TL_SHARED");
+	char pattern[4096];
+	glob_t g;
+	size_t i, k;
+
+	tl_setprogname("test_scan");
+	for (k = 0; k < sizeof(pat) / sizeof(pat[0]); k++) {
+		if (glob(pat[k], 0, NULL, &g) != 0)
+			continue;
+		for (i = 0; i < g.gl_pathc; i++)
+			check_file(g.gl_pathv[i]);
+		globfree(&g);
+	}
+	/* The smallest shared trace. */
+	snprintf(pattern, sizeof(pattern), "%s/traces/mi300-normalization-"
+	    "layers.json.gz", shared != NULL ? shared : "../shared");
+	if (glob(pattern, 0, NULL, &g) == 0) {
+		for (i = 0; i < g.gl_pathc; i++)
+			check_file(g.gl_pathv[i]);
+		globfree(&g);
+	}
+	return unit_done("test_scan");
+}
