@@ -161,6 +161,16 @@ check "efficiency --hw auto reads trace_gpu (MI300X sample)" \
     "$E --hw auto $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"hw\"] != \"mi300x\" { bad = 1; exit } END { exit bad || (NR < 2) }'"
 check "efficiency: unknown --hw exits 2; --hw list lists the GPUs" \
     "$E --hw nosuch $tmp/s.tsv 2>/dev/null; [ \$? = 2 ] && $E --hw list | grep -q '^mi300x' && $E --hw list | grep -q '^h100'"
+# --hw list's bf16 columns are --hw show's figures of each kind, empty
+# where the table has none (no stand-in): H100 has no achievable figure.
+check "efficiency: --hw list's bf16 peak and achievable are --hw show's, empty where absent" \
+    "$E --hw show all > $tmp/roofs.tsv && $E --hw list > $tmp/gpus.tsv &&
+     awk -F'\t' 'NR == FNR { if (\$2 == \"matrix_bf16\") v[\$1 \" \" \$3] = \$4; next }
+     FNR == 1 { next }
+     { n++; if (\$9 != v[\$1 \" peak\"] || \$10 != v[\$1 \" achievable\"]) bad++ }
+     \$1 == \"h100\" && \$10 == \"\" && \$9 == 989.4 { h = 1 }
+     \$1 == \"mi300x\" && \$10 == 708 { m = 1 }
+     END { exit !(n > 10 && !bad && h && m) }' $tmp/roofs.tsv $tmp/gpus.tsv"
 check "efficiency: elementwise baseline on memory-bound rows" \
     "$E --hw mi300x $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
      \$c[\"eltwise_baseline_tbs\"] == \"\" { bad = 1; exit } \$c[\"bound\"] == \"memory\" && \$c[\"pct_eltwise_baseline\"] != \"\" { n++ } END { exit bad || (n == 0) }'"

@@ -347,6 +347,23 @@ def check_ranks(name, d, rows):
                      {k: v for k, v in seg.items() if v > 0}))
     ok("%s: ranks.svg: each trace's timeline parts, the straggler (most "
        "busy time) marked" % name, got == want, (got[:1], want[:1]))
+    # Each bar's label: the name's last path components that tell the
+    # traces apart (cut to 25 characters), the full name in its tooltip.
+    depth = next(c for c in range(1, 64) if len(set(
+        "/".join(t.split("/")[-c:]) for t in first)) == len(first))
+    shown = []
+    for g in by_class(dom, "g", "rank"):
+        t = g.getElementsByTagName("text")[0]
+        shown.append((t.firstChild.data, t.getElementsByTagName(
+            "title")[0].firstChild.data))
+    want = []
+    for t in first:
+        v = "/".join(t.split("/")[-depth:])
+        want.append((v if len(v) <= 25 else "\u2026" + v[-24:], t))
+    ok("%s: ranks.svg: each bar labelled with the last %d path "
+       "component(s) of its trace, all different" % (name, depth),
+       shown == want and len(set(x for x, _ in shown)) == len(shown),
+       (shown[:2], want[:2]))
 
 
 def numbers(path):

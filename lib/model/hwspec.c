@@ -1034,10 +1034,10 @@ tl_hw_print_gpus(FILE *fp, int csv)
 			tl_w_int(&w, h->cus);
 		else
 			tl_w_empty(&w);
-		w_num(&w, tl_hw_tflops(h, "matrix_bf16", TL_ROOF_PEAK, NULL,
+		/* Each kind's own figure, never a stand-in (--hw show). */
+		w_num(&w, tl_hw_figure(h, "matrix_bf16", TL_FIG_PEAK, NULL));
+		w_num(&w, tl_hw_figure(h, "matrix_bf16", TL_FIG_ACHIEVABLE,
 		    NULL));
-		w_num(&w, tl_hw_tflops(h, "matrix_bf16", TL_ROOF_ACHIEVABLE,
-		    NULL, NULL));
 		tl_w_eol(&w);
 		free(buf);
 		buf = NULL;

@@ -169,16 +169,64 @@ trace_label(const struct tl_ftrace *t, struct strs *k)
 	    t->name;
 }
 
+/* The last c '/'-separated components of path, or all of it. */
+static const char *
+path_tail(const char *path, int c)
+{
+	const char *p = path + strlen(path);
+
+	for (; p > path; p--)
+		if (p[-1] == '/' && --c == 0)
+			break;
+	return p;
+}
+
+/*
+ * The fewest last path components that tell the traces of f apart
+ * (with their ranks), so that a bar's label shows what differs: "h100.json"
+ * and "mi300.json", not two cut-off "/runs/..." prefixes.
+ */
+static int
+tail_depth(const struct tl_findings *f)
+{
+	int c, i, j, whole, same;
+
+	for (c = 1;; c++) {
+		whole = 1;
+		same = 0;
+		for (i = 0; i < f->ntr && !same; i++) {
+			const char *a = path_tail(f->tr[i].name, c);
+
+			whole &= a == f->tr[i].name;
+			for (j = 0; j < i && !same; j++)
+				same = strcmp(f->tr[i].rank, f->tr[j].rank) ==
+				    0 && strcmp(a, path_tail(f->tr[j].name,
+				    c)) == 0;
+		}
+		if (!same || whole)
+			return c;
+	}
+}
+
+/* A trace's label as a chart shows it: its name's last c components. */
+static const char *
+trace_shown(const struct tl_ftrace *t, int c, struct strs *k)
+{
+	return keep(k, t->rank[0] != '\0' ? "rank %s: %s" : "%s%s", t->rank,
+	    path_tail(t->name, c));
+}
+
 static int
 ranks(FILE *fp, const struct tl_findings *f)
 {
 	struct tl_chart_rank *r = tl_calloc((size_t)f->ntr + 1, sizeof(*r));
 	struct strs k = { NULL, 0, 0 };
-	int i, s = tl_findings_straggler(f), rc;
+	int i, s = tl_findings_straggler(f), rc, c = tail_depth(f);
 	char sub[64];
 
 	for (i = 0; i < f->ntr; i++) {
 		r[i].label = trace_label(&f->tr[i], &k);
+		r[i].shown = trace_shown(&f->tr[i], c, &k);
 		r[i].compute_us = (double)f->tr[i].compute_ns / 1e3;
 		r[i].comm_us = (double)f->tr[i].comm_ns / 1e3;
 		r[i].memcpy_us = (double)f->tr[i].memcpy_ns / 1e3;
@@ -223,7 +271,7 @@ timeline(FILE *fp, const struct tl_findings *f)
 	struct strs k = { NULL, 0, 0 };
 	double *busy = tl_calloc((size_t)f->ntr * TL_FSTRIP + 1, sizeof(*busy));
 	size_t ns = 0, na = 0, ng, i, b;
-	int t, rc;
+	int t, rc, c = tail_depth(f);
 
 	for (t = 0; t < f->ntr; t++) {
 		const struct tl_ftrace *tr = &f->tr[t];
@@ -233,6 +281,7 @@ timeline(FILE *fp, const struct tl_findings *f)
 		for (b = 0; b < TL_FSTRIP; b++)
 			busy[ns * TL_FSTRIP + b] = (double)tr->strip[b] / 1e3;
 		s[ns].label = trace_label(tr, &k);
+		s[ns].shown = trace_shown(tr, c, &k);
 		s[ns].span_us = (double)(tr->span_end_ns - tr->span_start_ns) /
 		    1e3;
 		s[ns].busy_us = &busy[ns * TL_FSTRIP];

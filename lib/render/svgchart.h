@@ -118,6 +118,7 @@ int tl_svg_breakdown(FILE *f, const char *title,
 /* One rank's (trace's) GPU timeline. */
 struct tl_chart_rank {
 	const char *label;	/* "rank 3", or the trace's name */
+	const char *shown;	/* what the bar is labelled, or NULL: label */
 	double compute_us, comm_us, memcpy_us, idle_us;
 };
 
@@ -132,6 +133,7 @@ int tl_svg_ranks(FILE *f, const char *title, const char *subtitle,
 /* One trace's busy time over its span, in equal bins. */
 struct tl_chart_strip {
 	const char *label;
+	const char *shown;	/* what the strip is labelled, or NULL: label */
 	double span_us;		/* the span's length */
 	const double *busy_us;	/* busy µs in each bin */
 	size_t nbins;

@@ -103,11 +103,17 @@ tl_svg_ranks(FILE *f, const char *title, const char *subtitle,
 	for (i = 0; i < n; i++) {
 		y = RK_TOP + RK_ROW * (double)i;
 		t = rank_total(&r[i]);
+		/*
+		 * The label's tail, right-aligned before the bar: 25
+		 * characters, bold ones too, fit in the margin.
+		 */
 		out(f, "<g class=\"rank\" data-label=\"%t\" data-total-us=\"%r\" "
 		    "data-straggler=\"%d\">\n<text x=\"%d\" y=\"%p\" "
-		    "font-weight=\"%s\">", r[i].label, t, i == straggler, RK_LX,
-		    y + RK_BH - 4, i == straggler ? "bold" : "normal");
-		tl_svg_tail(f, r[i].label, 28);
+		    "text-anchor=\"end\" font-weight=\"%s\">", r[i].label, t,
+		    i == straggler, RK_X - 8, y + RK_BH - 4,
+		    i == straggler ? "bold" : "normal");
+		tl_svg_tail(f, r[i].shown != NULL ? r[i].shown : r[i].label,
+		    25);
 		out(f, "<title>%T</title></text>\n", r[i].label);
 		for (x = RK_X, k = 0; k < 4 && max > 0; k++) {
 			w = RK_BW * rank_value(&r[i], k) / max;
@@ -201,7 +207,7 @@ put_strip(FILE *f, const struct tl_chart_strip *s, size_t idx, double y)
 	    "data-span-us=\"%r\" data-busy-us=\"%r\">\n<text x=\"%d\" y=\"%p\" "
 	    "font-size=\"11\"><tspan font-weight=\"bold\">", (int)idx,
 	    s->label, s->span_us, busy, ST_X, y);
-	tl_svg_tail(f, s->label, 90);
+	tl_svg_tail(f, s->shown != NULL ? s->shown : s->label, 90);
 	out(f, "</tspan><tspan fill=\"#555555\"> \xc2\xb7 busy %M ms of %M ms "
 	    "(%f%%)</tspan></text>\n", busy, s->span_us, s->span_us > 0 ?
 	    busy / s->span_us * 100 : 0.0);
@@ -344,7 +350,8 @@ put_gap_list(FILE *f, const struct tl_chart_strip *s, size_t ns,
 		    (int)i + 1, g[i].len_us, g[i].start_us);
 		if (ns > 1 && g[i].strip < ns) {
 			out(f, " in ");
-			tl_svg_tail(f, s[g[i].strip].label, 40);
+			tl_svg_tail(f, s[g[i].strip].shown != NULL ?
+			    s[g[i].strip].shown : s[g[i].strip].label, 40);
 		}
 		if (g[i].before != NULL && g[i].before[0] != '\0') {
 			out(f, ": after ");

@@ -70,12 +70,16 @@ static const struct tl_chart_bar cat_bars[] = {
 	{ "elementwise", 600 }, { "other", -5 }, { "reduce", NAN }
 };
 
-/* Ranks: the third has the most busy time; a name to escape. */
+/*
+ * Ranks: the third has the most busy time; a name to escape, shown by
+ * its last component.
+ */
 static const struct tl_chart_rank ranks[] = {
-	{ "rank 0: /runs/a<b>/trace0.json.gz", 800, 150, 0, 50 },
-	{ "rank 1", 700, 250, 10, 40 },
-	{ "rank 2", 900.5, 30, 0, 69.5 },
-	{ "rank 3", 650, 300, 0, 50 }
+	{ "rank 0: /runs/a<b>/trace0.json.gz", "rank 0: <t>.json.gz", 800,
+	    150, 0, 50 },
+	{ "rank 1", NULL, 700, 250, 10, 40 },
+	{ "rank 2", NULL, 900.5, 30, 0, 69.5 },
+	{ "rank 3", NULL, 650, 300, 0, 50 }
 };
 
 /* A strip of 10 bins of 100 µs: busy, half, idle ...; two gaps. */
@@ -83,8 +87,8 @@ static const double busy1[10] = { 100, 100, 50, 0, 0, 100, 100, 100, 25,
     100 };
 static const double busy2[4] = { 250, 0, 250, 250 };
 static const struct tl_chart_strip strips[] = {
-	{ "trace <one>", 1000, busy1, 10 },
-	{ "trace two", 1000, busy2, 4 }
+	{ "trace <one>", NULL, 1000, busy1, 10 },
+	{ "trace two", "two", 1000, busy2, 4 }
 };
 static const struct tl_chart_gap gaps[] = {
 	{ 1, 250, 250, "aten::mm", "aten::add" },
@@ -505,7 +509,12 @@ check_ranks(const char *s)
 	x = atof(attr(c, "width"));
 	CHECK(fabs(x - 520 * 250 / 1000.0) <= 0.005);
 	CHECK(strstr(s, ">1.000 ms</text>") != NULL);
-	CHECK(strstr(s, "rank 0: /runs/a&lt;b&gt;/trace0.json.gz") != NULL);
+	/* The full name in the data and the tooltip, the bar shows the short. */
+	CHECK(strstr(s, "data-label=\"rank 0: /runs/a&lt;b&gt;/trace0.json.gz\"")
+	    != NULL);
+	CHECK(strstr(s, "<title>rank 0: /runs/a&lt;b&gt;/trace0.json.gz"
+	    "</title>") != NULL);
+	CHECK(strstr(s, ">rank 0: &lt;t&gt;.json.gz<title>") != NULL);
 	CHECK(strstr(s, "<b>") == NULL);
 	check_numbers(s);
 }
@@ -540,8 +549,11 @@ check_strip(const char *s)
 	CHECK_STR(attr(c, "data-strip"), "0");
 	CHECK_STR(attr(c, "width"), "3");
 	CHECK(strstr(s, "after aten::copy_&lt;x&gt;</text>") != NULL);
-	CHECK(strstr(s, "0.250 ms idle at 0.250 ms in trace two: after "
+	/* A strip's short name in the list, its full one in the data. */
+	CHECK(strstr(s, "0.250 ms idle at 0.250 ms in two: after "
 	    "aten::mm, before aten::add</text>") != NULL);
+	CHECK_STR(attr(strstr(s, "<g class=\"strip\" data-strip=\"1\""),
+	    "data-label"), "trace two");
 	check_numbers(s);
 }
 
