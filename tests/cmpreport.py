@@ -19,13 +19,12 @@ import io
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mdcheck  # noqa: E402
-from mdcheck import ok  # noqa: E402
+from mdcheck import must, ok, sh  # noqa: E402
 from parity import read_tsv  # noqa: E402
 
 BIN, TRACES = sys.argv[1], sys.argv[2]
@@ -48,19 +47,6 @@ def categories():
 
 
 CATS = categories()
-
-
-def sh(cmd):
-    return subprocess.run(cmd, shell=True, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE)
-
-
-def must(cmd):
-    r = sh(cmd)
-    if r.returncode != 0:
-        raise RuntimeError("%s: exit %d: %s" % (cmd, r.returncode,
-                                                r.stderr.decode()[:500]))
-    return r.stdout.decode()
 
 
 def ns(us):

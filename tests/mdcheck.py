@@ -1,5 +1,6 @@
-"""What tests/findings.py and tests/cmpreport.py share: the result line
-of a check, and the wording scans of the Markdown reports.
+"""What tests/findings.py, tests/cmpreport.py and tests/charts.py share:
+the result line of a check, running a command, and the wording scans of
+the Markdown reports.
 
 Text inside `code` spans (op and kernel names, file names) is left out:
 kernel names may name a vendor library.  VENDOR catches vendor and
@@ -9,6 +10,22 @@ faster than Y"), while comparisons with what the hardware predicts
 ("slower than the hardware explains") stay allowed.
 """
 import re
+import subprocess
+
+
+def sh(cmd):
+    """Run a shell command; its CompletedProcess, output captured."""
+    return subprocess.run(cmd, shell=True, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE)
+
+
+def must(cmd):
+    """The standard output of a shell command that must exit 0."""
+    r = sh(cmd)
+    if r.returncode != 0:
+        raise RuntimeError("%s: exit %d: %s" % (cmd, r.returncode,
+                                                r.stderr.decode()[:500]))
+    return r.stdout.decode()
 
 
 def ok(name, cond, detail=""):

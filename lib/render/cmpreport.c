@@ -222,6 +222,20 @@ standin(const struct tl_cmpfind *c, const char *k)
 	    strcmp(k, c->roof_kind) != 0;
 }
 
+/* Before stand-in n of side k: the line's start, else sep. */
+static void
+standin_sep(FILE *fp, const struct tl_cmpfind *c, int k, int n,
+    const char *sep)
+{
+	if (n > 0) {
+		fputs(sep, fp);
+		return;
+	}
+	fputs("  - ", fp);
+	side_label(fp, c, k);
+	fprintf(fp, ": no %s figure for ", run_kind(c));
+}
+
 /*
  * The stand-ins of side k: the compute specs whose figure is of the
  * other kind, then the bandwidth; 0 when there are none.
@@ -242,21 +256,11 @@ side_standins(FILE *fp, const struct tl_cmpfind *c, int k)
 			;
 		if (j < i)
 			continue;
-		if (n++ == 0) {
-			fputs("  - ", fp);
-			side_label(fp, c, k);
-			fprintf(fp, ": no %s figure for ", run_kind(c));
-		} else
-			fputs(", ", fp);
+		standin_sep(fp, c, k, n++, ", ");
 		tl_md_code(fp, w->compute_spec, 40);
 	}
 	if (bw) {
-		if (n++ == 0) {
-			fputs("  - ", fp);
-			side_label(fp, c, k);
-			fprintf(fp, ": no %s figure for ", run_kind(c));
-		} else
-			fputs(" and ", fp);
+		standin_sep(fp, c, k, n++, " and ");
 		fputs("its bandwidth", fp);
 	}
 	if (n > 0)

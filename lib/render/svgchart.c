@@ -398,50 +398,22 @@ put_bandwidths(FILE *f, const struct plan *pl)
 	}
 }
 
-/* A roof label in the margin: its roof's y and where the label goes. */
-struct rlabel {
-	size_t roof;
-	double y, at;
-};
-
-static int
-by_y(const void *a, const void *b)
-{
-	const struct rlabel *x = a, *y = b;
-
-	if (x->y != y->y)
-		return x->y < y->y ? -1 : 1;
-	return x->roof < y->roof ? -1 : x->roof > y->roof;
-}
-
 /*
  * Where the margin labels of the compute roofs go: at their roof's
  * height, moved apart to RF_LABEL px and kept beside the plot.
  */
 static size_t
-place_labels(const struct plan *pl, struct rlabel *l)
+place_labels(const struct plan *pl, struct tl_svg_label *l)
 {
 	size_t i, n = 0;
-	double over;
 
 	for (i = 0; i < pl->nr; i++)
 		if (drawn(pl, i) && positive(pl->r[i].peak_tflops)) {
-			l[n].roof = i;
-			l[n].y = l[n].at = py(&pl->fr,
-			    log10(pl->r[i].peak_tflops));
+			l[n].i = i;
+			l[n].pos = py(&pl->fr, log10(pl->r[i].peak_tflops));
 			n++;
 		}
-	qsort(l, n, sizeof(*l), by_y);
-	for (i = 1; i < n; i++)
-		if (l[i].at < l[i - 1].at + RF_LABEL)
-			l[i].at = l[i - 1].at + RF_LABEL;
-	over = n > 0 ? l[n - 1].at - (RF_Y + RF_PH) : 0;
-	for (i = n; over > 0 && i-- > 0;) {
-		l[i].at -= over;
-		if (i > 0 && l[i - 1].at + RF_LABEL <= l[i].at)
-			break;
-		over = i > 0 ? l[i - 1].at + RF_LABEL - l[i].at : 0;
-	}
+	tl_svg_place(l, n, RF_LABEL, -HUGE_VAL, RF_Y + RF_PH);
 	return n;
 }
 
@@ -450,7 +422,7 @@ static void
 put_roofs(FILE *f, const struct plan *pl)
 {
 	const struct frame *fr = &pl->fr;
-	struct rlabel *l = tl_calloc(pl->nr + 1, sizeof(*l));
+	struct tl_svg_label *l = tl_calloc(pl->nr + 1, sizeof(*l));
 	double lc, lr, x0, x, y;
 	size_t i, k, nl = place_labels(pl, l);
 
@@ -485,10 +457,10 @@ put_roofs(FILE *f, const struct plan *pl)
 				    "5l-5 5l-5 -5z\" fill=\"#222222\" "
 				    "stroke=\"none\"/>\n", r->peak_tflops /
 				    r->peak_tbs, x0, y - 5);
-			for (k = 0; k < nl && l[k].roof != i; k++)
+			for (k = 0; k < nl && l[k].i != i; k++)
 				;
 			x = RF_MX;
-			if (fabs(l[k].at - l[k].y) > 0.5)
+			if (fabs(l[k].at - l[k].pos) > 0.5)
 				out(f, "<polyline fill=\"none\" stroke=\"#888888\" "
 				    "stroke-dasharray=\"none\" points=\"%d,%p "
 				    "%p,%p\"/>\n", RF_X + RF_PW, y, x - 2,

@@ -248,50 +248,26 @@ gap_x(const struct tl_chart_strip *s, const struct tl_chart_gap *g,
 	}
 }
 
-/* A gap's number: where its gap is, and where the number goes. */
-struct gnum {
-	size_t gap;
-	double x, at;
-};
-
-static int
-by_x(const void *a, const void *b)
-{
-	const struct gnum *p = a, *q = b;
-
-	if (p->x != q->x)
-		return p->x < q->x ? -1 : 1;
-	return p->gap < q->gap ? -1 : p->gap > q->gap;
-}
-
 /*
  * Where the numbers of the gaps on strip k go: over their gaps, moved
  * apart to ST_NUM px and kept over the strip.
  */
 static size_t
 place_numbers(const struct tl_chart_strip *s, size_t k,
-    const struct tl_chart_gap *g, size_t ng, struct gnum *n)
+    const struct tl_chart_gap *g, size_t ng, struct tl_svg_label *n)
 {
-	double x0, x1, over;
+	double x0, x1;
 	size_t i, m = 0;
 
 	for (i = 0; i < ng; i++) {
 		if (g[i].strip != k)
 			continue;
 		gap_x(s, &g[i], &x0, &x1);
-		n[m].gap = i;
-		n[m].x = n[m].at = (x0 + x1) / 2;
+		n[m].i = i;
+		n[m].pos = (x0 + x1) / 2;
 		m++;
 	}
-	qsort(n, m, sizeof(*n), by_x);
-	for (i = 1; i < m; i++)
-		if (n[i].at < n[i - 1].at + ST_NUM)
-			n[i].at = n[i - 1].at + ST_NUM;
-	over = m > 0 ? n[m - 1].at - (ST_X + ST_SW - 4) : 0;
-	for (i = 0; over > 0 && i < m; i++)
-		n[i].at -= over;
-	for (i = 0; m > 0 && n[0].at < ST_X + 4 && i < m; i++)
-		n[i].at += ST_X + 4 - n[0].at;
+	tl_svg_place(n, m, ST_NUM, ST_X + 4, ST_X + ST_SW - 4);
 	return m;
 }
 
@@ -300,7 +276,7 @@ static void
 put_gap_marks(FILE *f, const struct tl_chart_strip *s, size_t ns,
     const struct tl_chart_gap *g, size_t ng)
 {
-	struct gnum *n = tl_calloc(ng + 1, sizeof(*n));
+	struct tl_svg_label *n = tl_calloc(ng + 1, sizeof(*n));
 	double x0, x1, y;
 	size_t i, k, m;
 
@@ -309,24 +285,24 @@ put_gap_marks(FILE *f, const struct tl_chart_strip *s, size_t ns,
 		m = place_numbers(&s[k], k, g, ng, n);
 		y = ST_TOP + ST_BLOCK * (double)k + ST_OFF;
 		for (i = 0; i < m; i++) {
-			const struct tl_chart_gap *q = &g[n[i].gap];
+			const struct tl_chart_gap *q = &g[n[i].i];
 
 			gap_x(&s[k], q, &x0, &x1);
 			out(f, "<rect class=\"gap\" data-strip=\"%d\" "
 			    "data-rank=\"%d\" data-start-us=\"%r\" "
 			    "data-len-us=\"%r\" x=\"%p\" y=\"%p\" width=\"%p\" "
 			    "height=\"%d\" stroke-width=\"1.5\"><title>gap %d: "
-			    "%M ms</title></rect>\n", (int)k, (int)n[i].gap + 1,
+			    "%M ms</title></rect>\n", (int)k, (int)n[i].i + 1,
 			    q->start_us, q->len_us, x0, y - 3, x1 - x0,
-			    ST_SH + 6, (int)n[i].gap + 1, q->len_us);
-			if (fabs(n[i].at - n[i].x) > 2)
+			    ST_SH + 6, (int)n[i].i + 1, q->len_us);
+			if (fabs(n[i].at - n[i].pos) > 2)
 				out(f, "<line x1=\"%p\" y1=\"%p\" x2=\"%p\" "
 				    "y2=\"%p\" stroke-width=\"0.8\"/>\n",
-				    n[i].at, y - 9, n[i].x, y - 3);
+				    n[i].at, y - 9, n[i].pos, y - 3);
 			out(f, "<text x=\"%p\" y=\"%p\" text-anchor=\"middle\" "
 			    "font-size=\"11\" font-weight=\"bold\" "
 			    "fill=\"#d62728\" stroke=\"none\">%d</text>\n",
-			    n[i].at, y - 10, (int)n[i].gap + 1);
+			    n[i].at, y - 10, (int)n[i].i + 1);
 		}
 	}
 	out(f, "</g>\n");

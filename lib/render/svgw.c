@@ -343,6 +343,40 @@ tl_svg_ink(const char *colour)
 	return 0.299 * r + 0.587 * g + 0.114 * b < 140 ? "#ffffff" : "#111111";
 }
 
+static int
+by_pos(const void *a, const void *b)
+{
+	const struct tl_svg_label *x = a, *y = b;
+
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+void
+tl_svg_place(struct tl_svg_label *l, size_t n, double gap, double lo,
+    double hi)
+{
+	size_t i;
+
+	if (n == 0)
+		return;
+	qsort(l, n, sizeof(*l), by_pos);
+	for (i = 0; i < n; i++)
+		l[i].at = l[i].pos;
+	for (i = 1; i < n; i++)
+		if (l[i].at < l[i - 1].at + gap)
+			l[i].at = l[i - 1].at + gap;
+	if (l[n - 1].at > hi)
+		for (l[n - 1].at = hi, i = n - 1; i-- > 0;)
+			if (l[i].at > l[i + 1].at - gap)
+				l[i].at = l[i + 1].at - gap;
+	if (l[0].at < lo)
+		for (l[0].at = lo, i = 1; i < n; i++)
+			if (l[i].at < l[i - 1].at + gap)
+				l[i].at = l[i - 1].at + gap;
+}
+
 double
 tl_svg_step(double max, int want)
 {

@@ -47,6 +47,19 @@ void tl_svg_swatch(FILE *f, double x, double y, const char *colour);
  * ten, giving at most about want ticks; 1 when max is not positive.
  */
 double tl_svg_step(double max, int want);
+/* A label to place: what it labels (an index), where that is, where it goes. */
+struct tl_svg_label {
+	size_t i;
+	double pos, at;
+};
+
+/*
+ * Labels placed apart along one axis: sorted by pos (then i), each at
+ * least gap after the one before and within [lo, hi] as far as they fit
+ * there (moved past their neighbours, then back from hi, then on from lo).
+ */
+void tl_svg_place(struct tl_svg_label *l, size_t n, double gap, double lo,
+    double hi);
 /* Dark text on a light colour ("#rrggbb"), white on a dark one. */
 const char *tl_svg_ink(const char *colour);
 
