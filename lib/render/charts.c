@@ -142,6 +142,7 @@ breakdown(FILE *fp, const struct tl_findings *f)
 	struct tl_ftimeline t;
 	size_t nc = 0;
 	int c;
+	char head[64];
 
 	tl_report_timeline(f, &t);
 	tl[0].label = "computation";
@@ -157,8 +158,11 @@ breakdown(FILE *fp, const struct tl_findings *f)
 			cat[nc].label = tl_category(c)->value;
 			cat[nc++].value_us = (double)f->cat[c].time_ns / 1e3;
 		}
-	return tl_svg_breakdown(fp, tl_charts[TL_CHART_BREAKDOWN].title, tl, 4,
-	    cat, nc);
+	/* Several traces' timelines are a sum, not one GPU's. */
+	snprintf(head, sizeof(head), "GPU timelines of %d traces, summed "
+	    "(per trace: %s)", f->ntr, tl_charts[TL_CHART_RANKS].file);
+	return tl_svg_breakdown(fp, tl_charts[TL_CHART_BREAKDOWN].title,
+	    f->ntr > 1 ? head : NULL, tl, 4, cat, nc);
 }
 
 /* A trace's label: "rank R: NAME", or its name. */

@@ -800,7 +800,7 @@ put_bar(FILE *f, double y, const char *heading, const char *bar,
 			total += b[i].value_us;
 	out(f, "<g class=\"bar\" data-bar=\"%s\" data-total-us=\"%r\">\n"
 	    "<text x=\"%d\" y=\"%p\" font-size=\"14\" font-weight=\"bold\">"
-	    "%s<tspan font-weight=\"normal\" fill=\"#555555\"> \xc2\xb7 total "
+	    "%t<tspan font-weight=\"normal\" fill=\"#555555\"> \xc2\xb7 total "
 	    "%M ms</tspan></text>\n", bar, total, BD_X, y + 20, heading, total);
 	y += 32;
 	out(f, "<rect x=\"%d\" y=\"%p\" width=\"%d\" height=\"%d\" "
@@ -855,7 +855,7 @@ put_bar(FILE *f, double y, const char *heading, const char *bar,
 }
 
 int
-tl_svg_breakdown(FILE *f, const char *title,
+tl_svg_breakdown(FILE *f, const char *title, const char *tl_head,
     const struct tl_chart_bar *timeline, size_t nt,
     const struct tl_chart_bar *bycat, size_t nc)
 {
@@ -873,7 +873,8 @@ tl_svg_breakdown(FILE *f, const char *title,
 	tl_svg_begin(f, "tl-breakdown", BD_W, h);
 	out(f, " data-skipped=\"%d\">\n<title>%T</title>\n", skipped, title);
 	tl_svg_heading(f, BD_X, title);
-	y = put_bar(f, BD_TOP, "GPU timeline", "timeline", timeline, nt);
+	y = put_bar(f, BD_TOP, tl_head != NULL ? tl_head : "GPU timeline",
+	    "timeline", timeline, nt);
 	put_bar(f, y, "Kernel time by category", "category", bycat, nc);
 	if (skipped > 0)
 		out(f, "<text class=\"note\" x=\"%d\" y=\"%d\" fill=\"#aa3333\">"

@@ -105,13 +105,14 @@ struct tl_chart_bar {
 
 /*
  * Two horizontal stacked bars: the GPU timeline (compute / exposed comm
- * / exposed memcpy / idle, in the order given) and kernel time by
- * category, each 100% of its own total.  Each segment is labelled with
- * its ms and % where it is wide enough and always in the legend under
- * its bar; a value < 0 or not finite is left out and counted in a note.
- * A bar with nothing to show is drawn empty with "no data".
+ * / exposed memcpy / idle, in the order given), headed tl_head (NULL:
+ * "GPU timeline"), and kernel time by category, each 100% of its own
+ * total.  Each segment is labelled with its ms and % where it is wide
+ * enough and always in the legend under its bar; a value < 0 or not
+ * finite is left out and counted in a note.  A bar with nothing to show
+ * is drawn empty with "no data".
  */
-int tl_svg_breakdown(FILE *f, const char *title,
+int tl_svg_breakdown(FILE *f, const char *title, const char *tl_head,
     const struct tl_chart_bar *timeline, size_t nt,
     const struct tl_chart_bar *bycat, size_t nc);
 

@@ -137,9 +137,11 @@ draw(FILE *fp, int k)
 	case C_ROOF_WIDE:
 		return tl_svg_roofline(fp, "Roofline", "", &bwonly, 1, wide, 2);
 	case C_BREAKDOWN:
-		return tl_svg_breakdown(fp, "GPU time", tl_bars, 4, cat_bars, 6);
+		return tl_svg_breakdown(fp, "GPU time", NULL, tl_bars, 4,
+		    cat_bars, 6);
 	case C_BREAKDOWN_EMPTY:
-		return tl_svg_breakdown(fp, "GPU time", NULL, 0, NULL, 0);
+		return tl_svg_breakdown(fp, "GPU time", "GPU timelines of 2 "
+		    "traces, summed", NULL, 0, NULL, 0);
 	case C_RANKS:
 		return tl_svg_ranks(fp, "GPU time per rank", "4 traces", ranks,
 		    4, 2);
@@ -449,6 +451,7 @@ check_breakdown(const char *s)
 	const char *c;
 
 	CHECK(strstr(s, "class=\"tl-breakdown\" data-skipped=\"2\">") != NULL);
+	CHECK(strstr(s, ">GPU timeline<tspan") != NULL);
 	CHECK(count(s, "<rect class=\"segment\" data-bar=\"timeline\"") == 3);
 	CHECK(count(s, "<rect class=\"segment\" data-bar=\"category\"") == 4);
 	CHECK(strstr(s, "<g class=\"bar\" data-bar=\"timeline\" "
@@ -663,6 +666,8 @@ main(void)
 			break;
 		case C_BREAKDOWN_EMPTY:
 			CHECK(count(a, ">no data</text>") == 2);
+			CHECK(strstr(a, ">GPU timelines of 2 traces, summed<tspan")
+			    != NULL);
 			CHECK(count(a, "class=\"segment\"") == 0);
 			break;
 		case C_RANKS:
