@@ -15,12 +15,18 @@ BIN = \
 	bin/tl-replay
 
 LIBOBJ = \
+	lib/analysis/analyst.o \
 	lib/analysis/cmpfind.o \
 	lib/analysis/compare.o \
 	lib/analysis/efficiency.o \
 	lib/analysis/findings.o \
 	lib/analysis/findrules.o \
+	lib/analysis/fusion.o \
+	lib/analysis/kernsel.o \
+	lib/analysis/oprow.o \
 	lib/analysis/opsig.o \
+	lib/analysis/schedule.o \
+	lib/analysis/serving.o \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
@@ -62,10 +68,12 @@ LIBOBJ = \
 	lib/render/cmpreport.o \
 	lib/render/mdtext.o \
 	lib/render/outdir.o \
+	lib/render/patreport.o \
 	lib/render/replay.o \
 	lib/render/replaypkg.o \
 	lib/render/replay_tables.o \
 	lib/render/report.o \
+	lib/render/servreport.o \
 	lib/render/svgchart.o \
 	lib/render/svgcmp.o \
 	lib/render/svgtime.o \
@@ -73,14 +81,18 @@ LIBOBJ = \
 	lib/render/zipw.o \
 	lib/stream/categories_table.o \
 	lib/stream/category.o \
+	lib/stream/kernels_table.o \
+	lib/stream/kerntable.o \
 	lib/stream/ops_table.o \
 	lib/stream/optable.o \
 	lib/stream/rules.o \
 	lib/stream/schema.o \
 	lib/stream/stream.o \
 	lib/trace/callstack.o \
+	lib/trace/capture.o \
 	lib/trace/devprops.o \
 	lib/trace/context.o \
+	lib/trace/iter.o \
 	lib/trace/input.o \
 	lib/trace/jsonscan.o \
 	lib/trace/kernclass.o \
@@ -92,14 +104,20 @@ LIBOBJ = \
 
 # Generated tables and the model families have no header of their own.
 GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o \
-	lib/stream/categories_table.o lib/stream/ops_table.o
+	lib/stream/categories_table.o lib/stream/kernels_table.o lib/stream/ops_table.o
 LIBHDR = \
+	lib/analysis/analyst.h \
 	lib/analysis/cmpfind.h \
 	lib/analysis/compare.h \
 	lib/analysis/efficiency.h \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
+	lib/analysis/fusion.h \
+	lib/analysis/kernsel.h \
+	lib/analysis/oprow.h \
 	lib/analysis/opsig.h \
+	lib/analysis/schedule.h \
+	lib/analysis/serving.h \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
@@ -130,20 +148,26 @@ LIBHDR = \
 	lib/render/cmpreport.h \
 	lib/render/mdtext.h \
 	lib/render/outdir.h \
+	lib/render/patreport.h \
 	lib/render/replay.h \
 	lib/render/replaypkg.h \
 	lib/render/report.h \
+	lib/render/servreport.h \
 	lib/render/svgchart.h \
 	lib/render/svgw.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \
+	lib/stream/kerntable.h \
 	lib/stream/optable.h \
 	lib/stream/rules.h \
 	lib/stream/schema.h \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
+	lib/trace/capture.h \
+	lib/trace/context.h \
 	lib/trace/devprops.h \
 	lib/trace/input.h \
+	lib/trace/iter.h \
 	lib/trace/jsonscan.h \
 	lib/trace/kernclass.h \
 	lib/trace/opstream.h \
@@ -162,6 +186,7 @@ UNIT = \
 	tests/unit/test_hwspec \
 	tests/unit/test_interval \
 	tests/unit/test_json \
+	tests/unit/test_kerntable \
 	tests/unit/test_mdtext \
 	tests/unit/test_model_conv \
 	tests/unit/test_model_gemm \
@@ -208,6 +233,9 @@ all: $(BIN)
 
 lib/stream/categories_table.c: share/tl/categories.tsv tests/tools/embed.awk
 	awk -v name=tl_default_categories -f tests/tools/embed.awk share/tl/categories.tsv > $@
+
+lib/stream/kernels_table.c: share/tl/kernels.tsv tests/tools/embed.awk
+	awk -v name=tl_default_kernels -f tests/tools/embed.awk share/tl/kernels.tsv > $@
 
 lib/stream/ops_table.c: share/tl/ops.tsv tests/tools/embed.awk
 	awk -v name=tl_default_ops -f tests/tools/embed.awk share/tl/ops.tsv > $@
@@ -314,6 +342,7 @@ FUZZBIN = \
 	fuzz/bin/fuzz_expr \
 	fuzz/bin/fuzz_findings \
 	fuzz/bin/fuzz_stream \
+	fuzz/bin/fuzz_tables \
 	fuzz/bin/fuzz_timeline \
 	fuzz/bin/fuzz_trace
 
@@ -348,6 +377,10 @@ fuzz/bin/fuzz_stream: tests/fuzz/fuzz_stream.c tests/fuzz/harness.h fuzz/obj/lib
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
 	    -o $@ tests/fuzz/fuzz_stream.c fuzz/obj/libtl.a $(LDLIBS)
+fuzz/bin/fuzz_tables: tests/fuzz/fuzz_tables.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
+	@mkdir -p fuzz/bin
+	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
+	    -o $@ tests/fuzz/fuzz_tables.c fuzz/obj/libtl.a $(LDLIBS)
 fuzz/bin/fuzz_timeline: tests/fuzz/fuzz_timeline.c tests/fuzz/harness.h fuzz/obj/libtl.a $(LIBHDR)
 	@mkdir -p fuzz/bin
 	$(FUZZCC) $(CPPFLAGS) $(CFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer \
@@ -365,11 +398,16 @@ install: all
 	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7 \
 	    $(DESTDIR)$(SHAREDIR)/samples $(DESTDIR)$(SHAREDIR)/replay
 	cp -f $(BIN) $(DESTDIR)$(PREFIX)/bin/
-	cp -f $(MAN1) $(DESTDIR)$(MANPREFIX)/man1/
-	cp -f $(MAN5) $(DESTDIR)$(MANPREFIX)/man5/
-	cp -f $(MAN7) $(DESTDIR)$(MANPREFIX)/man7/
+	for f in $(MAN1) $(MAN5) $(MAN7) share/tl/tl.mk; do \
+	    case $$f in \
+	    man/*) d=$(DESTDIR)$(MANPREFIX)/man$${f##*.} ;; \
+	    *) d=$(DESTDIR)$(SHAREDIR) ;; \
+	    esac; \
+	    sed 's|/usr/local/share/tl|$(SHAREDIR)|g' $$f > $$d/$${f##*/} || \
+	    exit 1; \
+	done
 	mkdir -p $(DESTDIR)$(SHAREDIR)/models
-	cp -f share/tl/categories.tsv share/tl/ops.tsv share/tl/gpus.tsv share/tl/tl.mk $(DESTDIR)$(SHAREDIR)/
+	cp -f share/tl/categories.tsv share/tl/kernels.tsv share/tl/ops.tsv share/tl/gpus.tsv $(DESTDIR)$(SHAREDIR)/
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 	cp -f share/tl/replay/* $(DESTDIR)$(SHAREDIR)/replay/

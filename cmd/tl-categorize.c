@@ -8,6 +8,7 @@
 
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/family.h"
 #include "stream/category.h"
 #include "stream/optable.h"
 #include "stream/rules.h"
@@ -26,9 +27,9 @@ static const char help_str[] =
     "\n"
     "  -c, --csv         write CSV instead of TSV\n"
     "  -v, --invert      keep the rows of the other categories\n"
-    "  -r, --rules FILE  re-categorise with FILE's rules first\n"
-    "  -l, --list        print the op table and exit\n"
-    "  -o, --ops FILE    with --list, the op table to print\n"
+    "      --rules FILE  re-categorise with FILE's rules first\n"
+    "      --list        print the op table and exit\n"
+    "  -O, --ops FILE    with --list, the op table to print\n"
     "  -h, --help        print this help and exit\n"
     "  -V, --version     print the version and exit\n";
 
@@ -72,15 +73,18 @@ not_a_category(const char *s)
 	}
 }
 
+/* Options with a long name only. */
+enum { OPT_RULES = 256, OPT_LIST };
+
 int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
 		{ "csv", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "ops", required_argument, NULL, 'o' },
-		{ "rules", required_argument, NULL, 'r' },
+		{ "list", no_argument, NULL, OPT_LIST },
+		{ "ops", required_argument, NULL, 'O' },
+		{ "rules", required_argument, NULL, OPT_RULES },
 		{ "invert", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -94,7 +98,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();
-	while ((ch = getopt_long(argc, argv, "chlo:r:vV", longopts, NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, "chO:vV", longopts, NULL)) != -1)
 		switch (ch) {
 		case 'c':
 			csv = 1;
@@ -102,13 +106,13 @@ main(int argc, char *argv[])
 		case 'h':
 			usage(stdout, 0);
 			break;
-		case 'l':
+		case OPT_LIST:
 			list = 1;
 			break;
-		case 'o':
+		case 'O':
 			ops = optarg;
 			break;
-		case 'r':
+		case OPT_RULES:
 			rules_path = optarg;
 			break;
 		case 'v':
@@ -125,9 +129,11 @@ main(int argc, char *argv[])
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, csv);
 	if (list) {
-		if (argc > 0)
+		if (argc > 0) {
+			tl_warn("--list takes no category or file");
 			usage(stderr, TL_EXIT_USAGE);
-		if (tl_optable_load(ops) < 0)
+		}
+		if (tl_optable_load(ops, tl_perf_family_known) < 0)
 			return TL_EXIT_ERROR;
 		tl_optable_print(&w);
 		return tl_close_stdout();

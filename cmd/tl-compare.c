@@ -10,6 +10,7 @@
 #include "analysis/opsig.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/family.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
 #include "stream/optable.h"
@@ -40,11 +41,11 @@ static const char help_str[] =
     "  -f, --hw-file FILE      GPU table to use instead of the built-in one\n"
     "  -r, --roof KIND         achievable (default: where both GPUs have\n"
     "                          it, else dense peak) or peak\n"
-    "  -e, --tolerance PCT     a time ratio within PCT %% of the predicted\n"
+    "  -e, --tolerance PCT     a time ratio within PCT % of the predicted\n"
     "                          one is explained (default 25)\n"
     "  -t, --timeline          compare the GPU timelines instead\n"
     "  -c, --csv               write CSV instead of TSV\n"
-    "  -o, --ops FILE          op table to use instead of the built-in one\n"
+    "  -O, --ops FILE          op table to use instead of the built-in one\n"
     "  -M, --models FILE       also read the model formulas of FILE\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n";
@@ -87,7 +88,7 @@ main(int argc, char *argv[])
 		{ "hw-file", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "models", required_argument, NULL, 'M' },
-		{ "ops", required_argument, NULL, 'o' },
+		{ "ops", required_argument, NULL, 'O' },
 		{ "ref", required_argument, NULL, 'R' },
 		{ "roof", required_argument, NULL, 'r' },
 		{ "target", required_argument, NULL, 'T' },
@@ -99,42 +100,48 @@ main(int argc, char *argv[])
 		{ "target-hw", required_argument, NULL, OPT_TARGET_HW },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct tl_cmp_opts o = { { NULL, NULL }, { NULL, NULL }, TL_ROOF_ACHIEVABLE,
-	    25 };
+	struct tl_cmp_opts o = { { NULL, NULL }, { NULL, NULL },
+	    TL_ROOF_ACHIEVABLE, 25 };
 	const char *ref = NULL, *tgt = NULL, *hw_file = NULL, *ops = NULL;
 	const char *hwname[2] = { NULL, NULL };
 	struct tl_opsigs side[2];
 	struct tl_writer w;
+	const char *opsonly = NULL;	/* an option of the op comparison */
 	char err[256];
 	int ch, csv = 0, timeline = 0;
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();
-	while ((ch = getopt_long(argc, argv, "ce:f:hM:o:R:r:T:tV", longopts,
+	while ((ch = getopt_long(argc, argv, "ce:f:hM:O:r:R:tT:V", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'c':
 			csv = 1;
 			break;
 		case 'e':
+			opsonly = "--tolerance";
 			o.tolerance_pct = tolerance(optarg);
 			break;
 		case 'f':
+			opsonly = "--hw-file";
 			hw_file = optarg;
 			break;
 		case 'h':
 			usage(stdout, 0);
 			break;
 		case 'M':
+			opsonly = "--models";
 			tl_filemodels_want(optarg);
 			break;
-		case 'o':
+		case 'O':
+			opsonly = "--ops";
 			ops = optarg;
 			break;
 		case 'R':
 			ref = optarg;
 			break;
 		case 'r':
+			opsonly = "--roof";
 			if (tl_roof_parse(optarg, &o.roof) < 0) {
 				tl_warn("--roof: expected achievable or peak");
 				usage(stderr, TL_EXIT_USAGE);
@@ -156,9 +163,11 @@ main(int argc, char *argv[])
 			o.name[1] = optarg;
 			break;
 		case OPT_REF_HW:
+			opsonly = "--ref-hw";
 			hwname[0] = optarg;
 			break;
 		case OPT_TARGET_HW:
+			opsonly = "--target-hw";
 			hwname[1] = optarg;
 			break;
 		default:
@@ -171,6 +180,12 @@ main(int argc, char *argv[])
 	}
 	if (ref == NULL || tgt == NULL) {
 		tl_warn("give both --ref FILE and --target FILE");
+		usage(stderr, TL_EXIT_USAGE);
+	}
+	/* Else accepted and ignored. */
+	if (timeline && opsonly != NULL) {
+		tl_warn("%s compares ops; --timeline takes only the names and "
+		    "--csv", opsonly);
 		usage(stderr, TL_EXIT_USAGE);
 	}
 	if (strcmp(ref, "-") == 0 && strcmp(tgt, "-") == 0) {
@@ -193,7 +208,8 @@ main(int argc, char *argv[])
 		tl_tline_free(&t[1]);
 		return tl_close_stdout();
 	}
-	if (tl_optable_load(ops) < 0 || tl_filemodels_setup() < 0)
+	if (tl_optable_load(ops, tl_perf_family_known) < 0 ||
+	    tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	tl_opsigs_read(&side[0], ref);
 	tl_opsigs_read(&side[1], tgt);

@@ -10,6 +10,7 @@
 #include "analysis/efficiency.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/family.h"
 #include "model/hwauto.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
@@ -43,16 +44,16 @@ static const char help_str[] =
     "                         measured maxima) or peak (dense data-sheet\n"
     "                         peaks); where a GPU lacks that figure, the\n"
     "                         other kind stands in (the roof column)\n"
-    "  -T, --peak-tflops X    compute roof in TFLOPS for every op\n"
+    "      --peak-tflops X    compute roof in TFLOPS for every op\n"
     "  -B, --peak-tbs X       bandwidth roof in TB/s\n"
-    "  -t, --thresholds E,G,A %% of roofline above which an op is excellent,\n"
+    "      --thresholds E,G,A % of roofline above which an op is excellent,\n"
     "                         good, acceptable (default 80,60,40)\n"
     "  -g, --group            one row per op signature with count and time\n"
     "                         statistics, sorted by total time\n"
     "  -b, --no-baseline      leave the elementwise baseline columns empty\n"
     "                         and write each row at once (one pass)\n"
     "  -c, --csv              write CSV instead of TSV\n"
-    "  -o, --ops FILE         op table to use instead of the built-in one\n"
+    "  -O, --ops FILE         op table to use instead of the built-in one\n"
     "  -M, --models FILE      also read the model formulas of FILE\n"
     "  -h, --help             print this help and exit\n"
     "  -V, --version          print the version and exit\n";
@@ -135,6 +136,9 @@ show(int argc, char *argv[])
 	return tl_close_stdout();
 }
 
+/* Options with a long name only. */
+enum { OPT_THRESHOLDS = 256, OPT_PEAK_TFLOPS };
+
 int
 main(int argc, char *argv[])
 {
@@ -148,10 +152,10 @@ main(int argc, char *argv[])
 		{ "hw", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "models", required_argument, NULL, 'M' },
-		{ "ops", required_argument, NULL, 'o' },
+		{ "ops", required_argument, NULL, 'O' },
 		{ "roof", required_argument, NULL, 'r' },
-		{ "peak-tflops", required_argument, NULL, 'T' },
-		{ "thresholds", required_argument, NULL, 't' },
+		{ "peak-tflops", required_argument, NULL, OPT_PEAK_TFLOPS },
+		{ "thresholds", required_argument, NULL, OPT_THRESHOLDS },
 		{ "version", no_argument, NULL, 'V' },
 		{ "strict-hw", no_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 }
@@ -164,7 +168,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();
-	while ((ch = getopt_long(argc, argv, "B:bcD:f:gH:hM:o:r:T:t:Vx", longopts,
+	while ((ch = getopt_long(argc, argv, "bB:cD:f:ghH:M:O:r:Vx", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'B':
@@ -194,7 +198,7 @@ main(int argc, char *argv[])
 		case 'M':
 			tl_filemodels_want(optarg);
 			break;
-		case 'o':
+		case 'O':
 			opt.ops = optarg;
 			break;
 		case 'r':
@@ -203,10 +207,10 @@ main(int argc, char *argv[])
 				usage(stderr, TL_EXIT_USAGE);
 			}
 			break;
-		case 'T':
+		case OPT_PEAK_TFLOPS:
 			eo.peak_tflops = number(optarg, "--peak-tflops");
 			break;
-		case 't':
+		case OPT_THRESHOLDS:
 			parse_thresholds(optarg, eo.thr);
 			break;
 		case 'V':
@@ -249,7 +253,8 @@ main(int argc, char *argv[])
 		tl_diex(TL_EXIT_USAGE, "--hw-map: %s", err);
 	if (opt.hw != NULL)
 		eo.hw = &hwa;
-	if (tl_optable_load(opt.ops) < 0 || tl_filemodels_setup() < 0)
+	if (tl_optable_load(opt.ops, tl_perf_family_known) < 0 ||
+	    tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	return run(&eo, argc, argv);
 }

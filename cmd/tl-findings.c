@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analyst.h"
 #include "analysis/cmpfind.h"
 #include "analysis/findings.h"
 #include "analysis/findrules.h"
@@ -21,7 +22,8 @@ static const char usage_str[] =
     "                   [-o DIR] [--charts DIR] [--fail-on PRIORITY]\n"
     "                   [--title TEXT] [--top N] [--bottleneck EFF,SHARE]\n"
     "                   [--critical PCT,EFF] [--high PCT,EFF] [--medium PCT]\n"
-    "                   [--replay PCT,EFF] [--utilisation PCT] [file ...]\n";
+    "                   [--replay PCT,EFF] [--utilisation PCT]\n"
+    "                   [--ref FILE --target FILE] [file ...]\n";
 
 static const char help_str[] =
     "Read an op stream enriched by tl-efficiency (\"-\" or none = stdin)\n"
@@ -31,7 +33,7 @@ static const char help_str[] =
     "stream, write the comparative report instead: both timelines side by\n"
     "side, each op against the hardware ratio, the target's gaps ranked.\n"
     "\n"
-    "  -r, --report KIND      fair (default: the short report), rough (the\n"
+    "      --report KIND      fair (default: the short report), rough (the\n"
     "                         long working report) or category\n"
     "  -C, --category CAT     the category of --report category (gemm, conv\n"
     "                         or convolution, batchnorm, attention, ...)\n"
@@ -39,20 +41,23 @@ static const char help_str[] =
     "                         per-category data, findings and charts)\n"
     "                         instead of a report on stdout; it replaces\n"
     "                         the previous run's files there as a whole\n"
-    "  -c, --charts DIR       also write the SVG charts into DIR\n"
+    "      --charts DIR       also write the SVG charts into DIR\n"
     "  -F, --fail-on P        exit 3 when a bottleneck of priority P\n"
     "                         (critical, high, medium, low) or worse exists\n"
-    "  -t, --title TEXT       the report's title (comparative: the model)\n"
-    "  -n, --top N            rows of the long tables (default 20)\n"
-    "  -b, --bottleneck E,S   bottleneck: efficiency below E %% and above S\n"
-    "                         %% of its category (default 40,5)\n"
-    "  -K, --critical P,E     critical: above P %% of compute and below E %%\n"
+    "      --title TEXT       the report's title (comparative: the model)\n"
+    "      --top N            rows of the long tables (default 20)\n"
+    "      --bottleneck E,S   bottleneck: efficiency below E % and above S\n"
+    "                         % of its category (default 40,5)\n"
+    "  -K, --critical P,E     critical: above P % of compute and below E %\n"
     "                         efficiency (default 15,30)\n"
-    "  -G, --high P,E         high: above P %% or below E %% (default 10,40)\n"
-    "  -m, --medium P         medium: above P %% of compute (default 5)\n"
-    "  -R, --replay P,E       replay: above P %% and below E %% (default\n"
+    "  -G, --high P,E         high: above P % or below E % (default 10,40)\n"
+    "      --medium P         medium: above P % of compute (default 5)\n"
+    "      --replay P,E       replay: above P % and below E % (default\n"
     "                         10,30)\n"
-    "  -u, --utilisation P    flag GPU utilisation below P %% (default 95)\n"
+    "      --utilisation P    flag GPU utilisation below P % (default 95)\n"
+    "      --ref FILE         with a comparison: the reference's op stream,\n"
+    "                         whose patterns are compared with the target's\n"
+    "      --target FILE      with a comparison: the target's op stream\n"
     "  -h, --help             print this help and exit\n"
     "  -V, --version          print the version and exit\n";
 
@@ -67,20 +72,29 @@ usage(FILE *fp, int status)
  * a recommendation, or -1.
  */
 static int
-comparative(struct tl_stream *in, const struct tl_findrules *rules,
-    const char *report, const char *outdir, const char *charts,
-    const struct tl_report_opts *o)
+comparative(struct tl_stream *in, const struct tl_findings *opts,
+    char *const side[2], const char *report, const char *outdir,
+    const char *charts, const struct tl_report_opts *o)
 {
-	struct tl_cmpfind c;
-	int worst;
-
+	struct tl_findings *sf[2] = { NULL, NULL };
 	struct tl_report_opts ro = *o;
+	struct tl_cmpfind c;
+	int worst, k;
 
 	if (strcmp(report, "category") == 0)
 		tl_diex(TL_EXIT_USAGE, "%s: a comparison (tl-compare) has no "
 		    "category report; use --report fair or rough, or -o DIR",
 		    in->path);
-	tl_cmpfind_read(&c, in, rules);
+	tl_cmpfind_read(&c, in, &opts->rules);
+	/* Each side analysed on its own, for its patterns. */
+	for (k = 0; side[0] != NULL && k < 2; k++) {
+		sf[k] = tl_calloc(1, sizeof(*sf[k]));
+		sf[k]->rules = opts->rules;
+		sf[k]->utilisation_min = opts->utilisation_min;
+		tl_analyst_load(sf[k], &side[k], 1);
+	}
+	if (sf[0] != NULL)
+		tl_cmpfind_sides(&c, sf[0], sf[1]);
 	if (charts != NULL)
 		tl_outdir_cmpcharts(charts, &c);
 	ro.charts = charts;
@@ -92,6 +106,11 @@ comparative(struct tl_stream *in, const struct tl_findrules *rules,
 		tl_cmpreport_fair(stdout, &c, &ro);
 	worst = tl_cmpfind_worst(&c);
 	tl_cmpfind_free(&c);
+	for (k = 0; k < 2; k++)
+		if (sf[k] != NULL) {
+			tl_findings_free(sf[k]);
+			free(sf[k]);
+		}
 	return worst;
 }
 
@@ -114,24 +133,32 @@ pair(const char *s, const char *name, double *v, int n)
 	}
 }
 
+/* Options with a long name only. */
+enum {
+	OPT_CHARTS = 256, OPT_REPORT, OPT_REPLAY, OPT_TITLE, OPT_BOTTLENECK,
+	OPT_MEDIUM, OPT_TOP, OPT_UTILISATION, OPT_REF, OPT_TARGET
+};
+
 int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
-		{ "bottleneck", required_argument, NULL, 'b' },
-		{ "charts", required_argument, NULL, 'c' },
+		{ "bottleneck", required_argument, NULL, OPT_BOTTLENECK },
+		{ "charts", required_argument, NULL, OPT_CHARTS },
 		{ "category", required_argument, NULL, 'C' },
 		{ "fail-on", required_argument, NULL, 'F' },
 		{ "high", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "critical", required_argument, NULL, 'K' },
-		{ "medium", required_argument, NULL, 'm' },
-		{ "top", required_argument, NULL, 'n' },
+		{ "medium", required_argument, NULL, OPT_MEDIUM },
+		{ "top", required_argument, NULL, OPT_TOP },
 		{ "output", required_argument, NULL, 'o' },
-		{ "report", required_argument, NULL, 'r' },
-		{ "replay", required_argument, NULL, 'R' },
-		{ "title", required_argument, NULL, 't' },
-		{ "utilisation", required_argument, NULL, 'u' },
+		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "ref", required_argument, NULL, OPT_REF },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
+		{ "target", required_argument, NULL, OPT_TARGET },
+		{ "title", required_argument, NULL, OPT_TITLE },
+		{ "utilisation", required_argument, NULL, OPT_UTILISATION },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -139,6 +166,7 @@ main(int argc, char *argv[])
 	struct tl_report_opts o = { NULL, NULL, 20 };
 	struct tl_stream in;
 	const char *report = NULL, *outdir = NULL, *charts = NULL;
+	char *side[2] = { NULL, NULL };
 	int ch, cat = -1, fail_on = -1, worst, status = TL_EXIT_OK;
 	long long top;
 	double v[2];
@@ -146,15 +174,15 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	tl_findrules_default(&f.rules);
 	f.utilisation_min = 95;
-	while ((ch = getopt_long(argc, argv, "b:c:C:F:G:hK:m:n:o:r:R:t:u:V",
+	while ((ch = getopt_long(argc, argv, "C:F:G:hK:o:V",
 	    longopts, NULL)) != -1) {
 		switch (ch) {
-		case 'b':
+		case OPT_BOTTLENECK:
 			pair(optarg, "bottleneck", v, 2);
 			f.rules.bottleneck_eff = v[0];
 			f.rules.bottleneck_cat_pct = v[1];
 			break;
-		case 'c':
+		case OPT_CHARTS:
 			charts = optarg;
 			break;
 		case 'C':
@@ -184,11 +212,11 @@ main(int argc, char *argv[])
 			f.rules.critical_pct = v[0];
 			f.rules.critical_eff = v[1];
 			break;
-		case 'm':
+		case OPT_MEDIUM:
 			pair(optarg, "medium", v, 1);
 			f.rules.medium_pct = v[0];
 			break;
-		case 'n':
+		case OPT_TOP:
 			if (tl_parse_long(optarg, 1, 100000, &top) != 0) {
 				tl_warn("--top: '%s' is not a number from 1 to "
 				    "100000", optarg);
@@ -199,7 +227,7 @@ main(int argc, char *argv[])
 		case 'o':
 			outdir = optarg;
 			break;
-		case 'r':
+		case OPT_REPORT:
 			report = optarg;
 			if (strcmp(report, "fair") != 0 &&
 			    strcmp(report, "rough") != 0 &&
@@ -209,20 +237,26 @@ main(int argc, char *argv[])
 				usage(stderr, TL_EXIT_USAGE);
 			}
 			break;
-		case 'R':
+		case OPT_REPLAY:
 			pair(optarg, "replay", v, 2);
 			f.rules.replay_pct = v[0];
 			f.rules.replay_eff = v[1];
 			break;
-		case 't':
+		case OPT_TITLE:
 			o.title = optarg;
 			break;
-		case 'u':
+		case OPT_UTILISATION:
 			pair(optarg, "utilisation", v, 1);
 			f.utilisation_min = v[0];
 			break;
 		case 'V':
 			tl_version();
+			break;
+		case OPT_REF:
+			side[0] = optarg;
+			break;
+		case OPT_TARGET:
+			side[1] = optarg;
 			break;
 		default:
 			usage(stderr, TL_EXIT_USAGE);
@@ -238,6 +272,10 @@ main(int argc, char *argv[])
 		tl_warn("--category goes with --report category");
 		usage(stderr, TL_EXIT_USAGE);
 	}
+	if ((side[0] == NULL) != (side[1] == NULL)) {
+		tl_warn("--ref and --target go together");
+		usage(stderr, TL_EXIT_USAGE);
+	}
 	if (outdir != NULL && report != NULL && strcmp(report, "fair") != 0) {
 		tl_warn("-o writes every report; leave out --report");
 		usage(stderr, TL_EXIT_USAGE);
@@ -247,7 +285,7 @@ main(int argc, char *argv[])
 	tl_stream_open(&in, argv + optind, argc - optind);
 	switch (tl_cmpfind_kind(&in)) {
 	case 1:
-		worst = comparative(&in, &f.rules, report, outdir, charts, &o);
+		worst = comparative(&in, &f, side, report, outdir, charts, &o);
 		tl_stream_close(&in);
 		if (tl_close_stdout())
 			return TL_EXIT_ERROR;
@@ -258,7 +296,10 @@ main(int argc, char *argv[])
 		    "give the op comparison, whose rows carry both timelines",
 		    in.path);
 	}
-	tl_findings_read(&f, &in);
+	if (side[0] != NULL)
+		tl_diex(TL_EXIT_USAGE, "%s: --ref and --target go with a "
+		    "comparison (tl-compare), not an op stream", in.path);
+	tl_analyst_read(&f, &in);
 	tl_stream_close(&in);
 	if (charts != NULL)
 		tl_outdir_charts(charts, &f);

@@ -7,6 +7,7 @@
 
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/family.h"
 #include "model/model_file.h"
 #include "model/perfcols.h"
 #include "model/rowmodel.h"
@@ -21,7 +22,7 @@ static const char help_str[] =
     "stream (\"-\" or none = stdin).\n"
     "\n"
     "  -c, --csv          write CSV instead of TSV\n"
-    "  -o, --ops FILE     op table to use instead of the built-in one\n"
+    "  -O, --ops FILE     op table to use instead of the built-in one\n"
     "  -M, --models FILE  also read the formulas of FILE (repeatable;\n"
     "                     later files win; see MODEL FILES in the manual)\n"
     "  -h, --help         print this help and exit\n"
@@ -40,7 +41,7 @@ main(int argc, char *argv[])
 		{ "csv", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "models", required_argument, NULL, 'M' },
-		{ "ops", required_argument, NULL, 'o' },
+		{ "ops", required_argument, NULL, 'O' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -52,7 +53,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();
-	while ((ch = getopt_long(argc, argv, "chM:o:V", longopts, NULL)) != -1)
+	while ((ch = getopt_long(argc, argv, "chM:O:V", longopts, NULL)) != -1)
 		switch (ch) {
 		case 'c':
 			csv = 1;
@@ -63,7 +64,7 @@ main(int argc, char *argv[])
 		case 'M':
 			tl_filemodels_want(optarg);
 			break;
-		case 'o':
+		case 'O':
 			ops = optarg;
 			break;
 		case 'V':
@@ -74,7 +75,8 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
-	if (tl_optable_load(ops) < 0 || tl_filemodels_setup() < 0)
+	if (tl_optable_load(ops, tl_perf_family_known) < 0 ||
+	    tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, csv);

@@ -8,6 +8,7 @@
 
 #include "analysis/findrules.h"
 #include "common/util.h"
+#include "model/family.h"
 #include "model/hwauto.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
@@ -31,11 +32,11 @@ static const char help_str[] =
     "                         previous one there as a whole)\n"
     "  -z, --zip FILE         write the package as a ZIP archive (renamed\n"
     "                         over FILE when complete)\n"
-    "  -b, --bottlenecks      keep only the ops the replay rule picks:\n"
+    "      --bottlenecks      keep only the ops the replay rule picks:\n"
     "                         over --min-pct % of GPU time and under\n"
     "                         --max-eff % of roofline\n"
     "  -p, --min-pct X        % of GPU time (default 10)\n"
-    "  -e, --max-eff X        % of roofline (default 30)\n"
+    "      --max-eff X        % of roofline (default 30)\n"
     "  -H, --hw NAME          GPU for the efficiency when the input has\n"
     "                         no pct_roofline (tl-efficiency --hw list);\n"
     "                         auto = from the trace_gpu* columns\n"
@@ -104,13 +105,16 @@ run(int argc, char *argv[])
 	return tl_close_stdout();
 }
 
+/* Options with a long name only. */
+enum { OPT_BOTTLENECKS = 256, OPT_MAX_EFF };
+
 int
 main(int argc, char *argv[])
 {
 	static const struct option longopts[] = {
-		{ "bottlenecks", no_argument, NULL, 'b' },
+		{ "bottlenecks", no_argument, NULL, OPT_BOTTLENECKS },
 		{ "hw-map", required_argument, NULL, 'D' },
-		{ "max-eff", required_argument, NULL, 'e' },
+		{ "max-eff", required_argument, NULL, OPT_MAX_EFF },
 		{ "hw-file", required_argument, NULL, 'f' },
 		{ "hw", required_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
@@ -125,6 +129,7 @@ main(int argc, char *argv[])
 		{ NULL, 0, NULL, 0 }
 	};
 	const struct tl_hw *hw = NULL;
+	const char *bonly = NULL;	/* an option of --bottlenecks given */
 	char err[512];
 	int ch;
 
@@ -132,22 +137,26 @@ main(int argc, char *argv[])
 	argv[0] = (char *)tl_progname();
 	tl_findrules_default(&opt.rules);
 	opt.roof = TL_ROOF_ACHIEVABLE;
-	while ((ch = getopt_long(argc, argv, "bD:e:f:H:hM:O:o:p:r:Vxz:", longopts,
+	while ((ch = getopt_long(argc, argv, "D:f:hH:M:o:O:p:r:Vxz:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
-		case 'b':
+		case OPT_BOTTLENECKS:
 			opt.bottlenecks = 1;
 			break;
 		case 'D':
+			bonly = "--hw-map";
 			opt.hw_map = optarg;
 			break;
-		case 'e':
+		case OPT_MAX_EFF:
+			bonly = "--max-eff";
 			opt.rules.replay_eff = percent(optarg, "--max-eff");
 			break;
 		case 'f':
+			bonly = "--hw-file";
 			opt.hw_file = optarg;
 			break;
 		case 'H':
+			bonly = "--hw";
 			opt.hw = optarg;
 			break;
 		case 'h':
@@ -163,9 +172,11 @@ main(int argc, char *argv[])
 			opt.dir = optarg;
 			break;
 		case 'p':
+			bonly = "--min-pct";
 			opt.rules.replay_pct = percent(optarg, "--min-pct");
 			break;
 		case 'r':
+			bonly = "--roof";
 			if (tl_roof_parse(optarg, &opt.roof) < 0) {
 				tl_warn("--roof: expected achievable or peak");
 				usage(stderr, TL_EXIT_USAGE);
@@ -175,6 +186,7 @@ main(int argc, char *argv[])
 			tl_version();
 			break;
 		case 'x':
+			bonly = "--strict-hw";
 			opt.strict_hw = 1;
 			break;
 		case 'z':
@@ -185,6 +197,9 @@ main(int argc, char *argv[])
 		}
 	argc -= optind;
 	argv += optind;
+	/* Else accepted and ignored. */
+	if (bonly != NULL && !opt.bottlenecks)
+		tl_diex(TL_EXIT_USAGE, "%s goes with --bottlenecks", bonly);
 	if (tl_hw_load(opt.hw_file, err, sizeof(err)) < 0)
 		tl_die("%s", err);
 	if (opt.hw_map != NULL && opt.hw == NULL)
@@ -196,7 +211,8 @@ main(int argc, char *argv[])
 	if (tl_hwauto_init(&hwa, hw, opt.hw_map, opt.strict_hw, err,
 	    sizeof(err)) < 0)
 		tl_diex(TL_EXIT_USAGE, "--hw-map: %s", err);
-	if (tl_optable_load(opt.ops) < 0 || tl_filemodels_setup() < 0)
+	if (tl_optable_load(opt.ops, tl_perf_family_known) < 0 ||
+	    tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;
 	return run(argc, argv);
 }

@@ -63,8 +63,8 @@ row() {
 	echo "$m" | awk -v l="$1" -v b="$2" -v ref="$REF" '
 	    function t(x) { return sprintf(x < 1 ? "%.3f" : "%.2f", x) }
 	    {
-		printf "| %s | %s | %s | %s | %.1f | %.1f %% | %s |\n", l, t($1), t($2),
-		    ($1 > 0 ? sprintf("%.0f", b / 1e6 / $1) : "-"), $3 / 1024,
+		printf "| %s | %s | %s | %s | %s | %.1f | %.1f %% | %s |\n", l, t($1), t($2),
+		    t($4), ($1 > 0 ? sprintf("%.0f", b / 1e6 / $1) : "-"), $3 / 1024,
 		    $3 * 1024 / b * 100, (ref > 0 ? sprintf("%.1f", $1 / ref) : "-")
 	}'
 }
@@ -76,8 +76,8 @@ parse_rows() {
 	echo
 	echo "### $1"
 	echo
-	echo "| command | wall s | best s | MB/s | peak RSS MB | RSS / JSON | × igzip -dc |"
-	echo "|---|---:|---:|---:|---:|---:|---:|"
+	echo "| command | wall s | best s | CPU s | MB/s | peak RSS MB | RSS / JSON | × igzip -dc |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 	REF=
 	if [ -n "$IGZIP" ]; then
 		row "igzip -dc t.json.gz" "$2" "$3.igzip" "$IGZIP -dc $5"
@@ -124,6 +124,10 @@ parse_rows() {
 		row "tl-parse --timeline t.json.gz" "$bytes" "$size.timeline" "bin/tl-parse -t $big.gz"
 		row "$pipename" "$bytes" "$size.pipe" \
 		    "$(printf "$pipe" "$big.gz")"
+		# The same without module context (tl-parse --no-context): the
+		# default pipeline before module context was read by default.
+		row "the same with tl-parse --no-context" "$bytes" "$size.pipenc" \
+		    "$(printf "$pipe" "--no-context $big.gz")"
 		echo "$size.bytes $bytes 0 0" >> "$res"
 	done
 
@@ -143,8 +147,8 @@ parse_rows() {
 	echo
 	echo "### Filters: $(mb "$bytes") MB of TSV ($(($(wc -l < "$ops") - 1)) rows, the op stream above ×4)"
 	echo
-	echo "| command | wall s | best s | MB/s | peak RSS MB | RSS / TSV | × igzip -dc |"
-	echo "|---|---:|---:|---:|---:|---:|---:|"
+	echo "| command | wall s | best s | CPU s | MB/s | peak RSS MB | RSS / TSV | × igzip -dc |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
 	REF=
 	row "cat" "$bytes" f.cat "cat $ops"
 	row "tl-categorize gemm" "$bytes" f.cg "bin/tl-categorize gemm $ops"
@@ -188,8 +192,8 @@ parse_rows() {
 	echo
 	echo "### Hostile input: 1 MB of nesting (500 000 levels)"
 	echo
-	echo "| command | wall s | best s | MB/s | peak RSS MB | RSS / input |"
-	echo "|---|---:|---:|---:|---:|---:|"
+	echo "| command | wall s | best s | CPU s | MB/s | peak RSS MB | RSS / input | |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---|"
 	row "tl-parse (args nested; exit 1)" "$(wc -c < "$nest.json")" n.parse \
 	    "bin/tl-parse $nest.json 2>/dev/null; [ \$? = 1 ]"
 	row "tl-perfmodel (input_dims nested)" "$bytes" n.pm \
@@ -217,7 +221,7 @@ parse_rows() {
 	    }' "$res"
 	for size in $SIZES; do
 		awk -v size="$size" -v pn="$pipeshort" -v ncpu="$NCPU" '
-		    { v[$1, 2] = $2; v[$1, 3] = $3; v[$1, 4] = $4 }
+		    { v[$1, 2] = $2; v[$1, 3] = $3; v[$1, 4] = $4; v[$1, 5] = $5 }
 		    END {
 			n = sprintf("%g GB", size / 1000)
 			b = v[size ".bytes", 2]
@@ -236,6 +240,10 @@ parse_rows() {
 				printf "| %s: %s, gzip input, < 5 s | %.2f s (%.2f s) | %s |\n",
 				    n, pn, pp, v[size ".pipe", 3], (pp < 5 ? "yes" : "no")
 			if (size == 500) {
+				pn0 = v[size ".pipenc", 2]
+				printf "| %s: module context by default: %s <= 1.5 × its time with tl-parse --no-context | %.2f s vs %.2f s = %.2f× (CPU %.2f s vs %.2f s) | %s |\n",
+				    n, pn, pp, pn0, (pn0 > 0 ? pp / pn0 : 0), v[size ".pipe", 5],
+				    v[size ".pipenc", 5], (pp <= 1.5 * pn0 ? "yes" : "no")
 				printf "| %s: tl-parse t.json.gz <= 0.55 s | %.2f s (%.2f s) | %s |\n",
 				    n, g, v[size ".gz", 3], (g <= 0.55 ? "yes" : "no")
 				printf "| %s: %s, gzip input, <= 0.65 s | %.2f s (%.2f s) | %s |\n",
@@ -268,8 +276,10 @@ checks that tl-parse's timeline, kernel time and rows are exactly K times
 the original's on K = 3 copies). They are cached in `.bench/`.
 
 Each command runs `RUNS` times (`tests/tools/measure`: the median and the
-shortest wall time, and the peak resident set size of the largest process
-of the command, as `wait4` reports it; for a pipeline the stages are not
+shortest wall time, the median CPU time (user + system, all processes of
+the command: it grows much less than the wall time when other work shares
+the machine), and the peak resident set size of the largest process of
+the command, as `wait4` reports it; for a pipeline the stages are not
 added up). Files are read from the page cache; output goes to `/dev/null`.
 The pipeline row is the whole standalone analysis, from the gzipped trace
 to the last stage that exists (`tl-findings` when it is built).
@@ -287,9 +297,15 @@ the shortest times then, and expect the two-threaded `tl-parse t.json.gz`
 to suffer more from a busy core than the one-threaded `zcat`.
 
 Where tl-parse's memory goes: one 64-byte record (`struct tl_event`) per
-kept event (cpu_op, runtime, kernel, memcpy, memset, annotation; the
-python_function half of the trace is skipped), about one per 1.1 KB of
-JSON in this trace, so about 5.6 % of the JSON. The record shares space
+kept event (cpu_op, runtime, kernel, memcpy, memset, annotation), about
+one per 1.1 KB of JSON in this trace, so about 5.6 % of the JSON. The
+python_function half of the trace gives the module context: a 24-byte
+record per frame kept (`struct tl_pyframe`), and only the nn.Module
+frames and those a cpu_op starts in are kept, pruned while reading in
+batches of 16 384 frames against a sorted index of the cpu_ops read (4
+bytes each): on this trace about one frame in eight, about 0.6 % of the
+JSON with the index and the batch (`--no-context` skips the frames,
+`--stack` keeps them all). The record shares space
 between the kinds of events: a cpu_op's sequence number with a GPU
 event's stream, its arguments (the four strings interned as one tuple)
 and forward op with a launch's linking key, its child and GPU count with
@@ -301,13 +317,15 @@ into a flag of the GPU events and freed before linking), the sorted
 for the sort), the timeline's intervals, or the op stream's rows (48
 bytes each, and 4 bytes per GPU event in them). Interned strings do not
 grow with K; input and output buffers take about 3 MB, and reading on N
-threads adds N + 3 blocks of 512 KiB with the workers' records of them
-(about 1 MiB a thread) and each thread's own string table.
+threads adds N + 3 blocks of 256 KiB with the workers' records of them
+(about 0.5 MiB a thread) and each thread's own string table.
 
 Where tl-parse's time goes: the input thread inflates (ISA-L: about a
 sixth of zlib's time); the worker threads cut the events out of the
 text and tokenise the kept ones with jsmn (the largest share: jsmn
-alone is about a third of the instructions of a one-thread run); the
+alone is about a third of the instructions of a one-thread run;
+python_function frames are read in one plain pass over their members,
+without jsmn); the
 main thread merges their records in file order (string ids, threads,
 flows, linking keys) and then, alone, builds the call tree, links,
 computes the timeline, rolls up and writes the rows, a part that

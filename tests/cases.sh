@@ -20,8 +20,8 @@ need_shared() {
 # Command line.
 check "--help on stdout, exit 0" "$P --help | grep -q '^usage: tl-parse'"
 check "--version" "[ \"\$($P --version)\" = 'tl-parse (tl) $(sed -n 's/^VERSION = //p' config.mk)' ]"
-check "unknown option: exit 2, usage on stderr" \
-    "$P --bogus 2> $tmp/e; [ \$? = 2 ] && grep -q usage: $tmp/e"
+check "unknown option: exit 2, one line and the pointer to --help on stderr" \
+    "$P --bogus 2> $tmp/e; [ \$? = 2 ] && [ \$(wc -l < $tmp/e) = 2 ] && grep -q \"^Try 'tl-parse --help' for more information.$\" $tmp/e"
 check "bad --step: exit 2" "$P --step x $SAMPLE 2>/dev/null; [ \$? = 2 ]"
 check "two views: exit 2" "$P -t -k $SAMPLE 2>/dev/null; [ \$? = 2 ]"
 check "--per-device without --timeline: exit 2" "$P -d $SAMPLE 2>/dev/null; [ \$? = 2 ]"
@@ -64,6 +64,35 @@ check "--window selects host events by start time" \
      [ \$($P --window \$a,\$(echo \$a | awk '{ printf \"%.3f\", \$1 + 0.001 }') $SAMPLE | wc -l) = 2 ]"
 check "--stack adds module and call_stack" \
     "$P --stack $SAMPLE | awk -F'\t' 'NR == 1 && \$(NF-1) != \"module\" { bad = 1; exit } NR > 1 && \$(NF-1) ~ /DecoderLayer/ { n++ } END { exit bad || (n == 0) }'"
+check "module context by default: module and call_stack columns" \
+    "$P $SAMPLE | awk -F'\t' 'NR == 1 && (\$(NF-1) != \"module\" || \$NF != \"call_stack\") { bad = 1; exit } NR > 1 && \$(NF-1) ~ /DecoderLayer/ { n++ } END { exit bad || (n == 0) }'"
+check "default module is --stack's, call_stack its innermost 8 frames" \
+    "$P $SAMPLE > $tmp/a && $P --stack $SAMPLE > $tmp/b && paste $tmp/a $tmp/b | awk -F'\t' '{ h = NF / 2; if (\$(h - 1) != \$(NF - 1)) bad++; if (NR == 1) next; n = split(\$NF, f, \";\"); s = \"\"; for (i = n > 8 ? n - 7 : 1; i <= n; i++) s = s (s == \"\" ? \"\" : \";\") f[i]; if (s != \$h) bad++; deep += n > 8 } END { exit bad > 0 || deep == 0 }'"
+# Frames read before the cpu_op that starts in them, more than one pruning
+# batch of them: the file is read again keeping every frame; standard
+# input cannot be, and its ops go without module context.
+awk 'BEGIN {
+	printf "{\"traceEvents\": [\n"
+	printf "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"main.py(1): run\", \"pid\": 1, \"tid\": 1, \"ts\": 0, \"dur\": 1000000},\n"
+	printf "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"nn.Module: Net_0\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 900000},\n"
+	for (i = 0; i < 40000; i++)
+		printf "{\"ph\": \"X\", \"cat\": \"python_function\", \"name\": \"f.py(%d): g\", \"pid\": 1, \"tid\": 1, \"ts\": %d, \"dur\": 5},\n", i, 10 * i + 10
+	printf "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": 101, \"dur\": 3, \"args\": {\"External id\": 1}},\n"
+	printf "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": 102, \"dur\": 1, \"args\": {\"External id\": 1, \"correlation\": 7}},\n"
+	printf "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm\", \"pid\": 0, \"tid\": 7, \"ts\": 110, \"dur\": 20, \"args\": {\"External id\": 1, \"correlation\": 7, \"stream\": 7}}\n"
+	printf "]}\n"
+}' > $tmp/late.json
+check "frames before their cpu_op: the file is read again, context as --stack" \
+    "$P $tmp/late.json | awk -F'\t' 'NR == 2 { exit \$(NF-1) != \"Net_0\" || \$NF != \"main.py(1): run;nn.Module: Net_0;f.py(9): g\" }' &&
+     $P $tmp/late.json | cut -f2- > $tmp/a && $P --stack $tmp/late.json | cut -f2- > $tmp/b && cmp $tmp/a $tmp/b"
+check "frames before their cpu_op on stdin: no module context, a warning" \
+    "$P < $tmp/late.json 2> $tmp/e | awk -F'\t' 'NR == 2 { exit \$(NF-1) != \"\" || \$NF != \"\" }' &&
+     grep -q 'no module context from standard input' $tmp/e"
+check "--no-context: module and call_stack empty, the rest the same" \
+    "$P -N $SAMPLE > $tmp/a && $P $SAMPLE > $tmp/b && [ \$(awk -F'\t' 'NR > 1 && (\$(NF-1) != \"\" || \$NF != \"\")' $tmp/a | wc -l) = 0 ] &&
+     awk -F'\t' -v OFS='\t' '{ NF -= 2; print }' $tmp/a > $tmp/a2 && awk -F'\t' -v OFS='\t' '{ NF -= 2; print }' $tmp/b > $tmp/b2 && cmp $tmp/a2 $tmp/b2 &&
+     head -1 $tmp/a | grep -q 'module	call_stack\$'"
+check "--stack with --no-context: exit 2" "$P -S -N $SAMPLE > /dev/null 2>&1; [ \$? = 2 ]"
 check "numbers do not depend on --stack" \
     "$P $SAMPLE | cut -f1-36 > $tmp/a && $P --stack $SAMPLE | cut -f1-36 > $tmp/b && cmp $tmp/a $tmp/b"
 check "--csv writes the same rows as CSV" \
@@ -257,8 +286,22 @@ check "tl-findings: thresholds are options (--bottleneck 100,0 makes every model
     "n=\$($F --bottleneck 100,0 -C gemm $tmp/se.tsv | grep -c '^### [0-9]'); m=\$(awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"category\"] == \"gemm\" && \$c[\"roofline_time_us\"] != \"\"' $tmp/se.tsv | cut -f4,15-18 | sort -u | wc -l); [ \$n = \$m ] && [ \$n -gt 0 ]"
 check "tl-findings: several traces get the cross-rank table with spread and straggler" \
     "$P -n rank0 $SAMPLE | $E --hw mi300x > $tmp/r0.tsv && $P -n rank1 $SAMPLE | $E --hw mi300x | tail -n +2 > $tmp/r1.tsv && \
-     cat $tmp/r0.tsv $tmp/r1.tsv | $F -r rough > $tmp/a && grep -q '^| \`rank0\` | 0 |' $tmp/a && grep -q '^| \`rank1\` | 0 |' $tmp/a && \
-     grep -q 'Busy time spreads from .* (0.0 % of the fastest)' $tmp/a"
+     cat $tmp/r0.tsv $tmp/r1.tsv | $F --report rough > $tmp/a && grep -q '^| \`rank0\` | 0 |' $tmp/a && grep -q '^| \`rank1\` | 0 |' $tmp/a && \
+     grep -q 'it spreads from .* (0.0 % of the fastest)' $tmp/a"
+# Two ranks on two GPUs: the title names both, the default report has the
+# per-rank table (with each rank's GPU) and the per-rank mean of the
+# timeline (the sample's total from tl-parse -t), never the ranks' sum
+# under a single-GPU label.  The traces' own GPU name (trace_gpu) is
+# blanked so that the map's GPUs name them.
+check "tl-findings: two ranks on two GPUs, default report: every GPU named, per-rank figures, no summed timeline" \
+    "$P -n r0 $SAMPLE > $tmp/m.tsv && $P -n r1 $SAMPLE | tail -n +2 >> $tmp/m.tsv && printf 'r0  mi300x\\nr1  h100\\n' > $tmp/m.map && \
+     awk -F'\t' -v OFS='\t' 'NR == 1 { for (i = 1; i <= NF; i++) if (\$i == \"trace_gpu\") g = i } NR > 1 { \$g = \"\" } 1' $tmp/m.tsv > $tmp/m2.tsv && \
+     $E --hw-map $tmp/m.map $tmp/m2.tsv | $F > $tmp/a && \
+     tot=\$($P -t $SAMPLE | awk -F'\t' '\$4 == \"total\" { printf \"%.3f\", \$5 / 1000 }') && \
+     grep -q '^# Transformer on 2 GPUs (mi300x, h100): standalone analysis$' $tmp/a && \
+     grep -q \"^| GPU timeline per rank (mean of 2) | \$tot ms |\" $tmp/a && ! grep -q 'Total GPU timeline' $tmp/a && \
+     grep -q '^| \`r0\` | 0 | mi300x |' $tmp/a && grep -q '^| \`r1\` | 0 | h100 |' $tmp/a && \
+     grep -q 'Busy time per rank: mean .* ms, max .* ms; it spreads from' $tmp/a && grep -q '^| # | Finding |' $tmp/a"
 # tl-compare.
 Q=$BIN/tl-compare
 # cols.awk: print the columns named in cols (comma-separated), no header.
@@ -388,3 +431,41 @@ if need_shared "SIGPIPE ignored on a large trace"; then
 	check "tl-parse: SIGPIPE ignored, a closed pipe ends quietly mid-stream (the largest shared trace)" \
 	    "(trap '' PIPE; $P $big 2> $tmp/e | head -1 > /dev/null) && [ ! -s $tmp/e ]"
 fi
+
+# Iterations and the steady-state window (tests/data/*-steps.json, by hand in
+# their .expect files): --steady=4 on the SGLang steps is TraceLens' mixed
+# window [5, 9) of the region from step 3 (the four-step windows from 3 by 2
+# with a prefill step: [3,7) 3.5 requests a step, [5,9) and [7,11) 4, each
+# with one of four steps mixed, nearest the region's 2 of 10).
+STEPS=tests/data/sglang-steps.json
+check "--steady=4: TraceLens' mixed window, said on stderr" \
+    "$P --steady=4 $STEPS 2> $tmp/e | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { print \$c[\"iteration\"] }' | sort -un | tr '\n' ' ' > $tmp/a && \
+     [ \"\$(cat $tmp/a)\" = '5 6 7 8 ' ] && grep -q 'steady-state window: iterations 5 to 8 (4 of 13, by annotation)' $tmp/e"
+check "--steady: warm-up and outliers of profiler steps left out" \
+    "$P --steady tests/data/profiler-steps.json 2> /dev/null | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } { print \$c[\"iteration\"] }' | sort -un | tr '\n' ' ' | grep -qx '14 15 16 '"
+check "--steady: the timeline is the window's (3 steps of 2 kernels, 20 µs each)" \
+    "$P --steady -t tests/data/profiler-steps.json 2> /dev/null | awk -F'\t' '\$4 == \"busy\" { exit \$5 != 60 }'"
+check "--steady without iterations: exit 1, says so" \
+    "$P --steady tests/data/multi-gpu.json > /dev/null 2> $tmp/e; [ \$? = 1 ] && grep -q 'no iterations in the trace' $tmp/e"
+check "--steady and --step exclude each other: exit 2" \
+    "$P --steady --step 1 $STEPS 2> /dev/null; [ \$? = 2 ]"
+check "--steady=0: exit 2" "$P --steady=0 $STEPS 2> /dev/null; [ \$? = 2 ]"
+# The serving section of the findings: 13 steps (1 prefill, 9 decode, 3
+# mixed), 12 gaps of 68 µs between them, and the GEMMs of the 9 decode
+# steps (M 1 to 4, 12 µs each) memory-bound.
+check "findings: phases, gaps between iterations, decode GEMMs" \
+    "$P $STEPS | $E --hw mi300x | $F > $tmp/r && \
+     grep -q '^| prefill | 1 | 0.020 |' $tmp/r && grep -q '^| decode | 9 | 0.180 |' $tmp/r && \
+     grep -q '^| mixed | 3 | 0.060 |' $tmp/r && \
+     grep -q 'the GPU waited 0.816 ms in 12 gaps between iterations' $tmp/r && \
+     grep -q 'Decode GEMMs memory-bound at small batch:\*\* 0.108 ms' $tmp/r"
+check "findings: no serving section without phases, MoE or graphs" \
+    "$P $SAMPLE | $E --hw mi300x | $F > $tmp/r && ! grep -q '^## Serving' $tmp/r"
+# make install: the installed pages and tl.mk name the installed paths
+# (PREFIX's share/tl), not /usr/local's.
+check "make install PREFIX=DIR: the installed man pages and tl.mk name DIR/share/tl" \
+    "make -s install PREFIX=$tmp/inst > /dev/null 2>&1 &&
+     ! grep -rl /usr/local/share/tl $tmp/inst/share/man $tmp/inst/share/tl/tl.mk &&
+     grep -q '$tmp/inst/share/tl/tl.mk' $tmp/inst/share/man/man7/tl.7 &&
+     grep -q '$tmp/inst/share/tl/ops.tsv' $tmp/inst/share/man/man1/tl-parse.1 &&
+     [ -f $tmp/inst/share/tl/models/default.tsv ] && [ -x $tmp/inst/bin/tl-parse ]"

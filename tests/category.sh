@@ -80,6 +80,6 @@ check "the charts draw the new category in its colour" \
     "grep -q 'data-label=\"new_cat\"[^>]*fill=\"#123456\"' $tmp/o/charts/breakdown.svg &&
      grep -q 'fill=\"#123456\" data-category=\"new_cat\"' $tmp/o/charts/roofline.svg"
 check "tl-findings -C takes the new file name" \
-    "$NEW/tl-findings -r category -C new_file < $tmp/eff.tsv | head -1 |
+    "$NEW/tl-findings --report category -C new_file < $tmp/eff.tsv | head -1 |
      grep -qx '# New category Analysis Summary'"
 check "no error on the way" "[ ! -s $tmp/err ] || { cat $tmp/err; exit 1; }"

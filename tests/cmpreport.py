@@ -24,7 +24,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mdcheck  # noqa: E402
-from mdcheck import must, ok, sh  # noqa: E402
+from mdcheck import md_ms, must, ns, ok, sh, table  # noqa: E402
 from parity import read_tsv  # noqa: E402
 
 BIN, TRACES = sys.argv[1], sys.argv[2]
@@ -49,19 +49,15 @@ def categories():
 CATS = categories()
 
 
-def ns(us):
-    """Exact nanoseconds of a microseconds field (at most 3 decimals)."""
-    if us == "":
-        return 0
-    neg = us.startswith("-")
-    whole, _, frac = us.lstrip("-").partition(".")
-    v = int(whole) * 1000 + int((frac + "000")[:3])
-    return -v if neg else v
-
-
-def md_ms(n):
-    u = (abs(n) + 500) // 1000
-    return "%s%d.%03d" % ("-" if n < 0 else "", u // 1000, u % 1000)
+def stem(path):
+    """A trace's name as the reports print it (tl_md_stem): its file name
+    without .gz and .json."""
+    s = os.path.basename(path)
+    if len(s) > 3 and s.endswith(".gz"):
+        s = s[:-3]
+    if len(s) > 5 and s.endswith(".json"):
+        s = s[:-5]
+    return s
 
 
 def with_sign(s):
@@ -83,18 +79,6 @@ def num(s):
     return None if s == "" else float(s)
 
 
-def table(text, heading):
-    """The rows (lists of cells) of the first table after heading."""
-    i = text.index(heading)
-    rows = []
-    for line in text[i:].split("\n")[1:]:
-        if line.startswith("|"):
-            if not line.startswith("|---"):
-                rows.append([c.strip() for c in
-                             re.split(r"(?<!\\)\|", line)[1:-1]])
-        elif rows:
-            break
-    return rows[1:]
 
 
 def judge(r):
@@ -109,8 +93,37 @@ def judge(r):
     return "no (slower)" if a > e else "no (faster)"
 
 
-def ranked(rows):
-    """The recommendations in their order: [(row index, score)]."""
+def op_total_us(rows):
+    """The target's op kernel time: from a row's share, else the sum."""
+    for r in rows:
+        t, p = num(r["target_kernel_time_us"]), num(r["target_pct_gpu_time"])
+        if t and p:
+            return t / p * 100
+    return sum(float(r["target_kernel_time_us"] or 0) for r in rows)
+
+
+def timeline_gaps(rows):
+    """The timeline entries the target spends longer in than the
+    reference, by at least 0.5 % of its timeline: [(label, ns, score)]."""
+    if not rows or rows[0]["target_trace_total_us"] == "":
+        return []
+    tot, out = ns(rows[0]["target_trace_total_us"]), []
+    for k, what in (("idle", "idle time"),
+                    ("exposed_comm", "exposed communication"),
+                    ("exposed_memcpy", "exposed memory copies")):
+        a, b = rows[0]["ref_trace_%s_us" % k], rows[0]["target_trace_%s_us" % k]
+        if a == "" or b == "":
+            continue
+        d = ns(b) - ns(a)
+        if d > 0 and d * 100 >= 0.5 * tot:
+            out.append(("More %s on the target than on the reference" % what,
+                        d, d / 1e3 / op_total_us(rows) * 100))
+    return out
+
+
+def ranked(rows, gaps=False):
+    """The recommendations in their order: [(row index, score)]; with
+    gaps, the timeline gaps too, as (-1 - their index, score)."""
     tot = sum(float(r["target_kernel_time_us"] or 0) for r in rows)
     recs = []
     for i, r in enumerate(rows):
@@ -126,9 +139,11 @@ def ranked(rows):
             continue
         p = num(r["target_pct_gpu_time"])
         score = u / float(t) * p if p is not None else u / tot * 100
-        recs.append((-score, -u, i))
-    recs.sort()
-    return [(i, -s) for s, _, i in recs]
+        recs.append((-score, -u, 0, i))
+    for k, (_, d, score) in enumerate(timeline_gaps(rows) if gaps else []):
+        recs.append((-score, -d / 1e3, 1, -1 - k))
+    recs.sort(key=lambda x: (x[0], x[1], x[2], abs(x[3])))
+    return [(i, -s) for s, _, _, i in recs]
 
 
 def label(r):
@@ -169,7 +184,7 @@ def check_roof_kind(name, rows, fair, rough):
         if not specs and not bw:
             continue
         line = "  - `%s` (`%s`): no %s figure for " % (
-            rows[0][side + "_name"], rows[0][side + "_hw"], KIND[kind])
+            stem(rows[0][side + "_name"]), rows[0][side + "_hw"], KIND[kind])
         line += ", ".join("`%s`" % x for x in specs)
         if bw:
             line += (" and " if specs else "") + "its bandwidth"
@@ -331,17 +346,23 @@ def check_ops(name, rows, rough):
 
 
 def check_ranking(name, rows, fair, rough, csvtext):
-    want = ranked(rows)
-    heads = re.findall(r"^### \S+ Priority (\d+): (`[^`]*` `[^`]*`)", fair,
-                       re.M)
+    """The recommendations: the ops and the timeline gaps, one ranking."""
+    want = ranked(rows, gaps=True)
+    gaps = timeline_gaps(rows)
+
+    def title(i):
+        return label(rows[i]) if i >= 0 else gaps[-1 - i][0]
+    heads = re.findall(r"^### \S+ Priority (\d+): (`[^`]*` `[^`]*`|More [^\n]*)",
+                       fair, re.M)
     good = [(int(n), h) for n, h in heads] == \
-        [(k + 1, label(rows[i])) for k, (i, _) in enumerate(want[:8])]
+        [(k + 1, title(i)) for k, (i, _) in enumerate(want[:8])]
     ok(name + ": fair recommendations ranked by unexplained_time_us / "
-       "target time x target_pct_gpu_time (first %d of %d)"
-       % (min(8, len(want)), len(want)), good, (heads[:4], want[:4]))
+       "target time x target_pct_gpu_time, timeline gaps by their excess "
+       "over the op kernel time (first %d of %d, %d gaps)"
+       % (min(8, len(want)), len(want), len(gaps)), good, (heads[:4], want[:4]))
     got = table(rough, "### Step 6: Ranking")
     good = len(got) == len(want) and all(
-        g[0] == str(k + 1) and g[1] == label(rows[i]) and
+        g[0] == str(k + 1) and g[1] == title(i) and
         g[6] == "%.3f" % s for k, ((i, s), g) in enumerate(zip(want, got)))
     ok(name + ": rough ranking table lists all %d with their scores"
        % len(want), good, (got[:2], want[:2]))
@@ -432,11 +453,11 @@ def pair():
     ok("qwen pair: tl-findings on tl-compare's stream writes the fair report "
        "by default (exit 0, = the -o file but its chart link)",
        out.returncode == 0 and out.stdout.decode() == no_charts(fair) and
-       fair.startswith("# Performance Comparison: `%s`"
-                       % rows[0]["ref_name"]))
-    out = sh("%s/tl-findings -r rough %s" % (BIN, cmp))
-    ok("qwen pair: -r rough writes the long report (= the -o file but its "
-       "chart link)", out.returncode == 0 and
+       fair.startswith("# Performance Comparison: `%s`" %
+                       stem(rows[0]["ref_name"])))
+    out = sh("%s/tl-findings --report rough %s" % (BIN, cmp))
+    ok("qwen pair: --report rough writes the long report (= the -o file but "
+       "its chart link)", out.returncode == 0 and
        out.stdout.decode() == no_charts(rough) and
        "## Raw Data Exploration" in rough)
     out = sh("%s/tl-findings --charts %s/cc %s" % (BIN, TMP, cmp))
@@ -463,11 +484,13 @@ def pair():
         os.path.join(d, "comparative_ops.csv"), encoding="utf-8").read())
     ok("qwen pair: the target has recommendations and unexpected ops "
        "(%d, %d)" % (len(want), nunexp), len(want) >= 3 and nunexp >= 3)
-    top = rows[want[0][0]]
-    ok("qwen pair: the first recommendation links to its detail section",
-       ("→ *See [details](#cmp-op-%d)*" % (want[0][0] + 1)) in fair and
-       ('<a id="cmp-op-%d"></a>' % (want[0][0] + 1)) in fair and
-       label(top) in fair.split("## Detailed Comparison")[1])
+    # The first op among the recommendations (a timeline gap, index < 0,
+    # has no detail section).
+    first = next(i for i, _ in want if i >= 0)
+    ok("qwen pair: the first op recommendation links to its detail section",
+       ("→ *See [details](#cmp-op-%d)*" % (first + 1)) in fair and
+       ('<a id="cmp-op-%d"></a>' % (first + 1)) in fair and
+       label(rows[first]) in fair.split("## Detailed Comparison")[1])
     exe = fair.split("## Recommendations")[0]
     ok("qwen pair: executive summary is at most ~20 lines of text plus "
        "tables", len([x for x in exe.split("\n") if x.strip() and
@@ -490,7 +513,7 @@ def pair():
     r = sh("diff -r %s %s" % (d, d2))
     ok("qwen pair: output is byte-identical across runs", r.returncode == 0,
        r.stdout[:300])
-    d3, (fair3, _) = reports(cmp, "qwen3", "-t", "Qwen1.5-0.5B")
+    d3, (fair3, _) = reports(cmp, "qwen3", "--title", "Qwen1.5-0.5B")
     ok("qwen pair: --title names the model in the title",
        fair3.startswith("# Qwen1.5-0.5B Performance Comparison: "))
 
@@ -595,7 +618,7 @@ def statuses(cmp, want):
     ok("exit status: --fail-on exits 3 up to the worst priority (%s)"
        % ("Low", "Medium", "High", "Critical")[worst],
        codes == [3 if k <= worst else 0 for k in range(4)], codes)
-    r = sh("%s/tl-findings -r category -C gemm %s" % (BIN, cmp))
+    r = sh("%s/tl-findings --report category -C gemm %s" % (BIN, cmp))
     ok("exit status: no category report for a comparison (2)",
        r.returncode == 2 and b"no category report" in r.stderr)
     t = os.path.join(TMP, "timeline.tsv")

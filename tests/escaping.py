@@ -2,7 +2,8 @@
 name and a trace name holding every character that means something in
 Markdown, HTML, SVG (XML), JSON, CSV, TSV or on a line, through every
 output of tl-findings (the reports, the -o directory, the charts),
-tl-compare, and tl-replay (the IR, the README).
+tl-compare, and tl-replay (the IR, the README, and the TSV cells its
+Python runner writes).
 
 Each output is read back with the format's own reader where Python has
 one (json, csv, xml.etree) and must hold the name exactly; Markdown is
@@ -13,6 +14,7 @@ HTML, an entity) is outside a code span.
 
 usage: escaping.py BINDIR   (prints "ok NAME" or "FAIL NAME" lines)
 """
+import ast
 import csv
 import io
 import json
@@ -31,6 +33,7 @@ SAMPLE = "share/tl/samples/mi300x-transformer-step.json.gz"
 EVIL = "aten::e|v`il[x](http://e.x)<b>&lt;*_#\\\n\t\r\x01\u00e9\"'"
 KEVIL = "k_" + EVIL
 TEVIL = "t|r`a[c](e)<i>&amp;.json"
+TSTEM = TEVIL[:-len(".json")]   # the reports' titles drop the extension
 HEVIL = "mi300x <b>[h](http://e.x) *_x_* `c`"    # plain text, not code
 
 
@@ -154,21 +157,40 @@ def check_tsv(name, text, names):
        "ragged rows %r, names not found whole %r" % (bad[:5], miss))
 
 
-def check_svg(name, path):
+def check_svg(name, path, need="e|v`il[x](http://e.x)<b>&lt;*_#"):
+    """path parses as XML and, unless need is None, its text holds need."""
     try:
         root = ET.parse(path).getroot()
         text = "".join(root.itertext()) + "".join(
             v for e in root.iter() for v in e.attrib.values())
-        ok(name + ": SVG", "e|v`il[x](http://e.x)<b>&lt;*_#" in text,
+        ok(name + ": SVG", need is None or need in text,
            "the name is not in the chart's text")
     except ET.ParseError as e:
         ok(name + ": SVG", False, e)
 
 
+def check_runner_cells():
+    """The replay runner's TSV cells (its --results file): tsv_cell of
+    share/tl/replay/replay.py, taken out of the file (the runner itself
+    needs PyTorch), writes each name as the stream's one field."""
+    src = open("share/tl/replay/replay.py", encoding="utf-8").read()
+    fn = [n for n in ast.parse(src).body
+          if isinstance(n, ast.FunctionDef) and n.name == "tsv_cell"]
+    env = {}
+    exec(compile(ast.Module(body=fn, type_ignores=[]), "replay.py", "exec"),
+         env)
+    for n in [EVIL, KEVIL, TEVIL]:
+        cell = env["tsv_cell"](n)
+        ok("replay runner: a name is one TSV cell",
+           "\t" not in cell and "\n" not in cell and "\r" not in cell and
+           cell == tsv_field(n), repr(cell))
+
+
 def main():
     tmp = tempfile.mkdtemp()
+    # Without the module context, so that the titles name the trace.
     stream = run(["tl-efficiency", "--hw", "mi300x"],
-                 run(["tl-parse", SAMPLE]))
+                 run(["tl-parse", "--no-context", SAMPLE]))
     evil = evil_stream(stream)
     ev = os.path.join(tmp, "evil.tsv")
     with open(ev, "wb") as f:
@@ -177,7 +199,7 @@ def main():
     for rep in ["fair", "rough"]:
         check_md("findings --report " + rep,
                  run(["tl-findings", "--report", rep, ev]).decode(),
-                 [EVIL, TEVIL] + ([KEVIL] if rep == "rough" else []),
+                 [EVIL, TSTEM] + ([KEVIL] if rep == "rough" else []),
                  hw=True)
     check_md("findings --report category gemm",
              run(["tl-findings", "-C", "gemm", ev]).decode(), [EVIL])
@@ -200,6 +222,12 @@ def main():
                 check_csv("findings -o " + rel, text, [EVIL])
     check_svg("findings -o charts/roofline.svg",
               os.path.join(out, "charts", "roofline.svg"))
+    # Every other chart, whatever it draws, is well-formed XML with the
+    # trace text in it.
+    for fn in sorted(os.listdir(os.path.join(out, "charts"))):
+        if fn.endswith(".svg") and fn != "roofline.svg":
+            check_svg("findings -o charts/" + fn,
+                      os.path.join(out, "charts", fn), need=None)
     cmp = run(["tl-compare", "--ref", ev, "--target", ev, "--ref-hw",
                "mi300x", "--target-hw", "h100"])
     check_tsv("compare", cmp.decode(), [EVIL])
@@ -232,6 +260,7 @@ def main():
     check_md("replay README",
              open(os.path.join(rp, "README.md"), encoding="utf-8").read(),
              names)
+    check_runner_cells()
     subprocess.run(["rm", "-rf", tmp])
 
 

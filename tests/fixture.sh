@@ -5,7 +5,9 @@
 # op.* keys they imply.  With a "hw_auto" key the stream also goes through
 # tl-efficiency --hw auto: hw_auto is the hw column's values (sorted, comma
 # separated, "none" when all empty), hw_auto_rc its exit status and
-# hw_auto_warnings its stderr lines.  Numbers compare within 1e-9, other
+# hw_auto_warnings its stderr lines.  iter.N.COLUMN are tl-parse
+# --iterations' columns of iteration N, row.UID.iteration and row.UID.phase
+# the op stream's; "(empty)" stands for an empty field.  Numbers compare within 1e-9, other
 # values as text.
 # usage: fixture.sh BINDIR FIXTURE.json
 set -eu
@@ -31,6 +33,13 @@ trap 'rm -rf "$tmp"' EXIT
 	    $3 == "tl.correlation_linked_gpu_events" { print "correlation_linked", $4 }
 	    $3 == "tl.graph_gpu_events" { print "graph_linked", $4 }
 	    $3 == "tl.unlinked_busy_us" { print "unlinked_busy_us", $4 }'
+	# Iterations (tl-parse --iterations) and the rows' iteration and phase.
+	"$bin/tl-parse" -i "$json" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } {
+	    k = "iter." $c["iteration"]
+	    split("iteration_source phase context_requests generation_requests batch_tokens batch_source kernel_count kernel_time_us gap_before_us steady", f, " ")
+	    for (i = 1; i in f; i++) printf "%s.%s %s\n", k, f[i], $c[f[i]] == "" ? "(empty)" : $c[f[i]] }'
+	"$bin/tl-parse" "$json" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } {
+	    printf "row.%s.iteration %s\nrow.%s.phase %s\n", $c["uid"], $c["iteration"] == "" ? "(empty)" : $c["iteration"], $c["uid"], $c["phase"] == "" ? "(empty)" : $c["phase"] }'
 	if grep -q '^hw_auto ' "$exp"; then
 		rc=0
 		"$bin/tl-parse" "$json" 2> /dev/null |

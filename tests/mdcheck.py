@@ -1,6 +1,6 @@
-"""What tests/findings.py, tests/cmpreport.py and tests/charts.py share:
-the result line of a check, running a command, and the wording scans of
-the Markdown reports.
+"""What tests/findings.py, cmpreport.py, cmppatterns.py and charts.py
+share: the result line of a check, running a program, the reports'
+number formats and tables, and the wording scans of the Markdown reports.
 
 Text inside `code` spans (op and kernel names, file names) is left out:
 kernel names may name a vendor library.  VENDOR catches vendor and
@@ -11,6 +11,16 @@ faster than Y"), while comparisons with what the hardware predicts
 """
 import re
 import subprocess
+
+
+def ok(name, cond, detail=""):
+    """Print "ok NAME", or "FAIL NAME" and the detail (tests/run.sh)."""
+    if cond:
+        print("ok " + name)
+    else:
+        print("FAIL " + name)
+        if detail:
+            print("  " + str(detail)[:2000])
 
 
 def sh(cmd):
@@ -28,14 +38,34 @@ def must(cmd):
     return r.stdout.decode()
 
 
-def ok(name, cond, detail=""):
-    """Print "ok NAME", or "FAIL NAME" and the detail (tests/run.sh)."""
-    if cond:
-        print("ok " + name)
-    else:
-        print("FAIL " + name)
-        if detail:
-            print("  " + str(detail)[:2000])
+def ns(us):
+    """Exact nanoseconds of a microseconds field (at most 3 decimals)."""
+    if us == "":
+        return 0
+    neg = us.startswith("-")
+    whole, _, frac = us.lstrip("-").partition(".")
+    v = int(whole) * 1000 + int((frac + "000")[:3])
+    return -v if neg else v
+
+
+def md_ms(n):
+    u = (abs(n) + 500) // 1000
+    return "%s%d.%03d" % ("-" if n < 0 else "", u // 1000, u % 1000)
+
+
+def table(text, heading):
+    """The rows (lists of cells) of the first table after heading."""
+    i = text.index(heading)
+    rows = []
+    for line in text[i:].split("\n")[1:]:
+        if line.startswith("|"):
+            if not line.startswith("|---"):
+                rows.append([c.strip() for c in
+                             re.split(r"(?<!\\)\|", line)[1:-1]])
+        elif rows:
+            break
+    return rows[1:]
+
 
 VENDOR = [r"\bcuBLAS", r"\brocBLAS", r"\bhipBLAS", r"\bMIOpen", r"\bcuDNN",
           r"\bCUTLASS", r"\bNCCL", r"\bRCCL", r"\bCUDA\b", r"\bROCm",

@@ -2,11 +2,14 @@
 """Parity of tl-parse with TraceLens' CSV reports (../shared/reference/tracelens).
 
 usage: parity.py TL_PARSE TRACE REFDIR CHECK
-CHECK is one of: timeline, ops_summary, unified, kernel_summary.
+CHECK is one of: timeline, ops_summary, unified, kernel_summary, by_category.
 Prints one line per mismatch and a summary line; exit 0 when equal within
 1e-6 relative (absolute 1e-6 near zero), 1 otherwise, 77 when the reference
 has no such sheet.  Rows listed in docs/DEVIATIONS.md (section "Rows skipped
 by the parity tests", lines "- `TRACE` `NAME`") are skipped and counted.
+Rows of the section "Rows that need the graph-capture merge" are compared:
+a listed name that differs is counted as needing the merge, not as a
+mismatch (TraceLens' inference report merged the capture trace).
 """
 import ast
 import collections
@@ -68,14 +71,14 @@ def norm2(x):
     return x
 
 
-def skipped(trace):
+def skipped(trace, section="Rows skipped by the parity tests"):
     path = os.path.join(os.path.dirname(__file__), "..", "docs", "DEVIATIONS.md")
     names = set()
     try:
         on = False
         for ln in open(path, encoding="utf-8"):
             if ln.startswith("## "):
-                on = "Rows skipped by the parity tests" in ln
+                on = section in ln
             elif on and ln.startswith("- `"):
                 parts = ln.split("`")
                 if len(parts) >= 4 and parts[1] == trace:
@@ -100,10 +103,30 @@ def check_timeline(tl, trace, ref):
     return bad, len(want), 0
 
 
+MERGE = "Rows that need the graph-capture merge"
+
+
+def differs(kind, k, g, w, merge, nmerge):
+    """Print a row that differs; 1 if it is a mismatch, 0 if it is listed
+    as needing the graph-capture merge (counted in nmerge[0])."""
+    if k in merge:
+        nmerge[0] += 1
+        print("%s %s: needs the graph-capture merge (tl %s, TraceLens %s)"
+              % (kind, k[:90], g, w))
+        return 0
+    return 1
+
+
 def check_ops_summary(tl, trace, ref):
-    want = {r["name"]: (int(r["Count"]), float(r["total_direct_kernel_time_sum"]),
-                        float(r["total_subtree_kernel_time_sum"]))
-            for r in csv.DictReader(open(ref))}
+    # TraceLens' inference report groups by name and parent module
+    # (--group_by_parent_module): its rows of one name are summed.
+    want = collections.defaultdict(lambda: (0, 0.0, 0.0))
+    for r in csv.DictReader(open(ref)):
+        w = want[r["name"]]
+        want[r["name"]] = (w[0] + int(r["Count"]),
+                           w[1] + float(r["total_direct_kernel_time_sum"]),
+                           w[2] + float(r["total_subtree_kernel_time_sum"]))
+    want = dict(want)
     got = collections.defaultdict(lambda: [0, 0.0, 0.0, 0])
     for r in run(tl, ["-l"], trace):
         g = got[r["name"]]
@@ -111,14 +134,17 @@ def check_ops_summary(tl, trace, ref):
         g[1] += float(r["kernel_time_us"])
         g[2] += float(r["subtree_kernel_time_us"])
         g[3] += int(r["kernel_count"])
+    merge = skipped(os.path.basename(trace).split(".json")[0], MERGE)
     bad = 0
+    nmerge = [0]
     for k in sorted(set(want) | set(got)):
         w, g = want.get(k), got.get(k)
         if w is None or g is None or w[0] != g[0] or not close(w[1], g[1], g[3]) \
                 or not close(w[2], g[2], NGPU):
-            print("ops_summary %s: tl %s, TraceLens %s" % (k, g and tuple(g[:3]), w))
-            bad += 1
-    return bad, len(want), 0
+            if differs("ops_summary", k, g and tuple(g[:3]), w, merge, nmerge):
+                print("ops_summary %s: tl %s, TraceLens %s" % (k, g and tuple(g[:3]), w))
+                bad += 1
+    return bad, len(want), nmerge[0]
 
 
 def check_unified(tl, trace, ref):
@@ -141,16 +167,79 @@ def check_unified(tl, trace, ref):
         got[key][0] += 1
         got[key][1] += float(r["kernel_time_us"])
         got[key][2] += int(r["kernel_count"])
+    merge = skipped(os.path.basename(trace).split(".json")[0], MERGE)
     bad = nskip = 0
+    nmerge = [0]
     for k in sorted(set(want) | set(got), key=str):
         if k[0] in skip:
             nskip += 1
             continue
         w, g = want.get(k), got.get(k)
         if w is None or g is None or w[0] != g[0] or not close(w[1], g[1], g[2]):
-            print("unified %s %s: tl %s, TraceLens %s" % (k[0][:90], k[1], g and g[:2], w))
-            bad += 1
-    return bad, len(want), nskip
+            if differs("unified", k[0], g and g[:2], w, merge, nmerge):
+                print("unified %s %s: tl %s, TraceLens %s" % (k[0][:90], k[1], g and g[:2], w))
+                bad += 1
+    return bad, len(want), nskip + nmerge[0]
+
+
+# tl's categories in the categories of TraceLens' ops_summary_by_category
+# (its op categories; direction picks fwd or bwd).  Ops TraceLens puts
+# elsewhere are listed in DEVIATIONS.md, "Categories that differ from
+# TraceLens' reports".
+CATMAP = {"gemm": "GEMM", "conv": "CONV_%s", "attention": "SDPA_%s",
+          "layernorm": "NORM_%s", "groupnorm": "NORM_%s",
+          "batchnorm": "BN_%s", "instancenorm": "NORM_%s",
+          "rmsnorm": "RMSNorm", "elementwise": "elementwise",
+          "reduce": "reduce", "triton": "triton", "softmax": "other",
+          "memcpy": "other", "other": "other", "moe": "other",
+          "rope": "other", "kvcache": "other", "quant": "other"}
+
+
+def recategorised(trace):
+    """{op name: TraceLens category} from DEVIATIONS.md."""
+    path = os.path.join(os.path.dirname(__file__), "..", "docs", "DEVIATIONS.md")
+    out = {}
+    on = False
+    for ln in open(path, encoding="utf-8"):
+        if ln.startswith("## "):
+            on = "Categories that differ from TraceLens' reports" in ln
+        elif on and ln.startswith("- `"):
+            parts = ln.split("`")
+            if len(parts) >= 6 and parts[1] == trace:
+                out[parts[3]] = parts[5]
+    return out
+
+
+def check_by_category(tl, trace, ref):
+    """Kernel time per category: TraceLens' groups (by parent module)
+    summed per category against tl's launcher rows by category."""
+    name = os.path.basename(trace).split(".json")[0]
+    moved = recategorised(name)
+    merge = skipped(name, MERGE)
+    want = collections.Counter()
+    for r in csv.DictReader(open(ref)):
+        want[r["op category"]] += float(r["total_direct_kernel_time_ms"]) * 1e3
+    got = collections.Counter()
+    nk = collections.Counter()
+    for r in run(tl, ["-l"], trace):
+        if r["category"] == "comm":
+            continue
+        c = moved.get(r["name"]) or CATMAP.get(r["category"], "other")
+        if "%s" in c:
+            c = c % r["direction"]
+        got[c] += float(r["kernel_time_us"])
+        nk[c] += int(r["kernel_count"])
+    bad = nmerge = 0
+    for k in sorted(set(want) | set(got)):
+        if not close(want.get(k, 0.0), got.get(k, 0.0), nk[k]):
+            print("by_category %s: tl %s, TraceLens %s%s" % (
+                k, got.get(k), want.get(k),
+                ": needs the graph-capture merge" if merge else ""))
+            if merge:
+                nmerge += 1
+            else:
+                bad += 1
+    return bad, len(want), nmerge
 
 
 def check_kernel_summary(tl, trace, ref):
@@ -182,7 +271,8 @@ def main():
     tl, trace, refdir, check = sys.argv[1:5]
     sheet = {"timeline": "gpu_timeline.csv", "ops_summary": "ops_summary.csv",
              "unified": "unified_perf_summary.csv",
-             "kernel_summary": "kernel_summary.csv"}[check]
+             "kernel_summary": "kernel_summary.csv",
+             "by_category": "ops_summary_by_category.csv"}[check]
     ref = os.path.join(refdir, sheet)
     if not os.path.exists(ref):
         print("no %s reference" % sheet)
@@ -192,7 +282,8 @@ def main():
     NGPU = len(ks)
     ULP = math.ulp(max([abs(float(r["ts_us"])) for r in ks] + [0.0]))
     bad, n, nskip = globals()["check_" + check](tl, trace, ref)
-    print("%s %s: %d reference rows, %d mismatches, %d skipped (DEVIATIONS.md)"
+    print("%s %s: %d reference rows, %d mismatches, %d skipped or needing "
+          "the graph-capture merge (DEVIATIONS.md)"
           % (os.path.basename(refdir), check, n, bad, nskip))
     return 1 if bad else 0
 

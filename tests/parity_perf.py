@@ -25,15 +25,12 @@ its sheets' models read what the trace holds outside the op's arguments
 (the serving step's sq/sk sums, an MoE's top-k and weight dtype), which
 reach tl-perfmodel as the context_args column, here built from the
 sheet's "param:" columns; its unified table comes from the trace with
-the graph-capture trace merged and pseudo-ops made.  Unified rows that
-tl-parse does not make from the trace alone are listed in
-docs/DEVIATIONS.md, section "Perf-model rows that need the graph-capture
-merge", and counted as such while they are missing (a listed row that
-tl-parse does make is compared as any other).  A unified row
-tl-parse does not make from the trace is looked for in the trace's
-graph-capture trace, NAME.capture.json.gz, when there is one (its ops
-ran eagerly there), and counted as "(capture trace)".  The pipeline and
-roofline checks (kernel times) are not run on them.
+the graph-capture trace merged and pseudo-ops made, as tl-parse merges
+NAME.capture.json.gz beside the trace.  A unified row tl-parse does not
+make from the trace is looked for in the trace's graph-capture trace
+alone, when there is one (its ops ran eagerly there), and counted as
+"(capture trace)".  The pipeline and roofline checks (kernel times) are
+not run on them.
 """
 import ast
 import collections
@@ -197,7 +194,7 @@ def check_sheets(bindir, refdir, skips, stats):
     return bad, nrows
 
 
-def check_unified(bindir, trace, refdir, skips, stats, merge=()):
+def check_unified(bindir, trace, refdir, skips, stats):
     path = os.path.join(refdir, "unified_perf_summary.csv")
     if not os.path.exists(path):
         return 0, 0
@@ -228,11 +225,6 @@ def check_unified(bindir, trace, refdir, skips, stats, merge=()):
         if g is None:
             if num(r.get("GFLOPS")) is None and num(r.get("Data Moved (MB)")) is None:
                 continue    # nothing to compare (e.g. a backward wrapper)
-            if is_skipped(merge, r["name"], r["Input Dims"]):
-                print("unified %s %s: needs the graph-capture merge" %
-                      (r["name"], r["Input Dims"]))
-                stats["needs capture merge"] += 1
-                continue
             print("unified %s %s: no tl row" % (r["name"], r["Input Dims"]))
             bad += 1
             continue
@@ -359,8 +351,7 @@ def main():
         skips = skipped(name)
         stats = collections.Counter()
         b1, n1 = check_sheets(bindir, refdir, skips, stats)
-        b2, n2 = check_unified(bindir, trace, refdir, skips, stats, skipped(
-            name, "Perf-model rows that need the graph-capture merge"))
+        b2, n2 = check_unified(bindir, trace, refdir, skips, stats)
         hw = "mi300x" if name.startswith("mi300") else \
             "h100" if name.startswith("h100") else None
         b3, n3 = check_pipeline(bindir, trace, refdir, hw) if not inference \

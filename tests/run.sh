@@ -53,6 +53,10 @@ tally "$tmp/layers"
 python3 tests/schema.py tests/tools/schema . > "$tmp/schema" 2>&1
 tally "$tmp/schema"
 
+# One meaning per option letter across the programs' --help texts.
+python3 tests/options.py "$BIN" > "$tmp/options" 2>&1
+tally "$tmp/options"
+
 # Unit tests of lib modules.
 for c in tests/unit/test_*.c; do
 	t=${c%.c}
@@ -66,13 +70,20 @@ done
 
 # expect CASE EXPECT RC: compare the output in $tmp/o and $tmp/e and the
 # exit status RC with EXPECT ("exit N", "stderr RE", "stdout RE" lines).
-# Errors are one line; a usage error (exit 2) is followed by the usage.
+# Errors are one line; a usage error (exit 2) is one line and the
+# pointer to --help, as GNU tools put it.
 expect() {
 	want=$(awk '$1 == "exit" { print $2 }' "$2")
 	msg=""
 	[ "$3" = "$want" ] || msg="exit $3, want $want"
-	[ "$want" = 2 ] || [ "$(wc -l < "$tmp/e")" -le 1 ] ||
-	    msg="$msg; more than one line on stderr"
+	if [ "$want" = 2 ]; then
+		[ "$(wc -l < "$tmp/e")" -le 2 ] &&
+		    tail -n 1 "$tmp/e" | grep -Eq "^Try 'tl-[a-z]+ --help' for more information\.$" ||
+		    msg="$msg; a usage error is not one line and the pointer to --help"
+	else
+		[ "$(wc -l < "$tmp/e")" -le 1 ] ||
+		    msg="$msg; more than one line on stderr"
+	fi
 	while IFS= read -r line; do
 		case $line in
 		"stderr "*) grep -Eq -- "${line#stderr }" "$tmp/e" ||
@@ -95,8 +106,8 @@ done
 # Bad and odd streams for the programs: NAME.expect as above, plus
 # "prog P..." to name the programs the case is for (default: the three
 # filters) and "args A..." for arguments in place of the program's
-# default ones and the file name (FILE stands for the file name).  The
-# file is standard input too.  tests/bad/table holds bad table files
+# default ones and the file name (FILE stands for the file name), "env
+# V=X..." for the environment.  The file is standard input too.  tests/bad/table holds bad table files
 # (--rules, --ops, --models, --hw-file) in the same form.
 binabs=$(cd "$BIN" && pwd)
 for e in tests/bad/stream/*.expect tests/bad/table/*.expect; do
@@ -105,6 +116,7 @@ for e in tests/bad/stream/*.expect tests/bad/table/*.expect; do
 	f=$(basename "$in")
 	progs=$(awk '$1 == "prog" { $1 = ""; print }' "$e")
 	args=$(awk '$1 == "args" { $1 = ""; print }' "$e")
+	envs=$(awk '$1 == "env" { $1 = ""; print }' "$e")
 	for p in ${progs:-tl-categorize tl-perfmodel tl-efficiency}; do
 		case $p in
 		tl-efficiency) set -- --hw mi300x "$f" ;;
@@ -119,7 +131,7 @@ for e in tests/bad/stream/*.expect tests/bad/table/*.expect; do
 				set -- "$@" "$a"
 			done
 		fi
-		(cd "$(dirname "$in")" && "$binabs/$p" "$@" < "$f") \
+		(cd "$(dirname "$in")" && env $envs "$binabs/$p" "$@" < "$f") \
 		    > "$tmp/o" 2> "$tmp/e"
 		expect "bad stream $in ($p)" "$e" $?
 	done
@@ -134,18 +146,34 @@ for c in tests/cases.sh tests/replay.sh tests/outputs.sh tests/scale.sh \
 	tally "$tmp/cases"
 done
 
+# Every example command of README.md and man/tl.7 runs and succeeds.
+python3 tests/examples.py "$BIN" > "$tmp/examples" 2>&1
+tally "$tmp/examples"
+
 # Trace text escaped for each output format (Markdown, JSON, CSV, TSV,
 # SVG) of tl-findings, tl-compare and tl-replay.
 python3 tests/escaping.py "$BIN" > "$tmp/esc" 2>&1
 tally "$tmp/esc"
 
+# Graph launches: the capture fixtures, and the shared graph-mode traces
+# with their capture traces (numbers recomputed from the trace JSON,
+# the merged ops against TraceLens' inference report).
+python3 tests/capture.py "$BIN" "$SHARED" > "$tmp/cap" 2>&1
+tally "$tmp/cap"
+
 # tl-findings on the shared traces, standalone and comparative, one roof
 # kind per run and the charts (numbers recomputed from the stream).
 if [ -d "$TRACES" ]; then
-	for t in findings cmpreport charts; do
+	for t in findings cmpreport cmppatterns charts; do
 		python3 tests/$t.py "$BIN" "$TRACES" > "$tmp/fd" 2>&1
 		tally "$tmp/fd"
 	done
+	# Iterations and phases, recomputed from the trace JSON.
+	python3 tests/iterations.py "$BIN/tl-parse" \
+	    "$TRACES/mi300-vllm-prefilldecode-piecewise.json.gz" \
+	    "$TRACES/mi300-bert-small.json.gz" \
+	    "$TRACES/mi300-resnet-act-checkpoint.json.gz" > "$tmp/fd" 2>&1
+	tally "$tmp/fd"
 elif [ "${CI:-}" = true ]; then
 	bad "findings: $TRACES not found (required with CI=true)"
 else
@@ -172,10 +200,11 @@ for m in man/*.[157]; do
 done
 
 # Parity with TraceLens on the shared traces.  The serving traces' references
-# are TraceLens' inference report, whose op tables are not the training
-# report's (pseudo-ops, the graph-capture trace merged): parity.py skips
-# their ops_summary and unified kernel times; parity_perf.py compares their
-# FLOPs and bytes, sheets and unified rows (its docstring says how).
+# are TraceLens' inference report (pseudo-ops, grouped by parent module, the
+# graph-capture trace merged, as tl-parse merges the capture trace beside the
+# trace): parity.py compares their timeline, ops_summary, unified and
+# per-category kernel times; parity_perf.py compares their FLOPs and bytes,
+# sheets and unified rows (its docstring says how).
 INFERENCE_REF="mi300-vllm-prefilldecode-piecewise mi300-xdit-flux-aiter-sage mi300-xdit-sd3.5"
 export INFERENCE_REF
 if [ -d "$REF" ] && [ -d "$TRACES" ]; then
@@ -184,13 +213,9 @@ if [ -d "$REF" ] && [ -d "$TRACES" ]; then
 		f=$TRACES/$n.json.gz
 		[ -f "$f" ] || f=$TRACES/$n.json
 		[ -f "$f" ] || continue
-		for c in timeline ops_summary unified kernel_summary; do
-			case " $INFERENCE_REF " in
-			*" $n "*) case $c in ops_summary|unified)
-				skipped "parity $n $c: kernel times of TraceLens' inference report (pseudo-ops, graph-capture merge): issue 18"
-				continue ;;
-			esac ;;
-			esac
+		cats=
+		case " $INFERENCE_REF " in *" $n "*) cats=by_category ;; esac
+		for c in timeline ops_summary unified kernel_summary $cats; do
 			python3 tests/parity.py "$BIN/tl-parse" "$f" "$d" "$c" > "$tmp/p" 2>&1
 			case $? in
 			0) ok ;;

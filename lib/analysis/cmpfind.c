@@ -104,10 +104,10 @@ kernels(struct reader *R, int k, struct tl_cside *s)
 		if (v[0] < 0 || v[1] < 0 || v[2] < 0)
 			goto bad;
 		txt = tl_json_text(j, v[1], &len);
-		if (tl_parse_i64(txt, len, &count) < 0)
+		if (tl_parse_i64(txt, len, &count) < 0 || count < 0)
 			goto bad;
 		txt = tl_json_text(j, v[2], &len);
-		if (tl_parse_us_ns(txt, len, &ns) < 0)
+		if (tl_parse_us_ns(txt, len, &ns) < 0 || ns < 0)
 			goto bad;
 		s->nkern_all++;
 		if (s->nkern == TL_CKERN) {
@@ -125,7 +125,8 @@ kernels(struct reader *R, int k, struct tl_cside *s)
 	}
 	return;
 bad:
-	tl_die("%s: %skernels: not a JSON list of {name, count, time_us}",
+	tl_die("%s: %skernels: not a JSON list of {name, count, time_us} "
+	    "with counts and times 0 or more",
 	    tl_stream_where(R->rr.in), prefix[k]);
 }
 
@@ -238,23 +239,6 @@ read_row(struct tl_cmpfind *c, struct reader *R)
 	w->other_exp = judge(w, w->other_expected, w->other_explained);
 }
 
-/*
- * Recommendations: by score, then unexplained time, larger first, then
- * in stream order (the rows are one array).
- */
-static int
-cmp_rec(const void *a, const void *b)
-{
-	const struct tl_crow *x = *(const struct tl_crow *const *)a;
-	const struct tl_crow *y = *(const struct tl_crow *const *)b;
-
-	if (x->score != y->score)
-		return x->score > y->score ? -1 : 1;
-	if (x->unexplained_us != y->unexplained_us)
-		return x->unexplained_us > y->unexplained_us ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
 static enum tl_priority
 priority(const struct tl_findrules *r, double score)
 {
@@ -267,11 +251,175 @@ priority(const struct tl_findrules *r, double score)
 	return TL_PRIO_LOW;
 }
 
-/* Totals, judgements and the ranked recommendations. */
+/* The rows the target runs much faster than the hardware predicts. */
+static void
+fast_rows(struct tl_cmpfind *c)
+{
+	int i;
+
+	for (i = 0; i < c->nrow; i++) {
+		struct tl_crow *w = &c->row[i];
+		const struct tl_cside *r = &w->s[REF], *t = &w->s[TGT];
+
+		if (w->exp != TL_CE_FASTER || !(w->actual < w->expected / 2))
+			continue;
+		w->fast = 1;
+		c->nfast++;
+		w->ref_excess_us = (double)r->time_ns / 1e3 - t->mean_us /
+		    w->expected * (double)r->count;
+		if (w->ref_excess_us > 0)
+			c->fast_ns += (int64_t)(w->ref_excess_us * 1e3 + 0.5);
+	}
+}
+
+static struct tl_cgap *
+new_gap(struct tl_cmpfind *c, enum tl_cgkind kind)
+{
+	struct tl_cgap *g;
+
+	c->gap = tl_realloc(c->gap, ((size_t)c->ngap + 1) * sizeof(*c->gap));
+	g = &c->gap[c->ngap++];
+	memset(g, 0, sizeof(*g));
+	g->kind = kind;
+	g->tlc = -1;
+	g->pat[0] = g->pat[1] = -1;
+	return g;
+}
+
+/*
+ * The timeline entries the target spends longer in than the reference,
+ * by at least TL_CMP_MIN_PCT % of its timeline.
+ */
+static void
+timeline_gaps(struct tl_cmpfind *c)
+{
+	static const int which[] = { TL_TLC_IDLE, TL_TLC_EXPOSED_COMM,
+	    TL_TLC_EXPOSED_MEMCPY };
+	struct tl_cgap *g;
+	int64_t d, total = c->tl_ns[TGT][TL_TLC_TOTAL];
+	size_t i;
+	int k;
+
+	if (!c->has_tl[TGT][TL_TLC_TOTAL] || total <= 0)
+		return;
+	for (i = 0; i < sizeof(which) / sizeof(which[0]); i++) {
+		k = which[i];
+		if (!c->has_tl[REF][k] || !c->has_tl[TGT][k])
+			continue;
+		d = c->tl_ns[TGT][k] - c->tl_ns[REF][k];
+		if (d <= 0 || (double)d * 100 < TL_CMP_MIN_PCT * (double)total)
+			continue;
+		g = new_gap(c, TL_CG_TIMELINE);
+		g->tlc = k;
+		g->ns[REF] = c->tl_ns[REF][k];
+		g->ns[TGT] = c->tl_ns[TGT][k];
+		g->save_ns = d;
+	}
+}
+
+static int
+is_item_first(const struct tl_cmpfind *c, const struct tl_citem *x)
+{
+	return x->gap >= 0 && c->gap[x->gap].fused_ns > 0;
+}
+
+static double
+item_save(const struct tl_cmpfind *c, const struct tl_citem *x)
+{
+	return x->row >= 0 ? c->row[x->row].unexplained_us :
+	    (double)c->gap[x->gap].save_ns / 1e3;
+}
+
+static const struct tl_cmpfind *sort_c;
+
+/*
+ * Recommendations: an unfused attention the reference runs fused
+ * first, then by score and recoverable time, larger first, then ops
+ * before gaps, each in its order.
+ */
+static int
+cmp_item(const void *a, const void *b)
+{
+	const struct tl_citem *x = a, *y = b;
+	double sx, sy;
+
+	if (is_item_first(sort_c, x) != is_item_first(sort_c, y))
+		return is_item_first(sort_c, x) ? -1 : 1;
+	if (x->score != y->score)
+		return x->score > y->score ? -1 : 1;
+	sx = item_save(sort_c, x);
+	sy = item_save(sort_c, y);
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	if ((x->row >= 0) != (y->row >= 0))
+		return x->row >= 0 ? -1 : 1;
+	return x->row >= 0 ? x->row - y->row : x->gap - y->gap;
+}
+
+/*
+ * Every recommendation, ranked: the candidate rows no pattern covers
+ * and the gaps that recover time.  A row's rank is its place here.
+ */
+static void
+rank_all(struct tl_cmpfind *c)
+{
+	int i;
+
+	c->op_total_us = (double)c->op_ns[TGT] / 1e3;
+	for (i = 0; i < c->nrow; i++) {
+		const struct tl_cside *t = &c->row[i].s[TGT];
+
+		if (t->has && t->time_ns > 0 && t->pct_gpu > 0) {
+			c->op_total_us = (double)t->time_ns / 1e3 /
+			    t->pct_gpu * 100;
+			break;
+		}
+	}
+	free(c->item);
+	c->item = tl_calloc((size_t)(c->nrow + c->ngap) + 1,
+	    sizeof(*c->item));
+	c->nitem = c->nrec = 0;
+	c->unexplained_us = 0;
+	for (i = 0; i < c->nrow; i++) {
+		struct tl_crow *w = &c->row[i];
+
+		w->rank = 0;
+		if (!w->candidate || w->in_pat)
+			continue;
+		c->unexplained_us += w->unexplained_us;
+		c->item[c->nitem].row = i;
+		c->item[c->nitem].gap = -1;
+		c->item[c->nitem].score = w->score;
+		c->item[c->nitem++].prio = w->prio;
+	}
+	for (i = 0; i < c->ngap; i++) {
+		struct tl_cgap *g = &c->gap[i];
+
+		if (g->save_ns <= 0)
+			continue;
+		g->score = c->op_total_us > 0 ? (double)g->save_ns / 1e3 /
+		    c->op_total_us * 100 : 0;
+		g->prio = priority(&c->rules, g->score);
+		c->item[c->nitem].row = -1;
+		c->item[c->nitem].gap = i;
+		c->item[c->nitem].score = g->score;
+		c->item[c->nitem++].prio = g->prio;
+	}
+	sort_c = c;
+	if (c->nitem > 1)
+		qsort(c->item, (size_t)c->nitem, sizeof(*c->item), cmp_item);
+	sort_c = NULL;
+	for (i = 0; i < c->nitem; i++)
+		if (c->item[i].row >= 0) {
+			c->row[c->item[i].row].rank = i + 1;
+			c->rec[c->nrec++] = c->item[i].row;
+		}
+}
+
+/* Totals, judgements and the candidates for recommendations. */
 static void
 analyse(struct tl_cmpfind *c, const struct tl_findrules *r)
 {
-	struct tl_crow **recs;
 	int i, k;
 
 	c->identical = c->nrow > 0;
@@ -298,7 +446,6 @@ analyse(struct tl_cmpfind *c, const struct tl_findrules *r)
 		    w->s[TGT].time_ns;
 	}
 	c->rec = tl_calloc((size_t)c->nrow + 1, sizeof(*c->rec));
-	recs = tl_calloc((size_t)c->nrow + 1, sizeof(*recs));
 	for (i = 0; i < c->nrow; i++) {
 		struct tl_crow *w = &c->row[i];
 		const struct tl_cside *t = &w->s[TGT];
@@ -316,16 +463,105 @@ analyse(struct tl_cmpfind *c, const struct tl_findrules *r)
 		else
 			w->score = u / ((double)c->op_ns[TGT] / 1e3) * 100;
 		w->prio = priority(r, w->score);
-		c->unexplained_us += u;
-		recs[c->nrec++] = w;
 	}
-	if (c->nrec > 1)
-		qsort(recs, (size_t)c->nrec, sizeof(*recs), cmp_rec);
-	for (i = 0; i < c->nrec; i++) {
-		c->rec[i] = (int)(recs[i] - c->row);
-		recs[i]->rank = i + 1;
+	fast_rows(c);
+	if (!c->identical)
+		timeline_gaps(c);
+	rank_all(c);
+}
+
+/* The reference's pattern that matches p: same kind and where, -1. */
+static int
+match_pat(const struct tl_findings *ref, const struct tl_fpat *p,
+    const unsigned char *used)
+{
+	int i, any = -1;
+
+	for (i = 0; i < ref->npat; i++) {
+		if (used[i] || ref->pat[i].kind != p->kind)
+			continue;
+		if (strcmp(ref->pat[i].where, p->where) == 0)
+			return i;
+		if (any < 0)
+			any = i;
 	}
-	free(recs);
+	/* Without module data "where" names ops: any of the kind then. */
+	return p->instances == 0 ? any : -1;
+}
+
+/* The rows of the target's ops that pattern gap gi covers. */
+static void
+cover_rows(struct tl_cmpfind *c, const struct tl_findings *t,
+    const struct tl_fpat *p, int gi)
+{
+	int i, k;
+
+	for (k = 0; k < p->nev; k++) {
+		const struct tl_fop *op;
+
+		if (p->ev[k].op < 0)
+			continue;
+		op = &t->op[p->ev[k].op];
+		for (i = 0; i < c->nrow; i++)
+			if (c->row[i].match != TL_CM_REF_ONLY &&
+			    c->row[i].in_pat == 0 &&
+			    strcmp(c->row[i].name, op->name) == 0 &&
+			    strcmp(c->row[i].dims, op->dims) == 0)
+				c->row[i].in_pat = gi + 1;
+	}
+}
+
+/* Idle and exposed communication are the timeline gaps' to name. */
+static int
+timeline_kind(enum tl_patkind k)
+{
+	return k == TL_PAT_IDLE || k == TL_PAT_COMM;
+}
+
+void
+tl_cmpfind_sides(struct tl_cmpfind *c, const struct tl_findings *ref,
+    const struct tl_findings *target)
+{
+	const struct tl_fcat *att = tl_findings_cat(ref, "attention");
+	unsigned char *used;
+	struct tl_cgap *g;
+	int i, j;
+
+	c->side[REF] = ref;
+	c->side[TGT] = target;
+	used = tl_calloc((size_t)ref->npat + 1, 1);
+	for (i = 0; i < target->npat; i++) {
+		const struct tl_fpat *p = &target->pat[i];
+
+		j = match_pat(ref, p, used);
+		if (j >= 0)
+			used[j] = 1;
+		g = new_gap(c, TL_CG_PATTERN);
+		g->pat[TGT] = i;
+		g->pat[REF] = j;
+		g->ns[TGT] = p->time_ns;
+		g->ns[REF] = j >= 0 ? ref->pat[j].time_ns : 0;
+		if (timeline_kind(p->kind) || p->unquantified)
+			continue;
+		g->save_ns = p->save_ns - (j >= 0 ? ref->pat[j].save_ns : 0);
+		/* As a timeline gap: too little to take a slot. */
+		if ((double)g->save_ns * 100 < TL_CMP_MIN_PCT *
+		    (double)c->tl_ns[TGT][TL_TLC_TOTAL])
+			g->save_ns = 0;
+		if (p->kind == TL_PAT_ATTENTION && j < 0)
+			g->fused_ns = att->time_ns;
+		if (g->save_ns > 0)
+			cover_rows(c, target, p, c->ngap - 1);
+	}
+	for (j = 0; j < ref->npat; j++) {
+		if (used[j])
+			continue;
+		g = new_gap(c, TL_CG_PATTERN);
+		g->pat[REF] = j;
+		g->ns[REF] = ref->pat[j].time_ns;
+	}
+	free(used);
+	rank_all(c);
 }
 
 void
@@ -373,9 +609,9 @@ tl_cmpfind_worst(const struct tl_cmpfind *c)
 {
 	int i, worst = -1;
 
-	for (i = 0; i < c->nrec; i++)
-		if ((int)c->row[c->rec[i]].prio > worst)
-			worst = (int)c->row[c->rec[i]].prio;
+	for (i = 0; i < c->nitem; i++)
+		if ((int)c->item[i].prio > worst)
+			worst = (int)c->item[i].prio;
 	return worst;
 }
 
@@ -415,4 +651,6 @@ tl_cmpfind_free(struct tl_cmpfind *c)
 	free(c->roof_kind);
 	free(c->row);
 	free(c->rec);
+	free(c->gap);
+	free(c->item);
 }

@@ -42,6 +42,28 @@
  * the critical, high or medium percentage of the rules (lib/analysis/findrules)
  * gives that priority, else low.
  *
+ * Findings that are no single op join them, ranked by the same score
+ * (their recoverable time over the target's op kernel time, in %):
+ *   a timeline gap        the target idles, or leaves communication or
+ *                         copies exposed, longer than the reference by
+ *                         at least TL_CMP_MIN_PCT % of its timeline: the
+ *                         difference is recoverable;
+ *   a pattern             with the two op streams (tl_cmpfind_sides):
+ *                         each side analysed (lib/analysis/analyst) and
+ *                         its patterns matched by kind and where; a
+ *                         pattern the target has and the reference has
+ *                         not, or has recovering less, is a finding
+ *                         with the difference as its recoverable time
+ *                         (when at least TL_CMP_MIN_PCT % of the
+ *                         target's timeline),
+ *                         and the target's ops it covers stop being
+ *                         recommendations of their own.  An unfused
+ *                         attention on the target that the reference
+ *                         runs fused is named first.
+ * Matched ops that the target runs more than twice as fast as the
+ * hardware ratio predicts (actual < expected / 2) are the reference's
+ * possible inefficiencies (c->nfast, TL_CE_FASTER rows with fast set).
+ *
  * Errors in the stream end the program through tl_die with
  * "FILE:LINE: what" (exit 1).
  */
@@ -96,9 +118,39 @@ struct tl_crow {
 	double unexplained_us;		/* NaN when empty */
 	enum tl_cexp exp;
 	int candidate;			/* a recommendation */
+	int fast;			/* much faster than predicted */
+	double ref_excess_us;		/* fast: the reference's time beyond
+					   what the ratio predicts */
+	int in_pat;			/* 1 + the gap whose pattern covers it */
 	double score;			/* % of the target's op kernel time */
 	enum tl_priority prio;
 	int rank;			/* 1.. among the recommendations, 0 */
+};
+
+/* Least share of the target's timeline a timeline gap must recover. */
+#define TL_CMP_MIN_PCT 0.5
+
+enum tl_cgkind { TL_CG_TIMELINE, TL_CG_PATTERN };
+
+/* A finding of the comparison that is no single op. */
+struct tl_cgap {
+	enum tl_cgkind kind;
+	int tlc;			/* timeline: its TL_TLC_* entry */
+	int pat[2];			/* pattern: on each side (the side's
+					   f->pat index), -1 none */
+	int64_t ns[2];			/* each side's time in it */
+	int64_t save_ns;		/* what the target recovers */
+	int64_t fused_ns;		/* attention: the reference's fused
+					   attention kernel time, else 0 */
+	double score;			/* % of the target's op kernel time */
+	enum tl_priority prio;
+};
+
+/* A recommendation: an op row or a gap, by rank. */
+struct tl_citem {
+	int row, gap;			/* one of them is -1 */
+	double score;
+	enum tl_priority prio;
 };
 
 struct tl_cmpfind {
@@ -127,6 +179,15 @@ struct tl_cmpfind {
 					   one-sided */
 	int *rec;			/* row indexes of the recommendations */
 	int nrec;
+	int nfast;			/* matched rows much faster than
+					   predicted */
+	int64_t fast_ns;		/* the reference's excess time in them */
+	const struct tl_findings *side[2];	/* the op streams, or NULL */
+	struct tl_cgap *gap;		/* timeline gaps, then patterns */
+	int ngap;
+	struct tl_citem *item;		/* every recommendation, by rank */
+	int nitem;
+	double op_total_us;		/* the target's op kernel time */
 };
 
 /*
@@ -138,6 +199,12 @@ int tl_cmpfind_kind(const struct tl_stream *in);
 /* Read a comparison stream and judge it with the priorities of r. */
 void tl_cmpfind_read(struct tl_cmpfind *c, struct tl_stream *in,
     const struct tl_findrules *r);
+/*
+ * Compare the patterns of the two sides' analysed op streams (ref and
+ * target, each tl_analyst_load'ed; kept, not owned) and rank again.
+ */
+void tl_cmpfind_sides(struct tl_cmpfind *c, const struct tl_findings *ref,
+    const struct tl_findings *target);
 void tl_cmpfind_free(struct tl_cmpfind *c);
 /* The worst priority of a recommendation, or -1 when there is none. */
 int tl_cmpfind_worst(const struct tl_cmpfind *c);

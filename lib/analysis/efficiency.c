@@ -1,5 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 #include <assert.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,7 @@ struct tl_efficiency {
 	struct tl_jbuf sig;	/* the current row's signature */
 	struct tl_strmap gmap;	/* signature -> group index */
 	FILE *spool;
+	const char *spooldir;	/* its directory */
 	char *spoolbuf;
 };
 
@@ -342,6 +344,18 @@ put_field(struct tl_writer *w, const char *s)
 	free(buf);
 }
 
+/*
+ * The spool failed: what, the directory and the system's reason, and the
+ * ways around it.
+ */
+static void
+spool_error(const struct tl_efficiency *e, const char *what)
+{
+	tl_die("temporary file in %s: %s: %s (it holds the rows until the "
+	    "baseline is known: set TMPDIR to a writable directory with room, "
+	    "or give --no-baseline)", e->spooldir, what, strerror(errno));
+}
+
 /* Replay the spool with the baseline columns appended. */
 static void
 replay(struct tl_efficiency *e, struct tl_writer *w)
@@ -369,7 +383,7 @@ replay(struct tl_efficiency *e, struct tl_writer *w)
 		r++;
 	}
 	if (ferror(e->spool))
-		tl_die("temporary file: read error:");
+		spool_error(e, "read error");
 	free(line);
 	free(f);
 }
@@ -614,14 +628,14 @@ tl_efficiency_run(struct tl_efficiency *e, char *const *files, int nfiles,
 	int spool = !e->o.group && !e->o.no_baseline;
 
 	tl_stream_open(&e->in, files, nfiles);
-	setup(e, w);
-	if (spool) {
-		if ((e->spool = tmpfile()) == NULL)
-			tl_die("temporary file:");
+	if (spool) {		/* before any output */
+		if ((e->spool = tl_tmpfile(&e->spooldir)) == NULL)
+			spool_error(e, "cannot be made");
 		e->spoolbuf = tl_malloc(SPOOL_BUF);
 		setvbuf(e->spool, e->spoolbuf, _IOFBF, SPOOL_BUF);
 		tl_w_init(&sw, e->spool, 0);
 	}
+	setup(e, w);
 	while (tl_rr_next(&e->rr)) {
 		int ti;
 
@@ -655,7 +669,7 @@ tl_efficiency_run(struct tl_efficiency *e, char *const *files, int nfiles,
 		write_groups(e, w, bound_pos(e));
 	else if (spool) {
 		if (fflush(e->spool) != 0 || ferror(e->spool))
-			tl_die("temporary file: write error:");
+			spool_error(e, "write error");
 		replay(e, w);
 	}
 	return rows;

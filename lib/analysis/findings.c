@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "analysis/findings.h"
+#include "analysis/serving.h"
 #include "common/json.h"
 #include "common/strmap.h"
 #include "common/util.h"
@@ -18,7 +19,9 @@
 struct tl_fev {
 	int64_t start, end;	/* ns */
 	int64_t host;		/* its op's start on the host, ns */
+	int64_t launch;		/* its launch call's start, ns; -1 unknown */
 	int name;		/* op name, index in names */
+	int row;		/* its row in f->row, -1 none (grouped) */
 	int sync;		/* its op copies device to host */
 };
 
@@ -43,8 +46,9 @@ enum {
 	C_COMM, C_MEMCPY, C_IDLE, C_DIR, C_RANK, C_UID, C_TS, C_KERNELS,
 	C_DIMS, C_TYPES, C_STRIDES, C_CONCRETE, C_PARENT, C_MODULE, C_STACK,
 	C_GPU, C_MODEL, C_FLOPS, C_BYTES, C_SPEC, C_PARAMS, C_PERR, C_HW,
-	C_PEAKF, C_PEAKB, C_ROOF, C_BOUND, C_BASE, C_COUNT, C_KCOUNT,
-	C_ROOFKIND, C_ROOFUSED, C_BWUSED, C_N
+	C_PEAKF, C_PEAKB, C_ROOF, C_BOUND, C_BASE, C_COUNT, C_KCOUNT, C_PID,
+	C_TID, C_CPUDUR, C_ARCH, C_UNLINKED, C_NUNLINKED, C_ROOFKIND,
+	C_ROOFUSED, C_BWUSED, C_N
 };
 static const short colid[C_N] = {
 	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
@@ -59,7 +63,9 @@ static const short colid[C_N] = {
 	TL_COL_PARAMS, TL_COL_PERF_ERROR, TL_COL_HW, TL_COL_PEAK_TFLOPS,
 	TL_COL_PEAK_TBS, TL_COL_ROOFLINE_TIME_US, TL_COL_BOUND,
 	TL_COL_ELTWISE_BASELINE_TBS, TL_COL_COUNT, TL_COL_KERNEL_COUNT,
-	TL_COL_ROOF_KIND, TL_COL_ROOF, TL_COL_BW_ROOF
+	TL_COL_PID, TL_COL_TID, TL_COL_CPU_DUR_US, TL_COL_TRACE_GPU_ARCH,
+	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT, TL_COL_ROOF_KIND,
+	TL_COL_ROOF, TL_COL_BW_ROOF
 };
 
 const int64_t tl_fgap_edges[TL_FGAP_BINS - 1] = {
@@ -75,9 +81,10 @@ get(struct tl_floader *L, int k)
 	return tl_rr_text(&L->rr, colid[k]);
 }
 
-/* Record the first error of a category. */
+/* Record the first error of a category: column col's text v is why. */
 static void
-cat_error(struct tl_floader *L, int cat, const char *col, const char *v)
+cat_error(struct tl_floader *L, int cat, const char *col, const char *v,
+    const char *why)
 {
 	struct tl_fcat *c = &L->f->cat[cat];
 	char *msg;
@@ -86,25 +93,26 @@ cat_error(struct tl_floader *L, int cat, const char *col, const char *v)
 	if (c->error != NULL)
 		return;
 	n = strlen(v) > 60 ? 60 : strlen(v);
-	msg = tl_malloc(strlen(tl_stream_where(L->in)) + strlen(col) + n + 64);
-	sprintf(msg, "%s: column %s: '%.*s' is %s", tl_stream_where(L->in),
-	    col, (int)n, v, tl_num_out_of_range(v, strlen(v)) ?
-	    "out of range" : "not a number");
+	msg = tl_malloc(strlen(tl_stream_where(L->in)) + strlen(col) + n +
+	    strlen(why) + 16);
+	sprintf(msg, "%s: column %s: '%.*s' %s", tl_stream_where(L->in),
+	    col, (int)n, v, why);
 	c->error = msg;
 }
 
 /*
  * Column k's number, read once by the row reader: 1 set, 0 empty, -1
- * malformed or not finite (the category fails).  num gives the double,
- * num_i64 an integer column's value and num_ns a time's nanoseconds.
+ * breaking the rule for numbers (tl_rr_why; the category fails).  num
+ * gives the double, num_i64 an integer column's value and num_ns a time's
+ * nanoseconds.
  */
 static const struct tl_field *
 checked(struct tl_floader *L, int k, int cat)
 {
 	const struct tl_field *v = tl_rr_field(&L->rr, colid[k]);
 
-	if (v->has < 0 || (v->has > 0 && !isfinite(v->d))) {
-		cat_error(L, cat, tl_col_name(colid[k]), v->s);
+	if (v->has < 0) {
+		cat_error(L, cat, tl_col_name(colid[k]), v->s, v->why);
 		return NULL;
 	}
 	return v;
@@ -152,7 +160,8 @@ trace_of(struct tl_floader *L, const char *name)
 {
 	struct tl_findings *f = L->f;
 	struct tl_ftrace *t;
-	int i, other = tl_category_index("other");
+	int64_t cnt = 0;
+	int i, n, other = tl_category_index("other");
 
 	for (i = f->ntr; i-- > 0;)
 		if (strcmp(f->tr[i].name, name) == 0)
@@ -164,6 +173,7 @@ trace_of(struct tl_floader *L, const char *name)
 	t->rank = dup_field(L, C_RANK);
 	t->gpu = dup_field(L, C_GPU);
 	t->hw = dup_field(L, C_HW);
+	t->arch = dup_field(L, C_ARCH);
 	/* The timeline columns are required; a bad one fails the load. */
 	if (num_ns(L, C_TOTAL, other, &t->total_ns) < 0 ||
 	    num_ns(L, C_BUSY, other, &t->busy_ns) < 0 ||
@@ -172,6 +182,12 @@ trace_of(struct tl_floader *L, const char *name)
 	    num_ns(L, C_MEMCPY, other, &t->memcpy_ns) < 0 ||
 	    num_ns(L, C_IDLE, other, &t->idle_ns) < 0)
 		tl_die("%s", f->cat[other].error);
+	/* Older streams do not say what they left out: unknown. */
+	if ((n = num_ns(L, C_UNLINKED, other, &t->unlinked_ns)) < 0 ||
+	    num_i64(L, C_NUNLINKED, other, &cnt) < 0)
+		tl_die("%s", f->cat[other].error);
+	t->has_unlinked = n > 0;
+	t->unlinked_count = cnt;
 	return t;
 }
 
@@ -212,14 +228,16 @@ add_kernel(struct tl_fop *op, const char *name, int64_t ns)
  */
 static int
 scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
-    int64_t host, int name)
+    int64_t host, int name, struct tl_frow *row)
 {
-	static const char *const keys[] = { "name", "ts", "dur" };
+	static const char *const keys[] = { "name", "ts", "dur", "launch_ts" };
 	const char *s = get(L, C_KERNELS), *err, *txt;
+	struct tl_findings *f = L->f;
 	struct tl_json *j = &L->j;
 	struct tl_fev *e;
-	int n, tok, i, v[3], sync = 0;
-	int64_t ts, dur;
+	struct tl_fkev *k;
+	int n, tok, i, v[4], sync = 0;
+	int64_t ts, dur, launch;
 	size_t len, first = t->nev;
 
 	if (s[0] == '\0')
@@ -231,7 +249,7 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 	    tok = tl_json_next(j, tok)) {
 		if (tl_json_type(j, tok) != TL_J_OBJECT)
 			return -1;
-		tl_json_members(j, tok, keys, 3, v);
+		tl_json_members(j, tok, keys, 4, v);
 		if (v[0] < 0 || v[1] < 0 || v[2] < 0)
 			return -1;
 		txt = tl_json_text(j, v[1], &len);
@@ -240,6 +258,13 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 		txt = tl_json_text(j, v[2], &len);
 		if (tl_parse_us_ns(txt, len, &dur) < 0 || dur < 0)
 			return -1;
+		launch = -1;
+		if (v[3] >= 0) {
+			txt = tl_json_text(j, v[3], &len);
+			if (tl_parse_us_ns(txt, len, &launch) < 0)
+				return -1;
+			t->has_launch = 1;
+		}
 		txt = tl_json_text(j, v[0], &len);
 		tl_grow(&L->buf, &L->bufcap, len + 1, 1);
 		len = tl_json_unescape(L->buf, txt, len);
@@ -252,6 +277,14 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 			sync = 1;
 		if (L->f->grouped)
 			continue;
+		tl_grow(&f->kev, &f->capkev, (size_t)f->nkev + 1,
+		    sizeof(*f->kev));
+		k = &f->kev[f->nkev++];
+		k->name = tl_intern(f->str, L->buf, len);
+		k->ts = ts;
+		k->dur = dur;
+		k->launch = launch;
+		row->nk++;
 		t->nkernels++;
 		t->kernel_ns += dur;
 		if (dur < TL_FSHORT_NS) {
@@ -263,10 +296,14 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 		e->start = ts;
 		e->end = ts + dur;
 		e->host = host;
+		e->launch = launch;
 		e->name = name;
+		e->row = f->nrow - 1;
 		e->sync = 0;
 	}
 	if (sync) {
+		if (row != NULL)
+			row->d2h = 1;
 		t->nsync++;
 		for (; first < t->nev; first++)
 			t->ev[first].sync = 1;
@@ -353,12 +390,101 @@ add_point(struct tl_floader *L, int op, long long cnt, int64_t time_ns,
 		p->has_roofline = 0;
 }
 
+/* 1 if the text names a graph launch call (its row holds replays). */
+static int
+is_graph_launch(const char *name)
+{
+	return strstr(name, "GraphLaunch") != NULL;
+}
+
+/* 1 if op name s names a backward op or an autograd wrapper. */
+static int
+is_backward_name(const char *s)
+{
+	return strstr(s, "backward") != NULL || strstr(s, "Backward") != NULL;
+}
+
+/* The instance row of the current stream row. */
+static struct tl_frow *
+new_row(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
+    int cat, int64_t host, int64_t time_ns)
+{
+	struct tl_findings *f = L->f;
+	struct tl_frow *r;
+	const char *pid = get(L, C_PID), *tid = get(L, C_TID);
+	const char *stack = get(L, C_STACK), *name = get(L, C_NAME);
+	char *th;
+	size_t n;
+
+	tl_grow(&f->row, &f->caprow, (size_t)f->nrow + 1, sizeof(*f->row));
+	r = &f->row[f->nrow++];
+	memset(r, 0, sizeof(*r));
+	r->op = (int)(op - f->op);
+	r->tr = (int)(t - f->tr);
+	n = strlen(pid) + strlen(tid) + 2;
+	th = tl_malloc(n);
+	snprintf(th, n, "%s/%s", pid, tid);
+	r->thread = tl_intern(f->str, th, n - 1);
+	free(th);
+	r->module = tl_intern(f->str, get(L, C_MODULE),
+	    strlen(get(L, C_MODULE)));
+	r->parent = tl_intern(f->str, get(L, C_PARENT),
+	    strlen(get(L, C_PARENT)));
+	if (tl_rr_field(&L->rr, colid[C_UID])->has <= 0 ||
+	    num_i64(L, C_UID, cat, &r->uid) < 0)
+		r->uid = -1;
+	r->ts = host;
+	if (num_ns(L, C_CPUDUR, cat, &r->dur) <= 0 || r->dur < 0)
+		r->dur = 0;
+	r->time_ns = time_ns;
+	r->k0 = f->nkev;
+	r->bwd = strcmp(get(L, C_DIR), "bwd") == 0;
+	r->graph = is_graph_launch(name);
+	/*
+	 * A forward op in the backward pass: re-run by activation
+	 * checkpointing when its call stack passes through the checkpoint
+	 * code; a candidate (confirmed by the analyst) when there is no
+	 * call stack to tell.
+	 */
+	if (r->bwd && !is_backward_name(name)) {
+		if (stack[0] != '\0')
+			r->recompute = strstr(stack, "checkpoint") != NULL ? 2 : 0;
+		else
+			r->recompute = 1;
+	}
+	r->claim = -1;
+	return r;
+}
+
+/* The coverage sums of a row: modelled, other, graph launches. */
+static void
+cover(struct tl_findings *f, const struct tl_fop *op, int cat,
+    int64_t time_ns)
+{
+	struct tl_fcov *c = &f->cov;
+	const struct tl_field *roof = tl_rr_field(&f->load->rr,
+	    colid[C_ROOF]);
+
+	c->op_ns += time_ns;
+	if (roof->has > 0 && isfinite(roof->d) && roof->d > 0)
+		c->model_ns += time_ns;
+	if (tl_category_is(cat, "other"))
+		c->other_ns += time_ns;
+	if (is_graph_launch(op->name)) {
+		c->graph_ns += time_ns;
+		c->graph_rows++;
+	}
+	if (strcmp(get(f->load, C_DIR), "bwd") == 0)
+		c->bwd = 1;
+}
+
 static void
 load_row(struct tl_floader *L)
 {
 	struct tl_findings *f = L->f;
 	struct tl_ftrace *t;
 	struct tl_fop *op;
+	struct tl_frow *row;
 	const char *catv = get(L, C_CAT);
 	int64_t idx, time_ns = 0, host = 0, cnt = 1, kc = 0;
 	int cat, added, name, have_host;
@@ -435,9 +561,19 @@ load_row(struct tl_floader *L)
 		op = &f->op[idx];
 	name = (int)tl_strmap_add(&L->names, op->name, strlen(op->name),
 	    &added);
-	if (scan_kernels(L, t, op, host, name) < 0)
+	row = f->grouped ? NULL : new_row(L, t, op, cat, host, time_ns);
+	if (row != NULL) {
+		const struct tl_field *roof = tl_rr_field(&L->rr,
+		    colid[C_ROOF]);
+
+		row->modelled = roof->has > 0 && isfinite(roof->d) &&
+		    roof->d > 0;
+	}
+	if (scan_kernels(L, t, op, host, name, row) < 0)
 		cat_error(L, cat, tl_col_name(colid[C_KERNELS]),
-		    get(L, C_KERNELS));
+		    get(L, C_KERNELS), "is not a list of kernels with "
+		    "times 0 or more");
+	cover(f, op, cat, time_ns);
 	op->count += cnt;
 	op->kernel_count += kc;
 	op->time_ns += time_ns;
@@ -554,9 +690,33 @@ busy_strip(struct tl_ftrace *t)
 	}
 }
 
+/*
+ * Split gap g, which ends where GPU event e starts: the host not yet in
+ * e's op, then inside it before the launch call (when known), then the
+ * launch latency.
+ */
+static void
+split_gap(struct tl_fgap *g, const struct tl_fev *e)
+{
+	int64_t late = e->host - g->start_ns, in;
+
+	g->host_late_ns = late < 0 ? 0 : late > g->len_ns ? g->len_ns : late;
+	if (e->launch < 0) {
+		g->in_op_ns = -1;
+		return;
+	}
+	in = e->launch - (g->start_ns + g->host_late_ns);
+	if (in < 0)
+		in = 0;
+	if (in > g->len_ns - g->host_late_ns)
+		in = g->len_ns - g->host_late_ns;
+	g->in_op_ns = in;
+}
+
 /* Gaps between busy intervals, and what the host did meanwhile. */
 static void
-finish_trace(struct tl_ftrace *t, const struct tl_strmap *names)
+finish_trace(struct tl_findings *f, struct tl_ftrace *t,
+    const struct tl_strmap *names)
 {
 	int64_t end, *dur;
 	size_t i, prev;
@@ -579,16 +739,31 @@ finish_trace(struct tl_ftrace *t, const struct tl_strmap *names)
 		if (t->ev[i].start > end) {
 			g.start_ns = end;
 			g.len_ns = t->ev[i].start - end;
-			g.host_late_ns = t->ev[i].host - end;
-			if (g.host_late_ns < 0)
-				g.host_late_ns = 0;
-			if (g.host_late_ns > g.len_ns)
-				g.host_late_ns = g.len_ns;
+			split_gap(&g, &t->ev[i]);
 			g.before = tl_strmap_key(names, t->ev[prev].name);
 			g.after = tl_strmap_key(names, t->ev[i].name);
+			g.row_before = t->ev[prev].row;
+			g.row_after = t->ev[i].row;
 			t->ngaps++;
 			t->gap_ns += g.len_ns;
 			t->host_late_ns += g.host_late_ns;
+			if (g.in_op_ns >= 0) {
+				t->in_op_ns += g.in_op_ns;
+				t->latency_ns += g.len_ns - g.host_late_ns -
+				    g.in_op_ns;
+			}
+			if (g.row_before >= 0)
+				f->row[g.row_before].gap_after_ns += g.len_ns;
+			/* A synchronisation's gap is its own, not the next op's. */
+			if (g.row_after >= 0 && !t->ev[prev].sync) {
+				struct tl_frow *r = &f->row[g.row_after];
+
+				r->gap_before_ns += g.len_ns;
+				r->ngap_before++;
+				r->gap_late_ns += g.host_late_ns;
+				if (g.in_op_ns > 0)
+					r->gap_in_op_ns += g.in_op_ns;
+			}
 			b = g.len_ns < 10000 ? 0 : g.len_ns < 100000 ? 1 :
 			    g.len_ns < 1000000 ? 2 : 3;
 			t->gap_hist[b]++;
@@ -596,8 +771,10 @@ finish_trace(struct tl_ftrace *t, const struct tl_strmap *names)
 			b = gap_bin(g.len_ns);
 			t->gap_bin[b]++;
 			t->gap_bin_ns[b] += g.len_ns;
-			if (t->ev[prev].sync)
+			if (t->ev[prev].sync) {
 				t->sync_gap_ns += g.len_ns;
+				t->nsyncgap++;
+			}
 			keep_gap(t, &g);
 		}
 		if (t->ev[i].end > end) {
@@ -843,8 +1020,10 @@ analyse(struct tl_findings *f, struct tl_json *j)
 		tms = (double)op->time_ns / 1e6;
 		op->bottleneck = tl_is_bottleneck(&f->rules, op->cat, tms,
 		    op->pct_category, op->has_eff, op->eff);
-		op->prio = tl_priority(&f->rules, op->pct_compute, op->has_eff,
-		    op->eff, op->pattern != NULL && op->bottleneck);
+		op->prio = tl_priority_rule(&f->rules, op->pct_compute,
+		    op->has_eff, op->eff, op->pattern != NULL &&
+		    op->bottleneck, &op->prio_rule);
+		op->seed_prio = op->prio;
 		op->replay = tl_replay_wanted(&f->rules, op->pct_compute,
 		    op->has_eff, op->eff);
 		if (op->bottleneck) {
@@ -856,6 +1035,100 @@ analyse(struct tl_findings *f, struct tl_json *j)
 	}
 	sort_idx(f->bottlenecks, (size_t)f->nbottlenecks, cmp_bottleneck,
 	    f->op);
+}
+
+/* The concrete training flag of a batch norm (slot 5), or -1. */
+static int
+training_flag(struct tl_json *j, const struct tl_fop *op)
+{
+	const char *err, *txt;
+	size_t len;
+	int t, i;
+
+	if (strstr(op->name, "batch_norm") == NULL ||
+	    is_backward_name(op->name) || op->concrete[0] == '\0' ||
+	    tl_json_parse(j, op->concrete, strlen(op->concrete), &err) < 1 ||
+	    tl_json_type(j, 0) != TL_J_ARRAY || tl_json_size(j, 0) <= 5)
+		return -1;
+	for (t = 1, i = 0; i < 5; i++)
+		t = tl_json_next(j, t);
+	txt = tl_json_text(j, t, &len);
+	if (len == 4 && memcmp(txt, "True", 4) == 0)
+		return 1;
+	if (len == 5 && memcmp(txt, "False", 5) == 0)
+		return 0;
+	return -1;
+}
+
+/* The last component of a module path without its "_N": its class. */
+static int
+module_is(const char *path, const char *cls)
+{
+	const char *s = strrchr(path, '/');
+	size_t n = strlen(cls);
+
+	s = s != NULL ? s + 1 : path;
+	return strncmp(s, cls, n) == 0 && (s[n] == '\0' || s[n] == '_');
+}
+
+/*
+ * Facts of each signature the advice keys on: what a GEMM multiplies
+ * (weights under a linear layer; two activations in a bmm, as attention
+ * does), its batch, and a batch norm's training flag.
+ */
+static void
+op_facts(struct tl_findings *f, struct tl_json *j)
+{
+	struct tl_fop *op;
+	int64_t b;
+	int i;
+
+	for (i = 0; i < f->nop; i++) {
+		op = &f->op[i];
+		op->training = training_flag(j, op);
+		if (!tl_category_is(op->cat, "gemm"))
+			continue;
+		if (param(j, op->params, "B", -1, &b))
+			op->batch = b;
+		if (strcmp(op->parent_name, "aten::linear") == 0 ||
+		    module_is(op->module, "Linear") ||
+		    strcmp(op->name, "aten::addmm") == 0 ||
+		    strcmp(op->name, "aten::linear") == 0)
+			op->operands = TL_OPND_WEIGHTS;
+		else if (strcmp(op->name, "aten::bmm") == 0 ||
+		    strcmp(op->name, "aten::baddbmm") == 0)
+			op->operands = TL_OPND_ACTIVATIONS;
+	}
+}
+
+static int
+cmp_row_order(const void *a, const void *b, void *ctx)
+{
+	const struct tl_frow *row = ctx;
+	const struct tl_frow *x = &row[*(const int *)a];
+	const struct tl_frow *y = &row[*(const int *)b];
+
+	if (x->tr != y->tr)
+		return x->tr < y->tr ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->uid != y->uid)
+		return x->uid < y->uid ? -1 : 1;
+	return *(const int *)a < *(const int *)b ? -1 : 1;
+}
+
+/* The rows in host order: by trace, thread and start. */
+static void
+order_rows(struct tl_findings *f)
+{
+	int i;
+
+	f->order = tl_malloc(((size_t)f->nrow + 1) * sizeof(*f->order));
+	for (i = 0; i < f->nrow; i++)
+		f->order[i] = i;
+	sort_idx(f->order, (size_t)f->nrow, cmp_row_order, f->row);
 }
 
 /* Module instances: kernel time under each path, with --stack. */
@@ -946,7 +1219,18 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->roofs = NULL;
 	f->pts = NULL;
 	memset(f->cat, 0, sizeof(f->cat));
+	f->str = tl_strtab_new();
+	f->row = NULL;
+	f->kev = NULL;
+	f->order = NULL;
+	f->pat = NULL;
+	f->rec = NULL;
+	f->nrow = f->nkev = f->npat = f->nrec = 0;
+	f->caprow = f->capkev = f->cappat = 0;
+	memset(&f->cov, 0, sizeof(f->cov));
 	tl_rr_init(&L->rr, in, colid, C_N);
+	f->serv = tl_calloc(1, sizeof(*f->serv));
+	tl_serving_init(f->serv, in);
 	for (k = 0; k < C_REQUIRED; k++)
 		tl_rr_need(&L->rr, colid[k]);
 	if (!tl_rr_has(&L->rr, colid[C_ROOF]) ||
@@ -957,16 +1241,29 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->has_eff_cols = 1;
 	f->grouped = tl_rr_has(&L->rr, colid[C_COUNT]);
 	f->has_stack = tl_rr_has(&L->rr, colid[C_MODULE]);
-	while (tl_rr_next(&L->rr))
+	while (tl_rr_next(&L->rr)) {
 		load_row(L);
+		tl_serving_row(f->serv);
+	}
+	tl_serving_finish(f->serv);
 	if (f->ntr == 0)
 		tl_die("%s: no op rows: nothing to analyse", in->path);
 	if (f->roof_kind == NULL)
 		f->roof_kind = tl_strdup("");
 	for (k = 0; k < f->ntr; k++)
-		finish_trace(&f->tr[k], &L->names);
+		finish_trace(f, &f->tr[k], &L->names);
 	analyse(f, &L->j);
+	op_facts(f, &L->j);
 	modules(f);
+	order_rows(f);
+	f->cov.has_launch = 1;
+	f->cov.has_unlinked = 1;
+	for (k = 0; k < f->ntr; k++) {
+		f->cov.has_launch &= f->tr[k].has_launch;
+		f->cov.has_unlinked &= f->tr[k].has_unlinked;
+		f->cov.unlinked_ns += f->tr[k].unlinked_ns;
+		f->cov.unlinked_count += f->tr[k].unlinked_count;
+	}
 	/* Gap names point into L->names: keep its keys alive. */
 	for (k = 0; k < f->ntr; k++)
 		for (g = 0; g < f->tr[k].ntop; g++) {
@@ -996,6 +1293,71 @@ tl_findings_read(struct tl_findings *f, struct tl_stream *in)
 	load(f, L);
 }
 
+struct tl_fpat *
+tl_findings_pat(struct tl_findings *f, enum tl_patkind k)
+{
+	struct tl_fpat *p;
+
+	tl_grow(&f->pat, &f->cappat, (size_t)f->npat + 1, sizeof(*f->pat));
+	p = &f->pat[f->npat++];
+	memset(p, 0, sizeof(*p));
+	p->kind = k;
+	p->example_row = -1;
+	p->tbs = -1;
+	return p;
+}
+
+void
+tl_fpat_ev(struct tl_fpat *p, int op, uint32_t kname, long long count,
+    int64_t time_ns)
+{
+	int i;
+
+	for (i = 0; i < p->nev; i++)
+		if (p->ev[i].op == op && (op >= 0 || p->ev[i].kname == kname))
+			break;
+	if (i == p->nev) {
+		tl_grow(&p->ev, &p->capev, (size_t)p->nev + 1,
+		    sizeof(*p->ev));
+		memset(&p->ev[i], 0, sizeof(p->ev[i]));
+		p->ev[i].op = op;
+		p->ev[i].kname = op >= 0 ? 0 : kname;
+		p->nev++;
+	}
+	p->ev[i].count += count;
+	p->ev[i].time_ns += time_ns;
+}
+
+const char *
+tl_patkind_name(enum tl_patkind k)
+{
+	static const char *const name[TL_PAT_N] = {
+		"unfused_attention", "decomposed_norm", "layout_conversion",
+		"layout_copy", "elementwise_chain", "gemm_alignment",
+		"gemm_old_arch", "gemm_tile", "pageable_copy", "sync", "idle",
+		"exposed_comm", "recompute"
+	};
+
+	return k < TL_PAT_N ? name[k] : "";
+}
+
+const char *
+tl_prio_rule_name(int rule)
+{
+	static const char *const name[] = {
+		"critical", "high_share", "high_efficiency", "medium_share",
+		"medium_pattern", "low"
+	};
+
+	return rule >= 0 && rule <= TL_PR_LOW ? name[rule] : "";
+}
+
+const char *
+tl_fstr(const struct tl_findings *f, uint32_t id)
+{
+	return tl_str(f->str, id);
+}
+
 int
 tl_findings_worst(const struct tl_findings *f)
 {
@@ -1023,6 +1385,7 @@ tl_findings_free(struct tl_findings *f)
 		struct tl_ftrace *t = &f->tr[i];
 
 		free(t->name), free(t->rank), free(t->gpu), free(t->hw);
+		free(t->arch);
 		for (k = 0; k < t->ntop; k++) {
 			free((char *)t->top[k].before);
 			free((char *)t->top[k].after);
@@ -1045,11 +1408,36 @@ tl_findings_free(struct tl_findings *f)
 	for (i = 0; i < f->nmod; i++)
 		free(f->mod[i].path);
 	free(f->mod);
+	for (i = 0; i < f->npat; i++) {
+		free(f->pat[i].where);
+		free(f->pat[i].example);
+		free(f->pat[i].detail);
+		free(f->pat[i].ev);
+	}
+	free(f->pat);
+	free(f->rec);
+	free(f->row);
+	free(f->kev);
+	free(f->order);
+	if (f->str != NULL)
+		tl_strtab_free(f->str);
+	f->str = NULL;
+	f->pat = NULL;
+	f->rec = NULL;
+	f->row = NULL;
+	f->kev = NULL;
+	f->order = NULL;
+	f->npat = f->nrec = f->nrow = f->nkev = 0;
 	free(f->op);
 	free(f->tr);
 	free(f->bottlenecks);
 	free(f->bytime);
 	free((char *)f->hw);
+	if (f->serv != NULL) {
+		tl_serving_free(f->serv);
+		free(f->serv);
+		f->serv = NULL;
+	}
 	if (f->load != NULL)
 		loader_free(f);
 }

@@ -17,9 +17,11 @@
 #include <stdint.h>
 
 #include "analysis/findrules.h"
+#include "common/intern.h"
 #include "stream/category.h"
 
 struct tl_stream;
+struct tl_serving;
 
 /* A kernel name and its share of an op signature. */
 struct tl_fkern {
@@ -29,6 +31,9 @@ struct tl_fkern {
 };
 
 #define TL_FKERN_MAX 6
+
+/* What a GEMM multiplies (struct tl_fop.operands). */
+enum { TL_OPND_UNKNOWN, TL_OPND_WEIGHTS, TL_OPND_ACTIVATIONS };
 
 /* One op signature: name, shapes, dtypes, strides, concrete inputs. */
 struct tl_fop {
@@ -52,12 +57,23 @@ struct tl_fop {
 	int has_base;
 	double base_tbs, pct_base;	/* elementwise baseline, tbs vs it */
 	int64_t layout_ns;	/* layout-conversion kernels */
+	int64_t claimed_ns;	/* kernel time a pattern explains */
+	int operands;		/* TL_OPND_* */
+	int training;		/* concrete training flag: 1, 0, -1 unknown */
+	int64_t batch;		/* GEMM batch (params B), 0 unknown */
 	struct tl_fkern kern[TL_FKERN_MAX];
 	int nkern;
 	int64_t kern_other_ns;	/* kernels beyond the listed ones */
 	/* the rules */
 	int bottleneck, replay;
 	enum tl_priority prio;
+	int prio_rule;		/* enum tl_prio_rule of the seed rule */
+	enum tl_priority seed_prio;	/* before tl_priority_cap */
+	int capped;		/* prio lowered: it recovers little */
+	int64_t save_ns;	/* recoverable at 50 % of roofline; -1 */
+	int covered;		/* a pattern explains most of its time */
+	int hostcopy;		/* only copies over the host link: the
+				   memory roofline does not judge it */
 	const char *pattern;	/* a notable pattern, or NULL */
 };
 
@@ -78,11 +94,19 @@ struct tl_fcat {
 	int nbottleneck;
 };
 
-/* A gap between GPU busy intervals, with what the host did. */
+/*
+ * A gap between GPU busy intervals, with what the host did: the gap
+ * splits into the host not yet in the op that launched the next GPU work
+ * (host_late_ns), the host inside that op before its launch call
+ * (in_op_ns), and the launch latency (the rest).  With no launch_ts in
+ * the stream, in_op_ns is -1 and the rest is not split.
+ */
 struct tl_fgap {
 	int64_t start_ns, len_ns;
 	int64_t host_late_ns;	/* part before the next op began on the host */
+	int64_t in_op_ns;	/* part inside the op before its launch; -1 */
 	const char *before, *after;	/* op names around the gap */
+	int row_before, row_after;	/* their rows (f->row), -1 none */
 };
 
 #define TL_FGAP_TOP 5
@@ -114,6 +138,10 @@ struct tl_ftrace {
 	long long ngaps, gap_hist[4];	/* <10 µs, <100 µs, <1 ms, >= 1 ms */
 	int64_t gap_ns, gap_hist_ns[4];
 	int64_t host_late_ns;	/* GPU waited for the host to start the op */
+	int64_t in_op_ns;	/* ... inside the op before the launch call */
+	int64_t latency_ns;	/* ... from the launch call to the GPU */
+	int has_launch;		/* the stream gives launch times */
+	long long nsyncgap;	/* gaps right after a device-to-host copy */
 	struct tl_fgap top[TL_FGAP_TOP];
 	int ntop;
 	long long gap_bin[TL_FGAP_BINS];	/* gaps per length bin */
@@ -126,6 +154,11 @@ struct tl_ftrace {
 	int64_t host_first_ns, host_last_ns;	/* op starts on the host */
 	long long nsync;	/* ops with a device-to-host copy */
 	int64_t sync_gap_ns;	/* idle right after them */
+	/* unlinked GPU events the stream leaves out (has_unlinked: known) */
+	int has_unlinked;
+	int64_t unlinked_ns;
+	long long unlinked_count;
+	char *arch;		/* the GPU's architecture: "sm_90", "gfx94" */
 	/* events for the gap analysis, freed after it */
 	struct tl_fev *ev;
 	size_t nev, capev;
@@ -145,6 +178,136 @@ struct tl_fpoint {
 	int64_t time_ns;
 	double roofline_us;	/* summed over the instances */
 	int has_roofline;	/* every row had one */
+};
+
+/*
+ * One op instance of a per-instance stream (none for --group rows): what
+ * the pattern detectors read, in stream order.  Strings are ids of
+ * f->str (0: empty).
+ */
+struct tl_frow {
+	int op;			/* its signature, index in f->op */
+	int tr;			/* its trace, index in f->tr */
+	uint32_t thread;	/* "pid/tid" */
+	uint32_t module;	/* nn.Module instance path */
+	uint32_t parent;	/* parent op name */
+	int64_t uid;
+	int64_t ts, dur;	/* host start and duration, ns */
+	int64_t time_ns;	/* kernel busy time */
+	int k0, nk;		/* its GPU events, f->kev[k0 .. k0 + nk) */
+	unsigned char bwd;	/* direction bwd */
+	unsigned char graph;	/* a graph launch's kernels */
+	unsigned char recompute;	/* a forward op re-run in backward:
+					   2 by its call stack, 1 by name */
+	unsigned char d2h;	/* it copies device to host */
+	unsigned char modelled;	/* it has a roofline time */
+	int claim;		/* the pattern that explains it, -1 none */
+	/* the idle gaps around its GPU events (struct tl_fgap) */
+	int64_t gap_before_ns, gap_after_ns;
+	int64_t gap_late_ns, gap_in_op_ns;	/* parts of gap_before_ns */
+	int ngap_before;		/* gaps in gap_before_ns */
+};
+
+/* One GPU event of a row. */
+struct tl_fkev {
+	uint32_t name;		/* f->str id */
+	int64_t ts, dur;	/* ns */
+	int64_t launch;		/* its launch call's start, ns; -1 unknown */
+};
+
+/*
+ * What share of the GPU time the analysis could see and judge: the
+ * rows' kernel time, the part with a roofline (a perf model and an
+ * efficiency), in category other, and under graph launches.
+ */
+struct tl_fcov {
+	int64_t op_ns, model_ns, other_ns, graph_ns;
+	long long graph_rows;
+	int64_t pattern_ns;	/* kernel time the patterns explain */
+	int64_t analysed_ns;	/* modelled or explained by a pattern */
+	int has_unlinked;	/* every trace states its unlinked events */
+	int64_t unlinked_ns;
+	long long unlinked_count;
+	int bwd;		/* backward ops present: a training step */
+	int has_launch;		/* kernels carry their launch times */
+};
+
+/* The patterns: groups of ops and kernels one change would fix. */
+enum tl_patkind {
+	TL_PAT_ATTENTION,	/* unfused attention: QK^T, softmax, AV */
+	TL_PAT_NORM,		/* a norm decomposed into small kernels */
+	TL_PAT_LAYOUT,		/* layout conversions around convolutions */
+	TL_PAT_LAYOUT_COPY,	/* copies that only change the layout */
+	TL_PAT_ELTWISE,		/* a chain of elementwise kernels */
+	TL_PAT_GEMM_ALIGN,	/* an alignment fallback, odd dimensions */
+	TL_PAT_GEMM_ARCH,	/* a kernel built for an older GPU */
+	TL_PAT_GEMM_TILE,	/* split-K or tiny tiles on a large GEMM */
+	TL_PAT_PAGEABLE,	/* host-to-device copies from pageable memory */
+	TL_PAT_SYNC,		/* device-to-host copies followed by idle */
+	TL_PAT_IDLE,		/* the GPU waits for the host */
+	TL_PAT_COMM,		/* exposed collective communication */
+	TL_PAT_RECOMPUTE,	/* activation-checkpoint recompute */
+	TL_PAT_N
+};
+
+/* An op signature or a kernel name in a pattern's evidence. */
+struct tl_fpev {
+	int op;			/* signature index, or -1 for a kernel */
+	uint32_t kname;		/* kernel name (f->str), for op -1 */
+	long long count;
+	int64_t time_ns;
+};
+
+struct tl_fpat {
+	enum tl_patkind kind;
+	char *where;		/* module class or op sequence */
+	char *example;		/* an example module instance path, or "" */
+	char *detail;		/* a fact of the kind: "sm_75 on sm_90" */
+	int cat;		/* the category it is reported with */
+	long long instances;	/* module instances; 0 without modules */
+	long long calls;	/* occurrences */
+	int64_t time_ns;	/* kernel time of what it covers */
+	int64_t save_ns;	/* recoverable time: the point estimate */
+	int64_t save_lo_ns, save_hi_ns;	/* its range (lo = hi: exact) */
+	int upper;		/* save_ns is an upper bound */
+	/* inputs of the impact formula, by kind */
+	int64_t flops, bytes;	/* attention: the fused op; norm: one pass;
+				   eltwise: bytes before fusion */
+	int64_t bytes_after;	/* eltwise: bytes after fusion */
+	double eff_lo, eff_hi;	/* attention: efficiency range, % */
+	int64_t model_lo_ns, model_hi_ns;	/* attention: the fused op's
+						   time at eff_lo, eff_hi */
+	int unquantified;	/* no roof or model: save_ns unknown */
+	/* GEMM kernel selection: what the kernel names say */
+	char karch[16], garch[16];	/* kernel's and GPU's architecture */
+	int align;		/* alignment of the kernel, elements; 0 */
+	int align_want;		/* full alignment for the dtype */
+	int64_t tile_m, tile_n;	/* tile of the kernel; 0 unknown */
+	int splitk;		/* the kernel splits K */
+	double tbs;		/* norm: bandwidth of the pass; -1 none */
+	int tbs_baseline;	/* 1 the elementwise baseline, 0 the roof */
+	int64_t part[3];	/* idle: not in the op, in the op, latency */
+	int example_row;	/* a row of it, -1 none */
+	struct tl_fpev *ev;	/* ops by time, then kernels by time */
+	int nev;
+	size_t capev;
+	/* ranking (tl_analyst) */
+	double eff;		/* share of its time the fix keeps, % */
+	enum tl_priority prio, seed_prio;	/* after and before the cap */
+	int prio_rule;		/* enum tl_prio_rule */
+	int capped;		/* lowered: it recovers little */
+};
+
+/* A recommendation: a pattern or a bottleneck op, ranked. */
+struct tl_frec {
+	int pat;		/* f->pat index, or -1 */
+	int op;			/* f->op index of a bottleneck, or -1 */
+	int64_t save_ns, lo_ns, hi_ns;
+	int upper;
+	enum tl_priority prio;
+	int prio_rule;		/* enum tl_prio_rule */
+	int capped;
+	int slot;		/* takes a recommendation slot */
 };
 
 struct tl_findings {
@@ -177,7 +340,24 @@ struct tl_findings {
 	/* module instances (with --stack): kernel time under each */
 	struct tl_fmod *mod;
 	int nmod;
+	/* op instances (per-instance streams) and their GPU events */
+	struct tl_strtab *str;
+	struct tl_frow *row;
+	int nrow;
+	size_t caprow;
+	struct tl_fkev *kev;
+	int nkev;
+	size_t capkev;
+	int *order;		/* rows by trace, thread, host start */
+	struct tl_fcov cov;
+	/* the patterns and the ranked recommendations (tl_analyst) */
+	struct tl_fpat *pat;
+	int npat;
+	size_t cappat;
+	struct tl_frec *rec;
+	int nrec;
 	struct tl_floader *load;	/* the reading state, during a load */
+	struct tl_serving *serv;	/* phases and serving facts */
 };
 
 /* A module instance and what ran under it (fusion candidates). */
@@ -207,6 +387,16 @@ void tl_findings_free(struct tl_findings *f);
 int tl_findings_straggler(const struct tl_findings *f);
 /* The worst priority of a bottleneck, or -1 when there is none. */
 int tl_findings_worst(const struct tl_findings *f);
+/* A new pattern of kind k, zeroed but for its kind (example_row -1). */
+struct tl_fpat *tl_findings_pat(struct tl_findings *f, enum tl_patkind k);
+/* Add count and time to the evidence of p: an op (op >= 0) or a kernel. */
+void tl_fpat_ev(struct tl_fpat *p, int op, uint32_t kname, long long count,
+    int64_t time_ns);
+/* The name of a pattern kind ("attention") and of a priority rule. */
+const char *tl_patkind_name(enum tl_patkind k);
+const char *tl_prio_rule_name(int rule);
+/* A string of f->str. */
+const char *tl_fstr(const struct tl_findings *f, uint32_t id);
 /* The category with this value (an empty one if the table has none). */
 const struct tl_fcat *tl_findings_cat(const struct tl_findings *f,
     const char *value);

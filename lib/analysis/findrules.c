@@ -16,6 +16,8 @@ tl_findrules_default(struct tl_findrules *r)
 	r->medium_pct = 5;
 	r->replay_pct = 10;
 	r->replay_eff = 30;
+	r->slot_pct = 0.5;
+	r->cap_pct = 1;
 }
 
 int
@@ -32,13 +34,42 @@ enum tl_priority
 tl_priority(const struct tl_findrules *r, double pct_compute, int has_eff,
     double eff, int pattern)
 {
+	int rule;
+
+	return tl_priority_rule(r, pct_compute, has_eff, eff, pattern, &rule);
+}
+
+enum tl_priority
+tl_priority_rule(const struct tl_findrules *r, double pct_compute,
+    int has_eff, double eff, int pattern, int *rule)
+{
 	if (pct_compute > r->critical_pct && has_eff && eff < r->critical_eff)
-		return TL_PRIO_CRITICAL;
-	if (pct_compute > r->high_pct || (has_eff && eff < r->high_eff))
-		return TL_PRIO_HIGH;
-	if (pct_compute > r->medium_pct || pattern)
+		return *rule = TL_PR_CRITICAL, TL_PRIO_CRITICAL;
+	if (pct_compute > r->high_pct)
+		return *rule = TL_PR_HIGH_SHARE, TL_PRIO_HIGH;
+	if (has_eff && eff < r->high_eff)
+		return *rule = TL_PR_HIGH_EFF, TL_PRIO_HIGH;
+	if (pct_compute > r->medium_pct)
+		return *rule = TL_PR_MEDIUM_SHARE, TL_PRIO_MEDIUM;
+	if (pattern)
+		return *rule = TL_PR_MEDIUM_PATTERN, TL_PRIO_MEDIUM;
+	return *rule = TL_PR_LOW, TL_PRIO_LOW;
+}
+
+enum tl_priority
+tl_priority_cap(const struct tl_findrules *r, enum tl_priority p,
+    double save_pct, int *capped)
+{
+	*capped = 0;
+	if (save_pct < r->slot_pct && p > TL_PRIO_LOW) {
+		*capped = 1;
+		return TL_PRIO_LOW;
+	}
+	if (save_pct < r->cap_pct && p > TL_PRIO_MEDIUM) {
+		*capped = 1;
 		return TL_PRIO_MEDIUM;
-	return TL_PRIO_LOW;
+	}
+	return p;
 }
 
 const char *

@@ -18,6 +18,19 @@ struct tl_findrules {
 	double high_pct, high_eff;	/* > 10 % of compute or < 40 % */
 	double medium_pct;		/* > 5 % of compute */
 	double replay_pct, replay_eff;	/* replay: > 10 % and < 30 % */
+	double slot_pct;	/* a recommendation recovers >= 0.5 % of
+				   the GPU timeline; below: Low */
+	double cap_pct;		/* below 1 %: at most Medium */
+};
+
+/* The rule that gave a priority (tl_priority_rule). */
+enum tl_prio_rule {
+	TL_PR_CRITICAL,		/* > critical_pct and < critical_eff */
+	TL_PR_HIGH_SHARE,	/* > high_pct */
+	TL_PR_HIGH_EFF,		/* < high_eff */
+	TL_PR_MEDIUM_SHARE,	/* > medium_pct */
+	TL_PR_MEDIUM_PATTERN,	/* a notable pattern */
+	TL_PR_LOW		/* none of the above */
 };
 
 /* The defaults above. */
@@ -38,6 +51,18 @@ int tl_is_bottleneck(const struct tl_findrules *r, int cat, double time_ms,
  */
 enum tl_priority tl_priority(const struct tl_findrules *r, double pct_compute,
     int has_eff, double eff, int pattern);
+
+/* The same with the rule that gave it in *rule. */
+enum tl_priority tl_priority_rule(const struct tl_findrules *r,
+    double pct_compute, int has_eff, double eff, int pattern, int *rule);
+
+/*
+ * A priority lowered by what it recovers, save_pct % of the GPU
+ * timeline: Low under slot_pct, at most Medium under cap_pct (*capped
+ * set when lowered), so that a small item never ranks High.
+ */
+enum tl_priority tl_priority_cap(const struct tl_findrules *r,
+    enum tl_priority p, double save_pct, int *capped);
 
 /* "Critical", "High", "Medium", "Low". */
 const char *tl_priority_name(enum tl_priority p);

@@ -120,9 +120,10 @@ add_kernels(struct tl_sigreader *r, struct tl_opsig *s)
 		ns = 0;
 		if ((d = TL_JSON_GET(&r->j, t, "dur")) >= 0) {
 			v = tl_json_text(&r->j, d, &n);
-			if (tl_parse_us_ns(v, n, &ns) < 0)
-				tl_die("%s: kernels: dur is not a number",
-				    tl_stream_where(&r->in));
+			if (tl_parse_us_ns(v, n, &ns) < 0 || ns < 0)
+				tl_die("%s: kernels: dur '%.*s' is not a "
+				    "number 0 or more", tl_stream_where(&r->in),
+				    (int)(n > 40 ? 40 : n), v);
 		}
 		v = tl_json_text(&r->j, e, &n);
 		tl_grow(&r->buf, &r->bufcap, n + 1, 1);

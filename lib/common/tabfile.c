@@ -88,6 +88,8 @@ tl_tabfile_open(struct tl_tabfile *t, const char *path, const char *text,
 
 		for (char *p = t->text; p < z; p++)
 			line += *p == '\n';
+		free(t->text);		/* the callers close only after 0 */
+		t->text = NULL;
 		return tl_tabfile_error(t, line, "NUL byte: not a text file");
 	}
 	t->next = t->text;
@@ -100,7 +102,7 @@ tl_tabfile_open(struct tl_tabfile *t, const char *path, const char *text,
 static int
 header(struct tl_tabfile *t)
 {
-	int i, k;
+	int i, k, unknown, first;
 
 	for (k = 0; k < t->ncol; k++) {
 		t->at[k] = -1;
@@ -116,7 +118,19 @@ header(struct tl_tabfile *t)
 			return tl_tabfile_error(t, t->line, "the header has no "
 			    "column '%s' (want %s)", t->col[k], want(t));
 	}
+	for (i = 0, unknown = 0, first = -1; i < t->nf; i++) {
+		for (k = 0; k < t->ncol; k++)
+			if (strcmp(t->f[i], t->col[k]) == 0)
+				break;
+		if (k == t->ncol && unknown++ == 0)
+			first = i;
+	}
+	if (unknown > t->nf - unknown)	/* a stream, not a table */
+		return tl_tabfile_error(t, t->line, "%d of %d columns are not "
+		    "this table's, such as '%.40s' (want %s): not a table of "
+		    "this kind", unknown, t->nf, t->f[first], want(t));
 	t->nhdr = t->nf;
+	memcpy(t->hdr, t->f, sizeof(t->hdr[0]) * (size_t)t->nf);
 	return 0;
 }
 
@@ -176,16 +190,23 @@ tl_tabfile_next(struct tl_tabfile *t)
 				return -1;
 			continue;
 		}
-		if (!fields_ok(t))
+		if (!fields_ok(t) && t->nf < t->nhdr)
 			return tl_tabfile_error(t, t->line, "%d field%s, the "
-			    "header has %d", t->nf, t->nf == 1 ? "" : "s",
-			    t->nhdr);
+			    "header has %d: no value for '%s'", t->nf,
+			    t->nf == 1 ? "" : "s", t->nhdr, t->hdr[t->nf]);
+		if (!fields_ok(t))
+			return tl_tabfile_error(t, t->line, "%d fields, the "
+			    "header has %d: field %d ('%s') has no column",
+			    t->nf, t->nhdr, t->nhdr + 1, t->f[t->nhdr]);
+		t->nrows++;
 		return 1;
 	}
 	t->next = NULL;
 	if (t->nhdr == 0)
 		return tl_tabfile_error(t, t->line + 1, "no header line (want "
 		    "%s)", want(t));
+	if (t->nrows == 0)
+		return tl_tabfile_error(t, t->line, "no rows after the header");
 	return 0;
 }
 
@@ -211,4 +232,16 @@ tl_tabfile_close(struct tl_tabfile *t)
 {
 	free(t->text);
 	t->text = t->next = NULL;
+}
+
+int
+tl_tabfile_end(struct tl_tabfile *t, int rc, char **text)
+{
+	*text = tl_tabfile_keep(t);
+	tl_tabfile_close(t);
+	if (rc < 0) {
+		tl_warn("%s", t->err);
+		return -1;
+	}
+	return 0;
 }

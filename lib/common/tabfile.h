@@ -13,10 +13,14 @@
  *    in CR LF; a UTF-8 byte order mark before the first line is skipped;
  *  - the first other line is the header.  Columns are found by name, in
  *    any order: each required column must be there, an optional one may
- *    be missing, a column the table does not know is ignored, and a name
- *    twice is an error;
+ *    be missing, a column the table does not know is ignored (a note),
+ *    and a name twice is an error; a header with more columns the table
+ *    does not know than ones it knows is an error (an op stream or other
+ *    output given in place of a table);
  *  - every other line is a row with as many fields as the header, except
- *    that it may leave out trailing fields of optional columns;
+ *    that it may leave out trailing fields of optional columns; a table
+ *    has at least one row (an empty table in place of the built-in one
+ *    would silently change every result);
  *  - a file with a NUL byte is not text.
  *
  * Errors are written into t->err as "FILE:LINE: what" (the table's name
@@ -37,6 +41,8 @@ struct tl_tabfile {
 	char *next;			/* the next line */
 	long line;			/* line number of the row just read */
 	int nhdr;			/* fields of the header, 0 before it */
+	char *hdr[TL_TABFILE_MAXCOL];	/* the header's names */
+	long nrows;			/* rows read */
 	int at[TL_TABFILE_MAXCOL];	/* field index of col[k], -1 missing */
 	char *f[TL_TABFILE_MAXCOL];	/* the fields of the row */
 	int nf;
@@ -67,5 +73,12 @@ int tl_tabfile_error(struct tl_tabfile *t, long line, const char *fmt, ...)
  */
 char *tl_tabfile_keep(struct tl_tabfile *t);
 void tl_tabfile_close(struct tl_tabfile *t);
+/*
+ * End a table whose fields the caller keeps, rc being what reading it
+ * gave: *text takes the text (as tl_tabfile_keep), the table is closed,
+ * and when rc < 0 its error is printed ("prog: FILE:LINE: what").
+ * Returns -1 when rc < 0, else 0.
+ */
+int tl_tabfile_end(struct tl_tabfile *t, int rc, char **text);
 
 #endif

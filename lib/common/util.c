@@ -55,6 +55,13 @@ vwarn(const char *fmt, va_list ap)
 	fputc('\n', stderr);
 }
 
+/* After a usage error's one line, as GNU tools put it. */
+static void
+try_help(void)
+{
+	fprintf(stderr, "Try '%s --help' for more information.\n", progname);
+}
+
 void
 tl_die(const char *fmt, ...)
 {
@@ -74,6 +81,8 @@ tl_diex(int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn(fmt, ap);
 	va_end(ap);
+	if (status == TL_EXIT_USAGE)
+		try_help();
 	die_exit(status);
 }
 
@@ -215,6 +224,33 @@ tl_fopen_read(const char *path)
 	return fp;
 }
 
+FILE *
+tl_tmpfile(const char **dir)
+{
+	const char *d = getenv("TMPDIR");
+	char *path;
+	FILE *fp;
+	int fd, e;
+
+	if (d == NULL || d[0] == '\0')
+		d = "/tmp";
+	*dir = d;
+	path = tl_malloc(strlen(d) + 16);
+	sprintf(path, "%s/tl-XXXXXX", d);
+	if ((fd = mkstemp(path)) < 0) {
+		free(path);
+		return NULL;
+	}
+	unlink(path);
+	free(path);
+	if ((fp = fdopen(fd, "w+")) == NULL) {
+		e = errno;
+		close(fd);
+		errno = e;
+	}
+	return fp;
+}
+
 char *
 tl_slurp(const char *path, size_t *len)
 {
@@ -247,9 +283,12 @@ tl_slurp(const char *path, size_t *len)
 void
 tl_usage(FILE *fp, int status, const char *usage, const char *help)
 {
+	if (status != 0) {
+		try_help();
+		exit(status);
+	}
 	fputs(usage, fp);
-	if (status == 0)
-		fputs(help, fp);
+	fputs(help, fp);
 	exit(status);
 }
 

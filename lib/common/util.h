@@ -35,8 +35,10 @@ void tl_diex(int status, const char *fmt, ...)
 extern void (*tl_exit_hook)(int status);
 
 /*
- * Print the usage text on fp, and the help text too when status is 0;
- * exit with status.
+ * With status 0, print the usage and help texts on fp; otherwise (a
+ * usage error, whose message is out already) only the pointer "Try 'PROG
+ * --help' for more information." on stderr, as GNU tools do.  Exit with
+ * status.  tl_diex with TL_EXIT_USAGE prints the pointer too.
  */
 void tl_usage(FILE *fp, int status, const char *usage, const char *help)
     __attribute__((noreturn));
@@ -71,6 +73,13 @@ FILE *tl_fopen_read(const char *path);
  * len is not NULL); NULL with errno set when it cannot be opened or read.
  */
 char *tl_slurp(const char *path, size_t *len);
+/*
+ * An anonymous temporary file (removed from its directory at once) in
+ * $TMPDIR, or /tmp when TMPDIR is unset or empty: a stream open for
+ * reading and writing, or NULL with errno set.  *dir is the directory,
+ * for messages.
+ */
+FILE *tl_tmpfile(const char **dir);
 /* Parse a whole decimal number; 0 on success. */
 int tl_parse_long(const char *s, long long min, long long max, long long *out);
 

@@ -69,6 +69,12 @@ unknown_dtype(const struct tl_opargs *o, struct tl_perf *p)
 }
 
 int
+tl_perf_family_known(const char *family)
+{
+	return find(family) != NULL || tl_norm_family(family);
+}
+
+int
 tl_perf_run(const struct tl_opargs *o, const char *family, int bwd,
     struct tl_perf *p)
 {

@@ -51,6 +51,8 @@ int tl_norm_family(const char *family);
 int tl_model_norm(const char *family, const struct tl_opargs *o, int bwd,
     struct tl_perf *p);
 
+/* 1 when tl models family (a C model or a norm family). */
+int tl_perf_family_known(const char *family);
 /*
  * Run the model of op o: a model file's formulas when one names the op
  * (model_file.h), else the family's C model (from the op table).

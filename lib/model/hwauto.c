@@ -94,6 +94,11 @@ tl_hwauto_init(struct tl_hwauto *a, const struct tl_hw *fixed,
 		}
 	}
 	free(text);
+	if (a->nrule == 0) {
+		snprintf(err, errlen, "%s: no lines of a trace glob and a GPU "
+		    "name", map);
+		return -1;
+	}
 	return 0;
 }
 

@@ -590,10 +590,6 @@ parse(struct table *t, const char *path, struct ctx *c)
 	}
 	if (rc < 0)
 		return -1;
-	if (t->nhw == 0) {
-		fail(c, c->in.line, "no rows after the header");
-		return -1;
-	}
 	return check_table(c);
 }
 

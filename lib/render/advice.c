@@ -40,6 +40,72 @@ tl_advice_issue(FILE *fp, const struct tl_fop *op)
 	fputs(".", fp);
 }
 
+/* 1 if the findings hold a pattern of kind k. */
+static int
+has_pattern(const struct tl_findings *f, enum tl_patkind k)
+{
+	int i;
+
+	for (i = 0; i < f->npat; i++)
+		if (f->pat[i].kind == k && f->pat[i].time_ns > 0)
+			return 1;
+	return 0;
+}
+
+/* 1 if a batch norm runs in training: its flag, else backward ops. */
+static int
+training(const struct tl_findings *f, const struct tl_fop *op)
+{
+	return op->training >= 0 ? op->training : f->cov.bwd;
+}
+
+static const char *
+gemm_algorithmic(const struct tl_fop *op)
+{
+	if (op->pattern != NULL && strcmp(op->pattern,
+	    "tiny batched GEMMs") == 0) {
+		if (op->batch > 1)
+			return "The GEMM is already batched (one call holds "
+			    "every small matrix): the matrices themselves are "
+			    "tiny, so fuse it with its neighbours (a fused "
+			    "attention kernel when it is attention's QK^T or "
+			    "AV, torch.compile otherwise) or make each matrix "
+			    "larger.";
+		return "Batch the small GEMMs into fewer, larger ones "
+		    "(torch.bmm or a grouped GEMM), or let torch.compile "
+		    "combine them.";
+	}
+	if (op->pattern != NULL && strcmp(op->pattern,
+	    "quantized GEMM") == 0)
+		return "Validate the quantization scheme and its "
+		    "scaling; keep the scales per tensor or per row as "
+		    "the fast kernels expect.";
+	if (strcmp(op->bound, "memory") == 0) {
+		if (op->operands == TL_OPND_ACTIVATIONS)
+			return "The GEMM multiplies two activations (no "
+			    "weights, so weight quantization does not apply): "
+			    "fuse it with its neighbours, a fused attention "
+			    "kernel when it is attention's QK^T or AV, "
+			    "torch.compile otherwise.";
+		if (op->operands == TL_OPND_WEIGHTS)
+			return "Fuse the GEMM with its neighbours "
+			    "(torch.compile) to cut memory traffic, or use "
+			    "lower-precision weights (FP8, W8A8) after "
+			    "checking accuracy.";
+		return "Fuse the GEMM with its neighbours (torch.compile) "
+		    "to cut memory traffic; where one operand is a weight, "
+		    "lower-precision weights (FP8, W8A8) after checking "
+		    "accuracy.";
+	}
+	if (op->batch > 1)
+		return "The GEMM is already batched; give each call more "
+		    "work (larger batches or sequences) or let torch.compile "
+		    "fuse around it.";
+	return "Check whether larger or fewer GEMMs (batching, "
+	    "merging projections such as Q/K/V) are possible; "
+	    "torch.compile can batch and fuse around them.";
+}
+
 const char *
 tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
 {
@@ -47,33 +113,31 @@ tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
 	double layout = conv->time_ns > 0 ?
 	    (double)conv->layout_ns / (double)conv->time_ns * 100 : 0;
 
-	if (tl_category_is(op->cat, "gemm")) {
-		if (op->pattern != NULL && strcmp(op->pattern,
-		    "tiny batched GEMMs") == 0)
-			return "Batch the small GEMMs into fewer, larger ones "
-			    "(torch.bmm or a grouped GEMM), or let torch.compile "
-			    "combine them.";
-		if (op->pattern != NULL && strcmp(op->pattern,
-		    "quantized GEMM") == 0)
-			return "Validate the quantization scheme and its "
-			    "scaling; keep the scales per tensor or per row as "
-			    "the fast kernels expect.";
-		if (strcmp(op->bound, "memory") == 0)
-			return "Fuse the GEMM with its neighbours "
-			    "(torch.compile) to cut memory traffic, or use "
-			    "lower-precision weights (FP8, W8A8) after checking "
-			    "accuracy.";
-		return "Check whether larger or fewer GEMMs (batching, "
-		    "merging projections such as Q/K/V) are possible; "
-		    "torch.compile can batch and fuse around them.";
-	}
+	if (tl_category_is(op->cat, "gemm"))
+		return gemm_algorithmic(op);
 	if (tl_category_is(op->cat, "conv")) {
+		if (has_pattern(f, TL_PAT_LAYOUT) &&
+		    !tl_findings_cat(f, "batchnorm")->present)
+			return "Beyond channels_last (the layout "
+			    "recommendation), fuse the convolution with the ops "
+			    "that follow it (bias, activation) with "
+			    "torch.compile.";
+		if (has_pattern(f, TL_PAT_LAYOUT))
+			return training(f, op) ? "Beyond channels_last (the "
+			    "layout recommendation), fuse the convolution with "
+			    "the following normalization and activation "
+			    "(torch.compile)." : "Beyond channels_last (the "
+			    "layout recommendation), fold batchnorm into the "
+			    "convolution and fuse the activation "
+			    "(torch.compile).";
 		if (layout > 10)
 			return "Run the model in channels_last: "
 			    "model.to(memory_format=torch.channels_last) (and the "
 			    "inputs), which removes the layout-conversion "
 			    "kernels around each convolution.";
-		return "Fuse the convolution with the following normalization "
+		return training(f, op) ? "Fuse the convolution with the "
+		    "following normalization and activation (torch.compile)." :
+		    "Fuse the convolution with the following normalization "
 		    "and activation (torch.compile, or folding batchnorm into "
 		    "the convolution for inference).";
 	}
@@ -93,9 +157,13 @@ tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
 		    "sequences so each call does more work.";
 	}
 	if (tl_category_is(op->cat, "batchnorm"))
-		return "Fold batchnorm into the preceding convolution for "
-		    "inference, fuse it with its activation (torch.compile), or "
-		    "try GroupNorm/LayerNorm where the model allows; "
+		return training(f, op) ? "In training batchnorm cannot be "
+		    "folded into the convolution: fuse it with its activation "
+		    "(torch.compile), or try GroupNorm/LayerNorm where the model "
+		    "allows; channels_last can help the normalization kernels "
+		    "too." : "Fold batchnorm into the preceding convolution "
+		    "(inference), fuse it with its activation (torch.compile), "
+		    "or try GroupNorm/LayerNorm where the model allows; "
 		    "channels_last can help the normalization kernels too.";
 	if (tl_category_in_group(op->cat, "norm"))
 		return "Use a fused normalization kernel (torch.compile or a "

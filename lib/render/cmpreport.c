@@ -6,6 +6,7 @@
 #include "render/chartlist.h"
 #include "render/cmpreport.h"
 #include "render/mdtext.h"
+#include "render/patreport.h"
 #include "stream/category.h"
 
 enum { REF, TGT };
@@ -61,7 +62,7 @@ static void
 side_label(FILE *fp, const struct tl_cmpfind *c, int k)
 {
 	if (c->name[k][0] != '\0')
-		tl_md_code(fp, c->name[k], 100);
+		tl_md_stem(fp, c->name[k]);
 	else
 		fputs(k == REF ? "the reference" : "the target", fp);
 	if (c->hw[k][0] != '\0') {
@@ -79,7 +80,7 @@ side_note(FILE *fp, const struct tl_cmpfind *c, int k)
 		return;
 	fputs(" (", fp);
 	if (c->name[k][0] != '\0')
-		tl_md_code(fp, c->name[k], 100);
+		tl_md_stem(fp, c->name[k]);
 	if (c->name[k][0] != '\0' && c->hw[k][0] != '\0')
 		fputs(", ", fp);
 	if (c->hw[k][0] != '\0')
@@ -91,9 +92,16 @@ static void
 title(FILE *fp, const struct tl_cmpfind *c, const struct tl_report_opts *o,
     const char *what)
 {
+	char model[256];
+
 	fputs("# ", fp);
 	if (o->title != NULL)
 		fprintf(fp, "%s ", o->title);
+	else if (c->side[TGT] != NULL && tl_report_model(c->side[TGT], model,
+	    sizeof(model))[0] != '\0') {
+		tl_md_text(fp, model, 200);
+		fputc(' ', fp);
+	}
 	fputs("Performance Comparison: ", fp);
 	side_label(fp, c, REF);
 	fputs(" vs ", fp);
@@ -671,6 +679,255 @@ rec_matched(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 	fputs(", if the op ran at the predicted ratio.\n\n", fp);
 }
 
+/* The side's pattern of a gap, or NULL. */
+static const struct tl_fpat *
+gap_pat(const struct tl_cmpfind *c, const struct tl_cgap *g, int k)
+{
+	return g->pat[k] >= 0 && c->side[k] != NULL ?
+	    &c->side[k]->pat[g->pat[k]] : NULL;
+}
+
+static const char *
+tlc_what(int tlc)
+{
+	return tlc == TL_TLC_IDLE ? "idle time" : tlc == TL_TLC_EXPOSED_COMM ?
+	    "exposed communication" : "exposed memory copies";
+}
+
+static void
+gap_title(FILE *fp, const struct tl_cmpfind *c, const struct tl_cgap *g)
+{
+	const struct tl_fpat *p = gap_pat(c, g, TGT);
+
+	if (g->kind == TL_CG_TIMELINE) {
+		fprintf(fp, "More %s on the target than on the reference",
+		    tlc_what(g->tlc));
+		return;
+	}
+	tl_pat_title(fp, c->side[TGT], p);
+	fputs(g->fused_ns > 0 ? " (the reference runs it fused)" :
+	    g->pat[REF] < 0 ? " (on the target only)" :
+	    " (more on the target)", fp);
+}
+
+/* GPU utilisation of side k, %, or NaN. */
+static double
+utilisation(const struct tl_cmpfind *c, int k)
+{
+	if (!c->has_tl[k][TL_TLC_COMPUTE] || !c->has_tl[k][TL_TLC_TOTAL])
+		return NAN;
+	return pct((double)c->tl_ns[k][TL_TLC_COMPUTE],
+	    (double)c->tl_ns[k][TL_TLC_TOTAL]);
+}
+
+/* The target's pattern of kind k, or NULL. */
+static const struct tl_fpat *
+target_pat(const struct tl_cmpfind *c, enum tl_patkind k)
+{
+	const struct tl_findings *f = c->side[TGT];
+	int i;
+
+	for (i = 0; f != NULL && i < f->npat; i++)
+		if (f->pat[i].kind == k)
+			return &f->pat[i];
+	return NULL;
+}
+
+/* Issue and Action of a timeline gap. */
+static void
+gap_timeline(FILE *fp, const struct tl_cmpfind *c, const struct tl_cgap *g)
+{
+	const struct tl_fpat *idle = target_pat(c, TL_PAT_IDLE);
+
+	fprintf(fp, "**Issue**: the target spends %s ms in %s, %s %% of its "
+	    "GPU timeline, against %s ms, %s %% of the reference's: %s ms "
+	    "more. GPU utilisation (computation over the timeline) is %s %% on "
+	    "the target and %s %% on the reference.", tl_md_ms(g->ns[TGT]),
+	    tlc_what(g->tlc), tl_md_num(pct((double)g->ns[TGT],
+	    (double)c->tl_ns[TGT][TL_TLC_TOTAL]), 1), tl_md_ms(g->ns[REF]),
+	    tl_md_num(pct((double)g->ns[REF],
+	    (double)c->tl_ns[REF][TL_TLC_TOTAL]), 1), tl_md_ms(g->save_ns),
+	    tl_md_num(utilisation(c, TGT), 1), tl_md_num(utilisation(c, REF),
+	    1));
+	if (g->tlc == TL_TLC_IDLE && idle != NULL) {
+		fprintf(fp, " On the target, of the %s ms of gaps before its "
+		    "ops, the host had not reached the op for %s ms and was "
+		    "inside it before the launch call for %s ms", tl_md_ms(
+		    idle->save_ns), tl_md_ms(idle->part[0]),
+		    tl_md_ms(idle->part[1]));
+		if (idle->part[2] >= 0)
+			fprintf(fp, "; %s ms came after the launch (launch "
+			    "latency)", tl_md_ms(idle->part[2]));
+		fputs(".", fp);
+	}
+	fputs("\n\n**Action**: Path A: ", fp);
+	if (g->tlc == TL_TLC_IDLE)
+		fputs("keep the target's GPU fed: capture the steady part in a "
+		    "GPU graph (`torch.compile(mode=\"reduce-"
+		    "overhead\")`), remove synchronisations (`.item()`, "
+		    "`.cpu()`, printing tensors) and launch fewer, larger "
+		    "kernels. Or, keeping the model as is (Path B): compare the "
+		    "two hosts (CPU, runtime and driver versions, the launch "
+		    "path); the reference keeps its GPU busier with the same "
+		    "ops.", fp);
+	else if (g->tlc == TL_TLC_EXPOSED_COMM)
+		fputs("overlap the target's collectives with computation "
+		    "(bucket sizes, asynchronous collectives). Or, keeping the "
+		    "model as is (Path B): check the target's collective library "
+		    "settings and topology against the reference's.", fp);
+	else
+		fputs("copy from pinned host memory with `non_blocking=True` "
+		    "and prefetch the next inputs while the GPU computes. Or, "
+		    "keeping the model as is (Path B): check the target's host "
+		    "link and copy engines against the reference's.", fp);
+}
+
+/* Issue and Action of a pattern gap. */
+static void
+gap_pattern(FILE *fp, const struct tl_cmpfind *c, const struct tl_cgap *g)
+{
+	const struct tl_findings *t = c->side[TGT];
+	const struct tl_fpat *p = gap_pat(c, g, TGT), *r = gap_pat(c, g, REF);
+
+	fputs("**Issue**: on the target, ", fp);
+	tl_pat_issue(fp, t, p);
+	if (g->fused_ns > 0)
+		fprintf(fp, " The reference runs no such chain: its fused "
+		    "attention kernels take %s ms.", tl_md_ms(g->fused_ns));
+	else if (r == NULL)
+		fputs(" The reference shows no such pattern.", fp);
+	else
+		fprintf(fp, " The reference shows it too, %s ms of its kernels "
+		    "recovering %s ms; the difference is the target's.",
+		    tl_md_ms(r->time_ns), tl_md_ms(r->save_ns));
+	fputs("\n\n**Action**: ", fp);
+	tl_pat_action(fp, t, p);
+}
+
+/* One gap as a recommendation. */
+static void
+gap_recommendation(FILE *fp, const struct tl_cmpfind *c,
+    const struct tl_cgap *g, int rank)
+{
+	int i, n = 0;
+
+	fprintf(fp, "### %s Priority %d: ", tl_md_prio_mark(g->prio), rank);
+	gap_title(fp, c, g);
+	fputs("\n\n", fp);
+	if (g->kind == TL_CG_TIMELINE)
+		gap_timeline(fp, c, g);
+	else
+		gap_pattern(fp, c, g);
+	fprintf(fp, "\n\n**Impact**: %s%s ms, %s %% of the target's op kernel "
+	    "time", g->kind == TL_CG_TIMELINE ? "up to " : "",
+	    tl_md_ms(g->save_ns), tl_md_num(g->score, 2));
+	if (c->has_tl[TGT][0] && c->tl_ns[TGT][0] > 0)
+		fprintf(fp, " (%s %% of its GPU timeline)", tl_md_num(pct(
+		    (double)g->save_ns, (double)c->tl_ns[TGT][0]), 2));
+	if (g->kind == TL_CG_TIMELINE)
+		fputs(", if the target's GPU waited no longer than the "
+		    "reference's.", fp);
+	else if (g->pat[REF] >= 0)
+		fputs(": what the change recovers on the target minus what it "
+		    "would recover on the reference.", fp);
+	else
+		fputs(": what the change recovers on the target.", fp);
+	for (i = 0; i < c->nrow; i++)
+		if (c->row[i].in_pat == (int)(g - c->gap) + 1)
+			n++;
+	if (n == 1)
+		fputs(" Its op on the target is not recommended on its own.",
+		    fp);
+	else if (n > 1)
+		fprintf(fp, " Its %d op signatures on the target are not "
+		    "recommended on their own.", n);
+	fputs("\n\n", fp);
+}
+
+/* Each side's patterns, matched (with the op streams of both sides). */
+static void
+patterns_table(FILE *fp, const struct tl_cmpfind *c)
+{
+	int i, k, n = 0;
+
+	if (c->side[REF] == NULL || c->side[TGT] == NULL) {
+		fputs("Not compared: give `tl-findings` the two op streams "
+		    "(`--ref FILE --target FILE`) beside the comparison to "
+		    "find the patterns of each side.\n\n", fp);
+		return;
+	}
+	for (i = 0; i < c->ngap; i++) {
+		const struct tl_cgap *g = &c->gap[i];
+		const struct tl_fpat *p;
+
+		if (g->kind != TL_CG_PATTERN)
+			continue;
+		if (n++ == 0)
+			fputs("| Pattern | Where | Reference (ms) | Reference "
+			    "recovers (ms) | Target (ms) | Target recovers (ms) "
+			    "| Gap (ms) |\n|---|---|---|---|---|---|---|\n", fp);
+		k = g->pat[TGT] >= 0 ? TGT : REF;
+		p = gap_pat(c, g, k);
+		fprintf(fp, "| %s | ", tl_patkind_name(p->kind));
+		if (p->where[0] != '\0')
+			tl_md_code(fp, p->where, 80);
+		else
+			fputs("n/a", fp);
+		for (k = 0; k < 2; k++) {
+			p = gap_pat(c, g, k);
+			if (p == NULL)
+				fputs(" | none | none", fp);
+			else
+				fprintf(fp, " | %s | %s", tl_md_ms(p->time_ns),
+				    p->unquantified ? "n/a" :
+				    tl_md_ms(p->save_ns));
+		}
+		fprintf(fp, " | %s |\n", g->save_ns > 0 ?
+		    tl_md_ms(g->save_ns) : "none");
+	}
+	if (n == 0)
+		fputs("Neither side shows a pattern.\n", fp);
+	fputc('\n', fp);
+}
+
+/* The matched ops the target runs much faster than the ratio predicts. */
+static void
+fast_table(FILE *fp, const struct tl_cmpfind *c, int max)
+{
+	int i, n = 0;
+
+	if (c->nfast == 0) {
+		fputs("None: no matched op runs on the target in less than "
+		    "half the time the hardware ratio predicts.\n\n", fp);
+		return;
+	}
+	fprintf(fp, "%d matched op%s on the target in less than half the "
+	    "time the two GPUs' roofs predict: the reference's kernels may "
+	    "be inefficient there (%s ms of the reference's time beyond the "
+	    "prediction), a question for the reference's own analysis.\n\n",
+	    c->nfast, c->nfast == 1 ? " runs" : "s run",
+	    tl_md_ms(c->fast_ns));
+	fputs("| Operation | Reference (ms) | Target (ms) | Expected ratio | "
+	    "Actual ratio | Reference beyond the prediction (ms) |\n"
+	    "|---|---|---|---|---|---|\n", fp);
+	for (i = 0; i < c->nrow && n < max; i++) {
+		const struct tl_crow *w = &c->row[i];
+
+		if (!w->fast)
+			continue;
+		n++;
+		fputs("| ", fp);
+		tl_md_op(fp, w->name, w->dims);
+		fprintf(fp, " | %s | %s | %s | %s | %s |\n",
+		    tl_md_ms(w->s[REF].time_ns), tl_md_ms(w->s[TGT].time_ns),
+		    tl_md_num(w->expected, 3), tl_md_num(w->actual, 3),
+		    tl_md_ms((int64_t)(w->ref_excess_us * 1e3 + 0.5)));
+	}
+	if (c->nfast > n)
+		fprintf(fp, "\n%d more in the rough report.\n", c->nfast - n);
+	fputc('\n', fp);
+}
+
 /* One recommendation: the heading, Issue, Action, Impact, the link. */
 static void
 recommendation(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
@@ -687,6 +944,56 @@ recommendation(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 		rec_matched(fp, c, w);
 	anchor_id(id, sizeof(id), c, w);
 	fprintf(fp, "→ *See [details](#%s)*\n\n", id);
+}
+
+/* The key findings of the gaps: timelines, patterns, the reference. */
+static void
+gap_findings(FILE *fp, const struct tl_cmpfind *c, int *n)
+{
+	int i, np[2] = { 0, 0 }, nt = 0;
+	const struct tl_citem *top = NULL;
+
+	for (i = 0; i < c->nitem; i++)
+		if (c->item[i].gap >= 0) {
+			const struct tl_cgap *g = &c->gap[c->item[i].gap];
+
+			if (g->kind == TL_CG_TIMELINE) {
+				fprintf(fp, "%d. The target spends %s ms more "
+				    "than the reference in %s (GPU utilisation "
+				    "%s %% against %s %%): recommendation %d.\n",
+				    ++*n, tl_md_ms(g->save_ns),
+				    tlc_what(g->tlc),
+				    tl_md_num(utilisation(c, TGT), 1),
+				    tl_md_num(utilisation(c, REF), 1), i + 1);
+			} else {
+				nt++;
+				if (top == NULL)
+					top = &c->item[i];
+			}
+		}
+	for (i = 0; i < c->ngap; i++)
+		if (c->gap[i].kind == TL_CG_PATTERN) {
+			np[REF] += c->gap[i].pat[REF] >= 0;
+			np[TGT] += c->gap[i].pat[TGT] >= 0;
+		}
+	if (c->side[REF] != NULL && c->side[TGT] != NULL) {
+		fprintf(fp, "%d. Patterns: %d on the target, %d on the "
+		    "reference; %d of the target's recover more than the "
+		    "reference's", ++*n, np[TGT], np[REF], nt);
+		if (top != NULL) {
+			fputs(", first ", fp);
+			gap_title(fp, c, &c->gap[top->gap]);
+			fprintf(fp, " (recommendation %d)",
+			    (int)(top - c->item) + 1);
+		}
+		fputs(".\n", fp);
+	}
+	if (c->nfast > 0)
+		fprintf(fp, "%d. %d matched op%s on the target in less than "
+		    "half the time the hardware ratio predicts: possible "
+		    "inefficiencies of the reference (%s ms of its time beyond "
+		    "the prediction).\n", ++*n, c->nfast, c->nfast == 1 ?
+		    " runs" : "s run", tl_md_ms(c->fast_ns));
 }
 
 /* The executive summary's paragraph and key findings. */
@@ -743,6 +1050,7 @@ key_findings(FILE *fp, const struct tl_cmpfind *c)
 	} else
 		fprintf(fp, "%d. No findings for the target: none of its ops "
 		    "takes longer than the hardware explains.\n", ++n);
+	gap_findings(fp, c, &n);
 	m = (double)(c->bound_ns[0] + c->bound_ns[1] + c->bound_ns[2]);
 	if (m > 0)
 		fprintf(fp, "%d. Of the target's time in matched ops, "
@@ -844,27 +1152,37 @@ tl_cmpreport_fair(FILE *fp, const struct tl_cmpfind *c,
 	fputs("---\n\n## Recommendations for the target", fp);
 	side_note(fp, c, TGT);
 	fputs("\n\n", fp);
-	if (c->nrec == 0)
+	if (c->nitem == 0)
 		no_findings(fp);
 	else
-		fputs("Ranked by the target's time the hardware does not "
-		    "explain, as a share of its op kernel time (unexplained "
-		    "gap × share of time).\n\n", fp);
-	for (i = 0; i < c->nrec && i < FAIR_RECS; i++) {
-		recommendation(fp, c, &c->row[c->rec[i]]);
+		fputs("Ranked by the target's time that can be recovered, as a "
+		    "share of its op kernel time: for an op, the time the "
+		    "hardware does not explain; for a pattern or a timeline "
+		    "gap, what the target loses beyond the reference.\n\n",
+		    fp);
+	for (i = 0; i < c->nitem && i < FAIR_RECS; i++) {
+		if (c->item[i].row >= 0)
+			recommendation(fp, c, &c->row[c->item[i].row]);
+		else
+			gap_recommendation(fp, c, &c->gap[c->item[i].gap],
+			    i + 1);
 		fputs("---\n\n", fp);
 	}
-	if (c->nrec > FAIR_RECS)
+	if (c->nitem > FAIR_RECS)
 		fprintf(fp, "%d more, each below %s %% of the target's op "
 		    "kernel time, are in the rough report.\n\n",
-		    c->nrec - FAIR_RECS,
-		    tl_md_num(c->row[c->rec[FAIR_RECS - 1]].score, 2));
+		    c->nitem - FAIR_RECS,
+		    tl_md_num(c->item[FAIR_RECS - 1].score, 2));
 
 	fputs("## Detailed Comparison\n\n### Matched ops by the target's "
 	    "time\n\n", fp);
 	ops_table(fp, c, o->top);
-	for (i = 0, n = 0; i < c->nrec && i < FAIR_RECS; i++) {
-		const struct tl_crow *w = &c->row[c->rec[i]];
+	for (i = 0, n = 0; i < c->nitem && i < FAIR_RECS; i++) {
+		const struct tl_crow *w;
+
+		if (c->item[i].row < 0)
+			continue;
+		w = &c->row[c->item[i].row];
 
 		anchor_id(id, sizeof(id), c, w);
 		tl_md_anchor(fp, id);
@@ -874,6 +1192,10 @@ tl_cmpreport_fair(FILE *fp, const struct tl_cmpfind *c,
 		measures(fp, w);
 		op_facts(fp, w);
 	}
+	fputs("### Patterns on each side\n\n", fp);
+	patterns_table(fp, c);
+	fputs("### Where the reference may be inefficient\n\n", fp);
+	fast_table(fp, c, FAIR_RECS);
 	fputs("### Ops on one side only\n\n", fp);
 	one_sided(fp, c);
 	fputs("### Layout differences\n\n", fp);
@@ -939,6 +1261,20 @@ raw_table(FILE *fp, const struct tl_cside *r, const struct tl_cside *t)
 	    kind(t->bw_roof));
 }
 
+/* A recommended row's score and rank, or the pattern that covers it. */
+static void
+rank_note(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
+{
+	int i;
+
+	if (w->candidate && w->rank > 0)
+		fprintf(fp, "; score %s %% (rank %d)", tl_md_num(w->score, 3),
+		    w->rank);
+	for (i = 0; w->in_pat > 0 && i < c->nitem; i++)
+		if (c->item[i].gap == w->in_pat - 1)
+			fprintf(fp, "; part of the pattern of rank %d", i + 1);
+}
+
 /* Δ, the ratios, the band, the unexplained time (rough report). */
 static void
 raw_calc(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
@@ -965,9 +1301,7 @@ raw_calc(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 	fprintf(fp, "- Unexplained = %s − %s × %s × %lld = %s µs (0 when not "
 	    "positive)", tl_md_us(t->time_ns), tl_md_exact(w->expected),
 	    tl_md_exact(r->mean_us), t->count, exact(w->unexplained_us));
-	if (w->candidate)
-		fprintf(fp, "; score %s %% (rank %d)", tl_md_num(w->score, 3),
-		    w->rank);
+	rank_note(fp, c, w);
 	fputc('\n', fp);
 	if (c->roof_kind[0] != '\0')
 		fprintf(fp, "- Under %s roofs: expected ratio %s, Expected?: "
@@ -990,11 +1324,11 @@ raw_op(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 	raw_table(fp, &w->s[REF], &w->s[TGT]);
 	if (w->match == TL_CM_BOTH)
 		raw_calc(fp, c, w);
-	else if (w->candidate)
-		fprintf(fp, "- On the target only: all its time is "
-		    "unexplained; score %s %% (rank %d)\n",
-		    tl_md_num(w->score, 3), w->rank);
-	else
+	else if (w->candidate) {
+		fputs("- On the target only: all its time is unexplained", fp);
+		rank_note(fp, c, w);
+		fputc('\n', fp);
+	} else
 		fputs("- On the reference only: nothing to improve on the "
 		    "target\n", fp);
 	layout_kernels(fp, w);
@@ -1005,15 +1339,30 @@ ranking(FILE *fp, const struct tl_cmpfind *c)
 {
 	int i;
 
-	if (c->nrec == 0) {
+	if (c->nitem == 0) {
 		no_findings(fp);
 		return;
 	}
 	fputs("| Rank | Operation | Expected? | Target (ms) | Unexplained (ms) "
 	    "| Target share (%) | Score (%) | Priority |\n"
 	    "|---|---|---|---|---|---|---|---|\n", fp);
-	for (i = 0; i < c->nrec; i++) {
-		const struct tl_crow *w = &c->row[c->rec[i]];
+	for (i = 0; i < c->nitem; i++) {
+		const struct tl_crow *w;
+
+		if (c->item[i].gap >= 0) {
+			const struct tl_cgap *g = &c->gap[c->item[i].gap];
+
+			fprintf(fp, "| %d | ", i + 1);
+			gap_title(fp, c, g);
+			fprintf(fp, " | %s | %s | %s | %s | %s | %s |\n",
+			    g->kind == TL_CG_TIMELINE ? "timeline" : "pattern",
+			    tl_md_ms(g->ns[TGT]), tl_md_ms(g->save_ns),
+			    tl_md_num(pct((double)g->ns[TGT],
+			    c->op_total_us * 1e3), 3), tl_md_num(g->score, 3),
+			    tl_priority_name(g->prio));
+			continue;
+		}
+		w = &c->row[c->item[i].row];
 
 		fprintf(fp, "| %d | ", w->rank);
 		tl_md_op(fp, w->name, w->dims);
@@ -1072,7 +1421,8 @@ questions(FILE *fp, const struct tl_cmpfind *c)
 	if (c->nmatch[TL_CM_REF_ONLY] + c->nmatch[TL_CM_TARGET_ONLY] > 0) {
 		fputs("- The ops of one side only: which ops of the other side "
 		    "do the same work? Read both traces' call stacks "
-		    "(`tl-parse --stack`) around them.\n", fp);
+		    "(the call_stack column; `tl-parse --stack` for the whole "
+		    "stack) around them.\n", fp);
 		n++;
 	}
 	if (n == 0)
@@ -1132,6 +1482,10 @@ tl_cmpreport_rough(FILE *fp, const struct tl_cmpfind *c,
 			raw_op(fp, c, &c->row[i]);
 	fputs("### Layout differences\n\n", fp);
 	layouts(fp, c);
+	fputs("### Patterns on each side\n\n", fp);
+	patterns_table(fp, c);
+	fputs("### Where the reference may be inefficient\n\n", fp);
+	fast_table(fp, c, c->nrow);
 	questions(fp, c);
 	appendix(fp, c, o);
 }

@@ -1,9 +1,11 @@
 /* See LICENSE file for copyright and license details. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/jsonw.h"
 #include "common/tsv.h"
+#include "common/util.h"
 #include "render/mdtext.h"
 
 /* A ring of buffers, so several numbers fit in one printf. */
@@ -194,4 +196,24 @@ tl_md_prio_mark(enum tl_priority p)
 	static const char *mark[] = { "🟢", "🟡", "🟠", "🔴" };
 
 	return mark[p];
+}
+
+void
+tl_md_stem(FILE *fp, const char *path)
+{
+	const char *s = strrchr(path, '/');
+	char *stem;
+	size_t n;
+
+	s = s != NULL ? s + 1 : path;
+	n = strlen(s);
+	if (n > 3 && strcmp(s + n - 3, ".gz") == 0)
+		n -= 3;
+	if (n > 5 && strncmp(s + n - 5, ".json", 5) == 0)
+		n -= 5;
+	stem = tl_malloc(n + 1);
+	memcpy(stem, s, n);
+	stem[n] = '\0';
+	tl_md_code(fp, stem, 120);
+	free(stem);
 }

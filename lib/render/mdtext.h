@@ -46,6 +46,11 @@ void tl_md_text(FILE *fp, const char *s, size_t max);
 /* The two appended to a buffer. */
 void tl_md_code_jb(struct tl_jbuf *b, const char *s, size_t max);
 void tl_md_text_jb(struct tl_jbuf *b, const char *s, size_t max);
+/*
+ * A trace's name as code, without the folders and the .json/.json.gz a
+ * file name carries: a title never shows a machine path.
+ */
+void tl_md_stem(FILE *fp, const char *path);
 /* A heading anchor: <a id="ID"></a>. */
 void tl_md_anchor(FILE *fp, const char *id);
 /* An op: its name and, when not empty, its shapes, as code. */

@@ -137,6 +137,14 @@ op_json(struct tl_jbuf *b, const struct tl_fop *op)
 	jb_key(b, "bottleneck");
 	tl_jb_lit(b, op->bottleneck ? "true" : "false");
 	jb_kstr(b, "priority", tl_priority_name(op->prio));
+	jb_kstr(b, "seed_priority", tl_priority_name(op->seed_prio));
+	jb_kstr(b, "priority_rule", tl_prio_rule_name(op->prio_rule));
+	jb_key(b, "recoverable_ms");
+	if (op->save_ns >= 0)
+		jb_num(b, (double)op->save_ns / 1e6);
+	else
+		tl_jb_lit(b, "null");
+	jb_knum(b, "explained_by_patterns_ms", (double)op->claimed_ns / 1e6);
 	jb_key(b, "replay_recommended");
 	tl_jb_lit(b, op->replay ? "true" : "false");
 	jb_key(b, "pattern");
@@ -147,6 +155,185 @@ op_json(struct tl_jbuf *b, const struct tl_fop *op)
 	if (op->has_base)
 		jb_knum(b, "pct_of_eltwise_baseline", op->pct_base);
 	tl_jb_lit(b, "}");
+}
+
+/* Pattern i of f as a JSON object, for agents. */
+static void
+pat_json(struct tl_jbuf *b, const struct tl_findings *f, int i)
+{
+	const struct tl_fpat *p = &f->pat[i];
+	int k;
+
+	jb_comma(b);
+	tl_jb_lit(b, "{");
+	jb_kstr(b, "kind", tl_patkind_name(p->kind));
+	jb_kstr(b, "where", p->where);
+	jb_kstr(b, "example_module", p->example);
+	jb_kstr(b, "detail", p->detail);
+	jb_kstr(b, "category", p->cat >= 0 ? tl_category(p->cat)->value : "");
+	jb_kint(b, "module_instances", p->instances);
+	jb_kint(b, "calls", p->calls);
+	jb_knum(b, "time_ms", (double)p->time_ns / 1e6);
+	jb_key(b, "recoverable_ms");
+	if (p->unquantified)
+		tl_jb_lit(b, "null");
+	else
+		jb_num(b, (double)p->save_ns / 1e6);
+	jb_knum(b, "recoverable_low_ms", (double)p->save_lo_ns / 1e6);
+	jb_knum(b, "recoverable_high_ms", (double)p->save_hi_ns / 1e6);
+	jb_key(b, "upper_bound");
+	tl_jb_lit(b, p->upper ? "true" : "false");
+	jb_kstr(b, "priority", tl_priority_name(p->prio));
+	jb_kstr(b, "seed_priority", tl_priority_name(p->seed_prio));
+	jb_kstr(b, "priority_rule", tl_prio_rule_name(p->prio_rule));
+	if (p->kind == TL_PAT_ATTENTION) {
+		jb_kint(b, "fused_flops", p->flops);
+		jb_kint(b, "fused_bytes", p->bytes);
+		jb_knum(b, "fused_efficiency_low_pct", p->eff_lo);
+		jb_knum(b, "fused_efficiency_high_pct", p->eff_hi);
+		jb_knum(b, "fused_time_low_ms", (double)p->model_hi_ns / 1e6);
+		jb_knum(b, "fused_time_high_ms", (double)p->model_lo_ns / 1e6);
+	}
+	if (p->kind == TL_PAT_NORM) {
+		jb_kint(b, "one_pass_bytes", p->bytes);
+		jb_knum(b, "one_pass_tbs", p->tbs);
+		jb_knum(b, "one_pass_ms", (double)p->model_lo_ns / 1e6);
+	}
+	if (p->kind == TL_PAT_ELTWISE) {
+		jb_kint(b, "bytes", p->bytes);
+		jb_kint(b, "fused_bytes", p->bytes_after);
+	}
+	if (p->kind == TL_PAT_IDLE) {
+		jb_knum(b, "host_not_in_op_ms", (double)p->part[0] / 1e6);
+		jb_knum(b, "host_in_op_before_launch_ms",
+		    (double)p->part[1] / 1e6);
+		jb_key(b, "after_launch_ms");
+		if (p->part[2] >= 0)
+			jb_num(b, (double)p->part[2] / 1e6);
+		else
+			tl_jb_lit(b, "null");
+	}
+	if (p->kind == TL_PAT_GEMM_ALIGN || p->kind == TL_PAT_GEMM_ARCH ||
+	    p->kind == TL_PAT_GEMM_TILE) {
+		jb_kstr(b, "kernel_arch", p->karch);
+		jb_kstr(b, "gpu_arch", p->garch);
+		jb_kint(b, "kernel_alignment", p->align);
+		jb_kint(b, "full_alignment", p->align_want);
+		jb_kint(b, "tile_m", p->tile_m);
+		jb_kint(b, "tile_n", p->tile_n);
+		jb_key(b, "split_k");
+		tl_jb_lit(b, p->splitk ? "true" : "false");
+	}
+	jb_key(b, "ops");
+	tl_jb_lit(b, "[");
+	for (k = 0; k < p->nev; k++) {
+		if (p->ev[k].op < 0)
+			continue;
+		jb_comma(b);
+		tl_jb_lit(b, "{");
+		jb_kstr(b, "name", f->op[p->ev[k].op].name);
+		jb_kjson(b, "input_dims", f->op[p->ev[k].op].dims);
+		jb_kint(b, "count", p->ev[k].count);
+		jb_knum(b, "time_ms", (double)p->ev[k].time_ns / 1e6);
+		tl_jb_lit(b, "}");
+	}
+	tl_jb_lit(b, "]");
+	jb_key(b, "kernels");
+	tl_jb_lit(b, "[");
+	for (k = 0; k < p->nev; k++) {
+		if (p->ev[k].op >= 0)
+			continue;
+		jb_comma(b);
+		tl_jb_lit(b, "{");
+		jb_kstr(b, "name", tl_fstr(f, p->ev[k].kname));
+		jb_kint(b, "count", p->ev[k].count);
+		jb_knum(b, "time_ms", (double)p->ev[k].time_ns / 1e6);
+		tl_jb_lit(b, "}");
+	}
+	tl_jb_lit(b, "]}");
+}
+
+/* The patterns of category c (every one for c < 0), by rank. */
+static void
+pats_json(struct tl_jbuf *b, const struct tl_findings *f, int c)
+{
+	int i;
+
+	jb_key(b, "patterns");
+	tl_jb_lit(b, "[");
+	for (i = 0; i < f->nrec; i++)
+		if (f->rec[i].pat >= 0 && (c < 0 ||
+		    f->pat[f->rec[i].pat].cat == c))
+			pat_json(b, f, f->rec[i].pat);
+	for (i = 0; i < f->npat; i++)
+		if (f->pat[i].save_ns <= 0 && !f->pat[i].unquantified &&
+		    (c < 0 || f->pat[i].cat == c))
+			pat_json(b, f, i);
+	tl_jb_lit(b, "]");
+}
+
+/*
+ * The analysis for agents: coverage, the patterns and the ranked
+ * recommendations (patterns by index in "patterns", ops by name).
+ */
+static void
+analysis_json(struct tl_outset *s, const char *p, const struct tl_findings *f)
+{
+	const struct tl_fcov *c = &f->cov;
+	struct tl_jbuf b = { 0 };
+	int i;
+
+	tl_jb_lit(&b, "{");
+	jb_key(&b, "coverage");
+	tl_jb_lit(&b, "{");
+	jb_knum(&b, "op_time_ms", (double)c->op_ns / 1e6);
+	jb_knum(&b, "modelled_ms", (double)c->model_ns / 1e6);
+	jb_knum(&b, "pattern_ms", (double)c->pattern_ns / 1e6);
+	jb_knum(&b, "analysed_ms", (double)c->analysed_ns / 1e6);
+	jb_knum(&b, "other_ms", (double)c->other_ns / 1e6);
+	jb_knum(&b, "graph_launch_ms", (double)c->graph_ns / 1e6);
+	jb_key(&b, "unlinked_ms");
+	if (c->has_unlinked)
+		jb_num(&b, (double)c->unlinked_ns / 1e6);
+	else
+		tl_jb_lit(&b, "null");
+	jb_key(&b, "unlinked_count");
+	if (c->has_unlinked)
+		tl_jb_int(&b, c->unlinked_count);
+	else
+		tl_jb_lit(&b, "null");
+	tl_jb_lit(&b, "}");
+	pats_json(&b, f, -1);
+	jb_key(&b, "recommendations");
+	tl_jb_lit(&b, "[");
+	for (i = 0; i < f->nrec; i++) {
+		const struct tl_frec *r = &f->rec[i];
+
+		jb_comma(&b);
+		tl_jb_lit(&b, "{");
+		jb_kint(&b, "rank", i + 1);
+		if (r->pat >= 0) {
+			jb_kstr(&b, "pattern", tl_patkind_name(
+			    f->pat[r->pat].kind));
+			jb_kstr(&b, "where", f->pat[r->pat].where);
+		} else {
+			jb_kstr(&b, "op", f->op[r->op].name);
+			jb_kjson(&b, "input_dims", f->op[r->op].dims);
+		}
+		jb_knum(&b, "recoverable_ms", (double)r->save_ns / 1e6);
+		jb_knum(&b, "recoverable_low_ms", (double)r->lo_ns / 1e6);
+		jb_knum(&b, "recoverable_high_ms", (double)r->hi_ns / 1e6);
+		jb_key(&b, "upper_bound");
+		tl_jb_lit(&b, r->upper ? "true" : "false");
+		jb_kstr(&b, "priority", tl_priority_name(r->prio));
+		jb_kstr(&b, "priority_rule", tl_prio_rule_name(r->prio_rule));
+		jb_key(&b, "slot");
+		tl_jb_lit(&b, r->slot ? "true" : "false");
+		tl_jb_lit(&b, "}");
+	}
+	tl_jb_lit(&b, "]}");
+	write_jbuf(s, p, &b);
+	tl_jb_free(&b);
 }
 
 static void
@@ -203,7 +390,9 @@ metrics(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 				q++;
 		jb_kint(&b, "quantized_gemms", q);
 	}
-	tl_jb_lit(&b, "}}");
+	tl_jb_lit(&b, "}");
+	pats_json(&b, f, c);
+	tl_jb_lit(&b, "}");
 	write_jbuf(s, p, &b);
 	tl_jb_free(&b);
 }
@@ -475,6 +664,7 @@ tl_outdir_write(const char *dir, const struct tl_findings *f,
 			free(p);
 		}
 	}
+	analysis_json(s, "category_data/analysis.json", f);
 	charts(s, "charts", f);
 	ro.charts = "charts";
 	report_file(s, "standalone_analysis_fair.md", f, 0, &ro,
@@ -508,7 +698,7 @@ compare_csv(struct tl_outset *s, const char *p, const struct tl_cmpfind *c)
 	for (i = 0; i < c->nrow; i++) {
 		const struct tl_crow *r = &c->row[i];
 
-		if (r->candidate) {
+		if (r->candidate && r->rank > 0) {
 			tl_w_int(&w, r->rank);
 			tl_w_str(&w, tl_priority_name(r->prio));
 		} else {
@@ -546,7 +736,7 @@ compare_csv(struct tl_outset *s, const char *p, const struct tl_cmpfind *c)
 		w_num(&w, r->other_expected);
 		tl_w_str(&w, tl_cexp_value(r->other_exp));
 		w_num(&w, r->unexplained_us);
-		if (r->candidate)
+		if (r->candidate && r->rank > 0)
 			tl_w_double(&w, r->score);
 		else
 			tl_w_empty(&w);

@@ -2,14 +2,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analyst.h"
+#include "analysis/kernsel.h"
+#include "analysis/oprow.h"
 #include "common/util.h"
 #include "render/advice.h"
 #include "render/chartlist.h"
 #include "render/mdtext.h"
+#include "render/patreport.h"
 #include "render/report.h"
+#include "render/servreport.h"
 #include "stream/category.h"
 
-static const int proj[3] = { 20, 50, 80 };	/* impact projection, % */
 
 static void roofs(FILE *, const struct tl_findings *);
 
@@ -35,21 +39,95 @@ share(int64_t part, int64_t whole)
 	return whole > 0 ? (double)part / (double)whole * 100 : 0;
 }
 
+/*
+ * The GPU of trace i: the name the trace gives (trace_gpu), else its
+ * rows' hw, else the input's.
+ */
+static const char *
+trace_hw(const struct tl_findings *f, int i)
+{
+	const char *h = f->tr[i].gpu;
+
+	if (h != NULL && h[0] != '\0')
+		return h;
+	h = f->tr[i].hw;
+	return h != NULL && h[0] != '\0' ? h : f->hw;
+}
+
+/* Write trace i's GPU: the trace's text in a code span, else plain. */
+static void
+put_gpu(FILE *fp, const struct tl_findings *f, int i)
+{
+	if (trace_hw(f, i) == NULL)
+		fputs("n/a", fp);
+	else if (f->tr[i].gpu != NULL && f->tr[i].gpu[0] != '\0')
+		tl_md_code(fp, trace_hw(f, i), 60);
+	else
+		tl_md_text(fp, trace_hw(f, i), 40);
+}
+
+/* Trace i's GPU, when it is known and no trace before i has it; or NULL. */
+static const char *
+new_hw(const struct tl_findings *f, int i)
+{
+	const char *h = trace_hw(f, i);
+	int j;
+
+	for (j = 0; h != NULL && j < i; j++)
+		if (trace_hw(f, j) != NULL && strcmp(trace_hw(f, j), h) == 0)
+			return NULL;
+	return h;
+}
+
+/*
+ * " on GPU", or " on N GPUs (A, B, ...)" when the traces ran on several:
+ * every GPU present, none taken for all.
+ */
+static void
+gpus(FILE *fp, const struct tl_findings *f)
+{
+	int i, n = 0, k = 0;
+
+	for (i = 0; i < f->ntr; i++)
+		n += new_hw(f, i) != NULL;
+	if (n == 0)
+		return;
+	if (n > 1)
+		fprintf(fp, " on %d GPUs (", n);
+	else
+		fputs(" on ", fp);
+	for (i = 0; i < f->ntr; i++) {
+		if (new_hw(f, i) == NULL)
+			continue;
+		if (k++ > 0)
+			fputs(", ", fp);
+		put_gpu(fp, f, i);
+	}
+	if (n > 1)
+		fputc(')', fp);
+}
+
+/*
+ * The title: the model (the top-level module classes, else the trace's
+ * name) and the GPU, never a machine path.
+ */
 static void
 title(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o,
     const char *what)
 {
+	char model[256];
+
 	fputs("# ", fp);
 	if (o->title != NULL)
 		fputs(o->title, fp);
-	else if (f->ntr == 1)
-		tl_md_code(fp, f->tr[0].name, 120);
-	else
+	else if (tl_report_model(f, model, sizeof(model))[0] != '\0')
+		tl_md_text(fp, model, 200);
+	else if (f->ntr == 1) {
+		fputs("Trace ", fp);
+		tl_md_stem(fp, f->tr[0].name);
+	} else
 		fprintf(fp, "%d traces", f->ntr);
-	if (f->hw != NULL) {
-		fputs(" on ", fp);
-		tl_md_text(fp, f->hw, 40);
-	}
+	gpus(fp, f);
 	fprintf(fp, ": %s\n\n", what);
 }
 
@@ -72,54 +150,52 @@ op_anchor_id(char *buf, size_t n, const struct tl_findings *f,
 	snprintf(buf, n, "op-%d", (int)(op - f->op) + 1);
 }
 
+/* The priority of op with the rule that gave it. */
+static void
+op_prio(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
+{
+	tl_prio_text(fp, f, op->prio, op->seed_prio, op->prio_rule,
+	    op->capped, op->pct_compute, op->has_eff ? op->eff : 0, 0);
+}
+
 /*
- * The impact projection of an op: its kernel time at 20, 50 and 80 % of
- * roofline, the time saved, and (e2e) that saving as a share of the GPU
- * timeline.
+ * The impact projection of an op: its kernel time at each efficiency
+ * above its current one (of 20, 50 and 80 % of roofline), the time
+ * saved and (e2e) that saving's share of the GPU timeline.  Time a
+ * pattern explains (layout kernels) is left out: its pattern says it.
  */
 static void
 impact(FILE *fp, const struct tl_findings *f, const struct tl_fop *op,
     int e2e)
 {
-	struct tl_ftimeline t;
-	double at, saved;
-	int k;
+	double t[3];
+	int64_t total = tl_analyst_timeline(f), save;
+	int k, n = tl_op_targets(op, t);
 
-	tl_report_timeline(f, &t);
+	if (n == 0) {
+		if (op->has_eff)
+			fprintf(fp, "Already at %s %% of its roofline: no "
+			    "projection above it.\n\n", tl_md_num(op->eff, 1));
+		return;
+	}
+	if (op->claimed_ns > 0)
+		fprintf(fp, "(Without the %s ms a pattern explains.)\n\n",
+		    tl_md_ms(op->claimed_ns));
 	fprintf(fp, "| Target efficiency | Kernel time (ms) | Saved (ms) |%s\n"
 	    "|---|---|---|%s\n", e2e ? " E2E improvement |" : "",
 	    e2e ? "---|" : "");
-	for (k = 0; k < 3; k++) {
-		at = tl_advice_time_at(op, proj[k]);
-		saved = (double)op->time_ns - at;
-		fprintf(fp, "| %d %% of roofline | %s | ", proj[k],
-		    tl_md_ms((int64_t)(at + 0.5)));
-		if (saved <= 0)
-			fprintf(fp, "none (already faster) |%s\n",
-			    e2e ? " none |" : "");
-		else if (e2e)
-			fprintf(fp, "%s | %s %% of the GPU timeline |\n",
-			    tl_md_ms((int64_t)(saved + 0.5)),
-			    tl_md_num(share((int64_t)(saved + 0.5), t.total),
-			    1));
-		else
-			fprintf(fp, "%s |\n", tl_md_ms((int64_t)(saved + 0.5)));
+	for (k = 0; k < n; k++) {
+		save = tl_op_save_at(op, t[k]);
+		fprintf(fp, "| %s %% of roofline | %s | %s |", tl_md_num(t[k], 0),
+		    tl_md_ms(op->time_ns - op->claimed_ns - save),
+		    tl_md_ms(save));
+		if (e2e)
+			fprintf(fp, " %s %% of the GPU timeline |",
+			    share(save, total) > 0 && share(save, total) < 0.05 ?
+			    "under 0.1" : tl_md_num(share(save, total), 1));
+		fputc('\n', fp);
 	}
 	fputc('\n', fp);
-}
-
-/* The end-to-end gain of an op at pct % of roofline, % of the timeline. */
-static double
-e2e_at(const struct tl_findings *f, const struct tl_fop *op, double pct)
-{
-	struct tl_ftimeline t;
-	double at = tl_advice_time_at(op, pct), saved;
-
-	tl_report_timeline(f, &t);
-	saved = (double)op->time_ns - at;
-	if (at < 0 || saved <= 0)
-		return 0;
-	return share((int64_t)(saved + 0.5), t.total);
 }
 
 /* The kernels of an op signature, as a list. */
@@ -172,7 +248,8 @@ op_facts(FILE *fp, const struct tl_fop *op)
 		if (op->module[0] != '\0') {
 			fputs("module ", fp);
 			tl_md_code(fp, op->module, 200);
-			fputs(", ", fp);
+			if (op->parent_name[0] != '\0')
+				fputs(", ", fp);
 		}
 		if (op->parent_name[0] != '\0') {
 			fputs("parent op ", fp);
@@ -184,6 +261,80 @@ op_facts(FILE *fp, const struct tl_fop *op)
 		fputs("- **Kernels:**\n", fp);
 		kernels(fp, op);
 	}
+}
+
+/* The seeds' expected efficiency of a convolution kind, %; 0 none. */
+static int
+conv_expected(const char *pattern, int *lo, int *hi, const char **kind)
+{
+	static const struct { const char *pat, *kind; int lo, hi; } ex[] = {
+		{ "large-kernel convolution", "a 5x5 or larger convolution",
+		    60, 80 },
+		{ "3x3-class convolution", "a 3x3 convolution", 50, 70 },
+		{ "1x1 (pointwise) convolution", "a 1x1 convolution", 40, 60 },
+		{ "depthwise convolution", "a depthwise convolution", 30, 50 },
+		{ NULL, NULL, 0, 0 }
+	};
+	int k;
+
+	for (k = 0; pattern != NULL && ex[k].pat != NULL; k++)
+		if (strcmp(pattern, ex[k].pat) == 0) {
+			*lo = ex[k].lo;
+			*hi = ex[k].hi;
+			*kind = ex[k].kind;
+			return 1;
+		}
+	return 0;
+}
+
+/*
+ * The seeds' verdict on an op: a convolution against the efficiency
+ * expected for its kernel size, a batch norm against the elementwise
+ * baseline (and the baseline against the bandwidth roof).
+ */
+static void
+op_verdict(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
+{
+	const char *kind;
+	double e, bp;
+	int lo, hi;
+
+	if (tl_category_is(op->cat, "conv") && op->has_eff &&
+	    conv_expected(op->pattern, &lo, &hi, &kind)) {
+		e = op->time_ns > op->claimed_ns ? op->roofline_us * 1e3 /
+		    (double)(op->time_ns - op->claimed_ns) * 100 : op->eff;
+		fprintf(fp, "- **Expected efficiency:** %d-%d %% of roofline "
+		    "for %s; it reaches %s %%", lo, hi, kind, tl_md_num(e, 1));
+		if (op->claimed_ns > 0)
+			fprintf(fp, " without its layout conversions (%s %% "
+			    "with them)", tl_md_num(op->eff, 1));
+		fprintf(fp, ": %s.\n", e < lo ? "below what is expected; "
+		    "replay it for the DNN library team" : e > hi ?
+		    "above the expected range" : "within the expected range");
+	}
+	if (tl_category_is(op->cat, "batchnorm") && op->has_base &&
+	    f->peak_tbs > 0) {
+		bp = op->base_tbs / f->peak_tbs * 100;
+		fprintf(fp, "- **Against the elementwise baseline:** %s %% of "
+		    "the %s TB/s simple elementwise ops reach here, which is "
+		    "%s %% of the bandwidth roof: ", tl_md_num(op->pct_base, 1),
+		    tl_md_num(op->base_tbs, 3), tl_md_num(bp, 1));
+		if (bp <= 70)
+			fputs("the baseline itself is low (the seeds' test wants "
+			    "it above 70 %), so the comparison cannot single out "
+			    "the normalization kernel; simple ops are slow in "
+			    "this trace too (small tensors, launch-bound).\n", fp);
+		else if (op->pct_base < 20)
+			fputs("under 20 % of a baseline above 70 % of peak: a "
+			    "normalization kernel issue (the seeds' rule).\n",
+			    fp);
+		else
+			fputs("the kernel keeps up with simple ops.\n", fp);
+	}
+	if (tl_category_is(op->cat, "batchnorm") && op->training >= 0)
+		fprintf(fp, "- **Mode:** %s (its training flag is %s).\n",
+		    op->training ? "training" : "inference",
+		    op->training ? "True" : "False");
 }
 
 static void
@@ -247,12 +398,22 @@ cat_specific(FILE *fp, const struct tl_findings *f, int c)
 					below++;
 			}
 			fprintf(fp, " %d of %d memory-bound batchnorm "
-			    "signatures reach less than 20 %% of it%s\n",
-			    below, n, below > 0 && f->peak_tbs > 0 &&
-			    f->base_tbs / f->peak_tbs > 0.7 ?
-			    ": with the baseline above 70 % of peak, that "
-			    "points at the normalization kernels, not the "
-			    "hardware." : ".");
+			    "signatures reach less than 20 %% of it", below, n);
+			if (f->peak_tbs > 0 && f->base_tbs / f->peak_tbs > 0.7)
+				fputs(below > 0 ? ": with the baseline above "
+				    "70 % of peak, that points at the "
+				    "normalization kernels, not the hardware.\n" :
+				    ".\n", fp);
+			else if (f->peak_tbs > 0)
+				fprintf(fp, "; the baseline itself is low (%s %% "
+				    "of peak, not above the 70 %% the seeds' "
+				    "test needs), so simple ops are slow here "
+				    "too and the comparison does not single out "
+				    "the normalization kernels.\n",
+				    tl_md_num(f->base_tbs / f->peak_tbs * 100,
+				    1));
+			else
+				fputs(".\n", fp);
 		} else
 			fputs("- **Elementwise baseline:** none: the trace "
 			    "has no simple elementwise ops to compare with.\n",
@@ -372,8 +533,11 @@ bottleneck_full(FILE *fp, const struct tl_findings *f,
 	if (op->pattern != NULL)
 		fprintf(fp, "- **Pattern:** %s\n", op->pattern);
 	op_facts(fp, op);
+	op_verdict(fp, f, op);
 	paths(fp, f, op);
-	fprintf(fp, "- **Priority:** %s\n", tl_priority_name(op->prio));
+	fputs("- **Priority:** ", fp);
+	op_prio(fp, f, op);
+	fputc('\n', fp);
 	if (rough)
 		rule_calc(fp, f, op);
 	fputs("\n**Impact projection** (if the op reached X % of its "
@@ -418,6 +582,22 @@ tl_report_category(FILE *fp, const struct tl_findings *f, int c,
 	fputc('\n', fp);
 	fputs("## Operations Breakdown\n\n", fp);
 	ops_table(fp, f, c, 30);
+	for (i = 0; i < f->nrec; i++) {
+		const struct tl_frec *r = &f->rec[i];
+
+		if (r->pat < 0 || f->pat[r->pat].cat != c)
+			continue;
+		if (n++ == 0)
+			fputs("## Patterns\n\n", fp);
+		fputs("### ", fp);
+		tl_pat_title(fp, f, &f->pat[r->pat]);
+		fputs("\n\n", fp);
+		tl_pat_detail(fp, f, &f->pat[r->pat], 0);
+		fputs("- **Paths:** ", fp);
+		tl_pat_action(fp, f, &f->pat[r->pat]);
+		fputs("\n\n", fp);
+	}
+	n = 0;
 	fputs("## Key Bottlenecks\n\n", fp);
 	for (i = 0; i < f->nbottlenecks; i++) {
 		const struct tl_fop *op = &f->op[f->bottlenecks[i]];
@@ -438,11 +618,12 @@ tl_report_category(FILE *fp, const struct tl_findings *f, int c,
 
 /* The idle analysis of one trace. */
 static void
-idle_trace(FILE *fp, const struct tl_ftrace *t, int rough)
+idle_trace(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t,
+    int rough)
 {
 	static const char *hist[4] = { "under 10 us", "10-100 us",
 	    "100 us-1 ms", "1 ms and more" };
-	int b, g;
+	int b;
 	double issue_us, kern_us;
 
 	if (t->nkernels == 0) {
@@ -457,6 +638,13 @@ idle_trace(FILE *fp, const struct tl_ftrace *t, int rough)
 	    "host (Python, CPU-side ops, data loading, synchronisation).\n",
 	    t->ngaps, tl_md_ms(t->gap_ns), tl_md_ms(t->host_late_ns),
 	    tl_md_num(share(t->host_late_ns, t->gap_ns), 1));
+	if (t->has_launch && t->ngaps > 0)
+		fprintf(fp, "- **Inside the ops:** %s ms passed with the host "
+		    "inside the next op before its launch call (library "
+		    "heuristics, allocation, lazy loading), and %s ms after "
+		    "the launch calls (launch latency, or waits on work of "
+		    "other streams).\n",
+		    tl_md_ms(t->in_op_ns), tl_md_ms(t->latency_ns));
 	fprintf(fp, "- **Short kernels:** %lld of %lld GPU events (%s %%) "
 	    "run under 10 us and take %s ms (%s %% of their busy time); the "
 	    "median event takes %s us.\n", t->nshort, t->nkernels,
@@ -485,19 +673,8 @@ idle_trace(FILE *fp, const struct tl_ftrace *t, int rough)
 	for (b = 0; b < 4; b++)
 		fprintf(fp, "| %s | %lld | %s |\n", hist[b], t->gap_hist[b],
 		    tl_md_ms(t->gap_hist_ns[b]));
-	fputs("\nLargest gaps (look at these in a trace viewer):\n\n"
-	    "| Start (us, trace time) | Length (ms) | Host late (ms) | "
-	    "After op | Before op |\n|---|---|---|---|---|\n", fp);
-	for (g = 0; g < t->ntop; g++) {
-		fprintf(fp, "| %s | %s | %s | ",
-		    tl_md_num((double)t->top[g].start_ns / 1e3, 3),
-		    tl_md_ms(t->top[g].len_ns), tl_md_ms(t->top[g].host_late_ns));
-		tl_md_code(fp, t->top[g].before, 60);
-		fputs(" | ", fp);
-		tl_md_code(fp, t->top[g].after, 60);
-		fputs(" |\n", fp);
-	}
-	fputc('\n', fp);
+	fputs("\nLargest gaps (look at these in a trace viewer):\n\n", fp);
+	tl_md_gaps(fp, f, t);
 }
 
 static void
@@ -510,10 +687,28 @@ idle_advice(FILE *fp, const struct tl_findings *f)
 	    "(.item(), .cpu(), printing tensors) from the step.\n", fp);
 }
 
+/*
+ * The GPU timeline of one trace, or of each of n > 1 ranks on average:
+ * the timelines of different ranks run side by side, so their sum is no
+ * GPU's timeline.
+ */
 static void
-timeline_rows(FILE *fp, const struct tl_ftimeline *t)
+timeline_rows(FILE *fp, const struct tl_ftimeline *sum, int n)
 {
-	fprintf(fp, "| Total GPU timeline | %s ms |\n", tl_md_ms(t->total));
+	struct tl_ftimeline m = *sum, *t = &m;
+
+	if (n > 1) {
+		m.total /= n;
+		m.busy /= n;
+		m.compute /= n;
+		m.comm /= n;
+		m.memcpy /= n;
+		m.idle /= n;
+		fprintf(fp, "| GPU timeline per rank (mean of %d) | %s ms |\n",
+		    n, tl_md_ms(t->total));
+	} else
+		fprintf(fp, "| Total GPU timeline | %s ms |\n",
+		    tl_md_ms(t->total));
 	fprintf(fp, "| Computation (GPU utilisation) | %s ms (%s %%) |\n",
 	    tl_md_ms(t->compute), tl_md_num(share(t->compute, t->total), 1));
 	fprintf(fp, "| Exposed communication | %s ms (%s %%) |\n",
@@ -538,10 +733,10 @@ static void
 ranks(FILE *fp, const struct tl_findings *f)
 {
 	int i, slow = 0, idle = 0;
-	int64_t lo, hi;
+	int64_t lo, hi, sum;
 
-	fputs("| Trace | Rank | Busy (ms) | Idle (ms) | Exposed comm (ms) | "
-	    "Total (ms) |\n|---|---|---|---|---|---|\n", fp);
+	fputs("| Trace | Rank | GPU | Busy (ms) | Idle (ms) | Exposed comm "
+	    "(ms) | Total (ms) |\n|---|---|---|---|---|---|---|\n", fp);
 	for (i = 0; i < f->ntr; i++) {
 		const struct tl_ftrace *t = &f->tr[i];
 
@@ -549,6 +744,8 @@ ranks(FILE *fp, const struct tl_findings *f)
 		tl_md_code(fp, t->name, 80);
 		fputs(" | ", fp);
 		tl_md_text(fp, t->rank[0] != '\0' ? t->rank : "n/a", 20);
+		fputs(" | ", fp);
+		put_gpu(fp, f, i);
 		fprintf(fp, " | %s | %s | %s | %s |\n", tl_md_ms(t->busy_ns),
 		    tl_md_ms(t->idle_ns), tl_md_ms(t->comm_ns),
 		    tl_md_ms(t->total_ns));
@@ -557,15 +754,17 @@ ranks(FILE *fp, const struct tl_findings *f)
 		if (t->idle_ns > f->tr[idle].idle_ns)
 			idle = i;
 	}
-	lo = hi = f->tr[0].busy_ns;
+	lo = hi = sum = f->tr[0].busy_ns;
 	for (i = 1; i < f->ntr; i++) {
+		sum += f->tr[i].busy_ns;
 		if (f->tr[i].busy_ns < lo)
 			lo = f->tr[i].busy_ns;
 		if (f->tr[i].busy_ns > hi)
 			hi = f->tr[i].busy_ns;
 	}
-	fprintf(fp, "\nBusy time spreads from %s to %s ms (%s %% of the "
-	    "fastest). Straggler by busy time: ", tl_md_ms(lo), tl_md_ms(hi),
+	fprintf(fp, "\nBusy time per rank: mean %s ms, max %s ms; it spreads "
+	    "from %s to %s ms (%s %% of the fastest). Straggler by busy time: ",
+	    tl_md_ms(sum / f->ntr), tl_md_ms(hi), tl_md_ms(lo), tl_md_ms(hi),
 	    tl_md_num(share(hi - lo, lo), 1));
 	tl_md_code(fp, f->tr[slow].name, 80);
 	fputs("; most idle: ", fp);
@@ -774,47 +973,210 @@ appendix(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o)
 
 #define FAIR_RECS 8
 #define FAIR_PER_CAT 3
-
-/* The recommendation to keep the GPU busy. */
-static void
-util_rec(FILE *fp, const struct tl_ftimeline *t, enum tl_priority p, int n)
-{
-	fprintf(fp, "### %s Priority %d: Keep the GPU busy\n\n",
-	    tl_md_prio_mark(p), n);
-	fprintf(fp, "**Issue**: the GPU is not computing %s %% of the "
-	    "timeline, mostly %s.\n\n", tl_md_num(100 - share(t->compute,
-	    t->total), 1), dominant_loss(t));
-	if (t->comm > t->idle && t->comm > t->memcpy)
-		fputs("**Action**: overlap collective communication with "
-		    "computation (bucket sizes, asynchronous collectives, fewer "
-		    "and larger collectives); merge every rank's stream to tell "
-		    "a straggler from a slow link.\n\n", fp);
-	else if (t->memcpy > t->idle)
-		fputs("**Action**: overlap memory copies with computation "
-		    "(pinned host memory, non-blocking copies on a side stream) "
-		    "or keep the data on the GPU.\n\n", fp);
-	else
-		fputs("**Action**: remove host overhead and synchronisation "
-		    "from the step (GPU graph capture, torch.compile, larger "
-		    "batches).\n\n", fp);
-	fputs("**Impact**: up to the non-computing share of the timeline."
-	    "\n\n→ *See [GPU utilisation](#gpu-utilisation)*\n\n", fp);
-}
 #define FAIR_TOP 5
+
+/* The op anchor or pattern anchor of recommendation r. */
+static void
+rec_anchor(char *buf, size_t n, const struct tl_findings *f,
+    const struct tl_frec *r)
+{
+	if (r->pat >= 0)
+		tl_pat_anchor(buf, n, r->pat);
+	else
+		op_anchor_id(buf, n, f, &f->op[r->op]);
+}
+
+/* The title of recommendation r. */
+static void
+rec_title(FILE *fp, const struct tl_findings *f, const struct tl_frec *r)
+{
+	if (r->pat >= 0)
+		tl_pat_title(fp, f, &f->pat[r->pat]);
+	else
+		tl_advice_title(fp, &f->op[r->op]);
+}
+
+/* The recommendations a fair report shows: with a slot, few per category. */
+static int
+fair_recs(const struct tl_findings *f, int *idx)
+{
+	int percat[TL_CAT_MAX], i, n = 0;
+
+	memset(percat, 0, sizeof(percat));
+	for (i = 0; i < f->nrec && n < FAIR_RECS; i++) {
+		const struct tl_frec *r = &f->rec[i];
+
+		if (!r->slot)
+			continue;
+		if (r->op >= 0 && percat[f->op[r->op].cat]++ >= FAIR_PER_CAT)
+			continue;
+		idx[n++] = i;
+	}
+	return n;
+}
+
+/* The share of the timeline a saving is, never "0.0" when positive. */
+static const char *
+tl_share_text(const struct tl_findings *f, int64_t ns)
+{
+	double v = share(ns, tl_analyst_timeline(f));
+
+	return v > 0 && v < 0.05 ? "under 0.1" : tl_md_num(v, 1);
+}
+
+/*
+ * The op kernel time of the traces: of every op before any filtering
+ * (pct_gpu_time says it), at least that of the rows here.
+ */
+static int64_t
+op_all(const struct tl_findings *f)
+{
+	int64_t all = (int64_t)(f->op_total_us * 1e3 + 0.5);
+
+	/* pct_gpu_time is rounded: a whole stream comes within 0.1 %. */
+	return (double)all > (double)f->cov.op_ns * 1.001 ? all :
+	    f->cov.op_ns;
+}
+
+/* What the analysis could judge and what it could not (every report). */
+static void
+coverage(FILE *fp, const struct tl_findings *f)
+{
+	const struct tl_fcov *c = &f->cov;
+	int64_t all = op_all(f);
+
+	fprintf(fp, "**Coverage.** Of the %s ms of GPU time attributed to ops, "
+	    "%s %% has a perf model and is judged against its roofline",
+	    tl_md_ms(all), tl_md_num(share(c->model_ns, all), 1));
+	if (c->pattern_ns > 0)
+		fprintf(fp, ", %s %% is explained by the patterns",
+		    tl_md_num(share(c->pattern_ns, all), 1));
+	fprintf(fp, "; %s %% is in `other` (no category, no model)",
+	    tl_md_num(share(c->other_ns, all), 1));
+	if (c->graph_rows > 0)
+		fprintf(fp, " and %s %% runs inside graph launches (kernels "
+		    "replayed from a GPU graph, whose ops and shapes only the "
+		    "graph-capture trace names)", tl_md_num(share(c->graph_ns,
+		    all), 1));
+	if (c->op_ns < all)
+		fprintf(fp, "; the stream holds %s %% of it (filtered rows), "
+		    "the rest is not analysed", tl_md_num(share(c->op_ns, all),
+		    1));
+	fputs(". Unlinked GPU events (no launch call in the trace reaches "
+	    "them): ", fp);
+	if (c->has_unlinked && c->unlinked_count > 0)
+		fprintf(fp, "%lld events, %s ms of GPU busy time, belong to "
+		    "no op and are not analysed; the timeline above counts "
+		    "them only with `tl-parse --include-unlinked`.",
+		    c->unlinked_count, tl_md_ms(c->unlinked_ns));
+	else if (c->has_unlinked)
+		fputs("none.", fp);
+	else
+		fputs("not known (the stream does not state them).", fp);
+	fputs("\n\n", fp);
+	if (share(c->analysed_ns, all) < 50)
+		fprintf(fp, "**Most of the GPU time is beyond this analysis:** "
+		    "only %s %% of it has a perf model or a pattern; the "
+		    "findings below speak for that part only, not for the "
+		    "rest.\n\n", tl_md_num(share(c->analysed_ns, all), 1));
+}
+
+/* What a report without recommendations says instead. */
+static void
+no_recs(FILE *fp, const struct tl_findings *f)
+{
+	const struct tl_fcov *c = &f->cov;
+	int64_t all = op_all(f);
+	double a = share(c->analysed_ns, all);
+
+	if (a < 50) {
+		fprintf(fp, "No recommendation: the analysable part of the GPU "
+		    "time is %s %%, too little to judge the trace. What this "
+		    "analysis cannot see: ", tl_md_num(a, 1));
+		if (c->graph_rows > 0)
+			fprintf(fp, "%s %% of the time runs in graph replays "
+			    "(the graph-capture trace would name their ops); ",
+			    tl_md_num(share(c->graph_ns, all), 1));
+		fprintf(fp, "%s %% is in ops of no category and no perf model "
+		    "(`other`). The rough report's gaps section lists the "
+		    "rest.\n\n", tl_md_num(share(c->other_ns, all), 1));
+		return;
+	}
+	fprintf(fp, "No action is needed by the rules: no finding recovers "
+	    "%s %% of the GPU timeline or more, and %s %% of the GPU time is "
+	    "analysed.\n\n", tl_md_num(f->rules.slot_pct, 1), tl_md_num(a, 1));
+}
+
+/* The impact of an op recommendation: its range of savings. */
+static void
+op_rec_impact(FILE *fp, const struct tl_findings *f, const struct tl_frec *r)
+{
+	const struct tl_fop *op = &f->op[r->op];
+	double t[3];
+	int n = tl_op_targets(op, t);
+
+	if (n > 1)
+		fprintf(fp, "%s-%s ms (%s-%s %% of the GPU timeline) if the op "
+		    "reaches %s-%s %% of its roofline", tl_md_ms(r->lo_ns),
+		    tl_md_ms(r->hi_ns), tl_share_text(f, r->lo_ns),
+		    tl_share_text(f, r->hi_ns), tl_md_num(t[0], 0),
+		    tl_md_num(t[n - 1], 0));
+	else
+		fprintf(fp, "%s ms (%s %% of the GPU timeline) if the op "
+		    "reaches %s %% of its roofline", tl_md_ms(r->hi_ns),
+		    tl_share_text(f, r->hi_ns), tl_md_num(t[0], 0));
+	if (op->claimed_ns > 0)
+		fputs(", counting its time outside the patterns", fp);
+	fputc('.', fp);
+}
+
+/* One recommendation in the fair report's brief form. */
+static void
+rec_brief(FILE *fp, const struct tl_findings *f, const struct tl_frec *r,
+    int n)
+{
+	char id[32];
+
+	rec_anchor(id, sizeof(id), f, r);
+	fprintf(fp, "### %s Priority %d: ", tl_md_prio_mark(r->prio), n);
+	rec_title(fp, f, r);
+	fputs("\n\n**Issue**: ", fp);
+	if (r->pat >= 0) {
+		const struct tl_fpat *p = &f->pat[r->pat];
+
+		tl_pat_issue(fp, f, p);
+		fputs("\n\n**Action**: ", fp);
+		tl_pat_action(fp, f, p);
+		fputs("\n\n**Impact**: ", fp);
+		tl_pat_impact(fp, f, p);
+		fputs("\n\n**Priority**: ", fp);
+		tl_pat_prio(fp, f, p);
+	} else {
+		const struct tl_fop *op = &f->op[r->op];
+
+		tl_advice_issue(fp, op);
+		fprintf(fp, "\n\n**Action**: Path A: %s Or, keeping the model "
+		    "as is (Path B): %s", tl_advice_algorithmic(f, op),
+		    tl_advice_kernel(op));
+		fputs("\n\n**Impact**: ", fp);
+		op_rec_impact(fp, f, r);
+		fputs("\n\n**Priority**: ", fp);
+		op_prio(fp, f, op);
+	}
+	fprintf(fp, "\n\n→ *See [details](#%s)*\n\n", id);
+}
 
 void
 tl_report_fair(FILE *fp, const struct tl_findings *f,
     const struct tl_report_opts *o)
 {
 	struct tl_ftimeline t;
-	enum tl_priority uprio;
-	double loss;
 	char id[32];
-	int i, c, n, util, big = -1, percat[TL_CAT_MAX];
+	int idx[FAIR_RECS], i, c, n, nrec, big = -1, smaller = 0;
 
 	tl_report_timeline(f, &t);
-	util = low_utilisation(f, &t);
 	title(fp, f, o, "standalone analysis");
+	nrec = fair_recs(f, idx);
 	fputs("## Executive Summary\n\n", fp);
 	for (c = 0; c < tl_ncategories(); c++)
 		if (f->cat[c].present && (big < 0 ||
@@ -822,7 +1184,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 			big = c;
 	fprintf(fp, "The GPU computes %s %% of the time", tl_md_num(share(
 	    t.compute, t.total), 1));
-	if (util)
+	if (low_utilisation(f, &t))
 		fprintf(fp, ", below the %s %% a well-fed GPU reaches; %s "
 		    "dominates the rest", tl_md_num(f->utilisation_min, 0),
 		    dominant_loss(&t));
@@ -830,75 +1192,48 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	if (big >= 0)
 		fprintf(fp, " %s ops take the most GPU time.",
 		    tl_category(big)->title);
-	fprintf(fp, " The rules find %d bottleneck%s.\n\n", f->nbottlenecks,
-	    f->nbottlenecks == 1 ? "" : "s");
+	if (nrec > 0) {
+		fputs(" The largest recoverable item: ", fp);
+		rec_title(fp, f, &f->rec[idx[0]]);
+		fprintf(fp, ", %s%s ms (%s %% of the GPU timeline).",
+		    f->rec[idx[0]].upper ? "up to " : "",
+		    tl_md_ms(f->rec[idx[0]].save_ns),
+		    tl_share_text(f, f->rec[idx[0]].save_ns));
+	}
+	fprintf(fp, " The rules find %d bottleneck op%s and %d pattern%s.\n\n",
+	    f->nbottlenecks, f->nbottlenecks == 1 ? "" : "s", f->npat,
+	    f->npat == 1 ? "" : "s");
 	fputs("| Metric | Value |\n|---|---|\n", fp);
-	timeline_rows(fp, &t);
-	fprintf(fp, "| Sum of op kernel times | %s ms |\n\n",
-	    tl_md_ms((int64_t)(f->op_total_us * 1e3 + 0.5)));
-	fputs("### Top Bottlenecks\n\n", fp);
-	if (f->nbottlenecks == 0)
-		fputs("None: no op is both large and below the efficiency "
-		    "threshold.\n\n", fp);
+	timeline_rows(fp, &t, f->ntr);
+	fprintf(fp, "| Sum of op kernel times%s | %s ms |\n\n", f->ntr > 1 ?
+	    " (all ranks)" : "", tl_md_ms((int64_t)(f->op_total_us * 1e3 +
+	    0.5)));
+	coverage(fp, f);
+	fputs("### Top Findings by Recoverable Time\n\n", fp);
+	if (nrec == 0)
+		fprintf(fp, "None recovers %s %% of the GPU timeline or more."
+		    "\n\n", tl_md_num(f->rules.slot_pct, 1));
 	else {
-		fputs("| Rank | Operation | Time (ms) | % of compute | "
+		fputs("| # | Finding | Recovers (ms) | % of GPU timeline | "
 		    "Priority |\n|---|---|---|---|---|\n", fp);
-		for (i = 0; i < f->nbottlenecks && i < FAIR_TOP; i++) {
-			const struct tl_fop *op = &f->op[f->bottlenecks[i]];
+		for (i = 0; i < nrec && i < FAIR_TOP; i++) {
+			const struct tl_frec *r = &f->rec[idx[i]];
 
 			fprintf(fp, "| %d | ", i + 1);
-			op_label(fp, op);
-			fprintf(fp, " | %s | %s | %s |\n", tl_md_ms(op->time_ns),
-			    tl_md_num(op->pct_compute, 2),
-			    tl_priority_name(op->prio));
+			rec_title(fp, f, r);
+			fprintf(fp, " | %s%s | %s | %s |\n", r->upper ?
+			    "up to " : "", tl_md_ms(r->save_ns),
+			    tl_share_text(f, r->save_ns),
+			    tl_priority_name(r->prio));
 		}
 		fputc('\n', fp);
 	}
 
 	fputs("---\n\n## Recommendations\n\n", fp);
-	n = 0;
-	loss = 100 - share(t.compute, t.total);
-	uprio = loss > f->rules.critical_pct ? TL_PRIO_CRITICAL :
-	    loss > f->rules.high_pct ? TL_PRIO_HIGH : TL_PRIO_MEDIUM;
-	memset(percat, 0, sizeof(percat));
-	for (i = 0; i <= f->nbottlenecks && n < FAIR_RECS; i++) {
-		const struct tl_fop *op;
-		double lo, hi;
-
-		if (util && (i == f->nbottlenecks ||
-		    f->op[f->bottlenecks[i]].prio < uprio)) {
-			util_rec(fp, &t, uprio, ++n);
-			util = 0;
-		}
-		if (i == f->nbottlenecks || n == FAIR_RECS)
-			break;
-		op = &f->op[f->bottlenecks[i]];
-		if (percat[op->cat]++ >= FAIR_PER_CAT)
-			continue;
-		lo = e2e_at(f, op, proj[0]);
-		hi = e2e_at(f, op, proj[2]);
-		n++;
-		op_anchor_id(id, sizeof(id), f, op);
-		fprintf(fp, "### %s Priority %d: ", tl_md_prio_mark(op->prio), n);
-		tl_advice_title(fp, op);
-		fputs("\n\n**Issue**: ", fp);
-		tl_advice_issue(fp, op);
-		fprintf(fp, "\n\n**Action**: %s Or, keeping the model as is: "
-		    "%s\n\n", tl_advice_algorithmic(f, op),
-		    tl_advice_kernel(op));
-		if (hi > 0)
-			fprintf(fp, "**Impact**: %s-%s %% of the GPU timeline if "
-			    "the op reaches %d-%d %% of its roofline.\n\n",
-			    tl_md_num(lo, 1), tl_md_num(hi, 1), proj[0], proj[2]);
-		else
-			fputs("**Impact**: small on the kernel side; the gain "
-			    "is in the algorithmic path.\n\n", fp);
-		fprintf(fp, "→ *See [%s details](#%s)*\n\n",
-		    tl_category(op->cat)->title, id);
-	}
-	if (n == 0)
-		fputs("No action is needed by the rules: the GPU is busy and "
-		    "no op is a bottleneck.\n\n", fp);
+	for (i = 0; i < nrec; i++)
+		rec_brief(fp, f, &f->rec[idx[i]], i + 1);
+	if (nrec == 0)
+		no_recs(fp, f);
 
 	fputs("---\n\n## Detailed Analysis\n\n", fp);
 	n = 0;
@@ -912,11 +1247,36 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 			tl_md_code(fp, f->tr[i].name, 80);
 			fputs(":\n\n", fp);
 		}
-		idle_trace(fp, &f->tr[i], 0);
+		idle_trace(fp, f, &f->tr[i], 0);
 	}
-	if (util)
-		idle_advice(fp, f);
 	fputc('\n', fp);
+	if (f->npat > 0) {
+		int np = 0;
+
+		fprintf(fp, "### %d. Patterns\n\n", ++n);
+		for (i = 0; i < f->nrec; i++) {
+			const struct tl_frec *r = &f->rec[i];
+
+			if (r->pat < 0)
+				continue;
+			if (!r->slot) {
+				smaller++;
+				continue;
+			}
+			tl_pat_anchor(id, sizeof(id), r->pat);
+			tl_md_anchor(fp, id);
+			fprintf(fp, "#### %d.%d ", n, ++np);
+			tl_pat_title(fp, f, &f->pat[r->pat]);
+			fputs("\n\n", fp);
+			tl_pat_detail(fp, f, &f->pat[r->pat], 0);
+		}
+		if (smaller > 0)
+			fprintf(fp, "%d smaller pattern%s, each under %s %% of the "
+			    "GPU timeline, %s in the rough report.\n\n", smaller,
+			    smaller == 1 ? "" : "s",
+			    tl_md_num(f->rules.slot_pct, 1), smaller == 1 ?
+			    "is" : "are");
+	}
 	for (c = 0; c < tl_ncategories(); c++) {
 		const struct tl_fcat *k = &f->cat[c];
 		int nb = 0;
@@ -950,10 +1310,24 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 			if (op->pattern != NULL)
 				fprintf(fp, "- **Pattern:** %s\n", op->pattern);
 			op_facts(fp, op);
-			fprintf(fp, "- **Algorithmic (Path A):** see the "
-			    "recommendation; **Kernel (Path B):** see the "
-			    "recommendation%s.\n\n", op->replay ? "; a replay "
-			    "artifact is recommended" : "");
+			op_verdict(fp, f, op);
+			fputs("- **Priority:** ", fp);
+			op_prio(fp, f, op);
+			fputc('\n', fp);
+			if (op->hostcopy)
+				fputs("- **Paths:** it only copies between host "
+				    "and device, which the memory roofline does "
+				    "not judge: see the copy and synchronisation "
+				    "findings.\n\n", fp);
+			else if (op->covered)
+				fputs("- **Paths:** a pattern above explains most "
+				    "of its time; its recommendation is the "
+				    "pattern's.\n\n", fp);
+			else
+				fprintf(fp, "- **Algorithmic (Path A):** see the "
+				    "recommendation; **Kernel (Path B):** see the "
+				    "recommendation%s.\n\n", op->replay ? "; a "
+				    "replay artifact is recommended" : "");
 			impact(fp, f, op, 0);
 		}
 		if (tl_category_is(c, "conv") ||
@@ -962,6 +1336,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 			fputc('\n', fp);
 		}
 	}
+	tl_report_serving(fp, f);
 	appendix(fp, f, o);
 }
 
@@ -988,6 +1363,9 @@ top_ops(FILE *fp, const struct tl_findings *f, int max)
 	fputc('\n', fp);
 }
 
+/* The innermost call-stack entries the report shows of an op. */
+#define STACK_SHOWN 6
+
 /* Parent chains and module paths of the top ops (rough report). */
 static void
 tree(FILE *fp, const struct tl_findings *f)
@@ -995,12 +1373,11 @@ tree(FILE *fp, const struct tl_findings *f)
 	int i;
 
 	if (!f->has_stack)
-		fputs("The stream has no module or call_stack columns; run "
-		    "`tl-parse --stack` for module paths and Python call "
-		    "stacks. Parent ops:\n\n", fp);
+		fputs("The stream has no module or call_stack columns (tl-parse "
+		    "writes them): no module paths or Python call stacks. "
+		    "Parent ops:\n\n", fp);
 	for (i = 0; i < f->nbottlenecks && i < 10; i++) {
 		const struct tl_fop *op = &f->op[f->bottlenecks[i]];
-		const char *s, *e;
 
 		fputs("- ", fp);
 		op_label(fp, op);
@@ -1021,13 +1398,7 @@ tree(FILE *fp, const struct tl_findings *f)
 		}
 		if (op->call_stack[0] != '\0') {
 			fputs("  - call stack, innermost last:\n", fp);
-			/* The last frames are the informative ones. */
-			s = op->call_stack;
-			for (e = strchr(s, ';'); e != NULL; e = strchr(s, ';'))
-				s = e + 1;
-			fputs("    - ", fp);
-			tl_md_code(fp, s, 200);
-			fputc('\n', fp);
+			tl_md_stack(fp, op->call_stack, STACK_SHOWN, "    ");
 		}
 		fputs("  - subtree (GPU events):\n", fp);
 		kernels(fp, op);
@@ -1042,8 +1413,8 @@ fusion(FILE *fp, const struct tl_findings *f)
 	int i, n = 0;
 
 	if (!f->has_stack || f->nmod == 0) {
-		fputs("Needs `tl-parse --stack` (module paths) and "
-		    "per-instance rows.\n\n", fp);
+		fputs("Needs module paths (the module column of tl-parse's "
+		    "stream) and per-instance rows.\n\n", fp);
 		return;
 	}
 	fputs("Module instances that launch several GPU events and no GEMM, "
@@ -1064,6 +1435,200 @@ fusion(FILE *fp, const struct tl_findings *f)
 	if (n == 0)
 		fputs("| none | | | |\n", fp);
 	fputc('\n', fp);
+}
+
+/* Every pattern with its evidence (rough report). */
+static void
+rough_patterns(FILE *fp, const struct tl_findings *f)
+{
+	char id[32];
+	int i, n = 0;
+
+	for (i = 0; i < f->nrec; i++) {
+		const struct tl_frec *r = &f->rec[i];
+
+		if (r->pat < 0)
+			continue;
+		tl_pat_anchor(id, sizeof(id), r->pat);
+		tl_md_anchor(fp, id);
+		fprintf(fp, "#### 6.%d ", ++n);
+		tl_pat_title(fp, f, &f->pat[r->pat]);
+		fputs("\n\n", fp);
+		tl_pat_detail(fp, f, &f->pat[r->pat], 1);
+	}
+	for (i = 0; i < f->npat; i++) {
+		const struct tl_fpat *p = &f->pat[i];
+
+		if (p->save_ns > 0 || p->unquantified)
+			continue;
+		fprintf(fp, "#### 6.%d ", ++n);
+		tl_pat_title(fp, f, p);
+		fputs(" (recovers nothing measurable)\n\n", fp);
+		tl_pat_detail(fp, f, p, 1);
+	}
+	if (n == 0)
+		fputs("None found.\n\n", fp);
+}
+
+/* The ranked list of every recommendation (rough report). */
+static void
+rough_recs(FILE *fp, const struct tl_findings *f)
+{
+	int i;
+
+	if (f->nrec == 0) {
+		fputs("None.\n\n", fp);
+		return;
+	}
+	fprintf(fp, "A recommendation takes a slot in the fair report when it "
+	    "recovers at least %s %% of the GPU timeline.\n\n| # | Finding | "
+	    "Recovers (ms) | %% of GPU timeline | Priority and rule | Slot |\n"
+	    "|---|---|---|---|---|---|\n", tl_md_num(f->rules.slot_pct, 1));
+	for (i = 0; i < f->nrec; i++) {
+		const struct tl_frec *r = &f->rec[i];
+
+		fprintf(fp, "| %d | ", i + 1);
+		rec_title(fp, f, r);
+		fprintf(fp, " | %s%s | %s | ", r->upper ? "up to " : "",
+		    tl_md_ms(r->save_ns), tl_share_text(f, r->save_ns));
+		if (r->pat >= 0)
+			tl_pat_prio(fp, f, &f->pat[r->pat]);
+		else
+			op_prio(fp, f, &f->op[r->op]);
+		fprintf(fp, " | %s |\n", r->slot ? "yes" : "no");
+	}
+	fputc('\n', fp);
+}
+
+/* Top op names by time among rows of category c (other). */
+static void
+top_names(FILE *fp, const struct tl_findings *f, int c, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < f->nop && n < max; i++) {
+		const struct tl_fop *op = &f->op[f->bytime[i]];
+
+		if (op->cat != c || op->time_ns <= 0)
+			continue;
+		fputs(n ? ", " : " (", fp);
+		tl_md_code(fp, op->name, 60);
+		fprintf(fp, " %s ms", tl_md_ms(op->time_ns));
+		n++;
+	}
+	if (n > 0)
+		fputc(')', fp);
+}
+
+/* What this analysis could not see on this trace (rough report). */
+static void
+gaps(FILE *fp, const struct tl_findings *f)
+{
+	const struct tl_fcov *c = &f->cov;
+	int64_t nomodel = 0, noshape = 0;
+	int k, n = 0, big = -1, other = tl_category_index("other");
+	char arch[16];
+
+	if (!f->has_stack) {
+		fputs("- **Module paths and call stacks:** the stream has none "
+		    "(`tl-parse --stack` adds them), so the patterns go by op "
+		    "sequences only and cannot name module instances.\n", fp);
+		n++;
+	}
+	if (f->grouped) {
+		fputs("- **Op instances:** the rows are grouped (`tl-efficiency "
+		    "--group`): no idle gaps, kernel sequences or patterns; "
+		    "give per-instance rows.\n", fp);
+		n++;
+	} else if (!c->has_launch) {
+		fputs("- **Launch times:** the GPU events carry no `launch_ts` "
+		    "(a stream from an older `tl-parse`), so the idle inside an "
+		    "op before its launch is not told from launch latency.\n",
+		    fp);
+		n++;
+	}
+	if (c->graph_rows > 0) {
+		fprintf(fp, "- **Graph replays:** %s ms (%s %%) of GPU time runs "
+		    "in %lld graph launches; their kernels' ops, shapes and "
+		    "modules are in the graph-capture trace, not in this one.\n",
+		    tl_md_ms(c->graph_ns), tl_md_num(share(c->graph_ns,
+		    c->op_ns), 1), c->graph_rows);
+		n++;
+	}
+	if (c->other_ns > 0) {
+		fprintf(fp, "- **Ops of no category:** %s ms (%s %%) is in "
+		    "`other`", tl_md_ms(c->other_ns), tl_md_num(share(
+		    c->other_ns, c->op_ns), 1));
+		top_names(fp, f, other, 3);
+		fputs("; no perf model judges them.\n", fp);
+		n++;
+	}
+	for (k = 0; k < f->nop; k++)
+		if ((!f->op[k].has_flops || !f->op[k].has_bytes) &&
+		    f->op[k].cat != other &&
+		    !tl_category_is(f->op[k].cat, "comm") &&
+		    !tl_category_is(f->op[k].cat, "memcpy")) {
+			nomodel += f->op[k].time_ns;
+			if (f->op[k].dims[0] == '\0')
+				noshape += f->op[k].time_ns;
+			if (f->op[k].perf_error[0] != '\0' && (big < 0 ||
+			    f->op[k].time_ns > f->op[big].time_ns))
+				big = k;
+		}
+	if (nomodel > 0) {
+		fprintf(fp, "- **Ops without a perf model:** %s ms (%s %%) in "
+		    "categorised ops with no FLOP or byte count; their "
+		    "efficiency is unknown", tl_md_ms(nomodel),
+		    tl_md_num(share(nomodel, c->op_ns), 1));
+		if (noshape == nomodel)
+			fputs(". None of them has input shapes: the trace was "
+			    "recorded without them (profile with "
+			    "`record_shapes=True`)", fp);
+		if (big >= 0) {
+			fputs("; for the largest, ", fp);
+			tl_md_code(fp, f->op[big].name, 80);
+			fputs(", the perf model says ", fp);
+			tl_md_code(fp, f->op[big].perf_error, 120);
+		}
+		fputs(".\n", fp);
+		n++;
+	}
+	if (!c->has_unlinked) {
+		fputs("- **Unlinked GPU events:** the stream does not state "
+		    "how many GPU events no launch call reaches; their time is "
+		    "in none of the rows.\n", fp);
+		n++;
+	} else if (c->unlinked_count > 0) {
+		fprintf(fp, "- **Unlinked GPU events:** %lld events, %s ms of "
+		    "GPU busy time, are in no row, so no finding covers them "
+		    "(`tl-parse --include-unlinked` puts them on the "
+		    "timeline).\n", c->unlinked_count,
+		    tl_md_ms(c->unlinked_ns));
+		n++;
+	}
+	if (f->base_tbs <= 0) {
+		fputs("- **Elementwise baseline:** none in this trace; "
+		    "memory-bound ops are judged against the bandwidth roof "
+		    "only.\n", fp);
+		n++;
+	}
+	if (f->ntr > 0 && tl_gpu_arch(f->tr[0].gpu, arch,
+	    sizeof(arch))[0] == '\0' && (f->tr[0].arch == NULL ||
+	    f->tr[0].arch[0] == '\0')) {
+		fputs("- **GPU architecture:** unknown, so kernels built for an "
+		    "older GPU are not flagged.\n", fp);
+		n++;
+	}
+	if (tl_findings_cat(f, "comm")->present) {
+		fputs("- **Other ranks:** one trace shows one rank's "
+		    "collectives; a straggler and a slow link look alike "
+		    "here.\n", fp);
+		n++;
+	}
+	fputs("- **Inside the kernels:** why a kernel stays below its roofline "
+	    "needs a hardware-counter profile of its replay (`tl-replay`); a "
+	    "trace shows only what ran and for how long.\n\n", fp);
+	(void)n;
 }
 
 void
@@ -1091,10 +1656,10 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	    * 1e3 + 0.5)));
 	fputs("### Step 2: GPU timeline\n\n| Metric | Value |\n|---|---|\n",
 	    fp);
-	timeline_rows(fp, &t);
+	timeline_rows(fp, &t, f->ntr);
 	fprintf(fp, "\nUtilisation = computation / total = %s / %s = %s %% "
-	    "(flag below %s %%: %s).\n\n", tl_md_ms(t.compute),
-	    tl_md_ms(t.total), tl_md_num(share(t.compute, t.total), 1),
+	    "(flag below %s %%: %s).\n\n", tl_md_ms(t.compute / f->ntr),
+	    tl_md_ms(t.total / f->ntr), tl_md_num(share(t.compute, t.total), 1),
 	    tl_md_num(f->utilisation_min, 0), low_utilisation(f, &t) ?
 	    "flagged" : "fine");
 	if (f->ntr > 1) {
@@ -1108,7 +1673,7 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 			tl_md_code(fp, f->tr[i].name, 80);
 			fputs(":\n\n", fp);
 		}
-		idle_trace(fp, &f->tr[i], 1);
+		idle_trace(fp, f, &f->tr[i], 1);
 	}
 	idle_advice(fp, f);
 	fputs("\n### Step 4: Top operations\n\n", fp);
@@ -1127,7 +1692,13 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 		    k->eff >= 0 ?
 		    tl_md_num(k->eff, 1) : "n/a", k->nbottleneck);
 	}
-	fputs("\n### Step 6: Bottlenecks, rules and impact\n\n", fp);
+	fputs("\n### Step 6: Patterns\n\n", fp);
+	coverage(fp, f);
+	rough_patterns(fp, f);
+	fputs("### Step 7: Recommendations ranked by recoverable time\n\n",
+	    fp);
+	rough_recs(fp, f);
+	fputs("### Step 8: Bottlenecks, rules and impact\n\n", fp);
 	n = 0;
 	for (i = 0; i < f->nbottlenecks; i++)
 		bottleneck_full(fp, f, &f->op[f->bottlenecks[i]], ++n, 1);
@@ -1150,8 +1721,10 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	tree(fp, f);
 	fputs("### Fusion opportunities\n\n", fp);
 	fusion(fp, f);
-	fputs("## TraceLens Gaps\n\n- None needed: tl computed every table "
-	    "above from the op stream.\n\n", fp);
+	tl_md_anchor(fp, "gaps");
+	fputs("## Gaps: what this analysis could not see on this trace\n\n",
+	    fp);
+	gaps(fp, f);
 	fputs("## Questions for Further Investigation\n\n", fp);
 	n = 0;
 	for (c = 0; c < tl_ncategories(); c++)
@@ -1179,5 +1752,6 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	else if (n == 0)
 		fputs("- None.\n", fp);
 	fputc('\n', fp);
+	tl_report_serving(fp, f);
 	appendix(fp, f, o);
 }

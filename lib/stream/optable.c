@@ -8,6 +8,7 @@
 #include "common/tsv.h"
 #include "common/util.h"
 #include "stream/category.h"
+#include "stream/kerntable.h"
 #include "stream/optable.h"
 #include "stream/schema.h"
 
@@ -25,9 +26,31 @@ static size_t ntab, captab;
 static char *text;
 static struct tl_map exact;	/* (hash, length) -> entry */
 
+/* The row's model columns: known families, bwd_model "yes" or empty. */
+static int
+check_models(struct tl_tabfile *t, int (*known)(const char *family))
+{
+	static const int col[] = { 3, 5 };
+	const char *f;
+	size_t i;
+
+	for (i = 0; i < sizeof(col) / sizeof(col[0]); i++) {
+		f = tl_tabfile_get(t, col[i]);
+		if (f[0] != '\0' && !known(f))
+			return tl_tabfile_error(t, t->line, "%s: unknown perf-"
+			    "model family '%s' (tl-perfmodel(1) lists them)",
+			    t->col[col[i]], f);
+	}
+	f = tl_tabfile_get(t, 4);
+	if (f[0] != '\0' && strcmp(f, "yes") != 0)
+		return tl_tabfile_error(t, t->line, "bwd_model must be 'yes' "
+		    "or empty, not '%s'", f);
+	return 0;
+}
+
 /* Read the table (FILE, or the built-in one when path is NULL). */
 int
-tl_optable_load(const char *path)
+tl_optable_load(const char *path, int (*known)(const char *family))
 {
 	static const char *const col[] = {
 		"name", "category", "direction", "model", "bwd_model",
@@ -60,6 +83,8 @@ tl_optable_load(const char *path)
 			    "or bwd");
 			break;
 		}
+		if ((rc = check_models(&t, known)) < 0)
+			break;
 		tl_grow(&tab, &captab, ntab + 1, sizeof(*tab));
 		e = &tab[ntab++];
 		e->name = name;
@@ -73,10 +98,7 @@ tl_optable_load(const char *path)
 		e->info.bwd_model = strcmp(tl_tabfile_get(&t, 4), "yes") == 0;
 		e->info.extra_model = tl_tabfile_get(&t, 5);
 	}
-	text = tl_tabfile_keep(&t);
-	tl_tabfile_close(&t);
-	if (rc < 0) {
-		tl_warn("%s", t.err);
+	if (tl_tabfile_end(&t, rc, &text) < 0) {
 		ntab = 0;
 		return -1;
 	}
@@ -109,12 +131,11 @@ tl_categorize(const char *name, const char *k)
 
 	if (o != NULL)
 		return o->category;
-	if (k != NULL && strncmp(k, "void at::native", 15) == 0) {
-		if (strstr(k, "elementwise") != NULL ||
-		    strstr(k, "multi_tensor_apply") != NULL)
-			return "elementwise";
-		if (strstr(k, "reduce") != NULL)
-			return "reduce";
+	if (k != NULL) {
+		const struct tl_kerninfo *ki = tl_kerntable_find(k);
+
+		if (ki->ops)
+			return ki->category;
 	}
 	return "other";
 }

@@ -6,9 +6,10 @@
  * The op table (share/tl/ops.tsv, built into every program): op name →
  * category, direction, perf-model family.  A name ending in '*' is a
  * prefix pattern; exact names win, then patterns in table order.  Ops no
- * table names fall back on their first kernel's name (as TraceLens'
- * categorize_torch_op in TraceLens/PerfModel/torch_op_mapping.py), then
- * "other".
+ * table names fall back on their first kernel's name, through the rows of
+ * the kernel-name table marked for ops (stream/kerntable.h: ATen's
+ * elementwise and reduce kernels, as TraceLens' categorize_torch_op in
+ * TraceLens/PerfModel/torch_op_mapping.py), then "other".
  */
 struct tl_opinfo {
 	const char *category;	/* a value of the category table */
@@ -22,8 +23,13 @@ struct tl_opinfo {
 	const char *extra_model;
 };
 
-/* Load the built-in table, or FILE when path is not NULL; 0 or -1. */
-int tl_optable_load(const char *path);
+/*
+ * Load the built-in table, or FILE when path is not NULL; 0, or -1 after
+ * a message "FILE:LINE: ..." on a bad row.  known says whether a model
+ * family exists (tl_perf_family_known of the model layer, which this
+ * layer cannot call); the model and extra_model of a row must be one.
+ */
+int tl_optable_load(const char *path, int (*known)(const char *family));
 /* The entry for an op name, or NULL. */
 const struct tl_opinfo *tl_optable_find(const char *name);
 /*

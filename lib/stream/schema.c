@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "common/util.h"
 #include "stream/schema.h"
 
@@ -15,210 +16,231 @@
  * recommendation's rank in comparative_ops.csv: text in both.
  */
 const struct tl_coldef tl_cols[TL_COL_N] = {
-	[TL_COL_TRACE] = { "trace", TL_CT_TEXT, "" },
-	[TL_COL_RANK] = { "rank", TL_CT_TEXT, "" },
-	[TL_COL_UID] = { "uid", TL_CT_INT, "" },
-	[TL_COL_NAME] = { "name", TL_CT_TEXT, "" },
-	[TL_COL_CATEGORY] = { "category", TL_CT_TEXT, "" },
-	[TL_COL_DIRECTION] = { "direction", TL_CT_TEXT, "" },
-	[TL_COL_ROW_KIND] = { "row_kind", TL_CT_TEXT, "" },
-	[TL_COL_PID] = { "pid", TL_CT_TEXT, "" },
-	[TL_COL_TID] = { "tid", TL_CT_TEXT, "" },
-	[TL_COL_TS_US] = { "ts_us", TL_CT_US, "µs" },
-	[TL_COL_CPU_DUR_US] = { "cpu_dur_us", TL_CT_US, "µs" },
-	[TL_COL_KERNEL_COUNT] = { "kernel_count", TL_CT_INT, "" },
-	[TL_COL_KERNEL_TIME_US] = { "kernel_time_us", TL_CT_US, "µs" },
+	[TL_COL_TRACE] = { "trace", TL_CT_TEXT, "", 0 },
+	[TL_COL_RANK] = { "rank", TL_CT_TEXT, "", 0 },
+	[TL_COL_UID] = { "uid", TL_CT_INT, "", 0 },
+	[TL_COL_NAME] = { "name", TL_CT_TEXT, "", 0 },
+	[TL_COL_CATEGORY] = { "category", TL_CT_TEXT, "", 0 },
+	[TL_COL_DIRECTION] = { "direction", TL_CT_TEXT, "", 0 },
+	[TL_COL_ROW_KIND] = { "row_kind", TL_CT_TEXT, "", 0 },
+	[TL_COL_PID] = { "pid", TL_CT_TEXT, "", 0 },
+	[TL_COL_TID] = { "tid", TL_CT_TEXT, "", 0 },
+	[TL_COL_TS_US] = { "ts_us", TL_CT_US, "µs", 0 },
+	[TL_COL_CPU_DUR_US] = { "cpu_dur_us", TL_CT_US, "µs", 1 },
+	[TL_COL_KERNEL_COUNT] = { "kernel_count", TL_CT_INT, "", 1 },
+	[TL_COL_KERNEL_TIME_US] = { "kernel_time_us", TL_CT_US, "µs", 1 },
 	[TL_COL_SUBTREE_KERNEL_TIME_US] =
-	    { "subtree_kernel_time_us", TL_CT_US, "µs" },
-	[TL_COL_KERNELS] = { "kernels", TL_CT_JSON, "" },
-	[TL_COL_INPUT_DIMS] = { "input_dims", TL_CT_JSON, "" },
-	[TL_COL_INPUT_TYPES] = { "input_types", TL_CT_JSON, "" },
-	[TL_COL_INPUT_STRIDES] = { "input_strides", TL_CT_JSON, "" },
-	[TL_COL_CONCRETE_INPUTS] = { "concrete_inputs", TL_CT_JSON, "" },
-	[TL_COL_CONTEXT_ARGS] = { "context_args", TL_CT_JSON, "" },
-	[TL_COL_PARENT_UID] = { "parent_uid", TL_CT_INT, "" },
-	[TL_COL_PARENT_NAME] = { "parent_name", TL_CT_TEXT, "" },
-	[TL_COL_FWD_UID] = { "fwd_uid", TL_CT_INT, "" },
-	[TL_COL_FWD_NAME] = { "fwd_name", TL_CT_TEXT, "" },
-	[TL_COL_SEQ] = { "seq", TL_CT_INT, "" },
-	[TL_COL_PCT_GPU_TIME] = { "pct_gpu_time", TL_CT_REAL, "%" },
-	[TL_COL_TRACE_TOTAL_US] = { "trace_total_us", TL_CT_US, "µs" },
-	[TL_COL_TRACE_BUSY_US] = { "trace_busy_us", TL_CT_US, "µs" },
-	[TL_COL_TRACE_COMPUTE_US] = { "trace_compute_us", TL_CT_US, "µs" },
+	    { "subtree_kernel_time_us", TL_CT_US, "µs", 1 },
+	[TL_COL_KERNELS] = { "kernels", TL_CT_JSON, "", 0 },
+	[TL_COL_INPUT_DIMS] = { "input_dims", TL_CT_JSON, "", 0 },
+	[TL_COL_INPUT_TYPES] = { "input_types", TL_CT_JSON, "", 0 },
+	[TL_COL_INPUT_STRIDES] = { "input_strides", TL_CT_JSON, "", 0 },
+	[TL_COL_CONCRETE_INPUTS] = { "concrete_inputs", TL_CT_JSON, "", 0 },
+	[TL_COL_CONTEXT_ARGS] = { "context_args", TL_CT_JSON, "", 0 },
+	[TL_COL_ITERATION] = { "iteration", TL_CT_INT, "", 1 },
+	[TL_COL_PHASE] = { "phase", TL_CT_TEXT, "", 0 },
+	[TL_COL_ITERATION_SOURCE] = { "iteration_source", TL_CT_TEXT, "", 0 },
+	[TL_COL_CONTEXT_REQUESTS] = { "context_requests", TL_CT_INT, "", 1 },
+	[TL_COL_GENERATION_REQUESTS] = { "generation_requests", TL_CT_INT,
+	    "", 1 },
+	[TL_COL_BATCH_TOKENS] = { "batch_tokens", TL_CT_INT, "", 1 },
+	[TL_COL_BATCH_SOURCE] = { "batch_source", TL_CT_TEXT, "", 0 },
+	[TL_COL_GPU_START_US] = { "gpu_start_us", TL_CT_US, "µs", 0 },
+	[TL_COL_GPU_SPAN_US] = { "gpu_span_us", TL_CT_US, "µs", 1 },
+	[TL_COL_GAP_BEFORE_US] = { "gap_before_us", TL_CT_US, "µs", 0 },
+	[TL_COL_STEADY] = { "steady", TL_CT_INT, "", 1 },
+	[TL_COL_PARENT_UID] = { "parent_uid", TL_CT_INT, "", 0 },
+	[TL_COL_PARENT_NAME] = { "parent_name", TL_CT_TEXT, "", 0 },
+	[TL_COL_FWD_UID] = { "fwd_uid", TL_CT_INT, "", 0 },
+	[TL_COL_FWD_NAME] = { "fwd_name", TL_CT_TEXT, "", 0 },
+	[TL_COL_SEQ] = { "seq", TL_CT_INT, "", 0 },
+	[TL_COL_PCT_GPU_TIME] = { "pct_gpu_time", TL_CT_REAL, "%", 1 },
+	[TL_COL_TRACE_TOTAL_US] = { "trace_total_us", TL_CT_US, "µs", 1 },
+	[TL_COL_TRACE_BUSY_US] = { "trace_busy_us", TL_CT_US, "µs", 1 },
+	[TL_COL_TRACE_COMPUTE_US] = { "trace_compute_us", TL_CT_US, "µs", 1 },
 	[TL_COL_TRACE_EXPOSED_COMM_US] =
-	    { "trace_exposed_comm_us", TL_CT_US, "µs" },
+	    { "trace_exposed_comm_us", TL_CT_US, "µs", 1 },
 	[TL_COL_TRACE_EXPOSED_MEMCPY_US] =
-	    { "trace_exposed_memcpy_us", TL_CT_US, "µs" },
-	[TL_COL_TRACE_IDLE_US] = { "trace_idle_us", TL_CT_US, "µs" },
-	[TL_COL_TRACE_UNLINKED_US] = { "trace_unlinked_us", TL_CT_US, "µs" },
+	    { "trace_exposed_memcpy_us", TL_CT_US, "µs", 1 },
+	[TL_COL_TRACE_IDLE_US] = { "trace_idle_us", TL_CT_US, "µs", 1 },
+	[TL_COL_TRACE_UNLINKED_US] = { "trace_unlinked_us", TL_CT_US, "µs", 1 },
 	[TL_COL_TRACE_UNLINKED_COUNT] =
-	    { "trace_unlinked_count", TL_CT_INT, "" },
-	[TL_COL_TRACE_GPU] = { "trace_gpu", TL_CT_TEXT, "" },
-	[TL_COL_TRACE_GPU_ARCH] = { "trace_gpu_arch", TL_CT_TEXT, "" },
+	    { "trace_unlinked_count", TL_CT_INT, "", 1 },
+	[TL_COL_TRACE_GPU] = { "trace_gpu", TL_CT_TEXT, "", 0 },
+	[TL_COL_TRACE_GPU_ARCH] = { "trace_gpu_arch", TL_CT_TEXT, "", 0 },
 	[TL_COL_TRACE_GPU_COMPUTE_UNITS] =
-	    { "trace_gpu_compute_units", TL_CT_INT, "" },
+	    { "trace_gpu_compute_units", TL_CT_INT, "", 1 },
 	[TL_COL_TRACE_GPU_MEMORY_BYTES] =
-	    { "trace_gpu_memory_bytes", TL_CT_INT, "byte" },
-	[TL_COL_MODULE] = { "module", TL_CT_TEXT, "" },
-	[TL_COL_CALL_STACK] = { "call_stack", TL_CT_TEXT, "" },
-	[TL_COL_DEVICE] = { "device", TL_CT_TEXT, "" },
-	[TL_COL_TYPE] = { "type", TL_CT_TEXT, "" },
-	[TL_COL_TIME_US] = { "time_us", TL_CT_US, "µs" },
-	[TL_COL_PCT_TOTAL] = { "pct_total", TL_CT_REAL, "%" },
-	[TL_COL_KIND] = { "kind", TL_CT_TEXT, "" },
-	[TL_COL_CLASS] = { "class", TL_CT_TEXT, "" },
-	[TL_COL_STREAM] = { "stream", TL_CT_INT, "" },
-	[TL_COL_DUR_US] = { "dur_us", TL_CT_US, "µs" },
-	[TL_COL_CORRELATION] = { "correlation", TL_CT_INT, "" },
-	[TL_COL_LINKED] = { "linked", TL_CT_INT, "" },
-	[TL_COL_GRAPH] = { "graph", TL_CT_INT, "" },
-	[TL_COL_LAUNCHER_UID] = { "launcher_uid", TL_CT_INT, "" },
-	[TL_COL_LAUNCHER] = { "launcher", TL_CT_TEXT, "" },
-	[TL_COL_OP_UID] = { "op_uid", TL_CT_INT, "" },
-	[TL_COL_OP_NAME] = { "op_name", TL_CT_TEXT, "" },
-	[TL_COL_OP_CATEGORY] = { "op_category", TL_CT_TEXT, "" },
-	[TL_COL_GRID] = { "grid", TL_CT_JSON, "" },
-	[TL_COL_BLOCK] = { "block", TL_CT_JSON, "" },
-	[TL_COL_KEY] = { "key", TL_CT_TEXT, "" },
-	[TL_COL_VALUE] = { "value", TL_CT_JSON, "" },
-	[TL_COL_PERF_MODEL] = { "perf_model", TL_CT_TEXT, "" },
-	[TL_COL_FLOPS] = { "flops", TL_CT_INT, "FLOP" },
-	[TL_COL_BYTES] = { "bytes", TL_CT_INT, "byte" },
-	[TL_COL_FLOPS_PER_BYTE] = { "flops_per_byte", TL_CT_REAL, "FLOP/byte" },
-	[TL_COL_COMPUTE_SPEC] = { "compute_spec", TL_CT_TEXT, "" },
-	[TL_COL_PARAMS] = { "params", TL_CT_JSON, "" },
-	[TL_COL_PERF_ERROR] = { "perf_error", TL_CT_TEXT, "" },
-	[TL_COL_HW] = { "hw", TL_CT_TEXT, "" },
-	[TL_COL_ROOF_KIND] = { "roof_kind", TL_CT_TEXT, "" },
-	[TL_COL_ROOF] = { "roof", TL_CT_TEXT, "" },
-	[TL_COL_BW_ROOF] = { "bw_roof", TL_CT_TEXT, "" },
-	[TL_COL_PEAK_TFLOPS] = { "peak_tflops", TL_CT_REAL, "TFLOPS" },
-	[TL_COL_PEAK_TBS] = { "peak_tbs", TL_CT_REAL, "TB/s" },
-	[TL_COL_TFLOPS_S] = { "tflops_s", TL_CT_REAL, "TFLOPS" },
-	[TL_COL_TBS] = { "tbs", TL_CT_REAL, "TB/s" },
-	[TL_COL_ROOFLINE_TIME_US] = { "roofline_time_us", TL_CT_REAL, "µs" },
-	[TL_COL_BOUND] = { "bound", TL_CT_TEXT, "" },
-	[TL_COL_PCT_ROOFLINE] = { "pct_roofline", TL_CT_REAL, "%" },
-	[TL_COL_ASSESSMENT] = { "assessment", TL_CT_TEXT, "" },
+	    { "trace_gpu_memory_bytes", TL_CT_INT, "byte", 1 },
+	[TL_COL_MODULE] = { "module", TL_CT_TEXT, "", 0 },
+	[TL_COL_CALL_STACK] = { "call_stack", TL_CT_TEXT, "", 0 },
+	[TL_COL_DEVICE] = { "device", TL_CT_TEXT, "", 0 },
+	[TL_COL_TYPE] = { "type", TL_CT_TEXT, "", 0 },
+	[TL_COL_TIME_US] = { "time_us", TL_CT_US, "µs", 1 },
+	[TL_COL_PCT_TOTAL] = { "pct_total", TL_CT_REAL, "%", 1 },
+	[TL_COL_KIND] = { "kind", TL_CT_TEXT, "", 0 },
+	[TL_COL_CLASS] = { "class", TL_CT_TEXT, "", 0 },
+	[TL_COL_STREAM] = { "stream", TL_CT_INT, "", 0 },
+	[TL_COL_DUR_US] = { "dur_us", TL_CT_US, "µs", 1 },
+	[TL_COL_CORRELATION] = { "correlation", TL_CT_INT, "", 0 },
+	[TL_COL_LINKED] = { "linked", TL_CT_INT, "", 0 },
+	[TL_COL_GRAPH] = { "graph", TL_CT_INT, "", 0 },
+	[TL_COL_LAUNCHER_UID] = { "launcher_uid", TL_CT_INT, "", 0 },
+	[TL_COL_LAUNCHER] = { "launcher", TL_CT_TEXT, "", 0 },
+	[TL_COL_OP_UID] = { "op_uid", TL_CT_INT, "", 0 },
+	[TL_COL_OP_NAME] = { "op_name", TL_CT_TEXT, "", 0 },
+	[TL_COL_OP_CATEGORY] = { "op_category", TL_CT_TEXT, "", 0 },
+	[TL_COL_GRID] = { "grid", TL_CT_JSON, "", 0 },
+	[TL_COL_BLOCK] = { "block", TL_CT_JSON, "", 0 },
+	[TL_COL_KEY] = { "key", TL_CT_TEXT, "", 0 },
+	[TL_COL_VALUE] = { "value", TL_CT_JSON, "", 0 },
+	[TL_COL_PERF_MODEL] = { "perf_model", TL_CT_TEXT, "", 0 },
+	[TL_COL_FLOPS] = { "flops", TL_CT_INT, "FLOP", 1 },
+	[TL_COL_BYTES] = { "bytes", TL_CT_INT, "byte", 1 },
+	[TL_COL_FLOPS_PER_BYTE] =
+	    { "flops_per_byte", TL_CT_REAL, "FLOP/byte", 1 },
+	[TL_COL_COMPUTE_SPEC] = { "compute_spec", TL_CT_TEXT, "", 0 },
+	[TL_COL_PARAMS] = { "params", TL_CT_JSON, "", 0 },
+	[TL_COL_PERF_ERROR] = { "perf_error", TL_CT_TEXT, "", 0 },
+	[TL_COL_HW] = { "hw", TL_CT_TEXT, "", 0 },
+	[TL_COL_ROOF_KIND] = { "roof_kind", TL_CT_TEXT, "", 0 },
+	[TL_COL_ROOF] = { "roof", TL_CT_TEXT, "", 0 },
+	[TL_COL_BW_ROOF] = { "bw_roof", TL_CT_TEXT, "", 0 },
+	[TL_COL_PEAK_TFLOPS] = { "peak_tflops", TL_CT_REAL, "TFLOPS", 1 },
+	[TL_COL_PEAK_TBS] = { "peak_tbs", TL_CT_REAL, "TB/s", 1 },
+	[TL_COL_TFLOPS_S] = { "tflops_s", TL_CT_REAL, "TFLOPS", 1 },
+	[TL_COL_TBS] = { "tbs", TL_CT_REAL, "TB/s", 1 },
+	[TL_COL_ROOFLINE_TIME_US] = { "roofline_time_us", TL_CT_REAL, "µs", 1 },
+	[TL_COL_BOUND] = { "bound", TL_CT_TEXT, "", 0 },
+	[TL_COL_PCT_ROOFLINE] = { "pct_roofline", TL_CT_REAL, "%", 1 },
+	[TL_COL_ASSESSMENT] = { "assessment", TL_CT_TEXT, "", 0 },
 	[TL_COL_ELTWISE_BASELINE_TBS] =
-	    { "eltwise_baseline_tbs", TL_CT_REAL, "TB/s" },
+	    { "eltwise_baseline_tbs", TL_CT_REAL, "TB/s", 1 },
 	[TL_COL_PCT_ELTWISE_BASELINE] =
-	    { "pct_eltwise_baseline", TL_CT_REAL, "%" },
-	[TL_COL_COUNT] = { "count", TL_CT_INT, "" },
+	    { "pct_eltwise_baseline", TL_CT_REAL, "%", 1 },
+	[TL_COL_COUNT] = { "count", TL_CT_INT, "", 1 },
 	[TL_COL_KERNEL_TIME_MEAN_US] =
-	    { "kernel_time_mean_us", TL_CT_REAL, "µs" },
+	    { "kernel_time_mean_us", TL_CT_REAL, "µs", 1 },
 	[TL_COL_KERNEL_TIME_STD_US] =
-	    { "kernel_time_std_us", TL_CT_REAL, "µs" },
-	[TL_COL_KERNEL_TIME_MIN_US] = { "kernel_time_min_us", TL_CT_US, "µs" },
-	[TL_COL_KERNEL_TIME_MAX_US] = { "kernel_time_max_us", TL_CT_US, "µs" },
-	[TL_COL_MODEL] = { "model", TL_CT_TEXT, "" },
-	[TL_COL_BWD_MODEL] = { "bwd_model", TL_CT_TEXT, "" },
-	[TL_COL_EXTRA_MODEL] = { "extra_model", TL_CT_TEXT, "" },
-	[TL_COL_GPU] = { "gpu", TL_CT_TEXT, "" },
-	[TL_COL_ALIASES] = { "aliases", TL_CT_JSON, "" },
-	[TL_COL_DESCRIPTION] = { "description", TL_CT_TEXT, "" },
-	[TL_COL_HBM_TBS] = { "hbm_tbs", TL_CT_REAL, "TB/s" },
+	    { "kernel_time_std_us", TL_CT_REAL, "µs", 1 },
+	[TL_COL_KERNEL_TIME_MIN_US] =
+	    { "kernel_time_min_us", TL_CT_US, "µs", 1 },
+	[TL_COL_KERNEL_TIME_MAX_US] =
+	    { "kernel_time_max_us", TL_CT_US, "µs", 1 },
+	[TL_COL_MODEL] = { "model", TL_CT_TEXT, "", 0 },
+	[TL_COL_BWD_MODEL] = { "bwd_model", TL_CT_TEXT, "", 0 },
+	[TL_COL_EXTRA_MODEL] = { "extra_model", TL_CT_TEXT, "", 0 },
+	[TL_COL_GPU] = { "gpu", TL_CT_TEXT, "", 0 },
+	[TL_COL_ALIASES] = { "aliases", TL_CT_JSON, "", 0 },
+	[TL_COL_DESCRIPTION] = { "description", TL_CT_TEXT, "", 0 },
+	[TL_COL_HBM_TBS] = { "hbm_tbs", TL_CT_REAL, "TB/s", 1 },
 	[TL_COL_HBM_ACHIEVABLE_TBS] =
-	    { "hbm_achievable_tbs", TL_CT_REAL, "TB/s" },
-	[TL_COL_MEMORY_GB] = { "memory_gb", TL_CT_REAL, "GB" },
-	[TL_COL_DEVICES_PER_PACKAGE] = { "devices_per_package", TL_CT_INT, "" },
-	[TL_COL_COMPUTE_UNITS] = { "compute_units", TL_CT_INT, "" },
+	    { "hbm_achievable_tbs", TL_CT_REAL, "TB/s", 1 },
+	[TL_COL_MEMORY_GB] = { "memory_gb", TL_CT_REAL, "GB", 1 },
+	[TL_COL_DEVICES_PER_PACKAGE] =
+	    { "devices_per_package", TL_CT_INT, "", 1 },
+	[TL_COL_COMPUTE_UNITS] = { "compute_units", TL_CT_INT, "", 1 },
 	[TL_COL_MATRIX_BF16_TFLOPS] =
-	    { "matrix_bf16_tflops", TL_CT_REAL, "TFLOPS" },
+	    { "matrix_bf16_tflops", TL_CT_REAL, "TFLOPS", 1 },
 	[TL_COL_MATRIX_BF16_ACHIEVABLE_TFLOPS] =
-	    { "matrix_bf16_achievable_tflops", TL_CT_REAL, "TFLOPS" },
-	[TL_COL_ROOF_ACHIEVABLE] = { "roof_achievable", TL_CT_TEXT, "" },
-	[TL_COL_ROOF_PEAK] = { "roof_peak", TL_CT_TEXT, "" },
-	[TL_COL_SOURCE] = { "source", TL_CT_TEXT, "" },
-	[TL_COL_MATCH] = { "match", TL_CT_TEXT, "" },
+	    { "matrix_bf16_achievable_tflops", TL_CT_REAL, "TFLOPS", 1 },
+	[TL_COL_ROOF_ACHIEVABLE] = { "roof_achievable", TL_CT_TEXT, "", 0 },
+	[TL_COL_ROOF_PEAK] = { "roof_peak", TL_CT_TEXT, "", 0 },
+	[TL_COL_SOURCE] = { "source", TL_CT_TEXT, "", 0 },
+	[TL_COL_MATCH] = { "match", TL_CT_TEXT, "", 0 },
 	[TL_COL_TARGET_INPUT_STRIDES] =
-	    { "target_input_strides", TL_CT_JSON, "" },
-	[TL_COL_LAYOUT_NOTE] = { "layout_note", TL_CT_TEXT, "" },
-	[TL_COL_REF_NAME] = { "ref_name", TL_CT_TEXT, "" },
-	[TL_COL_TARGET_NAME] = { "target_name", TL_CT_TEXT, "" },
-	[TL_COL_REF_HW] = { "ref_hw", TL_CT_TEXT, "" },
-	[TL_COL_TARGET_HW] = { "target_hw", TL_CT_TEXT, "" },
-	[TL_COL_REF_ROOF] = { "ref_roof", TL_CT_TEXT, "" },
-	[TL_COL_TARGET_ROOF] = { "target_roof", TL_CT_TEXT, "" },
-	[TL_COL_REF_BW_ROOF] = { "ref_bw_roof", TL_CT_TEXT, "" },
-	[TL_COL_TARGET_BW_ROOF] = { "target_bw_roof", TL_CT_TEXT, "" },
-	[TL_COL_REF_PEAK_TFLOPS] = { "ref_peak_tflops", TL_CT_REAL, "TFLOPS" },
+	    { "target_input_strides", TL_CT_JSON, "", 0 },
+	[TL_COL_LAYOUT_NOTE] = { "layout_note", TL_CT_TEXT, "", 0 },
+	[TL_COL_REF_NAME] = { "ref_name", TL_CT_TEXT, "", 0 },
+	[TL_COL_TARGET_NAME] = { "target_name", TL_CT_TEXT, "", 0 },
+	[TL_COL_REF_HW] = { "ref_hw", TL_CT_TEXT, "", 0 },
+	[TL_COL_TARGET_HW] = { "target_hw", TL_CT_TEXT, "", 0 },
+	[TL_COL_REF_ROOF] = { "ref_roof", TL_CT_TEXT, "", 0 },
+	[TL_COL_TARGET_ROOF] = { "target_roof", TL_CT_TEXT, "", 0 },
+	[TL_COL_REF_BW_ROOF] = { "ref_bw_roof", TL_CT_TEXT, "", 0 },
+	[TL_COL_TARGET_BW_ROOF] = { "target_bw_roof", TL_CT_TEXT, "", 0 },
+	[TL_COL_REF_PEAK_TFLOPS] =
+	    { "ref_peak_tflops", TL_CT_REAL, "TFLOPS", 1 },
 	[TL_COL_TARGET_PEAK_TFLOPS] =
-	    { "target_peak_tflops", TL_CT_REAL, "TFLOPS" },
-	[TL_COL_REF_PEAK_TBS] = { "ref_peak_tbs", TL_CT_REAL, "TB/s" },
-	[TL_COL_TARGET_PEAK_TBS] = { "target_peak_tbs", TL_CT_REAL, "TB/s" },
-	[TL_COL_REF_COUNT] = { "ref_count", TL_CT_INT, "" },
-	[TL_COL_TARGET_COUNT] = { "target_count", TL_CT_INT, "" },
-	[TL_COL_REF_KERNEL_TIME_US] = { "ref_kernel_time_us", TL_CT_US, "µs" },
+	    { "target_peak_tflops", TL_CT_REAL, "TFLOPS", 1 },
+	[TL_COL_REF_PEAK_TBS] = { "ref_peak_tbs", TL_CT_REAL, "TB/s", 1 },
+	[TL_COL_TARGET_PEAK_TBS] = { "target_peak_tbs", TL_CT_REAL, "TB/s", 1 },
+	[TL_COL_REF_COUNT] = { "ref_count", TL_CT_INT, "", 1 },
+	[TL_COL_TARGET_COUNT] = { "target_count", TL_CT_INT, "", 1 },
+	[TL_COL_REF_KERNEL_TIME_US] =
+	    { "ref_kernel_time_us", TL_CT_US, "µs", 1 },
 	[TL_COL_TARGET_KERNEL_TIME_US] =
-	    { "target_kernel_time_us", TL_CT_US, "µs" },
+	    { "target_kernel_time_us", TL_CT_US, "µs", 1 },
 	[TL_COL_REF_KERNEL_TIME_MEAN_US] =
-	    { "ref_kernel_time_mean_us", TL_CT_REAL, "µs" },
+	    { "ref_kernel_time_mean_us", TL_CT_REAL, "µs", 1 },
 	[TL_COL_TARGET_KERNEL_TIME_MEAN_US] =
-	    { "target_kernel_time_mean_us", TL_CT_REAL, "µs" },
-	[TL_COL_REF_TFLOPS_S] = { "ref_tflops_s", TL_CT_REAL, "TFLOPS" },
-	[TL_COL_TARGET_TFLOPS_S] = { "target_tflops_s", TL_CT_REAL, "TFLOPS" },
-	[TL_COL_REF_TBS] = { "ref_tbs", TL_CT_REAL, "TB/s" },
-	[TL_COL_TARGET_TBS] = { "target_tbs", TL_CT_REAL, "TB/s" },
-	[TL_COL_REF_PCT_ROOFLINE] = { "ref_pct_roofline", TL_CT_REAL, "%" },
+	    { "target_kernel_time_mean_us", TL_CT_REAL, "µs", 1 },
+	[TL_COL_REF_TFLOPS_S] = { "ref_tflops_s", TL_CT_REAL, "TFLOPS", 1 },
+	[TL_COL_TARGET_TFLOPS_S] =
+	    { "target_tflops_s", TL_CT_REAL, "TFLOPS", 1 },
+	[TL_COL_REF_TBS] = { "ref_tbs", TL_CT_REAL, "TB/s", 1 },
+	[TL_COL_TARGET_TBS] = { "target_tbs", TL_CT_REAL, "TB/s", 1 },
+	[TL_COL_REF_PCT_ROOFLINE] = { "ref_pct_roofline", TL_CT_REAL, "%", 1 },
 	[TL_COL_TARGET_PCT_ROOFLINE] =
-	    { "target_pct_roofline", TL_CT_REAL, "%" },
-	[TL_COL_REF_PCT_GPU_TIME] = { "ref_pct_gpu_time", TL_CT_REAL, "%" },
+	    { "target_pct_roofline", TL_CT_REAL, "%", 1 },
+	[TL_COL_REF_PCT_GPU_TIME] = { "ref_pct_gpu_time", TL_CT_REAL, "%", 1 },
 	[TL_COL_TARGET_PCT_GPU_TIME] =
-	    { "target_pct_gpu_time", TL_CT_REAL, "%" },
-	[TL_COL_REF_KERNELS] = { "ref_kernels", TL_CT_JSON, "" },
-	[TL_COL_TARGET_KERNELS] = { "target_kernels", TL_CT_JSON, "" },
-	[TL_COL_DELTA_TIME_US] = { "delta_time_us", TL_CT_US, "µs" },
-	[TL_COL_DELTA_PCT] = { "delta_pct", TL_CT_REAL, "%" },
-	[TL_COL_EXPECTED_RATIO] = { "expected_ratio", TL_CT_REAL, "" },
-	[TL_COL_ACTUAL_RATIO] = { "actual_ratio", TL_CT_REAL, "" },
-	[TL_COL_EXPLAINED] = { "explained", TL_CT_TEXT, "" },
-	[TL_COL_TOLERANCE_PCT] = { "tolerance_pct", TL_CT_REAL, "%" },
+	    { "target_pct_gpu_time", TL_CT_REAL, "%", 1 },
+	[TL_COL_REF_KERNELS] = { "ref_kernels", TL_CT_JSON, "", 0 },
+	[TL_COL_TARGET_KERNELS] = { "target_kernels", TL_CT_JSON, "", 0 },
+	[TL_COL_DELTA_TIME_US] = { "delta_time_us", TL_CT_US, "µs", 0 },
+	[TL_COL_DELTA_PCT] = { "delta_pct", TL_CT_REAL, "%", 0 },
+	[TL_COL_EXPECTED_RATIO] = { "expected_ratio", TL_CT_REAL, "", 1 },
+	[TL_COL_ACTUAL_RATIO] = { "actual_ratio", TL_CT_REAL, "", 1 },
+	[TL_COL_EXPLAINED] = { "explained", TL_CT_TEXT, "", 0 },
+	[TL_COL_TOLERANCE_PCT] = { "tolerance_pct", TL_CT_REAL, "%", 1 },
 	[TL_COL_UNEXPLAINED_TIME_US] =
-	    { "unexplained_time_us", TL_CT_REAL, "µs" },
+	    { "unexplained_time_us", TL_CT_REAL, "µs", 1 },
 	[TL_COL_OTHER_EXPECTED_RATIO] =
-	    { "other_expected_ratio", TL_CT_REAL, "" },
-	[TL_COL_OTHER_EXPLAINED] = { "other_explained", TL_CT_TEXT, "" },
-	[TL_COL_REF_TRACE_TOTAL_US] = { "ref_trace_total_us", TL_CT_US, "µs" },
-	[TL_COL_REF_TRACE_BUSY_US] = { "ref_trace_busy_us", TL_CT_US, "µs" },
+	    { "other_expected_ratio", TL_CT_REAL, "", 1 },
+	[TL_COL_OTHER_EXPLAINED] = { "other_explained", TL_CT_TEXT, "", 0 },
+	[TL_COL_REF_TRACE_TOTAL_US] =
+	    { "ref_trace_total_us", TL_CT_US, "µs", 1 },
+	[TL_COL_REF_TRACE_BUSY_US] = { "ref_trace_busy_us", TL_CT_US, "µs", 1 },
 	[TL_COL_REF_TRACE_COMPUTE_US] =
-	    { "ref_trace_compute_us", TL_CT_US, "µs" },
+	    { "ref_trace_compute_us", TL_CT_US, "µs", 1 },
 	[TL_COL_REF_TRACE_EXPOSED_COMM_US] =
-	    { "ref_trace_exposed_comm_us", TL_CT_US, "µs" },
+	    { "ref_trace_exposed_comm_us", TL_CT_US, "µs", 1 },
 	[TL_COL_REF_TRACE_EXPOSED_MEMCPY_US] =
-	    { "ref_trace_exposed_memcpy_us", TL_CT_US, "µs" },
-	[TL_COL_REF_TRACE_IDLE_US] = { "ref_trace_idle_us", TL_CT_US, "µs" },
+	    { "ref_trace_exposed_memcpy_us", TL_CT_US, "µs", 1 },
+	[TL_COL_REF_TRACE_IDLE_US] = { "ref_trace_idle_us", TL_CT_US, "µs", 1 },
 	[TL_COL_TARGET_TRACE_TOTAL_US] =
-	    { "target_trace_total_us", TL_CT_US, "µs" },
+	    { "target_trace_total_us", TL_CT_US, "µs", 1 },
 	[TL_COL_TARGET_TRACE_BUSY_US] =
-	    { "target_trace_busy_us", TL_CT_US, "µs" },
+	    { "target_trace_busy_us", TL_CT_US, "µs", 1 },
 	[TL_COL_TARGET_TRACE_COMPUTE_US] =
-	    { "target_trace_compute_us", TL_CT_US, "µs" },
+	    { "target_trace_compute_us", TL_CT_US, "µs", 1 },
 	[TL_COL_TARGET_TRACE_EXPOSED_COMM_US] =
-	    { "target_trace_exposed_comm_us", TL_CT_US, "µs" },
+	    { "target_trace_exposed_comm_us", TL_CT_US, "µs", 1 },
 	[TL_COL_TARGET_TRACE_EXPOSED_MEMCPY_US] =
-	    { "target_trace_exposed_memcpy_us", TL_CT_US, "µs" },
+	    { "target_trace_exposed_memcpy_us", TL_CT_US, "µs", 1 },
 	[TL_COL_TARGET_TRACE_IDLE_US] =
-	    { "target_trace_idle_us", TL_CT_US, "µs" },
-	[TL_COL_REF_TIME_US] = { "ref_time_us", TL_CT_US, "µs" },
-	[TL_COL_TARGET_TIME_US] = { "target_time_us", TL_CT_US, "µs" },
-	[TL_COL_REF_PCT_TOTAL] = { "ref_pct_total", TL_CT_REAL, "%" },
-	[TL_COL_TARGET_PCT_TOTAL] = { "target_pct_total", TL_CT_REAL, "%" },
-	[TL_COL_INDEX] = { "index", TL_CT_INT, "" },
-	[TL_COL_OP] = { "op", TL_CT_TEXT, "" },
-	[TL_COL_OVERLOAD] = { "overload", TL_CT_TEXT, "" },
-	[TL_COL_STATUS] = { "status", TL_CT_TEXT, "" },
-	[TL_COL_OBSERVED_US] = { "observed_us", TL_CT_REAL, "µs" },
-	[TL_COL_REPLAYED_US] = { "replayed_us", TL_CT_REAL, "µs" },
-	[TL_COL_CHECKSUM] = { "checksum", TL_CT_REAL, "" },
-	[TL_COL_REF_CHECKSUM] = { "ref_checksum", TL_CT_REAL, "" },
-	[TL_COL_REASON] = { "reason", TL_CT_TEXT, "" },
-	[TL_COL_PRIORITY] = { "priority", TL_CT_TEXT, "" },
-	[TL_COL_HW_EXPECTED] = { "hw_expected", TL_CT_TEXT, "" },
-	[TL_COL_OTHER_HW_EXPECTED] = { "other_hw_expected", TL_CT_TEXT, "" },
-	[TL_COL_UNEXPLAINED_PCT] = { "unexplained_pct", TL_CT_REAL, "%" },
-	[TL_COL_PCT_CATEGORY] = { "pct_category", TL_CT_REAL, "%" },
-	[TL_COL_BOTTLENECK] = { "bottleneck", TL_CT_TEXT, "" },
+	    { "target_trace_idle_us", TL_CT_US, "µs", 1 },
+	[TL_COL_REF_TIME_US] = { "ref_time_us", TL_CT_US, "µs", 1 },
+	[TL_COL_TARGET_TIME_US] = { "target_time_us", TL_CT_US, "µs", 1 },
+	[TL_COL_REF_PCT_TOTAL] = { "ref_pct_total", TL_CT_REAL, "%", 1 },
+	[TL_COL_TARGET_PCT_TOTAL] = { "target_pct_total", TL_CT_REAL, "%", 1 },
+	[TL_COL_INDEX] = { "index", TL_CT_INT, "", 0 },
+	[TL_COL_OP] = { "op", TL_CT_TEXT, "", 0 },
+	[TL_COL_OVERLOAD] = { "overload", TL_CT_TEXT, "", 0 },
+	[TL_COL_STATUS] = { "status", TL_CT_TEXT, "", 0 },
+	[TL_COL_OBSERVED_US] = { "observed_us", TL_CT_REAL, "µs", 1 },
+	[TL_COL_REPLAYED_US] = { "replayed_us", TL_CT_REAL, "µs", 1 },
+	[TL_COL_CHECKSUM] = { "checksum", TL_CT_REAL, "", 0 },
+	[TL_COL_REF_CHECKSUM] = { "ref_checksum", TL_CT_REAL, "", 0 },
+	[TL_COL_REASON] = { "reason", TL_CT_TEXT, "", 0 },
+	[TL_COL_PRIORITY] = { "priority", TL_CT_TEXT, "", 0 },
+	[TL_COL_HW_EXPECTED] = { "hw_expected", TL_CT_TEXT, "", 0 },
+	[TL_COL_OTHER_HW_EXPECTED] =
+	    { "other_hw_expected", TL_CT_TEXT, "", 0 },
+	[TL_COL_UNEXPLAINED_PCT] = { "unexplained_pct", TL_CT_REAL, "%", 1 },
+	[TL_COL_PCT_CATEGORY] = { "pct_category", TL_CT_REAL, "%", 1 },
+	[TL_COL_BOTTLENECK] = { "bottleneck", TL_CT_TEXT, "", 0 },
 };
 
 /* The op stream's columns before and after the launcher view's extra one. */
@@ -237,7 +259,7 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT, \
 	TL_COL_TRACE_GPU, TL_COL_TRACE_GPU_ARCH, \
 	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES, \
-	TL_COL_CONTEXT_ARGS
+	TL_COL_CONTEXT_ARGS, TL_COL_ITERATION, TL_COL_PHASE
 #define ARGS \
 	TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES, TL_COL_INPUT_STRIDES, \
 	TL_COL_CONCRETE_INPUTS
@@ -273,14 +295,22 @@ static const short kernels[] = {
 static const short meta[] = {
 	TL_COL_TRACE, TL_COL_RANK, TL_COL_KEY, TL_COL_VALUE
 };
+static const short iterations[] = {
+	TL_COL_TRACE, TL_COL_RANK, TL_COL_ITERATION, TL_COL_NAME,
+	TL_COL_ITERATION_SOURCE, TL_COL_PHASE, TL_COL_CONTEXT_REQUESTS,
+	TL_COL_GENERATION_REQUESTS, TL_COL_BATCH_TOKENS, TL_COL_BATCH_SOURCE,
+	TL_COL_PID, TL_COL_TID, TL_COL_TS_US, TL_COL_CPU_DUR_US,
+	TL_COL_KERNEL_COUNT, TL_COL_KERNEL_TIME_US, TL_COL_GPU_START_US,
+	TL_COL_GPU_SPAN_US, TL_COL_GAP_BEFORE_US, TL_COL_STEADY
+};
 static const short perf[] = {
 	TL_COL_PERF_MODEL, TL_COL_FLOPS, TL_COL_BYTES, TL_COL_FLOPS_PER_BYTE,
 	TL_COL_COMPUTE_SPEC, TL_COL_PARAMS, TL_COL_PERF_ERROR
 };
 static const short eff[] = {
 	TL_COL_HW, TL_COL_ROOF_KIND, TL_COL_ROOF, TL_COL_BW_ROOF,
-	TL_COL_PEAK_TFLOPS, TL_COL_PEAK_TBS, TL_COL_TFLOPS_S, TL_COL_TBS, TL_COL_ROOFLINE_TIME_US,
-	TL_COL_BOUND, TL_COL_PCT_ROOFLINE, TL_COL_ASSESSMENT,
+	TL_COL_PEAK_TFLOPS, TL_COL_PEAK_TBS, TL_COL_TFLOPS_S, TL_COL_TBS,
+	TL_COL_ROOFLINE_TIME_US, TL_COL_BOUND, TL_COL_PCT_ROOFLINE, TL_COL_ASSESSMENT,
 	TL_COL_ELTWISE_BASELINE_TBS, TL_COL_PCT_ELTWISE_BASELINE
 };
 static const short group[] = {
@@ -357,7 +387,7 @@ const struct tl_tabdef tl_tables[TL_TAB_N] = {
 	    NULL, 0 },
 	[TL_TAB_LAUNCHERS] = { "tl-parse", "--launchers", FORMAT,
 	    "The op stream", COLS(launchers), NULL, 0 },
-	[TL_TAB_STACK] = { "tl-parse", "--stack", FORMAT, "The op stream",
+	[TL_TAB_STACK] = { "tl-parse", "", FORMAT, "The op stream",
 	    COLS(stack), NULL, 0 },
 	[TL_TAB_TIMELINE] = { "tl-parse", "--timeline", FORMAT,
 	    "The timeline", COLS(timeline), NULL, 0 },
@@ -365,6 +395,8 @@ const struct tl_tabdef tl_tables[TL_TAB_N] = {
 	    "The kernel table", COLS(kernels), NULL, 0 },
 	[TL_TAB_META] = { "tl-parse", "--meta", FORMAT, "The metadata",
 	    COLS(meta), NULL, 0 },
+	[TL_TAB_ITERATIONS] = { "tl-parse", "--iterations", FORMAT,
+	    "The iteration table", COLS(iterations), NULL, 0 },
 	[TL_TAB_PERF] = { "tl-perfmodel tl-efficiency", "", FORMAT,
 	    "The perf-model columns", COLS(perf), NULL, 0 },
 	[TL_TAB_EFF] = { "tl-efficiency", "", FORMAT, "The efficiency columns",
@@ -524,7 +556,10 @@ tl_rr_need(const struct tl_rowreader *r, int c)
 		tl_stream_need(r->in, tl_cols[c].name);
 }
 
-/* Read the number of field v of column c as its type says. */
+/*
+ * Read the number of field v of column c as its type says, then apply
+ * the rule for numbers: finite, and a quantity is 0 or more.
+ */
 static void
 parse(struct tl_rowreader *r, int c, struct tl_field *v)
 {
@@ -549,8 +584,22 @@ parse(struct tl_rowreader *r, int c, struct tl_field *v)
 		break;
 	default:
 		v->has = v->s[0] != '\0';
-		break;
+		return;
 	}
+	if (v->has < 0)
+		v->why = tl_num_out_of_range(v->s, strlen(v->s)) ?
+		    "is out of range" : tl_cols[c].type == TL_CT_INT ?
+		    "is not an integer" : "is not a number";
+	else if (v->has == 0)
+		return;
+	else if (!isfinite(v->d))
+		v->why = "is not finite";
+	else if (tl_cols[c].quantity && (v->d < 0 || v->i < 0))
+		v->why = "is negative: a time, count, FLOPs or bytes is 0 or "
+		    "more";
+	else
+		return;
+	v->has = -1;
 }
 
 int
@@ -623,15 +672,23 @@ tl_rr_field(struct tl_rowreader *r, int c)
 	return v;
 }
 
-/* Field c's number; dies when it is not one. */
+const char *
+tl_rr_why(struct tl_rowreader *r, int c)
+{
+	const struct tl_field *v = tl_rr_field(r, c);
+
+	return v->has < 0 ? v->why : "";
+}
+
+/* Field c's number; dies when it breaks the rule. */
 static const struct tl_field *
 number(struct tl_rowreader *r, int c)
 {
 	const struct tl_field *v = tl_rr_field(r, c);
 
 	if (v->has < 0)
-		tl_stream_not_a(r->in, r->pos[c], tl_cols[c].type ==
-		    TL_CT_INT ? "an integer" : "a number");
+		tl_die("%s: %s '%s' %s", tl_stream_where(r->in),
+		    tl_cols[c].name, v->s, v->why);
 	return v;
 }
 

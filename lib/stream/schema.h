@@ -38,6 +38,8 @@ struct tl_coldef {
 	const char *name;
 	enum tl_coltype type;
 	const char *unit;	/* "µs", "%", "TFLOPS", "TB/s" ...; "" none */
+	int quantity;		/* a time, count, FLOPs, bytes or a figure
+				   derived from them: 0 or more */
 };
 
 /*
@@ -59,7 +61,7 @@ enum tl_col {
 	TL_COL_TRACE_IDLE_US, TL_COL_TRACE_UNLINKED_US,
 	TL_COL_TRACE_UNLINKED_COUNT, TL_COL_TRACE_GPU, TL_COL_TRACE_GPU_ARCH,
 	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES,
-	TL_COL_CONTEXT_ARGS,
+	TL_COL_CONTEXT_ARGS, TL_COL_ITERATION, TL_COL_PHASE,
 	TL_COL_MODULE, TL_COL_CALL_STACK,
 	/* the timeline, the kernel table, the metadata (tl-parse) */
 	TL_COL_DEVICE, TL_COL_TYPE, TL_COL_TIME_US, TL_COL_PCT_TOTAL,
@@ -67,6 +69,11 @@ enum tl_col {
 	TL_COL_CORRELATION, TL_COL_LINKED, TL_COL_GRAPH, TL_COL_LAUNCHER_UID,
 	TL_COL_LAUNCHER, TL_COL_OP_UID, TL_COL_OP_NAME, TL_COL_OP_CATEGORY,
 	TL_COL_GRID, TL_COL_BLOCK, TL_COL_KEY, TL_COL_VALUE,
+	/* the iteration table (tl-parse) */
+	TL_COL_ITERATION_SOURCE, TL_COL_CONTEXT_REQUESTS,
+	TL_COL_GENERATION_REQUESTS, TL_COL_BATCH_TOKENS, TL_COL_BATCH_SOURCE,
+	TL_COL_GPU_START_US, TL_COL_GPU_SPAN_US, TL_COL_GAP_BEFORE_US,
+	TL_COL_STEADY,
 	/* the perf-model columns (tl-perfmodel) */
 	TL_COL_PERF_MODEL, TL_COL_FLOPS, TL_COL_BYTES, TL_COL_FLOPS_PER_BYTE,
 	TL_COL_COMPUTE_SPEC, TL_COL_PARAMS, TL_COL_PERF_ERROR,
@@ -142,10 +149,11 @@ int tl_col_side(int c, int side);
 enum tl_table {
 	TL_TAB_OPS,		/* tl-parse: the op stream */
 	TL_TAB_LAUNCHERS,	/* tl-parse --launchers */
-	TL_TAB_STACK,		/* tl-parse --stack: after the rows' columns */
+	TL_TAB_STACK,		/* tl-parse's module context: after the rows' */
 	TL_TAB_TIMELINE,	/* tl-parse --timeline */
 	TL_TAB_KERNELS,		/* tl-parse --kernels */
 	TL_TAB_META,		/* tl-parse --meta */
+	TL_TAB_ITERATIONS,	/* tl-parse --iterations */
 	TL_TAB_PERF,		/* tl-perfmodel: appended */
 	TL_TAB_EFF,		/* tl-efficiency: appended */
 	TL_TAB_GROUP,		/* tl-efficiency --group: appended */
@@ -217,21 +225,26 @@ void tl_sig_more(struct tl_jbuf *key, const char *field);
 struct tl_field {
 	const char *s;	/* the decoded text; "" when empty or absent */
 	int has;	/* 1 a value; 0 empty or absent; -1 not a number of
-			   the column's type (the accessors below die then) */
+			   the column's type, not finite, or a negative
+			   quantity (the accessors below die then) */
 	int64_t i;	/* TL_CT_INT: the integer; TL_CT_US: nanoseconds */
 	double d;	/* a number as a double (TL_CT_US: µs); NaN none */
 	int parsed;	/* has, i and d are set (at most once per row) */
+	const char *why;	/* has = -1: tl_rr_why */
 };
 
 /*
  * The row reader: reads the columns a program asks for from a stream,
  * one struct per row: the text of each when the row is read, a number
  * when first asked for (so a row costs only what its reader uses).  A
- * column the input lacks reads as empty; a number that does not parse is
- * kept as has = -1 and ends the program (with the stream's message,
- * naming the column) only when a tl_rr_* number accessor reads it, so a
- * reader that tolerates bad numbers (tl-findings) checks tl_rr_field's
- * has itself.  The text stays valid until the next row.
+ * column the input lacks reads as empty.  One rule for every number: it
+ * parses as the column's type, is finite, and a quantity (a time, count,
+ * FLOPs, bytes) is 0 or more.  A number that breaks it is kept as has =
+ * -1 and ends the program (with the stream's message, naming the line,
+ * the column and what is wrong: tl_rr_why) only when a tl_rr_* number
+ * accessor reads it, so a reader that tolerates bad numbers (tl-findings)
+ * checks tl_rr_field's has itself.  The text stays valid until the next
+ * row.
  */
 struct tl_rowreader {
 	struct tl_stream *in;	/* the stream read (the caller's) */
@@ -275,13 +288,18 @@ tl_rr_text(const struct tl_rowreader *r, int c)
 const struct tl_field *tl_rr_field(struct tl_rowreader *r, int c);
 /*
  * Numbers: 1 with the value set, 0 when empty (tl_rr_num: NaN); each
- * dies with "FILE:LINE: COLUMN 'TEXT' is not ..." on text that is not
- * one.  tl_rr_i64 reads TL_CT_INT columns, tl_rr_ns TL_CT_US ones,
+ * dies with "FILE:LINE: COLUMN 'TEXT' is ..." (tl_rr_why) on a number
+ * that breaks the rule.  tl_rr_i64 reads TL_CT_INT columns, tl_rr_ns TL_CT_US ones,
  * tl_rr_num any number.
  */
 int tl_rr_i64(struct tl_rowreader *r, int c, int64_t *v);
 int tl_rr_ns(struct tl_rowreader *r, int c, int64_t *ns);
 double tl_rr_num(struct tl_rowreader *r, int c);
+/*
+ * What is wrong with field c when its has is -1: "is not a number" ("an
+ * integer"), "is out of range", "is not finite" or "is negative ...".
+ */
+const char *tl_rr_why(struct tl_rowreader *r, int c);
 
 /*
  * The signature fields of the current row (read them: tl_sig_cols), and

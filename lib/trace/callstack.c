@@ -7,7 +7,7 @@
 
 struct tl_callstack {
 	const struct tl_trace *t;
-	int *py;		/* python frames sorted by thread, ts */
+	int *py;		/* frames (t->py) sorted by thread, ts */
 	int *up;		/* enclosing frame (index into py), or -1 */
 	size_t n;
 	int *chain;
@@ -19,21 +19,16 @@ static const struct tl_trace *sort_t;
 static int
 cmp_frame(const void *a, const void *b)
 {
-	const struct tl_event *x = &sort_t->ev[*(const int *)a];
-	const struct tl_event *y = &sort_t->ev[*(const int *)b];
-	int c = tl_ev_cmp_thread(x, y);
+	int i = *(const int *)a, j = *(const int *)b;
+	const struct tl_pyframe *x = &sort_t->py[i], *y = &sort_t->py[j];
 
-	if (c != 0)
-		return c;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
 	if (x->dur != y->dur)
 		return x->dur > y->dur ? -1 : 1;	/* outer first */
-	return x->uid < y->uid ? -1 : x->uid > y->uid;
-}
-
-static int
-same_thread(const struct tl_event *a, const struct tl_event *b)
-{
-	return a->thread == b->thread;
+	return i < j ? -1 : i > j;	/* array order */
 }
 
 struct tl_callstack *
@@ -44,22 +39,23 @@ tl_callstack_new(const struct tl_trace *t)
 	int *stack;
 
 	cs->t = t;
-	cs->py = tl_malloc((t->nev + 1) * sizeof(*cs->py));
-	for (i = 0; i < t->nev; i++)
-		if (t->ev[i].kind == TL_EV_PYTHON)
-			cs->py[cs->n++] = (int)i;
+	cs->n = t->thread_py != NULL ? t->npy : 0;
+	cs->py = tl_malloc((cs->n + 1) * sizeof(*cs->py));
+	for (i = 0; i < cs->n; i++)
+		cs->py[i] = (int)i;
 	sort_t = t;
 	if (cs->n > 0)
 		qsort(cs->py, cs->n, sizeof(*cs->py), cmp_frame);
 	cs->up = tl_malloc((cs->n + 1) * sizeof(*cs->up));
 	stack = tl_malloc((cs->n + 1) * sizeof(*stack));
 	for (i = 0; i < cs->n; i++) {
-		const struct tl_event *e = &t->ev[cs->py[i]];
+		const struct tl_pyframe *e = &t->py[cs->py[i]];
 
 		while (sp > 0) {
-			const struct tl_event *top = &t->ev[cs->py[stack[sp - 1]]];
+			const struct tl_pyframe *top = &t->py[cs->py[stack[sp - 1]]];
 
-			if (same_thread(top, e) && e->ts < top->ts + top->dur)
+			if (top->thread == e->thread &&
+			    e->ts < top->ts + top->dur)
 				break;
 			sp--;
 		}
@@ -81,28 +77,32 @@ tl_callstack_free(struct tl_callstack *cs)
 	free(cs);
 }
 
-/* Innermost python frame of i's thread that contains i's start, or -1. */
+/* Innermost frame of i's thread that contains i's start, or -1. */
 static int
 innermost(struct tl_callstack *cs, int i)
 {
 	const struct tl_trace *t = cs->t;
 	const struct tl_event *e = &t->ev[i];
 	size_t lo = 0, hi = cs->n;
+	uint32_t th;
 	int f;
 
+	if (cs->n == 0)
+		return -1;
+	th = t->thread_py[e->thread];
 	while (lo < hi) {	/* first frame after (thread, ts) */
 		size_t mid = (lo + hi) / 2;
-		const struct tl_event *m = &t->ev[cs->py[mid]];
+		const struct tl_pyframe *m = &t->py[cs->py[mid]];
 
-		if (tl_ev_cmp_thread(m, e) <= 0)
+		if (m->thread < th || (m->thread == th && m->ts <= e->ts))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	for (f = (int)lo - 1; f >= 0; f = cs->up[f]) {
-		const struct tl_event *p = &t->ev[cs->py[f]];
+		const struct tl_pyframe *p = &t->py[cs->py[f]];
 
-		if (!same_thread(p, e))
+		if (p->thread != th)
 			return -1;
 		if (p->ts + p->dur > e->ts)
 			return f;
@@ -111,15 +111,18 @@ innermost(struct tl_callstack *cs, int i)
 }
 
 void
-tl_callstack_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
+tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
+    struct tl_jbuf *out)
 {
 	const struct tl_trace *t = cs->t;
 	size_t n = 0, k;
 	int f = innermost(cs, i), a = t->ev[i].parent;
 
 	tl_jb_reset(out);
+	if (t->thread_py == NULL)
+		return;		/* python_function events not read */
 	/* Merge frames and host ancestors, innermost first, by start. */
-	while (f >= 0 || a >= 0) {
+	while ((f >= 0 || a >= 0) && (depth == 0 || n < depth)) {
 		int take_py;
 
 		if (f < 0)
@@ -127,10 +130,10 @@ tl_callstack_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
 		else if (a < 0)
 			take_py = 1;
 		else
-			take_py = t->ev[cs->py[f]].ts >= t->ev[a].ts;
+			take_py = t->py[cs->py[f]].ts >= t->ev[a].ts;
 		tl_grow(&cs->chain, &cs->cap, n + 1, sizeof(*cs->chain));
 		if (take_py) {
-			cs->chain[n++] = cs->py[f];
+			cs->chain[n++] = -2 - f;
 			f = cs->up[f];
 		} else {
 			cs->chain[n++] = a;
@@ -138,7 +141,10 @@ tl_callstack_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
 		}
 	}
 	for (k = n; k-- > 0;) {
-		tl_jb_lit(out, tl_ev_name(t, &t->ev[cs->chain[k]]));
+		int c = cs->chain[k];
+
+		tl_jb_lit(out, c >= 0 ? tl_ev_name(t, &t->ev[c]) :
+		    tl_str(t->pystr, t->py[cs->py[-2 - c]].name));
 		if (k > 0)
 			tl_jb_raw(out, ";", 1);
 	}
@@ -153,14 +159,14 @@ tl_module_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
 
 	tl_jb_reset(out);
 	for (f = innermost(cs, i); f >= 0; f = cs->up[f]) {
-		if (strncmp(tl_ev_name(t, &t->ev[cs->py[f]]), "nn.Module: ",
-		    11) != 0)
+		if (strncmp(tl_str(t->pystr, t->py[cs->py[f]].name),
+		    "nn.Module: ", 11) != 0)
 			continue;
 		tl_grow(&cs->chain, &cs->cap, n + 1, sizeof(*cs->chain));
 		cs->chain[n++] = cs->py[f];
 	}
 	for (k = n; k-- > 0;) {
-		tl_jb_lit(out, tl_ev_name(t, &t->ev[cs->chain[k]]) + 11);
+		tl_jb_lit(out, tl_str(t->pystr, t->py[cs->chain[k]].name) + 11);
 		if (k > 0)
 			tl_jb_raw(out, "/", 1);
 	}

@@ -3,9 +3,9 @@
 #define TL_CALLSTACK_H
 
 /*
- * Where an op comes from: the python_function frames (read only when asked
- * for) and the cpu_op ancestors around it on its thread, outermost first.
- * The nn.Module path is the chain of "nn.Module: X" frames.
+ * Where an op comes from: the python_function frames (tl_trace.py) and
+ * the cpu_op ancestors around it on its thread, outermost first.  The
+ * nn.Module path is the chain of "nn.Module: X" frames.
  */
 #include "common/jsonw.h"
 #include "trace/trace.h"
@@ -14,8 +14,13 @@ struct tl_callstack;
 
 struct tl_callstack *tl_callstack_new(const struct tl_trace *t);
 void tl_callstack_free(struct tl_callstack *cs);
-/* Folded stack "outer;...;inner" of the frames around event i. */
-void tl_callstack_of(struct tl_callstack *cs, int i, struct tl_jbuf *out);
+/*
+ * Folded stack "outer;...;inner" of the frames around event i: the
+ * innermost depth of them (0: all); "" when the trace's python_function
+ * events were not read (TL_PY_SKIP).
+ */
+void tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
+    struct tl_jbuf *out);
 /* Module path "A_0/B_1/..." of event i, "" if none. */
 void tl_module_of(struct tl_callstack *cs, int i, struct tl_jbuf *out);
 

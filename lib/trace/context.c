@@ -55,15 +55,41 @@ sums(const char **s, int64_t *v)
 	    lit(s, "sqsk") && num(s, &v[3]) && lit(s, ")");
 }
 
-/* vLLM: execute_N_context_R(sq..)_generation_R(sq..), a prefix of name. */
+/*
+ * vLLM: execute_T_context_R(sq..)_generation_R(sq..) (detailed) or
+ * execute_context_R(N)_generation_R(N) (native), a prefix of s.
+ */
 static int
-vllm(const char *s, int64_t v[8])
+vllm(const char *s, struct tl_stepinfo *si)
 {
-	int64_t x;
+	const char *p = s;
+	int64_t x, n[2];
 
-	return lit(&s, "execute_") && num(&s, &x) && lit(&s, "_context_") &&
-	    num(&s, &x) && sums(&s, v) && lit(&s, "_generation_") &&
-	    num(&s, &x) && sums(&s, v + 4);
+	if (lit(&p, "execute_") && num(&p, &x) && lit(&p, "_context_") &&
+	    num(&p, &si->ctx_reqs) && sums(&p, si->v) &&
+	    lit(&p, "_generation_") && num(&p, &si->gen_reqs) &&
+	    sums(&p, si->v + 4)) {
+		si->detailed = 1;
+		si->tokens = si->v[0] + si->v[4];
+		return 1;
+	}
+	p = s;
+	if (lit(&p, "execute_context_") && num(&p, &si->ctx_reqs) &&
+	    lit(&p, "(") && num(&p, &n[0]) && lit(&p, ")_generation_") &&
+	    num(&p, &si->gen_reqs) && lit(&p, "(") && num(&p, &n[1]) &&
+	    lit(&p, ")")) {
+		memset(si->v, 0, sizeof(si->v));
+		si->tokens = n[0] + n[1];
+		return 1;
+	}
+	si->ctx_reqs = si->gen_reqs = -1;
+	p = s;
+	if (lit(&p, "execute_diffusion_") && num(&p, &si->batch) &&
+	    lit(&p, "_") && num(&p, &x) && lit(&p, "x") && num(&p, &x)) {
+		si->fmt = TL_STEP_DIFFUSION;
+		return 1;
+	}
+	return 0;
 }
 
 /*
@@ -101,65 +127,146 @@ bracket(const char *s, const char *word, const char **body, size_t *n)
 	return 1;
 }
 
-/* SGLang: step[EXTEND|DECODE|MIXED ... sqsq=...]; absent keys are 0. */
+/*
+ * SGLang: step[EXTEND|DECODE|MIXED bs=B ...], detailed when it has
+ * c_sqsq or g_sqsq (absent sums are 0).  The mode word is the phase.
+ */
 static int
-sglang(const char *s, int64_t v[8])
+sglang(const char *s, struct tl_stepinfo *si)
 {
 	static const char *const modes[] = { "EXTEND", "DECODE", "MIXED" };
+	static const int phases[] = {
+		TL_PHASE_PREFILL, TL_PHASE_DECODE, TL_PHASE_MIXED
+	};
 	const char *b;
 	size_t n, m;
-	int i, sq = 0;
+	int64_t bs, toks;
+	int i, mode;
 
 	if (!bracket(s, "step", &b, &n))
 		return 0;
-	for (i = 0; i < 3; i++) {
-		m = strlen(modes[i]);
-		if (n >= m && strncmp(b, modes[i], m) == 0 &&
+	for (mode = 0; mode < 3; mode++) {
+		m = strlen(modes[mode]);
+		if (n >= m && strncmp(b, modes[mode], m) == 0 &&
 		    (n == m || (!isalnum((unsigned char)b[m]) && b[m] != '_')))
 			break;
 	}
-	if (i == 3)
+	if (mode == 3)
 		return 0;
+	si->phase = phases[mode];
 	for (i = 0; i < 8; i++) {
-		if (!kv(b, n, keys[i], &v[i]))
-			v[i] = 0;
+		if (!kv(b, n, keys[i], &si->v[i]))
+			si->v[i] = 0;
 		else if (i == 2 || i == 6)
-			sq = 1;
+			si->detailed = 1;
 	}
-	return sq;
+	if (!kv(b, n, "bs", &bs))
+		bs = -1;
+	si->batch = bs;
+	if (mode == 0)
+		si->ctx_reqs = bs, si->gen_reqs = 0;
+	else if (mode == 1)
+		si->ctx_reqs = 0, si->gen_reqs = bs;
+	else if (!kv(b, n, "c", &si->ctx_reqs) ||
+	    !kv(b, n, "g", &si->gen_reqs))
+		si->ctx_reqs = si->gen_reqs = -1;
+	if (si->detailed && si->v[0] + si->v[4] > 0)
+		si->tokens = si->v[0] + si->v[4];
+	else if (kv(b, n, "toks", &toks))
+		si->tokens = toks;
+	else if (mode == 1)
+		si->tokens = bs;	/* one query token per request */
+	return 1;
 }
 
-/* ATOM: prefill[... tok= sk= sqsq= sqsk=] or decode[...]. */
+/*
+ * ATOM: prefill[bs=B tok=T ...] or decode[bs=B tok=T p=P d=D ...],
+ * detailed when it has sqsq and sqsk.  A decode step with P > 0 prefill
+ * requests is mixed.  B may be "117/128" (the real batch, then the
+ * graph's).
+ */
 static int
-atom(const char *s, int64_t v[8])
+atom(const char *s, struct tl_stepinfo *si)
 {
 	const char *b;
 	size_t n;
-	int64_t *w = v;
+	int64_t *w = si->v, p, d;
 
-	memset(v, 0, 8 * sizeof(*v));
-	if (!bracket(s, "prefill", &b, &n)) {
-		if (!bracket(s, "decode", &b, &n))
-			return 0;
-		w = v + 4;
-	}
-	if (!kv(b, n, "sqsq", &w[2]) || !kv(b, n, "sqsk", &w[3]))
+	if (bracket(s, "prefill", &b, &n)) {
+		si->phase = TL_PHASE_PREFILL;
+	} else if (bracket(s, "decode", &b, &n)) {
+		si->phase = TL_PHASE_DECODE;
+		w = si->v + 4;
+	} else
 		return 0;
-	if (!kv(b, n, "tok", &w[0]))
-		w[0] = 0;
-	if (!kv(b, n, "sk", &w[1]))
-		w[1] = 0;
+	if (kv(b, n, "sqsq", &w[2]) && kv(b, n, "sqsk", &w[3])) {
+		si->detailed = 1;
+		if (!kv(b, n, "tok", &w[0]))
+			w[0] = 0;
+		if (!kv(b, n, "sk", &w[1]))
+			w[1] = 0;
+	} else
+		memset(si->v, 0, sizeof(si->v));
+	if (!kv(b, n, "bs", &si->batch))
+		si->batch = -1;
+	if (!kv(b, n, "tok", &si->tokens))
+		si->tokens = -1;
+	if (si->phase == TL_PHASE_PREFILL) {
+		si->ctx_reqs = si->batch;
+		si->gen_reqs = 0;
+	} else if (kv(b, n, "p", &p) && p > 0) {
+		si->phase = TL_PHASE_MIXED;
+		si->ctx_reqs = p;
+		si->gen_reqs = kv(b, n, "d", &d) ? d :
+		    si->batch >= p ? si->batch - p : -1;
+	} else {
+		si->ctx_reqs = 0;
+		si->gen_reqs = si->batch;
+	}
+	return 1;
+}
+
+const char *const tl_phase_names[4] = { "", "prefill", "decode", "mixed" };
+
+int
+tl_step_info(const char *name, struct tl_stepinfo *si)
+{
+	int ok;
+
+	memset(si, 0, sizeof(*si));
+	si->tokens = si->batch = -1;
+	if (strncmp(name, "execute_", 8) == 0) {
+		si->fmt = TL_STEP_VLLM;
+		ok = vllm(name, si);
+	} else if (strncmp(name, "step[", 5) == 0) {
+		si->fmt = TL_STEP_SGLANG;
+		ok = sglang(name, si);
+	} else {
+		si->fmt = TL_STEP_ATOM;
+		ok = atom(name, si);
+	}
+	if (!ok) {
+		memset(si, 0, sizeof(*si));
+		si->tokens = si->batch = si->ctx_reqs = si->gen_reqs = -1;
+		return 0;
+	}
+	if (si->phase == TL_PHASE_NONE && si->ctx_reqs >= 0 &&
+	    si->gen_reqs >= 0)
+		si->phase = si->ctx_reqs > 0 && si->gen_reqs > 0 ?
+		    TL_PHASE_MIXED : si->ctx_reqs > 0 ? TL_PHASE_PREFILL :
+		    si->gen_reqs > 0 ? TL_PHASE_DECODE : TL_PHASE_NONE;
 	return 1;
 }
 
 int
 tl_step_parse(const char *name, int64_t v[8])
 {
-	if (strncmp(name, "execute_", 8) == 0)
-		return vllm(name, v);
-	if (strncmp(name, "step[", 5) == 0)
-		return sglang(name, v);
-	return atom(name, v);
+	struct tl_stepinfo si;
+
+	if (!tl_step_info(name, &si) || !si.detailed)
+		return 0;
+	memcpy(v, si.v, sizeof(si.v));
+	return 1;
 }
 
 static const struct tl_trace *sort_t;
@@ -201,9 +308,8 @@ tl_steps_free(struct tl_steps *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The innermost step annotation around event i on its thread, or -1. */
-static long
-step_of(const struct tl_trace *t, const struct tl_steps *s, int i)
+long
+tl_step_of(const struct tl_trace *t, const struct tl_steps *s, int i)
 {
 	const struct tl_event *e = &t->ev[i];
 	size_t lo = 0, hi = s->n, k;
@@ -324,7 +430,7 @@ tl_context_args(const struct tl_trace *t, const struct tl_steps *s,
 		moe(t, rows, r, b);
 	if (o != NULL && s->n > 0 && (strcmp(o->model, "paged_attn") == 0 ||
 	    strcmp(o->extra_model, "paged_attn") == 0) &&
-	    (st = step_of(t, s, r->op)) >= 0)
+	    (st = tl_step_of(t, s, r->op)) >= 0)
 		for (k = 0; k < 8; k++) {
 			member(b, keys[k]);
 			tl_jb_int(b, s->v[st][k]);

@@ -25,6 +25,37 @@
 #include "trace/rollup.h"
 #include "trace/trace.h"
 
+/* The serving frameworks whose step annotations tl reads. */
+enum tl_stepfmt {
+	TL_STEP_NONE, TL_STEP_VLLM, TL_STEP_SGLANG, TL_STEP_ATOM,
+	TL_STEP_DIFFUSION
+};
+
+/* What a step annotation says; -1 where it does not say. */
+struct tl_stepinfo {
+	enum tl_stepfmt fmt;
+	int detailed;		/* v holds the eight sums */
+	int64_t v[8];		/* c_sq ... g_sqsk (0 unless detailed) */
+	int64_t ctx_reqs;	/* context (prefill) requests */
+	int64_t gen_reqs;	/* generation (decode) requests */
+	int64_t tokens;		/* tokens in the step's batch */
+	int64_t batch;		/* its bs= (requests; images for xDiT) */
+	int phase;		/* TL_PHASE_*: what its mode word says, or 0 */
+};
+
+/* A step's phase. */
+enum { TL_PHASE_NONE, TL_PHASE_PREFILL, TL_PHASE_DECODE, TL_PHASE_MIXED };
+extern const char *const tl_phase_names[4];	/* "" "prefill" ... */
+
+/*
+ * Read a step annotation in the formats TraceLens reads, detailed and
+ * native (TraceLens/TraceUtils/annotation_utils.py): vLLM's
+ * execute_T_context_R(sq..)_generation_R(sq..) and
+ * execute_context_R(N)_generation_R(N), SGLang's step[MODE bs=B ...],
+ * ATOM's prefill[bs=B tok=T ...] and decode[bs=B tok=T p=P d=D ...] and
+ * xDiT's execute_diffusion_B_WxH.  1 when name is one, else 0.
+ */
+int tl_step_info(const char *name, struct tl_stepinfo *s);
 /*
  * The eight aggregates of a detailed step annotation, in the order c_sq,
  * c_sk, c_sqsq, c_sqsk, g_sq, g_sk, g_sqsq, g_sqsk: 1 when name is one,
@@ -41,6 +72,11 @@ struct tl_steps {
 
 void tl_steps_find(const struct tl_trace *t, struct tl_steps *s);
 void tl_steps_free(struct tl_steps *s);
+/*
+ * The innermost step annotation around event i on its thread (its index
+ * in s), or -1.
+ */
+long tl_step_of(const struct tl_trace *t, const struct tl_steps *s, int i);
 
 /* Row r's context args into b (reset first); empty when it has none. */
 void tl_context_args(const struct tl_trace *t, const struct tl_steps *s,

@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -64,6 +66,9 @@ struct tl_input {
 	unsigned long nreads;	/* src_read calls so far */
 	char errmsg[256];
 	int gzip;
+	/* The progress line: on a terminal only, every PROGRESS_STEP bytes. */
+	int progress, shown;
+	uint64_t done, next;
 	/* tl_input_read's buffers, given in turn. */
 	struct tl_input_req ring[NBUF];
 	int ringon;
@@ -71,6 +76,33 @@ struct tl_input {
 	struct tl_input_req *cur;
 	long curpos;
 };
+
+#define PROGRESS_STEP (UINT64_C(1) << 30)
+
+/*
+ * The message of a read error, zerr as zlib's (and the ISA-L reader's)
+ * error codes put it, msg their text: what is wrong with the file and
+ * what to do, in one line.
+ */
+static void
+gz_error(struct tl_input *in, int zerr, const char *msg)
+{
+	static const char check[] = "gzip -t FILE checks a copy";
+
+	if (zerr == Z_BUF_ERROR)
+		snprintf(in->errmsg, sizeof(in->errmsg), "the gzip data is cut "
+		    "short (an unfinished copy or write?): use the whole file "
+		    "(%s)", check);
+	else if (zerr == Z_ERRNO)
+		snprintf(in->errmsg, sizeof(in->errmsg), "%s", msg);
+	else if (strstr(msg, "check") != NULL)
+		snprintf(in->errmsg, sizeof(in->errmsg), "gzip checksum "
+		    "mismatch (%s): the file is corrupt; use an intact copy "
+		    "(%s)", msg, check);
+	else
+		snprintf(in->errmsg, sizeof(in->errmsg), "corrupt gzip data "
+		    "(%s): use an intact copy (%s)", msg, check);
+}
 
 #ifdef TL_ISAL
 /* Read more input after the bytes not consumed yet: 0, or -1. */
@@ -331,14 +363,7 @@ src_read(struct tl_input *in, char *dst, unsigned n)
 		return (long)got;
 	if (z->err == Z_OK)
 		return 0;
-	if (z->err == Z_BUF_ERROR)
-		snprintf(in->errmsg, sizeof(in->errmsg), "%s",
-		    "truncated gzip input (unexpected end of file)");
-	else if (z->err == Z_ERRNO)
-		snprintf(in->errmsg, sizeof(in->errmsg), "%s", z->msg);
-	else	/* as gzerror puts it */
-		snprintf(in->errmsg, sizeof(in->errmsg), "<fd:%d>: %s", z->fd,
-		    z->msg);
+	gz_error(in, z->err, z->msg);
 	return -1;
 }
 
@@ -380,11 +405,7 @@ src_read(struct tl_input *in, char *dst, unsigned n)
 		int zerr;
 		const char *m = gzerror(in->gz, &zerr);
 
-		if (zerr == Z_BUF_ERROR)
-			m = "truncated gzip input (unexpected end of file)";
-		else if (zerr == Z_ERRNO)
-			m = strerror(errno);
-		snprintf(in->errmsg, sizeof(in->errmsg), "%s", m);
+		gz_error(in, zerr, zerr == Z_ERRNO ? strerror(errno) : m);
 	}
 	return r;
 }
@@ -415,6 +436,13 @@ fill(struct tl_input *in, struct tl_input_req *r)
 		got += (size_t)n;
 	}
 	r->got = got > 0 ? (long)got : in->err ? -1 : 0;
+	in->done += got;
+	if (in->progress && in->done >= in->next) {
+		fprintf(stderr, "\r%s: %s: %llu GB of JSON read", tl_progname(),
+		    in->name, (unsigned long long)(in->done / PROGRESS_STEP));
+		in->next += PROGRESS_STEP;
+		in->shown = 1;
+	}
 }
 
 static void *
@@ -498,6 +526,8 @@ tl_input_open(const char *path)
 	in = tl_calloc(1, sizeof(*in));
 	in->name = tl_strdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
 	in->fd = fd;
+	in->progress = isatty(STDERR_FILENO);	/* never in pipes or files */
+	in->next = PROGRESS_STEP;
 	if (src_open(in) < 0) {
 		close(fd);
 		tl_warn("%s: cannot open for reading", in->name);
@@ -586,11 +616,13 @@ tl_input_close(struct tl_input *in)
 	pthread_cond_broadcast(&in->cv);
 	pthread_mutex_unlock(&in->mu);
 	pthread_join(in->thread, NULL);
+	if (in->shown)		/* take the progress line away */
+		fputs("\r\033[K", stderr);
 	finished = in->ended && !in->err;
 	zrc = src_close(in);
 	if (finished && zrc != Z_OK) {
-		tl_warn("%s: truncated or corrupt gzip input%s", in->name,
-		    zrc == Z_BUF_ERROR ? " (unexpected end of file)" : "");
+		gz_error(in, zrc, "corrupt data");
+		tl_warn("%s: %s", in->name, in->errmsg);
 		rc = -1;
 	}
 	pthread_mutex_destroy(&in->mu);

@@ -83,8 +83,11 @@ refill(struct scanner *s, size_t keep, size_t *shift)
 		n = par_read(s, s->buf + s->len, s->cap - s->len - 1);
 	else
 		n = tl_input_read(s->in, s->buf + s->len, s->cap - s->len - 1);
-	if (n < 0)
-		return fail(s, s->len, tl_input_error(s->in));
+	if (n < 0) {		/* not a place in the JSON text */
+		tl_warn("%s: %s", s->name, tl_input_error(s->in));
+		s->failed = 1;
+		return -1;
+	}
 	if (n == 0) {
 		s->eof = 1;
 		return 0;

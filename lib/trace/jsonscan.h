@@ -79,7 +79,7 @@ int tl_scan(struct tl_input *in, const struct tl_scan_cb *cb);
 #define TL_META_MAX (4u << 20)
 /* Largest single event or value accepted. */
 #define TL_EVENT_MAX (256u << 20)
-/* Bytes of input a worker cuts at a time. */
-#define TL_SCAN_BLOCK (1u << 19)
+/* Bytes of input a worker cuts at a time (memory: tl-parse(1)). */
+#define TL_SCAN_BLOCK (1u << 18)
 
 #endif

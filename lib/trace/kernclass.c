@@ -2,66 +2,29 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "common/util.h"
 #include "trace/kernclass.h"
 #include "trace/trace.h"
 
-/* Strip an optional ".kd" suffix; return the remaining length. */
-static size_t
-base_len(const char *s)
+const struct tl_kerninfo *
+tl_kernel_info(int kind, const char *name)
 {
-	size_t n = strlen(s);
+	static const struct tl_kerninfo copy = {
+		"memcpy", "memory copy", TL_GC_MEMCPY, 0
+	}, set = {
+		"memcpy", "memory set", TL_GC_COMPUTE, 0
+	};
 
-	if (n >= 3 && strcmp(s + n - 3, ".kd") == 0)
-		n -= 3;
-	return n;
-}
-
-static int
-eq(const char *s, size_t n, const char *lit)
-{
-	return strlen(lit) == n && memcmp(s, lit, n) == 0;
-}
-
-/* ^(MEMORY_COPY_(HOST_TO_DEVICE|...)|__amd_rocclr_copyBuffer(Rect)?(Aligned)?)(\.kd)?$ */
-static int
-rocm_copy(const char *s)
-{
-	size_t n = base_len(s);
-
-	return eq(s, n, "MEMORY_COPY_HOST_TO_DEVICE") ||
-	    eq(s, n, "MEMORY_COPY_DEVICE_TO_HOST") ||
-	    eq(s, n, "MEMORY_COPY_DEVICE_TO_DEVICE") ||
-	    eq(s, n, "__amd_rocclr_copyBuffer") ||
-	    eq(s, n, "__amd_rocclr_copyBufferRect") ||
-	    eq(s, n, "__amd_rocclr_copyBufferAligned") ||
-	    eq(s, n, "__amd_rocclr_copyBufferRectAligned");
-}
-
-static int
-rocm_fill(const char *s)
-{
-	size_t n = base_len(s);
-
-	return eq(s, n, "__amd_rocclr_fillBuffer") ||
-	    eq(s, n, "__amd_rocclr_fillBufferAligned");
+	if (kind == TL_EV_MEMCPY)
+		return &copy;
+	if (kind == TL_EV_MEMSET)
+		return &set;
+	return tl_kerntable_find(name);
 }
 
 enum tl_gpuclass
 tl_kernclass(int kind, const char *name)
 {
-	if (kind == TL_EV_MEMCPY)
-		return TL_GC_MEMCPY;
-	if (kind == TL_EV_KERNEL) {
-		if (rocm_copy(name))
-			return TL_GC_MEMCPY;
-		if (rocm_fill(name))
-			return TL_GC_COMPUTE;
-		if (tl_contains_ci(name, "nccl") || tl_contains_ci(name, "rccl") ||
-		    tl_contains_ci(name, "cross_device_reduce"))
-			return TL_GC_COMM;
-	}
-	return TL_GC_COMPUTE;
+	return tl_kernel_info(kind, name)->timeline;
 }
 
 const char *

@@ -6,6 +6,7 @@
 #include "stream/optable.h"
 #include "trace/callstack.h"
 #include "trace/context.h"
+#include "trace/iter.h"
 #include "trace/kernclass.h"
 #include "trace/opstream.h"
 #include "trace/tree.h"
@@ -25,6 +26,16 @@ w_opt_int(struct tl_opstream *os, int64_t v)
 		tl_w_int(os->w, v);
 }
 
+/* A count, or empty when unknown (negative). */
+static void
+w_opt_count(struct tl_opstream *os, int64_t v)
+{
+	if (v >= 0)
+		tl_w_int(os->w, v);
+	else
+		tl_w_empty(os->w);
+}
+
 /* A positive count, or empty when unknown (0). */
 static void
 w_pos_int(struct tl_opstream *os, long long v)
@@ -33,6 +44,17 @@ w_pos_int(struct tl_opstream *os, long long v)
 		tl_w_int(os->w, v);
 	else
 		tl_w_empty(os->w);
+}
+
+/* A host event's pid, tid, start and duration. */
+static void
+w_host(struct tl_opstream *os, const struct tl_trace *t,
+    const struct tl_event *e)
+{
+	w_interned(os, t, tl_ev_pid(t, e));
+	w_interned(os, t, tl_ev_tid(t, e));
+	tl_w_us(os->w, e->ts);
+	tl_w_us(os->w, e->dur);
 }
 
 static void
@@ -75,6 +97,12 @@ kernels_json(struct tl_opstream *os, const struct tl_trace *t,
 		tl_jb_us(&os->jb, g->ts);
 		tl_jb_lit(&os->jb, ",\"dur\":");
 		tl_jb_us(&os->jb, g->dur);
+		/* The launch call's start: where the host let the GPU go. */
+		if (g->parent >= 0 && (t->ev[g->parent].kind == TL_EV_RUNTIME ||
+		    t->ev[g->parent].kind == TL_EV_DRIVER)) {
+			tl_jb_lit(&os->jb, ",\"launch_ts\":");
+			tl_jb_us(&os->jb, t->ev[g->parent].ts);
+		}
 		tl_jb_lit(&os->jb, "}");
 	}
 	tl_jb_lit(&os->jb, "]");
@@ -97,9 +125,12 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
     struct tl_callstack *cs)
 {
 	struct tl_steps steps;
+	struct tl_iters it;
 	size_t i;
+	long x;
 
 	tl_steps_find(t, &steps);
+	tl_iters_find(t, &it);
 	for (i = 0; i < rows->n; i++) {
 		const struct tl_row *r = &rows->v[i];
 		const struct tl_event *e = &t->ev[r->op];
@@ -119,10 +150,7 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		tl_w_str(os->w, r->category);
 		tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
 		tl_w_str(os->w, tl_rowkind_name(r->kind));
-		w_interned(os, t, tl_ev_pid(t, e));
-		w_interned(os, t, tl_ev_tid(t, e));
-		tl_w_us(os->w, e->ts);
-		tl_w_us(os->w, e->dur);
+		w_host(os, t, e);
 		tl_w_int(os->w, r->ngpu);
 		tl_w_us(os->w, r->busy);
 		if (os->launchers)
@@ -163,14 +191,22 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		w_pos_int(os, t->gpu.memory_bytes);
 		tl_context_args(t, &steps, rows, r, &os->jb);
 		tl_w_mem(os->w, os->jb.s, os->jb.n);
+		if ((x = tl_iters_of(&it, t, r->op)) >= 0) {
+			tl_w_int(os->w, it.v[x].number);
+			tl_w_str(os->w, tl_phase_names[it.v[x].si.phase]);
+		} else {
+			tl_w_empty(os->w);
+			tl_w_empty(os->w);
+		}
 		if (cs != NULL) {
 			tl_module_of(cs, r->op, &os->jb);
 			tl_w_mem(os->w, os->jb.s, os->jb.n);
-			tl_callstack_of(cs, r->op, &os->jb);
+			tl_callstack_of(cs, r->op, os->depth, &os->jb);
 			tl_w_mem(os->w, os->jb.s, os->jb.n);
 		}
 		tl_w_eol(os->w);
 	}
+	tl_iters_free(&it);
 	tl_steps_free(&steps);
 }
 
@@ -373,4 +409,52 @@ tl_os_timelines(struct tl_opstream *os, const struct tl_trace *t,
 		tl_os_timeline(os, t, tl_str(t->str, dev[i]), &dtl);
 	}
 	free(dev);
+}
+
+void
+tl_os_iterations(struct tl_opstream *os, const struct tl_trace *t,
+    struct tl_iters *it, const struct tl_window *win)
+{
+	struct tl_rows rows;
+	size_t i;
+
+	tl_rollup(t, win, &rows);
+	tl_iters_stats(it, t, &rows);
+	tl_rows_free(&rows);
+	for (i = 0; i < it->n; i++) {
+		const struct tl_iter *p = &it->v[i];
+		const struct tl_event *e = &t->ev[p->ev];
+		const struct tl_iter *q = i > 0 ? &it->v[i - 1] : NULL;
+
+		if (!tl_in_window(t, win, p->ev))
+			continue;
+		w_trace(os, t);
+		tl_w_int(os->w, p->number);
+		w_interned(os, t, e->name);
+		tl_w_str(os->w, tl_iter_source(p));
+		tl_w_str(os->w, tl_phase_names[p->si.phase]);
+		w_opt_count(os, p->si.ctx_reqs);
+		w_opt_count(os, p->si.gen_reqs);
+		w_opt_count(os, p->si.tokens);
+		tl_w_str(os->w, p->si.tokens < 0 ? "" : p->shape_tokens ?
+		    "shape" : "annotation");
+		w_host(os, t, e);
+		tl_w_int(os->w, p->nkernels);
+		tl_w_us(os->w, p->kernel_ns);
+		if (p->gpu_start != TL_NONE) {
+			tl_w_us(os->w, p->gpu_start);
+			tl_w_us(os->w, p->gpu_end - p->gpu_start);
+		} else {
+			tl_w_empty(os->w);
+			tl_w_empty(os->w);
+		}
+		if (q != NULL && q->gpu_end != TL_NONE &&
+		    p->gpu_start != TL_NONE)
+			tl_w_us(os->w, p->gpu_start > q->gpu_end ?
+			    p->gpu_start - q->gpu_end : 0);
+		else
+			tl_w_empty(os->w);
+		tl_w_int(os->w, p->steady);
+		tl_w_eol(os->w);
+	}
 }

@@ -17,11 +17,13 @@
 #include "trace/trace.h"
 
 struct tl_callstack;
+struct tl_iters;
 
 struct tl_opstream {
 	struct tl_writer *w;
 	struct tl_jbuf jb;	/* scratch for JSON fields */
 	int launchers;		/* rows are the launcher view */
+	size_t depth;		/* call_stack: the innermost frames; 0 all */
 };
 
 /*
@@ -60,5 +62,11 @@ void tl_os_kernels(struct tl_opstream *os, const struct tl_trace *t,
  */
 void tl_os_meta(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_timeline *tl);
+/*
+ * One row per iteration starting in the window (lib/trace/iter.h), its
+ * ops' GPU time from the window's op rows; its steady flags as the caller set them.
+ */
+void tl_os_iterations(struct tl_opstream *os, const struct tl_trace *t,
+    struct tl_iters *it, const struct tl_window *win);
 
 #endif

@@ -5,6 +5,7 @@
 #include "common/interval.h"
 #include "common/util.h"
 #include "stream/optable.h"
+#include "trace/kernclass.h"
 #include "trace/rollup.h"
 #include "trace/tree.h"
 
@@ -118,6 +119,8 @@ label(const struct tl_trace *t, const struct tl_rows *rows, struct tl_row *r)
 			all_copy = 0;
 	if (r->kind == TL_ROW_COMM)
 		r->category = "comm";
+	else if (r->kind == TL_ROW_GRAPH)
+		r->category = tl_kernel_info(t->ev[g[0]].kind, k)->category;
 	else if (r->kind == TL_ROW_BWD && r->fwd >= 0 &&
 	    (o = info(t, r->fwd)) != NULL)
 		r->category = o->category;
@@ -442,6 +445,35 @@ keep_window(const struct tl_trace *t, const struct tl_window *w,
 	rows->n = o;
 }
 
+/*
+ * A GPU event a graph launch replays that no captured op took: the row of
+ * its launch and kernel family, named "LAUNCH: FAMILY".
+ */
+static struct tl_row *
+graph_row(const struct tl_trace *t, struct tl_rows *rows, struct tl_map *m,
+    int g)
+{
+	const struct tl_event *e = &t->ev[g];
+	const struct tl_kerninfo *ki = tl_kernel_info(e->kind,
+	    tl_ev_name(t, e));
+	int64_t *k;
+	struct tl_row *r;
+	char buf[256];
+	uint32_t id;
+
+	snprintf(buf, sizeof(buf), "%s: %s", tl_ev_name(t, &t->ev[e->parent]),
+	    ki->family);
+	if (rows->names == NULL)
+		rows->names = tl_strtab_new();
+	id = tl_intern(rows->names, buf, strlen(buf));
+	if ((k = tl_map_get(m, (uint64_t)e->parent, id)) != NULL)
+		return &rows->v[*k];
+	tl_map_put(m, (uint64_t)e->parent, id, (int64_t)rows->n);
+	r = new_row(rows, e->parent, TL_ROW_GRAPH);
+	r->name = tl_str(rows->names, id);
+	return r;
+}
+
 /* The op a leftover kernel belongs to: nearest cpu_op, else its launch. */
 static int
 owner(const struct tl_trace *t, int g)
@@ -456,7 +488,7 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
     struct tl_rows *rows)
 {
 	struct ctx c;
-	struct tl_map comm;
+	struct tl_map comm, graph;
 	size_t i, left;
 	int pass;
 
@@ -485,6 +517,7 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	 * each row's GPU events lie together in rows->gpu.
 	 */
 	tl_map_init(&comm);
+	tl_map_init(&graph);
 	left = rows->n;
 	for (pass = 0; pass < 2; pass++) {
 		size_t synth = left;	/* pass 1: the next synthetic row */
@@ -499,6 +532,10 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 			if (e->flags & TL_F_COMM)
 				r = keyed_row(rows, &comm, owner(t, (int)i),
 				    TL_ROW_COMM);
+			else if ((e->flags & TL_F_GRAPH) &&
+			    (t->ev[e->parent].kind == TL_EV_RUNTIME ||
+			    t->ev[e->parent].kind == TL_EV_DRIVER))
+				r = graph_row(t, rows, &graph, (int)i);
 			else if (pass == 0)
 				r = new_row(rows, owner(t, (int)i),
 				    TL_ROW_SYNTH);
@@ -518,11 +555,13 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	keep_window(t, w, rows);
 	for (i = 0; i < rows->n; i++)
 		if (rows->v[i].kind == TL_ROW_COMM ||
-		    rows->v[i].kind == TL_ROW_SYNTH) {
+		    rows->v[i].kind == TL_ROW_SYNTH ||
+		    rows->v[i].kind == TL_ROW_GRAPH) {
 			finish_row(t, rows, &rows->v[i]);
 			label(t, rows, &rows->v[i]);
 		}
 	tl_map_free(&comm);
+	tl_map_free(&graph);
 	free(c.covered);
 	free(c.model_below);
 	free(c.stack);
@@ -620,6 +659,7 @@ tl_rows_free(struct tl_rows *rows)
 {
 	free(rows->v);
 	free(rows->gpu);
+	tl_strtab_free(rows->names);
 	memset(rows, 0, sizeof(*rows));
 }
 
@@ -628,7 +668,7 @@ tl_rowkind_name(int kind)
 {
 	static const char *const names[] = {
 		"model", "leaf", "backward", "synthetic", "comm", "launcher",
-		"pseudo"
+		"pseudo", "graph"
 	};
 
 	return names[kind];

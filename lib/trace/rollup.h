@@ -8,7 +8,9 @@
  * TraceLens/TreePerf/tree_perf.py): an op with a perf model takes its
  * whole subtree, otherwise the leaf launcher; a backward wrapper whose
  * forward op has a backward model takes its subtree; kernels left over become one
- * synthetic row each under their nearest op.  Collective kernels never
+ * synthetic row each under their nearest op, except that those a graph
+ * launch replays (and no captured op took) become one row per launch and
+ * kernel family (stream/kerntable.h).  Collective kernels never
  * enter those rows: they go to one comm row per launching op.  So every
  * linked GPU event is counted in exactly one row.
  *
@@ -29,8 +31,11 @@ enum tl_rowkind {
 	TL_ROW_SYNTH,		/* one kernel left over, under its nearest op */
 	TL_ROW_COMM,		/* collective kernels of one op */
 	TL_ROW_LAUNCHER,	/* launcher view */
-	TL_ROW_PSEUDO		/* kernels of an op split off (TraceLens'
+	TL_ROW_PSEUDO,		/* kernels of an op split off (TraceLens'
 				   pseudo-ops), named name */
+	TL_ROW_GRAPH		/* GPU events of one graph launch and kernel
+				   family that no captured op took (trace/
+				   capture.h), named "LAUNCH: FAMILY" */
 };
 
 struct tl_row {
@@ -52,6 +57,7 @@ struct tl_rows {
 	int *gpu;		/* the rows' GPU event indices, row by row */
 	size_t ngpu, capgpu;
 	int64_t total_busy;	/* sum of busy over the rows */
+	struct tl_strtab *names;	/* the graph rows' names, or NULL */
 };
 
 /* The ngpu GPU event indices of row r, in ts order. */

@@ -42,9 +42,31 @@ struct reader {
 	struct tl_map threads;	/* (0, pid << 32 | tid) -> index in t->threads */
 	uint64_t lastthr;	/* the last thread looked up: pid << 32 | tid */
 	uint32_t lastix;	/* and its index, if any thread was */
-	struct idmap *str, *args;	/* by parser */
+	struct idmap *str, *args, *pystr;	/* by parser */
 	int nparsers;
+	/* python_function frames (TL_PY_CONTEXT prunes them as it reads): */
+	size_t capthrpy;	/* of t->thread_py */
+	uint32_t lastpy[3];	/* the last frame's parser, pid and tid ids */
+	uint32_t lastpythr;	/* and its thread in t->pythr, if any frame */
+	char *kbuf;		/* scratch for thread keys */
+	size_t kcap;
+	int prune;		/* drop the frames no host event is in */
+	size_t pykept;		/* t->py[0..pykept) are pruned */
+	int32_t *ops;		/* host events read, by their frame thread, ts */
+	size_t nops, capops;
+	size_t opscan;		/* t->ev[0..opscan) are in ops */
+	struct hull *hull;	/* by frame thread: what pruning dropped */
+	size_t nhull;
+	int lost;		/* a host event came in a dropped frame */
 };
+
+/* The span of the frames pruning dropped on a thread (empty: lo >= hi). */
+struct hull {
+	int64_t lo, hi;
+};
+
+/* Frames read between two prunings (24 bytes each). */
+#define PRUNE_BATCH 16384
 
 /*
  * One reading thread's own state.  It interns the strings it reads in
@@ -72,7 +94,7 @@ struct parser {
  */
 enum { R_X, R_FLOW_S, R_FLOW_F, R_ERROR };
 enum { S_NAME, S_PID, S_TID, S_GRID, S_BLOCK, S_DIMS, S_TYPES, S_STRIDES,
-	S_CONCRETE, NSTR };
+	S_CONCRETE, S_KERNEL, NSTR };
 
 struct rec {
 	int64_t ts, dur, corr, extid, seq, stream, id;
@@ -278,6 +300,33 @@ time_field(struct parser *p, int tk, const char *key, int64_t *ns,
 	return 0;
 }
 
+/*
+ * The id in t->pythr of the thread (pid, tid): the two strings joined by
+ * a NUL byte.
+ */
+static uint32_t
+pythr_id(struct reader *r, const char *pid, size_t pn, const char *tid,
+    size_t tn)
+{
+	tl_grow(&r->kbuf, &r->kcap, pn + tn + 1, 1);
+	memcpy(r->kbuf, pid, pn);
+	r->kbuf[pn] = '\0';
+	memcpy(r->kbuf + pn + 1, tid, tn);
+	return tl_intern(r->t->pythr, r->kbuf, pn + tn + 1);
+}
+
+/* Set t->thread_py of the new thread k (pid, tid: interned ids). */
+static void
+thread_key(struct reader *r, size_t k, uint32_t pid, uint32_t tid)
+{
+	struct tl_trace *t = r->t;
+
+	tl_grow(&t->thread_py, &r->capthrpy, k + 1, sizeof(*t->thread_py));
+	t->thread_py[k] = pythr_id(r, tl_str(t->str, pid),
+	    tl_strsize(t->str, pid), tl_str(t->str, tid),
+	    tl_strsize(t->str, tid));
+}
+
 /* The index in t->threads of (pid, tid) (interned ids). */
 static uint32_t
 thread_of(struct reader *r, uint32_t pid, uint32_t tid)
@@ -294,6 +343,8 @@ thread_of(struct reader *r, uint32_t pid, uint32_t tid)
 		    sizeof(*t->threads));
 		t->threads[t->nthreads].pid = pid;
 		t->threads[t->nthreads].tid = tid;
+		if (r->o->keep_python != TL_PY_SKIP)
+			thread_key(r, t->nthreads, pid, tid);
 		tl_map_put(&r->threads, 0, thr, (int64_t)t->nthreads++);
 		k = tl_map_get(&r->threads, 0, thr);
 	}
@@ -308,11 +359,192 @@ static const char *const top_keys[NTOP] = {
 	"ts", "dur", "name", "pid", "tid", "args"
 };
 enum { A_CORR, A_EXTID, A_SEQ, A_STREAM, A_GRID, A_BLOCK, A_DIMS, A_TYPES,
-	A_STRIDES, A_CONCRETE, NARG };
+	A_STRIDES, A_CONCRETE, A_KERNEL, NARG };
 static const char *const arg_keys[NARG] = {
 	"correlation", "External id", "Sequence number", "stream", "grid",
-	"block", "Input Dims", "Input type", "Input Strides", "Concrete Inputs"
+	"block", "Input Dims", "Input type", "Input Strides", "Concrete Inputs",
+	"kernel"
 };
+
+static const char *
+skip_blank(const char *s, const char *end)
+{
+	while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' ||
+	    *s == '\r'))
+		s++;
+	return s;
+}
+
+/* One top-level member's value, as py_fast found it. */
+struct pyval {
+	const char *s;		/* NULL: absent */
+	size_t n;
+	int str;		/* a string (s is inside the quotes) */
+	int esc;		/* with a backslash */
+};
+
+/* The end of the string whose opening quote is at s, or NULL. */
+static const char *
+string_end(const char *s, const char *end, int *esc)
+{
+	const char *q = s + 1, *b;
+
+	*esc = 0;
+	for (;;) {
+		size_t bs = 0;
+
+		if ((q = memchr(q, '"', (size_t)(end - q))) == NULL)
+			return NULL;
+		for (b = q; b > s + 1 && b[-1] == '\\'; b--)
+			bs++;
+		if (bs > 0)
+			*esc = 1;
+		if (bs % 2 == 0)
+			return q;
+		q++;
+	}
+}
+
+/* The end of the object or array at s (its first byte), or NULL. */
+static const char *
+nested_end(const char *s, const char *end)
+{
+	int depth = 0, esc;
+
+	for (; s < end; s++) {
+		if (*s == '"') {
+			if ((s = string_end(s, end, &esc)) == NULL)
+				return NULL;
+		} else if (*s == '{' || *s == '[')
+			depth++;
+		else if ((*s == '}' || *s == ']') && --depth == 0)
+			return s + 1;
+	}
+	return NULL;
+}
+
+/*
+ * A python_function frame for TL_PY_CONTEXT without tokenising: one pass
+ * over the event's top-level members, which must be plain (keys without
+ * escapes, the frame's fields strings or numbers).  Writes the record and
+ * returns 1 when the event is an 'X' frame with valid times, else 0 (the
+ * tokeniser reads it then).  A frame read here is one the tokeniser reads
+ * the same.
+ */
+enum { P_PH, P_NAME, P_PID, P_TID, P_TS, P_DUR, NPY };
+
+static int
+py_fast(struct parser *p, struct tl_scan_out *out, const char *ev,
+    size_t len)
+{
+	static const char *const keys[NPY] = {
+		"ph", "name", "pid", "tid", "ts", "dur"
+	};
+	const char *s = ev + 1, *end = ev + len, *k, *q;
+	struct pyval v[NPY];
+	struct rec *rc;
+	size_t klen;
+	int i, n = 0, esc;
+
+	memset(v, 0, sizeof(v));
+	if (len < 2 || ev[0] != '{')
+		return 0;
+	for (;;) {
+		struct pyval x;
+
+		s = skip_blank(s, end);
+		if (s < end && *s == '}' && n == 0) {
+			s++;
+			break;
+		}
+		if (s >= end || *s != '"')
+			return 0;
+		k = s + 1;
+		if ((q = memchr(k, '"', (size_t)(end - k))) == NULL ||
+		    memchr(k, '\\', (size_t)(q - k)) != NULL)
+			return 0;
+		klen = (size_t)(q - k);
+		s = skip_blank(q + 1, end);
+		if (s >= end || *s != ':')
+			return 0;
+		s = skip_blank(s + 1, end);
+		if (s >= end)
+			return 0;
+		memset(&x, 0, sizeof(x));
+		if (*s == '"') {
+			if ((q = string_end(s, end, &esc)) == NULL)
+				return 0;
+			x.s = s + 1;
+			x.n = (size_t)(q - s - 1);
+			x.str = 1;
+			x.esc = esc;
+			s = q + 1;
+		} else if (*s == '{' || *s == '[') {
+			if ((s = nested_end(s, end)) == NULL)
+				return 0;
+		} else {
+			x.s = s;
+			while (s < end && *s != ',' && *s != '}' && *s != ' ' &&
+			    *s != '\t' && *s != '\n' && *s != '\r') {
+				if (*s == '"' || *s == ':' || *s == '[' ||
+				    *s == ']' || *s == '{')
+					return 0;
+				s++;
+			}
+			if ((x.n = (size_t)(s - x.s)) == 0)
+				return 0;
+		}
+		for (i = 0; i < NPY; i++)
+			if (v[i].s == NULL && strlen(keys[i]) == klen &&
+			    memcmp(keys[i], k, klen) == 0) {
+				if (x.s == NULL)
+					return 0;	/* nested */
+				v[i] = x;
+				break;
+			}
+		n++;
+		s = skip_blank(s, end);
+		if (s < end && *s == ',') {
+			s++;
+			continue;
+		}
+		if (s < end && *s == '}') {
+			s++;
+			break;
+		}
+		return 0;
+	}
+	if (skip_blank(s, end) != end)
+		return 0;
+	if (v[P_PH].s == NULL || !v[P_PH].str || v[P_PH].n != 1 ||
+	    v[P_PH].s[0] != 'X' || v[P_TS].s == NULL || v[P_TS].str ||
+	    v[P_DUR].s == NULL || v[P_DUR].str)
+		return 0;
+	rc = tl_scan_reserve(out, sizeof(*rc));
+	memset(rc, 0, sizeof(*rc));
+	if (tl_parse_us_ns(v[P_TS].s, v[P_TS].n, &rc->ts) < 0 ||
+	    tl_parse_us_ns(v[P_DUR].s, v[P_DUR].n, &rc->dur) < 0 ||
+	    rc->dur < 0 || rc->ts <= -TL_TIME_MAX || rc->ts >= TL_TIME_MAX ||
+	    rc->dur >= TL_TIME_MAX - rc->ts)
+		return 0;
+	rc->parser = (uint16_t)p->id;
+	rc->type = R_X;
+	rc->kind = TL_EV_PYTHON;
+	out->len += sizeof(*rc);
+	for (i = P_NAME; i <= P_TID; i++) {
+		static const int slot[] = { 0, S_NAME, S_PID, S_TID };
+		const char *t = v[i].s != NULL ? v[i].s : "";
+		size_t tn = v[i].n;
+
+		if (v[i].esc) {
+			tl_grow(&p->buf, &p->cap, tn + 1, 1);
+			tn = tl_json_unescape(p->buf, t, tn);
+			t = p->buf;
+		}
+		put_str(p, rc, slot[i], t, tn);
+	}
+	return 1;
+}
 
 static void *
 parser_new(void *ctx)
@@ -324,8 +556,11 @@ parser_new(void *ctx)
 	p->id = r->nparsers++;
 	r->str = tl_realloc(r->str, (size_t)r->nparsers * sizeof(*r->str));
 	r->args = tl_realloc(r->args, (size_t)r->nparsers * sizeof(*r->args));
+	r->pystr = tl_realloc(r->pystr, (size_t)r->nparsers *
+	    sizeof(*r->pystr));
 	memset(&r->str[p->id], 0, sizeof(r->str[p->id]));
 	memset(&r->args[p->id], 0, sizeof(r->args[p->id]));
+	memset(&r->pystr[p->id], 0, sizeof(r->pystr[p->id]));
 	tl_json_init(&p->j);
 	p->str = tl_strtab_new();
 	p->args = tl_strtab_new();
@@ -355,10 +590,13 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 {
 	struct parser *p = w;
 	struct rec *rc;
+/* An error, or with TL_PY_CONTEXT a frame skipped as TL_PY_SKIP would. */
+#define EV_ERROR(what) (lenient ? (out->len = at, 0) : \
+	parse_error(out, at, (what)))
 	const char *cat, *err, *s;
 	char msg[64];
 	size_t catlen, n, at;
-	int kind = -1, tk, ph, f[NTOP], a[NARG];
+	int kind = -1, tk, ph, f[NTOP], a[NARG], lenient = 0;
 	unsigned fc = 0;
 
 	(void)offset;
@@ -367,6 +605,12 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 		/* Launch flows go on; everything else not kept stops here. */
 		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0)
 			return 0;
+		if (kind == TL_EV_PYTHON &&
+		    p->o->keep_python == TL_PY_CONTEXT) {
+			if (py_fast(p, out, ev, len))
+				return 1;
+			lenient = 1;
+		}
 	}
 	at = out->len;
 	rc = tl_scan_reserve(out, sizeof(*rc));
@@ -374,9 +618,9 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 	rc->parser = (uint16_t)p->id;
 	out->len += sizeof(*rc);
 	if (tl_json_parse(&p->j, ev, len, &err) < 0)
-		return parse_error(out, at, err);
+		return EV_ERROR(err);
 	if (tl_json_type(&p->j, 0) != TL_J_OBJECT)
-		return parse_error(out, at, "event is not a JSON object");
+		return EV_ERROR("event is not a JSON object");
 	if (kind < 0 && (tk = TL_JSON_GET(&p->j, 0, "cat")) >= 0) {
 		cat = tl_json_text(&p->j, tk, &catlen);
 		kind = kind_of(cat, catlen, p->o->keep_python);
@@ -412,13 +656,13 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 	tl_json_members(&p->j, 0, top_keys, NTOP, f);
 	if (time_field(p, f[K_TS], "ts", &rc->ts, msg, sizeof(msg)) < 0 ||
 	    time_field(p, f[K_DUR], "dur", &rc->dur, msg, sizeof(msg)) < 0)
-		return parse_error(out, at, msg);
+		return EV_ERROR(msg);
 	if (rc->dur < 0)
-		return parse_error(out, at, "negative \"dur\"");
+		return EV_ERROR("negative \"dur\"");
 	if (rc->ts <= -TL_TIME_MAX || rc->ts >= TL_TIME_MAX)
-		return parse_error(out, at, "\"ts\" out of range");
+		return EV_ERROR("\"ts\" out of range");
 	if (rc->dur >= TL_TIME_MAX - rc->ts)
-		return parse_error(out, at, "\"ts\" + \"dur\" out of range");
+		return EV_ERROR("\"ts\" + \"dur\" out of range");
 	put_scalar(p, rc, S_NAME, f[K_NAME]);
 	put_scalar(p, rc, S_PID, f[K_PID]);
 	put_scalar(p, rc, S_TID, f[K_TID]);
@@ -431,6 +675,9 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 		put_compact(p, rc, S_BLOCK, a[A_BLOCK]);
 	} else
 		rc->seq = int_arg(p, a[A_SEQ]);
+	if (p->o->launch_kernels && (kind == TL_EV_RUNTIME ||
+	    kind == TL_EV_DRIVER) && a[A_KERNEL] >= 0)
+		put_scalar(p, rc, S_KERNEL, a[A_KERNEL]);
 	if (kind == TL_EV_CPU_OP) {
 		struct tl_args x;
 
@@ -451,6 +698,7 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 skip:
 	out->len = at;
 	return 0;
+#undef EV_ERROR
 }
 
 /* The trace's id of id in map m, interning s[0..n) if still unknown. */
@@ -553,6 +801,179 @@ set_link(struct reader *r, size_t i, int64_t corr, int64_t extid)
 	r->pend[r->npend++].i = i;
 }
 
+/* The frame thread of cpu_op i and its start, for sorting. */
+static const struct tl_trace *sort_t;
+
+static int
+cmp_host(const void *a, const void *b)
+{
+	const struct tl_event *x = &sort_t->ev[*(const int32_t *)a];
+	const struct tl_event *y = &sort_t->ev[*(const int32_t *)b];
+	uint32_t tx = sort_t->thread_py[x->thread];
+	uint32_t ty = sort_t->thread_py[y->thread];
+
+	if (tx != ty)
+		return tx < ty ? -1 : 1;
+	return x->ts < y->ts ? -1 : x->ts > y->ts;
+}
+
+/*
+ * Add the cpu_ops read since the last call to r->ops, kept sorted by
+ * frame thread and start: sort the new ones, merge from the back.
+ */
+static void
+add_hosts(struct reader *r)
+{
+	struct tl_trace *t = r->t;
+	size_t i, n0 = r->nops, nn = 0, a, b, o;
+	int32_t *nw = NULL;
+
+	for (i = r->opscan; i < t->nev; i++)
+		if (t->ev[i].kind == TL_EV_CPU_OP)
+			nn++;
+	if (nn == 0) {
+		r->opscan = t->nev;
+		return;
+	}
+	nw = tl_malloc(nn * sizeof(*nw));
+	for (i = r->opscan, nn = 0; i < t->nev; i++)
+		if (t->ev[i].kind == TL_EV_CPU_OP)
+			nw[nn++] = (int32_t)i;
+	r->opscan = t->nev;
+	sort_t = t;
+	qsort(nw, nn, sizeof(*nw), cmp_host);
+	tl_grow(&r->ops, &r->capops, n0 + nn, sizeof(*r->ops));
+	a = n0;
+	b = nn;
+	o = n0 + nn;
+	while (b > 0) {
+		if (a > 0 && cmp_host(&r->ops[a - 1], &nw[b - 1]) > 0)
+			r->ops[--o] = r->ops[--a];
+		else
+			r->ops[--o] = nw[--b];
+	}
+	r->nops = n0 + nn;
+	free(nw);
+}
+
+/*
+ * 1 if frame f is kept: an nn.Module frame (module paths are whole for
+ * every op), or one a cpu_op read so far starts in.
+ */
+static int
+frame_used(const struct reader *r, const struct tl_pyframe *f)
+{
+	const struct tl_trace *t = r->t;
+	size_t lo = 0, hi = r->nops;
+
+	if (strncmp(tl_str(t->pystr, f->name), "nn.Module: ", 11) == 0)
+		return 1;
+	while (lo < hi) {	/* the first host event at or after f */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct tl_event *e = &t->ev[r->ops[mid]];
+		uint32_t th = t->thread_py[e->thread];
+
+		if (th < f->thread || (th == f->thread && e->ts < f->ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == r->nops)
+		return 0;
+	return t->thread_py[t->ev[r->ops[lo]].thread] == f->thread &&
+	    t->ev[r->ops[lo]].ts < f->ts + f->dur;
+}
+
+/*
+ * TL_PY_CONTEXT: drop the frames read since the last pruning that are not
+ * nn.Module frames and in which no cpu_op read so far starts, and
+ * remember their span on their thread.  Kineto writes a trace's frames
+ * after its cpu_ops, so a frame left with none never gets one; a cpu_op
+ * that starts in the span of dropped frames all the same (another
+ * writer's order) sets r->lost, and the reading is done again keeping
+ * them all.  What is kept does not depend on the order: the frames of
+ * the module paths, and all the frames around every cpu_op.
+ */
+static void
+prune(struct reader *r)
+{
+	struct tl_trace *t = r->t;
+	size_t i, k = r->pykept;
+
+	add_hosts(r);
+	for (i = r->pykept; i < t->npy; i++) {
+		const struct tl_pyframe *f = &t->py[i];
+		struct hull *h;
+
+		if (frame_used(r, f)) {
+			t->py[k++] = *f;
+			continue;
+		}
+		if (f->thread >= r->nhull) {
+			size_t old = r->nhull, cap = r->nhull;
+
+			tl_grow(&r->hull, &cap, (size_t)f->thread + 1,
+			    sizeof(*r->hull));
+			r->nhull = (size_t)f->thread + 1;
+			for (; old < r->nhull; old++)
+				r->hull[old].lo = r->hull[old].hi = 0;
+		}
+		h = &r->hull[f->thread];
+		if (h->lo >= h->hi) {
+			h->lo = f->ts;
+			h->hi = f->ts + f->dur;
+		} else {
+			if (f->ts < h->lo)
+				h->lo = f->ts;
+			if (f->ts + f->dur > h->hi)
+				h->hi = f->ts + f->dur;
+		}
+	}
+	t->npy = r->pykept = k;
+}
+
+/* cpu_op e was just read: does it start in dropped frames? */
+static void
+check_dropped(struct reader *r, const struct tl_event *e)
+{
+	uint32_t th = r->t->thread_py[e->thread];
+	const struct hull *h;
+
+	if (th >= r->nhull)
+		return;
+	h = &r->hull[th];
+	if (h->lo < h->hi && e->ts >= h->lo && e->ts < h->hi)
+		r->lost = 1;
+}
+
+/* Add a python_function frame (merge_event). */
+static int
+py_frame(struct reader *r, const struct rec *rc)
+{
+	struct tl_trace *t = r->t;
+	struct tl_pyframe *f;
+
+	tl_grow(&t->py, &t->cappy, t->npy + 1, sizeof(*t->py));
+	f = &t->py[t->npy++];
+	f->ts = rc->ts;
+	f->dur = rc->dur;
+	f->name = map_id(t->pystr, &r->pystr[rc->parser], rc->sid[S_NAME],
+	    rc->s[S_NAME], rc->slen[S_NAME]);
+	/* Frames come in runs on one thread: try the last one first. */
+	if (t->npy == 1 || r->lastpy[0] != rc->parser ||
+	    r->lastpy[1] != rc->sid[S_PID] || r->lastpy[2] != rc->sid[S_TID]) {
+		r->lastpythr = pythr_id(r, rc->s[S_PID], rc->slen[S_PID],
+		    rc->s[S_TID], rc->slen[S_TID]);
+		r->lastpy[0] = rc->parser;
+		r->lastpy[1] = rc->sid[S_PID];
+		r->lastpy[2] = rc->sid[S_TID];
+	}
+	f->thread = r->lastpythr;
+	if (r->prune && t->npy - r->pykept >= PRUNE_BATCH)
+		prune(r);
+	return 0;
+}
+
 /*
  * Add what parse_event found to the trace, in array order: string ids,
  * threads, flows and the linking key depend on the events before.
@@ -575,6 +996,8 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 	if (rc->type != R_X)
 		return flow_event(r, rc, index, offset);
 	kind = rc->kind;
+	if (kind == TL_EV_PYTHON)
+		return py_frame(r, rc);
 	tl_grow(&t->ev, &t->capev, t->nev + 1, sizeof(*t->ev));
 	e = &t->ev[t->nev];
 	memset(e, 0, sizeof(*e));
@@ -593,6 +1016,8 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 	pid = rec_intern(r, rc, S_PID);
 	tid = rec_intern(r, rc, S_TID);
 	e->thread = thread_of(r, pid, tid);
+	if (r->nhull > 0 && kind == TL_EV_CPU_OP)
+		check_dropped(r, e);
 	if (TL_IS_GPU(kind) || kind == TL_EV_RUNTIME || kind == TL_EV_DRIVER)
 		set_link(r, t->nev, rc->corr, rc->extid);
 	else
@@ -613,6 +1038,9 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 		e->seq = rc->seq;
 		e->child = -1;
 	}
+	if (rc->sid[S_KERNEL] != 0)
+		tl_map_put(&t->launch_kernel, 0, t->nev,
+		    rec_intern(r, rc, S_KERNEL));
 	if (kind == TL_EV_CPU_OP) {
 		uint32_t dims = rec_intern(r, rc, S_DIMS);
 		uint32_t types = rec_intern(r, rc, S_TYPES);
@@ -681,8 +1109,13 @@ ncpu(void)
 	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
 }
 
-struct tl_trace *
-tl_trace_read(const char *path, const struct tl_trace_opts *o)
+/*
+ * Read the trace once; *lost: TL_PY_CONTEXT pruned frames that a host
+ * event read later starts in (prune: 1 to prune at all).
+ */
+static struct tl_trace *
+read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
+    int *lost)
 {
 	struct tl_input *in;
 	struct tl_trace *t;
@@ -691,6 +1124,7 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	size_t i;
 	int rc;
 
+	*lost = 0;
 	if ((in = tl_input_open(path)) == NULL)
 		return NULL;
 	t = tl_calloc(1, sizeof(*t));
@@ -699,11 +1133,15 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	    strcmp(path, "-") == 0 ? "-" : path);
 	t->str = tl_strtab_new();
 	t->argtab = tl_strtab_new();
+	t->pystr = tl_strtab_new();
+	t->pythr = tl_strtab_new();
 	t->link_external = 1;	/* when no launch call decides it */
 	tl_map32_init(&t->flows);
+	tl_map_init(&t->launch_kernel);
 	memset(&r, 0, sizeof(r));
 	r.t = t;
 	r.o = o;
+	r.prune = prune_py;
 	tl_map_init(&r.threads);
 	memset(&cb, 0, sizeof(cb));
 	cb.ctx = &r;
@@ -717,13 +1155,21 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 	rc = tl_scan(in, &cb);
 	if (tl_input_close(in) < 0)
 		rc = -1;
+	if (rc == 0 && !r.failed && r.prune)
+		prune(&r);
+	*lost = r.lost;
 	tl_map_free(&r.threads);
 	for (i = 0; i < (size_t)r.nparsers; i++) {
 		free(r.str[i].v);
 		free(r.args[i].v);
+		free(r.pystr[i].v);
 	}
 	free(r.str);
 	free(r.args);
+	free(r.pystr);
+	free(r.ops);
+	free(r.hull);
+	free(r.kbuf);
 	for (i = 0; i < r.npend; i++)
 		t->ev[r.pend[i].i].link = r.pend[i].extid;
 	free(r.pend);
@@ -731,6 +1177,33 @@ tl_trace_read(const char *path, const struct tl_trace_opts *o)
 		tl_trace_free(t);
 		return NULL;
 	}
+	return t;
+}
+
+struct tl_trace *
+tl_trace_read(const char *path, const struct tl_trace_opts *o)
+{
+	struct tl_trace *t;
+	int lost;
+
+	t = read_once(path, o, o->keep_python == TL_PY_CONTEXT, &lost);
+	if (t == NULL || !lost)
+		return t;
+	/*
+	 * Frames were dropped that a host event read after them starts
+	 * in: read a file again keeping them all; standard input cannot
+	 * be, so its ops go without module context.
+	 */
+	if (strcmp(path, "-") != 0) {
+		tl_trace_free(t);
+		return read_once(path, o, 0, &lost);
+	}
+	tl_warn("%s: python_function events come before the host events "
+	    "they enclose: no module context from standard input (read the "
+	    "file, or use --stack)", t->path);
+	t->npy = 0;
+	free(t->thread_py);	/* as if the frames were not read */
+	t->thread_py = NULL;
 	return t;
 }
 
@@ -747,9 +1220,14 @@ tl_trace_free(struct tl_trace *t)
 	}
 	free(t->meta);
 	tl_map32_free(&t->flows);
+	tl_map_free(&t->launch_kernel);
 	free(t->threads);
 	tl_strtab_free(t->str);
 	tl_strtab_free(t->argtab);
+	tl_strtab_free(t->pystr);
+	tl_strtab_free(t->pythr);
+	free(t->py);
+	free(t->thread_py);
 	free(t->ev);
 	free(t->rank);
 	free(t->gpu.name);

@@ -29,7 +29,7 @@ enum tl_kind {
 	TL_EV_CPU_OP,		/* cat cpu_op (Operator in old traces) */
 	TL_EV_RUNTIME,		/* cuda_runtime */
 	TL_EV_DRIVER,		/* cuda_driver */
-	TL_EV_PYTHON,		/* python_function, kept on request */
+	TL_EV_PYTHON,		/* python_function: in tl_trace.py, never ev */
 	TL_EV_ANNOTATION,	/* user_annotation (ProfilerStep#N, ...) */
 	TL_EV_KERNEL,
 	TL_EV_MEMCPY,
@@ -134,13 +134,42 @@ struct tl_thread {
 #define TL_FLOW_F ((uint32_t)1 << 30)
 #define TL_FLOW_THREAD (TL_FLOW_F - 1)
 
+/*
+ * A python_function frame, for the module context of the ops
+ * (callstack.h).  Frames are kept apart from the events, with their names
+ * and threads in tables of their own, so that reading them changes
+ * nothing else: the events, their string ids and threads are those read
+ * without them.  In array order.
+ */
+struct tl_pyframe {
+	int64_t ts, dur;	/* ns */
+	uint32_t name;		/* in tl_trace.pystr */
+	uint32_t thread;	/* its (pid, tid) in tl_trace.pythr */
+};
+
+/* What the reader does with python_function events (keep_python). */
+enum {
+	TL_PY_SKIP,		/* skip them before tokenising */
+	/*
+	 * Keep every frame; a malformed one is an error as for any event
+	 * (tl-parse --stack).
+	 */
+	TL_PY_ALL,
+	/*
+	 * Keep the frames around host events, as long as that can be told
+	 * while reading, else all; a malformed frame is skipped, as with
+	 * TL_PY_SKIP (the default: module context costs little).
+	 */
+	TL_PY_CONTEXT
+};
+
 struct tl_meta {
 	char *key;
 	char *value;		/* compact JSON */
 };
 
 struct tl_trace_opts {
-	int keep_python;	/* keep python_function events */
+	int keep_python;	/* TL_PY_*: python_function events */
 	const char *trace_name;	/* the trace column; NULL = file name */
 	/*
 	 * Threads that cut and tokenise the events (0: one per online
@@ -148,6 +177,11 @@ struct tl_trace_opts {
 	 */
 	int threads;
 	size_t block;		/* bytes a thread cuts at a time; 0: default */
+	/*
+	 * Keep the "kernel" argument of launch calls (ROCm writes it; a
+	 * graph-capture trace has no kernel events to name them otherwise).
+	 */
+	int launch_kernels;
 };
 
 struct tl_trace {
@@ -168,6 +202,21 @@ struct tl_trace {
 	struct tl_gpuinfo gpu;	/* deviceProperties[0] */
 	int link_external;	/* linking key: 1 External id, 0 correlation */
 	unsigned flow_cats;	/* TL_FC_* of the launch flows read */
+	/*
+	 * With launch_kernels: (0, event index) -> interned "kernel"
+	 * argument of a runtime or driver call.
+	 */
+	struct tl_map launch_kernel;
+	struct tl_pyframe *py;	/* python_function frames kept */
+	size_t npy, cappy;
+	struct tl_strtab *pystr;	/* their names */
+	/*
+	 * Their threads: pid and tid strings joined by a NUL byte.  A
+	 * thread of the events has the id of its own (pid, tid) there in
+	 * thread_py (by tl_event.thread; NULL when there is no frame).
+	 */
+	struct tl_strtab *pythr;
+	uint32_t *thread_py;
 };
 
 /*

@@ -19,7 +19,7 @@ dur=${1:-60}
 SHARED=${TL_SHARED:-../shared}
 BIN=${BIN:-bin}
 FUZZERS=${FUZZERS:-fuzz_trace fuzz_stream fuzz_expr fuzz_efficiency \
-    fuzz_findings fuzz_compare fuzz_timeline}
+    fuzz_findings fuzz_compare fuzz_timeline fuzz_tables}
 ct=fuzz/corpus-fuzz_trace
 cs=fuzz/corpus-fuzz_stream
 ce=fuzz/corpus-fuzz_expr
@@ -27,12 +27,13 @@ cy=fuzz/corpus-fuzz_efficiency
 cf=fuzz/corpus-fuzz_findings
 cc=fuzz/corpus-fuzz_compare
 cl=fuzz/corpus-fuzz_timeline
+cb=fuzz/corpus-fuzz_tables
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p fuzz/out "$ct" "$cs" "$ce" "$cy" "$cf" "$cc" "$cl"
+mkdir -p fuzz/out "$ct" "$cs" "$ce" "$cy" "$cf" "$cc" "$cl" "$cb"
 
 # Trace seeds, gunzipped (a gzip one too, for the gzip path).
-for f in tests/bad/*.json tests/data/*.json; do
+for f in tests/bad/*.json tests/data/*.json tests/data/capture/*.json; do
 	cp "$f" "$ct/seed-$(basename "$f")"
 done
 for f in tests/bad/*.json.gz; do
@@ -149,6 +150,29 @@ done | sort -u | while IFS= read -r e; do
 	[ -n "$e" ] && printf '%s' "$e" > "$ce/seed-$n"
 done
 
+# Table seeds (fuzz_tables): a byte for the kind (0 ops, 1 rules, 2
+# models, 3 GPUs, 4 GPU map), then the file: the built-in tables, the bad
+# ones, the GPU maps of the bad streams.
+seed_table() {		# KIND FILE
+	{ printf "\\$(printf '%03o' "$1")"; cat "$2"; } > "$cb/seed-$1-$(basename "$2")"
+}
+seed_table 0 share/tl/ops.tsv
+seed_table 2 share/tl/models/default.tsv
+seed_table 3 share/tl/gpus.tsv
+for f in tests/bad/table/*.tsv; do
+	case $f in
+	*/ops-*) seed_table 0 "$f" ;;
+	*/rules-*) seed_table 1 "$f" ;;
+	*/models-*) seed_table 2 "$f" ;;
+	*/gpus-*) seed_table 3 "$f" ;;
+	esac
+done
+printf 'match\tpattern\tcategory\tdirection\nop\taten::mm\tgemm\tfwd\nkernel\tCijk_*\tgemm\t\n' > "$tmp/rules.tsv"
+seed_table 1 "$tmp/rules.tsv"
+for f in tests/bad/stream/*.map; do
+	seed_table 4 "$f"
+done
+
 fail=0
 for z in $FUZZERS; do
 	dict=tests/fuzz/${z#fuzz_}.dict
@@ -156,6 +180,9 @@ for z in $FUZZERS; do
 	fuzz_trace) maxlen=262144 ;;
 	fuzz_expr) maxlen=4096 ;;
 	fuzz_stream) maxlen=65536 ;;
+	fuzz_tables) maxlen=65536
+		cat tests/fuzz/stream.dict > "$tmp/$z.dict"
+		dict=$tmp/$z.dict ;;
 	*)	maxlen=65536
 		cat tests/fuzz/stream.dict "$dict" > "$tmp/$z.dict"
 		dict=$tmp/$z.dict ;;

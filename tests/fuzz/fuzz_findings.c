@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/analyst.h"
 #include "analysis/findings.h"
 #include "analysis/findrules.h"
 #include "common/json.h"
@@ -252,7 +253,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fz_armed = 1;
 	if (setjmp(fz_env) == 0) {
-		tl_findings_load(&f, files, 1);
+		tl_analyst_load(&f, files, 1);
 		fz_armed = 0;
 		worst = tl_findings_worst(&f);
 		CHECK(worst >= -1 && worst <= TL_PRIO_CRITICAL);

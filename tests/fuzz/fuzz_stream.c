@@ -12,7 +12,8 @@
  * a clean exit 1 is an accepted outcome and any other status a crash.
  * Checked besides the sanitizers: every line written has the header's
  * number of fields; the row reader's text of each column is the stream's
- * decoded field, and its numbers agree with their text.
+ * decoded field, and its numbers agree with their text under the rule for
+ * numbers (finite; a quantity 0 or more).
  */
 #include <math.h>
 #include <stdint.h>
@@ -85,11 +86,24 @@ roofline(int tcol)
 		CHECK(tl_assessment(ro.pct_roofline, thr) != NULL);
 }
 
+/*
+ * What the row reader makes of a number the stream's parser read as r
+ * with value d: the rule for numbers (finite; a quantity 0 or more).
+ */
+static int
+ruled(int c, int r, double d)
+{
+	if (r <= 0)
+		return r;
+	return !isfinite(d) || (tl_cols[c].quantity && d < 0) ?
+	    -1 : 1;
+}
+
 /* The row reader's fields of the current row against the stream's. */
 static void
 check_reader(void)
 {
-	int c;
+	int c, r;
 	int64_t v;
 	double d;
 
@@ -101,20 +115,22 @@ check_reader(void)
 			continue;
 		}
 		CHECK(strcmp(f->s, tl_stream_get(&s, rr.pos[c])) == 0);
+		CHECK(f->has >= 0 || tl_rr_why(&rr, c)[0] != '\0');
 		switch (tl_cols[c].type) {
 		case TL_CT_INT:
-			CHECK(tl_stream_try_i64(&s, rr.pos[c], &v) == f->has);
+			r = tl_stream_try_i64(&s, rr.pos[c], &v);
+			CHECK(ruled(c, r, (double)v) == f->has);
 			CHECK(f->has <= 0 || v == f->i);
 			break;
 		case TL_CT_US:
-			CHECK(tl_stream_try_us(&s, rr.pos[c], &v) == f->has);
+			r = tl_stream_try_us(&s, rr.pos[c], &v);
+			CHECK(ruled(c, r, (double)v) == f->has);
 			CHECK(f->has <= 0 || v == f->i);
 			break;
 		case TL_CT_REAL:
-			CHECK(tl_stream_try_double(&s, rr.pos[c], &d) ==
-			    f->has);
-			CHECK(f->has <= 0 || d == f->d ||
-			    (d != d && f->d != f->d));
+			r = tl_stream_try_double(&s, rr.pos[c], &d);
+			CHECK(ruled(c, r, d) == f->has);
+			CHECK(f->has <= 0 || d == f->d);
 			break;
 		default:
 			CHECK(f->has == (f->s[0] != '\0'));

@@ -14,9 +14,13 @@
  * is in two rows, and without a window every linked one is in a row.
  *
  * Options come from a hash of the input, so an input always runs the
- * same way: python_function kept (and --stack columns), a window (the
+ * same way: python_function frames skipped, kept strictly (--stack) or
+ * read plainly and pruned (the default), with the module columns when
+ * kept, and a call_stack depth of 8 or all, a window (the
  * first ProfilerStep#, or the middle half of the trace), unlinked events
- * on the timeline, CSV instead of TSV.
+ * on the timeline, CSV instead of TSV, and the input merged into itself
+ * as its own graph-capture trace (trace/capture.h: the captured graphs
+ * it holds grafted under its graph launches).
  *
  * A small plain trace is read twice, on one thread and on two threads
  * with blocks of a few bytes to 4 KiB (from the hash), so that events
@@ -33,8 +37,10 @@
 #include "common/jsonw.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/family.h"
 #include "stream/optable.h"
 #include "trace/callstack.h"
+#include "trace/capture.h"
 #include "trace/kernclass.h"
 #include "trace/opstream.h"
 #include "trace/rollup.h"
@@ -46,11 +52,11 @@
 #include "harness.h"
 
 static struct {
-	int python, unlinked, csv, window;
+	int python, unlinked, csv, window, capture;
 } opt;
 
 static struct tl_writer w;
-static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0 };
+static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0 };
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -60,7 +66,7 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	tl_setprogname("fuzz_trace");
 	fz_open_inputs();
-	if (tl_optable_load(NULL) < 0)
+	if (tl_optable_load(NULL, tl_perf_family_known) < 0)
 		tl_die("cannot load the built-in op table");
 	return 0;
 }
@@ -150,17 +156,25 @@ check_rows(const struct tl_trace *t, const struct tl_rows *rows,
 }
 
 static void
-run(struct tl_trace *t)
+run(struct tl_trace *t, struct tl_trace *cap)
 {
 	struct tl_timeline tl, dtl;
 	struct tl_window win;
 	struct tl_rows rows;
 	struct tl_callstack *cs = NULL;
 	struct tl_link_stats s;
+	struct tl_capture_stats cst;
 	uint32_t *dev;
 	size_t n, i;
 
 	tl_tree_build(t);
+	if (cap != NULL) {
+		tl_tree_build(cap);
+		tl_capture_merge(t, &cap, NULL, 1, &cst);
+		CHECK(cst.matched <= cst.launches && cst.graphs >= 0);
+		CHECK(cst.attributed <= cst.gpu &&
+		    cst.attributed_ns <= cst.gpu_ns);
+	}
 	tl_tree_stats(t, &s);
 	CHECK(s.linked <= s.gpu && s.graph <= s.linked);
 	pick_window(t, &win);
@@ -201,17 +215,24 @@ run(struct tl_trace *t)
 static char *
 read_run(const struct tl_trace_opts *o, size_t *outlen)
 {
-	struct tl_trace *t;
+	struct tl_trace *t, *cap = NULL;
+	struct tl_trace_opts co;
 	char *out = NULL;
 	FILE *fp;
 
 	if ((t = tl_trace_read(fz_path[0], o)) == NULL)
 		return NULL;
+	if (opt.capture) {
+		co = *o;
+		co.launch_kernels = 1;
+		CHECK((cap = tl_trace_read(fz_path[0], &co)) != NULL);
+	}
 	if ((fp = open_memstream(&out, outlen)) == NULL)
 		tl_die("open_memstream:");
 	tl_w_init(&w, fp, opt.csv);
-	run(t);
+	run(t, cap);
 	tl_trace_free(t);
+	tl_trace_free(cap);
 	if (fclose(fp) != 0)
 		tl_die("fclose:");
 	return out;
@@ -226,13 +247,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *out, *out2;
 	size_t outlen = 0, outlen2 = 0;
 
-	opt.python = h & 1;
+	opt.python = (int)((h >> 12) % 3);	/* TL_PY_SKIP, _ALL, _CONTEXT */
 	opt.unlinked = (h >> 1) & 1;
 	opt.csv = (h >> 2) & 1;
 	opt.window = (int)((h >> 3) % 3);
+	opt.capture = (h >> 10) & 1;
 	fz_put_input(0, data, size);
 	memset(&o, 0, sizeof(o));
 	o.keep_python = opt.python;
+	os.depth = (h >> 14) & 1 ? 8 : 0;
 	o.trace_name = (h >> 5) & 1 ? "x\ty,\"z\"\n" : NULL;
 	o.block = blocks[(h >> 6) % (sizeof(blocks) / sizeof(blocks[0]))];
 	if (size > 16384 || (size >= 2 && data[0] == 0x1f && data[1] == 0x8b)) {

@@ -28,6 +28,7 @@
 
 #include "common/util.h"
 #include "model/hwspec.h"
+#include "model/family.h"
 #include "model/model_file.h"
 #include "stream/optable.h"
 
@@ -64,7 +65,7 @@ fz_load_tables(void)
 {
 	char err[256];
 
-	if (tl_optable_load(NULL) < 0 || tl_filemodels_setup() < 0)
+	if (tl_optable_load(NULL, tl_perf_family_known) < 0 || tl_filemodels_setup() < 0)
 		tl_die("cannot load the built-in tables");
 	if (tl_hw_load(NULL, err, sizeof(err)) < 0)
 		tl_die("%s", err);

@@ -1,10 +1,12 @@
 /* See LICENSE file for copyright and license details. */
 /*
  * measure: run a shell command N times (standard output to /dev/null) and
- * print the median and the shortest wall time in seconds and the peak
+ * print the median and the shortest wall time in seconds, the peak
  * resident set size in KB: the largest of any single process of the
  * command (a pipeline's stages are not added up), over all runs, as
- * wait4() reports it.  A
+ * wait4() reports it, and the median CPU time (user + system, of all its
+ * processes) in seconds: on a loaded machine the wall time grows, the
+ * CPU time much less.  A
  * failing run is an error: no numbers are printed for it.  For make bench,
  * so that it needs no time(1).
  *
@@ -33,7 +35,7 @@ cmp_double(const void *x, const void *y)
 int
 main(int argc, char *argv[])
 {
-	double wall[101];
+	double wall[101], cpu[101];
 	long maxrss = 0;
 	int n, i;
 
@@ -72,11 +74,15 @@ main(int argc, char *argv[])
 		}
 		wall[i] = (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		cpu[i] = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+		    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 		if (ru.ru_maxrss > maxrss)
 			maxrss = ru.ru_maxrss;
 	}
 	qsort(wall, (size_t)n, sizeof(wall[0]), cmp_double);
-	printf("%.3f %.3f %ld\n", n % 2 ? wall[n / 2] :
-	    (wall[n / 2 - 1] + wall[n / 2]) / 2, wall[0], maxrss);
+	qsort(cpu, (size_t)n, sizeof(cpu[0]), cmp_double);
+	printf("%.3f %.3f %ld %.3f\n", n % 2 ? wall[n / 2] :
+	    (wall[n / 2 - 1] + wall[n / 2]) / 2, wall[0], maxrss,
+	    n % 2 ? cpu[n / 2] : (cpu[n / 2 - 1] + cpu[n / 2]) / 2);
 	return 0;
 }

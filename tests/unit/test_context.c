@@ -27,6 +27,30 @@ step(const char *name, const int64_t *want)
 		printf("  %s\n", name);
 }
 
+/*
+ * name reads as a step of format fmt with these requests, tokens, batch
+ * and phase (-1: not said); fmt TL_STEP_NONE: not a step.
+ */
+static void
+info(const char *name, enum tl_stepfmt fmt, int64_t ctx, int64_t gen,
+    int64_t tokens, int64_t batch, int phase)
+{
+	struct tl_stepinfo si;
+	int ok = tl_step_info(name, &si), fail = unit_fail;
+
+	CHECK(ok == (fmt != TL_STEP_NONE));
+	if (ok) {
+		CHECK(si.fmt == fmt);
+		CHECK(si.ctx_reqs == ctx);
+		CHECK(si.gen_reqs == gen);
+		CHECK(si.tokens == tokens);
+		CHECK(si.batch == batch);
+		CHECK(si.phase == phase);
+	}
+	if (unit_fail != fail)
+		printf("  %s\n", name);
+}
+
 int
 main(void)
 {
@@ -80,6 +104,41 @@ main(void)
 	    NULL);
 	step("execute_1_context_1(sq9999999999999999999sk1sqsq1sqsk1)"
 	    "_generation_0(sq0sk0sqsq0sqsk0)", NULL);
+	/* What every format says about the step (requests, tokens, phase). */
+	info("execute_8192_context_9(sq8155sk8430sqsq7475785sqsk7671310)"
+	    "_generation_37(sq37sk34489sqsq37sqsk34489)", TL_STEP_VLLM, 9, 37,
+	    8192, -1, TL_PHASE_MIXED);
+	info("execute_context_2(14721)_generation_0(0)", TL_STEP_VLLM, 2, 0,
+	    14721, -1, TL_PHASE_PREFILL);
+	info("execute_context_0(0)_generation_64(64)", TL_STEP_VLLM, 0, 64, 64,
+	    -1, TL_PHASE_DECODE);
+	info("execute_context_2(6144)_generation_3(3)", TL_STEP_VLLM, 2, 3,
+	    6147, -1, TL_PHASE_MIXED);
+	info("execute_context_0(0)_generation_0(0)", TL_STEP_VLLM, 0, 0, 0, -1,
+	    TL_PHASE_NONE);
+	info("execute_context_2(6144)_generation_3", TL_STEP_NONE, 0, 0, 0, 0,
+	    0);
+	info("execute_diffusion_1_1024x1024", TL_STEP_DIFFUSION, -1, -1, -1, 1,
+	    TL_PHASE_NONE);
+	info("execute_diffusion_1_1024", TL_STEP_NONE, 0, 0, 0, 0, 0);
+	info("step[EXTEND bs=2 toks=14721]", TL_STEP_SGLANG, 2, 0, 14721, 2,
+	    TL_PHASE_PREFILL);
+	info("step[DECODE bs=64]", TL_STEP_SGLANG, 0, 64, 64, 64,
+	    TL_PHASE_DECODE);
+	info("step[MIXED bs=2]", TL_STEP_SGLANG, -1, -1, -1, 2, TL_PHASE_MIXED);
+	info("step[MIXED bs=2 c=1 g=1 c_sq=5 c_sk=8 c_sqsq=25 c_sqsk=40 "
+	    "g_sq=1 g_sk=12 g_sqsq=1 g_sqsk=12]", TL_STEP_SGLANG, 1, 1, 6, 2,
+	    TL_PHASE_MIXED);
+	info("step[DECODE bs=64 g_sq=128 g_sqsq=256 g_sqsk=262144 "
+	    "g_sk=131072]", TL_STEP_SGLANG, 0, 64, 128, 64, TL_PHASE_DECODE);
+	info("prefill[bs=2 tok=14721 ctx=[7803, 6918]]", TL_STEP_ATOM, 2, 0,
+	    14721, 2, TL_PHASE_PREFILL);
+	info("decode[bs=117/128 tok=117 d=117]", TL_STEP_ATOM, 0, 117, 117, 117,
+	    TL_PHASE_DECODE);
+	info("decode[bs=128 tok=384 p=2 d=126 sqsq=132612 sqsk=1114112 "
+	    "sk=258048 tbo=1]", TL_STEP_ATOM, 2, 126, 384, 128, TL_PHASE_MIXED);
+	info("ProfilerStep#3", TL_STEP_NONE, 0, 0, 0, 0, 0);
+	info("decoder_layer", TL_STEP_NONE, 0, 0, 0, 0, 0);
 	step("ProfilerStep#3", NULL);
 	step("capture_8192_PIECEWISE", NULL);
 	step("", NULL);

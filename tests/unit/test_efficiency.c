@@ -15,6 +15,7 @@
 #include "analysis/efficiency.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/family.h"
 #include "model/model_file.h"
 #include "stream/optable.h"
 #include "stream/schema.h"
@@ -111,7 +112,8 @@ main(void)
 	tl_setprogname("test_efficiency");
 	snprintf(in, sizeof(in), "/tmp/tl-test-eff-in-%ld", (long)getpid());
 	snprintf(out, sizeof(out), "/tmp/tl-test-eff-out-%ld", (long)getpid());
-	if (tl_hw_load(NULL, err, sizeof(err)) < 0 || tl_optable_load(NULL) < 0 ||
+	if (tl_hw_load(NULL, err, sizeof(err)) < 0 ||
+	    tl_optable_load(NULL, tl_perf_family_known) < 0 ||
 	    tl_filemodels_setup() < 0)
 		tl_die("cannot load the built-in tables: %s", err);
 	tl_exit_hook = hook;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/analyst.h"
 #include "analysis/findings.h"
 #include "analysis/findrules.h"
 #include "common/json.h"
@@ -94,16 +95,16 @@ main(void)
 	files[0] = tmpl;
 	tl_findrules_default(&f.rules);
 	f.utilisation_min = 95;
-	tl_findings_load(&f, files, 1);
+	tl_analyst_load(&f, files, 1);
 	CHECK(f.ntr == 2 && f.nop == 2);
 	CHECK_STR(f.op[0].name, "aten::mm|x\ny");
 	fp = open_memstream(&out, &n);
 	tl_report_fair(fp, &f, &o);
 	fclose(fp);
-	CHECK(strstr(out, "\n| 1 | `aten::mm\\|x\\ny` `[[8192,320flash:]]` | "
-	    "0.100 | 25.00 | Critical |\n") != NULL);
-	CHECK(strstr(out, "\n| `a\\nb.json` | 0\\|1 | 0.200 | 0.800 | "
-	    "0.000 | 1.000 |\n") != NULL);
+	CHECK(strstr(out, "\n| 1 | `aten::mm\\|x\\ny` `[[8192,320flash:]]`: "
+	    "compute-bound below peak | 0.060 | 3.0 | Critical |\n") != NULL);
+	CHECK(strstr(out, "\n| `a\\nb.json` | 0\\|1 | mi300x | 0.200 | "
+	    "0.800 | 0.000 | 1.000 |\n") != NULL);
 	free(out);
 
 	/* The -o directory: its JSON stays JSON. */

@@ -4,8 +4,9 @@
  * of tests/data and tests/bad, the samples, and the smallest shared
  * trace (../shared, or TL_SHARED), read with one thread and then with
  * two and three threads and blocks small enough that events straddle
- * them and workers guess wrong.  The records, strings, threads, flows,
- * metadata and the error messages must be the same.
+ * them and workers guess wrong, with python_function frames skipped,
+ * kept strictly and read plainly.  The records, strings, threads, flows,
+ * metadata, frames and the error messages must be the same.
  */
 #include <glob.h>
 #include <stdio.h>
@@ -95,6 +96,21 @@ same_trace(const struct tl_trace *a, const struct tl_trace *b)
 	if ((a->rank == NULL) != (b->rank == NULL) ||
 	    (a->rank != NULL && strcmp(a->rank, b->rank) != 0))
 		return 0;
+	/* The python_function frames kept, with their names and threads. */
+	if (a->npy != b->npy)
+		return 0;
+	for (i = 0; i < a->npy; i++) {
+		const struct tl_pyframe *x = &a->py[i], *y = &b->py[i];
+
+		if (x->ts != y->ts || x->dur != y->dur ||
+		    strcmp(tl_str(a->pystr, x->name),
+		    tl_str(b->pystr, y->name)) != 0 ||
+		    tl_strsize(a->pythr, x->thread) !=
+		    tl_strsize(b->pythr, y->thread) ||
+		    memcmp(tl_str(a->pythr, x->thread), tl_str(b->pythr,
+		    y->thread), tl_strsize(a->pythr, x->thread)) != 0)
+			return 0;
+	}
 	return 1;
 }
 
@@ -120,7 +136,7 @@ check_file(const char *path)
 	if (fp != NULL)
 		fclose(fp);
 
-	for (python = 0; python < 2; python++) {
+	for (python = TL_PY_SKIP; python <= TL_PY_CONTEXT; python++) {
 		char *err1, *err2;
 		struct tl_trace *t1 = readit(path, 1, 0, python, &err1);
 
@@ -136,7 +152,8 @@ check_file(const char *path)
 					printf("FAIL %s: %d threads, %zu-byte "
 					    "blocks%s differ:\n%s---\n%s",
 					    path, th, blocks[k], python ?
-					    ", python kept," : "", err1, err2);
+					    ", python frames kept," : "", err1,
+					    err2);
 				CHECK(ok);
 				tl_trace_free(t2);
 				free(err2);

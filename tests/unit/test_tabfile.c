@@ -53,13 +53,17 @@ main(void)
 		{ "name\tkind\tnote\na\tb\tc\nd\te\n", 0, "a/b/c;d/e/;" },
 		/* ...but not of a required or unread one, nor add one. */
 		{ "name\tnote\tkind\na\tb\n", 0,
-		    "built-in t.tsv:2: 2 fields, the header has 3" },
+		    "built-in t.tsv:2: 2 fields, the header has 3: no value "
+		    "for 'kind'" },
 		{ "name\tkind\textra\na\tb\n", 0,
-		    "built-in t.tsv:2: 2 fields, the header has 3" },
+		    "built-in t.tsv:2: 2 fields, the header has 3: no value "
+		    "for 'extra'" },
 		{ "name\tkind\na\tb\tc\n", 0,
-		    "built-in t.tsv:2: 3 fields, the header has 2" },
+		    "built-in t.tsv:2: 3 fields, the header has 2: field 3 "
+		    "('c') has no column" },
 		{ "name\tkind\na\n", 0,
-		    "built-in t.tsv:2: 1 field, the header has 2" },
+		    "built-in t.tsv:2: 1 field, the header has 2: no value for "
+		    "'kind'" },
 		/* The header. */
 		{ "", 0, "built-in t.tsv:1: no header line (want name, kind, "
 		    "note)" },
@@ -69,7 +73,15 @@ main(void)
 		    "no column 'kind' (want name, kind, note)" },
 		{ "name\tkind\tname\n", 0,
 		    "built-in t.tsv:1: column 'name' twice in the header" },
-		{ "name\tkind\n", 0, "" },
+		/* A table has rows. */
+		{ "name\tkind\n", 0,
+		    "built-in t.tsv:1: no rows after the header" },
+		{ "# h\nname\tkind\n# none\n", 0,
+		    "built-in t.tsv:3: no rows after the header" },
+		/* More columns it does not know than it knows: not a table. */
+		{ "trace\tname\tuid\tkind\tts_us\n", 0, "built-in t.tsv:1: 3 "
+		    "of 5 columns are not this table's, such as 'trace' (want "
+		    "name, kind, note): not a table of this kind" },
 		/* Escapes only when asked for. */
 		{ "name\tkind\na\\tb\\\\c\\x\tk\n", 0,
 		    "a\\tb\\\\c\\x/k/;" },

@@ -1,0 +1,299 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/oprow.h"
+#include "common/util.h"
+#include "model/dtype.h"
+
+void
+tl_opctx_init(struct tl_opctx *c, struct tl_findings *f)
+{
+	memset(c, 0, sizeof(*c));
+	c->f = f;
+	tl_opargs_init(&c->a);
+	c->a_op = -1;
+}
+
+void
+tl_opctx_free(struct tl_opctx *c)
+{
+	tl_json_free(&c->j);
+	tl_opargs_free(&c->a);
+}
+
+/* Copy s[0..n) into buf, cut to its size. */
+static const char *
+copy_cut(char *buf, size_t size, const char *s, size_t n)
+{
+	if (size == 0)
+		return buf;
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The class of one path component s[0..n): without a trailing "_N". */
+static size_t
+class_len(const char *s, size_t n)
+{
+	size_t k = n;
+
+	while (k > 0 && s[k - 1] >= '0' && s[k - 1] <= '9')
+		k--;
+	if (k > 0 && k < n && s[k - 1] == '_')
+		return k - 1;
+	return n;
+}
+
+const char *
+tl_mod_class(const char *path, char *buf, size_t n)
+{
+	const char *s = strrchr(path, '/');
+
+	s = s != NULL ? s + 1 : path;
+	return copy_cut(buf, n, s, class_len(s, strlen(s)));
+}
+
+int
+tl_mod_below(const char *path, const char *outer)
+{
+	size_t n = strlen(outer);
+
+	return n > 0 && strncmp(path, outer, n) == 0 && path[n] == '/';
+}
+
+const char *
+tl_mod_model(const char *path, char *buf, size_t n)
+{
+	/* Wrappers around a model that say nothing about it. */
+	static const char *const wrap[] = {
+		"DistributedDataParallel", "DataParallel",
+		"FullyShardedDataParallel", "OptimizedModule",
+		"CheckpointWrapper", "GraphModule", NULL
+	};
+	const char *s = path, *e;
+	size_t len;
+	int k;
+
+	for (;;) {
+		e = strchr(s, '/');
+		len = class_len(s, e != NULL ? (size_t)(e - s) : strlen(s));
+		for (k = 0; wrap[k] != NULL; k++)
+			if (strlen(wrap[k]) == len &&
+			    strncmp(s, wrap[k], len) == 0)
+				break;
+		if (wrap[k] == NULL)
+			return copy_cut(buf, n, s, len);
+		if (e == NULL || e[1] == '\0')
+			return copy_cut(buf, n, "", 0);	/* only a wrapper */
+		s = e + 1;
+	}
+}
+
+int
+tl_op_param(struct tl_opctx *c, const struct tl_fop *op, const char *key,
+    int64_t *v)
+{
+	const char *err, *txt;
+	size_t len;
+	int t;
+
+	if (op->params[0] == '\0' || tl_json_parse(&c->j, op->params,
+	    strlen(op->params), &err) < 1 || tl_json_type(&c->j, 0) !=
+	    TL_J_OBJECT || (t = tl_json_get(&c->j, 0, key, strlen(key))) < 0 ||
+	    tl_json_type(&c->j, t) != TL_J_PRIM)
+		return 0;
+	txt = tl_json_text(&c->j, t, &len);
+	return tl_parse_i64(txt, len, v) == 0;
+}
+
+/* Parse the arguments of signature op into c->a; 0 ok. */
+static int
+parse_args(struct tl_opctx *c, int op)
+{
+	const struct tl_fop *o = &c->f->op[op];
+	const char *err;
+
+	if (c->a_op == op)
+		return 0;
+	c->a_op = -1;
+	if (tl_opargs_parse(&c->a, o->name, o->dims, o->types, o->strides,
+	    o->concrete, &err) < 0)
+		return -1;
+	c->a_op = op;
+	return 0;
+}
+
+const struct tl_arg *
+tl_op_arg(struct tl_opctx *c, int op, int i)
+{
+	static const struct tl_opargs none;
+
+	if (parse_args(c, op) < 0)
+		return tl_oparg(&none, 0);
+	return tl_oparg(&c->a, i);
+}
+
+int64_t
+tl_op_numel(struct tl_opctx *c, int op, int i)
+{
+	const struct tl_arg *a;
+	int64_t best = -1, n;
+	int k;
+
+	if (parse_args(c, op) < 0)
+		return -1;
+	if (i >= 0) {
+		a = tl_oparg(&c->a, i);
+		return a->kind == TL_ARG_SHAPE ? tl_arg_numel(a) : -1;
+	}
+	for (k = 0; k < c->a.n; k++) {
+		a = tl_oparg(&c->a, k);
+		if (a->kind == TL_ARG_SHAPE && tl_arg_maybe_tensor(a) &&
+		    (n = tl_arg_numel(a)) > best)
+			best = n;
+	}
+	return best;
+}
+
+int
+tl_op_elsize(struct tl_opctx *c, int op, int i)
+{
+	if (parse_args(c, op) < 0)
+		return 0;
+	return tl_dtype_bytes(tl_oparg(&c->a, i)->type);
+}
+
+int64_t
+tl_op_save_at(const struct tl_fop *op, double pct)
+{
+	double at, left;
+
+	if (!op->has_eff || pct <= 0)
+		return -1;
+	at = op->roofline_us * 1e3 / (pct / 100);
+	left = (double)(op->time_ns - op->claimed_ns) - at;
+	return left > 0 ? (int64_t)(left + 0.5) : 0;
+}
+
+int
+tl_op_targets(const struct tl_fop *op, double t[3])
+{
+	static const double proj[3] = { 20, 50, 80 };
+	int64_t left = op->time_ns - op->claimed_ns;
+	double e;
+	int k, n = 0;
+
+	if (!op->has_eff || left <= 0)
+		return 0;
+	e = op->roofline_us * 1e3 / (double)left * 100;
+	for (k = 0; k < 3; k++)
+		if (proj[k] > e)
+			t[n++] = proj[k];
+	return n;
+}
+
+int
+tl_name_in(const char *name, const char *const *names)
+{
+	int k;
+
+	for (k = 0; names[k] != NULL; k++)
+		if (strcmp(name, names[k]) == 0)
+			return 1;
+	return 0;
+}
+
+int
+tl_row_at(const struct tl_findings *f, int p)
+{
+	return p >= 0 && p < f->nrow ? f->order[p] : -1;
+}
+
+int
+tl_row_same_thread(const struct tl_findings *f, int a, int b)
+{
+	return f->row[a].tr == f->row[b].tr &&
+	    f->row[a].thread == f->row[b].thread;
+}
+
+void
+tl_patgroup_init(struct tl_patgroup *g, struct tl_findings *f,
+    enum tl_patkind kind)
+{
+	memset(g, 0, sizeof(*g));
+	g->f = f;
+	g->kind = kind;
+	tl_strmap_init(&g->keys);
+	tl_strmap_init(&g->inst);
+}
+
+void
+tl_patgroup_free(struct tl_patgroup *g)
+{
+	tl_strmap_free(&g->keys);
+	tl_strmap_free(&g->inst);
+	free(g->pat);
+}
+
+int
+tl_patgroup_get(struct tl_patgroup *g, const char *key, const char *where)
+{
+	struct tl_fpat *p;
+	int64_t k;
+	int added;
+
+	k = tl_strmap_add(&g->keys, key, strlen(key), &added);
+	if (added) {
+		tl_grow(&g->pat, &g->cap, (size_t)k + 1, sizeof(*g->pat));
+		p = tl_findings_pat(g->f, g->kind);
+		p->where = tl_strdup(where);
+		p->example = tl_strdup("");
+		p->detail = tl_strdup("");
+		g->pat[k] = g->f->npat - 1;
+	}
+	return g->pat[k];
+}
+
+void
+tl_patgroup_instance(struct tl_patgroup *g, int pi, uint32_t module)
+{
+	struct tl_fpat *p = &g->f->pat[pi];
+	char key[2 * sizeof(uint32_t)];
+	uint32_t v = (uint32_t)pi;
+	int added;
+
+	if (module == 0)
+		return;
+	memcpy(key, &v, sizeof(v));
+	memcpy(key + sizeof(v), &module, sizeof(module));
+	tl_strmap_add(&g->inst, key, sizeof(key), &added);
+	if (added)
+		p->instances++;
+	if (p->example[0] == '\0') {
+		free(p->example);
+		p->example = tl_strdup(tl_fstr(g->f, module));
+	}
+}
+
+void
+tl_patgroup_row(struct tl_patgroup *g, int pi, int r, int claim)
+{
+	struct tl_findings *f = g->f;
+	struct tl_frow *row = &f->row[r];
+	struct tl_fpat *p = &f->pat[pi];
+
+	if (claim) {
+		row->claim = pi;
+		f->op[row->op].claimed_ns += row->time_ns;
+		f->cov.pattern_ns += row->time_ns;
+	}
+	tl_fpat_ev(p, row->op, 0, 1, row->time_ns);
+	p->time_ns += row->time_ns;
+	if (p->example_row < 0)
+		p->example_row = r;
+	tl_patgroup_instance(g, pi, row->module);
+}

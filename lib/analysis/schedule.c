@@ -1,0 +1,253 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/oprow.h"
+#include "analysis/schedule.h"
+#include "common/interval.h"
+#include "common/util.h"
+#include "stream/category.h"
+
+static void
+comm(struct tl_findings *f)
+{
+	struct tl_fpat *p = NULL;
+	int64_t t = 0;
+	int i, c = tl_category_index("comm");
+
+	for (i = 0; i < f->ntr; i++)
+		t += f->tr[i].comm_ns;
+	if (t <= 0)
+		return;
+	p = tl_findings_pat(f, TL_PAT_COMM);
+	p->where = tl_strdup("");
+	p->example = tl_strdup("");
+	p->detail = tl_strdup("");
+	p->cat = c;
+	p->time_ns = t;
+	p->save_ns = p->save_lo_ns = p->save_hi_ns = t;
+	p->upper = 1;
+	for (i = 0; i < f->nop; i++)
+		if (f->op[i].cat == c) {
+			tl_fpat_ev(p, i, 0, f->op[i].count, f->op[i].time_ns);
+			p->calls += f->op[i].count;
+		}
+}
+
+static int
+is_pageable_h2d(const char *k)
+{
+	return strstr(k, "Pageable") != NULL && (strstr(k, "HtoD") != NULL ||
+	    strstr(k, "Host -> Device") != NULL ||
+	    strstr(k, "Pageable -> Device") != NULL);
+}
+
+static int
+is_copy_kernel(const char *k)
+{
+	return strncmp(k, "Memcpy", 6) == 0 || strncmp(k, "Memset", 6) == 0;
+}
+
+/*
+ * Pageable host-to-device copies: their time, and the part of it no
+ * other GPU work of the same trace overlaps.
+ */
+static void
+pageable(struct tl_findings *f)
+{
+	struct tl_patgroup g;
+	struct tl_fpat *p = NULL;
+	struct tl_ivals *busy, copy = { 0 }, bare = { 0 };
+	const struct tl_fkev *k;
+	int r, i, t, pi = -1, hit;
+
+	busy = tl_calloc((size_t)f->ntr + 1, sizeof(*busy));
+	for (r = 0; r < f->nrow; r++)
+		for (i = 0; i < f->row[r].nk; i++) {
+			k = &f->kev[f->row[r].k0 + i];
+			if (!is_copy_kernel(tl_fstr(f, k->name)))
+				tl_ivals_add(&busy[f->row[r].tr], k->ts,
+				    k->ts + k->dur);
+		}
+	tl_patgroup_init(&g, f, TL_PAT_PAGEABLE);
+	for (t = 0; t < f->ntr; t++) {
+		tl_ivals_merge(&busy[t]);
+		copy.n = 0;
+		for (r = 0; r < f->nrow; r++) {
+			if (f->row[r].tr != t)
+				continue;
+			for (i = 0, hit = 0; i < f->row[r].nk; i++) {
+				k = &f->kev[f->row[r].k0 + i];
+				if (!is_pageable_h2d(tl_fstr(f, k->name)))
+					continue;
+				if (pi < 0) {
+					pi = tl_patgroup_get(&g, "", "");
+					p = &f->pat[pi];
+					p->cat = tl_category_index("memcpy");
+					p->upper = 1;
+				}
+				tl_fpat_ev(p, -1, k->name, 1, k->dur);
+				tl_ivals_add(&copy, k->ts, k->ts + k->dur);
+				hit = 1;
+			}
+			if (hit) {
+				tl_patgroup_row(&g, pi, r, f->row[r].claim < 0);
+				p->calls++;
+			}
+		}
+		if (copy.n == 0)
+			continue;
+		tl_ivals_merge(&copy);
+		tl_ivals_subtract(&copy, &busy[t], &bare);
+		p->save_ns += tl_ivals_length(&bare);
+	}
+	if (p != NULL)
+		p->save_lo_ns = p->save_hi_ns = p->save_ns;
+	for (t = 0; t < f->ntr; t++)
+		tl_ivals_free(&busy[t]);
+	free(busy);
+	tl_ivals_free(&copy);
+	tl_ivals_free(&bare);
+	tl_patgroup_free(&g);
+}
+
+/* Device-to-host copies with the idle that follows them. */
+static void
+syncs(struct tl_findings *f)
+{
+	struct tl_patgroup g;
+	struct tl_fpat *p;
+	int r, pi;
+
+	tl_patgroup_init(&g, f, TL_PAT_SYNC);
+	for (r = 0; r < f->nrow; r++) {
+		if (!f->row[r].d2h || f->row[r].gap_after_ns <= 0)
+			continue;
+		pi = tl_patgroup_get(&g, "", "");
+		p = &f->pat[pi];
+		/* The evidence of a synchronisation is the idle after it. */
+		tl_fpat_ev(p, f->row[r].op, 0, 1, f->row[r].gap_after_ns);
+		tl_patgroup_instance(&g, pi, f->row[r].module);
+		if (p->example_row < 0)
+			p->example_row = r;
+		p->time_ns += f->row[r].time_ns;
+		p->calls++;
+		p->save_ns += f->row[r].gap_after_ns;
+		p->cat = tl_category_index("memcpy");
+		p->upper = 1;
+		p->save_lo_ns = p->save_hi_ns = p->save_ns;
+	}
+	tl_patgroup_free(&g);
+}
+
+static int
+cmp_ev_time(const void *a, const void *b)
+{
+	const struct tl_fpev *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns > y->time_ns ? -1 : 1;
+	return x->op - y->op;
+}
+
+/*
+ * The gaps before GPU work no synchronisation explains, by the op that
+ * ends each: the host not yet in it, inside it before the launch, and
+ * the launch latency.
+ */
+static void
+idle(struct tl_findings *f)
+{
+	struct tl_patgroup g;
+	struct tl_fpat *p = NULL;
+	const struct tl_frow *row;
+	int r, pi = -1;
+
+	tl_patgroup_init(&g, f, TL_PAT_IDLE);
+	for (r = 0; r < f->nrow; r++) {
+		row = &f->row[r];
+		if (row->gap_before_ns <= 0)
+			continue;
+		if (pi < 0) {
+			pi = tl_patgroup_get(&g, "", "");
+			p = &f->pat[pi];
+			p->upper = 1;
+			p->cat = -1;
+		}
+		tl_fpat_ev(p, row->op, 0, 1, row->gap_before_ns);
+		tl_patgroup_instance(&g, pi, row->module);
+		if (p->example_row < 0 || row->gap_before_ns >
+		    f->row[p->example_row].gap_before_ns)
+			p->example_row = r;
+		p->calls += row->ngap_before;
+		p->save_ns += row->gap_before_ns;
+		p->part[0] += row->gap_late_ns;
+		p->part[1] += row->gap_in_op_ns;
+	}
+	if (p == NULL) {
+		tl_patgroup_free(&g);
+		return;
+	}
+	p->time_ns = p->save_ns;
+	p->part[2] = f->cov.has_launch ? p->save_ns - p->part[0] - p->part[1] :
+	    -1;
+	p->save_lo_ns = p->save_hi_ns = p->save_ns;
+	qsort(p->ev, (size_t)p->nev, sizeof(*p->ev), cmp_ev_time);
+	tl_patgroup_free(&g);
+}
+
+/* A backward-pass op that is not a backward op's work. */
+static int
+maybe_recompute(const struct tl_findings *f, const struct tl_frow *row)
+{
+	const char *parent = tl_fstr(f, row->parent);
+
+	return strstr(parent, "Backward") == NULL &&
+	    strstr(parent, "backward") == NULL &&
+	    strncmp(parent, "autograd::", 10) != 0 &&
+	    strstr(parent, "reducer") == NULL &&
+	    !tl_category_is(f->op[row->op].cat, "comm");
+}
+
+static void
+recompute(struct tl_findings *f)
+{
+	struct tl_patgroup g;
+	struct tl_fpat *p;
+	unsigned char *fwd;
+	int r, pi;
+
+	fwd = tl_calloc((size_t)f->nop + 1, 1);
+	for (r = 0; r < f->nrow; r++)
+		if (!f->row[r].bwd)
+			fwd[f->row[r].op] = 1;
+	tl_patgroup_init(&g, f, TL_PAT_RECOMPUTE);
+	for (r = 0; r < f->nrow; r++) {
+		if (f->row[r].recompute == 1 && (!fwd[f->row[r].op] ||
+		    !maybe_recompute(f, &f->row[r])))
+			f->row[r].recompute = 0;
+		if (f->row[r].recompute == 0 || f->row[r].time_ns <= 0)
+			continue;
+		pi = tl_patgroup_get(&g, "", "");
+		p = &f->pat[pi];
+		tl_patgroup_row(&g, pi, r, 0);
+		p->calls++;
+		p->save_ns += f->row[r].time_ns;
+		p->save_lo_ns = p->save_hi_ns = p->save_ns;
+		p->cat = -1;
+	}
+	free(fwd);
+	tl_patgroup_free(&g);
+}
+
+void
+tl_schedule_find(struct tl_findings *f)
+{
+	comm(f);
+	if (f->nrow == 0)
+		return;
+	pageable(f);
+	syncs(f);
+	idle(f);
+	recompute(f);
+}

@@ -1,0 +1,329 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/serving.h"
+#include "common/json.h"
+#include "common/util.h"
+#include "stream/stream.h"
+
+const char *const tl_sphase_names[TL_SPHASES] = {
+	"", "prefill", "decode", "mixed"
+};
+
+enum {
+	S_TRACE, S_NAME, S_CAT, S_TIME, S_KERNELS, S_ITER, S_PHASE, S_KIND,
+	S_BOUND, S_ROOF, S_PARAMS, S_DIMS, S_N
+};
+static const short scol[S_N] = {
+	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
+	TL_COL_KERNELS, TL_COL_ITERATION, TL_COL_PHASE, TL_COL_ROW_KIND,
+	TL_COL_BOUND, TL_COL_ROOFLINE_TIME_US, TL_COL_PARAMS,
+	TL_COL_INPUT_DIMS
+};
+
+void
+tl_serving_init(struct tl_serving *s, struct tl_stream *in)
+{
+	memset(s, 0, sizeof(*s));
+	tl_rr_init(&s->rr, in, scol, S_N);
+	tl_strmap_init(&s->iters);
+	tl_strmap_init(&s->traces);
+}
+
+static int
+phase_of(const char *v)
+{
+	int p;
+
+	for (p = 1; p < TL_SPHASES; p++)
+		if (strcmp(v, tl_sphase_names[p]) == 0)
+			return p;
+	return 0;
+}
+
+/* The item named name (and dims) in *v, added when new. */
+static struct tl_sitem *
+item(struct tl_sitem **v, int *n, size_t *cap, const char *name,
+    const char *dims)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp((*v)[i].name, name) == 0 && (dims == NULL ||
+		    strcmp((*v)[i].dims, dims) == 0))
+			return &(*v)[i];
+	tl_grow(v, cap, (size_t)*n + 1, sizeof(**v));
+	memset(&(*v)[*n], 0, sizeof(**v));
+	(*v)[*n].name = tl_strdup(name);
+	(*v)[*n].dims = dims != NULL ? tl_strdup(dims) : NULL;
+	return &(*v)[(*n)++];
+}
+
+/* The integer member key of the JSON object text s, or -1. */
+static int64_t
+member(struct tl_json *j, const char *s, const char *key)
+{
+	const char *err, *t;
+	size_t len;
+	int64_t v;
+	int k;
+
+	if (tl_json_parse(j, s, strlen(s), &err) < 1 ||
+	    tl_json_type(j, 0) != TL_J_OBJECT ||
+	    (k = tl_json_get(j, 0, key, strlen(key))) < 0 ||
+	    tl_json_type(j, k) != TL_J_PRIM)
+		return -1;
+	t = tl_json_text(j, k, &len);
+	return tl_parse_i64(t, len, &v) == 0 ? v : -1;
+}
+
+/* A GEMM row: small-batch memory-bound time and its weight share. */
+static void
+gemm(struct tl_serving *s, struct tl_sphase *ph, int64_t ns)
+{
+	struct tl_json j;
+	const char *params = tl_rr_text(&s->rr, scol[S_PARAMS]);
+	struct tl_sitem *it;
+	int64_t m, n, k;
+	double roof = tl_rr_field(&s->rr, scol[S_ROOF])->has > 0 ?
+	    tl_rr_field(&s->rr, scol[S_ROOF])->d : 0;
+
+	ph->gemm_ns += ns;
+	tl_json_init(&j);
+	m = member(&j, params, "M");
+	n = member(&j, params, "N");
+	k = member(&j, params, "K");
+	tl_json_free(&j);
+	if (m <= 0 || m > TL_SMALL_M || n <= 0 || k <= 0 ||
+	    strcmp(tl_rr_text(&s->rr, scol[S_BOUND]), "memory") != 0)
+		return;
+	ph->gemm_small_mem_ns += ns;
+	ph->weight_share_ns += (double)ns * (double)(n * k) /
+	    (double)(m * k + n * k + m * n);
+	it = item(&ph->gemm, &ph->ngemm, &ph->capgemm,
+	    tl_rr_text(&s->rr, scol[S_NAME]), tl_rr_text(&s->rr, scol[S_DIMS]));
+	it->time_ns += ns;
+	it->count++;
+	it->m = m, it->n = n, it->k = k;
+	it->roof_us += roof;
+}
+
+/*
+ * The row's GPU events (kernels JSON): attention kernels by name into
+ * ph, and the iteration's first start and last end into it.
+ */
+static void
+kernels(struct tl_serving *s, struct tl_sphase *ph, struct tl_siter *it,
+    int attn)
+{
+	static const char *const keys[] = { "name", "ts", "dur" };
+	const char *js = tl_rr_text(&s->rr, scol[S_KERNELS]), *err, *t;
+	struct tl_json j;
+	int tok, i, v[3];
+	int64_t ts, dur;
+	size_t len;
+
+	tl_json_init(&j);
+	if (tl_json_parse(&j, js, strlen(js), &err) < 1 ||
+	    tl_json_type(&j, 0) != TL_J_ARRAY)
+		goto out;
+	for (tok = 1, i = 0; i < tl_json_size(&j, 0); i++,
+	    tok = tl_json_next(&j, tok)) {
+		if (tl_json_type(&j, tok) != TL_J_OBJECT)
+			break;
+		tl_json_members(&j, tok, keys, 3, v);
+		if (v[0] < 0 || v[1] < 0 || v[2] < 0)
+			break;
+		t = tl_json_text(&j, v[1], &len);
+		if (tl_parse_us_ns(t, len, &ts) < 0)
+			break;
+		t = tl_json_text(&j, v[2], &len);
+		if (tl_parse_us_ns(t, len, &dur) < 0 || dur < 0)
+			break;
+		if (it != NULL) {
+			if (it->start < 0 || ts < it->start)
+				it->start = ts;
+			if (ts + dur > it->end)
+				it->end = ts + dur;
+		}
+		if (attn) {
+			struct tl_sitem *a;
+
+			t = tl_json_text(&j, v[0], &len);
+			tl_grow(&s->jbuf, &s->jcap, len + 1, 1);
+			len = tl_json_unescape(s->jbuf, t, len);
+			s->jbuf[len] = '\0';
+			a = item(&ph->attn, &ph->nattn, &ph->capattn, s->jbuf,
+			    NULL);
+			a->time_ns += dur;
+			a->count++;
+			ph->attn_ns += dur;
+		}
+	}
+out:
+	tl_json_free(&j);
+}
+
+/* The iteration of the current row, added when new; NULL for none. */
+static struct tl_siter *
+iteration(struct tl_serving *s, int phase)
+{
+	const char *tr = tl_rr_text(&s->rr, scol[S_TRACE]);
+	const struct tl_field *f = tl_rr_field(&s->rr, scol[S_ITER]);
+	char key[64];
+	int64_t x, trace;
+	int added;
+	size_t n;
+
+	if (f->has <= 0)
+		return NULL;
+	trace = tl_strmap_add(&s->traces, tr, strlen(tr), &added);
+	n = (size_t)snprintf(key, sizeof(key), "%lld\037%lld",
+	    (long long)trace, (long long)f->i);
+	x = tl_strmap_add(&s->iters, key, n, &added);
+	if (added) {
+		tl_grow(&s->it, &s->capit, s->nit + 1, sizeof(*s->it));
+		s->it[s->nit].trace = (int)trace;
+		s->it[s->nit].number = f->i;
+		s->it[s->nit].phase = phase;
+		s->it[s->nit].start = -1;
+		s->it[s->nit].end = -1;
+		s->nit++;
+		s->ph[phase].iterations++;
+	}
+	return &s->it[x];
+}
+
+void
+tl_serving_row(struct tl_serving *s)
+{
+	const struct tl_field *tf;
+	const char *catv, *name;
+	struct tl_sphase *ph;
+	int64_t ns;
+	int phase, cat;
+
+	tl_rr_fill(&s->rr);
+	tf = tl_rr_field(&s->rr, scol[S_TIME]);
+	ns = tf->has > 0 && tf->i > 0 ? tf->i : 0;
+	catv = tl_rr_text(&s->rr, scol[S_CAT]);
+	name = tl_rr_text(&s->rr, scol[S_NAME]);
+	if ((cat = tl_category_parse(catv)) < 0)
+		return;		/* tl-findings' loader says so */
+	phase = phase_of(tl_rr_text(&s->rr, scol[S_PHASE]));
+	s->has_phase |= phase != 0;
+	s->has_iter |= tl_rr_text(&s->rr, scol[S_ITER])[0] != '\0';
+	ph = &s->ph[phase];
+	ph->rows++;
+	ph->time_ns += ns;
+	ph->cat_ns[cat] += ns;
+	s->total_ns += ns;
+	if (strcmp(tl_rr_text(&s->rr, scol[S_KIND]), "synthetic") == 0) {
+		s->synthetic_ns += ns;
+		if (strstr(name, "GraphLaunch") != NULL)
+			s->graph_ns += ns;
+	}
+	if (strcmp(catv, "moe") == 0) {
+		s->moe_ns += ns;
+		if (tl_rr_field(&s->rr, scol[S_ROOF])->has > 0) {
+			s->moe_modelled_ns += ns;
+			s->moe_roof_us += tl_rr_field(&s->rr, scol[S_ROOF])->d;
+		}
+	}
+	if (strcmp(catv, "gemm") == 0)
+		gemm(s, ph, ns);
+	kernels(s, ph, iteration(s, phase), strcmp(catv, "attention") == 0);
+}
+
+static int
+cmp_iter(const void *a, const void *b)
+{
+	const struct tl_siter *x = a, *y = b;
+
+	if (x->trace != y->trace)
+		return x->trace < y->trace ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int
+cmp_item(const void *a, const void *b)
+{
+	const struct tl_sitem *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns > y->time_ns ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+void
+tl_serving_finish(struct tl_serving *s)
+{
+	size_t i;
+	int p;
+
+	for (p = 0; p < TL_SPHASES; p++) {
+		if (s->ph[p].ngemm > 0)
+			qsort(s->ph[p].gemm, (size_t)s->ph[p].ngemm,
+			    sizeof(*s->ph[p].gemm), cmp_item);
+		if (s->ph[p].nattn > 0)
+			qsort(s->ph[p].attn, (size_t)s->ph[p].nattn,
+			    sizeof(*s->ph[p].attn), cmp_item);
+	}
+	if (s->nit > 0)
+		qsort(s->it, s->nit, sizeof(*s->it), cmp_iter);
+	for (i = 0; i < s->nit; i++) {
+		const struct tl_siter *a = &s->it[i];
+
+		if (a->start < 0)
+			continue;
+		s->span_ns += a->end - a->start;
+		if (i == 0 || s->it[i - 1].trace != a->trace ||
+		    s->it[i - 1].start < 0)
+			continue;
+		if (a->start > s->it[i - 1].end) {
+			int64_t g = a->start - s->it[i - 1].end;
+
+			s->gap_ns += g;
+			s->span_ns += g;
+			if (g > s->gap_max_ns)
+				s->gap_max_ns = g;
+		}
+		s->ngaps++;
+	}
+}
+
+static void
+items_free(struct tl_sitem *v, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].name);
+		free(v[i].dims);
+	}
+	free(v);
+}
+
+void
+tl_serving_free(struct tl_serving *s)
+{
+	int p;
+
+	for (p = 0; p < TL_SPHASES; p++) {
+		items_free(s->ph[p].gemm, s->ph[p].ngemm);
+		items_free(s->ph[p].attn, s->ph[p].nattn);
+	}
+	free(s->it);
+	free(s->jbuf);
+	tl_strmap_free(&s->iters);
+	tl_strmap_free(&s->traces);
+	tl_rr_free(&s->rr);
+	memset(s, 0, sizeof(*s));
+}
+
+int
+tl_serving_any(const struct tl_serving *s)
+{
+	return s->has_phase || s->moe_ns > 0 || s->graph_ns > 0;
+}

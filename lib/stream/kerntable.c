@@ -1,0 +1,140 @@
+/* See LICENSE file for copyright and license details. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/tabfile.h"
+#include "common/util.h"
+#include "stream/category.h"
+#include "stream/kerntable.h"
+
+extern const char tl_default_kernels[];	/* kernels_table.c */
+
+struct entry {
+	const char *pattern;
+	struct tl_kerninfo info;
+};
+
+static struct entry *tab;
+static size_t ntab, captab;
+static char *text;
+static int loaded;
+static const struct tl_kerninfo unknown = {
+	"other", "other kernels", TL_GC_COMPUTE, 0
+};
+
+int
+tl_glob_ci(const char *p, const char *s)
+{
+	const char *star = NULL, *back = NULL;
+
+	while (*s != '\0') {
+		if (*p == '*') {
+			star = ++p;
+			back = s;
+		} else if (*p != '\0' && tolower((unsigned char)*p) ==
+		    tolower((unsigned char)*s)) {
+			p++;
+			s++;
+		} else if (star != NULL) {
+			p = star;
+			s = ++back;
+		} else
+			return 0;
+	}
+	while (*p == '*')
+		p++;
+	return *p == '\0';
+}
+
+static int
+parse_timeline(const char *s, const char *category, enum tl_gpuclass *c)
+{
+	if (*s == '\0')
+		*c = strcmp(category, "comm") == 0 ? TL_GC_COMM :
+		    strcmp(category, "memcpy") == 0 ? TL_GC_MEMCPY :
+		    TL_GC_COMPUTE;
+	else if (strcmp(s, "compute") == 0)
+		*c = TL_GC_COMPUTE;
+	else if (strcmp(s, "comm") == 0)
+		*c = TL_GC_COMM;
+	else if (strcmp(s, "memcpy") == 0)
+		*c = TL_GC_MEMCPY;
+	else
+		return -1;
+	return 0;
+}
+
+int
+tl_kerntable_load(const char *path)
+{
+	static const char *const col[] = {
+		"pattern", "category", "family", "timeline", "ops"
+	};
+	struct tl_tabfile t;
+	int rc;
+
+	free(text);
+	text = NULL;
+	ntab = 0;
+	loaded = 1;
+	if (tl_tabfile_open(&t, path, tl_default_kernels,
+	    "built-in kernels.tsv", col, 5, 3, 0) < 0) {
+		tl_warn("%s", t.err);
+		return -1;
+	}
+	while ((rc = tl_tabfile_next(&t)) > 0) {
+		struct entry *e;
+		const char *ops = tl_tabfile_get(&t, 4);
+
+		tl_grow(&tab, &captab, ntab + 1, sizeof(*tab));
+		e = &tab[ntab];
+		e->pattern = tl_tabfile_get(&t, 0);
+		e->info.category = tl_tabfile_get(&t, 1);
+		e->info.family = tl_tabfile_get(&t, 2);
+		if (*e->pattern == '\0') {
+			rc = tl_tabfile_error(&t, t.line, "empty pattern");
+			break;
+		}
+		if (tl_category_index(e->info.category) < 0) {
+			rc = tl_tabfile_error(&t, t.line,
+			    "unknown category '%s'", e->info.category);
+			break;
+		}
+		if (*e->info.family == '\0') {
+			rc = tl_tabfile_error(&t, t.line, "empty family");
+			break;
+		}
+		if (parse_timeline(tl_tabfile_get(&t, 3), e->info.category,
+		    &e->info.timeline) < 0) {
+			rc = tl_tabfile_error(&t, t.line, "timeline must be "
+			    "compute, comm or memcpy");
+			break;
+		}
+		if (*ops != '\0' && strcmp(ops, "yes") != 0) {
+			rc = tl_tabfile_error(&t, t.line, "ops must be yes or "
+			    "empty");
+			break;
+		}
+		e->info.ops = *ops != '\0';
+		ntab++;
+	}
+	if (tl_tabfile_end(&t, rc, &text) < 0) {
+		ntab = 0;
+		return -1;
+	}
+	return 0;
+}
+
+const struct tl_kerninfo *
+tl_kerntable_find(const char *name)
+{
+	size_t i;
+
+	if (!loaded && tl_kerntable_load(NULL) < 0)
+		tl_die("the built-in kernel table is broken");
+	for (i = 0; i < ntab; i++)
+		if (tl_glob_ci(tab[i].pattern, name))
+			return &tab[i].info;
+	return &unknown;
+}
