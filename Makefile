@@ -63,6 +63,8 @@ LIBOBJ = \
 	lib/model/roweff.o \
 	lib/model/rowmodel.o \
 	lib/render/advice.o \
+	lib/render/chartlist.o \
+	lib/render/charts.o \
 	lib/render/cmpreport.o \
 	lib/render/mdtext.o \
 	lib/render/outdir.o \
@@ -73,6 +75,9 @@ LIBOBJ = \
 	lib/render/report.o \
 	lib/render/servreport.o \
 	lib/render/svgchart.o \
+	lib/render/svgcmp.o \
+	lib/render/svgtime.o \
+	lib/render/svgw.o \
 	lib/render/zipw.o \
 	lib/stream/categories_table.o \
 	lib/stream/category.o \
@@ -138,6 +143,8 @@ LIBHDR = \
 	lib/model/roweff.h \
 	lib/model/rowmodel.h \
 	lib/render/advice.h \
+	lib/render/chartlist.h \
+	lib/render/charts.h \
 	lib/render/cmpreport.h \
 	lib/render/mdtext.h \
 	lib/render/outdir.h \
@@ -147,6 +154,7 @@ LIBHDR = \
 	lib/render/report.h \
 	lib/render/servreport.h \
 	lib/render/svgchart.h \
+	lib/render/svgw.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \
 	lib/stream/kerntable.h \

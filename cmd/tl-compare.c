@@ -100,8 +100,8 @@ main(int argc, char *argv[])
 		{ "target-hw", required_argument, NULL, OPT_TARGET_HW },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct tl_cmp_opts o = { { NULL, NULL }, { NULL, NULL }, TL_ROOF_AUTO,
-	    25 };
+	struct tl_cmp_opts o = { { NULL, NULL }, { NULL, NULL },
+	    TL_ROOF_ACHIEVABLE, 25 };
 	const char *ref = NULL, *tgt = NULL, *hw_file = NULL, *ops = NULL;
 	const char *hwname[2] = { NULL, NULL };
 	struct tl_opsigs side[2];

@@ -22,7 +22,8 @@ static const char usage_str[] =
     "                     [--peak-tflops X] [--peak-tbs X] [--thresholds E,G,A]\n"
     "                     [--group | --no-baseline] [--csv] [--ops FILE]\n"
     "                     [--models FILE]... [file ...]\n"
-    "       tl-efficiency --hw list [--hw-file FILE] [--csv]\n";
+    "       tl-efficiency --hw list [--hw-file FILE] [--csv]\n"
+    "       tl-efficiency --hw show NAME|all [--hw-file FILE] [--csv]\n";
 
 static const char help_str[] =
     "Add achieved TFLOPS/s and TB/s, the roofline time, the bound and the %\n"
@@ -31,14 +32,18 @@ static const char help_str[] =
     "\n"
     "  -H, --hw NAME          the GPU (tl-efficiency --hw list); auto = from\n"
     "                         the trace_gpu* columns (name, architecture,\n"
-    "                         compute units, memory)\n"
+    "                         compute units, memory); list = the GPUs;\n"
+    "                         show NAME (or all) = every roof of the GPU\n"
+    "                         per precision, its kind and source\n"
     "  -f, --hw-file FILE     GPU table to use instead of the built-in one\n"
     "  -D, --hw-map FILE      GPU per trace: lines \"GLOB GPU\", the first\n"
     "                         glob matching the trace column wins over --hw\n"
     "  -x, --strict-hw        a GPU --hw auto cannot name is an error, not a\n"
     "                         warning with empty efficiency columns\n"
-    "  -r, --roof KIND        achievable (default: where the table has it,\n"
-    "                         else dense peak) or peak (dense data-sheet peak)\n"
+    "  -r, --roof KIND        the roofs of every GPU: achievable (default;\n"
+    "                         measured maxima) or peak (dense data-sheet\n"
+    "                         peaks); where a GPU lacks that figure, the\n"
+    "                         other kind stands in (the roof column)\n"
     "      --peak-tflops X    compute roof in TFLOPS for every op\n"
     "  -B, --peak-tbs X       bandwidth roof in TB/s\n"
     "      --thresholds E,G,A % of roofline above which an op is excellent,\n"
@@ -113,6 +118,24 @@ run(const struct tl_effopts *o, int argc, char *argv[])
 	return tl_close_stdout();
 }
 
+/* --hw show NAME|all: the roofs of one GPU, or of all. */
+static int
+show(int argc, char *argv[])
+{
+	const struct tl_hw *hw = NULL;
+
+	if (argc != 1) {
+		tl_warn("--hw show: give one GPU name, or all");
+		usage(stderr, TL_EXIT_USAGE);
+	}
+	if (strcmp(argv[0], "all") != 0 && (hw = tl_hw_find(argv[0])) == NULL)
+		tl_diex(TL_EXIT_USAGE, "--hw show: unknown GPU '%s' "
+		    "(tl-efficiency --hw list)", argv[0]);
+	tl_stdout_buffer();
+	tl_hw_print_roofs(stdout, opt.csv, hw);
+	return tl_close_stdout();
+}
+
 /* Options with a long name only. */
 enum { OPT_THRESHOLDS = 256, OPT_PEAK_TFLOPS };
 
@@ -137,7 +160,7 @@ main(int argc, char *argv[])
 		{ "strict-hw", no_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct tl_effopts eo = { NULL, TL_ROOF_AUTO, 0, 0, { 80, 60, 40 },
+	struct tl_effopts eo = { NULL, TL_ROOF_ACHIEVABLE, 0, 0, { 80, 60, 40 },
 	    0, 0 };
 	const struct tl_hw *hw = NULL;
 	char err[512];
@@ -210,6 +233,8 @@ main(int argc, char *argv[])
 		tl_hw_print_gpus(stdout, opt.csv);
 		return tl_close_stdout();
 	}
+	if (opt.hw != NULL && strcmp(opt.hw, "show") == 0)
+		return show(argc, argv);
 	if (eo.group && eo.no_baseline) {
 		tl_warn("--group and --no-baseline exclude each other");
 		usage(stderr, TL_EXIT_USAGE);

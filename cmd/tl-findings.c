@@ -77,13 +77,14 @@ comparative(struct tl_stream *in, const struct tl_findings *opts,
     const char *charts, const struct tl_report_opts *o)
 {
 	struct tl_findings *sf[2] = { NULL, NULL };
+	struct tl_report_opts ro = *o;
 	struct tl_cmpfind c;
 	int worst, k;
 
-	if (strcmp(report, "category") == 0 || charts != NULL)
+	if (strcmp(report, "category") == 0)
 		tl_diex(TL_EXIT_USAGE, "%s: a comparison (tl-compare) has no "
-		    "category report and no charts; use --report fair or "
-		    "rough, or -o DIR", in->path);
+		    "category report; use --report fair or rough, or -o DIR",
+		    in->path);
 	tl_cmpfind_read(&c, in, &opts->rules);
 	/* Each side analysed on its own, for its patterns. */
 	for (k = 0; side[0] != NULL && k < 2; k++) {
@@ -94,12 +95,15 @@ comparative(struct tl_stream *in, const struct tl_findings *opts,
 	}
 	if (sf[0] != NULL)
 		tl_cmpfind_sides(&c, sf[0], sf[1]);
+	if (charts != NULL)
+		tl_outdir_cmpcharts(charts, &c);
+	ro.charts = charts;
 	if (outdir != NULL)
 		tl_outdir_compare(outdir, &c, o);
 	else if (strcmp(report, "rough") == 0)
-		tl_cmpreport_rough(stdout, &c, o);
+		tl_cmpreport_rough(stdout, &c, &ro);
 	else
-		tl_cmpreport_fair(stdout, &c, o);
+		tl_cmpreport_fair(stdout, &c, &ro);
 	worst = tl_cmpfind_worst(&c);
 	tl_cmpfind_free(&c);
 	for (k = 0; k < 2; k++)

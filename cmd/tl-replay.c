@@ -136,7 +136,7 @@ main(int argc, char *argv[])
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();
 	tl_findrules_default(&opt.rules);
-	opt.roof = TL_ROOF_AUTO;
+	opt.roof = TL_ROOF_ACHIEVABLE;
 	while ((ch = getopt_long(argc, argv, "D:f:hH:M:o:O:p:r:Vxz:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
@@ -177,11 +177,7 @@ main(int argc, char *argv[])
 			break;
 		case 'r':
 			bonly = "--roof";
-			if (strcmp(optarg, "achievable") == 0)
-				opt.roof = TL_ROOF_AUTO;
-			else if (strcmp(optarg, "peak") == 0)
-				opt.roof = TL_ROOF_PEAK;
-			else {
+			if (tl_roof_parse(optarg, &opt.roof) < 0) {
 				tl_warn("--roof: expected achievable or peak");
 				usage(stderr, TL_EXIT_USAGE);
 			}

@@ -190,6 +190,16 @@ check "efficiency --hw auto reads trace_gpu (MI300X sample)" \
     "$E --hw auto $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"hw\"] != \"mi300x\" { bad = 1; exit } END { exit bad || (NR < 2) }'"
 check "efficiency: unknown --hw exits 2; --hw list lists the GPUs" \
     "$E --hw nosuch $tmp/s.tsv 2>/dev/null; [ \$? = 2 ] && $E --hw list | grep -q '^mi300x' && $E --hw list | grep -q '^h100'"
+# --hw list's bf16 columns are --hw show's figures of each kind, empty
+# where the table has none (no stand-in): H100 has no achievable figure.
+check "efficiency: --hw list's bf16 peak and achievable are --hw show's, empty where absent" \
+    "$E --hw show all > $tmp/roofs.tsv && $E --hw list > $tmp/gpus.tsv &&
+     awk -F'\t' 'NR == FNR { if (\$2 == \"matrix_bf16\") v[\$1 \" \" \$3] = \$4; next }
+     FNR == 1 { next }
+     { n++; if (\$9 != v[\$1 \" peak\"] || \$10 != v[\$1 \" achievable\"]) bad++ }
+     \$1 == \"h100\" && \$10 == \"\" && \$9 == 989.4 { h = 1 }
+     \$1 == \"mi300x\" && \$10 == 708 { m = 1 }
+     END { exit !(n > 10 && !bad && h && m) }' $tmp/roofs.tsv $tmp/gpus.tsv"
 check "efficiency: elementwise baseline on memory-bound rows" \
     "$E --hw mi300x $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
      \$c[\"eltwise_baseline_tbs\"] == \"\" { bad = 1; exit } \$c[\"bound\"] == \"memory\" && \$c[\"pct_eltwise_baseline\"] != \"\" { n++ } END { exit bad || (n == 0) }'"
@@ -369,18 +379,26 @@ check "compare --models and --ops reach the perf model run in-process" \
      $Q $S2 --models $tmp/m.tsv | $COLS=name,perf_model,flops | grep -qx 'aten::sin	file	1835008' && \
      printf 'name\tcategory\tdirection\tmodel\tbwd_model\naten::mm\tother\tfwd\t\t\n' > $tmp/ops.tsv && \
      $Q $S2 --ops $tmp/ops.tsv | $COLS=name,perf_model,flops,expected_ratio | awk -F'\t' '\$1 == \"aten::mm\" { n++; if (\$2 \$3 \$4 != \"\") { bad = 1; exit } } END { exit bad || (n == 0) }'"
-check "compare --hw-file: achievable bandwidth on both GPUs is used, and only then" \
+check "compare --hw-file: one roof kind for both GPUs, the other kind standing in where one lacks it, the other kind's ratio too" \
     "{ printf 'gpu\tkey\tkind\tvalue\tsource\nga\thbm_tbs\tpeak\t4\tx\nga\thbm_tbs\tachievable\t3\tx\ngb\thbm_tbs\tpeak\t2\tx\ngb\thbm_tbs\tachievable\t1.5\tx\ngc\thbm_tbs\tpeak\t1\tx\n'; } > $tmp/gpus.tsv && \
-     $Q $S2 --hw-file $tmp/gpus.tsv --ref-hw ga --target-hw gb | $COLS=bound,ref_bw_roof,ref_peak_tbs,target_peak_tbs,expected_ratio | \
-	grep -qx 'memory	achievable	3	1.5	2' && \
-     $Q $S2 --hw-file $tmp/gpus.tsv --ref-hw ga --target-hw gc | $COLS=ref_bw_roof,target_bw_roof,ref_peak_tbs | sort -u | grep -qx 'peak	peak	4'"
+     $Q $S2 --hw-file $tmp/gpus.tsv --ref-hw ga --target-hw gb | $COLS=bound,roof_kind,ref_bw_roof,ref_peak_tbs,target_peak_tbs,expected_ratio,other_expected_ratio | \
+	grep -qx 'memory	achievable	achievable	3	1.5	2	2' && \
+     $Q $S2 --hw-file $tmp/gpus.tsv --ref-hw ga --target-hw gc | $COLS=bound,roof_kind,ref_bw_roof,target_bw_roof,ref_peak_tbs,expected_ratio,other_expected_ratio | \
+	grep -qx 'memory	achievable	achievable	peak	3	3	4' && \
+     $Q $S2 --hw-file $tmp/gpus.tsv --ref-hw ga --target-hw gc --roof peak | $COLS=bound,roof_kind,ref_bw_roof,target_bw_roof,expected_ratio,other_expected_ratio | \
+	grep -qx 'memory	peak	peak	peak	4	3'"
 if need_shared "compare on real traces"; then
 	$P $T/h100-qwen1.5-0.5b.json.gz > $tmp/h.tsv
 	$P $T/mi300-qwen1.5-0.5b.json.gz > $tmp/m.tsv
-	check "compare H100 vs MI300X: GEMMs against the dense bf16 peak ratio, unexplained time" \
-	    "$Q --ref $tmp/h.tsv --target $tmp/m.tsv | $COLS=name,bound,ref_roof,target_roof,expected_ratio,actual_ratio,explained,unexplained_time_us,target_kernel_time_us,ref_kernel_time_mean_us,target_count,target_kernel_time_mean_us | \
+	check "compare H100 vs MI300X --roof peak: GEMMs against the dense bf16 peak ratio, unexplained time" \
+	    "$Q --roof peak --ref $tmp/h.tsv --target $tmp/m.tsv | $COLS=name,bound,ref_roof,target_roof,expected_ratio,actual_ratio,explained,unexplained_time_us,target_kernel_time_us,ref_kernel_time_mean_us,target_count,target_kernel_time_mean_us,roof_kind | \
 	     awk -F'\t' '\$1 == \"aten::mm\" { m++; e = 989.4 / 1307.4; u = \$9 - e * \$10 * \$11; a = \$12 / \$10; \
-		if (\$2 != \"compute\" || \$3 != \"peak\" || \$4 != \"peak\" || (\$5 - e) ^ 2 > 1e-24 || (\$6 - a) ^ 2 > 1e-20 || \$7 != \"no\" || (\$8 - u) ^ 2 > 1e-12) { bad = 1; exit } } \
+		if (\$2 != \"compute\" || \$3 != \"peak\" || \$4 != \"peak\" || (\$5 - e) ^ 2 > 1e-24 || (\$6 - a) ^ 2 > 1e-20 || \$7 != \"no\" || (\$8 - u) ^ 2 > 1e-12 || \$13 != \"peak\") { bad = 1; exit } } \
+		END { exit bad || (m != 3) }'"
+	check "compare H100 vs MI300X (achievable): H100's dense peak stands in, the peak ratio's verdict beside it" \
+	    "$Q --ref $tmp/h.tsv --target $tmp/m.tsv | $COLS=name,bound,ref_roof,target_roof,target_peak_tflops,expected_ratio,explained,other_expected_ratio,other_explained,roof_kind | \
+	     awk -F'\t' '\$1 == \"aten::mm\" { m++; e = 989.4 / 708; o = 989.4 / 1307.4; \
+		if (\$2 != \"compute\" || \$3 != \"peak\" || \$4 != \"achievable\" || \$5 != 708 || (\$6 - e) ^ 2 > 1e-24 || \$7 != \"yes\" || (\$8 - o) ^ 2 > 1e-24 || \$9 != \"no\" || \$10 != \"achievable\") { bad = 1; exit } } \
 		END { exit bad || (m != 3) }'"
 	check "compare H100 vs MI300X: memory-bound rows against the HBM ratio, mixed vector roofs noted" \
 	    "$Q --ref $tmp/h.tsv --target $tmp/m.tsv | $COLS=bound,compute_spec,ref_roof,target_roof,ref_bw_roof,target_bw_roof,expected_ratio | \

@@ -49,12 +49,15 @@ def categories():
 CATS = categories()
 
 
-
-
-
-
-
-
+def stem(path):
+    """A trace's name as the reports print it (tl_md_stem): its file name
+    without .gz and .json."""
+    s = os.path.basename(path)
+    if len(s) > 3 and s.endswith(".gz"):
+        s = s[:-3]
+    if len(s) > 5 and s.endswith(".json"):
+        s = s[:-5]
+    return s
 
 
 def with_sign(s):
@@ -145,6 +148,128 @@ def ranked(rows, gaps=False):
 
 def label(r):
     return "`%s` `%s`" % (r["name"], r["input_dims"])
+
+
+def no_charts(text):
+    """A report as written without charts: no "### Charts" section."""
+    return re.sub(r"### Charts\n\n(- [^\n]*\n)+\n", "", text)
+
+
+def judge_other(r):
+    """The Expected? under the other roof kind (other_* columns)."""
+    return judge(dict(r, expected_ratio=r["other_expected_ratio"],
+                      explained=r["other_explained"]))
+
+
+KIND = {"peak": "dense peak", "achievable": "achievable"}
+
+
+def check_roof_kind(name, rows, fair, rough):
+    """The reports name the roof kind of every expected ratio, each GPU
+    whose figure of that kind is missing (a stand-in, from the stream's
+    ref_/target_roof columns), and the verdicts the other kind gives
+    where they differ."""
+    kind = rows[0]["roof_kind"]
+    other = "peak" if kind == "achievable" else "achievable"
+    ok(name + ": one roof kind in the stream (%s)" % kind,
+       kind in KIND and all(r["roof_kind"] == kind for r in rows))
+    want = []
+    for side in ("ref", "target"):
+        specs = []
+        for r in rows:
+            if r[side + "_roof"] not in ("", kind) and \
+               r["compute_spec"] not in specs:
+                specs.append(r["compute_spec"])
+        bw = any(r[side + "_bw_roof"] not in ("", kind) for r in rows)
+        if not specs and not bw:
+            continue
+        line = "  - `%s` (`%s`): no %s figure for " % (
+            stem(rows[0][side + "_name"]), rows[0][side + "_hw"], KIND[kind])
+        line += ", ".join("`%s`" % x for x in specs)
+        if bw:
+            line += (" and " if specs else "") + "its bandwidth"
+        want.append(line)
+    head = ("- Roofs: the expected ratios rest on the **%s** roofs of both "
+            "GPUs (`tl-compare --roof %s`)" % (KIND[kind], kind))
+    for t, rep in (("fair", fair), ("rough", rough)):
+        lines = rep.split("\n")
+        i = next((k for k, x in enumerate(lines) if x.startswith(head)), -1)
+        got = []
+        while i >= 0 and lines[i + 1 + len(got)].startswith("  - "):
+            got.append(lines[i + 1 + len(got)])
+        ok("%s: the %s report names the roof kind and every stand-in "
+           "(%d sides)" % (name, t, len(want)), i >= 0 and got == want and
+           len(want) > 0, (got, want))
+    diff = [r for r in rows if r["match"] == "both" and
+            judge_other(r) != "n/a" and judge_other(r) != judge(r)]
+    got = table(fair, "### Verdicts under the other roof kind")
+    want = [[label(r), "%.3f" % float(r["actual_ratio"]),
+             "%.3f" % float(r["expected_ratio"]), judge(r),
+             "%.3f" % float(r["other_expected_ratio"]), judge_other(r)]
+            for r in diff]
+    ok("%s: the verdicts under %s roofs where they differ, from the "
+       "other_* columns (%d ops)" % (name, KIND[other], len(want)),
+       got == want and len(want) > 0 and
+       ("Under %s roofs %d of them would be judged otherwise."
+        % (KIND[other], len(want))) in fair, (got[:2], want[:2]))
+
+
+def check_cmpchart(name, rows, path, fair):
+    """The comparison chart: per category the sums of the rows' kernel
+    times, then the recommendations in rank order with the time the
+    roofs predict; linked from the report; rendered by svgcheck."""
+    import xml.dom.minidom
+    try:
+        dom = xml.dom.minidom.parse(path)
+    except Exception as e:  # noqa: BLE001
+        ok(name + ": comparison.svg is well-formed XML", False, e)
+        return
+    pairs = [g for g in dom.getElementsByTagName("g")
+             if g.getAttribute("class") == "pair"]
+    cat = {}
+    for r in rows:
+        c = cat.setdefault(r["category"], [0, 0])
+        c[0] += ns(r["ref_kernel_time_us"])
+        c[1] += ns(r["target_kernel_time_us"])
+    want = [(c, cat[c][0] / 1e3, cat[c][1] / 1e3) for c in CATS if c in cat]
+    got = [(g.getAttribute("data-label"), float(g.getAttribute("data-ref-us")),
+            float(g.getAttribute("data-target-us"))) for g in pairs
+           if g.getAttribute("data-section") == "category"]
+    ok(name + ": comparison.svg: reference and target time per category "
+       "(%d)" % len(want), got == want, (got[:2], want[:2]))
+    want = []
+    for i, _ in ranked(rows)[:10]:
+        r = rows[i]
+        e = None
+        if r["match"] == "both" and r["expected_ratio"] != "":
+            e = float(r["expected_ratio"]) * float(
+                r["ref_kernel_time_mean_us"]) * int(r["target_count"])
+        want.append(("%s %s" % (r["name"], r["input_dims"]),
+                     ns(r["ref_kernel_time_us"]) / 1e3 if r["ref_kernel_time_us"]
+                     else None, ns(r["target_kernel_time_us"]) / 1e3, e))
+    got = []
+    for g in pairs:
+        if g.getAttribute("data-section") != "op":
+            continue
+        a = g.getAttribute
+        got.append((a("data-label"),
+                    float(a("data-ref-us")) if a("data-ref-us") else None,
+                    float(a("data-target-us")),
+                    float(a("data-expected-us")) if a("data-expected-us")
+                    else None))
+    good = len(got) == len(want) and all(
+        g[:3] == w[:3] and (g[3] is None) == (w[3] is None) and
+        (w[3] is None or abs(g[3] - w[3]) <= 1e-9 * w[3])
+        for g, w in zip(got, want))
+    ok(name + ": comparison.svg: the top %d recommendations in rank order, "
+       "with the time the roofs predict" % len(want), good and want,
+       (got[:2], want[:2]))
+    ok(name + ": the fair report links comparison.svg",
+       "[charts/comparison.svg](charts/comparison.svg)" in fair)
+    out = os.environ.get("TL_SVG_OUT")
+    if out:
+        shutil.copy(path, os.path.join(out, name.replace(" ", "-") +
+                                       "-comparison.svg"))
 
 
 def enrich(trace, hw):
@@ -326,30 +451,46 @@ def pair():
     d, (fair, rough) = reports(cmp, "qwen")
     out = sh("%s/tl-findings %s" % (BIN, cmp))
     ok("qwen pair: tl-findings on tl-compare's stream writes the fair report "
-       "by default (exit 0, = the -o file)", out.returncode == 0 and
-       out.stdout.decode() == fair and fair.startswith(
-           "# Performance Comparison: `%s`" %
-           os.path.basename(rows[0]["ref_name"]).split(".json")[0]))
+       "by default (exit 0, = the -o file but its chart link)",
+       out.returncode == 0 and out.stdout.decode() == no_charts(fair) and
+       fair.startswith("# Performance Comparison: `%s`" %
+                       stem(rows[0]["ref_name"])))
     out = sh("%s/tl-findings --report rough %s" % (BIN, cmp))
-    ok("qwen pair: -r rough writes the long report (= the -o file)",
-       out.returncode == 0 and out.stdout.decode() == rough and
+    ok("qwen pair: --report rough writes the long report (= the -o file but "
+       "its chart link)", out.returncode == 0 and
+       out.stdout.decode() == no_charts(rough) and
        "## Raw Data Exploration" in rough)
-    ok("qwen pair: -o writes comparative_analysis_{fair,rough}.md and "
-       "comparative_ops.csv only (and its manifest)",
+    out = sh("%s/tl-findings --charts %s/cc %s" % (BIN, TMP, cmp))
+    ok("qwen pair: --charts DIR writes the comparison chart beside the "
+       "report, which links it", out.returncode == 0 and
+       out.stdout.decode() == fair.replace("charts/comparison.svg",
+                                           "%s/cc/comparison.svg" % TMP)
+       and sh("cmp %s/cc/comparison.svg %s/charts/comparison.svg"
+              % (TMP, d)).returncode == 0)
+    ok("qwen pair: -o writes comparative_analysis_{fair,rough}.md, "
+       "comparative_ops.csv and charts/comparison.svg only (and its "
+       "manifest)",
        sorted(os.listdir(d)) == [
-           ".tl-findings.manifest", "comparative_analysis_fair.md",
-           "comparative_analysis_rough.md", "comparative_ops.csv"])
+           ".tl-findings.manifest", "charts",
+           "comparative_analysis_fair.md", "comparative_analysis_rough.md",
+           "comparative_ops.csv"] and
+       os.listdir(os.path.join(d, "charts")) == ["comparison.svg"])
+    check_roof_kind("qwen pair", rows, fair, rough)
+    check_cmpchart("qwen pair", rows, os.path.join(d, "charts",
+                                                   "comparison.svg"), fair)
     check_exec("qwen pair", rows, fair)
     nunexp = check_ops("qwen pair", rows, rough)
     want = check_ranking("qwen pair", rows, fair, rough, open(
         os.path.join(d, "comparative_ops.csv"), encoding="utf-8").read())
     ok("qwen pair: the target has recommendations and unexpected ops "
        "(%d, %d)" % (len(want), nunexp), len(want) >= 3 and nunexp >= 3)
-    top = rows[want[0][0]]
-    ok("qwen pair: the first recommendation links to its detail section",
-       ("→ *See [details](#cmp-op-%d)*" % (want[0][0] + 1)) in fair and
-       ('<a id="cmp-op-%d"></a>' % (want[0][0] + 1)) in fair and
-       label(top) in fair.split("## Detailed Comparison")[1])
+    # The first op among the recommendations (a timeline gap, index < 0,
+    # has no detail section).
+    first = next(i for i, _ in want if i >= 0)
+    ok("qwen pair: the first op recommendation links to its detail section",
+       ("→ *See [details](#cmp-op-%d)*" % (first + 1)) in fair and
+       ('<a id="cmp-op-%d"></a>' % (first + 1)) in fair and
+       label(rows[first]) in fair.split("## Detailed Comparison")[1])
     exe = fair.split("## Recommendations")[0]
     ok("qwen pair: executive summary is at most ~20 lines of text plus "
        "tables", len([x for x in exe.split("\n") if x.strip() and
@@ -364,8 +505,10 @@ def pair():
        rough.split("## Raw Data")[1].split("## Questions")[0].count(
            "- Expected ratio: ") ==
        sum(r["match"] == "both" for r in rows) and
-       "TFLOPS/s, over the target's" in rough and "TB/s, over the target's"
-       in rough)
+       re.search(r"TFLOPS/s \((dense peak|achievable)\), over the "
+                 r"target's", rough) is not None and
+       re.search(r"TB/s \((dense peak|achievable)\), over the target's",
+                 rough) is not None)
     d2, _ = reports(cmp, "qwen2")
     r = sh("diff -r %s %s" % (d, d2))
     ok("qwen pair: output is byte-identical across runs", r.returncode == 0,
@@ -476,10 +619,8 @@ def statuses(cmp, want):
        % ("Low", "Medium", "High", "Critical")[worst],
        codes == [3 if k <= worst else 0 for k in range(4)], codes)
     r = sh("%s/tl-findings --report category -C gemm %s" % (BIN, cmp))
-    r2 = sh("%s/tl-findings --charts %s/c %s" % (BIN, TMP, cmp))
-    ok("exit status: no category report or charts for a comparison (2)",
-       r.returncode == 2 and r2.returncode == 2 and
-       b"no category report" in r.stderr)
+    ok("exit status: no category report for a comparison (2)",
+       r.returncode == 2 and b"no category report" in r.stderr)
     t = os.path.join(TMP, "timeline.tsv")
     must("%s/tl-compare -t -R %s -T %s > %s" % (BIN, os.path.join(
         TMP, REF + ".tsv"), os.path.join(TMP, TGT + ".tsv"), t))

@@ -1,6 +1,6 @@
-"""What tests/findings.py, cmpreport.py and cmppatterns.py share: the
-result line of a check, running a program, the reports' number formats
-and tables, and the wording scans of the Markdown reports.
+"""What tests/findings.py, cmpreport.py, cmppatterns.py and charts.py
+share: the result line of a check, running a program, the reports'
+number formats and tables, and the wording scans of the Markdown reports.
 
 Text inside `code` spans (op and kernel names, file names) is left out:
 kernel names may name a vendor library.  VENDOR catches vendor and
@@ -24,11 +24,13 @@ def ok(name, cond, detail=""):
 
 
 def sh(cmd):
+    """Run a shell command; its CompletedProcess, output captured."""
     return subprocess.run(cmd, shell=True, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE)
 
 
 def must(cmd):
+    """The standard output of a shell command that must exit 0."""
     r = sh(cmd)
     if r.returncode != 0:
         raise RuntimeError("%s: exit %d: %s" % (cmd, r.returncode,

@@ -88,7 +88,7 @@ check "findings -o: a rerun over another trace's folder leaves no stale file, an
 check "findings -o: a comparison over a standalone folder replaces it" \
     "rm -rf $tmp/d && cp -a $tmp/fa $tmp/d && \
      $BIN/tl-compare --ref $tmp/a.tsv --target $tmp/b.tsv --ref-hw mi300x --target-hw mi300x > $tmp/c.tsv && \
-     $F -o $tmp/d $tmp/c.tsv && [ \"\$(ls $tmp/d)\" = \"\$(printf 'comparative_analysis_fair.md\ncomparative_analysis_rough.md\ncomparative_ops.csv')\" ]"
+     $F -o $tmp/d $tmp/c.tsv && [ \"\$(ls $tmp/d $tmp/d/charts)\" = \"\$(printf '$tmp/d:\ncharts\ncomparative_analysis_fair.md\ncomparative_analysis_rough.md\ncomparative_ops.csv\n\n$tmp/d/charts:\ncomparison.svg')\" ]"
 check "findings -o: a planted link to a file is replaced, its target untouched" \
     "rm -rf $tmp/d && cp -a $tmp/fa $tmp/d && echo precious > $tmp/target && \
      rm $tmp/d/standalone_analysis_fair.md && ln -s $tmp/target $tmp/d/standalone_analysis_fair.md && \

@@ -161,10 +161,10 @@ tally "$tmp/esc"
 python3 tests/capture.py "$BIN" "$SHARED" > "$tmp/cap" 2>&1
 tally "$tmp/cap"
 
-# tl-findings on the shared traces, standalone and comparative (numbers
-# recomputed from the stream).
+# tl-findings on the shared traces, standalone and comparative, one roof
+# kind per run and the charts (numbers recomputed from the stream).
 if [ -d "$TRACES" ]; then
-	for t in findings cmpreport cmppatterns; do
+	for t in findings cmpreport cmppatterns charts; do
 		python3 tests/$t.py "$BIN" "$TRACES" > "$tmp/fd" 2>&1
 		tally "$tmp/fd"
 	done

@@ -154,17 +154,21 @@ read_side(struct reader *R, int k, struct tl_cside *s)
 	kernels(R, k, s);
 }
 
-/* The judgement of a matched row (see cmpfind.h). */
+/*
+ * The judgement of a matched row (see cmpfind.h) against an expected
+ * ratio and its explained column: those of the run's roof kind, or of
+ * the other kind.
+ */
 static enum tl_cexp
-judge(const struct tl_crow *w)
+judge(const struct tl_crow *w, double expected, const char *explained)
 {
-	if (w->match != TL_CM_BOTH || isnan(w->expected) || isnan(w->actual))
+	if (w->match != TL_CM_BOTH || isnan(expected) || isnan(w->actual))
 		return TL_CE_NA;
-	if (strcmp(w->explained, "yes") == 0)
+	if (strcmp(explained, "yes") == 0)
 		return TL_CE_YES;
-	if (w->actual > 2 * w->expected)
+	if (w->actual > 2 * expected)
 		return TL_CE_KERNEL;
-	return w->actual > w->expected ? TL_CE_SLOWER : TL_CE_FASTER;
+	return w->actual > expected ? TL_CE_SLOWER : TL_CE_FASTER;
 }
 
 static void
@@ -180,6 +184,7 @@ first_row(struct tl_cmpfind *c, struct reader *R)
 			    &c->tl_ns[k][i]);
 	}
 	c->tolerance_pct = tl_rr_num(&R->rr, TL_COL_TOLERANCE_PCT);
+	c->roof_kind = dup_col(R, TL_COL_ROOF_KIND);
 }
 
 static void
@@ -228,7 +233,10 @@ read_row(struct tl_cmpfind *c, struct reader *R)
 	w->delta_ns = w->s[TGT].time_ns - w->s[REF].time_ns;
 	w->delta_pct = w->s[REF].has && w->s[REF].time_ns > 0 ?
 	    100 * (double)w->delta_ns / (double)w->s[REF].time_ns : NAN;
-	w->exp = judge(w);
+	w->other_expected = tl_rr_num(&R->rr, TL_COL_OTHER_EXPECTED_RATIO);
+	w->other_explained = dup_col(R, TL_COL_OTHER_EXPLAINED);
+	w->exp = judge(w, w->expected, w->explained);
+	w->other_exp = judge(w, w->other_expected, w->other_explained);
 }
 
 static enum tl_priority
@@ -431,6 +439,8 @@ analyse(struct tl_cmpfind *c, const struct tl_findrules *r)
 		if (w->layout_note[0] != '\0')
 			c->nlayout++;
 		c->nexp[w->exp]++;
+		if (w->other_exp != TL_CE_NA && w->other_exp != w->exp)
+			c->nother++;
 		c->bound_ns[strcmp(w->bound, "compute") == 0 ? 0 :
 		    strcmp(w->bound, "memory") == 0 ? 1 : 2] +=
 		    w->s[TGT].time_ns;
@@ -586,6 +596,8 @@ tl_cmpfind_read(struct tl_cmpfind *c, struct tl_stream *in,
 			c->name[k] = tl_strdup("");
 			c->hw[k] = tl_strdup("");
 		}
+	if (c->roof_kind == NULL)
+		c->roof_kind = tl_strdup("");
 	analyse(c, r);
 	tl_rr_free(&R.rr);
 	tl_json_free(&R.j);
@@ -624,6 +636,7 @@ tl_cmpfind_free(struct tl_cmpfind *c)
 		free(w->compute_spec);
 		free(w->bound);
 		free(w->explained);
+		free(w->other_explained);
 		for (k = 0; k < 2; k++) {
 			free(w->s[k].roof);
 			free(w->s[k].bw_roof);
@@ -635,6 +648,7 @@ tl_cmpfind_free(struct tl_cmpfind *c)
 		free(c->name[k]);
 		free(c->hw[k]);
 	}
+	free(c->roof_kind);
 	free(c->row);
 	free(c->rec);
 	free(c->gap);

@@ -23,8 +23,13 @@
  *                          hardware ratio predicts;
  *   no (slower)            otherwise A > E;
  *   no (faster)            otherwise (A below the band);
- *   n/a                    without E or A (no bound or perf model, roofs
- *                          of different kinds, a reference time of 0).
+ *   n/a                    without E or A (no bound or perf model, a
+ *                          GPU without a roof for it, a reference time
+ *                          of 0).
+ * E rests on the roofs of the stream's roof_kind (the other kind
+ * standing in where a GPU lacks a figure: the sides' roof and bw_roof
+ * columns say so); the same judgement against other_expected_ratio is
+ * the verdict under the other kind.
  *
  * The recommendations for the target are the matched ops judged slower
  * or likely kernel problems, and the ops on the target only; each scores
@@ -107,6 +112,9 @@ struct tl_crow {
 	double delta_pct;		/* of the reference; NaN without it */
 	double expected, actual;	/* the ratios; NaN when empty */
 	char *explained;
+	double other_expected;		/* under the other roof kind; NaN */
+	char *other_explained;
+	enum tl_cexp other_exp;		/* the judgement under it */
 	double unexplained_us;		/* NaN when empty */
 	enum tl_cexp exp;
 	int candidate;			/* a recommendation */
@@ -149,6 +157,7 @@ struct tl_cmpfind {
 	struct tl_findrules rules;	/* the priorities' thresholds */
 	char *name[2], *hw[2];		/* ref_name, target_name; ref_hw ... */
 	double tolerance_pct;		/* NaN when the stream has none */
+	char *roof_kind;		/* achievable, peak; "" unknown */
 	/* the two timelines, in the order of lib/analysis/opsig's tl_tlc_cols */
 	int has_tl[2][TL_TLC_N];
 	int64_t tl_ns[2][TL_TLC_N];
@@ -161,6 +170,8 @@ struct tl_cmpfind {
 	int nmatch[3];			/* rows per tl_cmatch */
 	int nlayout;			/* matched despite other strides */
 	int nexp[TL_CE_N];		/* matched rows per judgement */
+	int nother;			/* matched rows judged otherwise under
+					   the other roof kind */
 	int64_t bound_ns[3];		/* target time of matched rows:
 					   compute, memory, unknown bound */
 	double unexplained_us;		/* over the recommendations */

@@ -75,66 +75,24 @@ side_name(const struct tl_cmp_opts *o, int k, const char *trace,
 }
 
 /*
- * Figures of one kind for both GPUs: achievable (a) when both have one
- * and the roof kind allows, else peak (p) when both have one, else each
- * its own best figure (then the kinds differ).  kind[k] is "achievable",
- * "peak" or "" for none.
+ * The roofs of both GPUs for a compute spec, of the run's kind roof
+ * (or the other kind standing in where a GPU lacks it: lib/model/hwspec).
  */
 static void
-choose(enum tl_roof roof, const double a[2], const double p[2],
-    double out[2], const char *kind[2])
+pair_roofs(const struct tl_cmp_opts *o, enum tl_roof roof, const char *spec,
+    struct eff e[2])
 {
-	int k, ach = roof != TL_ROOF_PEAK;
-
-	for (k = 0; k < 2; k++) {
-		int use_a;
-
-		if (ach && a[REF] > 0 && a[TGT] > 0)
-			use_a = 1;
-		else if (p[REF] > 0 && p[TGT] > 0)
-			use_a = 0;
-		else
-			use_a = ach && a[k] > 0;
-		out[k] = use_a ? a[k] : p[k];
-		kind[k] = !(out[k] > 0) ? "" : use_a ? "achievable" : "peak";
-		if (!(out[k] > 0))
-			out[k] = 0;
-	}
-}
-
-/* The roofs of both GPUs for a compute spec. */
-static void
-pair_roofs(const struct tl_cmp_opts *o, const char *spec, struct eff e[2])
-{
-	double a[2], p[2], tf[2], tb[2];
-	const char *used, *kind[2];
+	const char *used;
 	int k;
 
 	for (k = 0; k < 2; k++) {
-		a[k] = p[k] = 0;
-		if (spec[0] != '\0') {
-			a[k] = tl_hw_tflops(o->hw[k], spec, TL_ROOF_ACHIEVABLE,
-			    NULL, NULL);
-			p[k] = tl_hw_tflops(o->hw[k], spec, TL_ROOF_PEAK, NULL,
-			    NULL);
-		}
-	}
-	choose(o->roof, a, p, tf, kind);
-	for (k = 0; k < 2; k++)
-		e[k].roof = kind[k];
-	for (k = 0; k < 2; k++) {
 		used = NULL;
-		a[k] = tl_hw_hbm(o->hw[k], TL_ROOF_ACHIEVABLE, &used, NULL);
-		if (used == NULL || strcmp(used, "achievable") != 0)
-			a[k] = 0;
-		p[k] = tl_hw_hbm(o->hw[k], TL_ROOF_PEAK, NULL, NULL);
-	}
-	choose(o->roof, a, p, tb, kind);
-	for (k = 0; k < 2; k++)
-		e[k].bw_roof = kind[k];
-	for (k = 0; k < 2; k++) {
-		e[k].peak_tflops = tf[k];
-		e[k].peak_tbs = tb[k];
+		e[k].peak_tflops = spec[0] != '\0' ? tl_hw_tflops(o->hw[k],
+		    spec, roof, &used, NULL) : 0;
+		e[k].roof = used != NULL ? used : "";
+		used = NULL;
+		e[k].peak_tbs = tl_hw_hbm(o->hw[k], roof, &used, NULL);
+		e[k].bw_roof = used != NULL ? used : "";
 	}
 }
 
@@ -457,15 +415,58 @@ mean_us(const struct tl_opsig *s)
 	return (double)s->time_ns / 1e3 / (double)s->count;
 }
 
-/* The comparison columns of a row. */
+/*
+ * The time ratio, target over reference, that the roofs e predict for a
+ * row of this bound: the reference's roof over the target's.  1, or 0
+ * when a roof is missing.
+ */
+static int
+expect(const char *bound, const struct eff e[2], double *ratio)
+{
+	if (strcmp(bound, "compute") == 0 && e[REF].peak_tflops > 0 &&
+	    e[TGT].peak_tflops > 0) {
+		*ratio = e[REF].peak_tflops / e[TGT].peak_tflops;
+		return 1;
+	}
+	if (strcmp(bound, "memory") == 0 && e[REF].peak_tbs > 0 &&
+	    e[TGT].peak_tbs > 0) {
+		*ratio = e[REF].peak_tbs / e[TGT].peak_tbs;
+		return 1;
+	}
+	return 0;
+}
+
+/* The explained column: within the tolerance of the expected ratio. */
+static void
+w_explained(struct tl_writer *w, const struct crow *r, int has_e,
+    double expect, int has_a, double actual, double tol)
+{
+	double lim = 1 + tol / 100;
+
+	if (r->s[TGT] == NULL)
+		tl_w_empty(w);
+	else if (r->s[REF] == NULL)
+		tl_w_str(w, "no");
+	else if (has_e && has_a)
+		tl_w_str(w, actual <= expect * lim && actual >= expect / lim ?
+		    "yes" : "no");
+	else
+		tl_w_empty(w);
+}
+
+/*
+ * The comparison columns of a row; other holds both sides' roofs of the
+ * other roof kind, other_bound the row's bound against them.
+ */
 static void
 w_delta(struct tl_writer *w, const struct crow *r, const char *bound,
-    const struct eff e[2], double tol)
+    const struct eff e[2], const char *other_bound,
+    const struct eff other[2], double tol)
 {
 	const struct tl_opsig *rs = r->s[REF], *ts = r->s[TGT];
 	int64_t d = time_of(ts) < 0 ? 0 : ts->time_ns;
-	double expect = 0, actual = 0, lim = 1 + tol / 100;
-	int has_e = 0, has_a = 0;
+	double expected = 0, actual = 0, oexpected = 0;
+	int has_e = 0, has_a = 0, has_o = 0;
 
 	if (rs != NULL)
 		d -= rs->time_ns;
@@ -473,32 +474,16 @@ w_delta(struct tl_writer *w, const struct crow *r, const char *bound,
 	w_num(w, rs != NULL && rs->time_ns > 0, 100 * (double)d /
 	    (double)(rs != NULL && rs->time_ns > 0 ? rs->time_ns : 1));
 	if (rs != NULL && ts != NULL) {
-		if (strcmp(bound, "compute") == 0 && e[REF].roof[0] != '\0' &&
-		    strcmp(e[REF].roof, e[TGT].roof) == 0) {
-			expect = e[REF].peak_tflops / e[TGT].peak_tflops;
-			has_e = 1;
-		} else if (strcmp(bound, "memory") == 0 &&
-		    e[REF].bw_roof[0] != '\0' &&
-		    strcmp(e[REF].bw_roof, e[TGT].bw_roof) == 0) {
-			expect = e[REF].peak_tbs / e[TGT].peak_tbs;
-			has_e = 1;
-		}
+		has_e = expect(bound, e, &expected);
+		has_o = expect(other_bound, other, &oexpected);
 		if (rs->time_ns > 0) {
 			actual = mean_us(ts) / mean_us(rs);
 			has_a = 1;
 		}
 	}
-	w_num(w, has_e, expect);
+	w_num(w, has_e, expected);
 	w_num(w, has_a, actual);
-	if (ts == NULL)
-		tl_w_empty(w);
-	else if (rs == NULL)
-		tl_w_str(w, "no");
-	else if (has_e && has_a)
-		tl_w_str(w, actual <= expect * lim && actual >= expect / lim ?
-		    "yes" : "no");
-	else
-		tl_w_empty(w);
+	w_explained(w, r, has_e, expected, has_a, actual, tol);
 	tl_w_double(w, tol);
 	if (ts == NULL)
 		tl_w_int(w, 0);
@@ -506,11 +491,13 @@ w_delta(struct tl_writer *w, const struct crow *r, const char *bound,
 		tl_w_us(w, ts->time_ns);
 	else if (has_e && has_a) {
 		double u = (double)ts->time_ns / 1e3 -
-		    expect * mean_us(rs) * (double)ts->count;
+		    expected * mean_us(rs) * (double)ts->count;
 
-		tl_w_double(w, actual > expect && u > 0 ? u : 0);
+		tl_w_double(w, actual > expected && u > 0 ? u : 0);
 	} else
 		tl_w_empty(w);
+	w_num(w, has_o, oexpected);
+	w_explained(w, r, has_o, oexpected, has_a, actual, tol);
 }
 
 void
@@ -519,6 +506,8 @@ tl_compare_ops(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
 {
 	const struct tl_opsigs *side[2] = { ref, tgt };
 	const char *name[2];
+	enum tl_roof other = o->roof == TL_ROOF_PEAK ? TL_ROOF_ACHIEVABLE :
+	    TL_ROOF_PEAK;
 	struct rows rs = { NULL, 0, 0 };
 	struct tl_jbuf b = { NULL, 0, 0 };
 	size_t i;
@@ -533,13 +522,18 @@ tl_compare_ops(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
 	for (i = 0; i < rs.n; i++) {
 		const struct crow *r = &rs.r[i];
 		const struct tl_opsig *s = any(r);
-		const char *bound;
-		struct eff e[2];
+		const char *bound, *obound;
+		struct eff e[2], oe[2];
+		int side = r->s[TGT] != NULL ? TGT : REF;
 
-		pair_roofs(o, s->compute_spec, e);
-		for (k = 0; k < 2; k++)
+		pair_roofs(o, o->roof, s->compute_spec, e);
+		pair_roofs(o, other, s->compute_spec, oe);
+		for (k = 0; k < 2; k++) {
 			side_eff(r->s[k], &e[k]);
-		bound = row_bound(s, &e[r->s[TGT] != NULL ? TGT : REF]);
+			side_eff(r->s[k], &oe[k]);
+		}
+		bound = row_bound(s, &e[side]);
+		obound = row_bound(s, &oe[side]);
 		tl_w_str(w, r->s[REF] == NULL ? "target_only" :
 		    r->s[TGT] == NULL ? "ref_only" : "both");
 		tl_w_str(w, s->f[TL_SIG_NAME]);
@@ -566,9 +560,10 @@ tl_compare_ops(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
 		w_num(w, s->has_flops && s->has_bytes && s->bytes > 0,
 		    (double)s->flops / (double)(s->bytes > 0 ? s->bytes : 1));
 		tl_w_str(w, bound);
+		tl_w_str(w, tl_roof_name(o->roof));
 		for (k = 0; k < 2; k++)
 			w_side(w, r->s[k], name[k], o->hw[k], &e[k], &b);
-		w_delta(w, r, bound, e, o->tolerance_pct);
+		w_delta(w, r, bound, e, obound, oe, o->tolerance_pct);
 		w_tlc(w, ref);
 		w_tlc(w, tgt);
 		tl_w_eol(w);

@@ -13,9 +13,10 @@
  * kernel time and roofline efficiency, the exact time difference, the
  * time ratio the two GPUs' figures predict and whether the measured ratio
  * stays within a tolerance of it; a signature of one side only is kept
- * and marked.  Both GPUs are measured against the same kind of roof:
- * achievable figures when both GPUs have one (and the roof kind allows),
- * else dense peaks.
+ * and marked.  Both GPUs are measured against roofs of the run's kind
+ * (--roof), with the other kind standing in where a GPU lacks a figure
+ * (lib/model/hwspec.h); the expected ratio and its verdict under the
+ * other kind are written too, so a report can show where they differ.
  *
  * The timeline comparison reads either op streams (their trace_*_us
  * columns, six rows) or tl-parse --timeline tables (eight rows).
@@ -27,7 +28,7 @@
 struct tl_cmp_opts {
 	const struct tl_hw *hw[2];	/* reference, target */
 	const char *name[2];		/* NULL: the trace column, or the path */
-	enum tl_roof roof;		/* TL_ROOF_AUTO or TL_ROOF_PEAK */
+	enum tl_roof roof;		/* the run's roof kind */
 	double tolerance_pct;		/* explained within this % */
 };
 

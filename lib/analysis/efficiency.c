@@ -18,7 +18,7 @@
 
 /* The efficiency columns (TL_TAB_EFF) and the group's (TL_TAB_GROUP). */
 enum {
-	E_HW, E_ROOF, E_BW_ROOF, E_PEAK_TFLOPS, E_PEAK_TBS, E_TFLOPS_S, E_TBS,
+	E_HW, E_ROOF_KIND, E_ROOF, E_BW_ROOF, E_PEAK_TFLOPS, E_PEAK_TBS, E_TFLOPS_S, E_TBS,
 	E_ROOFLINE_US, E_BOUND, E_PCT, E_ASSESS, E_BASE, E_PCT_BASE, E_N
 };
 enum { G_COUNT, G_MEAN, G_STD, G_MIN, G_MAX, G_N };
@@ -192,6 +192,10 @@ write_eff(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f,
 	switch (k) {
 	case E_HW:
 		tl_w_str(w, f->hw != NULL ? tl_hw_name(f->hw) : "");
+		break;
+	case E_ROOF_KIND:	/* the run's; "user" when both roofs are */
+		tl_w_str(w, e->o.peak_tflops > 0 && e->o.peak_tbs > 0 ?
+		    "user" : tl_roof_name(e->o.roof));
 		break;
 	case E_ROOF:
 		tl_w_str(w, f->roof_used);

@@ -32,7 +32,8 @@ struct tl_floader {
 	int owns;		/* tl_findings_load opened own */
 	struct tl_findings *f;
 	struct tl_strmap sigs, names;
-	size_t capop;
+	struct tl_strmap roofmap, ptmap;	/* roofs and points by key */
+	size_t capop, caproofs, cappts;
 	struct tl_rowreader rr;
 	struct tl_jbuf key;	/* the current row's signature */
 	struct tl_json j;
@@ -46,7 +47,8 @@ enum {
 	C_DIMS, C_TYPES, C_STRIDES, C_CONCRETE, C_PARENT, C_MODULE, C_STACK,
 	C_GPU, C_MODEL, C_FLOPS, C_BYTES, C_SPEC, C_PARAMS, C_PERR, C_HW,
 	C_PEAKF, C_PEAKB, C_ROOF, C_BOUND, C_BASE, C_COUNT, C_KCOUNT, C_PID,
-	C_TID, C_CPUDUR, C_ARCH, C_UNLINKED, C_NUNLINKED, C_N
+	C_TID, C_CPUDUR, C_ARCH, C_UNLINKED, C_NUNLINKED, C_ROOFKIND,
+	C_ROOFUSED, C_BWUSED, C_N
 };
 static const short colid[C_N] = {
 	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
@@ -62,7 +64,14 @@ static const short colid[C_N] = {
 	TL_COL_PEAK_TBS, TL_COL_ROOFLINE_TIME_US, TL_COL_BOUND,
 	TL_COL_ELTWISE_BASELINE_TBS, TL_COL_COUNT, TL_COL_KERNEL_COUNT,
 	TL_COL_PID, TL_COL_TID, TL_COL_CPU_DUR_US, TL_COL_TRACE_GPU_ARCH,
-	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT
+	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT, TL_COL_ROOF_KIND,
+	TL_COL_ROOF, TL_COL_BW_ROOF
+};
+
+const int64_t tl_fgap_edges[TL_FGAP_BINS - 1] = {
+	1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000,
+	1000000, 2000000, 5000000, 10000000, 20000000, 50000000, 100000000,
+	200000000, 500000000, 1000000000
 };
 #define C_REQUIRED (C_IDLE + 1)
 
@@ -302,6 +311,85 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 	return 0;
 }
 
+/* A number of the row for the roofs, 0 when empty or not a number. */
+static double
+roof_num(struct tl_floader *L, int k)
+{
+	const struct tl_field *v = tl_rr_field(&L->rr, colid[k]);
+
+	return v->has > 0 && isfinite(v->d) && v->d > 0 ? v->d : 0;
+}
+
+/* The index of the row's roof in f->roofs, added when new. */
+static int
+row_roof(struct tl_floader *L)
+{
+	struct tl_findings *f = L->f;
+	static const int keys[] = { C_HW, C_SPEC, C_ROOFUSED, C_BWUSED,
+	    C_PEAKF, C_PEAKB };
+	struct tl_froof *r;
+	int64_t idx;
+	size_t i;
+	int added;
+
+	tl_jb_reset(&L->key);
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		tl_sig_more(&L->key, get(L, keys[i]));
+	idx = tl_strmap_add(&L->roofmap, L->key.s, L->key.n, &added);
+	if (!added)
+		return (int)idx;
+	tl_grow(&f->roofs, &L->caproofs, (size_t)f->nroofs + 1,
+	    sizeof(*f->roofs));
+	r = &f->roofs[f->nroofs++];
+	r->hw = dup_field(L, C_HW);
+	r->spec = dup_field(L, C_SPEC);
+	r->kind = dup_field(L, C_ROOFUSED);
+	r->bw_kind = dup_field(L, C_BWUSED);
+	r->peak_tflops = roof_num(L, C_PEAKF);
+	r->peak_tbs = roof_num(L, C_PEAKB);
+	return (int)idx;
+}
+
+/* Add the row to its op's point for its roof, and note its roof kind. */
+static void
+add_point(struct tl_floader *L, int op, long long cnt, int64_t time_ns,
+    int has_roofline, double roofline_us)
+{
+	struct tl_findings *f = L->f;
+	const char *kind = get(L, C_ROOFKIND);
+	struct tl_fpoint *p;
+	char key[32];
+	int64_t idx;
+	int roof, added, n;
+
+	if (f->roof_kind == NULL)
+		f->roof_kind = tl_strdup(kind);
+	if (kind[0] != '\0' && strcmp(kind, f->roof_kind) != 0 &&
+	    f->roof_kinds < 2)
+		f->roof_kinds = 2;
+	else if (kind[0] != '\0' && f->roof_kinds == 0)
+		f->roof_kinds = 1;
+	roof = row_roof(L);
+	n = snprintf(key, sizeof(key), "%d:%d", op, roof);
+	idx = tl_strmap_add(&L->ptmap, key, (size_t)n, &added);
+	if (added) {
+		tl_grow(&f->pts, &L->cappts, (size_t)f->npts + 1,
+		    sizeof(*f->pts));
+		p = &f->pts[f->npts++];
+		memset(p, 0, sizeof(*p));
+		p->op = op;
+		p->roof = roof;
+		p->has_roofline = 1;
+	}
+	p = &f->pts[idx];
+	p->count += cnt;
+	p->time_ns += time_ns;
+	if (has_roofline)
+		p->roofline_us += roofline_us * (double)cnt;
+	else
+		p->has_roofline = 0;
+}
+
 /* 1 if the text names a graph launch call (its row holds replays). */
 static int
 is_graph_launch(const char *name)
@@ -492,9 +580,11 @@ load_row(struct tl_floader *L)
 	switch (num(L, C_ROOF, cat, &v)) {
 	case 1:
 		op->roofline_us += v * (double)cnt;
+		add_point(L, (int)idx, cnt, time_ns, 1, v);
 		break;
 	default:
 		op->has_eff = 0;
+		add_point(L, (int)idx, cnt, time_ns, 0, 0);
 		break;
 	}
 }
@@ -534,6 +624,72 @@ keep_gap(struct tl_ftrace *t, const struct tl_fgap *g)
 		t->ntop++;
 }
 
+/* The length bin of a gap (tl_fgap_edges). */
+static int
+gap_bin(int64_t len)
+{
+	int b = 0;
+
+	while (b < TL_FGAP_BINS - 1 && len >= tl_fgap_edges[b])
+		b++;
+	return b;
+}
+
+/* Add the busy interval [s, e) to the strip's bins of the span. */
+static void
+strip_add(struct tl_ftrace *t, int64_t s, int64_t e)
+{
+	int64_t span = t->span_end_ns - t->span_start_ns, lo, hi;
+	int b;
+
+	/* From the bin before s's, in case the division rounded up. */
+	b = (int)((double)(s - t->span_start_ns) / (double)span * TL_FSTRIP) -
+	    1;
+	if (b < 0)
+		b = 0;
+	for (; b < TL_FSTRIP; b++) {
+		/* Bin b: [start + span b / N, start + span (b + 1) / N). */
+		lo = t->span_start_ns + (int64_t)((double)span * b / TL_FSTRIP);
+		hi = t->span_start_ns + (int64_t)((double)span * (b + 1) /
+		    TL_FSTRIP);
+		if (b == TL_FSTRIP - 1)
+			hi = t->span_end_ns;
+		if (lo >= e)
+			break;
+		if (hi > s)
+			t->strip[b] += (e < hi ? e : hi) - (s > lo ? s : lo);
+	}
+}
+
+/* The busy time of the sorted events over their span, in bins. */
+static void
+busy_strip(struct tl_ftrace *t)
+{
+	int64_t s, e;
+	size_t i;
+
+	t->span_start_ns = t->ev[0].start;
+	t->span_end_ns = t->ev[0].end;
+	for (i = 1; i < t->nev; i++)
+		if (t->ev[i].end > t->span_end_ns)
+			t->span_end_ns = t->ev[i].end;
+	if (t->span_end_ns <= t->span_start_ns)
+		return;
+	t->strip = tl_calloc(TL_FSTRIP, sizeof(*t->strip));
+	s = t->ev[0].start;
+	e = t->ev[0].end;
+	for (i = 1; i <= t->nev; i++) {
+		if (i == t->nev || t->ev[i].start > e) {
+			strip_add(t, s, e);
+			if (i == t->nev)
+				break;
+			s = t->ev[i].start;
+		}
+		if (t->ev[i].end > e)
+			e = t->ev[i].end;
+	}
+}
+
 /*
  * Split gap g, which ends where GPU event e starts: the host not yet in
  * e's op, then inside it before the launch call (when known), then the
@@ -570,6 +726,7 @@ finish_trace(struct tl_findings *f, struct tl_ftrace *t,
 	if (t->nev == 0)
 		return;
 	qsort(t->ev, t->nev, sizeof(*t->ev), cmp_ev);
+	busy_strip(t);
 	dur = tl_malloc(t->nev * sizeof(*dur));
 	for (i = 0; i < t->nev; i++)
 		dur[i] = t->ev[i].end - t->ev[i].start;
@@ -611,6 +768,9 @@ finish_trace(struct tl_findings *f, struct tl_ftrace *t,
 			    g.len_ns < 1000000 ? 2 : 3;
 			t->gap_hist[b]++;
 			t->gap_hist_ns[b] += g.len_ns;
+			b = gap_bin(g.len_ns);
+			t->gap_bin[b]++;
+			t->gap_bin_ns[b] += g.len_ns;
 			if (t->ev[prev].sync) {
 				t->sync_gap_ns += g.len_ns;
 				t->nsyncgap++;
@@ -1022,6 +1182,8 @@ loader_free(struct tl_findings *f)
 	tl_strmap_free(&L->sigs);
 	tl_strmap_free(&L->names);
 	tl_json_free(&L->j);
+	tl_strmap_free(&L->roofmap);
+	tl_strmap_free(&L->ptmap);
 	free(L->buf);
 	free(L);
 	f->load = NULL;
@@ -1052,6 +1214,10 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->mod = NULL;
 	f->hw = NULL;
 	f->base_tbs = f->peak_tbs = 0;
+	f->roof_kind = NULL;
+	f->roof_kinds = f->nroofs = f->npts = 0;
+	f->roofs = NULL;
+	f->pts = NULL;
 	memset(f->cat, 0, sizeof(f->cat));
 	f->str = tl_strtab_new();
 	f->row = NULL;
@@ -1082,6 +1248,8 @@ load(struct tl_findings *f, struct tl_floader *L)
 	tl_serving_finish(f->serv);
 	if (f->ntr == 0)
 		tl_die("%s: no op rows: nothing to analyse", in->path);
+	if (f->roof_kind == NULL)
+		f->roof_kind = tl_strdup("");
 	for (k = 0; k < f->ntr; k++)
 		finish_trace(f, &f->tr[k], &L->names);
 	analyse(f, &L->j);
@@ -1223,7 +1391,16 @@ tl_findings_free(struct tl_findings *f)
 			free((char *)t->top[k].after);
 		}
 		free(t->ev);
+		free(t->strip);
 	}
+	for (i = 0; i < f->nroofs; i++) {
+		struct tl_froof *r = &f->roofs[i];
+
+		free(r->hw), free(r->spec), free(r->kind), free(r->bw_kind);
+	}
+	free(f->roofs);
+	free(f->pts);
+	free(f->roof_kind);
 	for (k = 0; k < TL_CAT_MAX; k++) {
 		free(f->cat[k].ops);
 		free((char *)f->cat[k].error);
@@ -1272,4 +1449,15 @@ tl_findings_cat(const struct tl_findings *f, const char *value)
 	int c = tl_category_index(value);
 
 	return c >= 0 ? &f->cat[c] : &none;
+}
+
+int
+tl_findings_straggler(const struct tl_findings *f)
+{
+	int i, slow = 0;
+
+	for (i = 1; i < f->ntr; i++)
+		if (f->tr[i].busy_ns > f->tr[slow].busy_ns)
+			slow = i;
+	return slow;
 }

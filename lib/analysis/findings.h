@@ -112,6 +112,17 @@ struct tl_fgap {
 #define TL_FGAP_TOP 5
 #define TL_FSHORT_NS 10000	/* a short kernel: under 10 µs */
 
+/*
+ * Gap lengths in 1-2-5 steps (the gap-length histogram): bin 0 holds the
+ * gaps under tl_fgap_edges[0] ns, bin i those from edge i - 1 up to edge
+ * i, the last one those of at least the last edge (1 s).
+ */
+#define TL_FGAP_BINS 20
+extern const int64_t tl_fgap_edges[TL_FGAP_BINS - 1];
+
+/* Equal bins of a trace's kernel span, for the busy/idle strip. */
+#define TL_FSTRIP 720
+
 /* One trace's GPU timeline and idle analysis. */
 struct tl_ftrace {
 	char *name, *rank, *gpu, *hw;
@@ -133,6 +144,11 @@ struct tl_ftrace {
 	long long nsyncgap;	/* gaps right after a device-to-host copy */
 	struct tl_fgap top[TL_FGAP_TOP];
 	int ntop;
+	long long gap_bin[TL_FGAP_BINS];	/* gaps per length bin */
+	int64_t gap_bin_ns[TL_FGAP_BINS];
+	/* busy time over the span of the rows' kernels */
+	int64_t span_start_ns, span_end_ns;	/* first start, last end */
+	int64_t *strip;		/* busy ns per TL_FSTRIP bin; NULL none */
 	/* host issue rate */
 	int has_host;
 	int64_t host_first_ns, host_last_ns;	/* op starts on the host */
@@ -146,6 +162,22 @@ struct tl_ftrace {
 	/* events for the gap analysis, freed after it */
 	struct tl_fev *ev;
 	size_t nev, capev;
+};
+
+/* A roof rows were measured against: a GPU's figures for a compute spec. */
+struct tl_froof {
+	char *hw, *spec;	/* "" when the rows have none */
+	char *kind, *bw_kind;	/* figures used: achievable, peak, user, "" */
+	double peak_tflops, peak_tbs;	/* 0 none */
+};
+
+/* An op signature's rows measured against one roof: a roofline point. */
+struct tl_fpoint {
+	int op, roof;		/* indexes in op[] and roofs[] */
+	long long count;	/* instances */
+	int64_t time_ns;
+	double roofline_us;	/* summed over the instances */
+	int has_roofline;	/* every row had one */
 };
 
 /*
@@ -294,6 +326,13 @@ struct tl_findings {
 	const char *hw;		/* the first row's hw */
 	double peak_tbs;	/* the first row's bandwidth roof */
 	double base_tbs;	/* elementwise baseline (first trace), 0 none */
+	/* the roofs: the run's kind (roof_kind), those used, the points */
+	char *roof_kind;	/* the first row's; "" when the stream has none */
+	int roof_kinds;		/* distinct non-empty roof_kind values */
+	struct tl_froof *roofs;
+	int nroofs;
+	struct tl_fpoint *pts;
+	int npts;
 	int *bytime;		/* every signature index, by time desc */
 	int *bottlenecks;	/* signature indexes by priority, then time */
 	int nbottlenecks;
@@ -341,6 +380,11 @@ void tl_findings_load(struct tl_findings *f, char *const *files, int nfiles);
 void tl_findings_read(struct tl_findings *f, struct tl_stream *in);
 void tl_findings_free(struct tl_findings *f);
 
+/*
+ * The straggler of several traces: the one with the most busy time (the
+ * first of equals); 0 for one trace.
+ */
+int tl_findings_straggler(const struct tl_findings *f);
 /* The worst priority of a bottleneck, or -1 when there is none. */
 int tl_findings_worst(const struct tl_findings *f);
 /* A new pattern of kind k, zeroed but for its kind (example_row -1). */

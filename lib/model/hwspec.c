@@ -17,7 +17,10 @@ extern const char tl_default_gpus[];	/* gpus_table.c, from share/tl/gpus.tsv */
 #define BUILTIN_NAME	"built-in gpus.tsv"
 
 /* The figures a compute spec or the bandwidth can have. */
-enum { K_PEAK, K_SPARSE, K_ACH, NKIND };
+enum {
+	K_PEAK = TL_FIG_PEAK, K_SPARSE = TL_FIG_SPARSE,
+	K_ACH = TL_FIG_ACHIEVABLE, NKIND = TL_FIG_N
+};
 
 static const char *const kindname[NKIND] = { "peak", "sparse", "achievable" };
 
@@ -829,12 +832,24 @@ int
 tl_roof_parse(const char *s, enum tl_roof *roof)
 {
 	if (strcmp(s, "achievable") == 0)
-		*roof = TL_ROOF_AUTO;
+		*roof = TL_ROOF_ACHIEVABLE;
 	else if (strcmp(s, "peak") == 0)
 		*roof = TL_ROOF_PEAK;
 	else
 		return -1;
 	return 0;
+}
+
+const char *
+tl_roof_name(enum tl_roof roof)
+{
+	return roof == TL_ROOF_PEAK ? "peak" : "achievable";
+}
+
+const char *
+tl_figkind_name(enum tl_figkind k)
+{
+	return kindname[k];
 }
 
 const char *
@@ -861,14 +876,27 @@ answer(double v, int k, const char *src, const char **used,
 	return v > 0 ? v : 0;
 }
 
+/*
+ * Of the figures v[K_PEAK] and v[K_ACH], the kind a run of roof uses:
+ * its own, else the other one standing in, else K_PEAK (none).
+ */
+static int
+pick(const double v[NKIND], enum tl_roof roof)
+{
+	int want = roof == TL_ROOF_PEAK ? K_PEAK : K_ACH;
+	int other = want == K_PEAK ? K_ACH : K_PEAK;
+
+	if (v[want] > 0)
+		return want;
+	return v[other] > 0 ? other : K_PEAK;
+}
+
 double
 tl_hw_hbm(const struct tl_hw *hw, enum tl_roof roof, const char **used,
     const char **source)
 {
-	int k = K_PEAK;
+	int k = pick(hw->hbm, roof);
 
-	if (roof != TL_ROOF_PEAK && hw->hbm[K_ACH] > 0)
-		k = K_ACH;
 	return answer(hw->hbm[k], k, hw->hbm_src[k], used, source);
 }
 
@@ -901,30 +929,21 @@ tl_hw_tflops(const struct tl_hw *hw, const char *spec, enum tl_roof roof,
 
 	if (s == NULL)
 		return answer(0, K_PEAK, NULL, used, source);
-	switch (roof) {
-	case TL_ROOF_ACHIEVABLE:
-		k = K_ACH;
-		break;
-	case TL_ROOF_PEAK:
-		k = K_PEAK;
-		break;
-	default:
-		k = s->v[K_ACH] > 0 ? K_ACH : K_PEAK;
-		break;
-	}
+	k = pick(s->v, roof);
 	return answer(s->v[k], k, s->src[k], used, source);
 }
 
 double
-tl_hw_sparse_tflops(const struct tl_hw *hw, const char *spec,
+tl_hw_figure(const struct tl_hw *hw, const char *key, enum tl_figkind k,
     const char **source)
 {
-	const struct spec *s = find_spec(hw, spec);
+	const struct spec *s;
 
-	if (s == NULL)
-		return answer(0, K_SPARSE, NULL, NULL, source);
-	return answer(s->v[K_SPARSE], K_SPARSE, s->src[K_SPARSE], NULL,
-	    source);
+	if (key != NULL && strcmp(key, "hbm_tbs") == 0)
+		return answer(hw->hbm[k], (int)k, hw->hbm_src[k], NULL, source);
+	if ((s = find_spec(hw, key)) == NULL)
+		return answer(0, (int)k, NULL, NULL, source);
+	return answer(s->v[k], (int)k, s->src[k], NULL, source);
 }
 
 double
@@ -1011,12 +1030,65 @@ tl_hw_print_gpus(FILE *fp, int csv)
 			tl_w_int(&w, h->cus);
 		else
 			tl_w_empty(&w);
-		w_num(&w, tl_hw_tflops(h, "matrix_bf16", TL_ROOF_PEAK, NULL,
+		/* Each kind's own figure, never a stand-in (--hw show). */
+		w_num(&w, tl_hw_figure(h, "matrix_bf16", TL_FIG_PEAK, NULL));
+		w_num(&w, tl_hw_figure(h, "matrix_bf16", TL_FIG_ACHIEVABLE,
 		    NULL));
-		w_num(&w, tl_hw_tflops(h, "matrix_bf16", TL_ROOF_ACHIEVABLE,
-		    NULL, NULL));
 		tl_w_eol(&w);
 		free(buf);
 		buf = NULL;
+	}
+}
+
+/* "yes" when a run of roof uses figure k of v, "stand-in", or "". */
+static const char *
+roof_use(const double v[NKIND], int k, enum tl_roof roof)
+{
+	int want = roof == TL_ROOF_PEAK ? K_PEAK : K_ACH;
+
+	if (k == K_SPARSE || !(v[k] > 0) || pick(v, roof) != k)
+		return "";
+	return k == want ? "yes" : "stand-in";
+}
+
+/* The rows of one key of --hw show: its figures in kind order. */
+static void
+print_key(struct tl_writer *w, const struct tl_hw *h, const char *key,
+    const double v[NKIND], const char *const src[NKIND])
+{
+	int k;
+
+	for (k = 0; k < NKIND; k++) {
+		if (!(v[k] > 0))
+			continue;
+		tl_w_str(w, h->name);
+		tl_w_str(w, key);
+		tl_w_str(w, kindname[k]);
+		tl_w_double(w, v[k]);
+		tl_w_str(w, roof_use(v, k, TL_ROOF_ACHIEVABLE));
+		tl_w_str(w, roof_use(v, k, TL_ROOF_PEAK));
+		tl_w_str(w, src[k] != NULL ? src[k] : "");
+		tl_w_eol(w);
+	}
+}
+
+void
+tl_hw_print_roofs(FILE *fp, int csv, const struct tl_hw *hw)
+{
+	struct tl_writer w;
+	size_t i, j;
+
+	ensure();
+	tl_w_init(&w, fp, csv);
+	tl_table_header(&w, TL_TAB_ROOFS);
+	for (i = 0; i < cur.nhw; i++) {
+		const struct tl_hw *h = &cur.hw[i];
+
+		if (hw != NULL && h != hw)
+			continue;
+		for (j = 0; j < h->nspec; j++)
+			print_key(&w, h, h->spec[j].name, h->spec[j].v,
+			    h->spec[j].src);
+		print_key(&w, h, "hbm_tbs", h->hbm, h->hbm_src);
 	}
 }

@@ -12,33 +12,30 @@
  * Roofs.  A compute spec ("matrix_bf16", TraceLens' Compute Spec) has up
  * to three figures: the dense peak, the sparse peak (never used as a
  * roof) and the achievable maximum ("MAF", measured).  Bandwidth has a
- * peak and, optionally, an achievable figure.
- *   TL_ROOF_PEAK        data-sheet dense peak for compute and bandwidth.
- *   TL_ROOF_ACHIEVABLE  achievable compute, or 0 where the table has none;
- *                       achievable bandwidth, else peak bandwidth.
- *   TL_ROOF_AUTO        per compute spec, achievable where known, else the
- *                       dense peak; bandwidth as ACHIEVABLE.
- * No built-in GPU has an achievable bandwidth, so AUTO pairs TraceLens'
- * achievable compute (MI300X, MI325X) with the PEAK bandwidth, as
- * TraceLens does (its arch files hold only mem_bw_gbps, a peak): the
- * ridge point then sits at achievable FLOPs / peak bytes.  A user file
- * that adds "hbm_tbs achievable" rows changes AUTO to that figure.  The
- * *used and source outputs say which kind each number is, so a report
- * can state it.
+ * peak and, optionally, an achievable figure.  A run measures every op
+ * on every GPU against one kind of roof (enum tl_roof, --roof):
+ *   TL_ROOF_ACHIEVABLE  the achievable figures;
+ *   TL_ROOF_PEAK        the dense data-sheet peaks.
+ * Where a GPU lacks the figure of the run's kind for a compute spec (or
+ * for its bandwidth), the figure of the other kind stands in, and the
+ * *used outputs below say which kind each number is, so that the
+ * reports can name the stand-ins: no built-in GPU has an achievable
+ * bandwidth, only MI300X and MI325X (TraceLens' figures) achievable
+ * compute, and MI300X no published vector FP16/BF16 peak.
  *
  * Pointers returned here stay valid until the next tl_hw_load.
  */
 #include <stddef.h>
 #include <stdio.h>
 
-enum tl_roof { TL_ROOF_AUTO, TL_ROOF_ACHIEVABLE, TL_ROOF_PEAK };
+enum tl_roof { TL_ROOF_ACHIEVABLE, TL_ROOF_PEAK };
 
 /*
- * The --roof argument of the programs: "achievable" (TL_ROOF_AUTO: the
- * achievable figure where the table has one, else the peak) or "peak".
- * 0, or -1 for anything else.
+ * The --roof argument of the programs: "achievable" or "peak"; 0, or -1
+ * for anything else.  tl_roof_name is the inverse.
  */
 int tl_roof_parse(const char *s, enum tl_roof *roof);
+const char *tl_roof_name(enum tl_roof roof);
 
 struct tl_hw;
 
@@ -104,9 +101,9 @@ const char *tl_hw_name(const struct tl_hw *hw);		/* "mi300x" */
 const char *tl_hw_description(const struct tl_hw *hw);	/* "" if none */
 
 /*
- * Bandwidth in TB/s (1e12 B/s); 0 = unknown.  PEAK gives the peak;
- * AUTO and ACHIEVABLE the achievable figure when known, else the peak.
- * *used (may be NULL) is "achievable" or "peak", NULL with 0; *source
+ * Bandwidth in TB/s (1e12 B/s); 0 = unknown: the figure of the run's
+ * kind roof, else the other kind's (a stand-in).  *used (may be NULL)
+ * is "achievable" or "peak", the kind returned, NULL with 0; *source
  * (may be NULL) the row's source.
  */
 double tl_hw_hbm(const struct tl_hw *hw, enum tl_roof roof,
@@ -115,17 +112,24 @@ double tl_hw_hbm_tbs(const struct tl_hw *hw, enum tl_roof roof,
     const char **source);
 
 /*
- * TFLOPS (TOPS for int8) for a compute spec "matrix_bf16": AUTO =
- * achievable when the table has it for that spec, else dense peak;
- * ACHIEVABLE = achievable or 0; PEAK = dense peak or 0.  *used (may be
- * NULL) is "achievable" or "peak", NULL with 0; *source (may be NULL) the
- * row's source.
+ * TFLOPS (TOPS for int8) for a compute spec "matrix_bf16", chosen as
+ * tl_hw_hbm chooses: the run's kind, else the other kind; never the
+ * sparse figure.
  */
 double tl_hw_tflops(const struct tl_hw *hw, const char *spec,
     enum tl_roof roof, const char **used, const char **source);
-/* The published 2:4 structured-sparsity figure, 0 if none; never a roof. */
-double tl_hw_sparse_tflops(const struct tl_hw *hw, const char *spec,
-    const char **source);
+
+/* The kinds of figure a row of the table can state. */
+enum tl_figkind { TL_FIG_PEAK, TL_FIG_SPARSE, TL_FIG_ACHIEVABLE, TL_FIG_N };
+
+/*
+ * The figure of exactly kind k for key (a compute spec, or "hbm_tbs"),
+ * 0 if the table has none; *source (may be NULL) its source.
+ */
+double tl_hw_figure(const struct tl_hw *hw, const char *key,
+    enum tl_figkind k, const char **source);
+/* "peak", "sparse", "achievable". */
+const char *tl_figkind_name(enum tl_figkind k);
 
 double tl_hw_memory_gb(const struct tl_hw *hw);		/* 0 = unknown */
 int tl_hw_devices_per_package(const struct tl_hw *hw);	/* 1 unless said */
@@ -145,5 +149,13 @@ void tl_hw_print(FILE *fp, int csv);
  * matrix_bf16_achievable_tflops.
  */
 void tl_hw_print_gpus(FILE *fp, int csv);
+/*
+ * Every roof figure of hw, or of every GPU when hw is NULL (--hw show):
+ * one row per GPU, key (compute spec or hbm_tbs) and kind, in table
+ * order, with its value, which run kind uses it as a roof
+ * (roof_achievable, roof_peak: "yes", "stand-in" or empty) and its
+ * source (lib/stream/schema: TL_TAB_ROOFS).
+ */
+void tl_hw_print_roofs(FILE *fp, int csv, const struct tl_hw *hw);
 
 #endif

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "render/advice.h"
+#include "render/chartlist.h"
 #include "render/cmpreport.h"
 #include "render/mdtext.h"
 #include "render/patreport.h"
@@ -208,6 +209,144 @@ is_compute(const struct tl_crow *w)
 	return strcmp(w->bound, "compute") == 0;
 }
 
+/* The run's roof kind in words, and the other kind's. */
+static const char *
+run_kind(const struct tl_cmpfind *c)
+{
+	return c->roof_kind[0] != '\0' ? kind(c->roof_kind) : "(unnamed)";
+}
+
+static const char *
+other_kind(const struct tl_cmpfind *c)
+{
+	return strcmp(c->roof_kind, "peak") == 0 ? "achievable" : "dense peak";
+}
+
+/* 1 when a side's figure of kind stands in for the run's kind. */
+static int
+standin(const struct tl_cmpfind *c, const char *k)
+{
+	return k[0] != '\0' && c->roof_kind[0] != '\0' &&
+	    strcmp(k, c->roof_kind) != 0;
+}
+
+/* Before stand-in n of side k: the line's start, else sep. */
+static void
+standin_sep(FILE *fp, const struct tl_cmpfind *c, int k, int n,
+    const char *sep)
+{
+	if (n > 0) {
+		fputs(sep, fp);
+		return;
+	}
+	fputs("  - ", fp);
+	side_label(fp, c, k);
+	fprintf(fp, ": no %s figure for ", run_kind(c));
+}
+
+/*
+ * The stand-ins of side k: the compute specs whose figure is of the
+ * other kind, then the bandwidth; 0 when there are none.
+ */
+static int
+side_standins(FILE *fp, const struct tl_cmpfind *c, int k)
+{
+	int i, j, n = 0, bw = 0;
+
+	for (i = 0; i < c->nrow; i++) {
+		const struct tl_crow *w = &c->row[i];
+
+		bw |= standin(c, w->s[k].bw_roof);
+		if (!standin(c, w->s[k].roof))
+			continue;
+		for (j = 0; j < i && !(standin(c, c->row[j].s[k].roof) &&
+		    strcmp(c->row[j].compute_spec, w->compute_spec) == 0); j++)
+			;
+		if (j < i)
+			continue;
+		standin_sep(fp, c, k, n++, ", ");
+		tl_md_code(fp, w->compute_spec, 40);
+	}
+	if (bw) {
+		standin_sep(fp, c, k, n++, " and ");
+		fputs("its bandwidth", fp);
+	}
+	if (n > 0)
+		fputc('\n', fp);
+	return n;
+}
+
+/*
+ * The roofs the expectations rest on: the run's kind and every
+ * stand-in; under the other kind, how many verdicts would differ.
+ */
+static void
+roof_kinds(FILE *fp, const struct tl_cmpfind *c)
+{
+	int n = 0;
+
+	if (c->roof_kind[0] == '\0') {
+		fputs("- Roofs: the stream does not name their kind (no "
+		    "`roof_kind` column: an older `tl-compare`); the sides' "
+		    "`ref_roof` and `target_roof` columns say per op.\n", fp);
+		return;
+	}
+	fprintf(fp, "- Roofs: the expected ratios rest on the **%s** roofs of "
+	    "both GPUs (`tl-compare --roof %s`), from the GPU table of "
+	    "`tl-efficiency --hw show NAME`; where a GPU has no %s figure, "
+	    "its %s figure stands in:\n", run_kind(c), c->roof_kind,
+	    run_kind(c), other_kind(c));
+	n += side_standins(fp, c, REF);
+	n += side_standins(fp, c, TGT);
+	if (n == 0)
+		fputs("  - none: both GPUs have every figure of that kind\n", fp);
+	fprintf(fp, "- Under %s roofs (`--roof %s`), %d matched op%s would be "
+	    "judged otherwise%s\n", other_kind(c), strcmp(c->roof_kind,
+	    "peak") == 0 ? "achievable" : "peak", c->nother, c->nother == 1 ?
+	    "" : "s", c->nother > 0 ? " (see *Verdicts under the other roof "
+	    "kind*)." : ".");
+}
+
+/* The matched ops judged otherwise under the other roof kind. */
+static void
+other_verdicts(FILE *fp, const struct tl_cmpfind *c)
+{
+	int i, n = 0;
+
+	for (i = 0; i < c->nrow; i++) {
+		const struct tl_crow *w = &c->row[i];
+
+		if (w->match != TL_CM_BOTH || w->other_exp == TL_CE_NA ||
+		    w->other_exp == w->exp)
+			continue;
+		if (n++ == 0)
+			fprintf(fp, "| Operation | Actual ratio | Expected "
+			    "ratio (%s) | Expected? | Expected ratio (%s) | "
+			    "Expected? |\n|---|---|---|---|---|---|\n",
+			    run_kind(c), other_kind(c));
+		fputs("| ", fp);
+		tl_md_op(fp, w->name, w->dims);
+		fprintf(fp, " | %s | %s | %s | %s | %s |\n", num(w->actual, 3),
+		    num(w->expected, 3), tl_cexp_text(w->exp),
+		    num(w->other_expected, 3), tl_cexp_text(w->other_exp));
+	}
+	if (n == 0)
+		fprintf(fp, "None: every matched op has the same verdict under "
+		    "%s roofs.\n", other_kind(c));
+	fputc('\n', fp);
+}
+
+/* Links to the chart of the comparison. */
+static void
+charts(FILE *fp, const struct tl_report_opts *o)
+{
+	if (o->charts == NULL)
+		return;
+	fprintf(fp, "### Charts\n\n- %s: [%s/%s](%s/%s)\n\n",
+	    tl_cmpchart.title, o->charts, tl_cmpchart.file, o->charts,
+	    tl_cmpchart.file);
+}
+
 /* Which roofs and figures give the expected ratio, and its value. */
 static void
 derivation(FILE *fp, const struct tl_crow *w, int full)
@@ -230,14 +369,15 @@ derivation(FILE *fp, const struct tl_crow *w, int full)
 	if (is_compute(w)) {
 		fputs("compute-bound, ", fp);
 		tl_md_code(fp, w->compute_spec, 40);
-		fprintf(fp, ": the reference's %s compute roof, %s TFLOPS/s, "
-		    "over the target's, %s TFLOPS/s = %s", kind(r->roof),
-		    tl_md_exact(r->peak_tflops), tl_md_exact(t->peak_tflops),
-		    e);
+		fprintf(fp, ": the reference's compute roof, %s TFLOPS/s (%s), "
+		    "over the target's, %s TFLOPS/s (%s) = %s",
+		    tl_md_exact(r->peak_tflops), kind(r->roof),
+		    tl_md_exact(t->peak_tflops), kind(t->roof), e);
 	} else
-		fprintf(fp, "memory-bound: the reference's %s bandwidth, %s "
-		    "TB/s, over the target's, %s TB/s = %s", kind(r->bw_roof),
-		    tl_md_exact(r->peak_tbs), tl_md_exact(t->peak_tbs), e);
+		fprintf(fp, "memory-bound: the reference's bandwidth, %s TB/s "
+		    "(%s), over the target's, %s TB/s (%s) = %s",
+		    tl_md_exact(r->peak_tbs), kind(r->bw_roof),
+		    tl_md_exact(t->peak_tbs), kind(t->bw_roof), e);
 }
 
 /* Whether v has w's expectation: the same bound, spec and ratio. */
@@ -246,7 +386,9 @@ same_expectation(const struct tl_crow *v, const struct tl_crow *w)
 {
 	return !isnan(v->expected) && v->expected == w->expected &&
 	    strcmp(v->bound, w->bound) == 0 && (!is_compute(w) ||
-	    strcmp(v->compute_spec, w->compute_spec) == 0);
+	    (strcmp(v->compute_spec, w->compute_spec) == 0 &&
+	    strcmp(v->s[0].roof, w->s[0].roof) == 0 &&
+	    strcmp(v->s[1].roof, w->s[1].roof) == 0));
 }
 
 /* The distinct expectations, with the number of matched ops of each. */
@@ -255,8 +397,9 @@ expectations(FILE *fp, const struct tl_cmpfind *c)
 {
 	int i, j, n, done;
 
-	fputs("| Bound | Compute spec | Roofs | Reference | Target | Expected "
-	    "ratio | Matched ops |\n|---|---|---|---|---|---|---|\n", fp);
+	fputs("| Bound | Compute spec | Roofs (reference / target) | "
+	    "Reference | Target | Expected ratio | Matched ops |\n"
+	    "|---|---|---|---|---|---|---|\n", fp);
 	for (i = 0, done = 0; i < c->nrow; i++) {
 		const struct tl_crow *w = &c->row[i];
 		const struct tl_cside *r = &w->s[REF], *t = &w->s[TGT];
@@ -276,8 +419,9 @@ expectations(FILE *fp, const struct tl_cmpfind *c)
 		fputs(" | ", fp);
 		if (comp)
 			tl_md_code(fp, w->compute_spec, 40);
-		fprintf(fp, " | %s | %s %s | %s %s | %s | %d |\n",
+		fprintf(fp, " | %s / %s | %s %s | %s %s | %s | %d |\n",
 		    kind(comp ? r->roof : r->bw_roof),
+		    kind(comp ? t->roof : t->bw_roof),
 		    tl_md_exact(comp ? r->peak_tflops : r->peak_tbs), unit,
 		    tl_md_exact(comp ? t->peak_tflops : t->peak_tbs), unit,
 		    tl_md_exact(w->expected), n);
@@ -430,8 +574,13 @@ measures(FILE *fp, const struct tl_crow *w)
 	if (!isnan(r->pct_roofline) || !isnan(t->pct_roofline))
 		fprintf(fp, "| %% of roofline | %s | %s | | |\n",
 		    num(r->pct_roofline, 1), num(t->pct_roofline, 1));
-	fprintf(fp, "| %% of its op kernel time | %s | %s | | |\n\n",
+	fprintf(fp, "| %% of its op kernel time | %s | %s | | |\n",
 	    num(r->pct_gpu, 2), num(t->pct_gpu, 2));
+	if (w->other_exp != TL_CE_NA && w->other_exp != w->exp)
+		fprintf(fp, "| Under the other roof kind | | | expected %s | "
+		    "%s |\n", num(w->other_expected, 3),
+		    tl_cexp_text(w->other_exp));
+	fputc('\n', fp);
 }
 
 /* The layout difference of a row, if any, and both sides' kernels. */
@@ -878,12 +1027,17 @@ key_findings(FILE *fp, const struct tl_cmpfind *c)
 	    "on the reference only: %d; on the target only: %d.\n", ++n,
 	    c->nmatch[TL_CM_BOTH], c->nlayout, c->nmatch[TL_CM_REF_ONLY],
 	    c->nmatch[TL_CM_TARGET_ONLY]);
-	fprintf(fp, "%d. Against the time ratio the two GPUs' roofs predict "
-	    "(within %s %%): %d matched ops within it, %d above it (%d of them "
-	    "above twice the prediction: likely kernel problems), %d below "
-	    "it, %d without a prediction.\n", ++n, exact(c->tolerance_pct),
+	fprintf(fp, "%d. Against the time ratio the two GPUs' %s roofs "
+	    "predict (within %s %%): %d matched ops within it, %d above it "
+	    "(%d of them above twice the prediction: likely kernel problems), "
+	    "%d below it, %d without a prediction.", ++n, run_kind(c),
+	    exact(c->tolerance_pct),
 	    c->nexp[TL_CE_YES], c->nexp[TL_CE_SLOWER] + c->nexp[TL_CE_KERNEL],
 	    c->nexp[TL_CE_KERNEL], c->nexp[TL_CE_FASTER], c->nexp[TL_CE_NA]);
+	if (c->nother > 0 && c->roof_kind[0] != '\0')
+		fprintf(fp, " Under %s roofs %d of them would be judged "
+		    "otherwise.", other_kind(c), c->nother);
+	fputc('\n', fp);
 	if (c->nrec > 0) {
 		top = &c->row[c->rec[0]];
 		fprintf(fp, "%d. The target's time that the hardware does not "
@@ -921,6 +1075,8 @@ summary(FILE *fp, const struct tl_cmpfind *c)
 	side_note(fp, c, TGT);
 	fputs(" can improve, not to rank the platforms. Δ is the target "
 	    "minus the reference; Δ % is of the reference.\n\n", fp);
+	roof_kinds(fp, c);
+	fputc('\n', fp);
 	fputs("### GPU timeline\n\n", fp);
 	timeline_table(fp, c, 0);
 	fputs("### Kernel time by category\n\n", fp);
@@ -967,18 +1123,21 @@ method(FILE *fp, const struct tl_cmpfind *c)
 }
 
 static void
-appendix(FILE *fp, const struct tl_cmpfind *c)
+appendix(FILE *fp, const struct tl_cmpfind *c, const struct tl_report_opts *o)
 {
 	fputs("## Appendix\n\n### Hardware used for the expectations\n\n- "
 	    "The reference", fp);
 	side_note(fp, c, REF);
 	fputs(" and the target", fp);
 	side_note(fp, c, TGT);
-	fputs(" are measured against roofs of one kind (achievable "
-	    "where both GPUs have one, else dense peak), from the GPU table "
-	    "of `tl-efficiency --hw list`.\n\n", fp);
+	fputs(" are measured against roofs of one kind:\n", fp);
+	roof_kinds(fp, c);
+	fputc('\n', fp);
 	expectations(fp, c);
+	fprintf(fp, "### Verdicts under the other roof kind\n\n");
+	other_verdicts(fp, c);
 	method(fp, c);
+	charts(fp, o);
 }
 
 void
@@ -1042,7 +1201,7 @@ tl_cmpreport_fair(FILE *fp, const struct tl_cmpfind *c,
 	fputs("### Layout differences\n\n", fp);
 	layouts(fp, c);
 	fputs("---\n\n", fp);
-	appendix(fp, c);
+	appendix(fp, c, o);
 }
 
 /* The signature and perf model of a row (rough report). */
@@ -1144,6 +1303,10 @@ raw_calc(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 	    tl_md_exact(r->mean_us), t->count, exact(w->unexplained_us));
 	rank_note(fp, c, w);
 	fputc('\n', fp);
+	if (c->roof_kind[0] != '\0')
+		fprintf(fp, "- Under %s roofs: expected ratio %s, Expected?: "
+		    "%s\n", other_kind(c), exact(w->other_expected),
+		    tl_cexp_text(w->other_exp));
 }
 
 /* Every number of a row, with the calculations (rough report). */
@@ -1324,5 +1487,5 @@ tl_cmpreport_rough(FILE *fp, const struct tl_cmpfind *c,
 	fputs("### Where the reference may be inefficient\n\n", fp);
 	fast_table(fp, c, c->nrow);
 	questions(fp, c);
-	appendix(fp, c);
+	appendix(fp, c, o);
 }

@@ -8,9 +8,9 @@
 #include "common/outfile.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "render/charts.h"
 #include "render/cmpreport.h"
 #include "render/outdir.h"
-#include "render/svgchart.h"
 #include "stream/category.h"
 #include "stream/schema.h"
 
@@ -578,73 +578,38 @@ report_file(struct tl_outset *s, const char *p, const struct tl_findings *f,
 	tl_outset_close(s, fp);
 }
 
-/* charts/roofline.svg and charts/breakdown.svg, or without sub "charts". */
+/*
+ * The charts of f (lib/render/chartlist) under sub ("charts"), or at the
+ * top of the set with sub "".  A write error shows in tl_outset_close.
+ */
 static void
 charts(struct tl_outset *s, const char *sub, const struct tl_findings *f)
 {
-	struct tl_chart_point *pt;
-	struct tl_chart_bar tl[4], cat[TL_CAT_MAX];
-	struct tl_ftimeline t;
-	double peak = 0;
-	int64_t best = -1;
-	size_t n = 0, nc = 0;
-	char *p, **labels;
+	char *p;
 	FILE *fp;
-	int i, c;
+	int i;
 
-	pt = tl_calloc((size_t)f->nop + 1, sizeof(*pt));
-	labels = tl_calloc((size_t)f->nop + 1, sizeof(*labels));
-	for (c = 0; c < tl_ncategories(); c++)
-		for (i = 0; i < f->cat[c].nops; i++) {
-			const struct tl_fop *op = &f->op[f->cat[c].ops[i]];
-			size_t len;
+	for (i = 0; i < TL_CHART_N; i++) {
+		if (!tl_chart_wanted(f, i))
+			continue;
+		p = rel(sub, tl_charts[i].file, "");
+		fp = tl_outset_open(s, p, 0666);
+		(void)tl_chart_write(fp, f, i);
+		tl_outset_close(s, fp);
+		free(p);
+	}
+}
 
-			if (op->fpb <= 0 || op->tflops_s <= 0)
-				continue;
-			if (op->time_ns > best && op->peak_tflops > 0) {
-				best = op->time_ns;
-				peak = op->peak_tflops;
-			}
-			len = strlen(op->name) + strlen(op->dims) + 2;
-			labels[n] = tl_malloc(len);
-			snprintf(labels[n], len, "%s %s", op->name, op->dims);
-			pt[n].label = labels[n];
-			pt[n].category = tl_category(op->cat)->value;
-			pt[n].flops_per_byte = op->fpb;
-			pt[n].tflops_s = op->tflops_s;
-			pt[n].time_us = (double)op->time_ns / 1e3;
-			n++;
-		}
-	/* A write error shows in tl_outset_close. */
-	p = rel(sub, "roofline", ".svg");
-	fp = tl_outset_open(s, p, 0666);
-	tl_svg_roofline(fp, "Roofline of the op signatures",
-	    f->hw != NULL ? f->hw : "", peak, f->peak_tbs, pt, n);
+/* The comparison chart, as charts() writes those of an analysis. */
+static void
+cmpcharts(struct tl_outset *s, const char *sub, const struct tl_cmpfind *c)
+{
+	char *p = rel(sub, tl_cmpchart.file, "");
+	FILE *fp = tl_outset_open(s, p, 0666);
+
+	(void)tl_cmpchart_write(fp, c);
 	tl_outset_close(s, fp);
 	free(p);
-	tl_report_timeline(f, &t);
-	tl[0].label = "computation";
-	tl[0].value_us = (double)t.compute / 1e3;
-	tl[1].label = "exposed comm";
-	tl[1].value_us = (double)t.comm / 1e3;
-	tl[2].label = "exposed memcpy";
-	tl[2].value_us = (double)t.memcpy / 1e3;
-	tl[3].label = "idle";
-	tl[3].value_us = (double)t.idle / 1e3;
-	for (c = 0; c < tl_ncategories(); c++)
-		if (f->cat[c].present) {
-			cat[nc].label = tl_category(c)->value;
-			cat[nc++].value_us = (double)f->cat[c].time_ns / 1e3;
-		}
-	p = rel(sub, "breakdown", ".svg");
-	fp = tl_outset_open(s, p, 0666);
-	tl_svg_breakdown(fp, "GPU time breakdown", tl, 4, cat, nc);
-	tl_outset_close(s, fp);
-	free(p);
-	for (i = 0; i < (int)n; i++)
-		free(labels[i]);
-	free(labels);
-	free(pt);
 }
 
 void
@@ -653,6 +618,15 @@ tl_outdir_charts(const char *dir, const struct tl_findings *f)
 	struct tl_outset *s = tl_outset_begin(dir, "tl-findings-charts");
 
 	charts(s, "", f);
+	tl_outset_commit(s);
+}
+
+void
+tl_outdir_cmpcharts(const char *dir, const struct tl_cmpfind *c)
+{
+	struct tl_outset *s = tl_outset_begin(dir, "tl-findings-charts");
+
+	cmpcharts(s, "", c);
 	tl_outset_commit(s);
 }
 
@@ -754,10 +728,13 @@ compare_csv(struct tl_outset *s, const char *p, const struct tl_cmpfind *c)
 				tl_w_empty(&w);
 		tl_w_us(&w, r->delta_ns);
 		w_num(&w, r->delta_pct);
+		tl_w_str(&w, c->roof_kind);
 		w_num(&w, r->expected);
 		w_num(&w, r->actual);
 		tl_w_str(&w, r->explained);
 		tl_w_str(&w, tl_cexp_value(r->exp));
+		w_num(&w, r->other_expected);
+		tl_w_str(&w, tl_cexp_value(r->other_exp));
 		w_num(&w, r->unexplained_us);
 		if (r->candidate && r->rank > 0)
 			tl_w_double(&w, r->score);
@@ -773,13 +750,16 @@ tl_outdir_compare(const char *dir, const struct tl_cmpfind *c,
     const struct tl_report_opts *o)
 {
 	struct tl_outset *s = tl_outset_begin(dir, "tl-findings");
+	struct tl_report_opts ro = *o;
 	FILE *fp;
 
+	cmpcharts(s, "charts", c);
+	ro.charts = "charts";
 	fp = tl_outset_open(s, "comparative_analysis_fair.md", 0666);
-	tl_cmpreport_fair(fp, c, o);
+	tl_cmpreport_fair(fp, c, &ro);
 	tl_outset_close(s, fp);
 	fp = tl_outset_open(s, "comparative_analysis_rough.md", 0666);
-	tl_cmpreport_rough(fp, c, o);
+	tl_cmpreport_rough(fp, c, &ro);
 	tl_outset_close(s, fp);
 	compare_csv(s, "comparative_ops.csv", c);
 	tl_outset_commit(s);

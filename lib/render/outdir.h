@@ -13,7 +13,7 @@
  *   metadata/<cat>_metadata.json        hardware, timeline, thresholds
  *   category_findings/<cat>_findings.md the category report
  *   standalone_analysis_fair.md, standalone_analysis_rough.md
- *   charts/roofline.svg, charts/breakdown.svg
+ *   charts/NAME.svg                     the charts (lib/render/charts.h)
  * <cat> is the category's file name in share/tl/categories.tsv (gemm,
  * convolution, batchnorm, ...).  The
  * data files exist for the categories present; the findings file also
@@ -23,6 +23,7 @@
  *   comparative_analysis_fair.md, comparative_analysis_rough.md
  *   comparative_ops.csv                 one row per compared op, with
  *                                       its judgement and rank
+ *   charts/comparison.svg
  * Errors end the program with "prog: PATH: what".
  */
 #include "analysis/cmpfind.h"
@@ -33,7 +34,8 @@ void tl_outdir_write(const char *dir, const struct tl_findings *f,
     const struct tl_report_opts *o);
 void tl_outdir_compare(const char *dir, const struct tl_cmpfind *c,
     const struct tl_report_opts *o);
-/* Write charts/roofline.svg and charts/breakdown.svg under dir. */
+/* Write the charts of an analysis, or of a comparison, into dir. */
 void tl_outdir_charts(const char *dir, const struct tl_findings *f);
+void tl_outdir_cmpcharts(const char *dir, const struct tl_cmpfind *c);
 
 #endif

@@ -7,12 +7,15 @@
 #include "analysis/oprow.h"
 #include "common/util.h"
 #include "render/advice.h"
+#include "render/chartlist.h"
 #include "render/mdtext.h"
 #include "render/patreport.h"
 #include "render/report.h"
 #include "render/servreport.h"
 #include "stream/category.h"
 
+
+static void roofs(FILE *, const struct tl_findings *);
 
 void
 tl_report_timeline(const struct tl_findings *f, struct tl_ftimeline *t)
@@ -575,6 +578,8 @@ tl_report_category(FILE *fp, const struct tl_findings *f, int c,
 	else
 		fputs("No op of this category has a perf model, so no "
 		    "efficiency is known.\n\n", fp);
+	roofs(fp, f);
+	fputc('\n', fp);
 	fputs("## Operations Breakdown\n\n", fp);
 	ops_table(fp, f, c, 30);
 	for (i = 0; i < f->nrec; i++) {
@@ -774,15 +779,145 @@ low_utilisation(const struct tl_findings *f, const struct tl_ftimeline *t)
 	return share(t->compute, t->total) < f->utilisation_min;
 }
 
+/* Links to the charts of the analysis (lib/render/charts.h). */
 static void
-charts(FILE *fp, const struct tl_report_opts *o)
+charts(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o)
 {
+	int i;
+
 	if (o->charts == NULL)
 		return;
-	fprintf(fp, "- Roofline of the op signatures: [%s/roofline.svg]"
-	    "(%s/roofline.svg)\n", o->charts, o->charts);
-	fprintf(fp, "- GPU time breakdown: [%s/breakdown.svg]"
-	    "(%s/breakdown.svg)\n", o->charts, o->charts);
+	for (i = 0; i < TL_CHART_N; i++)
+		if (tl_chart_wanted(f, i))
+			fprintf(fp, "- %s: [%s/%s](%s/%s)\n", tl_charts[i].title,
+			    o->charts, tl_charts[i].file, o->charts,
+			    tl_charts[i].file);
+}
+
+/* "dense peak" for peak: the words for a kind of figure. */
+static const char *
+kind_words(const char *kind)
+{
+	return strcmp(kind, "peak") == 0 ? "dense peak" : kind;
+}
+
+/* 1 when roof i of f names a GPU no earlier roof names. */
+static int
+first_of_gpu(const struct tl_findings *f, int i)
+{
+	int j;
+
+	for (j = 0; j < i; j++)
+		if (strcmp(f->roofs[j].hw, f->roofs[i].hw) == 0)
+			return 0;
+	return 1;
+}
+
+/* 1 when a figure of kind is a stand-in for the run's kind. */
+static int
+standin(const struct tl_findings *f, const char *kind)
+{
+	return kind[0] != '\0' && strcmp(kind, "user") != 0 &&
+	    f->roof_kind[0] != '\0' && strcmp(f->roof_kind, "user") != 0 &&
+	    strcmp(kind, f->roof_kind) != 0;
+}
+
+/*
+ * The roofs of one GPU: each compute spec's figure, then the bandwidth.
+ * When all are stand-ins that is said once, else each stand-in is
+ * marked.
+ */
+static void
+gpu_roofs(FILE *fp, const struct tl_findings *f, const char *hw)
+{
+	const struct tl_froof *r, *bw = NULL;
+	int i, j, n = 0, all = 1, mark;
+
+	for (i = 0; i < f->nroofs; i++) {
+		r = &f->roofs[i];
+		if (strcmp(r->hw, hw) != 0)
+			continue;
+		if (r->peak_tflops > 0 && !standin(f, r->kind))
+			all = 0;
+		if (r->peak_tbs > 0 && bw == NULL)
+			bw = r;
+		if (r->peak_tbs > 0 && !standin(f, r->bw_kind))
+			all = 0;
+	}
+	mark = !all;
+	if (all)
+		fprintf(fp, " has no %s figure in the GPU table: its %s "
+		    "figures stand in:", kind_words(f->roof_kind), kind_words(
+		    strcmp(f->roof_kind, "peak") == 0 ? "achievable" : "peak"));
+	else
+		fputc(':', fp);
+	for (i = 0; i < f->nroofs; i++) {
+		r = &f->roofs[i];
+		if (strcmp(r->hw, hw) != 0 || r->spec[0] == '\0' ||
+		    r->peak_tflops <= 0)
+			continue;
+		for (j = 0; j < i && !(strcmp(f->roofs[j].hw, hw) == 0 &&
+		    strcmp(f->roofs[j].spec, r->spec) == 0); j++)
+			;
+		if (j < i)
+			continue;
+		fputs(n++ > 0 ? ", " : " ", fp);
+		tl_md_code(fp, r->spec, 40);
+		fprintf(fp, " %s TFLOPS/s", tl_md_exact(r->peak_tflops));
+		if (mark && standin(f, r->kind))
+			fprintf(fp, " (%s, stand-in)", kind_words(r->kind));
+	}
+	if (bw != NULL) {
+		fprintf(fp, "%sbandwidth %s TB/s", n > 0 ? "; " : " ",
+		    tl_md_exact(bw->peak_tbs));
+		if (mark && standin(f, bw->bw_kind))
+			fprintf(fp, " (%s, stand-in)", kind_words(bw->bw_kind));
+	}
+}
+
+/*
+ * The roofs every efficiency rests on: the run's kind, then each GPU's
+ * figures, the stand-ins marked (a GPU without a figure of the run's
+ * kind is measured against the other kind's: lib/model/hwspec.h).
+ */
+static void
+roofs(FILE *fp, const struct tl_findings *f)
+{
+	int i;
+
+	fputs("- Roofs: ", fp);
+	if (f->roof_kinds > 1)
+		fputs("the rows were measured against roofs of different kinds "
+		    "(streams of several `tl-efficiency` runs?), so their "
+		    "efficiencies do not compare; run `tl-efficiency` once, "
+		    "with one `--roof`", fp);
+	else if (strcmp(f->roof_kind, "user") == 0)
+		fputs("given by the user (`--peak-tflops`, `--peak-tbs`) for "
+		    "every op", fp);
+	else if (f->roof_kind[0] != '\0')
+		fprintf(fp, "**%s** figures for every GPU (`tl-efficiency "
+		    "--roof %s`; the other kind is `--roof %s`); where a GPU "
+		    "has no %s figure, its %s figure stands in",
+		    kind_words(f->roof_kind),
+		    f->roof_kind, strcmp(f->roof_kind, "peak") == 0 ?
+		    "achievable" : "peak", kind_words(f->roof_kind), kind_words(
+		    strcmp(f->roof_kind, "peak") == 0 ? "achievable" : "peak"));
+	else
+		fputs("the stream does not say which kind (no `roof_kind` "
+		    "column: an older `tl-efficiency`); the figures below say "
+		    "per GPU", fp);
+	fputs("\n", fp);
+	for (i = 0; i < f->nroofs; i++) {
+		if (!first_of_gpu(f, i) || f->roofs[i].hw[0] == '\0')
+			continue;
+		fputs("  - ", fp);
+		tl_md_code(fp, f->roofs[i].hw, 40);
+		gpu_roofs(fp, f, f->roofs[i].hw);
+		fputs("; every figure with its source: `tl-efficiency --hw "
+		    "show ", fp);
+		tl_md_text(fp, f->roofs[i].hw, 40);
+		fputs("`\n", fp);
+	}
 }
 
 static void
@@ -800,10 +935,7 @@ appendix(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o)
 		fputc(')', fp);
 	}
 	fputc('\n', fp);
-	if (f->peak_tbs > 0)
-		fprintf(fp, "- Bandwidth roof: %s TB/s; compute roofs per "
-		    "precision as in `tl-efficiency --hw list`\n",
-		    tl_md_num(f->peak_tbs, 2));
+	roofs(fp, f);
 	fprintf(fp, "- Bottleneck: (time above the category threshold or "
 	    "%s %% of the category) and efficiency below %s %%; Critical: "
 	    "above %s %% of compute and below %s %% efficiency; High: above "
@@ -834,7 +966,7 @@ appendix(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o)
 		    tl_md_num(r->replay_pct, 0), tl_md_num(r->replay_eff, 0));
 	if (o->charts != NULL) {
 		fputs("### Charts\n\n", fp);
-		charts(fp, o);
+		charts(fp, f, o);
 		fputc('\n', fp);
 	}
 }

@@ -1,300 +1,34 @@
 /* See LICENSE file for copyright and license details. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/json.h"
-#include "common/tsv.h"
 #include "common/util.h"
 #include "render/svgchart.h"
 #include "stream/category.h"
 
-#define FONTS	"DejaVu Sans, Liberation Sans, Helvetica, Arial, sans-serif"
-#define LABEL_MAX	200	/* characters of a label in a tooltip */
-#define ELLIPSIS	"\xe2\x80\xa6"
-#define REPLACEMENT	"\xef\xbf\xbd"
-#define UNKNOWN_COLOUR	"#c49c94"
-
-/*
- * The colours of the parts of the GPU timeline; the categories' colours
- * are in the category table.  Change none of them: a reader learns them.
- */
-static const struct {
-	const char *name, *colour;
-} parts[] = {
-	{ "computation", "#4e79a7" },
-	{ "compute", "#4e79a7" },
-	{ "exposed comm", "#59a14f" },
-	{ "exposed memcpy", "#e15759" },
-	{ "idle", "#d3d3d3" }
-};
-
-/* Bars of names without a colour take these, in turn. */
-static const char *const spare[] = {
-	UNKNOWN_COLOUR, "#9edae5", "#dbdb8d", "#f7b6d2", "#bab0ac", "#76b7b2"
-};
-
-static const double p10[] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
-	1e13, 1e14, 1e15
-};
-
-/*
- * The colour of a category or timeline part ("exposed_comm_time" reads
- * as "exposed comm"), or NULL.
- */
-static const char *
-find_colour(const char *name)
-{
-	char key[32];
-	size_t i, n;
-	int c;
-
-	if (name == NULL)
-		return NULL;
-	if ((c = tl_category_index(name)) >= 0)
-		return tl_category(c)->colour;
-	if ((n = strlen(name)) >= sizeof(key))
-		return NULL;
-	memcpy(key, name, n + 1);
-	if (n > 5 && strcmp(key + n - 5, "_time") == 0)
-		key[n - 5] = '\0';
-	for (i = 0; key[i] != '\0'; i++)
-		if (key[i] == '_')
-			key[i] = ' ';
-	if ((c = tl_category_index(key)) >= 0)
-		return tl_category(c)->colour;
-	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		if (strcmp(parts[i].name, key) == 0)
-			return parts[i].colour;
-	return NULL;
-}
-
-const char *
-tl_chart_colour(const char *name)
-{
-	const char *c = find_colour(name);
-
-	return c != NULL ? c : UNKNOWN_COLOUR;
-}
-
-/* v rounded to dec decimals, trailing zeros dropped; no locale involved. */
-static void
-fmt_fixed(char *buf, size_t n, double v, int dec)
-{
-	long long i, q;
-	double r;
-	char *e;
-	int neg = v < 0;
-
-	if (!isfinite(v)) {
-		buf[0] = '\0';
-		return;
-	}
-	if (dec < 0)
-		dec = 0;
-	if (dec > 15)
-		dec = 15;
-	r = round(fabs(v) * p10[dec]);
-	if (r >= 9e15) {
-		tl_fmt_double(buf, n, v);
-		return;
-	}
-	i = (long long)r;
-	if (i == 0)
-		neg = 0;
-	q = (long long)p10[dec];
-	if (dec == 0) {
-		snprintf(buf, n, "%s%lld", neg ? "-" : "", i);
-		return;
-	}
-	snprintf(buf, n, "%s%lld.%0*lld", neg ? "-" : "", i / q, dec, i % q);
-	e = buf + strlen(buf);
-	while (e[-1] == '0')
-		*--e = '\0';
-	if (e[-1] == '.')
-		e[-1] = '\0';
-}
-
-/* v to digits significant digits, for people. */
-static void
-fmt_sig(char *buf, size_t n, double v, int digits)
-{
-	int e;
-
-	if (!isfinite(v) || v == 0) {
-		fmt_fixed(buf, n, v, 0);
-		return;
-	}
-	e = (int)floor(log10(fabs(v)));
-	if (digits - 1 - e > 15)
-		tl_fmt_double(buf, n, v);
-	else
-		fmt_fixed(buf, n, v, digits - 1 - e);
-}
-
-/*
- * s as XML text (character data or an attribute value): the five
- * special characters escaped, tab and newlines as references, other
- * control characters, U+FFFE/U+FFFF and bytes that are not UTF-8 as
- * U+FFFD; cut after max characters (0 = no limit) with an ellipsis.
- */
-static void
-put_text(FILE *f, const char *s, size_t max)
-{
-	const unsigned char *p = (const unsigned char *)(s != NULL ? s : "");
-	size_t nch = 0, len;
-	unsigned c;
-
-	for (; *p != '\0'; p += len, nch++) {
-		if (max > 0 && nch == max) {
-			fputs(ELLIPSIS, f);
-			return;
-		}
-		c = *p;
-		len = 1;
-		if (c < 0x80) {
-			switch (c) {
-			case '&': fputs("&amp;", f); break;
-			case '<': fputs("&lt;", f); break;
-			case '>': fputs("&gt;", f); break;
-			case '"': fputs("&quot;", f); break;
-			case '\'': fputs("&apos;", f); break;
-			case '\t': fputs("&#9;", f); break;
-			case '\n': fputs("&#10;", f); break;
-			case '\r': fputs("&#13;", f); break;
-			default:
-				if (c < 0x20 || c == 0x7f)
-					fputs(REPLACEMENT, f);
-				else
-					putc((int)c, f);
-			}
-			continue;
-		}
-		if ((len = tl_utf8_len((const char *)p, 4)) == 0 ||
-		    (c == 0xef && p[1] == 0xbf && p[2] >= 0xbe)) {
-			fputs(REPLACEMENT, f);
-			len = 1;
-			continue;
-		}
-		fwrite(p, 1, len, f);
-	}
-}
-
-/*
- * A printf for SVG text, independent of the locale:
- *   %s string as is           %t string escaped       %T escaped, cut
- *   %p double, 0.01 px        %r double, round trip   %g double, 3 digits
- *   %G double, 4 digits       %f double, 1 decimal    %d int
- *   %% a percent sign
- */
-static void
-out(FILE *f, const char *fmt, ...)
-{
-	va_list ap;
-	char buf[64];
-	const char *s;
-
-	va_start(ap, fmt);
-	for (; *fmt != '\0'; fmt++) {
-		if (*fmt != '%') {
-			putc(*fmt, f);
-			continue;
-		}
-		switch (*++fmt) {
-		case 's':
-			s = va_arg(ap, const char *);
-			fputs(s != NULL ? s : "", f);
-			break;
-		case 't':
-			put_text(f, va_arg(ap, const char *), 0);
-			break;
-		case 'T':
-			put_text(f, va_arg(ap, const char *), LABEL_MAX);
-			break;
-		case 'p':
-			fmt_fixed(buf, sizeof(buf), va_arg(ap, double), 2);
-			fputs(buf, f);
-			break;
-		case 'r':
-			tl_fmt_double(buf, sizeof(buf), va_arg(ap, double));
-			fputs(buf, f);
-			break;
-		case 'g':
-		case 'G':
-			fmt_sig(buf, sizeof(buf), va_arg(ap, double),
-			    *fmt == 'g' ? 3 : 4);
-			fputs(buf, f);
-			break;
-		case 'f':
-			fmt_fixed(buf, sizeof(buf), va_arg(ap, double), 1);
-			/* Keep the decimal: "45.0%" lines up with "45.6%". */
-			fputs(buf, f);
-			if (strchr(buf, '.') == NULL && strchr(buf, 'e') == NULL)
-				fputs(".0", f);
-			break;
-		case 'd':
-			fprintf(f, "%d", va_arg(ap, int));
-			break;
-		case '%':
-			putc('%', f);
-			break;
-		default:
-			abort();	/* a bad format is a bug here */
-		}
-	}
-	va_end(ap);
-}
-
-static void
-begin_svg(FILE *f, const char *cls, int w, int h)
-{
-	out(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-	    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-	    "font-family=\"%s\" font-size=\"12\" class=\"%s\"", w, h, w, h,
-	    FONTS, cls);
-}
-
-static int
-end_svg(FILE *f)
-{
-	out(f, "</svg>\n");
-	return fflush(f) == 0 && !ferror(f) ? 0 : -1;
-}
-
-/* The chart title in the top left corner, and the subtitle under it. */
-static void
-put_heading(FILE *f, double x, const char *title)
-{
-	out(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#ffffff\"/>\n"
-	    "<text class=\"title\" x=\"%p\" y=\"30\" font-size=\"18\" "
-	    "font-weight=\"bold\" fill=\"#222222\">%T</text>\n", x, title);
-}
-
-/* A legend swatch: a square, so that a roofline's circles stay its points. */
-static void
-put_swatch(FILE *f, double x, double y, const char *colour)
-{
-	out(f, "<rect x=\"%p\" y=\"%p\" width=\"12\" height=\"12\" rx=\"2\" "
-	    "fill=\"%s\" stroke=\"#333333\" stroke-width=\"0.6\"/>\n", x, y,
-	    colour);
-}
+#define out tl_svg_out
 
 /* The roofline. */
 
 enum {
-	RF_W = 900,			/* width */
-	RF_H = 560,			/* least height */
-	RF_X = 84, RF_Y = 64,		/* plot area */
-	RF_PW = 536, RF_PH = 420,
-	RF_LX = RF_X + RF_PW + 28,	/* legend */
-	RF_TOP = 5			/* points numbered and listed */
+	RF_W = 1080,			/* width */
+	RF_H = 570,			/* least height */
+	RF_X = 84, RF_Y = 68,		/* plot area */
+	RF_PW = 520, RF_PH = 420,
+	RF_MX = RF_X + RF_PW + 8,	/* roof labels, in the margin */
+	RF_LX = RF_X + RF_PW + 176,	/* legend */
+	RF_TOP = 5,			/* points numbered and listed */
+	RF_LABEL = 13			/* least distance of two roof labels */
 };
 #define RF_RMAX	18.0	/* radius of the longest point */
 #define RF_RMIN	2.5	/* radius of the shortest */
+#define PI	3.14159265358979323846
+
+/* Dash patterns of the roofs, in turn. */
+static const char *const dashes[] = { "none", "8 4", "2 3", "10 3 2 3" };
+#define NDASH (sizeof(dashes) / sizeof(dashes[0]))
 
 struct frame {
 	int xlo, xhi, ylo, yhi;	/* log10 of the axis ends */
@@ -313,10 +47,15 @@ py(const struct frame *fr, double ly)
 }
 
 static int
+positive(double v)
+{
+	return isfinite(v) && v > 0;
+}
+
+static int
 valid(const struct tl_chart_point *p)
 {
-	return isfinite(p->flops_per_byte) && p->flops_per_byte > 0 &&
-	    isfinite(p->tflops_s) && p->tflops_s > 0;
+	return positive(p->flops_per_byte) && positive(p->tflops_s);
 }
 
 static double
@@ -324,9 +63,29 @@ radius(double t, double tmax)
 {
 	double r = RF_RMIN;
 
-	if (isfinite(t) && t > 0 && tmax > 0)
+	if (positive(t) && tmax > 0)
 		r = RF_RMAX * sqrt(t / tmax);
 	return r < RF_RMIN ? RF_RMIN : r;
+}
+
+/* The roof of a point, or NULL. */
+static const struct tl_chart_roof *
+roof_of(const struct tl_chart_point *p, const struct tl_chart_roof *r,
+    size_t nr)
+{
+	return p->roof >= 0 && (size_t)p->roof < nr ? &r[p->roof] : NULL;
+}
+
+/* The roof's TFLOPS/s at intensity x; 0 when it has no figure. */
+static double
+roof_at(const struct tl_chart_roof *r, double x)
+{
+	double c = positive(r->peak_tflops) ? r->peak_tflops : 0;
+	double b = positive(r->peak_tbs) ? r->peak_tbs * x : 0;
+
+	if (c > 0 && b > 0)
+		return c < b ? c : b;
+	return c > 0 ? c : b;
 }
 
 /* A plotted point; drawn longest first, so that short ones stay on top. */
@@ -386,6 +145,129 @@ categories(const struct tl_chart_point *p, const struct ord *ord, size_t n,
 	}
 	qsort(cat, nc, sizeof(*cat), by_rank);
 	return nc;
+}
+
+/* What the chart draws, worked out before a byte is written. */
+struct plan {
+	const struct tl_chart_roof *r;
+	size_t nr;
+	int *used;		/* points per roof */
+	int *dash;		/* dash pattern per drawn roof */
+	size_t *order;		/* the drawn roofs, highest first */
+	double *bw;		/* the distinct bandwidths of the drawn roofs */
+	size_t nbw, nroofs;	/* bandwidths, drawn roofs */
+	struct frame fr;
+};
+
+/* The index of bandwidth v among the plan's, added when new. */
+static size_t
+bw_index(struct plan *pl, double v)
+{
+	size_t i;
+
+	for (i = 0; i < pl->nbw; i++)
+		if (pl->bw[i] == v)
+			return i;
+	pl->bw[pl->nbw] = v;
+	return pl->nbw++;
+}
+
+/* A roof's compute figure for ordering: 0 when it has none. */
+static double
+peak_of(const struct tl_chart_roof *r)
+{
+	return positive(r->peak_tflops) ? r->peak_tflops : 0;
+}
+
+/* Order the drawn roofs by compute figure, higher first (few: insertion). */
+static void
+order_roofs(struct plan *pl)
+{
+	size_t i, j, v;
+
+	for (i = 1; i < pl->nroofs; i++) {
+		v = pl->order[i];
+		for (j = i; j > 0 && peak_of(&pl->r[pl->order[j - 1]]) <
+		    peak_of(&pl->r[v]); j--)
+			pl->order[j] = pl->order[j - 1];
+		pl->order[j] = v;
+	}
+	for (i = 0; i < pl->nroofs; i++)
+		pl->dash[pl->order[i]] = (int)(i % NDASH);
+}
+
+/* Whole decades around [lo, hi], at least two. */
+static void
+decades(double lo, double hi, double dlo, double dhi, int *a, int *b)
+{
+	if (lo > hi)
+		lo = dlo, hi = dhi;
+	*a = (int)floor(lo - 0.05);
+	*b = (int)ceil(hi + 0.05);
+	while (*b - *a < 2) {
+		(*a)--;
+		if (*b - *a < 2)
+			(*b)++;
+	}
+}
+
+static void
+make_plan(struct plan *pl, const struct tl_chart_roof *r, size_t nr,
+    const struct tl_chart_point *p, const struct ord *ord, size_t nv)
+{
+	double lxmin = HUGE_VAL, lxmax = -HUGE_VAL, lymin = HUGE_VAL;
+	double lymax = -HUGE_VAL;
+	size_t i;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->r = r;
+	pl->nr = nr;
+	pl->used = tl_calloc(nr + 1, sizeof(*pl->used));
+	pl->dash = tl_calloc(nr + 1, sizeof(*pl->dash));
+	pl->order = tl_calloc(nr + 1, sizeof(*pl->order));
+	pl->bw = tl_calloc(nr + 1, sizeof(*pl->bw));
+	for (i = 0; i < nv; i++) {
+		const struct tl_chart_point *q = &p[ord[i].i];
+
+		lxmin = fmin(lxmin, log10(q->flops_per_byte));
+		lxmax = fmax(lxmax, log10(q->flops_per_byte));
+		lymin = fmin(lymin, log10(q->tflops_s));
+		lymax = fmax(lymax, log10(q->tflops_s));
+		if (roof_of(q, r, nr) != NULL)
+			pl->used[q->roof]++;
+	}
+	/* The x range is the points'; y also holds their compute roofs. */
+	for (i = 0; i < nr; i++) {
+		if (pl->used[i] == 0 ||
+		    (!positive(r[i].peak_tflops) && !positive(r[i].peak_tbs)))
+			continue;
+		pl->order[pl->nroofs++] = i;
+		if (positive(r[i].peak_tflops)) {
+			lymin = fmin(lymin, log10(r[i].peak_tflops));
+			lymax = fmax(lymax, log10(r[i].peak_tflops));
+		}
+		if (positive(r[i].peak_tbs))
+			bw_index(pl, r[i].peak_tbs);
+	}
+	order_roofs(pl);
+	decades(lxmin, lxmax, 0, 3, &pl->fr.xlo, &pl->fr.xhi);
+	decades(lymin, lymax, -1, 3, &pl->fr.ylo, &pl->fr.yhi);
+}
+
+static void
+free_plan(struct plan *pl)
+{
+	free(pl->used);
+	free(pl->dash);
+	free(pl->order);
+	free(pl->bw);
+}
+
+static int
+drawn(const struct plan *pl, size_t i)
+{
+	return pl->used[i] > 0 && (positive(pl->r[i].peak_tflops) ||
+	    positive(pl->r[i].peak_tbs));
 }
 
 /* A decade tick label: plain from 0.01 to 10000, else 10 to the k. */
@@ -474,124 +356,314 @@ put_axes(FILE *f, const struct frame *fr)
 }
 
 /*
- * The roof min(peak_tflops, peak_tbs * x) in log space: the bandwidth
- * line has slope 1 and passes (0, lb), the compute roof is flat at lc.
+ * The bandwidth lines: each runs from the left edge to the furthest
+ * ridge of the roofs that share it (the right edge for a roof without a
+ * compute figure), labelled along its visible part.
  */
 static void
-put_roof(FILE *f, const struct frame *fr, int has_c, double lc, int has_b,
-    double lb, double peak_tflops, double peak_tbs)
+put_bandwidths(FILE *f, const struct plan *pl)
 {
-	double lr = lc - lb, end, mid, ang;
+	const struct frame *fr = &pl->fr;
+	double lb, end, mid, ang, lr;
+	size_t b, i;
 
-	if (!has_c && !has_b)
-		return;
-	out(f, "<polyline class=\"roof\" clip-path=\"url(#tl-plot-area)\" "
-	    "fill=\"none\" stroke=\"#222222\" stroke-width=\"2\"");
-	if (has_c)
-		out(f, " data-peak-tflops=\"%r\"", peak_tflops);
-	if (has_b)
-		out(f, " data-peak-tbs=\"%r\"", peak_tbs);
-	out(f, " points=\"");
-	if (has_c && has_b)
-		out(f, "%p,%p %p,%p %p,%p", px(fr, fr->xlo), py(fr, lb + fr->xlo),
-		    px(fr, lr), py(fr, lc), px(fr, fr->xhi), py(fr, lc));
-	else if (has_c)
-		out(f, "%p,%p %p,%p", px(fr, fr->xlo), py(fr, lc),
-		    px(fr, fr->xhi), py(fr, lc));
-	else
-		out(f, "%p,%p %p,%p", px(fr, fr->xlo), py(fr, lb + fr->xlo),
-		    px(fr, fr->xhi), py(fr, lb + fr->xhi));
-	out(f, "\"/>\n");
-
-	if (has_c)
-		out(f, "<text class=\"roof-label\" x=\"%d\" y=\"%p\" "
-		    "text-anchor=\"end\" fill=\"#222222\">compute roof %G "
-		    "TFLOPS/s</text>\n", RF_X + RF_PW - 6, py(fr, lc) - 7,
-		    peak_tflops);
-	if (has_b) {
-		/* Along the visible part of the bandwidth line. */
-		end = has_c ? lr : fr->xhi;
-		if (end > fr->yhi - lb)
-			end = fr->yhi - lb;
-		mid = fr->xlo + (end - fr->xlo) / 2;
-		ang = -atan(((double)RF_PH / (fr->yhi - fr->ylo)) /
-		    ((double)RF_PW / (fr->xhi - fr->xlo))) * 180 / 3.14159265358979323846;
+	ang = -atan(((double)RF_PH / (fr->yhi - fr->ylo)) /
+	    ((double)RF_PW / (fr->xhi - fr->xlo))) * 180 / PI;
+	for (b = 0; b < pl->nbw; b++) {
+		lb = log10(pl->bw[b]);
+		end = fr->xlo;
+		for (i = 0; i < pl->nr; i++) {
+			if (!drawn(pl, i) || pl->r[i].peak_tbs != pl->bw[b])
+				continue;
+			lr = positive(pl->r[i].peak_tflops) ?
+			    log10(pl->r[i].peak_tflops) - lb : fr->xhi;
+			end = fmax(end, fmin(lr, fr->xhi));
+		}
+		out(f, "<line class=\"memory-roof\" data-peak-tbs=\"%r\" "
+		    "clip-path=\"url(#tl-plot-area)\" x1=\"%p\" y1=\"%p\" "
+		    "x2=\"%p\" y2=\"%p\" stroke=\"#222222\" stroke-width=\"2\"/>\n",
+		    pl->bw[b], px(fr, fr->xlo), py(fr, lb + fr->xlo),
+		    px(fr, end), py(fr, lb + end));
+		/* The label: on the visible part, apart from other bandwidths. */
+		end = fmin(end, fr->yhi - lb);
+		if (end <= fr->xlo || fr->ylo - lb >= end)
+			continue;
+		mid = fmax(fr->xlo, fr->ylo - lb);
+		mid += (end - mid) * (double)(b + 1) / (double)(pl->nbw + 1);
 		out(f, "<text class=\"roof-label\" transform=\"translate(%p %p) "
 		    "rotate(%p)\" y=\"-7\" text-anchor=\"middle\" "
-		    "fill=\"#222222\">memory roof %G TB/s</text>\n",
-		    px(fr, mid), py(fr, lb + mid), ang, peak_tbs);
-	}
-	if (has_c && has_b) {
-		double x = px(fr, lr), y = py(fr, lc);
-
-		out(f, "<g class=\"ridge\" data-flops-per-byte=\"%r\">\n"
-		    "<line x1=\"%p\" y1=\"%p\" x2=\"%p\" y2=\"%d\" "
-		    "stroke=\"#555555\" stroke-dasharray=\"4 3\"/>\n"
-		    "<path d=\"M%p %pl6 6l-6 6l-6 -6z\" fill=\"#222222\"/>\n"
-		    "<text x=\"%p\" y=\"%d\" fill=\"#555555\" font-size=\"11\">"
-		    "ridge %G FLOPs/byte</text>\n</g>\n",
-		    peak_tflops / peak_tbs, x, y, x, RF_Y + RF_PH, x, y - 6,
-		    x + 5, RF_Y + RF_PH - 8, peak_tflops / peak_tbs);
+		    "fill=\"#222222\" stroke=\"#ffffff\" stroke-width=\"3\" "
+		    "paint-order=\"stroke\">memory roof %G TB/s</text>\n",
+		    px(fr, mid), py(fr, lb + mid), ang, pl->bw[b]);
 	}
 }
 
-/* The tooltip numbers of a point. */
-static void
-put_point_title(FILE *f, const struct tl_chart_point *q, int has_c,
-    int has_b, double peak_tflops, double peak_tbs)
+/*
+ * Where the margin labels of the compute roofs go: at their roof's
+ * height, moved apart to RF_LABEL px and kept beside the plot.
+ */
+static size_t
+place_labels(const struct plan *pl, struct tl_svg_label *l)
 {
-	double roof;
+	size_t i, n = 0;
 
-	out(f, "<title>%T&#10;%t: %G FLOPs/byte, %G TFLOPS/s, %G ms",
-	    q->label, q->category, q->flops_per_byte, q->tflops_s,
-	    q->time_us / 1000);
-	if (has_c && has_b) {
-		roof = peak_tbs * q->flops_per_byte;
-		if (roof > peak_tflops)
-			roof = peak_tflops;
-		out(f, ", %g%% of roof", q->tflops_s / roof * 100);
+	for (i = 0; i < pl->nr; i++)
+		if (drawn(pl, i) && positive(pl->r[i].peak_tflops)) {
+			l[n].i = i;
+			l[n].pos = py(&pl->fr, log10(pl->r[i].peak_tflops));
+			n++;
+		}
+	tl_svg_place(l, n, RF_LABEL, -HUGE_VAL, RF_Y + RF_PH);
+	return n;
+}
+
+/* The compute roofs: the flat part from the ridge, the ridge, the label. */
+static void
+put_roofs(FILE *f, const struct plan *pl)
+{
+	const struct frame *fr = &pl->fr;
+	struct tl_svg_label *l = tl_calloc(pl->nr + 1, sizeof(*l));
+	double lc, lr, x0, x, y;
+	size_t i, k, nl = place_labels(pl, l);
+
+	for (i = 0; i < pl->nr; i++) {
+		const struct tl_chart_roof *r = &pl->r[i];
+
+		if (!drawn(pl, i))
+			continue;
+		out(f, "<g class=\"roof\" data-roof=\"%d\" data-label=\"%t\"",
+		    (int)i, r->label);
+		if (positive(r->peak_tflops))
+			out(f, " data-peak-tflops=\"%r\"", r->peak_tflops);
+		if (positive(r->peak_tbs))
+			out(f, " data-peak-tbs=\"%r\"", r->peak_tbs);
+		out(f, " stroke=\"#222222\" stroke-dasharray=\"%s\">\n",
+		    dashes[pl->dash[i]]);
+		if (positive(r->peak_tflops)) {
+			lc = log10(r->peak_tflops);
+			lr = positive(r->peak_tbs) ? lc - log10(r->peak_tbs) :
+			    fr->xlo;
+			x0 = px(fr, fmax(lr, fr->xlo));
+			y = py(fr, lc);
+			if (lr < fr->xhi)
+				out(f, "<line class=\"compute-roof\" x1=\"%p\" "
+				    "y1=\"%p\" x2=\"%d\" y2=\"%p\" "
+				    "stroke-width=\"2\"/>\n", x0, y,
+				    RF_X + RF_PW, y);
+			if (positive(r->peak_tbs) && lr >= fr->xlo &&
+			    lr <= fr->xhi)
+				out(f, "<path class=\"ridge\" "
+				    "data-flops-per-byte=\"%r\" d=\"M%p %pl5 "
+				    "5l-5 5l-5 -5z\" fill=\"#222222\" "
+				    "stroke=\"none\"/>\n", r->peak_tflops /
+				    r->peak_tbs, x0, y - 5);
+			for (k = 0; k < nl && l[k].i != i; k++)
+				;
+			x = RF_MX;
+			if (fabs(l[k].at - l[k].pos) > 0.5)
+				out(f, "<polyline fill=\"none\" stroke=\"#888888\" "
+				    "stroke-dasharray=\"none\" points=\"%d,%p "
+				    "%p,%p\"/>\n", RF_X + RF_PW, y, x - 2,
+				    l[k].at);
+			out(f, "<text class=\"roof-label\" x=\"%p\" y=\"%p\" "
+			    "stroke=\"none\" fill=\"#222222\" font-size=\"11\">"
+			    "%T \xc2\xb7 %G</text>\n", x, l[k].at + 4,
+			    r->label, r->peak_tflops);
+		}
+		out(f, "</g>\n");
+	}
+	free(l);
+}
+
+/* The tooltip of a point. */
+static void
+put_point_title(FILE *f, const struct tl_chart_point *q,
+    const struct tl_chart_roof *r)
+{
+	out(f, "<title>%T&#10;%t: %G FLOPs/byte, %G TFLOPS/s, %M ms",
+	    q->label, q->category, q->flops_per_byte, q->tflops_s, q->time_us);
+	if (r != NULL && roof_at(r, q->flops_per_byte) > 0) {
+		out(f, "&#10;%f%% of its roof, %T", q->tflops_s /
+		    roof_at(r, q->flops_per_byte) * 100, r->label);
+		if (positive(r->peak_tflops))
+			out(f, " %G TFLOPS/s (%t)", r->peak_tflops, r->kind);
+		if (positive(r->peak_tbs))
+			out(f, ", %G TB/s (%t)", r->peak_tbs, r->bw_kind);
 	}
 	out(f, "</title>");
 }
 
-/* The legend, the size key and the list of the longest points. */
+static void
+put_points(FILE *f, const struct plan *pl, const struct tl_chart_point *p,
+    const struct ord *ord, size_t nv, double tmax)
+{
+	const struct frame *fr = &pl->fr;
+	const struct tl_chart_roof *r;
+	double cx, cy, rad, lx[RF_TOP], ly[RF_TOP];
+	size_t i, k;
+
+	out(f, "<g class=\"points\" data-x-decades=\"%d %d\" "
+	    "data-y-decades=\"%d %d\" data-frame=\"%d %d %d %d\" "
+	    "stroke=\"#222222\" stroke-width=\"0.6\" fill-opacity=\"0.75\">\n",
+	    fr->xlo, fr->xhi, fr->ylo, fr->yhi, RF_X, RF_Y, RF_PW, RF_PH);
+	for (i = 0; i < nv; i++) {
+		const struct tl_chart_point *q = &p[ord[i].i];
+
+		r = roof_of(q, pl->r, pl->nr);
+		cx = px(fr, log10(q->flops_per_byte));
+		cy = py(fr, log10(q->tflops_s));
+		out(f, "<circle class=\"point\" cx=\"%p\" cy=\"%p\" r=\"%p\" "
+		    "fill=\"%s\" data-category=\"%t\" data-flops-per-byte=\"%r\" "
+		    "data-tflops-s=\"%r\" data-time-us=\"%r\"", cx, cy,
+		    radius(q->time_us, tmax), tl_chart_colour(q->category),
+		    q->category, q->flops_per_byte, q->tflops_s, q->time_us);
+		if (r != NULL && roof_at(r, q->flops_per_byte) > 0)
+			out(f, " data-roof=\"%d\" data-pct-roof=\"%r\"", q->roof,
+			    q->tflops_s / roof_at(r, q->flops_per_byte) * 100);
+		out(f, ">");
+		put_point_title(f, q, r);
+		out(f, "</circle>\n");
+	}
+	out(f, "</g>\n");
+	/*
+	 * Numbers beside the longest points, white-edged to stay legible:
+	 * above right of the point (left of it at the right edge, below it
+	 * at the top), moved down from an earlier number they would cover.
+	 */
+	out(f, "<g class=\"ranks\" font-size=\"11\" font-weight=\"bold\" "
+	    "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\n");
+	for (i = 0; i < nv && i < RF_TOP; i++) {
+		const struct tl_chart_point *q = &p[ord[i].i];
+		int right = 0;
+
+		rad = radius(q->time_us, tmax) * 0.71 + 1;
+		cx = px(fr, log10(q->flops_per_byte));
+		cy = py(fr, log10(q->tflops_s));
+		if (cx + rad + 8 > RF_X + RF_PW)
+			right = 1;
+		lx[i] = cx + (right ? -rad - 7 : rad);
+		ly[i] = cy - rad < RF_Y + 10 ? cy + rad + 9 : cy - rad;
+		for (k = 0; k < i; k++)
+			if (fabs(lx[k] - lx[i]) < 9 && fabs(ly[k] - ly[i]) < 11) {
+				ly[i] = ly[k] + 12;
+				k = (size_t)-1;	/* check them all again */
+			}
+		out(f, "<text x=\"%p\" y=\"%p\">%d</text>\n", lx[i], ly[i],
+		    (int)i + 1);
+	}
+	out(f, "</g>\n");
+}
+
+/* The legend's steps, so that its height is known before it is drawn. */
+#define LG_HEAD		18.0	/* a section's heading */
+#define LG_ROW		18.0	/* a category, a bandwidth */
+#define LG_ROOF		30.0	/* a roof: two lines */
+#define LG_GAP		14.0	/* between sections */
+#define LG_ITEM		16.0	/* a longest point */
+
+static double
+legend_height(size_t nc, const struct plan *pl, size_t nv)
+{
+	double h = 4 + LG_HEAD + LG_ROW * (double)nc;
+
+	if (pl->nroofs > 0)
+		h += LG_GAP + LG_HEAD + LG_ROOF * (double)(pl->nroofs +
+		    pl->nbw) - LG_ROOF + 18;
+	if (nv > 0)
+		h += LG_GAP + 10 + 2 * (2 * RF_RMAX + 4) + 16 +
+		    LG_ITEM * (double)(nv < RF_TOP ? nv : RF_TOP);
+	return h;
+}
+
+/* A line sample for the legend, in the dash of a roof. */
+static void
+put_sample(FILE *f, double y, const char *dash)
+{
+	out(f, "<line x1=\"%d\" y1=\"%p\" x2=\"%d\" y2=\"%p\" stroke=\"#222222\" "
+	    "stroke-width=\"2\" stroke-dasharray=\"%s\"/>\n", RF_LX, y,
+	    RF_LX + 28, y, dash);
+}
+
+static double
+legend_roofs(FILE *f, const struct plan *pl, double y)
+{
+	const struct tl_chart_roof *r;
+	size_t i, b, k;
+
+	y += LG_GAP;
+	out(f, "<text x=\"%d\" y=\"%p\" font-weight=\"bold\">Roofs</text>\n",
+	    RF_LX, y);
+	y += LG_HEAD;
+	for (k = 0; k < pl->nroofs; k++) {
+		i = pl->order[k];
+		r = &pl->r[i];
+		put_sample(f, y - 4, dashes[pl->dash[i]]);
+		out(f, "<text x=\"%d\" y=\"%p\">%T", RF_LX + 34, y, r->label);
+		if (positive(r->peak_tflops))
+			out(f, " \xc2\xb7 %G TFLOPS/s", r->peak_tflops);
+		out(f, "</text>\n<text x=\"%d\" y=\"%p\" font-size=\"11\" "
+		    "fill=\"#555555\">", RF_LX + 34, y + 13);
+		if (positive(r->peak_tflops))
+			out(f, "%t \xc2\xb7 ", r->kind);
+		out(f, "%d op%s</text>\n", pl->used[i], pl->used[i] == 1 ?
+		    "" : "s");
+		y += LG_ROOF;
+	}
+	for (b = 0; b < pl->nbw; b++) {
+		for (i = 0; i < pl->nr; i++)
+			if (drawn(pl, i) && pl->r[i].peak_tbs == pl->bw[b])
+				break;
+		put_sample(f, y - 4, "none");
+		out(f, "<text x=\"%d\" y=\"%p\">", RF_LX + 34, y);
+		if (pl->r[i].gpu != NULL && pl->r[i].gpu[0] != '\0')
+			out(f, "%T ", pl->r[i].gpu);
+		out(f, "memory \xc2\xb7 %G TB/s</text>\n<text x=\"%d\" y=\"%p\" "
+		    "font-size=\"11\" fill=\"#555555\">%t</text>\n", pl->bw[b],
+		    RF_LX + 34, y + 13, pl->r[i].bw_kind);
+		y += LG_ROOF;
+	}
+	return y - LG_ROOF + 18;
+}
+
+/* The legend, the roofs, the size key and the list of the longest points. */
 static void
 put_legend(FILE *f, const struct tl_chart_point *p, const struct ord *ord,
-    size_t nv, const struct cat *cat, size_t nc, double tmax)
+    size_t nv, const struct cat *cat, size_t nc, const struct plan *pl,
+    double tmax)
 {
 	double y = RF_Y + 4, r;
 	size_t i;
 
 	out(f, "<g class=\"legend\">\n<text x=\"%d\" y=\"%p\" "
 	    "font-weight=\"bold\">Category</text>\n", RF_LX, y + 6);
-	y += 18;
-	for (i = 0; i < nc; i++, y += 18) {
-		put_swatch(f, RF_LX, y - 4, tl_chart_colour(cat[i].name));
+	y += LG_HEAD;
+	for (i = 0; i < nc; i++, y += LG_ROW) {
+		tl_svg_swatch(f, RF_LX, y - 4, tl_chart_colour(cat[i].name));
 		out(f, "<text x=\"%d\" y=\"%p\">%T (%d)</text>\n", RF_LX + 18,
 		    y + 6, cat[i].name[0] != '\0' ? cat[i].name : "(none)",
 		    cat[i].count);
 	}
+	if (pl->nroofs > 0)
+		y = legend_roofs(f, pl, y);
 	if (nv == 0) {
 		out(f, "</g>\n");
 		return;
 	}
-	y += 14;
+	y += LG_GAP;
 	out(f, "<text x=\"%d\" y=\"%p\" font-weight=\"bold\">Marker area "
 	    "\xe2\x88\x9d kernel time</text>\n", RF_LX, y);
 	y += 10;
-	if (tmax > 0) {
-		/* Ellipses, not circles: the circles are the points. */
-		for (i = 0; i < 2; i++) {
-			double t = i == 0 ? tmax : tmax / 10;
+	/* Ellipses, not circles: the circles are the points. */
+	for (i = 0; i < 2; i++) {
+		double t = i == 0 ? tmax : tmax / 10;
 
-			r = radius(t, tmax);
-			out(f, "<ellipse cx=\"%p\" cy=\"%p\" rx=\"%p\" ry=\"%p\" "
-			    "fill=\"#bbbbbb\" stroke=\"#333333\" "
-			    "stroke-width=\"0.6\"/>\n<text x=\"%p\" y=\"%p\">%g "
-			    "ms</text>\n", RF_LX + RF_RMAX, y + RF_RMAX, r, r,
-			    RF_LX + 2 * RF_RMAX + 8, y + RF_RMAX + 4, t / 1000);
-			y += 2 * RF_RMAX + 4;
-		}
+		r = radius(t, tmax);
+		out(f, "<ellipse cx=\"%p\" cy=\"%p\" rx=\"%p\" ry=\"%p\" "
+		    "fill=\"#bbbbbb\" stroke=\"#333333\" stroke-width=\"0.6\"/>\n"
+		    "<text x=\"%p\" y=\"%p\">%M ms</text>\n", RF_LX + RF_RMAX,
+		    y + RF_RMAX, r, r, RF_LX + 2 * RF_RMAX + 8, y + RF_RMAX + 4,
+		    t);
+		y += 2 * RF_RMAX + 4;
 	}
 	y += 16;
 	out(f, "<text x=\"%d\" y=\"%p\" font-weight=\"bold\">Longest</text>\n",
@@ -599,147 +671,60 @@ put_legend(FILE *f, const struct tl_chart_point *p, const struct ord *ord,
 	for (i = 0; i < nv && i < RF_TOP; i++) {
 		const struct tl_chart_point *q = &p[ord[i].i];
 
-		y += 16;
+		y += LG_ITEM;
 		out(f, "<text x=\"%d\" y=\"%p\" font-size=\"11\">"
 		    "<tspan font-weight=\"bold\">%d</tspan> ", RF_LX, y,
 		    (int)i + 1);
-		put_text(f, q->label, 24);
-		out(f, " (%g ms)<title>%T</title></text>\n", q->time_us / 1000,
+		tl_svg_text(f, q->label, 22);
+		out(f, " (%M ms)<title>%T</title></text>\n", q->time_us,
 		    q->label);
 	}
 	out(f, "</g>\n");
 }
 
 int
-tl_svg_roofline(FILE *f, const char *title, const char *hw,
-    double peak_tflops, double peak_tbs,
+tl_svg_roofline(FILE *f, const char *title, const char *subtitle,
+    const struct tl_chart_roof *r, size_t nr,
     const struct tl_chart_point *p, size_t n)
 {
-	double lxmin = HUGE_VAL, lxmax = -HUGE_VAL, lymin = HUGE_VAL;
-	double lymax = -HUGE_VAL, lc = 0, lb = 0, lr, tmax = 0, lx, ly;
-	double legend_end, cx, cy, r;
-	struct frame fr;
+	double tmax = 0;
+	struct plan pl;
 	struct cat *cat;
 	struct ord *ord;
 	size_t nv = 0, nc, i;
-	int has_c, has_b, h;
+	int h;
 
-	has_c = isfinite(peak_tflops) && peak_tflops > 0;
-	has_b = isfinite(peak_tbs) && peak_tbs > 0;
-	if (has_c)
-		lc = log10(peak_tflops);
-	if (has_b)
-		lb = log10(peak_tbs);
 	ord = tl_calloc(n + 1, sizeof(*ord));
 	for (i = 0; i < n; i++) {
 		if (!valid(&p[i]))
 			continue;
 		ord[nv].i = i;
 		ord[nv++].t = isfinite(p[i].time_us) ? p[i].time_us : 0;
-		lx = log10(p[i].flops_per_byte);
-		ly = log10(p[i].tflops_s);
-		lxmin = fmin(lxmin, lx);
-		lxmax = fmax(lxmax, lx);
-		lymin = fmin(lymin, ly);
-		lymax = fmax(lymax, ly);
 		if (isfinite(p[i].time_us) && p[i].time_us > tmax)
 			tmax = p[i].time_us;
 	}
 	qsort(ord, nv, sizeof(*ord), by_time);
-
-	/* Axis ranges: whole decades around the points and the ridge. */
-	if (has_c && has_b) {
-		lr = lc - lb;
-		lxmin = fmin(lxmin, lr - 1);
-		lxmax = fmax(lxmax, lr + 1);
-	}
-	if (lxmin > lxmax)
-		lxmin = 0, lxmax = 3;
-	fr.xlo = (int)floor(lxmin - 0.05);
-	fr.xhi = (int)ceil(lxmax + 0.05);
-	if (has_c) {
-		lymin = fmin(lymin, lc);
-		lymax = fmax(lymax, lc);
-	}
-	if (has_b)	/* where the bandwidth roof enters the plot */
-		lymin = fmin(lymin, lb + fr.xlo);
-	if (has_b && !has_c)
-		lymax = fmax(lymax, lb + fr.xlo);
-	if (lymin > lymax)
-		lymin = -1, lymax = 3;
-	fr.ylo = (int)floor(lymin - 0.05);
-	fr.yhi = (int)ceil(lymax + 0.05);
-
+	make_plan(&pl, r, nr, p, ord, nv);
 	cat = tl_calloc(nv + 1, sizeof(*cat));
 	nc = categories(p, ord, nv, cat);
-	/* Tall enough for the legend (put_legend's steps). */
 	h = RF_H;
-	legend_end = RF_Y + 4 + 18 + 18.0 * nc + 14 + 10 + 2 * (2 * RF_RMAX + 4) +
-	    16 + 16.0 * (nv < RF_TOP ? nv : RF_TOP);
-	if (legend_end + 40 > h)
-		h = (int)ceil(legend_end + 40);
+	if (RF_Y + legend_height(nc, &pl, nv) + 40 > h)
+		h = (int)ceil(RF_Y + legend_height(nc, &pl, nv) + 40);
 
-	begin_svg(f, "tl-roofline", RF_W, h);
-	out(f, " data-points=\"%d\" data-skipped=\"%d\">\n", (int)nv,
-	    (int)(n - nv));
-	out(f, "<title>%T", title);
-	if (hw != NULL && hw[0] != '\0')
-		out(f, " (%T)", hw);
-	out(f, "</title>\n<defs><clipPath id=\"tl-plot-area\"><rect x=\"%d\" "
-	    "y=\"%d\" width=\"%d\" height=\"%d\"/></clipPath></defs>\n",
-	    RF_X, RF_Y, RF_PW, RF_PH);
-	put_heading(f, RF_X, title);
-	out(f, "<text class=\"subtitle\" x=\"%d\" y=\"50\" fill=\"#555555\">",
-	    RF_X);
-	if (hw != NULL && hw[0] != '\0')
-		out(f, "%T: ", hw);
-	if (has_c)
-		out(f, "compute roof %G TFLOPS/s", peak_tflops);
-	else
-		out(f, "compute roof unknown");
-	if (has_b)
-		out(f, ", memory roof %G TB/s", peak_tbs);
-	else
-		out(f, ", memory roof unknown");
-	if (has_c && has_b)
-		out(f, ", ridge at %G FLOPs/byte", peak_tflops / peak_tbs);
-	out(f, "</text>\n");
-
-	put_axes(f, &fr);
-	put_roof(f, &fr, has_c, lc, has_b, lb, peak_tflops, peak_tbs);
-
-	out(f, "<g class=\"points\" data-x-decades=\"%d %d\" "
-	    "data-y-decades=\"%d %d\" data-frame=\"%d %d %d %d\" "
-	    "stroke=\"#222222\" stroke-width=\"0.6\" fill-opacity=\"0.75\">\n",
-	    fr.xlo, fr.xhi, fr.ylo, fr.yhi, RF_X, RF_Y, RF_PW, RF_PH);
-	for (i = 0; i < nv; i++) {
-		const struct tl_chart_point *q = &p[ord[i].i];
-
-		cx = px(&fr, log10(q->flops_per_byte));
-		cy = py(&fr, log10(q->tflops_s));
-		out(f, "<circle class=\"point\" cx=\"%p\" cy=\"%p\" r=\"%p\" "
-		    "fill=\"%s\" data-category=\"%t\" data-flops-per-byte=\"%r\" "
-		    "data-tflops-s=\"%r\" data-time-us=\"%r\">", cx, cy,
-		    radius(q->time_us, tmax), tl_chart_colour(q->category),
-		    q->category, q->flops_per_byte, q->tflops_s, q->time_us);
-		put_point_title(f, q, has_c, has_b, peak_tflops, peak_tbs);
-		out(f, "</circle>\n");
-	}
-	out(f, "</g>\n");
-	/* Numbers beside the longest points, white-edged to stay legible. */
-	out(f, "<g class=\"ranks\" font-size=\"11\" font-weight=\"bold\" "
-	    "stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">\n");
-	for (i = 0; i < nv && i < RF_TOP; i++) {
-		const struct tl_chart_point *q = &p[ord[i].i];
-
-		r = radius(q->time_us, tmax);
-		cx = px(&fr, log10(q->flops_per_byte)) + r * 0.71 + 1;
-		cy = py(&fr, log10(q->tflops_s)) - r * 0.71 - 1;
-		out(f, "<text x=\"%p\" y=\"%p\">%d</text>\n", cx, cy, (int)i + 1);
-	}
-	out(f, "</g>\n");
-
-	put_legend(f, p, ord, nv, cat, nc, tmax);
+	tl_svg_begin(f, "tl-roofline", RF_W, h);
+	out(f, " data-points=\"%d\" data-skipped=\"%d\" data-roofs=\"%d\">\n"
+	    "<title>%T</title>\n<defs><clipPath id=\"tl-plot-area\"><rect "
+	    "x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/></clipPath></defs>\n",
+	    (int)nv, (int)(n - nv), (int)pl.nroofs, title, RF_X, RF_Y, RF_PW,
+	    RF_PH);
+	tl_svg_heading(f, RF_X, title);
+	if (subtitle != NULL && subtitle[0] != '\0')
+		tl_svg_subtitle(f, RF_X, "%T", subtitle);
+	put_axes(f, &pl.fr);
+	put_bandwidths(f, &pl);
+	put_roofs(f, &pl);
+	put_points(f, &pl, p, ord, nv, tmax);
+	put_legend(f, p, ord, nv, cat, nc, &pl, tmax);
 	if (nv < n)
 		out(f, "<text class=\"note\" x=\"%d\" y=\"%d\" fill=\"#aa3333\">"
 		    "%d point%s not plotted: arithmetic intensity or TFLOPS/s "
@@ -748,9 +733,14 @@ tl_svg_roofline(FILE *f, const char *title, const char *hw,
 	else if (n == 0)
 		out(f, "<text class=\"note\" x=\"%d\" y=\"%d\" fill=\"#555555\">"
 		    "no ops to plot</text>\n", RF_X, h - 10);
+	else if (pl.nroofs == 0)
+		out(f, "<text class=\"note\" x=\"%d\" y=\"%d\" fill=\"#555555\">"
+		    "no roof: the ops have no GPU figures</text>\n", RF_X,
+		    h - 10);
+	free_plan(&pl);
 	free(cat);
 	free(ord);
-	return end_svg(f);
+	return tl_svg_end(f);
 }
 
 /* The breakdown. */
@@ -763,27 +753,21 @@ enum {
 	BD_COLS = 3, BD_COLW = 260
 };
 
+/* Bars of names without a colour take these, in turn. */
+static const char *const spare[] = {
+	"#c49c94", "#9edae5", "#dbdb8d", "#f7b6d2", "#bab0ac", "#76b7b2"
+};
+
 static int
 valid_bar(const struct tl_chart_bar *b)
 {
 	return isfinite(b->value_us) && b->value_us >= 0;
 }
 
-/* Dark text on light colours, white on dark ones. */
-static const char *
-ink(const char *colour)
-{
-	unsigned r, g, b;
-
-	if (sscanf(colour, "#%2x%2x%2x", &r, &g, &b) != 3)
-		return "#000000";
-	return 0.299 * r + 0.587 * g + 0.114 * b < 140 ? "#ffffff" : "#111111";
-}
-
 static const char *
 bar_colour(const char *label, size_t *nspare)
 {
-	const char *c = find_colour(label);
+	const char *c = tl_svg_colour(label);
 
 	if (c == NULL)
 		c = spare[(*nspare)++ % (sizeof(spare) / sizeof(spare[0]))];
@@ -816,9 +800,8 @@ put_bar(FILE *f, double y, const char *heading, const char *bar,
 			total += b[i].value_us;
 	out(f, "<g class=\"bar\" data-bar=\"%s\" data-total-us=\"%r\">\n"
 	    "<text x=\"%d\" y=\"%p\" font-size=\"14\" font-weight=\"bold\">"
-	    "%s<tspan font-weight=\"normal\" fill=\"#555555\"> \xc2\xb7 total "
-	    "%G ms</tspan></text>\n", bar, total, BD_X, y + 20, heading,
-	    total / 1000);
+	    "%t<tspan font-weight=\"normal\" fill=\"#555555\"> \xc2\xb7 total "
+	    "%M ms</tspan></text>\n", bar, total, BD_X, y + 20, heading, total);
 	y += 32;
 	out(f, "<rect x=\"%d\" y=\"%p\" width=\"%d\" height=\"%d\" "
 	    "fill=\"#f4f4f4\" stroke=\"#999999\"/>\n", BD_X, y, BD_BW, BD_BH);
@@ -839,18 +822,18 @@ put_bar(FILE *f, double y, const char *heading, const char *bar,
 		out(f, "<rect class=\"segment\" data-bar=\"%s\" data-label=\"%t\" "
 		    "data-value-us=\"%r\" data-pct=\"%r\" x=\"%p\" y=\"%p\" "
 		    "width=\"%p\" height=\"%d\" fill=\"%s\" stroke=\"#ffffff\" "
-		    "stroke-width=\"1\"><title>%T: %G ms (%f%%)</title></rect>\n",
+		    "stroke-width=\"1\"><title>%T: %M ms (%f%%)</title></rect>\n",
 		    bar, b[i].label, b[i].value_us, pct, x, y, w, BD_BH, colour,
-		    b[i].label, b[i].value_us / 1000, pct);
-		if (w >= 100)
+		    b[i].label, b[i].value_us, pct);
+		if (w >= 110)
 			out(f, "<text x=\"%p\" y=\"%p\" text-anchor=\"middle\" "
-			    "font-size=\"11\" fill=\"%s\">%G ms \xc2\xb7 %f%%"
-			    "</text>\n", x + w / 2, y + BD_BH / 2 + 4, ink(colour),
-			    b[i].value_us / 1000, pct);
+			    "font-size=\"11\" fill=\"%s\">%M ms \xc2\xb7 %f%%"
+			    "</text>\n", x + w / 2, y + BD_BH / 2 + 4,
+			    tl_svg_ink(colour), b[i].value_us, pct);
 		else if (w >= 40)
 			out(f, "<text x=\"%p\" y=\"%p\" text-anchor=\"middle\" "
 			    "font-size=\"11\" fill=\"%s\">%f%%</text>\n", x + w / 2,
-			    y + BD_BH / 2 + 4, ink(colour), pct);
+			    y + BD_BH / 2 + 4, tl_svg_ink(colour), pct);
 	}
 	/* The legend: every part, with its ms and %, in rows of three. */
 	y += BD_BH + 10;
@@ -861,10 +844,10 @@ put_bar(FILE *f, double y, const char *heading, const char *bar,
 		colour = bar_colour(b[i].label, &nspare);
 		x = BD_X + BD_COLW * (double)(row % BD_COLS);
 		w = y + 18.0 * (double)(row / BD_COLS);
-		put_swatch(f, x, w, colour);
-		out(f, "<text x=\"%p\" y=\"%p\">%T<tspan fill=\"#555555\"> %G ms "
+		tl_svg_swatch(f, x, w, colour);
+		out(f, "<text x=\"%p\" y=\"%p\">%T<tspan fill=\"#555555\"> %M ms "
 		    "(%f%%)</tspan></text>\n", x + 18, w + 10, b[i].label,
-		    b[i].value_us / 1000, total > 0 ? b[i].value_us / total * 100 : 0.0);
+		    b[i].value_us, total > 0 ? b[i].value_us / total * 100 : 0.0);
 		row++;
 	}
 	out(f, "</g>\n");
@@ -872,7 +855,7 @@ put_bar(FILE *f, double y, const char *heading, const char *bar,
 }
 
 int
-tl_svg_breakdown(FILE *f, const char *title,
+tl_svg_breakdown(FILE *f, const char *title, const char *tl_head,
     const struct tl_chart_bar *timeline, size_t nt,
     const struct tl_chart_bar *bycat, size_t nc)
 {
@@ -887,14 +870,15 @@ tl_svg_breakdown(FILE *f, const char *title,
 	h = (int)ceil(BD_TOP + bar_height(timeline, nt) + bar_height(bycat, nc) +
 	    (skipped > 0 ? 24 : 4));
 
-	begin_svg(f, "tl-breakdown", BD_W, h);
+	tl_svg_begin(f, "tl-breakdown", BD_W, h);
 	out(f, " data-skipped=\"%d\">\n<title>%T</title>\n", skipped, title);
-	put_heading(f, BD_X, title);
-	y = put_bar(f, BD_TOP, "GPU timeline", "timeline", timeline, nt);
+	tl_svg_heading(f, BD_X, title);
+	y = put_bar(f, BD_TOP, tl_head != NULL ? tl_head : "GPU timeline",
+	    "timeline", timeline, nt);
 	put_bar(f, y, "Kernel time by category", "category", bycat, nc);
 	if (skipped > 0)
 		out(f, "<text class=\"note\" x=\"%d\" y=\"%d\" fill=\"#aa3333\">"
 		    "%d value%s left out: not a number &#8805; 0</text>\n", BD_X,
 		    h - 10, skipped, skipped == 1 ? "" : "s");
-	return end_svg(f);
+	return tl_svg_end(f);
 }

@@ -103,6 +103,7 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_PARAMS] = { "params", TL_CT_JSON, "", 0 },
 	[TL_COL_PERF_ERROR] = { "perf_error", TL_CT_TEXT, "", 0 },
 	[TL_COL_HW] = { "hw", TL_CT_TEXT, "", 0 },
+	[TL_COL_ROOF_KIND] = { "roof_kind", TL_CT_TEXT, "", 0 },
 	[TL_COL_ROOF] = { "roof", TL_CT_TEXT, "", 0 },
 	[TL_COL_BW_ROOF] = { "bw_roof", TL_CT_TEXT, "", 0 },
 	[TL_COL_PEAK_TFLOPS] = { "peak_tflops", TL_CT_REAL, "TFLOPS", 1 },
@@ -143,6 +144,9 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	    { "matrix_bf16_tflops", TL_CT_REAL, "TFLOPS", 1 },
 	[TL_COL_MATRIX_BF16_ACHIEVABLE_TFLOPS] =
 	    { "matrix_bf16_achievable_tflops", TL_CT_REAL, "TFLOPS", 1 },
+	[TL_COL_ROOF_ACHIEVABLE] = { "roof_achievable", TL_CT_TEXT, "", 0 },
+	[TL_COL_ROOF_PEAK] = { "roof_peak", TL_CT_TEXT, "", 0 },
+	[TL_COL_SOURCE] = { "source", TL_CT_TEXT, "", 0 },
 	[TL_COL_MATCH] = { "match", TL_CT_TEXT, "", 0 },
 	[TL_COL_TARGET_INPUT_STRIDES] =
 	    { "target_input_strides", TL_CT_JSON, "", 0 },
@@ -192,6 +196,9 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_TOLERANCE_PCT] = { "tolerance_pct", TL_CT_REAL, "%", 1 },
 	[TL_COL_UNEXPLAINED_TIME_US] =
 	    { "unexplained_time_us", TL_CT_REAL, "µs", 1 },
+	[TL_COL_OTHER_EXPECTED_RATIO] =
+	    { "other_expected_ratio", TL_CT_REAL, "", 1 },
+	[TL_COL_OTHER_EXPLAINED] = { "other_explained", TL_CT_TEXT, "", 0 },
 	[TL_COL_REF_TRACE_TOTAL_US] =
 	    { "ref_trace_total_us", TL_CT_US, "µs", 1 },
 	[TL_COL_REF_TRACE_BUSY_US] = { "ref_trace_busy_us", TL_CT_US, "µs", 1 },
@@ -229,6 +236,8 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_REASON] = { "reason", TL_CT_TEXT, "", 0 },
 	[TL_COL_PRIORITY] = { "priority", TL_CT_TEXT, "", 0 },
 	[TL_COL_HW_EXPECTED] = { "hw_expected", TL_CT_TEXT, "", 0 },
+	[TL_COL_OTHER_HW_EXPECTED] =
+	    { "other_hw_expected", TL_CT_TEXT, "", 0 },
 	[TL_COL_UNEXPLAINED_PCT] = { "unexplained_pct", TL_CT_REAL, "%", 1 },
 	[TL_COL_PCT_CATEGORY] = { "pct_category", TL_CT_REAL, "%", 1 },
 	[TL_COL_BOTTLENECK] = { "bottleneck", TL_CT_TEXT, "", 0 },
@@ -299,9 +308,9 @@ static const short perf[] = {
 	TL_COL_COMPUTE_SPEC, TL_COL_PARAMS, TL_COL_PERF_ERROR
 };
 static const short eff[] = {
-	TL_COL_HW, TL_COL_ROOF, TL_COL_BW_ROOF, TL_COL_PEAK_TFLOPS,
-	TL_COL_PEAK_TBS, TL_COL_TFLOPS_S, TL_COL_TBS, TL_COL_ROOFLINE_TIME_US,
-	TL_COL_BOUND, TL_COL_PCT_ROOFLINE, TL_COL_ASSESSMENT,
+	TL_COL_HW, TL_COL_ROOF_KIND, TL_COL_ROOF, TL_COL_BW_ROOF,
+	TL_COL_PEAK_TFLOPS, TL_COL_PEAK_TBS, TL_COL_TFLOPS_S, TL_COL_TBS,
+	TL_COL_ROOFLINE_TIME_US, TL_COL_BOUND, TL_COL_PCT_ROOFLINE, TL_COL_ASSESSMENT,
 	TL_COL_ELTWISE_BASELINE_TBS, TL_COL_PCT_ELTWISE_BASELINE
 };
 static const short group[] = {
@@ -322,16 +331,21 @@ static const short gpus[] = {
 	TL_COL_DEVICES_PER_PACKAGE, TL_COL_COMPUTE_UNITS,
 	TL_COL_MATRIX_BF16_TFLOPS, TL_COL_MATRIX_BF16_ACHIEVABLE_TFLOPS
 };
+static const short roofs[] = {
+	TL_COL_GPU, TL_COL_KEY, TL_COL_KIND, TL_COL_VALUE,
+	TL_COL_ROOF_ACHIEVABLE, TL_COL_ROOF_PEAK, TL_COL_SOURCE
+};
 static const short compare[] = {
 	TL_COL_MATCH, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_DIRECTION,
 	TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES, TL_COL_INPUT_STRIDES,
 	TL_COL_TARGET_INPUT_STRIDES, TL_COL_LAYOUT_NOTE,
 	TL_COL_CONCRETE_INPUTS, TL_COL_PERF_MODEL, TL_COL_COMPUTE_SPEC,
 	TL_COL_FLOPS, TL_COL_BYTES, TL_COL_FLOPS_PER_BYTE, TL_COL_BOUND,
-	SIDE(REF), SIDE(TARGET),
+	TL_COL_ROOF_KIND, SIDE(REF), SIDE(TARGET),
 	TL_COL_DELTA_TIME_US, TL_COL_DELTA_PCT, TL_COL_EXPECTED_RATIO,
 	TL_COL_ACTUAL_RATIO, TL_COL_EXPLAINED, TL_COL_TOLERANCE_PCT,
-	TL_COL_UNEXPLAINED_TIME_US,
+	TL_COL_UNEXPLAINED_TIME_US, TL_COL_OTHER_EXPECTED_RATIO,
+	TL_COL_OTHER_EXPLAINED,
 	SIDE_TIMELINE(REF), SIDE_TIMELINE(TARGET)
 };
 static const short cmp_timeline[] = {
@@ -352,8 +366,10 @@ static const short cmp_ops[] = {
 	TL_COL_LAYOUT_NOTE, TL_COL_CONCRETE_INPUTS, TL_COL_BOUND,
 	TL_COL_REF_COUNT, TL_COL_TARGET_COUNT, TL_COL_REF_KERNEL_TIME_US,
 	TL_COL_TARGET_KERNEL_TIME_US, TL_COL_DELTA_TIME_US, TL_COL_DELTA_PCT,
-	TL_COL_EXPECTED_RATIO, TL_COL_ACTUAL_RATIO, TL_COL_EXPLAINED,
-	TL_COL_HW_EXPECTED, TL_COL_UNEXPLAINED_TIME_US, TL_COL_UNEXPLAINED_PCT
+	TL_COL_ROOF_KIND, TL_COL_EXPECTED_RATIO, TL_COL_ACTUAL_RATIO,
+	TL_COL_EXPLAINED, TL_COL_HW_EXPECTED, TL_COL_OTHER_EXPECTED_RATIO,
+	TL_COL_OTHER_HW_EXPECTED, TL_COL_UNEXPLAINED_TIME_US,
+	TL_COL_UNEXPLAINED_PCT
 };
 static const short cat_ops[] = {
 	TL_COL_NAME, TL_COL_CATEGORY, TL_COL_DIRECTION, TL_COL_COUNT,
@@ -391,6 +407,8 @@ const struct tl_tabdef tl_tables[TL_TAB_N] = {
 	    COLS(optable), NULL, 0 },
 	[TL_TAB_GPUS] = { "tl-efficiency", "--hw list", FORMAT, "The GPU list",
 	    COLS(gpus), NULL, 0 },
+	[TL_TAB_ROOFS] = { "tl-efficiency", "--hw show", FORMAT, "The roofs",
+	    COLS(roofs), NULL, 0 },
 	[TL_TAB_COMPARE] = { "tl-compare", "", FORMAT, "The comparison",
 	    COLS(compare), NULL, 0 },
 	[TL_TAB_CMP_TIMELINE] = { "tl-compare", "--timeline", FORMAT,

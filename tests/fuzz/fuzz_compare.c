@@ -63,7 +63,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	fz_put_pair(data, size);
 	memset(&o, 0, sizeof(o));
-	o.roof = (h >> 1) & 1 ? TL_ROOF_PEAK : TL_ROOF_AUTO;
+	o.roof = (h >> 1) & 1 ? TL_ROOF_PEAK : TL_ROOF_ACHIEVABLE;
 	o.tolerance_pct = (h >> 2) & 1 ? 0 : 25;
 	o.name[0] = (h >> 3) & 1 ? "ref\t\"x\",\n" : NULL;
 	if ((fp = open_memstream(&out, &outlen)) == NULL)

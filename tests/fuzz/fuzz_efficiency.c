@@ -75,7 +75,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    tl_hw_find(gpu), NULL, 0, NULL, 0) == 0);
 		o.hw = &hwa;
 	}
-	o.roof = (h >> 2) & 1 ? TL_ROOF_PEAK : TL_ROOF_AUTO;
+	o.roof = (h >> 2) & 1 ? TL_ROOF_PEAK : TL_ROOF_ACHIEVABLE;
 	o.group = ((h >> 4) % 3) == 1;
 	o.no_baseline = ((h >> 4) % 3) == 2;
 	memcpy(o.thr, thr[(h >> 6) & 1], sizeof(o.thr));

@@ -78,8 +78,8 @@ roofline(int tcol)
 		ri.time_us = 0;
 	if (pc.compute_spec[0] != '\0')
 		ri.peak_tflops = tl_hw_tflops(hw, pc.compute_spec,
-		    TL_ROOF_AUTO, NULL, NULL);
-	ri.peak_tbs = tl_hw_hbm(hw, TL_ROOF_AUTO, NULL, NULL);
+		    TL_ROOF_ACHIEVABLE, NULL, NULL);
+	ri.peak_tbs = tl_hw_hbm(hw, TL_ROOF_ACHIEVABLE, NULL, NULL);
 	tl_roofline(&ri, &ro);
 	CHECK(ro.bound != NULL);
 	if (ro.has_roofline && ri.time_us > 0)

@@ -3,8 +3,15 @@
 # Check the build and test dependencies of tl.  When one is missing,
 # install them all with apt-get if run as root on Debian, or print the
 # command to run and exit 1.  Quiet when everything is present.
+# With CI=true also the chart checkers, xmllint and a headless chromium
+# (large, so optional elsewhere: tests/svgcheck.sh says SKIP without them).
 # usage: sh tests/tools/deps.sh
 PKGS="build-essential zlib1g-dev libisal-dev libjsmn-dev libcsv-dev python3 mandoc"
+TOOLS="cc make awk python3 mandoc"
+if [ "${CI:-}" = true ]; then
+	PKGS="$PKGS libxml2-utils chromium"
+	TOOLS="$TOOLS xmllint chromium"
+fi
 
 missing()
 {
@@ -12,7 +19,7 @@ missing()
 	for h in zlib.h isa-l/igzip_lib.h jsmn.h csv.h; do
 		[ -f "/usr/include/$h" ] || m="$m /usr/include/$h"
 	done
-	for t in cc make awk python3 mandoc; do
+	for t in $TOOLS; do
 		command -v "$t" > /dev/null 2>&1 || m="$m $t"
 	done
 	echo "$m"

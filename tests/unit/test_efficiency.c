@@ -48,7 +48,7 @@ hook(int status)
 static long
 run(const char *text, int group, int no_baseline)
 {
-	struct tl_effopts o = { NULL, TL_ROOF_AUTO, 100, 1,
+	struct tl_effopts o = { NULL, TL_ROOF_ACHIEVABLE, 100, 1,
 	    { 80, 60, 40 }, group, no_baseline };
 	static struct tl_efficiency *e;
 	static FILE *fp;

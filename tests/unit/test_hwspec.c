@@ -364,47 +364,48 @@ main(void)
 	CHECK(hw != NULL);
 	CHECK_STR(tl_hw_description(hw),
 	    "AMD Instinct MI300X (OAM, CDNA 3), 304 CUs, 192 GB HBM3");
-	CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_AUTO, &used, &src) ==
-	    708);
+	CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_ACHIEVABLE, &used,
+	    &src) == 708);
 	CHECK_STR(used, "achievable");
 	CHECK(strstr(src, "TraceLens") != NULL);
-	CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_ACHIEVABLE, &used,
-	    NULL) == 708);
-	CHECK_STR(used, "achievable");
+	CHECK(tl_hw_figure(hw, "matrix_bf16", TL_FIG_ACHIEVABLE, NULL) == 708);
 	CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_PEAK, &used, &src) ==
 	    1307.4);
 	CHECK_STR(used, "peak");
 	CHECK(strstr(src, "rocm.docs.amd.com") != NULL);
 	CHECK(tl_hw_tflops(hw, "MATRIX_BF16", TL_ROOF_PEAK, NULL, NULL) ==
 	    1307.4);
-	CHECK(tl_hw_tflops(hw, "matrix_fp16", TL_ROOF_AUTO, NULL, NULL) ==
+	CHECK(tl_hw_tflops(hw, "matrix_fp16", TL_ROOF_ACHIEVABLE, NULL, NULL) ==
 	    654);
-	CHECK(tl_hw_tflops(hw, "matrix_fp8", TL_ROOF_AUTO, NULL, NULL) ==
+	CHECK(tl_hw_tflops(hw, "matrix_fp8", TL_ROOF_ACHIEVABLE, NULL, NULL) ==
 	    1273);
-	CHECK(tl_hw_tflops(hw, "matrix_int8", TL_ROOF_AUTO, NULL, NULL) ==
+	CHECK(tl_hw_tflops(hw, "matrix_int8", TL_ROOF_ACHIEVABLE, NULL, NULL) ==
 	    2600);
-	CHECK(tl_hw_tflops(hw, "vector_fp32", TL_ROOF_AUTO, NULL, NULL) ==
+	CHECK(tl_hw_tflops(hw, "vector_fp32", TL_ROOF_ACHIEVABLE, NULL, NULL) ==
 	    81);
-	CHECK(tl_hw_tflops(hw, "matrix_tf32", TL_ROOF_AUTO, &used, NULL) ==
-	    653.7);	/* no achievable figure: the peak */
+	CHECK(tl_hw_tflops(hw, "matrix_tf32", TL_ROOF_ACHIEVABLE, &used, NULL) ==
+	    653.7);	/* no achievable figure: the peak stands in */
 	CHECK_STR(used, "peak");
-	CHECK(tl_hw_tflops(hw, "matrix_tf32", TL_ROOF_ACHIEVABLE, &used,
-	    &src) == 0);
-	CHECK(used == NULL && src == NULL);
-	/* Vector FP16: measured, but no published peak. */
-	CHECK(tl_hw_tflops(hw, "vector_fp16", TL_ROOF_AUTO, NULL, NULL) ==
+	CHECK(tl_hw_figure(hw, "matrix_tf32", TL_FIG_ACHIEVABLE, &src) == 0);
+	CHECK(src == NULL);
+	/* Vector FP16: measured, but no published peak: it stands in. */
+	CHECK(tl_hw_tflops(hw, "vector_fp16", TL_ROOF_ACHIEVABLE, NULL, NULL) ==
 	    163);
 	CHECK(tl_hw_tflops(hw, "vector_fp16", TL_ROOF_PEAK, &used, NULL) ==
-	    0);
-	CHECK(used == NULL);
-	CHECK(tl_hw_tflops(hw, "matrix_fp4", TL_ROOF_AUTO, NULL, NULL) == 0);
-	CHECK(tl_hw_tflops(hw, "", TL_ROOF_AUTO, NULL, NULL) == 0);
-	CHECK(tl_hw_tflops(hw, NULL, TL_ROOF_AUTO, NULL, NULL) == 0);
-	CHECK(tl_hw_sparse_tflops(hw, "matrix_bf16", &src) == 2614.9);
+	    163);
+	CHECK_STR(used, "achievable");
+	CHECK(tl_hw_figure(hw, "vector_fp16", TL_FIG_PEAK, NULL) == 0);
+	CHECK(tl_hw_tflops(hw, "matrix_fp4", TL_ROOF_ACHIEVABLE, NULL, NULL) == 0);
+	CHECK(tl_hw_tflops(hw, "", TL_ROOF_ACHIEVABLE, NULL, NULL) == 0);
+	CHECK(tl_hw_tflops(hw, NULL, TL_ROOF_ACHIEVABLE, NULL, NULL) == 0);
+	CHECK(tl_hw_figure(hw, "matrix_bf16", TL_FIG_SPARSE, &src) == 2614.9);
 	CHECK(strstr(src, "data sheet") != NULL);
-	CHECK(tl_hw_sparse_tflops(hw, "vector_fp32", NULL) == 0);
+	CHECK(tl_hw_figure(hw, "vector_fp32", TL_FIG_SPARSE, NULL) == 0);
+	CHECK(tl_hw_figure(hw, "hbm_tbs", TL_FIG_PEAK, NULL) == 5.3);
+	CHECK(tl_hw_figure(hw, "hbm_tbs", TL_FIG_ACHIEVABLE, NULL) == 0);
+	CHECK_STR(tl_figkind_name(TL_FIG_SPARSE), "sparse");
 	/* Bandwidth: no achievable figure, so every roof is the peak. */
-	CHECK(tl_hw_hbm(hw, TL_ROOF_AUTO, &used, &src) == 5.3);
+	CHECK(tl_hw_hbm(hw, TL_ROOF_ACHIEVABLE, &used, &src) == 5.3);
 	CHECK_STR(used, "peak");
 	CHECK(tl_hw_hbm_tbs(hw, TL_ROOF_ACHIEVABLE, NULL) == 5.3);
 	CHECK(tl_hw_hbm_tbs(hw, TL_ROOF_PEAK, &src) == 5.3);
@@ -414,30 +415,28 @@ main(void)
 
 	/* MI325X: TraceLens' own MAF figures. */
 	hw = tl_hw_find("mi325x");
-	CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_AUTO, NULL, NULL) ==
+	CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_ACHIEVABLE, NULL, NULL) ==
 	    843);
 	CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_PEAK, NULL, NULL) ==
 	    1307.4);
-	CHECK(tl_hw_hbm_tbs(hw, TL_ROOF_AUTO, NULL) == 6);
+	CHECK(tl_hw_hbm_tbs(hw, TL_ROOF_ACHIEVABLE, NULL) == 6);
 	CHECK(tl_hw_memory_gb(hw) == 256);
 
-	/* H100: no achievable figures, so AUTO is the dense peak. */
+	/* H100: no achievable figures, so the dense peak stands in. */
 	hw = tl_hw_find("h100");
-	CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_AUTO, &used, &src) ==
+	CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_ACHIEVABLE, &used, &src) ==
 	    989.4);
 	CHECK_STR(used, "peak");
 	CHECK(strstr(src, "whitepaper") != NULL);
-	CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_ACHIEVABLE, &used,
-	    NULL) == 0);
-	CHECK(used == NULL);
+	CHECK(tl_hw_figure(hw, "matrix_bf16", TL_FIG_ACHIEVABLE, NULL) == 0);
 	CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_PEAK, NULL, NULL) ==
 	    989.4);
-	CHECK(tl_hw_sparse_tflops(hw, "matrix_bf16", NULL) == 1978.9);
+	CHECK(tl_hw_figure(hw, "matrix_bf16", TL_FIG_SPARSE, NULL) == 1978.9);
 	CHECK(tl_hw_tflops(hw, "matrix_fp8", TL_ROOF_PEAK, NULL, NULL) ==
 	    1978.9);
 	CHECK(tl_hw_tflops(hw, "matrix_tf32", TL_ROOF_PEAK, NULL, NULL) ==
 	    494.7);
-	CHECK(tl_hw_hbm_tbs(hw, TL_ROOF_AUTO, NULL) == 3.35);
+	CHECK(tl_hw_hbm_tbs(hw, TL_ROOF_ACHIEVABLE, NULL) == 3.35);
 	CHECK(tl_hw_memory_gb(hw) == 80);
 	CHECK(tl_hw_compute_units(hw) == 132);
 	CHECK(tl_hw_tflops(tl_hw_find("h100-pcie"), "matrix_bf16",
@@ -450,9 +449,9 @@ main(void)
 
 	/* A100 has no FP8; the 40 GB part differs in bandwidth only. */
 	hw = tl_hw_find("a100");
-	CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_AUTO, NULL, NULL) ==
+	CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_ACHIEVABLE, NULL, NULL) ==
 	    312);
-	CHECK(tl_hw_tflops(hw, "matrix_fp8", TL_ROOF_AUTO, &used, &src) ==
+	CHECK(tl_hw_tflops(hw, "matrix_fp8", TL_ROOF_ACHIEVABLE, &used, &src) ==
 	    0);
 	CHECK(used == NULL && src == NULL);
 	CHECK(tl_hw_hbm_tbs(hw, TL_ROOF_PEAK, NULL) == 2.039);
@@ -487,10 +486,9 @@ main(void)
 			double a, p;
 
 			hw = tl_hw_at(i);
-			a = tl_hw_tflops(hw, specs[j], TL_ROOF_ACHIEVABLE,
-			    NULL, NULL);
-			p = tl_hw_tflops(hw, specs[j], TL_ROOF_PEAK, NULL,
+			a = tl_hw_figure(hw, specs[j], TL_FIG_ACHIEVABLE,
 			    NULL);
+			p = tl_hw_figure(hw, specs[j], TL_FIG_PEAK, NULL);
 			if (a > 0 && p > 0 && a > p) {
 				const char *s = NULL;
 
@@ -498,8 +496,8 @@ main(void)
 				CHECK_STR(tl_hw_name(hw), "mi325x");
 				CHECK(strcmp(specs[j], "matrix_fp32") == 0 ||
 				    strcmp(specs[j], "matrix_int8") == 0);
-				tl_hw_tflops(hw, specs[j], TL_ROOF_ACHIEVABLE,
-				    NULL, &s);
+				tl_hw_figure(hw, specs[j], TL_FIG_ACHIEVABLE,
+				    &s);
 				CHECK(strstr(s, "above the") != NULL);
 			}
 		}
@@ -522,7 +520,7 @@ main(void)
 	unit_tmpfile(text, size);
 	CHECK(tl_hw_load(unit_tmp, err, sizeof(err)) == 0);
 	unlink(unit_tmp);
-	CHECK(tl_hw_tflops(tl_hw_find("mi300x"), "matrix_bf16", TL_ROOF_AUTO,
+	CHECK(tl_hw_tflops(tl_hw_find("mi300x"), "matrix_bf16", TL_ROOF_ACHIEVABLE,
 	    NULL, NULL) == 708);
 	CHECK(tl_hw_count() >= 14);
 	free(text);
@@ -540,6 +538,37 @@ main(void)
 	CHECK(strstr(text, "\nh100\t[\"h100-sxm\",\"h100-sxm5\"]\t") != NULL);
 	CHECK(strstr(text, "\nmi300x\t[]\tAMD Instinct MI300X (OAM, CDNA 3), "
 	    "304 CUs, 192 GB HBM3\t5.3\t\t192\t1\t304\t1307.4\t708\n") !=
+	    NULL);
+	free(text);
+	/*
+	 * --hw show: every figure with its kind, which run kind uses it
+	 * (a stand-in where the GPU lacks the run's kind) and its source.
+	 */
+	text = NULL;
+	fp = open_memstream(&text, &size);
+	tl_hw_print_roofs(fp, 0, NULL);
+	fclose(fp);
+	CHECK(strncmp(text, "gpu\tkey\tkind\tvalue\troof_achievable\t"
+	    "roof_peak\tsource\n", 52) == 0);
+	CHECK(strstr(text, "\nmi300x\tmatrix_bf16\tachievable\t708\tyes\t"
+	    "\tTraceLens ") != NULL);
+	CHECK(strstr(text, "\nmi300x\tmatrix_bf16\tpeak\t1307.4\t\tyes\t"
+	    "ROCm docs") != NULL);
+	CHECK(strstr(text, "\nmi300x\tmatrix_bf16\tsparse\t2614.9\t\t\t")
+	    != NULL);
+	CHECK(strstr(text, "\nmi300x\tvector_bf16\tachievable\t163\tyes\t"
+	    "stand-in\t") != NULL);
+	CHECK(strstr(text, "\nmi300x\thbm_tbs\tpeak\t5.3\tstand-in\tyes\t")
+	    != NULL);
+	CHECK(strstr(text, "\nh100\tmatrix_bf16\tpeak\t989.4\tstand-in\t"
+	    "yes\t") != NULL);
+	free(text);
+	text = NULL;
+	fp = open_memstream(&text, &size);
+	tl_hw_print_roofs(fp, 1, tl_hw_find("h100"));
+	fclose(fp);
+	CHECK(strstr(text, "mi300x") == NULL);
+	CHECK(strstr(text, "\nh100,vector_fp32,peak,66.9,stand-in,yes,") !=
 	    NULL);
 	free(text);
 
@@ -565,17 +594,18 @@ main(void)
 		CHECK(tl_hw_find("mi300x") == NULL);
 		hw = tl_hw_find("lab_gpu");
 		CHECK(hw != NULL);
-		CHECK(tl_hw_hbm(hw, TL_ROOF_AUTO, &used, &src) == 2.0);
+		CHECK(tl_hw_hbm(hw, TL_ROOF_ACHIEVABLE, &used, &src) == 2.0);
 		CHECK_STR(used, "achievable");
 		CHECK_STR(src, "measured");
-		CHECK(tl_hw_hbm(hw, TL_ROOF_ACHIEVABLE, NULL, NULL) == 2.0);
+		CHECK(tl_hw_figure(hw, "hbm_tbs", TL_FIG_ACHIEVABLE, NULL) ==
+		    2.0);
 		CHECK(tl_hw_hbm(hw, TL_ROOF_PEAK, &used, NULL) == 2.5);
 		CHECK_STR(used, "peak");
-		CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_AUTO, NULL,
+		CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_ACHIEVABLE, NULL,
 		    NULL) == 300);
 		CHECK(tl_hw_tflops(hw, "matrix_bf16", TL_ROOF_PEAK, NULL,
 		    NULL) == 400);
-		CHECK(tl_hw_tflops(hw, "matrix_fp8", TL_ROOF_AUTO, NULL,
+		CHECK(tl_hw_tflops(hw, "matrix_fp8", TL_ROOF_ACHIEVABLE, NULL,
 		    NULL) == 0);
 		CHECK(tl_hw_memory_gb(hw) == 0);
 		CHECK(tl_hw_devices_per_package(hw) == 1);
@@ -607,7 +637,7 @@ main(void)
 	}
 	/* After all those failures the built-in table is still there. */
 	CHECK(tl_hw_find("mi300x") != NULL);
-	CHECK(tl_hw_tflops(tl_hw_find("mi300x"), "matrix_bf16", TL_ROOF_AUTO,
+	CHECK(tl_hw_tflops(tl_hw_find("mi300x"), "matrix_bf16", TL_ROOF_ACHIEVABLE,
 	    NULL, NULL) == 708);
 	return unit_done("test_hwspec");
 }
