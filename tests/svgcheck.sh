@@ -40,9 +40,13 @@ missing() {
 # - there is no D-Bus: "ERROR:dbus/bus.cc:...] Failed to connect to the
 #   bus: ..." and "ERROR:dbus/object_proxy.cc:...] Failed to call method:
 #   org.freedesktop.DBus...";
+# - page-load timing under a loaded machine, which says nothing about
+#   the page: "ERROR:...page_load_metrics_update_dispatcher.cc...]
+#   Invalid first_paint ... for first_image_paint ...";
 # - the screenshot's success line "N bytes written to file PNG".
 noise='^/usr/bin/chromium: [0-9]+: \[: [0-9 ]*: unexpected operator$'
 noise="$noise|:ERROR:dbus/[a-z_]+\\.cc:[0-9]+\\] Failed to (connect to the bus|call method: org\\.freedesktop\\.)"
+noise="$noise|:ERROR:[a-z_/]+\\.cc:[0-9]+\\] Invalid first_[a-z_]*paint "
 noise="$noise|^[0-9]+ bytes written to file "
 
 # render NAME FILE W H: the screenshot and the page's DOM in one run.
