@@ -369,6 +369,9 @@ static const char *const arg_keys[NARG] = {
 	"block", "Input Dims", "Input type", "Input Strides", "Concrete Inputs",
 	"kernel"
 };
+/* Their lengths, for the one-pass reader. */
+static const unsigned char arg_len[NARG] = { 11, 11, 15, 6, 4, 5, 10, 10, 13,
+	15, 6 };
 
 static const char *
 skip_blank(const char *s, const char *end)
@@ -770,6 +773,8 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 static const char *
 rd_blank(const char *s)
 {
+	if ((unsigned char)*s > ' ')
+		return s;
 	while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')
 		s++;
 	return s;
@@ -842,8 +847,9 @@ rd_prim(const char *s)
 	if (!(*s == '-' || (*s >= '0' && *s <= '9') || *s == 't' ||
 	    *s == 'f' || *s == 'n'))
 		return NULL;
-	while ((*t >= '0' && *t <= '9') || (*t >= 'a' && *t <= 'z') ||
-	    (*t >= 'A' && *t <= 'Z') || *t == '.' || *t == '+' || *t == '-')
+	while ((unsigned)(*t - '0') < 10 ||
+	    (unsigned)((*t | 0x20) - 'a') < 26 || *t == '.' || *t == '+' ||
+	    *t == '-')
 		t++;
 	return t;
 }
@@ -858,12 +864,12 @@ is_cat(const char *s, size_t n)
 /*
  * The end of the value at s (not blank), nested depth deep, or NULL.
  * An object or array inside may not have a member "cat": prescan_cat
- * could take it for the event's category.  With keys (an object's), the
- * first value of each of keys[0..nkeys) goes into v.
+ * could take it for the event's category.  With keys (an object's, of
+ * lengths klen), the first value of each of keys[0..nkeys) goes into v.
  */
 static const char *
 rd_value(const char *s, const char *end, int depth, const char *const *keys,
-    int nkeys, struct fval *v)
+    const unsigned char *klen, int nkeys, struct fval *v)
 {
 	char close;
 	int esc = 0, obj;
@@ -894,9 +900,7 @@ rd_value(const char *s, const char *end, int depth, const char *const *keys,
 			if (is_cat(s + 1, n))
 				return NULL;
 			for (k = 0; k < nkeys; k++)
-				if (v[k].type == TL_J_UNDEF &&
-				    keys[k][0] == s[1] &&
-				    strlen(keys[k]) == n &&
+				if (klen[k] == n && v[k].type == TL_J_UNDEF &&
 				    memcmp(keys[k], s + 1, n) == 0)
 					break;
 			s = rd_blank(q + 1);
@@ -905,7 +909,7 @@ rd_value(const char *s, const char *end, int depth, const char *const *keys,
 			s = rd_blank(s + 1);
 		}
 		q = s;
-		if ((s = rd_value(s, end, depth + 1, NULL, 0, NULL)) == NULL)
+		if ((s = rd_value(s, end, depth + 1, NULL, NULL, 0, NULL)) == NULL)
 			return NULL;
 		if (k >= 0 && k < nkeys) {
 			v[k].type = *q == '"' ? TL_J_STRING : *q == '{' ?
@@ -924,18 +928,37 @@ rd_value(const char *s, const char *end, int depth, const char *const *keys,
 	}
 }
 
-/* The index in top_keys of the key s[0..n), NTOP for "cat", or -1. */
+/*
+ * The index in top_keys of the key s[0..n), NTOP for "cat", or -1 (the
+ * names spelt out: this runs for every member of every event).
+ */
 static int
 top_key(const char *s, size_t n)
 {
-	int k;
-
-	if (is_cat(s, n))
-		return NTOP;
-	for (k = 0; k < NTOP; k++)
-		if (top_keys[k][0] == s[0] && strlen(top_keys[k]) == n &&
-		    memcmp(top_keys[k], s, n) == 0)
-			return k;
+	switch (n) {
+	case 2:
+		if (s[0] == 'p' && s[1] == 'h')
+			return K_PH;
+		if (s[0] == 't' && s[1] == 's')
+			return K_TS;
+		if (s[0] == 'i' && s[1] == 'd')
+			return K_ID;
+		break;
+	case 3:
+		if (s[1] == 'i' && s[2] == 'd')
+			return s[0] == 'p' ? K_PID : s[0] == 't' ? K_TID : -1;
+		if (is_cat(s, n))
+			return NTOP;
+		if (s[0] == 'd' && s[1] == 'u' && s[2] == 'r')
+			return K_DUR;
+		break;
+	case 4:
+		if (memcmp(s, "name", 4) == 0)
+			return K_NAME;
+		if (memcmp(s, "args", 4) == 0)
+			return K_ARGS;
+		break;
+	}
 	return -1;
 }
 
@@ -971,11 +994,11 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		v = s = rd_blank(s + 1);
 		esc = 0;
 		if (k == K_ARGS && *s == '{' && fv[k].type == TL_J_UNDEF)
-			s = rd_value(s, end, 1, arg_keys, NARG, av);
+			s = rd_value(s, end, 1, arg_keys, arg_len, NARG, av);
 		else if (*s == '"')
 			s = (q = rd_string(s, end, &esc)) != NULL ? q + 1 : NULL;
 		else
-			s = rd_value(s, end, 1, NULL, 0, NULL);
+			s = rd_value(s, end, 1, NULL, NULL, 0, NULL);
 		if (s == NULL)
 			return -1;
 		if (k == NTOP && !cat) {
