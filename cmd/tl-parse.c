@@ -54,7 +54,7 @@ static const char help_str[] =
     "                          (default: found beside each trace)\n"
     "      --no-capture        leave graph launches by kernel family\n"
     "      --kernel-table FILE kernel-name table instead of the built-in one\n"
-    "  -j, --threads N         cut and tokenise the events on N threads\n"
+    "  -j, --threads N         read the events and write the rows on N threads\n"
     "                          (default: one per online CPU; same output)\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n";
@@ -81,7 +81,7 @@ static struct {
 } opt;
 
 static struct tl_writer w;
-static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0 };
+static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0, 0 };
 static int header_done;
 
 
@@ -452,6 +452,7 @@ main(int argc, char *argv[])
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, opt.csv);
 	os.depth = opt.stack ? 0 : CONTEXT_DEPTH;
+	os.threads = opt.threads > 0 ? (int)opt.threads : tl_ncpu();
 	if (argc == 0)
 		rval |= parse_file("-");
 	for (; *argv != NULL; argv++)

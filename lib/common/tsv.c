@@ -417,8 +417,9 @@ tl_w_double(struct tl_writer *w, double d)
 	/*
 	 * A small cache of recent texts: roofs, baselines and other values
 	 * repeat on every row of a trace, and formatting is the costly part.
+	 * One per thread: rows are formatted on several (trace/opstream.h).
 	 */
-	static struct {
+	static _Thread_local struct {
 		double d;
 		char text[40];
 	} cache[64];

@@ -1454,15 +1454,6 @@ on_meta(void *ctx, const char *key, size_t klen, const char *val, size_t vlen)
 		tl_devprops_parse(val, vlen, &t->gpu);
 }
 
-/* The online CPUs, the default thread count. */
-static int
-ncpu(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
-}
-
 /*
  * Read the trace once; *lost: TL_PY_CONTEXT pruned frames that a host
  * event read later starts in (prune: 1 to prune at all).
@@ -1506,7 +1497,7 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 	cb.merge = merge_event;
 	if (!o->tokenise)
 		cb.read = read_event;
-	cb.nthreads = o->threads > 0 ? o->threads : ncpu();
+	cb.nthreads = o->threads > 0 ? o->threads : tl_ncpu();
 	cb.block = o->block;
 	rc = tl_scan(in, &cb);
 	if (tl_input_close(in) < 0)
