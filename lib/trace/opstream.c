@@ -219,8 +219,8 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
  * writes the chunks out in order, so the output is the one thread's.
  * At most AHEAD chunks per thread wait to be written (memory).
  */
-#define CHUNK 256
-#define AHEAD 2
+#define CHUNK 64
+#define AHEAD 1
 
 struct chunk {
 	char *buf;
