@@ -369,9 +369,7 @@ static const char *const arg_keys[NARG] = {
 	"block", "Input Dims", "Input type", "Input Strides", "Concrete Inputs",
 	"kernel"
 };
-/* Their lengths, for the one-pass reader. */
-static const unsigned char arg_len[NARG] = { 11, 11, 15, 6, 4, 5, 10, 10, 13,
-	15, 6 };
+
 
 static const char *
 skip_blank(const char *s, const char *end)
@@ -838,6 +836,21 @@ rd_string(const char *s, const char *end, int *esc)
 	}
 }
 
+/* The bytes of a number or literal as the one-pass reader takes them. */
+static const unsigned char primc[256] = {
+	['+'] = 1, ['-'] = 1, ['.'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1,
+	['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1,
+	['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1,
+	['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1,
+	['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1,
+	['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1,
+	['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1,
+	['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1,
+	['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1,
+	['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1,
+	['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1
+};
+
 /* The end of the number or literal at s, or NULL. */
 static const char *
 rd_prim(const char *s)
@@ -847,9 +860,7 @@ rd_prim(const char *s)
 	if (!(*s == '-' || (*s >= '0' && *s <= '9') || *s == 't' ||
 	    *s == 'f' || *s == 'n'))
 		return NULL;
-	while ((unsigned)(*t - '0') < 10 ||
-	    (unsigned)((*t | 0x20) - 'a') < 26 || *t == '.' || *t == '+' ||
-	    *t == '-')
+	while (primc[(unsigned char)*t])
 		t++;
 	return t;
 }
@@ -861,15 +872,48 @@ is_cat(const char *s, size_t n)
 	return n == 3 && s[0] == 'c' && s[1] == 'a' && s[2] == 't';
 }
 
+/* The index in arg_keys of the key s[0..n), or -1. */
+static int
+arg_key(const char *s, size_t n)
+{
+	int k;
+
+	switch (n) {
+	case 4:
+		k = A_GRID;
+		break;
+	case 5:
+		k = A_BLOCK;
+		break;
+	case 6:
+		k = s[0] == 's' ? A_STREAM : A_KERNEL;
+		break;
+	case 10:
+		k = s[6] == 'D' ? A_DIMS : A_TYPES;
+		break;
+	case 11:
+		k = s[0] == 'c' ? A_CORR : A_EXTID;
+		break;
+	case 13:
+		k = A_STRIDES;
+		break;
+	case 15:
+		k = s[0] == 'S' ? A_SEQ : A_CONCRETE;
+		break;
+	default:
+		return -1;
+	}
+	return memcmp(arg_keys[k], s, n) == 0 ? k : -1;
+}
+
 /*
  * The end of the value at s (not blank), nested depth deep, or NULL.
  * An object or array inside may not have a member "cat": prescan_cat
- * could take it for the event's category.  With keys (an object's, of
- * lengths klen), the first value of each of keys[0..nkeys) goes into v.
+ * could take it for the event's category.  With v (an object's), the
+ * first value of each member arg_key knows goes into v.
  */
 static const char *
-rd_value(const char *s, const char *end, int depth, const char *const *keys,
-    const unsigned char *klen, int nkeys, struct fval *v)
+rd_value(const char *s, const char *end, int depth, struct fval *v)
 {
 	char close;
 	int esc = 0, obj;
@@ -899,19 +943,18 @@ rd_value(const char *s, const char *end, int depth, const char *const *keys,
 			n = (size_t)(q - s - 1);
 			if (is_cat(s + 1, n))
 				return NULL;
-			for (k = 0; k < nkeys; k++)
-				if (klen[k] == n && v[k].type == TL_J_UNDEF &&
-				    memcmp(keys[k], s + 1, n) == 0)
-					break;
+			if (v != NULL && (k = arg_key(s + 1, n)) >= 0 &&
+			    v[k].type != TL_J_UNDEF)
+				k = -1;
 			s = rd_blank(q + 1);
 			if (*s != ':')
 				return NULL;
 			s = rd_blank(s + 1);
 		}
 		q = s;
-		if ((s = rd_value(s, end, depth + 1, NULL, NULL, 0, NULL)) == NULL)
+		if ((s = rd_value(s, end, depth + 1, NULL)) == NULL)
 			return NULL;
-		if (k >= 0 && k < nkeys) {
+		if (k >= 0) {
 			v[k].type = *q == '"' ? TL_J_STRING : *q == '{' ?
 			    TL_J_OBJECT : *q == '[' ? TL_J_ARRAY : TL_J_PRIM;
 			v[k].s = v[k].type == TL_J_STRING ? q + 1 : q;
@@ -994,11 +1037,11 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		v = s = rd_blank(s + 1);
 		esc = 0;
 		if (k == K_ARGS && *s == '{' && fv[k].type == TL_J_UNDEF)
-			s = rd_value(s, end, 1, arg_keys, arg_len, NARG, av);
+			s = rd_value(s, end, 1, av);
 		else if (*s == '"')
 			s = (q = rd_string(s, end, &esc)) != NULL ? q + 1 : NULL;
 		else
-			s = rd_value(s, end, 1, NULL, NULL, 0, NULL);
+			s = rd_value(s, end, 1, NULL);
 		if (s == NULL)
 			return -1;
 		if (k == NTOP && !cat) {
