@@ -71,6 +71,8 @@ struct hull {
 /* Frames read between two prunings (24 bytes each). */
 #define PRUNE_BATCH 16384
 
+#define LASTSZ 32
+
 /*
  * One reading thread's own state.  It interns the strings it reads in
  * tables of its own (so that the hashing is done on every thread), and
@@ -86,6 +88,14 @@ struct parser {
 	size_t cap;
 	struct tl_strtab *str;	/* strings */
 	struct tl_strtab *args;	/* argument tuples of local string ids */
+	/*
+	 * The last pid and tid interned (events come in runs on a thread):
+	 * their id in str, when at most LASTSZ bytes.
+	 */
+	struct {
+		char s[LASTSZ];
+		uint32_t n, id;
+	} last[2];
 };
 
 /*
@@ -119,7 +129,19 @@ rec_at(struct tl_scan_out *out, size_t at)
 static void
 put_str(struct parser *p, struct rec *r, int k, const char *s, size_t n)
 {
-	uint32_t id = tl_intern(p->str, s, n);
+	uint32_t id;
+
+	if ((k == S_PID || k == S_TID) && n > 0 && n <= LASTSZ) {
+		int x = k == S_TID;
+
+		if (p->last[x].n != n || memcmp(p->last[x].s, s, n) != 0) {
+			memcpy(p->last[x].s, s, n);
+			p->last[x].n = (uint32_t)n;
+			p->last[x].id = tl_intern(p->str, s, n);
+		}
+		id = p->last[x].id;
+	} else
+		id = tl_intern(p->str, s, n);
 
 	r->sid[k] = id;
 	r->s[k] = tl_str(p->str, id);
