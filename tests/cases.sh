@@ -243,6 +243,9 @@ check "serving: context_args, pseudo-ops and their perf models" \
 check "serving: a model file's dtype column picks the precision's slot (quant: its bf16 input)" \
     "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
      \$c[\"uid\"] == 51 && \$c[\"compute_spec\"] == \"vector_bf16\" && \$c[\"input_types\"] ~ /^\\[\"c10::Float8_e4m3fn\"/ { n++ } END { exit n != 1 }'"
+check "serving: a triton MoE's bf16 x fp4 product is judged on the bf16 matrix roof (the wider operand)" \
+    "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     \$c[\"name\"] ~ /^pseudo_op::moe_triton_unfused_(up|down)\$/ && \$c[\"compute_spec\"] == \"matrix_bf16\" { n++ } END { exit n != 2 }'"
 check "serving: without a step annotation, perf_error names the missing sums" \
     "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
      \$c[\"uid\"] == 46 && \$c[\"perf_error\"] ~ /no c_sq in context_args/ { n++ } END { exit n != 1 }'"
