@@ -562,23 +562,28 @@ tl_prio_text(FILE *fp, const struct tl_findings *f, enum tl_priority p,
 {
 	const struct tl_findrules *r = &f->rules;
 	const char *of = timeline & 1 ? "of the GPU timeline" : "of compute";
-	const char *effw = timeline & 2 ? "% of its time kept by the fix" :
-	    "% efficiency";
+	/*
+	 * A pattern's counterpart of an op's efficiency is the share of its
+	 * time the fix leaves.
+	 */
+	const char *effw = timeline & 2 ? "the fix leaves %s %% of its time" :
+	    "%s %% efficiency";
 
 	fprintf(fp, "%s (seed rule: ", tl_priority_name(seed));
 	switch (rule) {
 	case TL_PR_CRITICAL:
-		fprintf(fp, "%s %% %s, above %s %%, and %s %s, below %s %%",
-		    tl_md_num(sh, 1), of, tl_md_num(r->critical_pct, 0),
-		    tl_md_num(eff, 1), effw, tl_md_num(r->critical_eff, 0));
+		fprintf(fp, "%s %% %s, above %s %%, and ", tl_md_num(sh, 1),
+		    of, tl_md_num(r->critical_pct, 0));
+		fprintf(fp, effw, tl_md_num(eff, 1));
+		fprintf(fp, ", below %s %%", tl_md_num(r->critical_eff, 0));
 		break;
 	case TL_PR_HIGH_SHARE:
 		fprintf(fp, "%s %% %s, above %s %%", tl_md_num(sh, 1), of,
 		    tl_md_num(r->high_pct, 0));
 		break;
 	case TL_PR_HIGH_EFF:
-		fprintf(fp, "%s %s, below %s %%", tl_md_num(eff, 1), effw,
-		    tl_md_num(r->high_eff, 0));
+		fprintf(fp, effw, tl_md_num(eff, 1));
+		fprintf(fp, ", below %s %%", tl_md_num(r->high_eff, 0));
 		break;
 	case TL_PR_MEDIUM_SHARE:
 		fprintf(fp, "%s %% %s, above %s %%", tl_md_num(sh, 1), of,
