@@ -453,6 +453,9 @@ check "--steady without iterations: exit 1, says so" \
 check "--steady and --step exclude each other: exit 2" \
     "$P --steady --step 1 $STEPS 2> /dev/null; [ \$? = 2 ]"
 check "--steady=0: exit 2" "$P --steady=0 $STEPS 2> /dev/null; [ \$? = 2 ]"
+check "SGLang's numbered op names (..._ragged_100 to _112) lose the number, as TraceLens': 13 attention rows on its perf model" \
+    "$P $STEPS | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     \$c[\"name\"] == \"sglang_profiler::attention_paged_attention_ragged\" && \$c[\"category\"] == \"attention\" && \$c[\"perf_model\"] == \"paged_attn\" { n++ } END { exit n != 13 }'"
 # The serving section of the findings: 13 steps (1 prefill, 9 decode, 3
 # mixed), 12 gaps of 68 µs between them, and the GEMMs of the 9 decode
 # steps (M 1 to 4, 12 µs each) memory-bound.
