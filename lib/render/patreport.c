@@ -321,13 +321,17 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 			    "latency)", tl_md_ms(p->part[0]),
 			    tl_md_ms(p->part[1]), tl_md_ms(p->part[2]),
 			    tl_md_num(TL_LAUNCH_LATENCY_NS / 1e3, 0));
-			if (p->part[3] > 0)
+			if (p->part[3] > 0 && idle_kind(p) == IDLE_WAIT)
 				fprintf(fp, ", and %s ms later than that: that "
 				    "work started long after its launch call, "
 				    "so it waited on something the trace does "
 				    "not record (an event or another stream, "
 				    "work of another process), or the trace's "
 				    "host and GPU clocks are out of step",
+				    tl_md_ms(p->part[3]));
+			else if (p->part[3] > 0)
+				fprintf(fp, ", and %s ms later than that (waits "
+				    "the trace does not record)",
 				    tl_md_ms(p->part[3]));
 			fputc('.', fp);
 		} else
