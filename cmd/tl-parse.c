@@ -165,6 +165,17 @@ steady_window(const struct tl_trace *t, const struct tl_iters *it,
 }
 
 /*
+ * Module context by default: the frames around the host events, read
+ * cheaply; --stack reads them all, and strictly.
+ */
+static int
+keep_python(void)
+{
+	return opt.stack ? TL_PY_ALL : opt.nocontext ? TL_PY_SKIP :
+	    TL_PY_CONTEXT;
+}
+
+/*
  * Graft the graph-capture traces into t when it has graph launches: those
  * of --capture, else those beside it.  Says on one line what it matched.
  */
@@ -197,7 +208,8 @@ merge_capture(struct tl_trace *t)
 		return;
 	}
 	memset(&o, 0, sizeof(o));
-	o.keep_python = opt.stack;
+	/* Their frames too: the module context of the ops they attribute. */
+	o.keep_python = keep_python();
 	o.threads = (int)opt.threads;
 	o.launch_kernels = 1;
 	cap = tl_calloc(l->n, sizeof(*cap));
@@ -235,12 +247,7 @@ parse_file(const char *path)
 	size_t nrows;
 
 	memset(&o, 0, sizeof(o));
-	/*
-	 * Module context by default: the frames around the host events,
-	 * read cheaply; --stack reads them all, and strictly.
-	 */
-	o.keep_python = opt.stack ? TL_PY_ALL : opt.nocontext ? TL_PY_SKIP :
-	    TL_PY_CONTEXT;
+	o.keep_python = keep_python();
 	o.trace_name = opt.trace_name;
 	o.threads = (int)opt.threads;
 	pw=tnow(); pc=tcpu();

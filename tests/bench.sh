@@ -166,6 +166,27 @@ parse_rows() {
 		row "tl-findings (tl-efficiency's output)" "$bytes" f.fi "bin/tl-findings .bench/opse.tsv"
 	fi
 
+	# Serving traces as they are: the whole default analysis of each
+	# shared vLLM and xDiT trace, its graph-capture trace merged where one
+	# lies beside it (tl-parse finds it), so MB/s counts both JSONs.
+	echo
+	echo "### Serving traces: the whole analysis (tl-parse finds the capture trace beside a trace)"
+	echo
+	echo "| trace | wall s | best s | CPU s | MB/s | peak RSS MB | RSS / JSON | × igzip -dc |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+	REF=
+	for t in "$SHARED"/traces/*vllm*.json.gz "$SHARED"/traces/*xdit*.json.gz; do
+		case $t in *.capture.json.gz) continue ;; esac
+		[ -f "$t" ] || continue
+		cap=${t%.json.gz}.capture.json.gz
+		bytes=$(gzip -dc "$t" | wc -c)
+		[ -f "$cap" ] && bytes=$((bytes + $(gzip -dc "$cap" | wc -c)))
+		name=$(basename "$t" .json.gz)
+		[ -f "$cap" ] && name="$name (+ capture)"
+		row "$name" "$bytes" "s.$(basename "$t" .json.gz)" \
+		    "bin/tl-parse $t 2>/dev/null | bin/tl-efficiency --hw auto | bin/tl-findings"
+	done
+
 	# Hostile input: 1 MB of brackets nested 500 000 deep, in a trace
 	# event's args and in a stream's input_dims cell.  Every JSON reader
 	# refuses more than 64 levels before it tokenises, so the time is

@@ -133,6 +133,10 @@ check("capture fixture (CUDA, by position): rows of the captured ops",
 check("capture fixture (CUDA): the uids of copied ops follow the trace's "
       "11 events", [r["uid"] for r in rows] ==
       ["11", "13", "15", "17", "19", "21", "23"], [r["uid"] for r in rows])
+check("capture fixture (CUDA): each captured op in the module instance "
+      "around it at capture time (the trace has no frames of its own)",
+      [r["module"] for r in rows] == ["Block_0"] * 2 + ["MLP_0"] * 3 +
+      ["Block_0"] * 2, [r["module"] for r in rows])
 check("capture fixture (CUDA): one line on stderr with the counts",
       err.count("\n") == 1 and "3 of 3 graph launches matched a captured "
       "graph (2 read from 1 capture traces); 7 of 7 replayed GPU events "

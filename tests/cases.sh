@@ -249,6 +249,9 @@ check "serving: context_args, pseudo-ops and their perf models" \
 check "serving: a model file's dtype column picks the precision's slot (quant: its bf16 input)" \
     "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
      \$c[\"uid\"] == 51 && \$c[\"compute_spec\"] == \"vector_bf16\" && \$c[\"input_types\"] ~ /^\\[\"c10::Float8_e4m3fn\"/ { n++ } END { exit n != 1 }'"
+check "serving: a triton MoE's bf16 x fp4 product is judged on the bf16 matrix roof (the wider operand)" \
+    "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     \$c[\"name\"] ~ /^pseudo_op::moe_triton_unfused_(up|down)\$/ && \$c[\"compute_spec\"] == \"matrix_bf16\" { n++ } END { exit n != 2 }'"
 check "serving: without a step annotation, perf_error names the missing sums" \
     "$P $SERV | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
      \$c[\"uid\"] == 46 && \$c[\"perf_error\"] ~ /no c_sq in context_args/ { n++ } END { exit n != 1 }'"
@@ -456,6 +459,9 @@ check "--steady without iterations: exit 1, says so" \
 check "--steady and --step exclude each other: exit 2" \
     "$P --steady --step 1 $STEPS 2> /dev/null; [ \$? = 2 ]"
 check "--steady=0: exit 2" "$P --steady=0 $STEPS 2> /dev/null; [ \$? = 2 ]"
+check "SGLang's numbered op names (..._ragged_100 to _112) lose the number, as TraceLens': 13 attention rows on its perf model" \
+    "$P $STEPS | $M | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
+     \$c[\"name\"] == \"sglang_profiler::attention_paged_attention_ragged\" && \$c[\"category\"] == \"attention\" && \$c[\"perf_model\"] == \"paged_attn\" { n++ } END { exit n != 13 }'"
 # The serving section of the findings: 13 steps (1 prefill, 9 decode, 3
 # mixed), 12 gaps of 68 µs between them, and the GEMMs of the 9 decode
 # steps (M 1 to 4, 12 µs each) memory-bound.

@@ -718,7 +718,7 @@ static void
 finish_trace(struct tl_findings *f, struct tl_ftrace *t,
     const struct tl_strmap *names)
 {
-	int64_t end, *dur;
+	int64_t end, *dur, lat, wait;
 	size_t i, prev;
 	struct tl_fgap g;
 	int b;
@@ -747,10 +747,16 @@ finish_trace(struct tl_findings *f, struct tl_ftrace *t,
 			t->ngaps++;
 			t->gap_ns += g.len_ns;
 			t->host_late_ns += g.host_late_ns;
+			wait = 0;
 			if (g.in_op_ns >= 0) {
+				lat = g.len_ns - g.host_late_ns - g.in_op_ns;
+				if (lat > TL_LAUNCH_LATENCY_NS) {
+					wait = lat - TL_LAUNCH_LATENCY_NS;
+					lat = TL_LAUNCH_LATENCY_NS;
+				}
 				t->in_op_ns += g.in_op_ns;
-				t->latency_ns += g.len_ns - g.host_late_ns -
-				    g.in_op_ns;
+				t->latency_ns += lat;
+				t->wait_ns += wait;
 			}
 			if (g.row_before >= 0)
 				f->row[g.row_before].gap_after_ns += g.len_ns;
@@ -763,6 +769,7 @@ finish_trace(struct tl_findings *f, struct tl_ftrace *t,
 				r->gap_late_ns += g.host_late_ns;
 				if (g.in_op_ns > 0)
 					r->gap_in_op_ns += g.in_op_ns;
+				r->gap_wait_ns += wait;
 			}
 			b = g.len_ns < 10000 ? 0 : g.len_ns < 100000 ? 1 :
 			    g.len_ns < 1000000 ? 2 : 3;

@@ -110,6 +110,15 @@ struct tl_fgap {
 };
 
 #define TL_FGAP_TOP 5
+
+/*
+ * The longest wait after a launch call that counts as launch latency.  A
+ * launch reaches an idle GPU in microseconds to tens of microseconds; GPU
+ * work that starts later than this after its launch call waited on
+ * something the trace does not record (an event or another stream, work
+ * of another process, or host and GPU clocks out of step).
+ */
+#define TL_LAUNCH_LATENCY_NS 100000
 #define TL_FSHORT_NS 10000	/* a short kernel: under 10 µs */
 
 /*
@@ -140,6 +149,7 @@ struct tl_ftrace {
 	int64_t host_late_ns;	/* GPU waited for the host to start the op */
 	int64_t in_op_ns;	/* ... inside the op before the launch call */
 	int64_t latency_ns;	/* ... from the launch call to the GPU */
+	int64_t wait_ns;	/* ... past TL_LAUNCH_LATENCY_NS of that */
 	int has_launch;		/* the stream gives launch times */
 	long long nsyncgap;	/* gaps right after a device-to-host copy */
 	struct tl_fgap top[TL_FGAP_TOP];
@@ -205,6 +215,7 @@ struct tl_frow {
 	/* the idle gaps around its GPU events (struct tl_fgap) */
 	int64_t gap_before_ns, gap_after_ns;
 	int64_t gap_late_ns, gap_in_op_ns;	/* parts of gap_before_ns */
+	int64_t gap_wait_ns;	/* its part past the launch latency */
 	int ngap_before;		/* gaps in gap_before_ns */
 };
 
@@ -286,7 +297,11 @@ struct tl_fpat {
 	int splitk;		/* the kernel splits K */
 	double tbs;		/* norm: bandwidth of the pass; -1 none */
 	int tbs_baseline;	/* 1 the elementwise baseline, 0 the roof */
-	int64_t part[3];	/* idle: not in the op, in the op, latency */
+	/*
+	 * Idle: the host not in the op, in the op, the launch latency (-1:
+	 * no launch times), the wait past TL_LAUNCH_LATENCY_NS.
+	 */
+	int64_t part[4];
 	int example_row;	/* a row of it, -1 none */
 	struct tl_fpev *ev;	/* ops by time, then kernels by time */
 	int nev;

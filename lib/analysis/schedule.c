@@ -152,8 +152,8 @@ cmp_ev_time(const void *a, const void *b)
 
 /*
  * The gaps before GPU work no synchronisation explains, by the op that
- * ends each: the host not yet in it, inside it before the launch, and
- * the launch latency.
+ * ends each: the host not yet in it, inside it before the launch, the
+ * launch latency and the wait past it.
  */
 static void
 idle(struct tl_findings *f)
@@ -183,14 +183,15 @@ idle(struct tl_findings *f)
 		p->save_ns += row->gap_before_ns;
 		p->part[0] += row->gap_late_ns;
 		p->part[1] += row->gap_in_op_ns;
+		p->part[3] += row->gap_wait_ns;
 	}
 	if (p == NULL) {
 		tl_patgroup_free(&g);
 		return;
 	}
 	p->time_ns = p->save_ns;
-	p->part[2] = f->cov.has_launch ? p->save_ns - p->part[0] - p->part[1] :
-	    -1;
+	p->part[2] = f->cov.has_launch ? p->save_ns - p->part[0] - p->part[1] -
+	    p->part[3] : -1;
 	p->save_lo_ns = p->save_hi_ns = p->save_ns;
 	qsort(p->ev, (size_t)p->nev, sizeof(*p->ev), cmp_ev_time);
 	tl_patgroup_free(&g);

@@ -377,9 +377,16 @@ tl_model_moe(const struct tl_opargs *o, int bwd, struct tl_perf *p)
 	if (m.e < 1)
 		return tl_perf_fail(p, "%s: no experts", o->name);
 	p->maf = "matrix";
-	/* The triton kernels run at the weights' precision (TraceLens). */
+	/*
+	 * The matrix units run a product at its wider operand's precision:
+	 * no GPU has a bf16 x fp4 (or fp8 x fp4 at fp4 rate) instruction, so
+	 * a triton kernel's narrow weights (_matmul_ogs_..._bf16xbf16xmxfp4)
+	 * are widened to the activations' type before the product.
+	 * TraceLens' moe_triton_unfused names the weights' precision
+	 * (docs/DEVIATIONS.md).
+	 */
 	p->precision = tl_dtype_precision(ops[n].layout == TRITON &&
-	    m.w_type != NULL ? m.w_type : m.in_type);
+	    m.w_type != NULL && m.bits_w > m.bits_in ? m.w_type : m.in_type);
 	params(&m, p);
 	return count(&m, ops[n].stage, p);
 }

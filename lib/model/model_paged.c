@@ -92,9 +92,13 @@ tensor(const struct tl_opargs *o, int i, int nd, const char *what,
 	int d;
 
 	if (a->kind != TL_ARG_SHAPE || (nd > 0 ? a->nd != nd : a->nd < -nd)) {
-		tl_perf_fail(p, "%s: %s (argument %d) is not a %s%d-D tensor",
-		    o->name, what, i, nd < 0 ? "at least " : "",
-		    nd < 0 ? -nd : nd);
+		if (nd > 0)
+			tl_perf_fail(p, "%s: %s (argument %d) is not a %d-D "
+			    "tensor", o->name, what, i, nd);
+		else
+			tl_perf_fail(p, "%s: %s (argument %d) is not a tensor "
+			    "of at least %d dimension%s", o->name, what, i, -nd,
+			    nd == -1 ? "" : "s");
 		return NULL;
 	}
 	for (d = 0; d < a->nd; d++)

@@ -758,6 +758,10 @@ gap_timeline(FILE *fp, const struct tl_cmpfind *c, const struct tl_cgap *g)
 		if (idle->part[2] >= 0)
 			fprintf(fp, "; %s ms came after the launch (launch "
 			    "latency)", tl_md_ms(idle->part[2]));
+		if (idle->part[3] > 0)
+			fprintf(fp, " and %s ms later still (waits the trace "
+			    "does not record, or clocks out of step)",
+			    tl_md_ms(idle->part[3]));
 		fputs(".", fp);
 	}
 	fputs("\n\n**Action**: Path A: ", fp);

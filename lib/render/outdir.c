@@ -212,6 +212,7 @@ pat_json(struct tl_jbuf *b, const struct tl_findings *f, int i)
 			jb_num(b, (double)p->part[2] / 1e6);
 		else
 			tl_jb_lit(b, "null");
+		jb_knum(b, "waited_after_launch_ms", (double)p->part[3] / 1e6);
 	}
 	if (p->kind == TL_PAT_GEMM_ALIGN || p->kind == TL_PAT_GEMM_ARCH ||
 	    p->kind == TL_PAT_GEMM_TILE) {

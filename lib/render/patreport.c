@@ -59,6 +59,25 @@ plural(long long n)
 	return n == 1 ? "" : "s";
 }
 
+/*
+ * What most of an idle pattern's time is: IDLE_HOST (the host not yet in
+ * the op, or inside it before its launch call), IDLE_LATENCY or
+ * IDLE_WAIT (after the launch calls, past the launch latency).
+ */
+enum { IDLE_HOST, IDLE_IN_OP, IDLE_LATENCY, IDLE_WAIT };
+
+static int
+idle_kind(const struct tl_fpat *p)
+{
+	int64_t host = p->part[0] + p->part[1];
+
+	if (p->part[2] >= 0 && p->part[3] > host && p->part[3] > p->part[2])
+		return IDLE_WAIT;
+	if (p->part[2] > host)
+		return IDLE_LATENCY;
+	return p->part[1] > p->part[0] ? IDLE_IN_OP : IDLE_HOST;
+}
+
 void
 tl_pat_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 {
@@ -114,9 +133,10 @@ tl_pat_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		    fp);
 		break;
 	case TL_PAT_IDLE:
-		fputs(p->part[2] > p->part[0] + p->part[1] ?
-		    "Launch-bound idle" : "Host-bound idle", fp);
-		fputs(": the GPU waits for the host", fp);
+		fputs(idle_kind(p) == IDLE_WAIT ? "Delayed GPU work: idle long "
+		    "after the launch calls" : idle_kind(p) == IDLE_LATENCY ?
+		    "Launch-bound idle: the GPU waits for the host" :
+		    "Host-bound idle: the GPU waits for the host", fp);
 		break;
 	case TL_PAT_COMM:
 		fputs("Exposed collective communication", fp);
@@ -294,13 +314,27 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		fprintf(fp, "the GPU idles %s ms (%s %% of the timeline) in "
 		    "%lld gaps waiting for work: ", tl_md_ms(p->save_ns),
 		    tshare(f, p->save_ns), p->calls);
-		if (p->part[2] >= 0)
+		if (p->part[2] >= 0) {
 			fprintf(fp, "%s ms before the host reached the next op, "
 			    "%s ms inside the op before its launch call, %s ms "
-			    "after the launch call (launch latency, or a wait "
-			    "on work of another stream).", tl_md_ms(p->part[0]),
-			    tl_md_ms(p->part[1]), tl_md_ms(p->part[2]));
-		else
+			    "after the launch call within %s us of it (launch "
+			    "latency)", tl_md_ms(p->part[0]),
+			    tl_md_ms(p->part[1]), tl_md_ms(p->part[2]),
+			    tl_md_num(TL_LAUNCH_LATENCY_NS / 1e3, 0));
+			if (p->part[3] > 0 && idle_kind(p) == IDLE_WAIT)
+				fprintf(fp, ", and %s ms later than that: that "
+				    "work started long after its launch call, "
+				    "so it waited on something the trace does "
+				    "not record (an event or another stream, "
+				    "work of another process), or the trace's "
+				    "host and GPU clocks are out of step",
+				    tl_md_ms(p->part[3]));
+			else if (p->part[3] > 0)
+				fprintf(fp, ", and %s ms later than that (waits "
+				    "the trace does not record)",
+				    tl_md_ms(p->part[3]));
+			fputc('.', fp);
+		} else
 			fprintf(fp, "%s ms before the host reached the next op, "
 			    "%s ms after it (the stream has no launch times to "
 			    "split it further).", tl_md_ms(p->part[0]),
@@ -436,12 +470,20 @@ tl_pat_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		    "Path B: none on the kernel side.", fp);
 		break;
 	case TL_PAT_IDLE:
-		if (p->part[2] > p->part[0] + p->part[1])
+		if (idle_kind(p) == IDLE_WAIT)
+			fputs("Path A: find what the delayed work waited for: "
+			    "open the largest gaps (the rough report lists "
+			    "them) in a trace viewer and look for a wait on an "
+			    "event or another stream (`wait_stream`, "
+			    "`wait_event`), other processes on the GPU, or "
+			    "host and GPU timestamps out of step; a trace "
+			    "records the launch, not the wait.", fp);
+		else if (idle_kind(p) == IDLE_LATENCY)
 			fputs("Path A: fewer, larger kernels: capture the step "
 			    "in a GPU graph (`torch.compile(mode=\"reduce-"
 			    "overhead\")`), fuse small ops (`torch.compile`), "
 			    "larger batches.", fp);
-		else if (p->part[1] > p->part[0])
+		else if (idle_kind(p) == IDLE_IN_OP)
 			fputs("Path A: the host spends the gaps inside ops "
 			    "before they launch (library heuristics, memory "
 			    "allocation, lazy loading, first-call compilation): "
@@ -562,23 +604,28 @@ tl_prio_text(FILE *fp, const struct tl_findings *f, enum tl_priority p,
 {
 	const struct tl_findrules *r = &f->rules;
 	const char *of = timeline & 1 ? "of the GPU timeline" : "of compute";
-	const char *effw = timeline & 2 ? "% of its time kept by the fix" :
-	    "% efficiency";
+	/*
+	 * A pattern's counterpart of an op's efficiency is the share of its
+	 * time the fix leaves.
+	 */
+	const char *effw = timeline & 2 ? "the fix leaves %s %% of its time" :
+	    "%s %% efficiency";
 
 	fprintf(fp, "%s (seed rule: ", tl_priority_name(seed));
 	switch (rule) {
 	case TL_PR_CRITICAL:
-		fprintf(fp, "%s %% %s, above %s %%, and %s %s, below %s %%",
-		    tl_md_num(sh, 1), of, tl_md_num(r->critical_pct, 0),
-		    tl_md_num(eff, 1), effw, tl_md_num(r->critical_eff, 0));
+		fprintf(fp, "%s %% %s, above %s %%, and ", tl_md_num(sh, 1),
+		    of, tl_md_num(r->critical_pct, 0));
+		fprintf(fp, effw, tl_md_num(eff, 1));
+		fprintf(fp, ", below %s %%", tl_md_num(r->critical_eff, 0));
 		break;
 	case TL_PR_HIGH_SHARE:
 		fprintf(fp, "%s %% %s, above %s %%", tl_md_num(sh, 1), of,
 		    tl_md_num(r->high_pct, 0));
 		break;
 	case TL_PR_HIGH_EFF:
-		fprintf(fp, "%s %s, below %s %%", tl_md_num(eff, 1), effw,
-		    tl_md_num(r->high_eff, 0));
+		fprintf(fp, effw, tl_md_num(eff, 1));
+		fprintf(fp, ", below %s %%", tl_md_num(r->high_eff, 0));
 		break;
 	case TL_PR_MEDIUM_SHARE:
 		fprintf(fp, "%s %% %s, above %s %%", tl_md_num(sh, 1), of,

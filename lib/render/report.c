@@ -638,13 +638,21 @@ idle_trace(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t,
 	    "host (Python, CPU-side ops, data loading, synchronisation).\n",
 	    t->ngaps, tl_md_ms(t->gap_ns), tl_md_ms(t->host_late_ns),
 	    tl_md_num(share(t->host_late_ns, t->gap_ns), 1));
-	if (t->has_launch && t->ngaps > 0)
+	if (t->has_launch && t->ngaps > 0) {
 		fprintf(fp, "- **Inside the ops:** %s ms passed with the host "
 		    "inside the next op before its launch call (library "
 		    "heuristics, allocation, lazy loading), and %s ms after "
-		    "the launch calls (launch latency, or waits on work of "
-		    "other streams).\n",
-		    tl_md_ms(t->in_op_ns), tl_md_ms(t->latency_ns));
+		    "the launch calls within %s us of them (launch latency)",
+		    tl_md_ms(t->in_op_ns), tl_md_ms(t->latency_ns),
+		    tl_md_num(TL_LAUNCH_LATENCY_NS / 1e3, 0));
+		if (t->wait_ns > 0)
+			fprintf(fp, "; %s ms more passed after launch calls "
+			    "before the GPU started their work: waits the "
+			    "trace does not record (events, other streams, "
+			    "other processes) or host and GPU clocks out of "
+			    "step", tl_md_ms(t->wait_ns));
+		fputs(".\n", fp);
+	}
 	fprintf(fp, "- **Short kernels:** %lld of %lld GPU events (%s %%) "
 	    "run under 10 us and take %s ms (%s %% of their busy time); the "
 	    "median event takes %s us.\n", t->nshort, t->nkernels,

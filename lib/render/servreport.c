@@ -153,8 +153,15 @@ moe(FILE *fp, const struct tl_serving *s)
 		    s->moe_ns), 1), tl_md_num(s->moe_roof_us * 1e3 /
 		    (double)s->moe_modelled_ns * 100.0, 1));
 	else
-		fputs("; none of it has a perf model (no shapes for its "
-		    "grouped GEMMs)", fp);
+		fputs("; none of it has a perf model: the ops that launch its "
+		    "grouped GEMMs do not take the experts' weights as "
+		    "arguments (`vllm::moe_forward` takes the hidden states "
+		    "and the router logits; the intermediate size and top-k "
+		    "are in the model's config), so their work cannot be "
+		    "counted. Ops that take the weights (`vllm::"
+		    "rocm_aiter_fused_moe`, `vllm::outplace_fused_experts`, "
+		    "aiter's MoE stages) and the triton `matmul_ogs` kernels "
+		    "under `vllm::moe_forward` are modelled", fp);
 	fputs(".\n", fp);
 }
 

@@ -19,7 +19,7 @@ struct graph {
 	int64_t start, end;	/* the capture window, ns */
 	int thread;
 	long batch;		/* its capture trace's batch size, or -1 */
-	int *py;		/* its python frames, found on first use */
+	int *py;		/* its frames (in c->py), found on first use */
 	size_t npy;
 	int pydone;
 };
@@ -616,7 +616,7 @@ copy_event(struct merge *m, const struct graph *g, int li, int i)
 	e->dur = end - e->ts;
 	e->uid = m->nextuid++;
 	e->parent = e->sibling = -1;
-	e->flags = ce->kind == TL_EV_PYTHON ? 0 : TL_F_TREE;
+	e->flags = TL_F_TREE;
 	if (TL_IS_HOST(ce->kind)) {
 		e->child = -1;
 		e->nwork = 0;
@@ -653,6 +653,54 @@ cmp_start(const void *a, const void *b)
 	if (x->dur != y->dur)
 		return x->dur > y->dur ? -1 : 1;	/* outer first */
 	return x->uid < y->uid ? -1 : x->uid > y->uid;
+}
+
+/*
+ * The capture trace's python_function frames of g's thread in its window
+ * (module instances, call stacks), mapped into launch li's span on li's
+ * thread: the module context of the ops the capture attributes.
+ */
+static void
+copy_frames(struct merge *m, struct graph *g, int li)
+{
+	struct tl_trace *t = m->t;
+	const struct tl_trace *c = g->c;
+	uint32_t th, to;
+	size_t k;
+
+	if (c->thread_py == NULL)
+		return;		/* the capture trace was read without frames */
+	if (!g->pydone) {
+		size_t cappy = 0;
+
+		th = c->thread_py[g->thread];
+		for (k = 0; k < c->npy; k++) {
+			const struct tl_pyframe *f = &c->py[k];
+
+			if (f->thread == th && f->ts >= g->start &&
+			    f->ts + f->dur <= g->end) {
+				tl_grow(&g->py, &cappy, g->npy + 1,
+				    sizeof(*g->py));
+				g->py[g->npy++] = (int)k;
+			}
+		}
+		g->pydone = 1;
+	}
+	if (g->npy == 0)
+		return;
+	to = tl_trace_pythread(t, t->ev[li].thread);
+	tl_grow(&t->py, &t->cappy, t->npy + g->npy, sizeof(*t->py));
+	for (k = 0; k < g->npy; k++) {
+		const struct tl_pyframe *f = &c->py[g->py[k]];
+		struct tl_pyframe *n = &t->py[t->npy++];
+		int64_t end = map_ts(g, &t->ev[li], f->ts + f->dur);
+
+		n->ts = map_ts(g, &t->ev[li], f->ts);
+		n->dur = end - n->ts;
+		n->name = tl_intern(t->pystr, tl_str(c->pystr, f->name),
+		    tl_strsize(c->pystr, f->name));
+		n->thread = to;
+	}
 }
 
 /* Make child ch the first child of p. */
@@ -693,26 +741,7 @@ graft(struct merge *m, struct graph *g, int li, const int *gpu,
 			tl_grow(&take, &cap, ntake + 1, sizeof(*take));
 			take[ntake++] = a;
 		}
-	if (!g->pydone) {
-		size_t cappy = 0;
-
-		for (k = 0; k < c->nev; k++) {
-			const struct tl_event *e = &c->ev[k];
-
-			if (e->kind == TL_EV_PYTHON &&
-			    (int)e->thread == g->thread &&
-			    e->ts >= g->start && e->ts + e->dur <= g->end) {
-				tl_grow(&g->py, &cappy, g->npy + 1,
-				    sizeof(*g->py));
-				g->py[g->npy++] = (int)k;
-			}
-		}
-		g->pydone = 1;
-	}
-	for (k = 0; k < g->npy; k++) {
-		tl_grow(&take, &cap, ntake + 1, sizeof(*take));
-		take[ntake++] = g->py[k];
-	}
+	copy_frames(m, g, li);
 	sort_t = c;
 	if (ntake > 0)
 		qsort(take, ntake, sizeof(*take), cmp_start);
@@ -734,8 +763,6 @@ graft(struct merge *m, struct graph *g, int li, const int *gpu,
 		int ni = m->newix[take[k]];
 		int p = ce->parent;
 
-		if (ce->kind == TL_EV_PYTHON)
-			continue;
 		if (p >= 0 && m->mark[p] == m->gen)
 			push_child(t, m->newix[p], ni);
 		else

@@ -331,14 +331,42 @@ time_field(const struct fval *v, const char *key, int64_t *ns, char *msg,
  * a NUL byte.
  */
 static uint32_t
+join_pythr(struct tl_trace *t, char **buf, size_t *cap, const char *pid,
+    size_t pn, const char *tid, size_t tn)
+{
+	tl_grow(buf, cap, pn + tn + 1, 1);
+	memcpy(*buf, pid, pn);
+	(*buf)[pn] = '\0';
+	memcpy(*buf + pn + 1, tid, tn);
+	return tl_intern(t->pythr, *buf, pn + tn + 1);
+}
+
+static uint32_t
 pythr_id(struct reader *r, const char *pid, size_t pn, const char *tid,
     size_t tn)
 {
-	tl_grow(&r->kbuf, &r->kcap, pn + tn + 1, 1);
-	memcpy(r->kbuf, pid, pn);
-	r->kbuf[pn] = '\0';
-	memcpy(r->kbuf + pn + 1, tid, tn);
-	return tl_intern(r->t->pythr, r->kbuf, pn + tn + 1);
+	return join_pythr(r->t, &r->kbuf, &r->kcap, pid, pn, tid, tn);
+}
+
+uint32_t
+tl_trace_pythread(struct tl_trace *t, uint32_t k)
+{
+	char *buf = NULL;
+	size_t cap = 0, i;
+
+	if (t->thread_py == NULL) {
+		t->thread_py = tl_malloc((t->nthreads + 1) *
+		    sizeof(*t->thread_py));
+		for (i = 0; i < t->nthreads; i++) {
+			uint32_t pid = t->threads[i].pid, tid = t->threads[i].tid;
+
+			t->thread_py[i] = join_pythr(t, &buf, &cap,
+			    tl_str(t->str, pid), tl_strsize(t->str, pid),
+			    tl_str(t->str, tid), tl_strsize(t->str, tid));
+		}
+		free(buf);
+	}
+	return t->thread_py[k];
 }
 
 /* Set t->thread_py of the new thread k (pid, tid: interned ids). */

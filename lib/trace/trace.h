@@ -259,6 +259,12 @@ int tl_ev_cmp_thread(const struct tl_event *x, const struct tl_event *y);
 /* The value of a top-level member, or NULL. */
 const char *tl_trace_meta(const struct tl_trace *t, const char *key);
 
+/*
+ * The id in t->pythr of event thread k, the frames' name for it; makes
+ * t->thread_py when the trace was read without frames.
+ */
+uint32_t tl_trace_pythread(struct tl_trace *t, uint32_t k);
+
 
 
 /*

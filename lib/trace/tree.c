@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -329,9 +330,47 @@ link_fwd_bwd(struct tl_trace *t)
 	free(idx);
 }
 
+/*
+ * SGLang's profiler numbers the ops it records ("sglang_profiler::
+ * attention_paged_attention_ragged_100"): the name without the trailing
+ * _<digits> is the op's, as TraceLens normalises it
+ * (normalize_sglang_profiler_op_names, TraceLens/Trace2Tree/extensions/
+ * pseudo_ops_utils.py).
+ */
+static void
+sglang_names(struct tl_trace *t)
+{
+	static const char pre[] = "sglang_profiler::";
+	char *buf = NULL;
+	size_t i, n, k, cap = 0;
+
+	for (i = 0; i < t->nev; i++) {
+		struct tl_event *e = &t->ev[i];
+		const char *s;
+
+		if (e->kind != TL_EV_CPU_OP)
+			continue;
+		s = tl_ev_name(t, e);
+		if (strncmp(s, pre, sizeof(pre) - 1) != 0)
+			continue;
+		n = tl_strsize(t->str, e->name);
+		for (k = n; k > sizeof(pre) - 1 && isdigit((unsigned char)s[k - 1]);
+		    k--)
+			;
+		if (k < n && k > sizeof(pre) && s[k - 1] == '_') {
+			/* Interning may move the table s points into. */
+			tl_grow(&buf, &cap, k, 1);
+			memcpy(buf, s, k - 1);
+			e->name = tl_intern(t->str, buf, k - 1);
+		}
+	}
+	free(buf);
+}
+
 void
 tl_tree_build(struct tl_trace *t)
 {
+	sglang_names(t);
 	build_stacks(t);
 	link_gpu(t);
 	reverse_children(t);

@@ -16,7 +16,10 @@ h100-host.json, one thread on an H100 (times in µs):
     779 µs after a synchronisation;
   - aten::addmm [5000, 7500] calls its launch at 7400, 2400 µs into the op;
     its kernel [7410, 7510]: a gap of 2599 = 189 before the op + 2400 in
-    it + 10 after the launch.
+    it + 10 after the launch;
+  - aten::add [7600, 7610] launches at 7602 and its kernel starts only at
+    9610 on an idle GPU: a gap of 2100 = 90 before the op + 2 in it + 100
+    of launch latency + 1908 of a wait the trace does not record.
 h100-gemm.json, an H100 (sm_90):
   - aten::bmm [[96,3137,64],[96,64,3137]] under aten::matmul on a kernel
     built for sm_75 with align1 (3137 is odd), 20 ms;
@@ -127,6 +130,9 @@ def host(path):
              [BF16, BF16, BF16, "Scalar", "Scalar"],
              [[1], [4096, 1], [1, 4096], [], []])
     t.launch(e, "cudaLaunchKernel", 7400, 4, XMMA, 7410, 100)
+    e = t.op("aten::add", 7600, 10, [[4096, 4096], [4096, 4096], []],
+             [BF16, BF16, "Scalar"], [[4096, 1], [4096, 1], []])
+    t.launch(e, "cudaLaunchKernel", 7602, 3, ADD, 9610, 5)
     t.write(path)
 
 

@@ -109,8 +109,10 @@ def sglang():
                   "g_sq=%d" % g, "g_sk=%d" % (g * 200), "g_sqsq=%d" % g,
                   "g_sqsk=%d" % (g * 200)]
         name = "step[%s %s]" % (mode, " ".join(kv))
+        # SGLang's profiler numbers the ops it records.
         t.step(name, 1000 + 100 * i, 90, ctok + g,
-               "sglang_profiler::attention_paged_attention_ragged")
+               "sglang_profiler::attention_paged_attention_ragged_%d"
+               % (100 + i))
     return t
 
 
