@@ -59,6 +59,19 @@ w_host(struct tl_opstream *os, const struct tl_trace *t,
 	tl_w_us(os->w, e->dur);
 }
 
+/* Event i's uid and name, or two empty fields when i < 0. */
+static void
+w_event(struct tl_opstream *os, const struct tl_trace *t, int i)
+{
+	if (i >= 0) {
+		tl_w_int(os->w, t->ev[i].uid);
+		w_interned(os, t, t->ev[i].name);
+	} else {
+		tl_w_empty(os->w);
+		tl_w_empty(os->w);
+	}
+}
+
 static void
 w_args(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_event *e)
@@ -163,20 +176,8 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 		tl_w_us(os->w, r->subtree_busy);
 	kernels_json(os, t, rows, r);
 	w_args(os, t, a);
-	if (p >= 0) {
-		tl_w_int(os->w, t->ev[p].uid);
-		w_interned(os, t, t->ev[p].name);
-	} else {
-		tl_w_empty(os->w);
-		tl_w_empty(os->w);
-	}
-	if (fwd >= 0 && fwd != r->op) {
-		tl_w_int(os->w, t->ev[fwd].uid);
-		w_interned(os, t, t->ev[fwd].name);
-	} else {
-		tl_w_empty(os->w);
-		tl_w_empty(os->w);
-	}
+	w_event(os, t, p);
+	w_event(os, t, fwd != r->op ? fwd : -1);
 	w_opt_int(os, e->seq);
 	if (rows->total_busy > 0)
 		tl_w_double(os->w, (double)r->busy /
@@ -400,13 +401,7 @@ tl_os_kernels(struct tl_opstream *os, const struct tl_trace *t,
 		w_opt_int(os, g->link);
 		tl_w_int(os->w, r >= 0);
 		tl_w_int(os->w, (g->flags & TL_F_GRAPH) != 0);
-		if (r >= 0) {
-			tl_w_int(os->w, t->ev[r].uid);
-			w_interned(os, t, t->ev[r].name);
-		} else {
-			tl_w_empty(os->w);
-			tl_w_empty(os->w);
-		}
+		w_event(os, t, r);
 		if (p >= 0) {
 			const struct tl_event *o = &t->ev[p];
 

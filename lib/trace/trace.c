@@ -922,6 +922,16 @@ is_cat(const char *s, size_t n)
 	return n == 3 && s[0] == 'c' && s[1] == 'a' && s[2] == 't';
 }
 
+/* The value whose text is s[0..end), as the tokeniser gives it. */
+static void
+rd_fval(struct fval *v, const char *s, const char *end)
+{
+	v->type = *s == '"' ? TL_J_STRING : *s == '{' ? TL_J_OBJECT :
+	    *s == '[' ? TL_J_ARRAY : TL_J_PRIM;
+	v->s = v->type == TL_J_STRING ? s + 1 : s;
+	v->n = (size_t)(end - s) - (v->type == TL_J_STRING ? 2 : 0);
+}
+
 /* The index in arg_keys of the key s[0..n), or -1. */
 static int
 arg_key(const char *s, size_t n)
@@ -929,29 +939,14 @@ arg_key(const char *s, size_t n)
 	int k;
 
 	switch (n) {
-	case 4:
-		k = A_GRID;
-		break;
-	case 5:
-		k = A_BLOCK;
-		break;
-	case 6:
-		k = s[0] == 's' ? A_STREAM : A_KERNEL;
-		break;
-	case 10:
-		k = s[6] == 'D' ? A_DIMS : A_TYPES;
-		break;
-	case 11:
-		k = s[0] == 'c' ? A_CORR : A_EXTID;
-		break;
-	case 13:
-		k = A_STRIDES;
-		break;
-	case 15:
-		k = s[0] == 'S' ? A_SEQ : A_CONCRETE;
-		break;
-	default:
-		return -1;
+	case 4: k = A_GRID; break;
+	case 5: k = A_BLOCK; break;
+	case 6: k = s[0] == 's' ? A_STREAM : A_KERNEL; break;
+	case 10: k = s[6] == 'D' ? A_DIMS : A_TYPES; break;
+	case 11: k = s[0] == 'c' ? A_CORR : A_EXTID; break;
+	case 13: k = A_STRIDES; break;
+	case 15: k = s[0] == 'S' ? A_SEQ : A_CONCRETE; break;
+	default: return -1;
 	}
 	return memcmp(arg_keys[k], s, n) == 0 ? k : -1;
 }
@@ -1004,13 +999,8 @@ rd_value(const char *s, const char *end, int depth, struct fval *v)
 		q = s;
 		if ((s = rd_value(s, end, depth + 1, NULL)) == NULL)
 			return NULL;
-		if (k >= 0) {
-			v[k].type = *q == '"' ? TL_J_STRING : *q == '{' ?
-			    TL_J_OBJECT : *q == '[' ? TL_J_ARRAY : TL_J_PRIM;
-			v[k].s = v[k].type == TL_J_STRING ? q + 1 : q;
-			v[k].n = (size_t)(s - q) -
-			    (v[k].type == TL_J_STRING ? 2 : 0);
-		}
+		if (k >= 0)
+			rd_fval(&v[k], q, s);
 		s = rd_blank(s);
 		if (*s == ',')
 			s = rd_blank(s + 1);
@@ -1114,13 +1104,8 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 			}
 			lenient = kind == TL_EV_PYTHON &&
 			    p->o->keep_python == TL_PY_CONTEXT;
-		} else if (k >= 0 && k < NTOP && fv[k].type == TL_J_UNDEF) {
-			fv[k].type = *v == '"' ? TL_J_STRING : *v == '{' ?
-			    TL_J_OBJECT : *v == '[' ? TL_J_ARRAY : TL_J_PRIM;
-			fv[k].s = fv[k].type == TL_J_STRING ? v + 1 : v;
-			fv[k].n = (size_t)(s - v) -
-			    (fv[k].type == TL_J_STRING ? 2 : 0);
-		}
+		} else if (k >= 0 && k < NTOP && fv[k].type == TL_J_UNDEF)
+			rd_fval(&fv[k], v, s);
 		s = rd_blank(s);
 		if (*s == ',') {
 			s = rd_blank(s + 1);
