@@ -305,9 +305,9 @@ added up). Files are read from the page cache; output goes to `/dev/null`.
 The pipeline row is the whole standalone analysis, from the gzipped trace
 to the last stage that exists (`tl-findings` when it is built).
 
-`tl-parse -j 1` reads on one thread (inflating on a second one); plain
-`tl-parse` cuts and tokenises the events on one thread per CPU (`-j N`,
-the default), with the same output. The last column is each median's
+`tl-parse -j 1` reads and writes on one thread (inflating on a second
+one); plain `tl-parse` reads the events and formats the op stream's rows
+on one thread per CPU (`-j N`, the default), with the same output. The last column is each median's
 ratio to `igzip -dc`'s (ISA-L's inflate to a pipe, the floor for reading
 the gzip file), when `igzip` (Debian `isal`) is installed.
 
@@ -339,18 +339,23 @@ for the sort), the timeline's intervals, or the op stream's rows (48
 bytes each, and 4 bytes per GPU event in them). Interned strings do not
 grow with K; input and output buffers take about 3 MB, and reading on N
 threads adds N + 3 blocks of 256 KiB with the workers' records of them
-(about 0.5 MiB a thread) and each thread's own string table.
+(about 0.5 MiB a thread) and each thread's own string table; writing
+the rows on N threads, two chunks of 64 rows a thread (about 0.2 MiB).
 
-Where tl-parse's time goes: the input thread inflates (ISA-L: about a
-sixth of zlib's time); the worker threads cut the events out of the
-text and tokenise the kept ones with jsmn (the largest share: jsmn
-alone is about a third of the instructions of a one-thread run;
-python_function frames are read in one plain pass over their members,
-without jsmn); the
-main thread merges their records in file order (string ids, threads,
-flows, linking keys) and then, alone, builds the call tree, links,
-computes the timeline, rolls up and writes the rows, a part that
-threads do not shorten.
+Where tl-parse's time goes (instructions of a one-thread run on the
+trace itself, `valgrind --tool=callgrind`, which unlike wall time do not
+depend on the machine's load): 52 % reading the events, in one pass over
+each event's bytes that finds its end, checks the JSON and picks out the
+members tl needs (on the worker threads; events it cannot read plainly,
+such as malformed ones, go to the jsmn tokeniser, which says what is
+wrong); 11 % inflating (ISA-L, on the input thread); 15 % formatting the
+op stream's rows (on the worker threads, in chunks written in order);
+and on the main thread alone, 6 % merging the workers' records in file
+order (string ids, threads, flows, linking keys, pruning the
+python_function frames), 7 % building the call tree and linking, and
+about 5 % rolling up, finding the iterations and the timeline. On two
+cores the four threads of the read (input, two workers, main) share
+them; the main thread's part is what more cores do not shorten.
 
 tl-findings keeps 32 bytes per GPU event of its input (and as much again
 while it sorts them) for the idle-gap analysis and the median kernel

@@ -35,6 +35,12 @@ check "bad --threads: exit 2" \
     "$P -j 0 $SAMPLE 2>/dev/null; [ \$? = 2 ] && $P --threads x $SAMPLE 2>/dev/null; [ \$? = 2 ]"
 check "--threads 1, 2 and 5: the same output, every view" \
     "for v in '' -t -k -m -l --stack; do $P -j 1 \$v $SAMPLE > $tmp/a && $P -j 2 \$v $SAMPLE > $tmp/b && $P --threads 5 \$v $SAMPLE > $tmp/c && cmp $tmp/a $tmp/b && cmp $tmp/a $tmp/c || exit 1; done"
+if need_shared "--threads on a trace of many rows"; then
+	# More rows than two chunks of tl_os_rows (256 each): formatted on
+	# several threads and written in order.
+	check "--threads 1 and 3: the same op stream formatted on several threads (TSV, CSV, --stack, --launchers)" \
+	    "for v in '' --csv --stack -l; do $P -j 1 \$v $T/mi300-resnet-act-checkpoint.json.gz > $tmp/a && $P -j 3 \$v $T/mi300-resnet-act-checkpoint.json.gz > $tmp/b && [ \$(wc -l < $tmp/a) -gt 600 ] && cmp $tmp/a $tmp/b || exit 1; done"
+fi
 check "--threads: the same errors on bad input" \
     "for f in tests/bad/*.json*; do $P -j 1 \$f > $tmp/a 2> $tmp/ea; r1=\$?; $P -j 3 \$f > $tmp/b 2> $tmp/eb; [ \$? = \$r1 ] && cmp -s $tmp/a $tmp/b && cmp -s $tmp/ea $tmp/eb || { echo \$f; exit 1; }; done"
 

@@ -13,6 +13,11 @@ tl_w_init(struct tl_writer *w, FILE *fp, int csv)
 	w->col = 0;
 }
 
+/* The letter of a byte's TSV escape (COPY text: \t \n \r \\), else 0. */
+static const char tsv_esc[256] = {
+	['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r', ['\\'] = '\\'
+};
+
 static void
 sep(struct tl_writer *w)
 {
@@ -51,15 +56,10 @@ tl_w_mem(struct tl_writer *w, const char *s, size_t n)
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		char c = s[i], e;
+		char e = tsv_esc[(unsigned char)s[i]];
 
-		switch (c) {
-		case '\t': e = 't'; break;
-		case '\n': e = 'n'; break;
-		case '\r': e = 'r'; break;
-		case '\\': e = '\\'; break;
-		default: continue;
-		}
+		if (e == 0)
+			continue;
 		fwrite(s + run, 1, i - run, w->fp);
 		putc_unlocked('\\', w->fp);
 		putc_unlocked(e, w->fp);
@@ -417,8 +417,9 @@ tl_w_double(struct tl_writer *w, double d)
 	/*
 	 * A small cache of recent texts: roofs, baselines and other values
 	 * repeat on every row of a trace, and formatting is the costly part.
+	 * One per thread: rows are formatted on several (trace/opstream.h).
 	 */
-	static struct {
+	static _Thread_local struct {
 		double d;
 		char text[40];
 	} cache[64];

@@ -302,3 +302,11 @@ tl_contains_ci(const char *s, const char *part)
 			return 1;
 	return 0;
 }
+
+int
+tl_ncpu(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}

@@ -51,6 +51,8 @@ void *tl_realloc(void *p, size_t n);
 /* Grow *p so that it holds at least need elements of size bytes. */
 void tl_grow(void *pp, size_t *cap, size_t need, size_t size);
 char *tl_strdup(const char *s);
+/* The online CPUs (1 to 1024): the default number of threads. */
+int tl_ncpu(void);
 /* 1 if part occurs in s, ignoring ASCII case. */
 int tl_contains_ci(const char *s, const char *part);
 

@@ -1,8 +1,10 @@
 /* See LICENSE file for copyright and license details. */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/strmap.h"
 #include "common/tabfile.h"
 #include "common/util.h"
 #include "stream/category.h"
@@ -19,6 +21,15 @@ static struct entry *tab;
 static size_t ntab, captab;
 static char *text;
 static int loaded;
+/*
+ * The names matched so far and the entry each matched (ntab: none): a
+ * trace names the same kernels again and again, and a name tries the
+ * patterns one by one.  At most SEEN_MAX names; a mutex for threads.
+ */
+#define SEEN_MAX 65536
+static struct tl_strmap seen;
+static size_t *seenix, capseen;
+static pthread_mutex_t seenmu = PTHREAD_MUTEX_INITIALIZER;
 static const struct tl_kerninfo unknown = {
 	"other", "other kernels", TL_GC_COMPUTE, 0
 };
@@ -78,6 +89,10 @@ tl_kerntable_load(const char *path)
 	text = NULL;
 	ntab = 0;
 	loaded = 1;
+	pthread_mutex_lock(&seenmu);
+	tl_strmap_free(&seen);
+	tl_strmap_init(&seen);
+	pthread_mutex_unlock(&seenmu);
 	if (tl_tabfile_open(&t, path, tl_default_kernels,
 	    "built-in kernels.tsv", col, 5, 3, 0) < 0) {
 		tl_warn("%s", t.err);
@@ -129,12 +144,28 @@ tl_kerntable_load(const char *path)
 const struct tl_kerninfo *
 tl_kerntable_find(const char *name)
 {
-	size_t i;
+	size_t i, n = strlen(name);
+	int64_t k;
+	int added;
 
 	if (!loaded && tl_kerntable_load(NULL) < 0)
 		tl_die("the built-in kernel table is broken");
-	for (i = 0; i < ntab; i++)
-		if (tl_glob_ci(tab[i].pattern, name))
-			return &tab[i].info;
-	return &unknown;
+	pthread_mutex_lock(&seenmu);
+	k = tl_strmap_get(&seen, name, n);
+	i = k >= 0 ? seenix[k] : 0;
+	pthread_mutex_unlock(&seenmu);
+	if (k < 0) {
+		for (i = 0; i < ntab; i++)
+			if (tl_glob_ci(tab[i].pattern, name))
+				break;
+		pthread_mutex_lock(&seenmu);
+		if (seen.n < SEEN_MAX) {
+			k = tl_strmap_add(&seen, name, n, &added);
+			tl_grow(&seenix, &capseen, (size_t)k + 1,
+			    sizeof(*seenix));
+			seenix[k] = i;
+		}
+		pthread_mutex_unlock(&seenmu);
+	}
+	return i < ntab ? &tab[i].info : &unknown;
 }

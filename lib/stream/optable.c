@@ -25,6 +25,8 @@ static struct entry *tab;
 static size_t ntab, captab;
 static char *text;
 static struct tl_map exact;	/* (hash, length) -> entry */
+static size_t *prefixes;	/* the prefix entries, in table order */
+static size_t nprefix;
 
 /* The row's model columns: known families, bwd_model "yes" or empty. */
 static int
@@ -62,6 +64,7 @@ tl_optable_load(const char *path, int (*known)(const char *family))
 	free(text);
 	text = NULL;
 	ntab = 0;
+	nprefix = 0;
 	tl_map_free(&exact);
 	if (tl_tabfile_open(&t, path, tl_default_ops, "built-in ops.tsv", col, 6,
 	    3, 0) < 0) {
@@ -107,6 +110,13 @@ tl_optable_load(const char *path, int (*known)(const char *family))
 		if (!tab[i].prefix)
 			tl_map_put(&exact, tl_hash(tab[i].name, tab[i].len),
 			    tab[i].len, (int64_t)i);
+	/* The prefixes apart: a name no entry names tries only them. */
+	free(prefixes);
+	prefixes = tl_calloc(ntab + 1, sizeof(*prefixes));
+	nprefix = 0;
+	for (size_t i = 0; i < ntab; i++)
+		if (tab[i].prefix)
+			prefixes[nprefix++] = i;
 	return 0;
 }
 
@@ -118,9 +128,12 @@ tl_optable_find(const char *name)
 
 	if (k != NULL && memcmp(tab[*k].name, name, n) == 0)
 		return &tab[*k].info;
-	for (i = 0; i < ntab; i++)
-		if (tab[i].prefix && strncmp(tab[i].name, name, tab[i].len) == 0)
-			return &tab[i].info;
+	for (i = 0; i < nprefix; i++) {
+		const struct entry *e = &tab[prefixes[i]];
+
+		if (strncmp(e->name, name, e->len) == 0)
+			return &e->info;
+	}
 	return NULL;
 }
 

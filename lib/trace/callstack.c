@@ -12,6 +12,7 @@ struct tl_callstack {
 	size_t n;
 	int *chain;
 	size_t cap;
+	int shared;		/* py and up are another's */
 };
 
 static const struct tl_trace *sort_t;
@@ -66,13 +67,28 @@ tl_callstack_new(const struct tl_trace *t)
 	return cs;
 }
 
+struct tl_callstack *
+tl_callstack_dup(const struct tl_callstack *cs)
+{
+	struct tl_callstack *d = tl_calloc(1, sizeof(*d));
+
+	d->t = cs->t;
+	d->py = cs->py;
+	d->up = cs->up;
+	d->n = cs->n;
+	d->shared = 1;
+	return d;
+}
+
 void
 tl_callstack_free(struct tl_callstack *cs)
 {
 	if (cs == NULL)
 		return;
-	free(cs->py);
-	free(cs->up);
+	if (!cs->shared) {
+		free(cs->py);
+		free(cs->up);
+	}
 	free(cs->chain);
 	free(cs);
 }

@@ -15,6 +15,11 @@ struct tl_callstack;
 struct tl_callstack *tl_callstack_new(const struct tl_trace *t);
 void tl_callstack_free(struct tl_callstack *cs);
 /*
+ * Another reader of cs's frames, for another thread: it shares them
+ * (free it before cs) and has scratch of its own.
+ */
+struct tl_callstack *tl_callstack_dup(const struct tl_callstack *cs);
+/*
  * Folded stack "outer;...;inner" of the frames around event i: the
  * innermost depth of them (0: all); "" when the trace's python_function
  * events were not read (TL_PY_SKIP).

@@ -12,7 +12,10 @@
 /* Byte classes outside strings. */
 enum { C_OTHER, C_QUOTE, C_OPEN, C_CLOSE, C_NUL };
 
-static unsigned char cls[256];
+static const unsigned char cls[256] = {
+	[0] = C_NUL, ['"'] = C_QUOTE, ['{'] = C_OPEN, ['['] = C_OPEN,
+	['}'] = C_CLOSE, [']'] = C_CLOSE
+};
 
 struct par;
 
@@ -33,15 +36,6 @@ struct scanner {
 
 static long par_read(struct scanner *s, char *dst, size_t n);
 static int par_take(struct scanner *s, uint64_t *index);
-
-static void
-init_classes(void)
-{
-	cls['"'] = C_QUOTE;
-	cls['{'] = cls['['] = C_OPEN;
-	cls['}'] = cls[']'] = C_CLOSE;
-	cls[0] = C_NUL;
-}
 
 static int
 fail(struct scanner *s, size_t at, const char *what)
@@ -121,6 +115,76 @@ peek(struct scanner *s, size_t *keep)
 }
 
 /*
+ * The one state machine that finds where a JSON value ends: strings (a
+ * quote ends one unless an odd number of backslashes comes before it),
+ * and brackets, balanced.  It goes on over d[*pos..len) (d[len] is NUL)
+ * from state sp: 0 with *pos one past the value's end, 1 when the bytes
+ * end first (the state kept, to go on over more of them), -1 at the byte
+ * *pos that cannot be one ('}' or ']' unbalanced: sp->depth < 0; a NUL).
+ * Strings are not otherwise checked here: the event reader does that.
+ */
+int
+tl_span_scan(struct tl_span *sp, const char *d, size_t len, size_t *pos)
+{
+	size_t p = *pos;
+
+	while (p < len) {
+		if (sp->in_str) {
+			const char *q = memchr(d + p, '"', len - p);
+			size_t bs;
+
+			if (q == NULL) {
+				p = len;
+				break;
+			}
+			p = (size_t)(q - d);
+			for (bs = 0; p - bs > sp->strstart &&
+			    d[p - bs - 1] == '\\'; bs++)
+				;
+			p++;
+			if (bs % 2 == 0) {
+				sp->in_str = 0;
+				if (sp->depth == 0) {
+					*pos = p;
+					return 0;
+				}
+			}
+			continue;
+		}
+		/* d[len] is NUL: no bound check for the ordinary bytes. */
+		while (cls[(unsigned char)d[p]] == C_OTHER)
+			p++;
+		if (p == len)
+			break;
+		switch (cls[(unsigned char)d[p]]) {
+		case C_QUOTE:
+			sp->in_str = 1;
+			sp->strstart = p + 1;
+			break;
+		case C_OPEN:
+			sp->depth++;
+			break;
+		case C_CLOSE:
+			if (--sp->depth == 0) {
+				*pos = p + 1;
+				return 0;
+			}
+			if (sp->depth < 0) {
+				*pos = p;
+				return -1;
+			}
+			break;
+		default:	/* C_NUL */
+			*pos = p;
+			return -1;
+		}
+		p++;
+	}
+	*pos = p;
+	return 1;
+}
+
+/*
  * Find the end of the JSON value starting at s->pos (a non-blank byte).
  * On success s->pos is one past its end and *start is its first byte
  * (adjusted for buffer moves).  Strings, objects, arrays and primitives.
@@ -128,8 +192,7 @@ peek(struct scanner *s, size_t *keep)
 static int
 scan_value(struct scanner *s, size_t *start)
 {
-	int depth = 0, in_str = 0;
-	size_t strstart = 0;
+	struct tl_span sp = { 0, 0, 0 };
 	unsigned char c = (unsigned char)s->buf[s->pos];
 
 	if (c != '"' && c != '{' && c != '[') {
@@ -154,76 +217,23 @@ scan_value(struct scanner *s, size_t *start)
 		}
 	}
 	for (;;) {
-		/*
-		 * Locals, not s->pos: stores through the char buffer would
-		 * force s->pos back to memory on every byte.  buf[len] is a
-		 * NUL sentinel (refill keeps a spare byte), so the loop that
-		 * skips ordinary bytes needs no bound check.
-		 */
-		const char *b = s->buf;
-		size_t pos = s->pos, len = s->len;
-
-		s->buf[len] = '\0';
-		while (pos < len) {
-			if (in_str) {
-				const char *q = memchr(b + pos, '"', len - pos);
-				size_t bs;
-
-				if (q == NULL) {
-					pos = len;
-					break;
-				}
-				pos = (size_t)(q - b);
-				for (bs = 0; pos - bs > strstart &&
-				    b[pos - bs - 1] == '\\'; bs++)
-					;
-				pos++;
-				if (bs % 2 == 0) {
-					in_str = 0;
-					if (depth == 0) {
-						s->pos = pos;
-						return 0;
-					}
-				}
-				continue;
-			}
-			while (cls[(unsigned char)b[pos]] == C_OTHER)
-				pos++;
-			if (pos == len)
-				break;
-			switch (cls[(unsigned char)b[pos]]) {
-			case C_QUOTE:
-				in_str = 1;
-				strstart = pos + 1;
-				break;
-			case C_OPEN:
-				depth++;
-				break;
-			case C_CLOSE:
-				if (--depth == 0) {
-					s->pos = pos + 1;
-					return 0;
-				}
-				if (depth < 0)
-					return fail(s, pos, "unbalanced '}' or ']'");
-				break;
-			case C_NUL:
-				return fail(s, pos, "NUL byte in JSON");
-			default:
-				break;
-			}
-			pos++;
-		}
-		s->pos = pos;
 		size_t shift;
-		int r = refill(s, *start, &shift);
+		int r;
 
+		s->buf[s->len] = '\0';	/* refill keeps a spare byte */
+		r = tl_span_scan(&sp, s->buf, s->len, &s->pos);
+		if (r == 0)
+			return 0;
+		if (r < 0)
+			return fail(s, s->pos, sp.depth < 0 ?
+			    "unbalanced '}' or ']'" : "NUL byte in JSON");
+		r = refill(s, *start, &shift);
 		*start -= shift;
-		strstart -= shift;
+		sp.strstart -= shift;
 		if (r < 0)
 			return -1;
 		if (r == 0)
-			return fail(s, s->len, in_str ?
+			return fail(s, s->len, sp.in_str ?
 			    "truncated JSON: unterminated string" :
 			    "truncated JSON: unterminated object or array");
 	}
@@ -287,6 +297,27 @@ scan_events(struct scanner *s, const struct tl_scan_cb *cb)
 				return -1;
 			if (r > 0)
 				continue;
+		}
+		if (cb->read != NULL && cb->parse != NULL) {
+			/* In one pass, when the event is all in the buffer. */
+			uint64_t off = s->base + s->pos;
+			size_t n;
+			int r;
+
+			s->buf[s->len] = '\0';	/* refill keeps a spare byte */
+			s->out.len = 0;
+			r = cb->read(s->w, &s->out, s->buf + s->pos,
+			    s->len - s->pos, off, &n);
+			if (r >= 0) {
+				s->pos += n;
+				if (cb->merge(cb->ctx, r ? s->out.p : NULL, index,
+				    off) < 0) {
+					s->failed = 1;
+					return -1;
+				}
+				index++;
+				continue;
+			}
 		}
 		start = s->pos;
 		if (scan_value(s, &start) < 0)
@@ -478,57 +509,16 @@ qb(const struct par *p, uint64_t seq)
 /*
  * Find the end of the object at d[pos] ('{') within d[0..len) (d[len] is
  * NUL); 0 with *end one past its '}', 1 if the block ends first, -1 if
- * the bytes are not one (a NUL, or an unbalanced bracket).  The loop is
- * scan_value's.
+ * the bytes are not one (a NUL, or an unbalanced bracket).
  */
 static int
 cut_object(const char *d, size_t len, size_t pos, size_t *end)
 {
-	int depth = 0, in_str = 0;
-	size_t strstart = 0;
+	struct tl_span sp = { 0, 0, 0 };
+	int r = tl_span_scan(&sp, d, len, &pos);
 
-	while (pos < len) {
-		if (in_str) {
-			const char *q = memchr(d + pos, '"', len - pos);
-			size_t bs;
-
-			if (q == NULL)
-				return 1;
-			pos = (size_t)(q - d);
-			for (bs = 0; pos - bs > strstart &&
-			    d[pos - bs - 1] == '\\'; bs++)
-				;
-			pos++;
-			if (bs % 2 == 0)
-				in_str = 0;
-			continue;
-		}
-		while (cls[(unsigned char)d[pos]] == C_OTHER)
-			pos++;
-		if (pos == len)
-			return 1;
-		switch (cls[(unsigned char)d[pos]]) {
-		case C_QUOTE:
-			in_str = 1;
-			strstart = pos + 1;
-			break;
-		case C_OPEN:
-			depth++;
-			break;
-		case C_CLOSE:
-			if (--depth == 0) {
-				*end = pos + 1;
-				return 0;
-			}
-			if (depth < 0)
-				return -1;
-			break;
-		default:	/* C_NUL */
-			return -1;
-		}
-		pos++;
-	}
-	return 1;
+	*end = pos;
+	return r;
 }
 
 static int
@@ -572,12 +562,15 @@ guess_start(const struct block *b, size_t from)
 	return b->len;
 }
 
-/* Cut block b into events and read each with parse (any thread). */
+/*
+ * Cut block b into events and read each (any thread): with read, in one
+ * pass where it can, else with parse once cut.
+ */
 static void
 cut_block(const struct tl_scan_cb *cb, struct block *b, void *w)
 {
 	const char *d = b->data;
-	size_t len = b->len, pos, end, q;
+	size_t len = b->len, pos, end, q, n;
 	uint32_t follows = 0;
 
 	b->nev = 0;
@@ -585,24 +578,35 @@ cut_block(const struct tl_scan_cb *cb, struct block *b, void *w)
 	pos = guess_start(b, 0);
 	while (pos < len) {
 		struct cut *c;
-		int r = cut_object(d, len, pos, &end);
+		size_t at;
+		int r = -1;
 
-		if (r > 0)
-			break;
-		if (r < 0) {
-			pos = guess_start(b, pos + 1);
-			follows = 0;
-			continue;
+		b->out.len = (b->out.len + 7) & ~(size_t)7;
+		at = b->out.len;
+		if (cb->read != NULL)
+			r = cb->read(w, &b->out, d + pos, len - pos,
+			    b->base + pos, &n);
+		if (r >= 0)
+			end = pos + n;
+		else {
+			int k = cut_object(d, len, pos, &end);
+
+			if (k > 0)
+				break;
+			if (k < 0) {
+				pos = guess_start(b, pos + 1);
+				follows = 0;
+				continue;
+			}
+			r = cb->parse(w, &b->out, d + pos, end - pos,
+			    b->base + pos);
 		}
 		tl_grow(&b->ev, &b->capev, b->nev + 1, sizeof(*b->ev));
 		c = &b->ev[b->nev++];
 		c->start = (uint32_t)pos;
 		c->len = (uint32_t)(end - pos);
 		c->follows = follows;
-		b->out.len = (b->out.len + 7) & ~(size_t)7;
-		c->rec = (uint32_t)b->out.len;
-		if (!cb->parse(w, &b->out, d + pos, end - pos, b->base + pos))
-			c->rec = NOREC;
+		c->rec = r ? (uint32_t)at : NOREC;
 		/* The next event follows if only a comma lies between. */
 		for (q = end; q < len && blank(d[q]); q++)
 			;
@@ -985,8 +989,6 @@ tl_scan(struct tl_input *in, const struct tl_scan_cb *cb)
 	struct scanner s;
 	int c, rc;
 
-	if (cls['"'] == 0)
-		init_classes();
 	memset(&s, 0, sizeof(s));
 	s.in = in;
 	s.name = tl_input_name(in);

@@ -65,9 +65,37 @@ struct tl_scan_cb {
 	    size_t len, uint64_t offset);
 	int (*merge)(void *ctx, const void *rec, uint64_t index,
 	    uint64_t offset);
+	/*
+	 * Optional: parse in one pass that also finds the event's end.
+	 * ev[0..avail) holds the event from its '{' and perhaps more
+	 * (ev[avail] is NUL).  Returns as parse, with *len the event's
+	 * length, which is the length the scanner finds, and the record
+	 * the one parse writes; or -1, having written nothing, when the
+	 * bytes end first or are not plain enough to read in one pass:
+	 * the scanner finds the end itself then and calls parse.
+	 */
+	int (*read)(void *w, struct tl_scan_out *out, const char *ev,
+	    size_t avail, uint64_t offset, size_t *len);
 	int nthreads;		/* threads cutting events; <= 1: this one */
 	size_t block;		/* block size; 0: TL_SCAN_BLOCK */
 };
+
+/*
+ * Where a JSON value ends, in pieces: the scanner's one state machine,
+ * for a reader that goes on from a place it knows.  Start with all
+ * zero (at the value's first byte), or with depth d and the rest zero
+ * inside d open objects or arrays, outside a string.  Goes on over
+ * d[*pos..len) (d[len] must be NUL): 0 with *pos one past the value's
+ * end; 1 when the bytes end first (*pos == len; go on with more, the
+ * string start moved as they were); -1 at the byte *pos that cannot be
+ * in JSON there (a NUL, or with depth < 0 an unbalanced '}' or ']').
+ */
+struct tl_span {
+	int depth, in_str;
+	size_t strstart;	/* the current string's first byte */
+};
+
+int tl_span_scan(struct tl_span *sp, const char *d, size_t len, size_t *pos);
 
 /*
  * Scan the whole input.  Returns 0, or -1 after printing

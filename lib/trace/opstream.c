@@ -1,8 +1,10 @@
 /* See LICENSE file for copyright and license details. */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "stream/optable.h"
 #include "trace/callstack.h"
 #include "trace/context.h"
@@ -55,6 +57,19 @@ w_host(struct tl_opstream *os, const struct tl_trace *t,
 	w_interned(os, t, tl_ev_tid(t, e));
 	tl_w_us(os->w, e->ts);
 	tl_w_us(os->w, e->dur);
+}
+
+/* Event i's uid and name, or two empty fields when i < 0. */
+static void
+w_event(struct tl_opstream *os, const struct tl_trace *t, int i)
+{
+	if (i >= 0) {
+		tl_w_int(os->w, t->ev[i].uid);
+		w_interned(os, t, t->ev[i].name);
+	} else {
+		tl_w_empty(os->w);
+		tl_w_empty(os->w);
+	}
 }
 
 static void
@@ -119,95 +134,221 @@ w_trace(struct tl_opstream *os, const struct tl_trace *t)
 		tl_w_empty(os->w);
 }
 
+/* What every row of the op stream reads besides itself. */
+struct rowctx {
+	const struct tl_trace *t;
+	const struct tl_rows *rows;
+	const struct tl_timeline *tl;
+	struct tl_steps steps;
+	struct tl_iters it;
+};
+
+/* Row r of the op stream, with the module columns when cs != NULL. */
+static void
+w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
+    struct tl_callstack *cs)
+{
+	const struct tl_trace *t = c->t;
+	const struct tl_rows *rows = c->rows;
+	const struct tl_timeline *tl = c->tl;
+	const struct tl_event *e = &t->ev[r->op];
+	/* A pseudo-op's parent is the op it was split from. */
+	int p = r->kind == TL_ROW_PSEUDO ? r->op :
+	    tl_tree_cpu_ancestor(t, r->op);
+	int fwd = r->fwd >= 0 ? r->fwd : tl_forward_of(t, r->op);
+	const struct tl_event *a = r->kind == TL_ROW_BWD && r->fwd >= 0 ?
+	    &t->ev[r->fwd] : e;	/* the args a model reads */
+	long x;
+
+	w_trace(os, t);
+	tl_w_int(os->w, e->uid);
+	if (r->name != NULL)
+		tl_w_str(os->w, r->name);
+	else
+		w_interned(os, t, e->name);
+	tl_w_str(os->w, r->category);
+	tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
+	tl_w_str(os->w, tl_rowkind_name(r->kind));
+	w_host(os, t, e);
+	tl_w_int(os->w, r->ngpu);
+	tl_w_us(os->w, r->busy);
+	if (os->launchers)
+		tl_w_us(os->w, r->subtree_busy);
+	kernels_json(os, t, rows, r);
+	w_args(os, t, a);
+	w_event(os, t, p);
+	w_event(os, t, fwd != r->op ? fwd : -1);
+	w_opt_int(os, e->seq);
+	if (rows->total_busy > 0)
+		tl_w_double(os->w, (double)r->busy /
+		    (double)rows->total_busy * 100.0);
+	else
+		tl_w_empty(os->w);
+	tl_w_us(os->w, tl->total);
+	tl_w_us(os->w, tl->busy);
+	tl_w_us(os->w, tl->compute);
+	tl_w_us(os->w, tl->exposed_comm);
+	tl_w_us(os->w, tl->exposed_memcpy);
+	tl_w_us(os->w, tl->idle);
+	tl_w_us(os->w, tl->unlinked_busy);
+	tl_w_int(os->w, tl->unlinked_events);
+	tl_w_str(os->w, t->gpu.name);
+	tl_w_str(os->w, t->gpu.arch);
+	w_pos_int(os, t->gpu.compute_units);
+	w_pos_int(os, t->gpu.memory_bytes);
+	tl_context_args(t, &c->steps, rows, r, &os->jb);
+	tl_w_mem(os->w, os->jb.s, os->jb.n);
+	if ((x = tl_iters_of(&c->it, t, r->op)) >= 0) {
+		tl_w_int(os->w, c->it.v[x].number);
+		tl_w_str(os->w, tl_phase_names[c->it.v[x].si.phase]);
+	} else {
+		tl_w_empty(os->w);
+		tl_w_empty(os->w);
+	}
+	if (cs != NULL) {
+		tl_module_of(cs, r->op, &os->jb);
+		tl_w_mem(os->w, os->jb.s, os->jb.n);
+		tl_callstack_of(cs, r->op, os->depth, &os->jb);
+		tl_w_mem(os->w, os->jb.s, os->jb.n);
+	}
+	tl_w_eol(os->w);
+}
+
+/*
+ * Rows on several threads: each formats chunks of CHUNK rows into memory
+ * of its own, taking the next chunk in turn, while the calling thread
+ * writes the chunks out in order, so the output is the one thread's.
+ * At most AHEAD chunks per thread wait to be written (memory).
+ */
+#define CHUNK 64
+#define AHEAD 1
+
+struct chunk {
+	char *buf;
+	size_t len;
+	int done;
+};
+
+struct rowpar {
+	struct tl_opstream *os;
+	const struct rowctx *c;
+	struct tl_callstack *cs;
+	struct chunk *ch;
+	size_t nch, next, written, ahead;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+};
+
+struct rowworker {
+	struct rowpar *rp;
+	pthread_t th;
+};
+
+static void *
+row_worker(void *arg)
+{
+	struct rowpar *rp = ((struct rowworker *)arg)->rp;
+	struct tl_callstack *cs = rp->cs != NULL ? tl_callstack_dup(rp->cs) :
+	    NULL;
+	struct tl_writer w;
+	struct tl_opstream os = *rp->os;
+	size_t k, i;
+
+	os.w = &w;
+	memset(&os.jb, 0, sizeof(os.jb));
+	for (;;) {
+		struct chunk *ch;
+		FILE *fp;
+
+		pthread_mutex_lock(&rp->mu);
+		while (rp->next < rp->nch && rp->next >= rp->written + rp->ahead)
+			pthread_cond_wait(&rp->cv, &rp->mu);
+		k = rp->next++;
+		pthread_mutex_unlock(&rp->mu);
+		if (k >= rp->nch)
+			break;
+		ch = &rp->ch[k];
+		if ((fp = open_memstream(&ch->buf, &ch->len)) == NULL)
+			tl_die("cannot format the rows: out of memory");
+		tl_w_init(&w, fp, rp->os->w->csv);
+		for (i = k * CHUNK; i < (k + 1) * CHUNK && i < rp->c->rows->n; i++)
+			w_row(&os, rp->c, &rp->c->rows->v[i], cs);
+		if (fclose(fp) != 0)
+			tl_die("cannot format the rows: out of memory");
+		pthread_mutex_lock(&rp->mu);
+		ch->done = 1;
+		pthread_cond_broadcast(&rp->cv);
+		pthread_mutex_unlock(&rp->mu);
+	}
+	tl_callstack_free(cs);
+	tl_jb_free(&os.jb);
+	return NULL;
+}
+
+/* The rows on nth threads (nth > 1), written in order from here. */
+static void
+rows_par(struct tl_opstream *os, const struct rowctx *c,
+    struct tl_callstack *cs, int nth)
+{
+	struct rowpar rp;
+	struct rowworker *wk = tl_calloc((size_t)nth, sizeof(*wk));
+	size_t k;
+	int i;
+
+	memset(&rp, 0, sizeof(rp));
+	rp.os = os;
+	rp.c = c;
+	rp.cs = cs;
+	rp.nch = (c->rows->n + CHUNK - 1) / CHUNK;
+	rp.ahead = (size_t)nth * AHEAD;
+	rp.ch = tl_calloc(rp.nch, sizeof(*rp.ch));
+	pthread_mutex_init(&rp.mu, NULL);
+	pthread_cond_init(&rp.cv, NULL);
+	for (i = 0; i < nth; i++) {
+		wk[i].rp = &rp;
+		if (pthread_create(&wk[i].th, NULL, row_worker, &wk[i]) != 0)
+			tl_die("cannot start a thread for the rows");
+	}
+	for (k = 0; k < rp.nch; k++) {
+		pthread_mutex_lock(&rp.mu);
+		while (!rp.ch[k].done)
+			pthread_cond_wait(&rp.cv, &rp.mu);
+		pthread_mutex_unlock(&rp.mu);
+		fwrite(rp.ch[k].buf, 1, rp.ch[k].len, os->w->fp);
+		free(rp.ch[k].buf);
+		pthread_mutex_lock(&rp.mu);
+		rp.written = k + 1;
+		pthread_cond_broadcast(&rp.cv);
+		pthread_mutex_unlock(&rp.mu);
+	}
+	for (i = 0; i < nth; i++)
+		pthread_join(wk[i].th, NULL);
+	pthread_mutex_destroy(&rp.mu);
+	pthread_cond_destroy(&rp.cv);
+	free(rp.ch);
+	free(wk);
+}
+
 void
 tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_rows *rows, const struct tl_timeline *tl,
     struct tl_callstack *cs)
 {
-	struct tl_steps steps;
-	struct tl_iters it;
+	struct rowctx c;
 	size_t i;
-	long x;
 
-	tl_steps_find(t, &steps);
-	tl_iters_find(t, &it);
-	for (i = 0; i < rows->n; i++) {
-		const struct tl_row *r = &rows->v[i];
-		const struct tl_event *e = &t->ev[r->op];
-		/* A pseudo-op's parent is the op it was split from. */
-		int p = r->kind == TL_ROW_PSEUDO ? r->op :
-		    tl_tree_cpu_ancestor(t, r->op);
-		int fwd = r->fwd >= 0 ? r->fwd : tl_forward_of(t, r->op);
-		const struct tl_event *a = r->kind == TL_ROW_BWD && r->fwd >= 0 ?
-		    &t->ev[r->fwd] : e;	/* the args a model reads */
-
-		w_trace(os, t);
-		tl_w_int(os->w, e->uid);
-		if (r->name != NULL)
-			tl_w_str(os->w, r->name);
-		else
-			w_interned(os, t, e->name);
-		tl_w_str(os->w, r->category);
-		tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
-		tl_w_str(os->w, tl_rowkind_name(r->kind));
-		w_host(os, t, e);
-		tl_w_int(os->w, r->ngpu);
-		tl_w_us(os->w, r->busy);
-		if (os->launchers)
-			tl_w_us(os->w, r->subtree_busy);
-		kernels_json(os, t, rows, r);
-		w_args(os, t, a);
-		if (p >= 0) {
-			tl_w_int(os->w, t->ev[p].uid);
-			w_interned(os, t, t->ev[p].name);
-		} else {
-			tl_w_empty(os->w);
-			tl_w_empty(os->w);
-		}
-		if (fwd >= 0 && fwd != r->op) {
-			tl_w_int(os->w, t->ev[fwd].uid);
-			w_interned(os, t, t->ev[fwd].name);
-		} else {
-			tl_w_empty(os->w);
-			tl_w_empty(os->w);
-		}
-		w_opt_int(os, e->seq);
-		if (rows->total_busy > 0)
-			tl_w_double(os->w, (double)r->busy /
-			    (double)rows->total_busy * 100.0);
-		else
-			tl_w_empty(os->w);
-		tl_w_us(os->w, tl->total);
-		tl_w_us(os->w, tl->busy);
-		tl_w_us(os->w, tl->compute);
-		tl_w_us(os->w, tl->exposed_comm);
-		tl_w_us(os->w, tl->exposed_memcpy);
-		tl_w_us(os->w, tl->idle);
-		tl_w_us(os->w, tl->unlinked_busy);
-		tl_w_int(os->w, tl->unlinked_events);
-		tl_w_str(os->w, t->gpu.name);
-		tl_w_str(os->w, t->gpu.arch);
-		w_pos_int(os, t->gpu.compute_units);
-		w_pos_int(os, t->gpu.memory_bytes);
-		tl_context_args(t, &steps, rows, r, &os->jb);
-		tl_w_mem(os->w, os->jb.s, os->jb.n);
-		if ((x = tl_iters_of(&it, t, r->op)) >= 0) {
-			tl_w_int(os->w, it.v[x].number);
-			tl_w_str(os->w, tl_phase_names[it.v[x].si.phase]);
-		} else {
-			tl_w_empty(os->w);
-			tl_w_empty(os->w);
-		}
-		if (cs != NULL) {
-			tl_module_of(cs, r->op, &os->jb);
-			tl_w_mem(os->w, os->jb.s, os->jb.n);
-			tl_callstack_of(cs, r->op, os->depth, &os->jb);
-			tl_w_mem(os->w, os->jb.s, os->jb.n);
-		}
-		tl_w_eol(os->w);
-	}
-	tl_iters_free(&it);
-	tl_steps_free(&steps);
+	c.t = t;
+	c.rows = rows;
+	c.tl = tl;
+	tl_steps_find(t, &c.steps);
+	tl_iters_find(t, &c.it);
+	if (os->threads > 1 && rows->n > 2 * CHUNK)
+		rows_par(os, &c, cs, os->threads);
+	else
+		for (i = 0; i < rows->n; i++)
+			w_row(os, &c, &rows->v[i], cs);
+	tl_iters_free(&c.it);
+	tl_steps_free(&c.steps);
 }
 
 void
@@ -260,13 +401,7 @@ tl_os_kernels(struct tl_opstream *os, const struct tl_trace *t,
 		w_opt_int(os, g->link);
 		tl_w_int(os->w, r >= 0);
 		tl_w_int(os->w, (g->flags & TL_F_GRAPH) != 0);
-		if (r >= 0) {
-			tl_w_int(os->w, t->ev[r].uid);
-			w_interned(os, t, t->ev[r].name);
-		} else {
-			tl_w_empty(os->w);
-			tl_w_empty(os->w);
-		}
+		w_event(os, t, r);
 		if (p >= 0) {
 			const struct tl_event *o = &t->ev[p];
 

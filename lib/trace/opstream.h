@@ -24,6 +24,11 @@ struct tl_opstream {
 	struct tl_jbuf jb;	/* scratch for JSON fields */
 	int launchers;		/* rows are the launcher view */
 	size_t depth;		/* call_stack: the innermost frames; 0 all */
+	/*
+	 * Threads that format the op stream's rows, in chunks written in
+	 * order (the output is the same); <= 1: the calling thread.
+	 */
+	int threads;
 };
 
 /*

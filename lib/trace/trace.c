@@ -6,6 +6,9 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "common/json.h"
 #include "common/util.h"
@@ -68,6 +71,8 @@ struct hull {
 /* Frames read between two prunings (24 bytes each). */
 #define PRUNE_BATCH 16384
 
+#define LASTSZ 32
+
 /*
  * One reading thread's own state.  It interns the strings it reads in
  * tables of its own (so that the hashing is done on every thread), and
@@ -83,6 +88,14 @@ struct parser {
 	size_t cap;
 	struct tl_strtab *str;	/* strings */
 	struct tl_strtab *args;	/* argument tuples of local string ids */
+	/*
+	 * The last pid and tid interned (events come in runs on a thread):
+	 * their id in str, when at most LASTSZ bytes.
+	 */
+	struct {
+		char s[LASTSZ];
+		uint32_t n, id;
+	} last[2];
 };
 
 /*
@@ -116,7 +129,19 @@ rec_at(struct tl_scan_out *out, size_t at)
 static void
 put_str(struct parser *p, struct rec *r, int k, const char *s, size_t n)
 {
-	uint32_t id = tl_intern(p->str, s, n);
+	uint32_t id;
+
+	if ((k == S_PID || k == S_TID) && n > 0 && n <= LASTSZ) {
+		int x = k == S_TID;
+
+		if (p->last[x].n != n || memcmp(p->last[x].s, s, n) != 0) {
+			memcpy(p->last[x].s, s, n);
+			p->last[x].n = (uint32_t)n;
+			p->last[x].id = tl_intern(p->str, s, n);
+		}
+		id = p->last[x].id;
+	} else
+		id = tl_intern(p->str, s, n);
 
 	r->sid[k] = id;
 	r->s[k] = tl_str(p->str, id);
@@ -224,76 +249,77 @@ parse_error(struct tl_scan_out *out, size_t at, const char *what)
 }
 
 /*
- * String k: the unescaped string or the number text of token tk, as
- * intern_scalar interned it ("" for other tokens or none).
+ * A member's value as an event's record is filled from it: the text and
+ * type tl_json_text and tl_json_type give (a string's text without its
+ * quotes, an object's or array's with its brackets), or type TL_J_UNDEF
+ * when the member is absent.  Both readers of an event (the tokeniser
+ * and the one-pass reader) find these, and fill_rec does the rest.
  */
-static void
-put_scalar(struct parser *p, struct rec *r, int k, int tk)
-{
-	size_t n;
+struct fval {
 	const char *s;
-	enum tl_jtype ty;
+	size_t n;
+	enum tl_jtype type;
+};
 
-	if (tk < 0) {
-		put_str(p, r, k, "", 0);
-		return;
-	}
-	s = tl_json_text(&p->j, tk, &n);
-	ty = tl_json_type(&p->j, tk);
-	if (ty == TL_J_STRING && memchr(s, '\\', n)) {
+/* String k: the unescaped string or the number text of v ("" else). */
+static void
+put_scalar(struct parser *p, struct rec *r, int k, const struct fval *v)
+{
+	size_t n = v->n;
+	const char *s = v->s;
+
+	if (v->type == TL_J_STRING && memchr(s, '\\', n)) {
 		tl_grow(&p->buf, &p->cap, n + 1, 1);
 		n = tl_json_unescape(p->buf, s, n);
 		s = p->buf;
-	} else if (ty != TL_J_STRING && ty != TL_J_PRIM)
+	} else if (v->type != TL_J_STRING && v->type != TL_J_PRIM)
 		n = 0;
-	put_str(p, r, k, s, n);
+	put_str(p, r, k, n > 0 ? s : "", n);
 }
 
-/* String k: token tk as compact JSON; "" for none or null. */
+/* String k: v as compact JSON; "" for none or null. */
 static void
-put_compact(struct parser *p, struct rec *r, int k, int tk)
+put_compact(struct parser *p, struct rec *r, int k, const struct fval *v)
 {
-	size_t n = 0;
+	const char *s = v->s;
+	size_t n = v->n;
 
-	if (tk >= 0) {
-		n = tl_json_compact(&p->j, tk, &p->buf, &p->cap);
-		if (n == 4 && memcmp(p->buf, "null", 4) == 0)
-			n = 0;
+	if (v->type == TL_J_UNDEF) {
+		put_str(p, r, k, "", 0);
+		return;
 	}
+	if (v->type == TL_J_STRING) {
+		s--;		/* with the quotes */
+		n += 2;
+	}
+	tl_grow(&p->buf, &p->cap, n + 1, 1);
+	n = tl_json_compact_text(s, n, p->buf);
+	if (n == 4 && memcmp(p->buf, "null", 4) == 0)
+		n = 0;
 	put_str(p, r, k, n > 0 ? p->buf : "", n);
 }
 
-/* Integer value of token tk, or TL_NONE if absent or not an integer. */
+/* Integer value of v, or TL_NONE if absent or not an integer. */
 static int64_t
-int_arg(struct parser *p, int tk)
+int_arg(const struct fval *v)
 {
-	size_t n;
-	const char *s;
-	int64_t v;
+	int64_t x;
 
-	if (tk < 0)
+	if (v->type == TL_J_UNDEF || tl_parse_i64(v->s, v->n, &x) < 0)
 		return TL_NONE;
-	s = tl_json_text(&p->j, tk, &n);
-	if (tl_parse_i64(s, n, &v) < 0)
-		return TL_NONE;
-	return v;
+	return x;
 }
 
 /* 0, or -1 with the message in msg. */
 static int
-time_field(struct parser *p, int tk, const char *key, int64_t *ns,
-    char *msg, size_t msgsz)
+time_field(const struct fval *v, const char *key, int64_t *ns, char *msg,
+    size_t msgsz)
 {
-	size_t n;
-	const char *s;
-
-	if (tk < 0) {
+	if (v->type == TL_J_UNDEF) {
 		snprintf(msg, msgsz, "missing \"%s\"", key);
 		return -1;
 	}
-	s = tl_json_text(&p->j, tk, &n);
-	if (tl_json_type(&p->j, tk) != TL_J_PRIM ||
-	    tl_parse_us_ns(s, n, ns) < 0) {
+	if (v->type != TL_J_PRIM || tl_parse_us_ns(v->s, v->n, ns) < 0) {
 		snprintf(msg, msgsz, "\"%s\" is not a number", key);
 		return -1;
 	}
@@ -381,10 +407,10 @@ thread_of(struct reader *r, uint32_t pid, uint32_t tid)
 	return r->lastix;
 }
 
-/* The members an X event is read for, found in one pass each. */
-enum { K_TS, K_DUR, K_NAME, K_PID, K_TID, K_ARGS, NTOP };
+/* The members an event is read for (the first of each name). */
+enum { K_PH, K_ID, K_TS, K_DUR, K_NAME, K_PID, K_TID, K_ARGS, NTOP };
 static const char *const top_keys[NTOP] = {
-	"ts", "dur", "name", "pid", "tid", "args"
+	"ph", "id", "ts", "dur", "name", "pid", "tid", "args"
 };
 enum { A_CORR, A_EXTID, A_SEQ, A_STREAM, A_GRID, A_BLOCK, A_DIMS, A_TYPES,
 	A_STRIDES, A_CONCRETE, A_KERNEL, NARG };
@@ -393,6 +419,7 @@ static const char *const arg_keys[NARG] = {
 	"block", "Input Dims", "Input type", "Input Strides", "Concrete Inputs",
 	"kernel"
 };
+
 
 static const char *
 skip_blank(const char *s, const char *end)
@@ -608,9 +635,116 @@ parser_free(void *w)
 }
 
 /*
- * Read one event on any thread: tokenise what is kept and check what can
- * be checked alone.  Writes a struct rec to out, or nothing for an event
- * that is skipped.
+ * Fill the record at out->p + at (reserved, zero) from the event's
+ * members f (top_keys) and args members a (arg_keys), kind and fc as
+ * the event's category says (kind_of, flow_cat).  Returns 1, or 0 for an
+ * event that is not kept (nothing written), or -1 with the message in
+ * msg.
+ */
+static int
+fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
+    unsigned fc, const struct fval *f, const struct fval *a, char *msg,
+    size_t msgsz)
+{
+	struct rec *rc = rec_at(out, at);
+	int ph;
+
+	if (f[K_PH].type == TL_J_UNDEF)
+		goto skip;
+	ph = f[K_PH].n == 1 ? f[K_PH].s[0] : 0;
+	if (ph == 's' || ph == 'f') {
+		int64_t id;
+
+		if (fc == 0 || f[K_ID].type == TL_J_UNDEF ||
+		    tl_parse_i64(f[K_ID].s, f[K_ID].n, &id) < 0)
+			goto skip;
+		rc->type = ph == 's' ? R_FLOW_S : R_FLOW_F;
+		rc->id = id;
+		rc->flowcat = (uint8_t)fc;
+		if (ph == 'f') {
+			put_scalar(p, rc, S_PID, &f[K_PID]);
+			put_scalar(p, rc, S_TID, &f[K_TID]);
+		}
+		return 1;
+	}
+	if (ph != 'X' || kind < 0)
+		goto skip;
+
+	rc->type = R_X;
+	rc->kind = (uint8_t)kind;
+	if (time_field(&f[K_TS], "ts", &rc->ts, msg, msgsz) < 0 ||
+	    time_field(&f[K_DUR], "dur", &rc->dur, msg, msgsz) < 0)
+		return -1;
+	if (rc->dur < 0) {
+		snprintf(msg, msgsz, "negative \"dur\"");
+		return -1;
+	}
+	if (rc->ts <= -TL_TIME_MAX || rc->ts >= TL_TIME_MAX) {
+		snprintf(msg, msgsz, "\"ts\" out of range");
+		return -1;
+	}
+	if (rc->dur >= TL_TIME_MAX - rc->ts) {
+		snprintf(msg, msgsz, "\"ts\" + \"dur\" out of range");
+		return -1;
+	}
+	put_scalar(p, rc, S_NAME, &f[K_NAME]);
+	put_scalar(p, rc, S_PID, &f[K_PID]);
+	put_scalar(p, rc, S_TID, &f[K_TID]);
+	if (kind == TL_EV_PYTHON)
+		return 1;	/* py_frame reads no more */
+	rc->corr = int_arg(&a[A_CORR]);
+	rc->extid = int_arg(&a[A_EXTID]);
+	if (TL_IS_GPU(kind)) {
+		rc->stream = int_arg(&a[A_STREAM]);
+		put_compact(p, rc, S_GRID, &a[A_GRID]);
+		put_compact(p, rc, S_BLOCK, &a[A_BLOCK]);
+	} else
+		rc->seq = int_arg(&a[A_SEQ]);
+	if (p->o->launch_kernels && (kind == TL_EV_RUNTIME ||
+	    kind == TL_EV_DRIVER) && a[A_KERNEL].type != TL_J_UNDEF)
+		put_scalar(p, rc, S_KERNEL, &a[A_KERNEL]);
+	if (kind == TL_EV_CPU_OP) {
+		struct tl_args x;
+
+		put_compact(p, rc, S_DIMS, &a[A_DIMS]);
+		put_compact(p, rc, S_TYPES, &a[A_TYPES]);
+		put_compact(p, rc, S_STRIDES, &a[A_STRIDES]);
+		put_compact(p, rc, S_CONCRETE, &a[A_CONCRETE]);
+		x.dims = rc->sid[S_DIMS];
+		x.types = rc->sid[S_TYPES];
+		x.strides = rc->sid[S_STRIDES];
+		x.concrete = rc->sid[S_CONCRETE];
+		if (x.dims != 0 || x.types != 0 || x.strides != 0 ||
+		    x.concrete != 0)
+			rc->args = tl_intern(p->args, (const char *)&x,
+			    sizeof(x));
+	}
+	return 1;
+skip:
+	out->len = at;
+	return 0;
+}
+
+/* The values of tokens tk[0..n) (-1: absent). */
+static void
+tok_vals(const struct tl_json *j, const int *tk, int n, struct fval *v)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		memset(&v[i], 0, sizeof(v[i]));
+		if (tk[i] >= 0) {
+			v[i].s = tl_json_text(j, tk[i], &v[i].n);
+			v[i].type = tl_json_type(j, tk[i]);
+		}
+	}
+}
+
+/*
+ * Read one event on any thread with the tokeniser: the events the
+ * one-pass reader (read_event) leaves, and all of them with
+ * tl_trace_opts.tokenise.  Writes a struct rec to out, or nothing for an
+ * event that is skipped; checks what can be checked alone.
  */
 static int
 parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
@@ -621,10 +755,11 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 /* An error, or with TL_PY_CONTEXT a frame skipped as TL_PY_SKIP would. */
 #define EV_ERROR(what) (lenient ? (out->len = at, 0) : \
 	parse_error(out, at, (what)))
-	const char *cat, *err, *s;
+	const char *cat, *err;
 	char msg[64];
-	size_t catlen, n, at;
-	int kind = -1, tk, ph, f[NTOP], a[NARG], lenient = 0;
+	size_t catlen, at;
+	int kind = -1, tk, f[NTOP], a[NARG], lenient = 0, r;
+	struct fval fv[NTOP], av[NARG];
 	unsigned fc = 0;
 
 	(void)offset;
@@ -652,81 +787,350 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 	if (kind < 0 && (tk = TL_JSON_GET(&p->j, 0, "cat")) >= 0) {
 		cat = tl_json_text(&p->j, tk, &catlen);
 		kind = kind_of(cat, catlen, p->o->keep_python);
-		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0)
-			goto skip;
-	}
-	if ((tk = TL_JSON_GET(&p->j, 0, "ph")) < 0)
-		goto skip;
-	s = tl_json_text(&p->j, tk, &n);
-	ph = n == 1 ? s[0] : 0;
-	if (ph == 's' || ph == 'f') {
-		int64_t id;
-
-		if (fc == 0 || (tk = TL_JSON_GET(&p->j, 0, "id")) < 0)
-			goto skip;
-		s = tl_json_text(&p->j, tk, &n);
-		if (tl_parse_i64(s, n, &id) < 0)
-			goto skip;
-		rc->type = ph == 's' ? R_FLOW_S : R_FLOW_F;
-		rc->id = id;
-		rc->flowcat = (uint8_t)fc;
-		if (ph == 'f') {
-			put_scalar(p, rc, S_PID, TL_JSON_GET(&p->j, 0, "pid"));
-			put_scalar(p, rc, S_TID, TL_JSON_GET(&p->j, 0, "tid"));
+		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0) {
+			out->len = at;
+			return 0;
 		}
-		return 1;
 	}
-	if (ph != 'X' || kind < 0)
-		goto skip;
-
-	rc->type = R_X;
-	rc->kind = (uint8_t)kind;
 	tl_json_members(&p->j, 0, top_keys, NTOP, f);
-	if (time_field(p, f[K_TS], "ts", &rc->ts, msg, sizeof(msg)) < 0 ||
-	    time_field(p, f[K_DUR], "dur", &rc->dur, msg, sizeof(msg)) < 0)
-		return EV_ERROR(msg);
-	if (rc->dur < 0)
-		return EV_ERROR("negative \"dur\"");
-	if (rc->ts <= -TL_TIME_MAX || rc->ts >= TL_TIME_MAX)
-		return EV_ERROR("\"ts\" out of range");
-	if (rc->dur >= TL_TIME_MAX - rc->ts)
-		return EV_ERROR("\"ts\" + \"dur\" out of range");
-	put_scalar(p, rc, S_NAME, f[K_NAME]);
-	put_scalar(p, rc, S_PID, f[K_PID]);
-	put_scalar(p, rc, S_TID, f[K_TID]);
 	tl_json_members(&p->j, f[K_ARGS], arg_keys, NARG, a);
-	rc->corr = int_arg(p, a[A_CORR]);
-	rc->extid = int_arg(p, a[A_EXTID]);
-	if (TL_IS_GPU(kind)) {
-		rc->stream = int_arg(p, a[A_STREAM]);
-		put_compact(p, rc, S_GRID, a[A_GRID]);
-		put_compact(p, rc, S_BLOCK, a[A_BLOCK]);
-	} else
-		rc->seq = int_arg(p, a[A_SEQ]);
-	if (p->o->launch_kernels && (kind == TL_EV_RUNTIME ||
-	    kind == TL_EV_DRIVER) && a[A_KERNEL] >= 0)
-		put_scalar(p, rc, S_KERNEL, a[A_KERNEL]);
-	if (kind == TL_EV_CPU_OP) {
-		struct tl_args x;
-
-		put_compact(p, rc, S_DIMS, a[A_DIMS]);
-		put_compact(p, rc, S_TYPES, a[A_TYPES]);
-		put_compact(p, rc, S_STRIDES, a[A_STRIDES]);
-		put_compact(p, rc, S_CONCRETE, a[A_CONCRETE]);
-		x.dims = rc->sid[S_DIMS];
-		x.types = rc->sid[S_TYPES];
-		x.strides = rc->sid[S_STRIDES];
-		x.concrete = rc->sid[S_CONCRETE];
-		if (x.dims != 0 || x.types != 0 || x.strides != 0 ||
-		    x.concrete != 0)
-			rc->args = tl_intern(p->args, (const char *)&x,
-			    sizeof(x));
-	}
-	return 1;
-skip:
-	out->len = at;
-	return 0;
+	tok_vals(&p->j, f, NTOP, fv);
+	tok_vals(&p->j, a, NARG, av);
+	if ((r = fill_rec(p, out, at, kind, fc, fv, av, msg, sizeof(msg))) < 0)
+		return EV_ERROR(msg);
+	return r;
 #undef EV_ERROR
+}
+
+/*
+ * The one-pass reader (tl_scan_cb.read): the event's members checked as
+ * JSON and the ones tl reads found in one pass over its bytes, from
+ * which fill_rec writes the record the tokeniser's reading gives.  It
+ * reads only what it can tell is the same: JSON that jsmn tokenises the
+ * same way (strings with valid escapes and no NUL, numbers and literals
+ * of plain characters, nesting within TL_JSON_DEPTH), with the category
+ * prescan_cat finds as its first top-level member "cat", a plain
+ * string; everything else it leaves to parse_event (-1), errors too,
+ * so that their messages are the tokeniser's.  An event whose category
+ * is not kept is skipped, as by parse_event, as soon as that is known:
+ * the rest is only scanned for its end (tl_span_scan).
+ */
+#define RD_MAX (1u << 24)	/* longer events go to the tokeniser */
+
+/* Past blanks; the bytes end with a NUL. */
+static const char *
+rd_blank(const char *s)
+{
+	if ((unsigned char)*s > ' ')
+		return s;
+	while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')
+		s++;
+	return s;
+}
+
+static int
+hexdig(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	    (c >= 'A' && c <= 'F');
+}
+
+/*
+ * The closing quote of the string whose opening quote is at s, before
+ * end (a NUL), or NULL when it is not a plain one: the bytes end, a NUL,
+ * an escape that is not JSON's.  *esc: 1 if it has an escape.
+ */
+static const char *
+rd_string(const char *s, const char *end, int *esc)
+{
+	s++;
+	for (;;) {
+#ifdef __SSE2__
+		const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'),
+		    z = _mm_setzero_si128();
+
+		while (end - s >= 16) {
+			__m128i v = _mm_loadu_si128((const void *)s);
+			int m = _mm_movemask_epi8(_mm_or_si128(
+			    _mm_or_si128(_mm_cmpeq_epi8(v, q),
+			    _mm_cmpeq_epi8(v, b)), _mm_cmpeq_epi8(v, z)));
+
+			if (m != 0) {
+				s += __builtin_ctz((unsigned)m);
+				break;
+			}
+			s += 16;
+		}
+#endif
+		while (*s != '"' && *s != '\\' && *s != '\0')
+			s++;
+		if (*s == '"')
+			return s;
+		if (*s == '\0')
+			return NULL;
+		*esc = 1;
+		switch (s[1]) {
+		case '"': case '\\': case '/': case 'b': case 'f': case 'n':
+		case 'r': case 't':
+			s += 2;
+			break;
+		case 'u':
+			if (!hexdig(s[2]) || !hexdig(s[3]) || !hexdig(s[4]) ||
+			    !hexdig(s[5]))
+				return NULL;
+			s += 6;
+			break;
+		default:
+			return NULL;
+		}
+	}
+}
+
+/* The bytes of a number or literal as the one-pass reader takes them. */
+static const unsigned char primc[256] = {
+	['+'] = 1, ['-'] = 1, ['.'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1,
+	['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1,
+	['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1,
+	['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1,
+	['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1,
+	['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1,
+	['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1,
+	['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1,
+	['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1,
+	['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1,
+	['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1
+};
+
+/* The end of the number or literal at s, or NULL. */
+static const char *
+rd_prim(const char *s)
+{
+	const char *t = s;
+
+	if (!(*s == '-' || (*s >= '0' && *s <= '9') || *s == 't' ||
+	    *s == 'f' || *s == 'n'))
+		return NULL;
+	while (primc[(unsigned char)*t])
+		t++;
+	return t;
+}
+
+/* 1 if the key s[0..n) is "cat". */
+static int
+is_cat(const char *s, size_t n)
+{
+	return n == 3 && s[0] == 'c' && s[1] == 'a' && s[2] == 't';
+}
+
+/* The value whose text is s[0..end), as the tokeniser gives it. */
+static void
+rd_fval(struct fval *v, const char *s, const char *end)
+{
+	v->type = *s == '"' ? TL_J_STRING : *s == '{' ? TL_J_OBJECT :
+	    *s == '[' ? TL_J_ARRAY : TL_J_PRIM;
+	v->s = v->type == TL_J_STRING ? s + 1 : s;
+	v->n = (size_t)(end - s) - (v->type == TL_J_STRING ? 2 : 0);
+}
+
+/* The index in arg_keys of the key s[0..n), or -1. */
+static int
+arg_key(const char *s, size_t n)
+{
+	int k;
+
+	switch (n) {
+	case 4: k = A_GRID; break;
+	case 5: k = A_BLOCK; break;
+	case 6: k = s[0] == 's' ? A_STREAM : A_KERNEL; break;
+	case 10: k = s[6] == 'D' ? A_DIMS : A_TYPES; break;
+	case 11: k = s[0] == 'c' ? A_CORR : A_EXTID; break;
+	case 13: k = A_STRIDES; break;
+	case 15: k = s[0] == 'S' ? A_SEQ : A_CONCRETE; break;
+	default: return -1;
+	}
+	return memcmp(arg_keys[k], s, n) == 0 ? k : -1;
+}
+
+/*
+ * The end of the value at s (not blank), nested depth deep, or NULL.
+ * An object or array inside may not have a member "cat": prescan_cat
+ * could take it for the event's category.  With v (an object's), the
+ * first value of each member arg_key knows goes into v.
+ */
+static const char *
+rd_value(const char *s, const char *end, int depth, struct fval *v)
+{
+	char close;
+	int esc = 0, obj;
+	const char *q;
+
+	if (*s == '"') {
+		q = rd_string(s, end, &esc);
+		return q != NULL ? q + 1 : NULL;
+	}
+	if (*s != '{' && *s != '[')
+		return rd_prim(s);
+	if (depth >= TL_JSON_DEPTH)
+		return NULL;
+	obj = *s == '{';
+	close = obj ? '}' : ']';
+	s = rd_blank(s + 1);
+	if (*s == close)
+		return s + 1;
+	for (;;) {
+		int k = -1;
+
+		if (obj) {
+			size_t n;
+
+			if (*s != '"' || (q = rd_string(s, end, &esc)) == NULL)
+				return NULL;
+			n = (size_t)(q - s - 1);
+			if (is_cat(s + 1, n))
+				return NULL;
+			if (v != NULL && (k = arg_key(s + 1, n)) >= 0 &&
+			    v[k].type != TL_J_UNDEF)
+				k = -1;
+			s = rd_blank(q + 1);
+			if (*s != ':')
+				return NULL;
+			s = rd_blank(s + 1);
+		}
+		q = s;
+		if ((s = rd_value(s, end, depth + 1, NULL)) == NULL)
+			return NULL;
+		if (k >= 0)
+			rd_fval(&v[k], q, s);
+		s = rd_blank(s);
+		if (*s == ',')
+			s = rd_blank(s + 1);
+		else if (*s == close)
+			return s + 1;
+		else
+			return NULL;
+	}
+}
+
+/*
+ * The index in top_keys of the key s[0..n), NTOP for "cat", or -1 (the
+ * names spelt out: this runs for every member of every event).
+ */
+static int
+top_key(const char *s, size_t n)
+{
+	switch (n) {
+	case 2:
+		if (s[0] == 'p' && s[1] == 'h')
+			return K_PH;
+		if (s[0] == 't' && s[1] == 's')
+			return K_TS;
+		if (s[0] == 'i' && s[1] == 'd')
+			return K_ID;
+		break;
+	case 3:
+		if (s[1] == 'i' && s[2] == 'd')
+			return s[0] == 'p' ? K_PID : s[0] == 't' ? K_TID : -1;
+		if (is_cat(s, n))
+			return NTOP;
+		if (s[0] == 'd' && s[1] == 'u' && s[2] == 'r')
+			return K_DUR;
+		break;
+	case 4:
+		if (memcmp(s, "name", 4) == 0)
+			return K_NAME;
+		if (memcmp(s, "args", 4) == 0)
+			return K_ARGS;
+		break;
+	}
+	return -1;
+}
+
+static int
+read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
+    uint64_t offset, size_t *len)
+{
+	struct parser *p = w;
+	const char *s = rd_blank(ev + 1), *end = ev + avail, *q;
+	struct fval fv[NTOP], av[NARG];
+	struct rec *rc;
+	char msg[64];
+	size_t at;
+	int kind = -1, cat = 0, lenient = 0, r, esc;
+	unsigned fc = 0;
+
+	(void)offset;
+	memset(fv, 0, sizeof(fv));
+	memset(av, 0, sizeof(av));
+	while (*s != '}') {
+		const char *v;
+		size_t n;
+		int k;
+
+		esc = 0;
+		if (*s != '"' || (q = rd_string(s, end, &esc)) == NULL)
+			return -1;
+		n = (size_t)(q - s - 1);
+		k = top_key(s + 1, n);
+		s = rd_blank(q + 1);
+		if (*s != ':')
+			return -1;
+		v = s = rd_blank(s + 1);
+		esc = 0;
+		if (k == K_ARGS && *s == '{' && fv[k].type == TL_J_UNDEF)
+			s = rd_value(s, end, 1, av);
+		else if (*s == '"')
+			s = (q = rd_string(s, end, &esc)) != NULL ? q + 1 : NULL;
+		else
+			s = rd_value(s, end, 1, NULL);
+		if (s == NULL)
+			return -1;
+		if (k == NTOP && !cat) {
+			/* prescan_cat's category: a plain string here. */
+			if (*v != '"' || esc)
+				return -1;
+			cat = 1;
+			kind = kind_of(v + 1, (size_t)(s - v - 2),
+			    p->o->keep_python);
+			if (kind < 0 && (fc = flow_cat(v + 1,
+			    (size_t)(s - v - 2))) == 0) {
+				struct tl_span sp = { 1, 0, 0 };
+				size_t pos = (size_t)(s - ev);
+
+				/* Not kept: only its end, as the scanner's. */
+				if (tl_span_scan(&sp, ev, avail, &pos) != 0)
+					return -1;
+				*len = pos;
+				return 0;
+			}
+			lenient = kind == TL_EV_PYTHON &&
+			    p->o->keep_python == TL_PY_CONTEXT;
+		} else if (k >= 0 && k < NTOP && fv[k].type == TL_J_UNDEF)
+			rd_fval(&fv[k], v, s);
+		s = rd_blank(s);
+		if (*s == ',') {
+			s = rd_blank(s + 1);
+			if (*s == '}')
+				return -1;
+		} else if (*s != '}')
+			return -1;
+	}
+	*len = (size_t)(s + 1 - ev);
+	if (*len > RD_MAX)
+		return -1;
+	/* Without a category the tokeniser finds none either: not kept. */
+	if (!cat)
+		return 0;
+	at = out->len;
+	rc = tl_scan_reserve(out, sizeof(*rc));
+	memset(rc, 0, sizeof(*rc));
+	rc->parser = (uint16_t)p->id;
+	out->len += sizeof(*rc);
+	if ((r = fill_rec(p, out, at, kind, fc, fv, av, msg, sizeof(msg))) < 0) {
+		/* The tokeniser says what is wrong, or skips a frame. */
+		out->len = at;
+		return lenient ? 0 : -1;
+	}
+	return r;
 }
 
 /* The trace's id of id in map m, interning s[0..n) if still unknown. */
@@ -1128,15 +1532,6 @@ on_meta(void *ctx, const char *key, size_t klen, const char *val, size_t vlen)
 		tl_devprops_parse(val, vlen, &t->gpu);
 }
 
-/* The online CPUs, the default thread count. */
-static int
-ncpu(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
-}
-
 /*
  * Read the trace once; *lost: TL_PY_CONTEXT pruned frames that a host
  * event read later starts in (prune: 1 to prune at all).
@@ -1178,7 +1573,9 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 	cb.wfree = parser_free;
 	cb.parse = parse_event;
 	cb.merge = merge_event;
-	cb.nthreads = o->threads > 0 ? o->threads : ncpu();
+	if (!o->tokenise)
+		cb.read = read_event;
+	cb.nthreads = o->threads > 0 ? o->threads : tl_ncpu();
 	cb.block = o->block;
 	rc = tl_scan(in, &cb);
 	if (tl_input_close(in) < 0)

@@ -182,6 +182,11 @@ struct tl_trace_opts {
 	 * graph-capture trace has no kernel events to name them otherwise).
 	 */
 	int launch_kernels;
+	/*
+	 * Read every event with the tokeniser, none in one pass (for
+	 * tests: both readings must give the same trace).
+	 */
+	int tokenise;
 };
 
 struct tl_trace {

@@ -22,10 +22,11 @@
  * as its own graph-capture trace (trace/capture.h: the captured graphs
  * it holds grafted under its graph launches).
  *
- * A small plain trace is read twice, on one thread and on two threads
- * with blocks of a few bytes to 4 KiB (from the hash), so that events
- * straddle blocks and the workers guess wrong: both reads must fail alike
- * or give the same output.  A larger or gzip one is read once, on one
+ * A small plain trace is read three times, on one thread and on two
+ * threads with blocks of a few bytes to 4 KiB (from the hash), so that
+ * events straddle blocks and the workers guess wrong, and on one thread
+ * with every event tokenised (not read in one pass): all reads must fail
+ * alike or give the same output.  A larger or gzip one is read once, on one
  * thread or on two with blocks of 4 or 64 KiB.
  */
 #include <stdint.h>
@@ -56,7 +57,7 @@ static struct {
 } opt;
 
 static struct tl_writer w;
-static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0 };
+static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0, 0 };
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -281,6 +282,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(outlen == outlen2 && memcmp(out, out2, outlen) == 0);
 		fz_check_fields(out, outlen, opt.csv, 1);
 	}
+	free(out2);
+	/* Every event tokenised: what the one-pass reader read. */
+	o.threads = 1;
+	o.tokenise = 1;
+	out2 = read_run(&o, &outlen2);
+	CHECK((out == NULL) == (out2 == NULL));
+	if (out != NULL)
+		CHECK(outlen == outlen2 && memcmp(out, out2, outlen) == 0);
 	free(out);
 	free(out2);
 	tl_jb_free(&os.jb);

@@ -6,7 +6,9 @@
  * two and three threads and blocks small enough that events straddle
  * them and workers guess wrong, with python_function frames skipped,
  * kept strictly and read plainly.  The records, strings, threads, flows,
- * metadata, frames and the error messages must be the same.
+ * metadata, frames and the error messages must be the same.  And the
+ * one-pass event reader reads what the tokeniser reads: each file is
+ * read on one thread with every event tokenised too.
  */
 #include <glob.h>
 #include <stdio.h>
@@ -20,7 +22,8 @@
 
 /* Read path as o says; the trace or NULL, and what went to stderr. */
 static struct tl_trace *
-readit(const char *path, int threads, size_t block, int python, char **err)
+readit(const char *path, int threads, size_t block, int python, int tokenise,
+    char **err)
 {
 	struct tl_trace_opts o;
 	struct tl_trace *t;
@@ -32,6 +35,7 @@ readit(const char *path, int threads, size_t block, int python, char **err)
 	o.threads = threads;
 	o.block = block;
 	o.keep_python = python;
+	o.tokenise = tokenise;
 	fflush(stderr);
 	dup2(fileno(fp), 2);
 	t = tl_trace_read(path, &o);
@@ -138,12 +142,23 @@ check_file(const char *path)
 
 	for (python = TL_PY_SKIP; python <= TL_PY_CONTEXT; python++) {
 		char *err1, *err2;
-		struct tl_trace *t1 = readit(path, 1, 0, python, &err1);
+		struct tl_trace *t1 = readit(path, 1, 0, python, 0, &err1);
+		struct tl_trace *t0 = readit(path, 1, 0, python, 1, &err2);
+		int same = (t0 == NULL) == (t1 == NULL) &&
+		    strcmp(err1, err2) == 0 && (t0 == NULL || same_trace(t0, t1));
+
+		if (!same)
+			printf("FAIL %s: the one-pass reader and the tokeniser%s "
+			    "differ:\n%s---\n%s", path, python ? ", python "
+			    "frames kept," : "", err2, err1);
+		CHECK(same);
+		tl_trace_free(t0);
+		free(err2);
 
 		for (th = 2; th <= 3; th++)
 			for (k = 0; k < nblocks; k++) {
 				struct tl_trace *t2 = readit(path, th,
-				    blocks[k], python, &err2);
+				    blocks[k], python, 0, &err2);
 				int ok = (t1 == NULL) == (t2 == NULL) &&
 				    strcmp(err1, err2) == 0 &&
 				    (t1 == NULL || same_trace(t1, t2));
