@@ -15,12 +15,6 @@
 #include "trace/capture.h"
 #include "trace/iter.h"
 #include "trace/opstream.h"
-#include <time.h>
-#include <sys/resource.h>
-static double tnow(void){struct timespec ts;clock_gettime(CLOCK_MONOTONIC,&ts);return ts.tv_sec+ts.tv_nsec*1e-9;}
-static double tcpu(void){struct timespec ts;clock_gettime(CLOCK_PROCESS_CPUTIME_ID,&ts);return ts.tv_sec+ts.tv_nsec*1e-9;}
-#define PH(n) do { if (getenv("TL_PH")) { double a=tnow(),c=tcpu(); struct rusage ru; getrusage(RUSAGE_SELF,&ru); fprintf(stderr,"%-10s wall %.3f cpu %.3f maxrss %ld\n",n,a-pw,c-pc,ru.ru_maxrss); pw=a; pc=c; } } while (0)
-static double pw, pc;
 #include "trace/timeline.h"
 #include "trace/trace.h"
 #include "trace/tree.h"
@@ -250,12 +244,9 @@ parse_file(const char *path)
 	o.keep_python = keep_python();
 	o.trace_name = opt.trace_name;
 	o.threads = (int)opt.threads;
-	pw=tnow(); pc=tcpu();
 	if ((t = tl_trace_read(path, &o)) == NULL)
 		return 1;
-	PH("read");
 	tl_tree_build(t);
-	PH("tree");
 	merge_capture(t);
 	tl_iters_find(t, &it);
 	tl_iters_steady(&it, (size_t)opt.steady_n);
@@ -269,9 +260,7 @@ parse_file(const char *path)
 	if (s.gpu == 0 && opt.view != V_META)
 		tl_warn("%s: the trace has no GPU events (kernels, memcpy, "
 		    "memset): nothing to attribute", t->path);
-	PH("iters+stats");
 	tl_timeline(t, &win, TL_ALL_DEVICES, opt.unlinked, &tl);
-	PH("timeline");
 	if (opt.view == V_TIMELINE)
 		warn_left_out(t, &s, &tl, -1);
 	if (!header_done++)
@@ -298,10 +287,8 @@ parse_file(const char *path)
 		tl_os_iterations(&os, t, &it, &win);
 		break;
 	}
-	PH("rows");
 	tl_iters_free(&it);
 	tl_trace_free(t);
-	PH("free");
 	return 0;
 }
 

@@ -36,8 +36,8 @@ struct tl_callstack *
 tl_callstack_new(const struct tl_trace *t)
 {
 	struct tl_callstack *cs = tl_calloc(1, sizeof(*cs));
-	size_t i, sp = 0;
-	int *stack;
+	size_t i;
+	int top = -1;
 
 	cs->t = t;
 	cs->n = t->thread_py != NULL ? t->npy : 0;
@@ -47,23 +47,25 @@ tl_callstack_new(const struct tl_trace *t)
 	sort_t = t;
 	if (cs->n > 0)
 		qsort(cs->py, cs->n, sizeof(*cs->py), cmp_frame);
+	/*
+	 * The open frames form a chain through up[]: the innermost one is
+	 * top, the one around it up[top], and so on (no stack array: frames
+	 * are most of a trace's memory while this runs).
+	 */
 	cs->up = tl_malloc((cs->n + 1) * sizeof(*cs->up));
-	stack = tl_malloc((cs->n + 1) * sizeof(*stack));
 	for (i = 0; i < cs->n; i++) {
 		const struct tl_pyframe *e = &t->py[cs->py[i]];
 
-		while (sp > 0) {
-			const struct tl_pyframe *top = &t->py[cs->py[stack[sp - 1]]];
+		while (top >= 0) {
+			const struct tl_pyframe *o = &t->py[cs->py[top]];
 
-			if (top->thread == e->thread &&
-			    e->ts < top->ts + top->dur)
+			if (o->thread == e->thread && e->ts < o->ts + o->dur)
 				break;
-			sp--;
+			top = cs->up[top];
 		}
-		cs->up[i] = sp > 0 ? stack[sp - 1] : -1;
-		stack[sp++] = (int)i;
+		cs->up[i] = top;
+		top = (int)i;
 	}
-	free(stack);
 	return cs;
 }
 

@@ -1580,8 +1580,14 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 	rc = tl_scan(in, &cb);
 	if (tl_input_close(in) < 0)
 		rc = -1;
-	if (rc == 0 && !r.failed && r.prune)
+	if (rc == 0 && !r.failed && r.prune) {
 		prune(&r);
+		/* Give back the pages the frames pruned away had. */
+		if (t->cappy > t->npy) {
+			t->cappy = t->npy > 0 ? t->npy : 1;
+			t->py = tl_realloc(t->py, t->cappy * sizeof(*t->py));
+		}
+	}
 	*lost = r.lost;
 	tl_map_free(&r.threads);
 	for (i = 0; i < (size_t)r.nparsers; i++) {
