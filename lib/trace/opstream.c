@@ -173,7 +173,7 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	tl_w_int(os->w, r->ngpu);
 	tl_w_us(os->w, r->busy);
 	if (os->launchers)
-		tl_w_us(os->w, r->subtree_busy);
+		tl_w_us(os->w, tl_subtree_busy(t, r->op));
 	kernels_json(os, t, rows, r);
 	w_args(os, t, a);
 	w_event(os, t, p);

@@ -585,8 +585,8 @@ launcher_of(const struct tl_trace *t, int g)
 	return r;
 }
 
-static int64_t
-subtree_busy(const struct tl_trace *t, int op)
+int64_t
+tl_subtree_busy(const struct tl_trace *t, int op)
 {
 	struct tl_ivals iv = {0};
 	int *stack = NULL;
@@ -648,7 +648,6 @@ tl_launchers(const struct tl_trace *t, const struct tl_window *w,
 	for (i = 0; i < rows->n; i++) {
 		finish_row(t, rows, &rows->v[i]);
 		label(t, rows, &rows->v[i]);
-		rows->v[i].subtree_busy = subtree_busy(t, rows->v[i].op);
 	}
 	tl_map_free(&seen);
 	sort_rows(t, rows);

@@ -38,15 +38,14 @@ enum tl_rowkind {
 				   capture.h), named "LAUNCH: FAMILY" */
 };
 
-struct tl_row {
-	int op;			/* event index of the op (or runtime call) */
+struct tl_row {			/* widest members first: no padding */
+	int64_t busy;		/* union of the GPU events, ns */
 	const char *name;	/* a pseudo-op's name; NULL: the op's */
+	const char *category;
+	int op;			/* event index of the op (or runtime call) */
 	int fwd;		/* forward op of a backward row, or -1 */
 	uint32_t first;		/* its GPU events: tl_row_gpu() */
 	int ngpu;
-	int64_t busy;		/* union of the GPU events, ns */
-	int64_t subtree_busy;	/* launcher view: all subtree GPU events */
-	const char *category;
 	uint8_t kind;		/* enum tl_rowkind */
 	uint8_t bwd;		/* direction: 1 backward, 0 forward */
 };
@@ -73,6 +72,11 @@ void tl_launchers(const struct tl_trace *t, const struct tl_window *w,
     struct tl_rows *rows);
 void tl_rows_free(struct tl_rows *rows);
 const char *tl_rowkind_name(int kind);
+/*
+ * Busy time of all the GPU events in op's subtree, ns (the launcher
+ * view's subtree column; computed when asked, not kept in every row).
+ */
+int64_t tl_subtree_busy(const struct tl_trace *t, int op);
 /* The forward op of event i's nearest backward wrapper, or -1. */
 int tl_forward_of(const struct tl_trace *t, int i);
 
