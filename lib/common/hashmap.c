@@ -123,8 +123,8 @@ grow32(struct tl_map32 *m)
 	tl_map32_free(&old);
 }
 
-void
-tl_map32_put(struct tl_map32 *m, uint64_t k, uint32_t v)
+uint32_t *
+tl_map32_at(struct tl_map32 *m, uint64_t k)
 {
 	size_t j;
 
@@ -132,15 +132,19 @@ tl_map32_put(struct tl_map32 *m, uint64_t k, uint32_t v)
 		grow32(m);
 	j = mix(0, k) & (m->cap - 1);
 	while (m->val[j] != 0) {
-		if (m->key[j] == k) {
-			m->val[j] = v;
-			return;
-		}
+		if (m->key[j] == k)
+			return &m->val[j];
 		j = (j + 1) & (m->cap - 1);
 	}
 	m->key[j] = k;
-	m->val[j] = v;
 	m->n++;
+	return &m->val[j];
+}
+
+void
+tl_map32_put(struct tl_map32 *m, uint64_t k, uint32_t v)
+{
+	*tl_map32_at(m, k) = v;
 }
 
 uint32_t

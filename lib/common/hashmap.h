@@ -36,6 +36,11 @@ void tl_map32_free(struct tl_map32 *m);
 void tl_map32_put(struct tl_map32 *m, uint64_t k, uint32_t v);
 /* The value, or 0 when k is absent. */
 uint32_t tl_map32_get(const struct tl_map32 *m, uint64_t k);
+/*
+ * k's value, for reading and writing in one lookup: 0 when k was absent,
+ * and then k is in the map and the caller must store a value other than 0.
+ */
+uint32_t *tl_map32_at(struct tl_map32 *m, uint64_t k);
 
 /* A 64-bit hash of n bytes, for keys made from strings. */
 uint64_t tl_hash(const void *s, size_t n);

@@ -1,5 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,37 @@ tl_w_init(struct tl_writer *w, FILE *fp, int csv)
 static const char tsv_esc[256] = {
 	['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r', ['\\'] = '\\'
 };
+
+/*
+ * The length of the run of s[0..n) that needs no escape.  Eight bytes a
+ * step while none is below 0x0e or a backslash (the word tests of
+ * Anderson's "Bit Twiddling Hacks", "Determine if a word has a byte less
+ * than n"), then byte by byte through a word that has one.
+ */
+static size_t
+plain_run(const char *s, size_t n)
+{
+	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
+	size_t i = 0, e;
+
+	while (i < n) {
+		if (n - i >= 8) {
+			uint64_t x, y;
+
+			memcpy(&x, s + i, 8);
+			y = x ^ ones * '\\';
+			if (((((x - ones * 0x0e) & ~x) | ((y - ones) & ~y)) &
+			    highs) == 0) {
+				i += 8;
+				continue;
+			}
+		}
+		for (e = n - i > 8 ? i + 8 : n; i < e; i++)
+			if (tsv_esc[(unsigned char)s[i]] != 0)
+				return i;
+	}
+	return n;
+}
 
 static void
 sep(struct tl_writer *w)
@@ -55,14 +87,10 @@ tl_w_mem(struct tl_writer *w, const char *s, size_t n)
 		putc_unlocked('"', w->fp);
 		return;
 	}
-	for (i = 0; i < n; i++) {
-		char e = tsv_esc[(unsigned char)s[i]];
-
-		if (e == 0)
-			continue;
+	for (i = plain_run(s, n); i < n; i = run + plain_run(s + run, n - run)) {
 		fwrite(s + run, 1, i - run, w->fp);
 		putc_unlocked('\\', w->fp);
-		putc_unlocked(e, w->fp);
+		putc_unlocked(tsv_esc[(unsigned char)s[i]], w->fp);
 		run = i + 1;
 	}
 	fwrite(s + run, 1, n - run, w->fp);

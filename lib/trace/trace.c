@@ -61,6 +61,9 @@ struct reader {
 	struct hull *hull;	/* by frame thread: what pruning dropped */
 	size_t nhull;
 	int lost;		/* a host event came in a dropped frame */
+	uint8_t *pymod;		/* by frame name: 0 not yet seen, 1 an
+				   nn.Module frame, 2 another */
+	size_t cappymod;
 };
 
 /* The span of the frames pruning dropped on a thread (empty: lo >= hi). */
@@ -1166,25 +1169,27 @@ flow_event(struct reader *r, const struct rec *rc, uint64_t index,
     uint64_t offset)
 {
 	struct tl_trace *t = r->t;
-	uint32_t v = tl_map32_get(&t->flows, (uint64_t)rc->id);
+	uint32_t *slot, thr = 0;
 
 	t->flow_cats |= rc->flowcat;
-	if (rc->type == R_FLOW_S)
-		v |= TL_FLOW_S;
-	else {
+	if (rc->type != R_FLOW_S) {
 		/*
 		 * The tid first: the order in which this was built with gcc
 		 * before (it evaluates call arguments right to left), so that
 		 * string ids stay as they were.
 		 */
 		uint32_t tid = rec_intern(r, rc, S_TID);
-		uint32_t thr = thread_of(r, rec_intern(r, rc, S_PID), tid);
 
+		thr = thread_of(r, rec_intern(r, rc, S_PID), tid);
 		if (thr > TL_FLOW_THREAD)
 			return bad(r, index, offset, "too many threads");
-		v = (v & TL_FLOW_S) | TL_FLOW_F | thr;
 	}
-	tl_map32_put(&t->flows, (uint64_t)rc->id, v);
+	/* One lookup; what is stored is never 0 (a flag is set). */
+	slot = tl_map32_at(&t->flows, (uint64_t)rc->id);
+	if (rc->type == R_FLOW_S)
+		*slot |= TL_FLOW_S;
+	else
+		*slot = (*slot & TL_FLOW_S) | TL_FLOW_F | thr;
 	return 0;
 }
 
@@ -1293,12 +1298,21 @@ add_hosts(struct reader *r)
  * every op), or one a cpu_op read so far starts in.
  */
 static int
-frame_used(const struct reader *r, const struct tl_pyframe *f)
+frame_used(struct reader *r, const struct tl_pyframe *f)
 {
 	const struct tl_trace *t = r->t;
 	size_t lo = 0, hi = r->nops;
 
-	if (strncmp(tl_str(t->pystr, f->name), "nn.Module: ", 11) == 0)
+	if (f->name >= r->cappymod) {
+		size_t old = r->cappymod;
+
+		tl_grow(&r->pymod, &r->cappymod, (size_t)f->name + 1, 1);
+		memset(r->pymod + old, 0, r->cappymod - old);
+	}
+	if (r->pymod[f->name] == 0)
+		r->pymod[f->name] = strncmp(tl_str(t->pystr, f->name),
+		    "nn.Module: ", 11) == 0 ? 1 : 2;
+	if (r->pymod[f->name] == 1)
 		return 1;
 	while (lo < hi) {	/* the first host event at or after f */
 		size_t mid = lo + (hi - lo) / 2;
@@ -1598,6 +1612,7 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 	free(r.str);
 	free(r.args);
 	free(r.pystr);
+	free(r.pymod);
 	free(r.ops);
 	free(r.hull);
 	free(r.kbuf);

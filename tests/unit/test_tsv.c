@@ -1,5 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/tsv.h"
 #include "unit.h"
@@ -11,6 +12,69 @@ fmt(double d)
 
 	tl_fmt_double(buf, sizeof(buf), d);
 	return buf;
+}
+
+/* The COPY-text escape of s[0..n), a byte at a time: what tl_w_mem must give. */
+static size_t
+escape_ref(char *dst, const unsigned char *s, size_t n)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *e = s[i] == '\t' ? "\\t" : s[i] == '\n' ? "\\n" :
+		    s[i] == '\r' ? "\\r" : s[i] == '\\' ? "\\\\" : NULL;
+
+		if (e != NULL) {
+			memcpy(dst + k, e, 2);
+			k += 2;
+		} else
+			dst[k++] = (char)s[i];
+	}
+	return k;
+}
+
+/*
+ * Fields of every length up to 40, from bytes next to the escaped ones
+ * (the word-at-a-time scan's edge cases: 0x00-0x0f, '[' '\\' ']', 0x80
+ * and up), escaped by tl_w_mem as byte by byte, and decoded back.
+ */
+static void
+escape_cases(void)
+{
+	static const unsigned char pool[] = { 0, 1, 8, '\t', '\n', 11, 12, '\r',
+	    14, 15, 31, ' ', 'a', '[', '\\', ']', 0x7f, 0x80, 0x8d, 0xdc, 0xff };
+	unsigned char in[40];
+	char want[81], back[81];
+	unsigned seed = 1;
+	int bad = 0, rt = 0, round;
+
+	for (round = 0; round < 4000; round++) {
+		size_t n = (size_t)round % 41, i, k;
+		char *text = NULL;
+		size_t size = 0;
+		FILE *fp = open_memstream(&text, &size);
+		struct tl_writer w;
+
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* mostly plain, sometimes one of the pool */
+			in[i] = (seed >> 16) % 4 == 0 ?
+			    pool[(seed >> 20) % sizeof(pool)] :
+			    (unsigned char)('a' + (seed >> 20) % 26);
+		}
+		tl_w_init(&w, fp, 0);
+		tl_w_mem(&w, (const char *)in, n);
+		fclose(fp);
+		k = escape_ref(want, in, n);
+		if (size != k || memcmp(text, want, k) != 0)
+			bad++;
+		if (tl_tsv_decode(back, text, size) != n ||
+		    memcmp(back, in, n) != 0)
+			rt++;
+		free(text);
+	}
+	CHECK(bad == 0);
+	CHECK(rt == 0);
 }
 
 static const char *
@@ -61,5 +125,6 @@ main(void)
 	fclose(fp);
 	CHECK_STR(text, "a\\tb\\\\c\\nd\t42\t\n\"x,\"\"y\"\"\",z\n");
 	free(text);
+	escape_cases();
 	return unit_done("test_tsv");
 }
