@@ -338,8 +338,8 @@ into a flag of the GPU events and freed before linking), the sorted
 for the sort), the timeline's intervals, or the op stream's rows (48
 bytes each, and 4 bytes per GPU event in them). Interned strings do not
 grow with K; input and output buffers take about 3 MB, and reading on N
-threads adds N + 3 blocks of 128 KiB with the workers' records of them
-(about 0.5 MiB a thread) and each thread's own string table; writing
+threads adds N + 3 blocks of 128 KiB, each with the workers' records of it
+(about 256 KiB) and each thread's own string table; writing
 the rows on N threads, two chunks of 64 rows a thread (about 0.2 MiB).
 
 Where tl-parse's time goes (instructions of a one-thread run on the
