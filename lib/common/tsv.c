@@ -1,10 +1,10 @@
 /* See LICENSE file for copyright and license details. */
 #include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/tsv.h"
+#include "common/util.h"
 
 void
 tl_w_init(struct tl_writer *w, FILE *fp, int csv)
@@ -20,25 +20,21 @@ static const char tsv_esc[256] = {
 };
 
 /*
- * The length of the run of s[0..n) that needs no escape.  Eight bytes a
- * step while none is below 0x0e or a backslash (the word tests of
- * Anderson's "Bit Twiddling Hacks", "Determine if a word has a byte less
- * than n"), then byte by byte through a word that has one.
+ * The length of the run of s[0..n) that needs no escape: eight bytes a
+ * step while none is below 0x0e or a backslash, then byte by byte
+ * through a word that has one.
  */
 static size_t
 plain_run(const char *s, size_t n)
 {
-	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
 	size_t i = 0, e;
 
 	while (i < n) {
 		if (n - i >= 8) {
-			uint64_t x, y;
+			uint64_t x;
 
 			memcpy(&x, s + i, 8);
-			y = x ^ ones * '\\';
-			if (((((x - ones * 0x0e) & ~x) | ((y - ones) & ~y)) &
-			    highs) == 0) {
+			if (!tl_bytes_below(x, 0x0e) && !tl_bytes_has(x, '\\')) {
 				i += 8;
 				continue;
 			}

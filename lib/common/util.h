@@ -7,6 +7,7 @@
  * A format ending in ':' appends strerror(errno), as in sbase.
  */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum {
@@ -84,5 +85,25 @@ char *tl_slurp(const char *path, size_t *len);
 FILE *tl_tmpfile(const char **dir);
 /* Parse a whole decimal number; 0 on success. */
 int tl_parse_long(const char *s, long long min, long long max, long long *out);
+
+/*
+ * Eight bytes at a time (Anderson, "Bit Twiddling Hacks": "Determine if a
+ * word has a byte less than n", "Determine if a word has a byte equal to
+ * n"): nonzero when a byte of x is below c (c <= 128), or is c.
+ */
+#define TL_BYTES_ONES 0x0101010101010101ull
+#define TL_BYTES_HIGHS (TL_BYTES_ONES << 7)
+
+static inline uint64_t
+tl_bytes_below(uint64_t x, unsigned c)
+{
+	return (x - TL_BYTES_ONES * c) & ~x & TL_BYTES_HIGHS;
+}
+
+static inline uint64_t
+tl_bytes_has(uint64_t x, unsigned char c)
+{
+	return tl_bytes_below(x ^ TL_BYTES_ONES * c, 1);
+}
 
 #endif

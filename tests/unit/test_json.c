@@ -1,6 +1,8 @@
 /* See LICENSE file for copyright and license details. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/json.h"
 #include "common/jsonw.h"
@@ -30,6 +32,81 @@ i64(const char *s)
 	if (tl_parse_i64(s, strlen(s), &v) < 0)
 		return INT64_MIN;
 	return v;
+}
+
+/* tl_jb_str's output, a byte at a time: the escapes of RFC 8259, 7. */
+static void
+jstr_ref(struct tl_jbuf *b, const unsigned char *p)
+{
+	char esc[8];
+	size_t run;
+
+	tl_jb_raw(b, "\"", 1);
+	while (*p != '\0') {
+		if (*p >= 0x80) {
+			if ((run = tl_utf8_len((const char *)p, 4)) == 0) {
+				tl_jb_raw(b, "\xef\xbf\xbd", 3);
+				run = 1;
+			} else
+				tl_jb_raw(b, (const char *)p, run);
+			p += run;
+			continue;
+		}
+		if (*p == '"' || *p == '\\')
+			snprintf(esc, sizeof(esc), "\\%c", *p);
+		else if (*p == '\n')
+			snprintf(esc, sizeof(esc), "\\n");
+		else if (*p == '\t')
+			snprintf(esc, sizeof(esc), "\\t");
+		else if (*p == '\r')
+			snprintf(esc, sizeof(esc), "\\r");
+		else if (*p < 0x20)
+			snprintf(esc, sizeof(esc), "\\u%04x", *p);
+		else
+			snprintf(esc, sizeof(esc), "%c", *p);
+		tl_jb_lit(b, esc);
+		p++;
+	}
+	tl_jb_raw(b, "\"", 1);
+}
+
+/*
+ * Strings of every length up to 40 from the bytes at the edges of the
+ * word-at-a-time scan (0x1f, ' ', '"', '\\', 0x7f, 0x80, UTF-8 lead and
+ * continuation bytes), mostly plain: tl_jb_str writes what a byte-at-a-
+ * time escaper writes.
+ */
+static void
+jstr_cases(void)
+{
+	static const unsigned char pool[] = { 1, '\t', '\n', '\r', 0x1f, ' ',
+	    '!', '"', '#', '[', '\\', ']', 0x7e, 0x7f, 0x80, 0xbf, 0xc3, 0xa9,
+	    0xe2, 0x82, 0xac, 0xff };
+	unsigned char in[41];
+	struct tl_jbuf got = { 0 }, want = { 0 };
+	unsigned seed = 7;
+	int bad = 0, round;
+
+	for (round = 0; round < 4000; round++) {
+		size_t n = (size_t)round % 41, i;
+
+		for (i = 0; i < n; i++) {
+			seed = seed * 1103515245u + 12345u;
+			in[i] = (seed >> 16) % 4 == 0 ?
+			    pool[(seed >> 20) % sizeof(pool)] :
+			    (unsigned char)('a' + (seed >> 20) % 26);
+		}
+		in[n] = '\0';
+		tl_jb_reset(&got);
+		tl_jb_reset(&want);
+		tl_jb_str(&got, (const char *)in);
+		jstr_ref(&want, in);
+		if (got.n != want.n || memcmp(got.s, want.s, got.n) != 0)
+			bad++;
+	}
+	CHECK(bad == 0);
+	tl_jb_free(&got);
+	tl_jb_free(&want);
 }
 
 int
@@ -200,5 +277,6 @@ main(void)
 	}
 	tl_json_free(&j);
 	free(out);
+	jstr_cases();
 	return unit_done("test_json");
 }
