@@ -91,6 +91,19 @@ tl_map_get(const struct tl_map *m, uint64_t k1, uint64_t k2)
 	return NULL;
 }
 
+/*
+ * Key k's first slot.  Keys that differ only in their low four bits (ids
+ * handed out in sequence, as correlation and flow ids are) go to one
+ * group of 16 slots, so that a run of them is a few cache lines, not one
+ * line each; the rest of the key picks the group, well mixed, so that
+ * keys alike in their low bits still spread over the groups.
+ */
+static size_t
+first32(const struct tl_map32 *m, uint64_t k)
+{
+	return (size_t)((mix(0, k >> 4) << 4 | (k & 15)) & (m->cap - 1));
+}
+
 void
 tl_map32_init(struct tl_map32 *m)
 {
@@ -130,7 +143,7 @@ tl_map32_at(struct tl_map32 *m, uint64_t k)
 
 	if ((m->n + 1) * 4 > m->cap * 3)
 		grow32(m);
-	j = mix(0, k) & (m->cap - 1);
+	j = first32(m, k);
 	while (m->val[j] != 0) {
 		if (m->key[j] == k)
 			return &m->val[j];
@@ -154,7 +167,7 @@ tl_map32_get(const struct tl_map32 *m, uint64_t k)
 
 	if (m->cap == 0)
 		return 0;
-	j = mix(0, k) & (m->cap - 1);
+	j = first32(m, k);
 	while (m->val[j] != 0) {
 		if (m->key[j] == k)
 			return m->val[j];

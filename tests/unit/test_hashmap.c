@@ -4,6 +4,20 @@
 #include "common/hashmap.h"
 #include "unit.h"
 
+/*
+ * Key k of three runs: ids in sequence, ids alike in their low 20 bits,
+ * ids down from the top.
+ */
+static uint64_t
+key_of(uint64_t k)
+{
+	if (k < 65536)
+		return k + 1000;
+	if (k < 2 * 65536)
+		return (k - 65536 + 1) << 20;
+	return UINT64_MAX - (k - 2 * 65536);
+}
+
 int
 main(void)
 {
@@ -30,5 +44,19 @@ main(void)
 	CHECK(m.n == 100001);
 	tl_map32_free(&m);
 	CHECK(m.cap == 0 && tl_map32_get(&m, 0) == 0);
+	/*
+	 * Ids in sequence share slot groups (first32); strided ids, alike
+	 * in their low bits, and sequences in both halves of the key space
+	 * all come back, and a slot taken with tl_map32_at is the key's.
+	 */
+	for (k = 0; k < 3 * 65536; k++)
+		*tl_map32_at(&m, key_of(k)) = (uint32_t)k + 1;
+	CHECK(m.n == 3 * 65536);
+	for (k = 0, ok = 1; k < 3 * 65536; k++)
+		if (tl_map32_get(&m, key_of(k)) != k + 1)
+			ok = 0;
+	CHECK(ok);
+	CHECK(tl_map32_get(&m, 999) == 0 && tl_map32_get(&m, 3) == 0);
+	tl_map32_free(&m);
 	return unit_done("test_hashmap");
 }
