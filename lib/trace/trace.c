@@ -1293,15 +1293,28 @@ add_hosts(struct reader *r)
 	free(nw);
 }
 
+/* 1 if host event r->ops[i] comes before (th, ts) in r->ops' order. */
+static int
+op_before(const struct reader *r, size_t i, uint32_t th, int64_t ts)
+{
+	const struct tl_event *e = &r->t->ev[r->ops[i]];
+	uint32_t eth = r->t->thread_py[e->thread];
+
+	return eth < th || (eth == th && e->ts < ts);
+}
+
 /*
  * 1 if frame f is kept: an nn.Module frame (module paths are whole for
- * every op), or one a cpu_op read so far starts in.
+ * every op), or one a cpu_op read so far starts in.  *finger is where
+ * the previous frame's search ended: a thread's frames mostly come in
+ * start order, so the search gallops on from there when it can (a finger
+ * search), and is a plain binary search otherwise.
  */
 static int
-frame_used(struct reader *r, const struct tl_pyframe *f)
+frame_used(struct reader *r, const struct tl_pyframe *f, size_t *finger)
 {
 	const struct tl_trace *t = r->t;
-	size_t lo = 0, hi = r->nops;
+	size_t lo = 0, hi = r->nops, probe, step;
 
 	if (f->name >= r->cappymod) {
 		size_t old = r->cappymod;
@@ -1314,16 +1327,26 @@ frame_used(struct reader *r, const struct tl_pyframe *f)
 		    "nn.Module: ", 11) == 0 ? 1 : 2;
 	if (r->pymod[f->name] == 1)
 		return 1;
-	while (lo < hi) {	/* the first host event at or after f */
+	/* The first host event at or after f, in [lo, hi). */
+	if (*finger > 0 && *finger <= hi &&
+	    op_before(r, *finger - 1, f->thread, f->ts))
+		lo = *finger;
+	for (probe = lo, step = 1; probe < hi &&
+	    op_before(r, probe, f->thread, f->ts); step *= 2) {
+		lo = probe + 1;
+		probe = lo + step < hi ? lo + step : hi;
+	}
+	if (probe < hi)
+		hi = probe;
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct tl_event *e = &t->ev[r->ops[mid]];
-		uint32_t th = t->thread_py[e->thread];
 
-		if (th < f->thread || (th == f->thread && e->ts < f->ts))
+		if (op_before(r, mid, f->thread, f->ts))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	*finger = lo;
 	if (lo == r->nops)
 		return 0;
 	return t->thread_py[t->ev[r->ops[lo]].thread] == f->thread &&
@@ -1344,14 +1367,14 @@ static void
 prune(struct reader *r)
 {
 	struct tl_trace *t = r->t;
-	size_t i, k = r->pykept;
+	size_t i, k = r->pykept, finger = 0;
 
 	add_hosts(r);
 	for (i = r->pykept; i < t->npy; i++) {
 		const struct tl_pyframe *f = &t->py[i];
 		struct hull *h;
 
-		if (frame_used(r, f)) {
+		if (frame_used(r, f, &finger)) {
 			t->py[k++] = *f;
 			continue;
 		}
