@@ -39,39 +39,11 @@ tl_jb_lit(struct tl_jbuf *b, const char *s)
 	tl_jb_raw(b, s, strlen(s));
 }
 
-/* 1 if byte c goes into a JSON string as it is (tl_jb_str). */
+/* 1 if byte c does not go into a JSON string as it is (tl_jb_str). */
 static int
-json_plain(unsigned char c)
+json_stop(unsigned char c)
 {
-	return c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
-}
-
-/*
- * The length of the run of p[0..n) that json_plain takes: eight bytes a
- * step while none is below 0x20, above 0x7f, '"' or '\\', then byte by
- * byte through a word that has one.
- */
-static size_t
-plain_run(const unsigned char *p, size_t n)
-{
-	size_t i = 0, e;
-
-	while (i < n) {
-		if (n - i >= 8) {
-			uint64_t x;
-
-			memcpy(&x, p + i, 8);
-			if (!tl_bytes_below(x, 0x20) && !(x & TL_BYTES_HIGHS) &&
-			    !tl_bytes_has(x, '"') && !tl_bytes_has(x, '\\')) {
-				i += 8;
-				continue;
-			}
-		}
-		for (e = n - i > 8 ? i + 8 : n; i < e; i++)
-			if (!json_plain(p[i]))
-				return i;
-	}
-	return n;
+	return c < 0x20 || c >= 0x80 || c == '"' || c == '\\';
 }
 
 void
@@ -85,7 +57,8 @@ tl_jb_str(struct tl_jbuf *b, const char *s)
 	while (*p != '\0') {
 		char esc[8];
 
-		run = plain_run(p, (size_t)(end - p));
+		run = tl_bytes_run((const char *)p, (size_t)(end - p), 0x20,
+		    1, '"', '\\', json_stop);
 		tl_jb_raw(b, (const char *)p, run);
 		p += run;
 		if (*p == '\0')

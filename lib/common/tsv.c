@@ -19,31 +19,18 @@ static const char tsv_esc[256] = {
 	['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r', ['\\'] = '\\'
 };
 
-/*
- * The length of the run of s[0..n) that needs no escape: eight bytes a
- * step while none is below 0x0e or a backslash, then byte by byte
- * through a word that has one.
- */
+/* 1 if byte c has a TSV escape (tl_bytes_run). */
+static int
+tsv_stop(unsigned char c)
+{
+	return tsv_esc[c] != 0;
+}
+
+/* The run of s[0..n) that needs no escape: no byte below 0x0e or '\\'. */
 static size_t
 plain_run(const char *s, size_t n)
 {
-	size_t i = 0, e;
-
-	while (i < n) {
-		if (n - i >= 8) {
-			uint64_t x;
-
-			memcpy(&x, s + i, 8);
-			if (!tl_bytes_below(x, 0x0e) && !tl_bytes_has(x, '\\')) {
-				i += 8;
-				continue;
-			}
-		}
-		for (e = n - i > 8 ? i + 8 : n; i < e; i++)
-			if (tsv_esc[(unsigned char)s[i]] != 0)
-				return i;
-	}
-	return n;
+	return tl_bytes_run(s, n, 0x0e, 0, '\\', '\\', tsv_stop);
 }
 
 static void

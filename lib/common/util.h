@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 enum {
 	TL_EXIT_OK = 0,
@@ -87,23 +88,41 @@ FILE *tl_tmpfile(const char **dir);
 int tl_parse_long(const char *s, long long min, long long max, long long *out);
 
 /*
- * Eight bytes at a time (Anderson, "Bit Twiddling Hacks": "Determine if a
- * word has a byte less than n", "Determine if a word has a byte equal to
- * n"): nonzero when a byte of x is below c (c <= 128), or is c.
+ * The length of the run of s[0..n) in which stop() takes no byte, for
+ * the writers' escaping.  Eight bytes a step while the word has no byte
+ * below `below`, none with its high bit set (when high), and none equal
+ * to c1 or c2: the word tests of Anderson's "Bit Twiddling Hacks"
+ * ("Determine if a word has a byte less than n", "... equal to n"), which
+ * must find every byte stop() takes; then byte by byte through a word
+ * that has one.  Inline, so that each caller's constants and stop() fold
+ * into its own loop.
  */
-#define TL_BYTES_ONES 0x0101010101010101ull
-#define TL_BYTES_HIGHS (TL_BYTES_ONES << 7)
-
-static inline uint64_t
-tl_bytes_below(uint64_t x, unsigned c)
+static inline size_t
+tl_bytes_run(const char *s, size_t n, unsigned below, int high,
+    unsigned char c1, unsigned char c2, int (*stop)(unsigned char))
 {
-	return (x - TL_BYTES_ONES * c) & ~x & TL_BYTES_HIGHS;
-}
+	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
+	size_t i = 0, e;
 
-static inline uint64_t
-tl_bytes_has(uint64_t x, unsigned char c)
-{
-	return tl_bytes_below(x ^ TL_BYTES_ONES * c, 1);
+	while (i < n) {
+		if (n - i >= 8) {
+			uint64_t x, y1, y2;
+
+			memcpy(&x, s + i, 8);
+			y1 = x ^ ones * c1;
+			y2 = x ^ ones * c2;
+			if (((((x - ones * below) & ~x) | (high ? x : 0) |
+			    ((y1 - ones) & ~y1) | ((y2 - ones) & ~y2)) &
+			    highs) == 0) {
+				i += 8;
+				continue;
+			}
+		}
+		for (e = n - i > 8 ? i + 8 : n; i < e; i++)
+			if (stop((unsigned char)s[i]))
+				return i;
+	}
+	return n;
 }
 
 #endif

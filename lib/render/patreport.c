@@ -61,8 +61,9 @@ plural(long long n)
 
 /*
  * What most of an idle pattern's time is: IDLE_HOST (the host not yet in
- * the op, or inside it before its launch call), IDLE_LATENCY or
- * IDLE_WAIT (after the launch calls, past the launch latency).
+ * the op), IDLE_IN_OP (inside it before its launch call), IDLE_LATENCY
+ * (after the launch call, within the launch latency) or IDLE_WAIT (past
+ * it).
  */
 enum { IDLE_HOST, IDLE_IN_OP, IDLE_LATENCY, IDLE_WAIT };
 

@@ -19,7 +19,10 @@ struct graph {
 	int64_t start, end;	/* the capture window, ns */
 	int thread;
 	long batch;		/* its capture trace's batch size, or -1 */
-	int *py;		/* its frames (in c->py), found on first use */
+	struct gframe {
+		int i;		/* in c->py */
+		uint32_t name;	/* its name in the trace's t->pystr */
+	} *py;			/* its frames, found on first use */
 	size_t npy;
 	int pydone;
 };
@@ -681,7 +684,10 @@ copy_frames(struct merge *m, struct graph *g, int li)
 			    f->ts + f->dur <= g->end) {
 				tl_grow(&g->py, &cappy, g->npy + 1,
 				    sizeof(*g->py));
-				g->py[g->npy++] = (int)k;
+				g->py[g->npy].i = (int)k;
+				g->py[g->npy++].name = tl_intern(t->pystr,
+				    tl_str(c->pystr, f->name),
+				    tl_strsize(c->pystr, f->name));
 			}
 		}
 		g->pydone = 1;
@@ -691,14 +697,13 @@ copy_frames(struct merge *m, struct graph *g, int li)
 	to = tl_trace_pythread(t, t->ev[li].thread);
 	tl_grow(&t->py, &t->cappy, t->npy + g->npy, sizeof(*t->py));
 	for (k = 0; k < g->npy; k++) {
-		const struct tl_pyframe *f = &c->py[g->py[k]];
+		const struct tl_pyframe *f = &c->py[g->py[k].i];
 		struct tl_pyframe *n = &t->py[t->npy++];
 		int64_t end = map_ts(g, &t->ev[li], f->ts + f->dur);
 
 		n->ts = map_ts(g, &t->ev[li], f->ts);
 		n->dur = end - n->ts;
-		n->name = tl_intern(t->pystr, tl_str(c->pystr, f->name),
-		    tl_strsize(c->pystr, f->name));
+		n->name = g->py[k].name;	/* interned once per graph */
 		n->thread = to;
 	}
 }

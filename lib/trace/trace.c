@@ -423,7 +423,6 @@ static const char *const arg_keys[NARG] = {
 	"kernel"
 };
 
-
 static const char *
 skip_blank(const char *s, const char *end)
 {

@@ -265,8 +265,6 @@ const char *tl_trace_meta(const struct tl_trace *t, const char *key);
  */
 uint32_t tl_trace_pythread(struct tl_trace *t, uint32_t k);
 
-
-
 /*
  * A time window on the host timeline: a host event is in it when it starts
  * in [start, end); a linked GPU event when its launch is; an unlinked GPU
