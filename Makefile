@@ -182,6 +182,7 @@ UNIT = \
 	tests/unit/test_context \
 	tests/unit/test_efficiency \
 	tests/unit/test_expr \
+	tests/unit/test_grow \
 	tests/unit/test_hashmap \
 	tests/unit/test_hwspec \
 	tests/unit/test_interval \

@@ -35,15 +35,27 @@ tl_map_free(struct tl_map *m)
 	tl_map_init(m);
 }
 
+/*
+ * A grown table's array of n bytes: the rehash writes all over it (the
+ * table is then 3/8 full), so a large one is made resident in one go.
+ */
+static void *
+table(void *p, size_t n)
+{
+	if (n >= TL_AHEAD)
+		tl_populate(p, n);
+	return p;
+}
+
 static void
 grow(struct tl_map *m)
 {
 	struct tl_map old = *m;
 	size_t i, n = m->cap ? m->cap * 2 : 256;
 
-	m->k1 = tl_malloc(n * sizeof(*m->k1));
-	m->k2 = tl_malloc(n * sizeof(*m->k2));
-	m->val = tl_malloc(n * sizeof(*m->val));
+	m->k1 = table(tl_malloc(n * sizeof(*m->k1)), n * sizeof(*m->k1));
+	m->k2 = table(tl_malloc(n * sizeof(*m->k2)), n * sizeof(*m->k2));
+	m->val = table(tl_malloc(n * sizeof(*m->val)), n * sizeof(*m->val));
 	m->used = tl_calloc(n, 1);
 	m->cap = n;
 	m->n = 0;
@@ -126,8 +138,8 @@ grow32(struct tl_map32 *m)
 	struct tl_map32 old = *m;
 	size_t i, n = m->cap ? m->cap * 2 : 256;
 
-	m->key = tl_malloc(n * sizeof(*m->key));
-	m->val = tl_calloc(n, sizeof(*m->val));
+	m->key = table(tl_malloc(n * sizeof(*m->key)), n * sizeof(*m->key));
+	m->val = table(tl_calloc(n, sizeof(*m->val)), n * sizeof(*m->val));
 	m->cap = n;
 	m->n = 0;
 	for (i = 0; i < old.cap; i++)

@@ -8,7 +8,7 @@
 void
 tl_ivals_add(struct tl_ivals *s, int64_t start, int64_t end)
 {
-	tl_grow(&s->v, &s->cap, s->n + 1, sizeof(*s->v));
+	tl_grow_ahead(&s->v, &s->cap, s->n + 1, sizeof(*s->v), &s->ahead);
 	s->v[s->n].start = start;
 	s->v[s->n].end = end;
 	s->n++;

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/util.h"
+
 struct tl_ival {
 	int64_t start, end;
 };
@@ -16,6 +18,7 @@ struct tl_ival {
 struct tl_ivals {
 	struct tl_ival *v;
 	size_t n, cap;
+	struct tl_ahead ahead;	/* of v */
 };
 
 void tl_ivals_add(struct tl_ivals *s, int64_t start, int64_t end);

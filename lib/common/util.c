@@ -1,4 +1,6 @@
 /* See LICENSE file for copyright and license details. */
+#define _DEFAULT_SOURCE		/* madvise */
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -144,6 +146,44 @@ tl_grow(void *pp, size_t *cap, size_t need, size_t size)
 		n *= 2;
 	*p = tl_realloc(*p, n * size);
 	*cap = n;
+}
+
+void
+tl_populate(void *p, size_t n)
+{
+#ifdef MADV_POPULATE_WRITE
+	long ps = sysconf(_SC_PAGESIZE);
+	uintptr_t pagesz = ps > 0 ? (uintptr_t)ps : 4096, lo, hi;
+
+	if (n == 0)
+		return;
+	/* The whole pages that hold the bytes: each is the caller's. */
+	lo = (uintptr_t)p & ~(pagesz - 1);
+	hi = ((uintptr_t)p + n + pagesz - 1) & ~(pagesz - 1);
+	/* A kernel without it says EINVAL: the pages fault in as before. */
+	(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
+void
+tl_ahead_step(struct tl_ahead *a, void *base, size_t used, size_t cap)
+{
+	size_t n;
+
+	if (base != a->base) {
+		/* Moved (or new): what it holds was written by the copy. */
+		a->base = base;
+		a->upto = used;
+	}
+	/* Small arrays fault in as any memory does. */
+	if (cap < TL_AHEAD || a->upto >= cap)
+		return;
+	n = cap - a->upto < TL_AHEAD ? cap - a->upto : TL_AHEAD;
+	tl_populate((char *)base + a->upto, n);
+	a->upto += n;
 }
 
 char *

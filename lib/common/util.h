@@ -52,6 +52,41 @@ void *tl_calloc(size_t n, size_t size);
 void *tl_realloc(void *p, size_t n);
 /* Grow *p so that it holds at least need elements of size bytes. */
 void tl_grow(void *pp, size_t *cap, size_t need, size_t size);
+/*
+ * Make the pages that hold p[0..n) resident and writable now, in one
+ * system call (Linux's MADV_POPULATE_WRITE, 5.14) instead of a page
+ * fault per page: in a virtual machine a fault can cost 5-10 us, and an
+ * array that grows to tens of MB takes thousands.  Only for memory that
+ * is about to be written; nothing happens where the kernel lacks it.
+ */
+void tl_populate(void *p, size_t n);
+
+/*
+ * tl_grow for an array written one element at a time that may grow large
+ * (the trace's events, the op stream's rows): it also makes the array's
+ * pages resident TL_AHEAD bytes at a time just ahead of the writes
+ * (tl_populate), so that its growth costs a system call per step, not a
+ * fault per page, and its resident size grows at most TL_AHEAD past its
+ * use.  Each array has its own struct tl_ahead, zeroed at the start.
+ */
+struct tl_ahead {
+	const void *base;	/* the array when last populated */
+	size_t upto;		/* its bytes [0, upto) are resident */
+};
+
+#define TL_AHEAD (256u << 10)
+
+void tl_ahead_step(struct tl_ahead *a, void *base, size_t used, size_t cap);
+
+static inline void
+tl_grow_ahead(void *pp, size_t *cap, size_t need, size_t size,
+    struct tl_ahead *a)
+{
+	tl_grow(pp, cap, need, size);
+	if (need * size > a->upto || *(void **)pp != a->base)
+		tl_ahead_step(a, *(void **)pp, need * size, *cap * size);
+}
+
 char *tl_strdup(const char *s);
 /* The online CPUs (1 to 1024): the default number of threads. */
 int tl_ncpu(void);

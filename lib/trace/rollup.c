@@ -139,7 +139,8 @@ new_row(struct tl_rows *rows, int op, int kind)
 {
 	struct tl_row *r;
 
-	tl_grow(&rows->v, &rows->cap, rows->n + 1, sizeof(*rows->v));
+	tl_grow_ahead(&rows->v, &rows->cap, rows->n + 1, sizeof(*rows->v),
+	    &rows->ahead);
 	r = &rows->v[rows->n++];
 	memset(r, 0, sizeof(*r));
 	r->op = op;

@@ -22,6 +22,7 @@
  */
 #include <stdint.h>
 
+#include "common/util.h"
 #include "trace/trace.h"
 
 enum tl_rowkind {
@@ -57,6 +58,7 @@ struct tl_rows {
 	size_t ngpu, capgpu;
 	int64_t total_busy;	/* sum of busy over the rows */
 	struct tl_strtab *names;	/* the graph rows' names, or NULL */
+	struct tl_ahead ahead;	/* of v */
 };
 
 /* The ngpu GPU event indices of row r, in ts order. */

@@ -64,6 +64,7 @@ struct reader {
 	uint8_t *pymod;		/* by frame name: 0 not yet seen, 1 an
 				   nn.Module frame, 2 another */
 	size_t cappymod;
+	struct tl_ahead evahead, pyahead;	/* of t->ev, t->py */
 };
 
 /* The span of the frames pruning dropped on a thread (empty: lo >= hi). */
@@ -1421,7 +1422,8 @@ py_frame(struct reader *r, const struct rec *rc)
 	struct tl_trace *t = r->t;
 	struct tl_pyframe *f;
 
-	tl_grow(&t->py, &t->cappy, t->npy + 1, sizeof(*t->py));
+	tl_grow_ahead(&t->py, &t->cappy, t->npy + 1, sizeof(*t->py),
+	    &r->pyahead);
 	f = &t->py[t->npy++];
 	f->ts = rc->ts;
 	f->dur = rc->dur;
@@ -1466,7 +1468,8 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 	kind = rc->kind;
 	if (kind == TL_EV_PYTHON)
 		return py_frame(r, rc);
-	tl_grow(&t->ev, &t->capev, t->nev + 1, sizeof(*t->ev));
+	tl_grow_ahead(&t->ev, &t->capev, t->nev + 1, sizeof(*t->ev),
+	    &r->evahead);
 	e = &t->ev[t->nev];
 	memset(e, 0, sizeof(*e));
 	e->uid = (uint32_t)index;
