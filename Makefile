@@ -82,6 +82,7 @@ LIBOBJ = \
 	lib/stream/categories_table.o \
 	lib/stream/category.o \
 	lib/stream/kernels_table.o \
+	lib/stream/kernlist.o \
 	lib/stream/kerntable.o \
 	lib/stream/ops_table.o \
 	lib/stream/optable.o \
@@ -157,6 +158,7 @@ LIBHDR = \
 	lib/render/svgw.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \
+	lib/stream/kernlist.h \
 	lib/stream/kerntable.h \
 	lib/stream/optable.h \
 	lib/stream/rules.h \
@@ -187,6 +189,7 @@ UNIT = \
 	tests/unit/test_hwspec \
 	tests/unit/test_interval \
 	tests/unit/test_json \
+	tests/unit/test_kernlist \
 	tests/unit/test_kerntable \
 	tests/unit/test_mdtext \
 	tests/unit/test_model_conv \

@@ -11,6 +11,7 @@
 #include "common/strmap.h"
 #include "common/util.h"
 #include "stream/category.h"
+#include "stream/kernlist.h"
 #include "stream/schema.h"
 #include "stream/stream.h"
 #include "trace/kernclass.h"
@@ -37,8 +38,9 @@ struct tl_floader {
 	struct tl_rowreader rr;
 	struct tl_jbuf key;	/* the current row's signature */
 	struct tl_json j;
-	char *buf;
-	size_t bufcap;
+	struct tl_ahead rowahead, kevahead;	/* of f->row, f->kev */
+	struct tl_kernlist kl;	/* the row's GPU events */
+	int kbad;		/* and the column's error */
 };
 
 enum {
@@ -230,77 +232,55 @@ static int
 scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
     int64_t host, int name, struct tl_frow *row)
 {
-	static const char *const keys[] = { "name", "ts", "dur", "launch_ts" };
-	const char *s = get(L, C_KERNELS), *err, *txt;
+	const struct tl_kernlist *kl = &L->kl;
 	struct tl_findings *f = L->f;
-	struct tl_json *j = &L->j;
 	struct tl_fev *e;
 	struct tl_fkev *k;
-	int n, tok, i, v[4], sync = 0;
-	int64_t ts, dur, launch;
-	size_t len, first = t->nev;
+	int sync = 0;
+	size_t i, first = t->nev;
 
-	if (s[0] == '\0')
-		return 0;
-	if ((n = tl_json_parse(j, s, strlen(s), &err)) < 1 ||
-	    tl_json_type(j, 0) != TL_J_ARRAY)
-		return -1;
-	for (tok = 1, i = 0; i < tl_json_size(j, 0); i++,
-	    tok = tl_json_next(j, tok)) {
-		if (tl_json_type(j, tok) != TL_J_OBJECT)
+	for (i = 0; i < kl->n; i++) {
+		const struct tl_kitem *it = &kl->v[i];
+
+		if (it->launch_bad)
 			return -1;
-		tl_json_members(j, tok, keys, 4, v);
-		if (v[0] < 0 || v[1] < 0 || v[2] < 0)
-			return -1;
-		txt = tl_json_text(j, v[1], &len);
-		if (tl_parse_us_ns(txt, len, &ts) < 0)
-			return -1;
-		txt = tl_json_text(j, v[2], &len);
-		if (tl_parse_us_ns(txt, len, &dur) < 0 || dur < 0)
-			return -1;
-		launch = -1;
-		if (v[3] >= 0) {
-			txt = tl_json_text(j, v[3], &len);
-			if (tl_parse_us_ns(txt, len, &launch) < 0)
-				return -1;
+		if (it->launch >= 0)
 			t->has_launch = 1;
-		}
-		txt = tl_json_text(j, v[0], &len);
-		tl_grow(&L->buf, &L->bufcap, len + 1, 1);
-		len = tl_json_unescape(L->buf, txt, len);
-		L->buf[len] = '\0';
 		if (!L->f->grouped || op->count == 0)
-			add_kernel(op, L->buf, dur);
-		if (tl_kernel_is_layout(L->buf))
-			op->layout_ns += dur;
-		if (is_d2h(L->buf))
+			add_kernel(op, it->name, it->dur);
+		if (tl_kernel_is_layout(it->name))
+			op->layout_ns += it->dur;
+		if (is_d2h(it->name))
 			sync = 1;
 		if (L->f->grouped)
 			continue;
-		tl_grow(&f->kev, &f->capkev, (size_t)f->nkev + 1,
-		    sizeof(*f->kev));
+		tl_grow_ahead(&f->kev, &f->capkev, (size_t)f->nkev + 1,
+		    sizeof(*f->kev), &L->kevahead);
 		k = &f->kev[f->nkev++];
-		k->name = tl_intern(f->str, L->buf, len);
-		k->ts = ts;
-		k->dur = dur;
-		k->launch = launch;
+		k->name = tl_intern(f->str, it->name, it->namelen);
+		k->ts = it->ts;
+		k->dur = it->dur;
+		k->launch = it->launch;
 		row->nk++;
 		t->nkernels++;
-		t->kernel_ns += dur;
-		if (dur < TL_FSHORT_NS) {
+		t->kernel_ns += it->dur;
+		if (it->dur < TL_FSHORT_NS) {
 			t->nshort++;
-			t->short_ns += dur;
+			t->short_ns += it->dur;
 		}
-		tl_grow(&t->ev, &t->capev, t->nev + 1, sizeof(*t->ev));
+		tl_grow_ahead(&t->ev, &t->capev, t->nev + 1, sizeof(*t->ev),
+		    &t->evahead);
 		e = &t->ev[t->nev++];
-		e->start = ts;
-		e->end = ts + dur;
+		e->start = it->ts;
+		e->end = it->ts + it->dur;
 		e->host = host;
-		e->launch = launch;
+		e->launch = it->launch;
 		e->name = name;
 		e->row = f->nrow - 1;
 		e->sync = 0;
 	}
+	if (L->kbad)
+		return -1;
 	if (sync) {
 		if (row != NULL)
 			row->d2h = 1;
@@ -416,7 +396,8 @@ new_row(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 	char *th;
 	size_t n;
 
-	tl_grow(&f->row, &f->caprow, (size_t)f->nrow + 1, sizeof(*f->row));
+	tl_grow_ahead(&f->row, &f->caprow, (size_t)f->nrow + 1,
+	    sizeof(*f->row), &L->rowahead);
 	r = &f->row[f->nrow++];
 	memset(r, 0, sizeof(*r));
 	r->op = (int)(op - f->op);
@@ -1191,7 +1172,7 @@ loader_free(struct tl_findings *f)
 	tl_json_free(&L->j);
 	tl_strmap_free(&L->roofmap);
 	tl_strmap_free(&L->ptmap);
-	free(L->buf);
+	tl_kernlist_free(&L->kl);
 	free(L);
 	f->load = NULL;
 }
@@ -1203,6 +1184,7 @@ loader_new(struct tl_findings *f)
 	struct tl_floader *L = f->load = tl_calloc(1, sizeof(*L));
 
 	L->f = f;
+	tl_kernlist_init(&L->kl);
 	return L;
 }
 
@@ -1249,8 +1231,10 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->grouped = tl_rr_has(&L->rr, colid[C_COUNT]);
 	f->has_stack = tl_rr_has(&L->rr, colid[C_MODULE]);
 	while (tl_rr_next(&L->rr)) {
+		/* The GPU events, read once for the loader and the serving view. */
+		L->kbad = tl_kernlist_read(&L->kl, get(L, C_KERNELS)) < 0;
 		load_row(L);
-		tl_serving_row(f->serv);
+		tl_serving_row(f->serv, &L->kl);
 	}
 	tl_serving_finish(f->serv);
 	if (f->ntr == 0)

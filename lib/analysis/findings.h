@@ -18,6 +18,7 @@
 
 #include "analysis/findrules.h"
 #include "common/intern.h"
+#include "common/util.h"
 #include "stream/category.h"
 
 struct tl_stream;
@@ -172,6 +173,7 @@ struct tl_ftrace {
 	/* events for the gap analysis, freed after it */
 	struct tl_fev *ev;
 	size_t nev, capev;
+	struct tl_ahead evahead;	/* of ev */
 };
 
 /* A roof rows were measured against: a GPU's figures for a compute spec. */

@@ -12,14 +12,13 @@ const char *const tl_sphase_names[TL_SPHASES] = {
 };
 
 enum {
-	S_TRACE, S_NAME, S_CAT, S_TIME, S_KERNELS, S_ITER, S_PHASE, S_KIND,
-	S_BOUND, S_ROOF, S_PARAMS, S_DIMS, S_N
+	S_TRACE, S_NAME, S_CAT, S_TIME, S_ITER, S_PHASE, S_KIND, S_BOUND,
+	S_ROOF, S_PARAMS, S_DIMS, S_N
 };
 static const short scol[S_N] = {
 	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
-	TL_COL_KERNELS, TL_COL_ITERATION, TL_COL_PHASE, TL_COL_ROW_KIND,
-	TL_COL_BOUND, TL_COL_ROOFLINE_TIME_US, TL_COL_PARAMS,
-	TL_COL_INPUT_DIMS
+	TL_COL_ITERATION, TL_COL_PHASE, TL_COL_ROW_KIND, TL_COL_BOUND,
+	TL_COL_ROOFLINE_TIME_US, TL_COL_PARAMS, TL_COL_INPUT_DIMS
 };
 
 void
@@ -27,6 +26,7 @@ tl_serving_init(struct tl_serving *s, struct tl_stream *in)
 {
 	memset(s, 0, sizeof(*s));
 	tl_rr_init(&s->rr, in, scol, S_N);
+	tl_json_init(&s->j);
 	tl_strmap_init(&s->iters);
 	tl_strmap_init(&s->traces);
 }
@@ -60,41 +60,45 @@ item(struct tl_sitem **v, int *n, size_t *cap, const char *name,
 	return &(*v)[(*n)++];
 }
 
-/* The integer member key of the JSON object text s, or -1. */
-static int64_t
-member(struct tl_json *j, const char *s, const char *key)
+/*
+ * The integer members keys[0..n) of the JSON object text s into v, each
+ * -1 when missing or not an integer (all when s is not an object).
+ */
+static void
+members(struct tl_json *j, const char *s, const char *const *keys, int n,
+    int64_t *v)
 {
 	const char *err, *t;
 	size_t len;
-	int64_t v;
-	int k;
+	int i, k, obj;
 
-	if (tl_json_parse(j, s, strlen(s), &err) < 1 ||
-	    tl_json_type(j, 0) != TL_J_OBJECT ||
-	    (k = tl_json_get(j, 0, key, strlen(key))) < 0 ||
-	    tl_json_type(j, k) != TL_J_PRIM)
-		return -1;
-	t = tl_json_text(j, k, &len);
-	return tl_parse_i64(t, len, &v) == 0 ? v : -1;
+	obj = tl_json_parse(j, s, strlen(s), &err) >= 1 &&
+	    tl_json_type(j, 0) == TL_J_OBJECT;
+	for (i = 0; i < n; i++) {
+		v[i] = -1;
+		if (!obj || (k = tl_json_get(j, 0, keys[i],
+		    strlen(keys[i]))) < 0 || tl_json_type(j, k) != TL_J_PRIM)
+			continue;
+		t = tl_json_text(j, k, &len);
+		if (tl_parse_i64(t, len, &v[i]) != 0)
+			v[i] = -1;
+	}
 }
 
 /* A GEMM row: small-batch memory-bound time and its weight share. */
 static void
 gemm(struct tl_serving *s, struct tl_sphase *ph, int64_t ns)
 {
-	struct tl_json j;
+	static const char *const mnk[] = { "M", "N", "K" };
 	const char *params = tl_rr_text(&s->rr, scol[S_PARAMS]);
 	struct tl_sitem *it;
-	int64_t m, n, k;
+	int64_t v[3], m, n, k;
 	double roof = tl_rr_field(&s->rr, scol[S_ROOF])->has > 0 ?
 	    tl_rr_field(&s->rr, scol[S_ROOF])->d : 0;
 
 	ph->gemm_ns += ns;
-	tl_json_init(&j);
-	m = member(&j, params, "M");
-	n = member(&j, params, "N");
-	k = member(&j, params, "K");
-	tl_json_free(&j);
+	members(&s->j, params, mnk, 3, v);
+	m = v[0], n = v[1], k = v[2];
 	if (m <= 0 || m > TL_SMALL_M || n <= 0 || k <= 0 ||
 	    strcmp(tl_rr_text(&s->rr, scol[S_BOUND]), "memory") != 0)
 		return;
@@ -110,59 +114,34 @@ gemm(struct tl_serving *s, struct tl_sphase *ph, int64_t ns)
 }
 
 /*
- * The row's GPU events (kernels JSON): attention kernels by name into
- * ph, and the iteration's first start and last end into it.
+ * The row's GPU events (those of its kernels column before any bad one):
+ * attention kernels by name into ph, and the iteration's first start and
+ * last end into it.
  */
 static void
-kernels(struct tl_serving *s, struct tl_sphase *ph, struct tl_siter *it,
-    int attn)
+kernels(struct tl_sphase *ph, struct tl_siter *it, int attn,
+    const struct tl_kernlist *kl)
 {
-	static const char *const keys[] = { "name", "ts", "dur" };
-	const char *js = tl_rr_text(&s->rr, scol[S_KERNELS]), *err, *t;
-	struct tl_json j;
-	int tok, i, v[3];
-	int64_t ts, dur;
-	size_t len;
+	size_t i;
 
-	tl_json_init(&j);
-	if (tl_json_parse(&j, js, strlen(js), &err) < 1 ||
-	    tl_json_type(&j, 0) != TL_J_ARRAY)
-		goto out;
-	for (tok = 1, i = 0; i < tl_json_size(&j, 0); i++,
-	    tok = tl_json_next(&j, tok)) {
-		if (tl_json_type(&j, tok) != TL_J_OBJECT)
-			break;
-		tl_json_members(&j, tok, keys, 3, v);
-		if (v[0] < 0 || v[1] < 0 || v[2] < 0)
-			break;
-		t = tl_json_text(&j, v[1], &len);
-		if (tl_parse_us_ns(t, len, &ts) < 0)
-			break;
-		t = tl_json_text(&j, v[2], &len);
-		if (tl_parse_us_ns(t, len, &dur) < 0 || dur < 0)
-			break;
+	for (i = 0; i < kl->n; i++) {
+		const struct tl_kitem *k = &kl->v[i];
+
 		if (it != NULL) {
-			if (it->start < 0 || ts < it->start)
-				it->start = ts;
-			if (ts + dur > it->end)
-				it->end = ts + dur;
+			if (it->start < 0 || k->ts < it->start)
+				it->start = k->ts;
+			if (k->ts + k->dur > it->end)
+				it->end = k->ts + k->dur;
 		}
 		if (attn) {
-			struct tl_sitem *a;
+			struct tl_sitem *a = item(&ph->attn, &ph->nattn,
+			    &ph->capattn, k->name, NULL);
 
-			t = tl_json_text(&j, v[0], &len);
-			tl_grow(&s->jbuf, &s->jcap, len + 1, 1);
-			len = tl_json_unescape(s->jbuf, t, len);
-			s->jbuf[len] = '\0';
-			a = item(&ph->attn, &ph->nattn, &ph->capattn, s->jbuf,
-			    NULL);
-			a->time_ns += dur;
+			a->time_ns += k->dur;
 			a->count++;
-			ph->attn_ns += dur;
+			ph->attn_ns += k->dur;
 		}
 	}
-out:
-	tl_json_free(&j);
 }
 
 /* The iteration of the current row, added when new; NULL for none. */
@@ -196,7 +175,7 @@ iteration(struct tl_serving *s, int phase)
 }
 
 void
-tl_serving_row(struct tl_serving *s)
+tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl)
 {
 	const struct tl_field *tf;
 	const char *catv, *name;
@@ -233,7 +212,7 @@ tl_serving_row(struct tl_serving *s)
 	}
 	if (strcmp(catv, "gemm") == 0)
 		gemm(s, ph, ns);
-	kernels(s, ph, iteration(s, phase), strcmp(catv, "attention") == 0);
+	kernels(ph, iteration(s, phase), strcmp(catv, "attention") == 0, kl);
 }
 
 static int
@@ -315,7 +294,7 @@ tl_serving_free(struct tl_serving *s)
 		items_free(s->ph[p].attn, s->ph[p].nattn);
 	}
 	free(s->it);
-	free(s->jbuf);
+	tl_json_free(&s->j);
 	tl_strmap_free(&s->iters);
 	tl_strmap_free(&s->traces);
 	tl_rr_free(&s->rr);

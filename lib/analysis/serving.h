@@ -13,8 +13,10 @@
  */
 #include <stdint.h>
 
+#include "common/json.h"
 #include "common/strmap.h"
 #include "stream/category.h"
+#include "stream/kernlist.h"
 #include "stream/schema.h"
 
 #define TL_SPHASES 4		/* none, prefill, decode, mixed */
@@ -72,13 +74,15 @@ struct tl_serving {
 	/* After tl_serving_finish: the GPU's wait between iterations. */
 	long long ngaps;
 	int64_t gap_ns, gap_max_ns, span_ns;
-	char *jbuf;
-	size_t jcap;
+	struct tl_json j;	/* scratch for the params column */
 };
 
 void tl_serving_init(struct tl_serving *s, struct tl_stream *in);
-/* Add the stream's current row (another reader read it). */
-void tl_serving_row(struct tl_serving *s);
+/*
+ * Add the stream's current row (another reader read it), with its GPU
+ * events as that reader found them in its kernels column.
+ */
+void tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl);
 void tl_serving_finish(struct tl_serving *s);
 void tl_serving_free(struct tl_serving *s);
 /* 1 when the stream is a serving one: phases, or MoE, or graph launches. */

@@ -1,0 +1,214 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "stream/kernlist.h"
+
+void
+tl_kernlist_init(struct tl_kernlist *k)
+{
+	memset(k, 0, sizeof(*k));
+	tl_json_init(&k->j);
+}
+
+void
+tl_kernlist_free(struct tl_kernlist *k)
+{
+	free(k->v);
+	free(k->names);
+	tl_json_free(&k->j);
+	tl_kernlist_init(k);
+}
+
+/* Room for one more event: the slot after the last. */
+static struct tl_kitem *
+next_item(struct tl_kernlist *k)
+{
+	tl_grow(&k->v, &k->cap, k->n + 1, sizeof(*k->v));
+	return &k->v[k->n];
+}
+
+/* The events' names where the names buffer ended up. */
+static void
+place_names(struct tl_kernlist *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		k->v[i].name = k->names + k->v[i].nameat;
+}
+
+/* Append event it's name[0..n) (unescaped) to the names at *used. */
+static void
+add_name(struct tl_kernlist *k, struct tl_kitem *it, size_t *used,
+    const char *name, size_t n, int unescape)
+{
+	tl_grow(&k->names, &k->namecap, *used + n + 1, 1);
+	it->nameat = *used;
+	if (unescape)
+		it->namelen = tl_json_unescape(k->names + *used, name, n);
+	else {
+		memcpy(k->names + *used, name, n);
+		it->namelen = n;
+	}
+	k->names[*used + it->namelen] = '\0';
+	*used += it->namelen + 1;
+}
+
+/* The member of an event that a key names: name, ts, dur, launch_ts. */
+static int
+event_key(const char *s, size_t n)
+{
+	switch (n) {
+	case 2: return memcmp(s, "ts", 2) == 0 ? 1 : -1;
+	case 3: return memcmp(s, "dur", 3) == 0 ? 2 : -1;
+	case 4: return memcmp(s, "name", 4) == 0 ? 0 : -1;
+	case 9: return memcmp(s, "launch_ts", 9) == 0 ? 3 : -1;
+	}
+	return -1;
+}
+
+/* The bytes of a number or a literal, as jsmn's strict mode reads them. */
+static int
+prim_byte(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	    (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.';
+}
+
+/*
+ * The list as tl-parse writes it, read without tokenising: compact (no
+ * blanks), keys of lowercase letters and '_', strings without escapes,
+ * numbers and literals of plain bytes, no nesting inside an event, and
+ * every event whole with its name a string and its times numbers.  jsmn
+ * tokenises such text into the same values, so this finds what the
+ * tokenising path finds; any other text (a list with a bad event among
+ * it) it leaves to that path: 0 when read, -1 when not.
+ */
+static int
+read_plain(struct tl_kernlist *k, const char *s)
+{
+	const char *p = s;
+	size_t used = 0;
+
+	if (*p++ != '[')
+		return -1;
+	if (*p == ']')
+		return p[1] == '\0' ? 0 : -1;
+	for (;;) {
+		const char *v[4] = { NULL, NULL, NULL, NULL };
+		size_t vn[4] = { 0, 0, 0, 0 };
+		int str[4] = { 0, 0, 0, 0 };
+		struct tl_kitem *it;
+
+		if (*p++ != '{')
+			return -1;
+		for (;;) {
+			const char *key = p + 1, *val;
+			int m, isstr;
+
+			if (*p++ != '"')
+				return -1;
+			while ((*p >= 'a' && *p <= 'z') || *p == '_')
+				p++;
+			if (*p != '"' || p == key || p[1] != ':')
+				return -1;
+			m = event_key(key, (size_t)(p - key));
+			p += 2;
+			if ((isstr = *p == '"')) {
+				val = ++p;
+				p += strcspn(p, "\"\\");
+				if (*p != '"')
+					return -1;
+			} else {
+				if (!(*p == '-' || (*p >= '0' && *p <= '9') ||
+				    *p == 't' || *p == 'f' || *p == 'n'))
+					return -1;
+				for (val = p; prim_byte(*p); p++)
+					;
+			}
+			if (m >= 0 && v[m] == NULL) {
+				v[m] = val;
+				vn[m] = (size_t)(p - val);
+				str[m] = isstr;
+			}
+			p += isstr;
+			if (*p == ',')
+				p++;
+			else if (*p++ == '}')
+				break;
+			else
+				return -1;
+		}
+		if (v[0] == NULL || !str[0] || v[1] == NULL || str[1] ||
+		    v[2] == NULL || str[2] || (v[3] != NULL && str[3]))
+			return -1;
+		it = next_item(k);
+		if (tl_parse_us_ns(v[1], vn[1], &it->ts) < 0 ||
+		    tl_parse_us_ns(v[2], vn[2], &it->dur) < 0 || it->dur < 0)
+			return -1;
+		it->launch = -1;
+		it->launch_bad = 0;
+		if (v[3] != NULL && tl_parse_us_ns(v[3], vn[3], &it->launch) < 0)
+			return -1;
+		add_name(k, it, &used, v[0], vn[0], 0);
+		k->n++;
+		if (*p == ',')
+			p++;
+		else if (p[0] == ']' && p[1] == '\0')
+			break;
+		else
+			return -1;
+	}
+	place_names(k);
+	return 0;
+}
+
+int
+tl_kernlist_read(struct tl_kernlist *k, const char *s)
+{
+	static const char *const keys[] = { "name", "ts", "dur", "launch_ts" };
+	struct tl_json *j = &k->j;
+	const char *err, *txt;
+	size_t len, used = 0;
+	int tok, e, v[4];
+
+	k->n = 0;
+	if (s[0] == '\0')
+		return 0;
+	if (read_plain(k, s) == 0)
+		return 0;
+	k->n = 0;
+	if (tl_json_parse(j, s, strlen(s), &err) < 1 ||
+	    tl_json_type(j, 0) != TL_J_ARRAY)
+		return -1;
+	for (tok = 1, e = 0; e < tl_json_size(j, 0); e++,
+	    tok = tl_json_next(j, tok)) {
+		struct tl_kitem *it;
+
+		if (tl_json_type(j, tok) != TL_J_OBJECT)
+			break;
+		tl_json_members(j, tok, keys, 4, v);
+		if (v[0] < 0 || v[1] < 0 || v[2] < 0)
+			break;
+		it = next_item(k);
+		txt = tl_json_text(j, v[1], &len);
+		if (tl_parse_us_ns(txt, len, &it->ts) < 0)
+			break;
+		txt = tl_json_text(j, v[2], &len);
+		if (tl_parse_us_ns(txt, len, &it->dur) < 0 || it->dur < 0)
+			break;
+		it->launch = -1;
+		it->launch_bad = 0;
+		if (v[3] >= 0) {
+			txt = tl_json_text(j, v[3], &len);
+			it->launch_bad = tl_parse_us_ns(txt, len, &it->launch) < 0;
+		}
+		txt = tl_json_text(j, v[0], &len);
+		add_name(k, it, &used, txt, len, 1);
+		k->n++;
+	}
+	place_names(k);
+	return e < tl_json_size(j, 0) ? -1 : 0;
+}
