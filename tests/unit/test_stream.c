@@ -52,6 +52,84 @@ filter(const short *owned, int nowned, int csv)
 	return text;
 }
 
+/*
+ * Field j of line i of the split test: i and j pick its length (0 to 36)
+ * and whether it holds an escaped backslash, and where; its text as the
+ * stream holds it (raw) and as tl_stream_get gives it (decoded).
+ */
+static int
+split_field(int i, int j, char *raw, char *dec)
+{
+	int n = (i * 7 + j * 13) % 37, at = -1, k, r = 0, d = 0;
+
+	if ((i + j) % 5 == 0 && n > 0)
+		at = (i + 3 * j) % n;
+	for (k = 0; k < n; k++) {
+		if (k == at) {
+			raw[r++] = '\\';
+			raw[r++] = '\\';
+			dec[d++] = '\\';
+		} else {
+			raw[r++] = (char)('a' + (i + k) % 26);
+			dec[d++] = raw[r - 1];
+		}
+	}
+	raw[r] = dec[d] = '\0';
+	return at >= 0;
+}
+
+/*
+ * Lines of 60 fields of every length, escapes among them, so that tabs
+ * and backslashes fall at every offset of a word or a vector step: each
+ * field's text and escape flag are as written.
+ */
+static void
+split_lines(void)
+{
+	enum { NL = 300, NF = 60 };
+	char raw[80], dec[80], *text, *files[1] = { path };
+	size_t cap = (size_t)NL * NF * 80 + 4096, o = 0;
+	struct tl_stream s;
+	int i, j, fields = 1, texts = 1, flags = 1;
+
+	text = malloc(cap);
+	for (j = 0; j < NF; j++)
+		o += (size_t)snprintf(text + o, cap - o, "%sc%d", j ? "\t" : "",
+		    j);
+	text[o++] = '\n';
+	for (i = 0; i < NL; i++) {
+		for (j = 0; j < NF; j++) {
+			split_field(i, j, raw, dec);
+			o += (size_t)snprintf(text + o, cap - o, "%s%s",
+			    j ? "\t" : "", raw);
+		}
+		text[o++] = '\n';
+	}
+	text[o] = '\0';
+	write_file(text);
+	free(text);
+	tl_stream_open(&s, files, 1);
+	for (i = 0; i < NL && tl_stream_next(&s); i++) {
+		if (s.nf != NF) {
+			fields = 0;
+			continue;
+		}
+		for (j = 0; j < NF; j++) {
+			int esc = split_field(i, j, raw, dec);
+
+			if (strcmp(tl_stream_get(&s, j), dec) != 0)
+				texts = 0;
+			if (!!s.esc[j] != esc)
+				flags = 0;
+		}
+	}
+	CHECK(i == NL && tl_stream_next(&s) == 0);
+	CHECK(fields);
+	CHECK(texts);
+	CHECK(flags);
+	tl_stream_close(&s);
+}
+
 int
 main(void)
 {
@@ -129,5 +207,6 @@ main(void)
 	}
 	tl_stream_close(&s);
 	remove(path);
+	split_lines();
 	return unit_done("test_stream");
 }
