@@ -9,6 +9,7 @@
 #include "analysis/serving.h"
 #include "common/json.h"
 #include "common/strmap.h"
+#include "common/tsv.h"
 #include "common/util.h"
 #include "stream/category.h"
 #include "stream/kernlist.h"
@@ -40,6 +41,8 @@ struct tl_floader {
 	struct tl_json j;
 	struct tl_ahead rowahead, kevahead;	/* of f->row, f->kev */
 	struct tl_kernlist kl;	/* the row's GPU events */
+	char *thbuf;		/* scratch for a row's "pid/tid" */
+	size_t thcap;
 	int kbad;		/* and the column's error */
 };
 
@@ -338,9 +341,10 @@ add_point(struct tl_floader *L, int op, long long cnt, int64_t time_ns,
 	struct tl_findings *f = L->f;
 	const char *kind = get(L, C_ROOFKIND);
 	struct tl_fpoint *p;
-	char key[32];
+	char key[48];
 	int64_t idx;
-	int roof, added, n;
+	int roof, added;
+	size_t n;
 
 	if (f->roof_kind == NULL)
 		f->roof_kind = tl_strdup(kind);
@@ -350,8 +354,11 @@ add_point(struct tl_floader *L, int op, long long cnt, int64_t time_ns,
 	else if (kind[0] != '\0' && f->roof_kinds == 0)
 		f->roof_kinds = 1;
 	roof = row_roof(L);
-	n = snprintf(key, sizeof(key), "%d:%d", op, roof);
-	idx = tl_strmap_add(&L->ptmap, key, (size_t)n, &added);
+	/* "op:roof", formatted by hand: this runs for every row. */
+	n = tl_fmt_i64(key, op);
+	key[n++] = ':';
+	n += tl_fmt_i64(key + n, roof);
+	idx = tl_strmap_add(&L->ptmap, key, n, &added);
 	if (added) {
 		tl_grow(&f->pts, &L->cappts, (size_t)f->npts + 1,
 		    sizeof(*f->pts));
@@ -393,8 +400,7 @@ new_row(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 	struct tl_frow *r;
 	const char *pid = get(L, C_PID), *tid = get(L, C_TID);
 	const char *stack = get(L, C_STACK), *name = get(L, C_NAME);
-	char *th;
-	size_t n;
+	size_t np, nt;
 
 	tl_grow_ahead(&f->row, &f->caprow, (size_t)f->nrow + 1,
 	    sizeof(*f->row), &L->rowahead);
@@ -402,11 +408,14 @@ new_row(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 	memset(r, 0, sizeof(*r));
 	r->op = (int)(op - f->op);
 	r->tr = (int)(t - f->tr);
-	n = strlen(pid) + strlen(tid) + 2;
-	th = tl_malloc(n);
-	snprintf(th, n, "%s/%s", pid, tid);
-	r->thread = tl_intern(f->str, th, n - 1);
-	free(th);
+	/* "pid/tid" in the loader's scratch buffer. */
+	np = strlen(pid);
+	nt = strlen(tid);
+	tl_grow(&L->thbuf, &L->thcap, np + nt + 1, 1);
+	memcpy(L->thbuf, pid, np);
+	L->thbuf[np] = '/';
+	memcpy(L->thbuf + np + 1, tid, nt);
+	r->thread = tl_intern(f->str, L->thbuf, np + nt + 1);
 	r->module = tl_intern(f->str, get(L, C_MODULE),
 	    strlen(get(L, C_MODULE)));
 	r->parent = tl_intern(f->str, get(L, C_PARENT),
@@ -1173,6 +1182,7 @@ loader_free(struct tl_findings *f)
 	tl_strmap_free(&L->roofmap);
 	tl_strmap_free(&L->ptmap);
 	tl_kernlist_free(&L->kl);
+	free(L->thbuf);
 	free(L);
 	f->load = NULL;
 }

@@ -4,6 +4,7 @@
 
 #include "analysis/serving.h"
 #include "common/json.h"
+#include "common/tsv.h"
 #include "common/util.h"
 #include "stream/stream.h"
 
@@ -158,8 +159,10 @@ iteration(struct tl_serving *s, int phase)
 	if (f->has <= 0)
 		return NULL;
 	trace = tl_strmap_add(&s->traces, tr, strlen(tr), &added);
-	n = (size_t)snprintf(key, sizeof(key), "%lld\037%lld",
-	    (long long)trace, (long long)f->i);
+	/* "trace\037iteration", formatted by hand: this runs for every row. */
+	n = tl_fmt_i64(key, trace);
+	key[n++] = '\037';
+	n += tl_fmt_i64(key + n, f->i);
 	x = tl_strmap_add(&s->iters, key, n, &added);
 	if (added) {
 		tl_grow(&s->it, &s->capit, s->nit + 1, sizeof(*s->it));
