@@ -43,6 +43,9 @@ struct tl_floader {
 	struct tl_kernlist kl;	/* the row's GPU events */
 	char *thbuf;		/* scratch for a row's "pid/tid" */
 	size_t thcap;
+	unsigned char *kc;	/* by kernel name id: its KC_* kinds, 0 not
+				   yet known */
+	size_t nkc;
 	int kbad;		/* and the column's error */
 };
 
@@ -204,6 +207,31 @@ is_d2h(const char *kname)
 	    strstr(kname, "D2H") != NULL;
 }
 
+enum { KC_KNOWN = 1, KC_LAYOUT = 2, KC_D2H = 4 };
+
+/* What a kernel name is: a layout conversion, a copy to the host. */
+static int
+kernel_kinds(const char *name)
+{
+	return KC_KNOWN | (tl_kernel_is_layout(name) ? KC_LAYOUT : 0) |
+	    (is_d2h(name) ? KC_D2H : 0);
+}
+
+/* The same for interned name id, found once per name. */
+static int
+kernel_class(struct tl_floader *L, uint32_t id, const char *name)
+{
+	if (id >= L->nkc) {
+		size_t old = L->nkc;
+
+		tl_grow(&L->kc, &L->nkc, (size_t)id + 1, 1);
+		memset(L->kc + old, 0, L->nkc - old);
+	}
+	if (L->kc[id] == 0)
+		L->kc[id] = (unsigned char)kernel_kinds(name);
+	return L->kc[id];
+}
+
 static void
 add_kernel(struct tl_fop *op, const char *name, int64_t ns)
 {
@@ -244,23 +272,30 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 
 	for (i = 0; i < kl->n; i++) {
 		const struct tl_kitem *it = &kl->v[i];
+		uint32_t id = 0;
+		int kc;
 
 		if (it->launch_bad)
 			return -1;
 		if (it->launch >= 0)
 			t->has_launch = 1;
+		if (!L->f->grouped) {
+			id = tl_intern(f->str, it->name, it->namelen);
+			kc = kernel_class(L, id, it->name);
+		} else
+			kc = kernel_kinds(it->name);
 		if (!L->f->grouped || op->count == 0)
 			add_kernel(op, it->name, it->dur);
-		if (tl_kernel_is_layout(it->name))
+		if (kc & KC_LAYOUT)
 			op->layout_ns += it->dur;
-		if (is_d2h(it->name))
+		if (kc & KC_D2H)
 			sync = 1;
 		if (L->f->grouped)
 			continue;
 		tl_grow_ahead(&f->kev, &f->capkev, (size_t)f->nkev + 1,
 		    sizeof(*f->kev), &L->kevahead);
 		k = &f->kev[f->nkev++];
-		k->name = tl_intern(f->str, it->name, it->namelen);
+		k->name = id;
 		k->ts = it->ts;
 		k->dur = it->dur;
 		k->launch = it->launch;
@@ -1183,6 +1218,7 @@ loader_free(struct tl_findings *f)
 	tl_strmap_free(&L->ptmap);
 	tl_kernlist_free(&L->kl);
 	free(L->thbuf);
+	free(L->kc);
 	free(L);
 	f->load = NULL;
 }

@@ -28,6 +28,7 @@ tl_serving_init(struct tl_serving *s, struct tl_stream *in)
 	memset(s, 0, sizeof(*s));
 	tl_rr_init(&s->rr, in, scol, S_N);
 	tl_json_init(&s->j);
+	tl_strmap_init(&s->params);
 	tl_strmap_init(&s->iters);
 	tl_strmap_init(&s->traces);
 }
@@ -93,13 +94,20 @@ gemm(struct tl_serving *s, struct tl_sphase *ph, int64_t ns)
 	static const char *const mnk[] = { "M", "N", "K" };
 	const char *params = tl_rr_text(&s->rr, scol[S_PARAMS]);
 	struct tl_sitem *it;
-	int64_t v[3], m, n, k;
+	int64_t v[3], m, n, k, x;
+	int added;
 	double roof = tl_rr_field(&s->rr, scol[S_ROOF])->has > 0 ?
 	    tl_rr_field(&s->rr, scol[S_ROOF])->d : 0;
 
 	ph->gemm_ns += ns;
-	members(&s->j, params, mnk, 3, v);
-	m = v[0], n = v[1], k = v[2];
+	/* A model's GEMMs repeat their params: each text is read once. */
+	x = tl_strmap_add(&s->params, params, strlen(params), &added);
+	if (added) {
+		members(&s->j, params, mnk, 3, v);
+		tl_grow(&s->mnk, &s->capmnk, (size_t)x + 1, sizeof(*s->mnk));
+		memcpy(s->mnk[x], v, sizeof(v));
+	}
+	m = s->mnk[x][0], n = s->mnk[x][1], k = s->mnk[x][2];
 	if (m <= 0 || m > TL_SMALL_M || n <= 0 || k <= 0 ||
 	    strcmp(tl_rr_text(&s->rr, scol[S_BOUND]), "memory") != 0)
 		return;
@@ -298,6 +306,8 @@ tl_serving_free(struct tl_serving *s)
 	}
 	free(s->it);
 	tl_json_free(&s->j);
+	tl_strmap_free(&s->params);
+	free(s->mnk);
 	tl_strmap_free(&s->iters);
 	tl_strmap_free(&s->traces);
 	tl_rr_free(&s->rr);

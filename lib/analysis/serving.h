@@ -75,6 +75,9 @@ struct tl_serving {
 	long long ngaps;
 	int64_t gap_ns, gap_max_ns, span_ns;
 	struct tl_json j;	/* scratch for the params column */
+	struct tl_strmap params;	/* a GEMM row's params text */
+	int64_t (*mnk)[3];	/* and its M, N, K (-1 none), by index */
+	size_t capmnk;
 };
 
 void tl_serving_init(struct tl_serving *s, struct tl_stream *in);
