@@ -147,6 +147,12 @@ tl_strsize(const struct tl_strtab *t, uint32_t id)
 }
 
 size_t
+tl_strtab_count(const struct tl_strtab *t)
+{
+	return t->nent;
+}
+
+size_t
 tl_strtab_bytes(const struct tl_strtab *t)
 {
 	return t->bytes + t->capent * (sizeof(*t->ent) + sizeof(*t->hash)) +

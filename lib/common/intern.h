@@ -21,6 +21,8 @@ uint32_t tl_intern(struct tl_strtab *t, const char *s, size_t len);
 /* The NUL-terminated string of id, valid until tl_strtab_free. */
 const char *tl_str(const struct tl_strtab *t, uint32_t id);
 size_t tl_strsize(const struct tl_strtab *t, uint32_t id);
+/* The number of ids given: 0 to tl_strtab_count - 1 are valid. */
+size_t tl_strtab_count(const struct tl_strtab *t);
 /* Bytes held, for memory accounting. */
 size_t tl_strtab_bytes(const struct tl_strtab *t);
 

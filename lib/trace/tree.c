@@ -330,6 +330,21 @@ link_fwd_bwd(struct tl_trace *t)
 	free(idx);
 }
 
+/* The length of name s without SGLang's "_<digits>", or 0 if it has none. */
+static size_t
+sglang_base(const char *s, size_t n)
+{
+	static const char pre[] = "sglang_profiler::";
+	size_t k;
+
+	if (strncmp(s, pre, sizeof(pre) - 1) != 0)
+		return 0;
+	for (k = n; k > sizeof(pre) - 1 && isdigit((unsigned char)s[k - 1]);
+	    k--)
+		;
+	return k < n && k > sizeof(pre) && s[k - 1] == '_' ? k - 1 : 0;
+}
+
 /*
  * SGLang's profiler numbers the ops it records ("sglang_profiler::
  * attention_paged_attention_ragged_100"): the name without the trailing
@@ -340,31 +355,39 @@ link_fwd_bwd(struct tl_trace *t)
 static void
 sglang_names(struct tl_trace *t)
 {
-	static const char pre[] = "sglang_profiler::";
+	size_t nstr = tl_strtab_count(t->str), i, k, cap = 0;
+	uint32_t id, *to = NULL;	/* by name id: 1 to rename, then its
+					   new id + 2 */
 	char *buf = NULL;
-	size_t i, n, k, cap = 0;
 
+	/* Most traces have none: look at each name once, not each event. */
+	for (id = 0; id < nstr; id++)
+		if (sglang_base(tl_str(t->str, id), tl_strsize(t->str, id))) {
+			if (to == NULL)
+				to = tl_calloc(nstr, sizeof(*to));
+			to[id] = 1;
+		}
+	if (to == NULL)
+		return;
 	for (i = 0; i < t->nev; i++) {
 		struct tl_event *e = &t->ev[i];
-		const char *s;
 
-		if (e->kind != TL_EV_CPU_OP)
+		if (e->kind != TL_EV_CPU_OP || e->name >= nstr ||
+		    to[e->name] == 0)
 			continue;
-		s = tl_ev_name(t, e);
-		if (strncmp(s, pre, sizeof(pre) - 1) != 0)
-			continue;
-		n = tl_strsize(t->str, e->name);
-		for (k = n; k > sizeof(pre) - 1 && isdigit((unsigned char)s[k - 1]);
-		    k--)
-			;
-		if (k < n && k > sizeof(pre) && s[k - 1] == '_') {
+		if (to[e->name] == 1) {
+			const char *s = tl_ev_name(t, e);
+
+			k = sglang_base(s, tl_strsize(t->str, e->name));
 			/* Interning may move the table s points into. */
 			tl_grow(&buf, &cap, k, 1);
-			memcpy(buf, s, k - 1);
-			e->name = tl_intern(t->str, buf, k - 1);
+			memcpy(buf, s, k);
+			to[e->name] = tl_intern(t->str, buf, k) + 2;
 		}
+		e->name = to[e->name] - 2;
 	}
 	free(buf);
+	free(to);
 }
 
 void
