@@ -140,8 +140,12 @@ tl_optable_find(const char *name)
 const char *
 tl_categorize(const char *name, const char *k)
 {
-	const struct tl_opinfo *o = tl_optable_find(name);
+	return tl_categorize_info(tl_optable_find(name), k);
+}
 
+const char *
+tl_categorize_info(const struct tl_opinfo *o, const char *k)
+{
 	if (o != NULL)
 		return o->category;
 	if (k != NULL) {

@@ -37,6 +37,9 @@ const struct tl_opinfo *tl_optable_find(const char *name);
  * NULL), then "other".
  */
 const char *tl_categorize(const char *name, const char *first_kernel);
+/* The same with the op's entry already found (o, NULL for none). */
+const char *tl_categorize_info(const struct tl_opinfo *o,
+    const char *first_kernel);
 /* Write the table with its header. */
 struct tl_writer;
 void tl_optable_print(struct tl_writer *w);

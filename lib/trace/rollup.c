@@ -109,7 +109,7 @@ label(const struct tl_trace *t, const struct tl_rows *rows, struct tl_row *r)
 {
 	const char *name = r->name != NULL ? r->name :
 	    tl_ev_name(t, &t->ev[r->op]);
-	const struct tl_opinfo *o = tl_optable_find(name);
+	const struct tl_opinfo *o = tl_optable_find(name), *fo;
 	const int *g = tl_row_gpu(rows, r);
 	const char *k = r->ngpu > 0 ? tl_ev_name(t, &t->ev[g[0]]) : NULL;
 	int all_copy = r->ngpu > 0, i;
@@ -122,13 +122,12 @@ label(const struct tl_trace *t, const struct tl_rows *rows, struct tl_row *r)
 	else if (r->kind == TL_ROW_GRAPH)
 		r->category = tl_kernel_info(t->ev[g[0]].kind, k)->category;
 	else if (r->kind == TL_ROW_BWD && r->fwd >= 0 &&
-	    (o = info(t, r->fwd)) != NULL)
-		r->category = o->category;
+	    (fo = info(t, r->fwd)) != NULL)
+		r->category = fo->category;
 	else if (o == NULL && all_copy)
 		r->category = "memcpy";
 	else
-		r->category = tl_categorize(name, k);
-	o = tl_optable_find(name);
+		r->category = tl_categorize_info(o, k);
 	r->bwd = r->kind == TL_ROW_BWD ||
 	    (o != NULL && strcmp(o->direction, "bwd") == 0) ||
 	    in_backward(t, r->op);
