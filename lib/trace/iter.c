@@ -87,20 +87,33 @@ first_dim(const char *s)
 static void
 shape_tokens(const struct tl_trace *t, struct tl_iters *it)
 {
-	size_t i, left = 0;
+	size_t i, left = 0, nstr = tl_strtab_count(t->str);
+	/* By op name id: 0 not looked up yet, 1 paged attention, 2 not. */
+	unsigned char *paged;
 
 	for (i = 0; i < it->n; i++)
 		left += it->v[i].si.tokens < 0;
+	if (left == 0)
+		return;
+	paged = tl_calloc(nstr > 0 ? nstr : 1, 1);
 	for (i = 0; i < t->nev && left > 0; i++) {
 		const struct tl_event *e = &t->ev[i];
 		const struct tl_opinfo *o;
 		struct tl_args a;
 		long k;
+		int p;
 
-		if (e->kind != TL_EV_CPU_OP ||
-		    (o = tl_optable_find(tl_ev_name(t, e))) == NULL ||
-		    (strcmp(o->model, "paged_attn") != 0 &&
-		    strcmp(o->extra_model, "paged_attn") != 0) ||
+		if (e->kind != TL_EV_CPU_OP)
+			continue;
+		if (e->name >= nstr || paged[e->name] == 0) {
+			o = tl_optable_find(tl_ev_name(t, e));
+			p = o != NULL && (strcmp(o->model, "paged_attn") == 0 ||
+			    strcmp(o->extra_model, "paged_attn") == 0) ? 1 : 2;
+			if (e->name < nstr)
+				paged[e->name] = (unsigned char)p;
+		} else
+			p = paged[e->name];
+		if (p != 1 ||
 		    (k = tl_iters_of(it, t, (int)i)) < 0 ||
 		    it->v[k].si.tokens >= 0)
 			continue;
@@ -110,6 +123,7 @@ shape_tokens(const struct tl_trace *t, struct tl_iters *it)
 			left--;
 		}
 	}
+	free(paged);
 }
 
 void
