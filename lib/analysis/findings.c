@@ -41,12 +41,12 @@ struct tl_floader {
 	struct tl_json j;
 	struct tl_ahead rowahead, kevahead;	/* of f->row, f->kev */
 	struct tl_kernlist kl;	/* the row's GPU events */
+	int kbad;		/* and the column's error */
 	char *thbuf;		/* scratch for a row's "pid/tid" */
 	size_t thcap;
 	unsigned char *kc;	/* by kernel name id: its KC_* kinds, 0 not
 				   yet known */
 	size_t nkc;
-	int kbad;		/* and the column's error */
 };
 
 enum {

@@ -55,8 +55,8 @@ void tl_grow(void *pp, size_t *cap, size_t need, size_t size);
 /*
  * Make the pages that hold p[0..n) resident and writable now, in one
  * system call (Linux's MADV_POPULATE_WRITE, 5.14) instead of a page
- * fault per page: in a virtual machine a fault can cost 5-10 us, and an
- * array that grows to tens of MB takes thousands.  Only for memory that
+ * fault per page: in a virtual machine a fault costs several
+ * microseconds, and an array that grows to tens of MB takes thousands.  Only for memory that
  * is about to be written; nothing happens where the kernel lacks it.
  */
 void tl_populate(void *p, size_t n);

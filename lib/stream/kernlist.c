@@ -21,14 +21,6 @@ tl_kernlist_free(struct tl_kernlist *k)
 	tl_kernlist_init(k);
 }
 
-/* Room for one more event: the slot after the last. */
-static struct tl_kitem *
-next_item(struct tl_kernlist *k)
-{
-	tl_grow(&k->v, &k->cap, k->n + 1, sizeof(*k->v));
-	return &k->v[k->n];
-}
-
 /* The events' names where the names buffer ended up. */
 static void
 place_names(struct tl_kernlist *k)
@@ -39,21 +31,39 @@ place_names(struct tl_kernlist *k)
 		k->v[i].name = k->names + k->v[i].nameat;
 }
 
-/* Append event it's name[0..n) (unescaped) to the names at *used. */
-static void
-add_name(struct tl_kernlist *k, struct tl_kitem *it, size_t *used,
-    const char *name, size_t n, int unescape)
+/*
+ * Add the event whose members name, ts, dur and launch_ts have the texts
+ * v[0..4) of lengths n[0..4) (v[3] NULL without launch_ts), its name
+ * unescaped when unescape, after the names at *used: 0, or -1 (nothing
+ * added) when ts or dur is not a time or dur is below 0.
+ */
+static int
+add_item(struct tl_kernlist *k, size_t *used, const char *const *v,
+    const size_t *n, int unescape)
 {
-	tl_grow(&k->names, &k->namecap, *used + n + 1, 1);
+	struct tl_kitem *it;
+
+	tl_grow(&k->v, &k->cap, k->n + 1, sizeof(*k->v));
+	it = &k->v[k->n];
+	if (tl_parse_us_ns(v[1], n[1], &it->ts) < 0 ||
+	    tl_parse_us_ns(v[2], n[2], &it->dur) < 0 || it->dur < 0)
+		return -1;
+	it->launch = -1;
+	it->launch_bad = v[3] != NULL &&
+	    tl_parse_us_ns(v[3], n[3], &it->launch) < 0;
+	/* The name after the ones before it (place_names points at it). */
+	tl_grow(&k->names, &k->namecap, *used + n[0] + 1, 1);
 	it->nameat = *used;
 	if (unescape)
-		it->namelen = tl_json_unescape(k->names + *used, name, n);
+		it->namelen = tl_json_unescape(k->names + *used, v[0], n[0]);
 	else {
-		memcpy(k->names + *used, name, n);
-		it->namelen = n;
+		memcpy(k->names + *used, v[0], n[0]);
+		it->namelen = n[0];
 	}
 	k->names[*used + it->namelen] = '\0';
 	*used += it->namelen + 1;
+	k->n++;
+	return 0;
 }
 
 /* The member of an event that a key names: name, ts, dur, launch_ts. */
@@ -100,7 +110,6 @@ read_plain(struct tl_kernlist *k, const char *s)
 		const char *v[4] = { NULL, NULL, NULL, NULL };
 		size_t vn[4] = { 0, 0, 0, 0 };
 		int str[4] = { 0, 0, 0, 0 };
-		struct tl_kitem *it;
 
 		if (*p++ != '{')
 			return -1;
@@ -142,18 +151,9 @@ read_plain(struct tl_kernlist *k, const char *s)
 				return -1;
 		}
 		if (v[0] == NULL || !str[0] || v[1] == NULL || str[1] ||
-		    v[2] == NULL || str[2] || (v[3] != NULL && str[3]))
+		    v[2] == NULL || str[2] || (v[3] != NULL && str[3]) ||
+		    add_item(k, &used, v, vn, 0) < 0)
 			return -1;
-		it = next_item(k);
-		if (tl_parse_us_ns(v[1], vn[1], &it->ts) < 0 ||
-		    tl_parse_us_ns(v[2], vn[2], &it->dur) < 0 || it->dur < 0)
-			return -1;
-		it->launch = -1;
-		it->launch_bad = 0;
-		if (v[3] != NULL && tl_parse_us_ns(v[3], vn[3], &it->launch) < 0)
-			return -1;
-		add_name(k, it, &used, v[0], vn[0], 0);
-		k->n++;
 		if (*p == ',')
 			p++;
 		else if (p[0] == ']' && p[1] == '\0')
@@ -170,8 +170,8 @@ tl_kernlist_read(struct tl_kernlist *k, const char *s)
 {
 	static const char *const keys[] = { "name", "ts", "dur", "launch_ts" };
 	struct tl_json *j = &k->j;
-	const char *err, *txt;
-	size_t len, used = 0;
+	const char *err;
+	size_t used = 0;
 	int tok, e, v[4];
 
 	k->n = 0;
@@ -185,29 +185,20 @@ tl_kernlist_read(struct tl_kernlist *k, const char *s)
 		return -1;
 	for (tok = 1, e = 0; e < tl_json_size(j, 0); e++,
 	    tok = tl_json_next(j, tok)) {
-		struct tl_kitem *it;
+		const char *txt[4] = { NULL, NULL, NULL, NULL };
+		size_t len[4] = { 0, 0, 0, 0 };
+		int m;
 
 		if (tl_json_type(j, tok) != TL_J_OBJECT)
 			break;
 		tl_json_members(j, tok, keys, 4, v);
 		if (v[0] < 0 || v[1] < 0 || v[2] < 0)
 			break;
-		it = next_item(k);
-		txt = tl_json_text(j, v[1], &len);
-		if (tl_parse_us_ns(txt, len, &it->ts) < 0)
+		for (m = 0; m < 4; m++)
+			if (v[m] >= 0)
+				txt[m] = tl_json_text(j, v[m], &len[m]);
+		if (add_item(k, &used, txt, len, 1) < 0)
 			break;
-		txt = tl_json_text(j, v[2], &len);
-		if (tl_parse_us_ns(txt, len, &it->dur) < 0 || it->dur < 0)
-			break;
-		it->launch = -1;
-		it->launch_bad = 0;
-		if (v[3] >= 0) {
-			txt = tl_json_text(j, v[3], &len);
-			it->launch_bad = tl_parse_us_ns(txt, len, &it->launch) < 0;
-		}
-		txt = tl_json_text(j, v[0], &len);
-		add_name(k, it, &used, txt, len, 1);
-		k->n++;
 	}
 	place_names(k);
 	return e < tl_json_size(j, 0) ? -1 : 0;
