@@ -30,6 +30,7 @@ LIBOBJ = \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
+	lib/common/idxsort.o \
 	lib/common/interval.o \
 	lib/common/json.o \
 	lib/common/jsonw.o \
@@ -122,6 +123,7 @@ LIBHDR = \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
+	lib/common/idxsort.h \
 	lib/common/interval.h \
 	lib/common/json.h \
 	lib/common/jsonw.h \
@@ -186,6 +188,7 @@ UNIT = \
 	tests/unit/test_expr \
 	tests/unit/test_grow \
 	tests/unit/test_hashmap \
+	tests/unit/test_idxsort \
 	tests/unit/test_hwspec \
 	tests/unit/test_interval \
 	tests/unit/test_json \

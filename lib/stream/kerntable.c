@@ -1,5 +1,5 @@
 /* See LICENSE file for copyright and license details. */
-#include <ctype.h>
+#define _GNU_SOURCE		/* memmem */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +14,7 @@ extern const char tl_default_kernels[];	/* kernels_table.c */
 
 struct entry {
 	const char *pattern;
+	char *lower;		/* the pattern in lower case */
 	struct tl_kerninfo info;
 };
 
@@ -34,28 +35,66 @@ static const struct tl_kerninfo unknown = {
 	"other", "other kernels", TL_GC_COMPUTE, 0
 };
 
+/* s with ASCII letters in lower case (the C locale's tolower), malloc'd. */
+static char *
+lower_dup(const char *s)
+{
+	size_t i, n = strlen(s);
+	char *l = tl_malloc(n + 1);
+
+	for (i = 0; i <= n; i++)
+		l[i] = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') :
+		    s[i];
+	return l;
+}
+
+/*
+ * The glob p matches all of s[0..n), both in lower case.  With '*' the
+ * only wildcard, the text before the first star must start s, the text
+ * after the last must end it, and the pieces between may be found from
+ * left to right, each at its first place after the one before: a piece
+ * found further on only leaves less room for those after it.
+ */
+static int
+glob_lower(const char *p, const char *s, size_t n)
+{
+	const char *end = s + n, *star = strchr(p, '*'), *last;
+	size_t k;
+
+	if (star == NULL)
+		return strlen(p) == n && memcmp(p, s, n) == 0;
+	k = (size_t)(star - p);
+	if (k > n || memcmp(p, s, k) != 0)
+		return 0;
+	s += k;
+	last = strrchr(star, '*');
+	k = strlen(last + 1);
+	if (k > (size_t)(end - s) || memcmp(last + 1, end - k, k) != 0)
+		return 0;
+	end -= k;
+	for (p = star + 1; p < last; p = star + 1) {
+		const char *q;
+
+		star = strchr(p, '*');
+		k = (size_t)(star - p);
+		if (k == 0)
+			continue;
+		if ((q = memmem(s, (size_t)(end - s), p, k)) == NULL)
+			return 0;
+		s = q + k;
+	}
+	return 1;
+}
+
 int
 tl_glob_ci(const char *p, const char *s)
 {
-	const char *star = NULL, *back = NULL;
+	char *lp = lower_dup(p), *ls = lower_dup(s);
+	int r = glob_lower(lp, ls, strlen(ls));
 
-	while (*s != '\0') {
-		if (*p == '*') {
-			star = ++p;
-			back = s;
-		} else if (*p != '\0' && tolower((unsigned char)*p) ==
-		    tolower((unsigned char)*s)) {
-			p++;
-			s++;
-		} else if (star != NULL) {
-			p = star;
-			s = ++back;
-		} else
-			return 0;
-	}
-	while (*p == '*')
-		p++;
-	return *p == '\0';
+	free(lp);
+	free(ls);
+	return r;
 }
 
 static int
@@ -87,7 +126,8 @@ tl_kerntable_load(const char *path)
 
 	free(text);
 	text = NULL;
-	ntab = 0;
+	while (ntab > 0)
+		free(tab[--ntab].lower);
 	loaded = 1;
 	pthread_mutex_lock(&seenmu);
 	tl_strmap_free(&seen);
@@ -105,6 +145,7 @@ tl_kerntable_load(const char *path)
 		tl_grow(&tab, &captab, ntab + 1, sizeof(*tab));
 		e = &tab[ntab];
 		e->pattern = tl_tabfile_get(&t, 0);
+		e->lower = NULL;
 		e->info.category = tl_tabfile_get(&t, 1);
 		e->info.family = tl_tabfile_get(&t, 2);
 		if (*e->pattern == '\0') {
@@ -132,10 +173,12 @@ tl_kerntable_load(const char *path)
 			break;
 		}
 		e->info.ops = *ops != '\0';
+		e->lower = lower_dup(e->pattern);
 		ntab++;
 	}
 	if (tl_tabfile_end(&t, rc, &text) < 0) {
-		ntab = 0;
+		while (ntab > 0)
+			free(tab[--ntab].lower);
 		return -1;
 	}
 	return 0;
@@ -155,9 +198,12 @@ tl_kerntable_find(const char *name)
 	i = k >= 0 ? seenix[k] : 0;
 	pthread_mutex_unlock(&seenmu);
 	if (k < 0) {
+		char *low = lower_dup(name);
+
 		for (i = 0; i < ntab; i++)
-			if (tl_glob_ci(tab[i].pattern, name))
+			if (glob_lower(tab[i].lower, low, n))
 				break;
+		free(low);
 		pthread_mutex_lock(&seenmu);
 		if (seen.n < SEEN_MAX) {
 			k = tl_strmap_add(&seen, name, n, &added);

@@ -1,8 +1,10 @@
 /* See LICENSE file for copyright and license details. */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/idxsort.h"
 #include "common/util.h"
 #include "trace/kernclass.h"
 #include "trace/tree.h"
@@ -10,18 +12,6 @@
 #define BLEED_NS 1000		/* a sub-µs bleed makes a sibling */
 
 static const struct tl_event *sort_ev;
-
-static int
-cmp_thread_ts(const void *a, const void *b)
-{
-	const struct tl_event *x = &sort_ev[*(const int *)a];
-	const struct tl_event *y = &sort_ev[*(const int *)b];
-	int c = tl_ev_cmp_thread(x, y);
-
-	if (c != 0)
-		return c;
-	return x->uid < y->uid ? -1 : x->uid > y->uid;
-}
 
 /*
  * Children are pushed to the front of their parent's list while the tree
@@ -58,22 +48,45 @@ reverse_children(struct tl_trace *t)
 	}
 }
 
+/* 1 for the events of the call stacks: cpu_ops, runtime and driver calls. */
+static int
+in_stacks(int kind)
+{
+	return kind == TL_EV_CPU_OP || kind == TL_EV_RUNTIME ||
+	    kind == TL_EV_DRIVER;
+}
+
 static void
 build_stacks(struct tl_trace *t)
 {
-	int *idx = tl_malloc(t->nev * sizeof(*idx));
+	int32_t *idx = tl_malloc(t->nev * sizeof(*idx));
+	size_t *at = tl_calloc(t->nthreads + 1, sizeof(*at));
 	int *stack = NULL;
 	size_t n = 0, i, sp = 0, cap = 0;
 	int ncpu = 0;
 
+	/*
+	 * The host events by thread and start, and in file order where both
+	 * are equal: counted into their threads in file order, then each
+	 * thread's sorted by start, stably.
+	 */
 	for (i = 0; i < t->nev; i++)
-		if (t->ev[i].kind == TL_EV_CPU_OP ||
-		    t->ev[i].kind == TL_EV_RUNTIME ||
-		    t->ev[i].kind == TL_EV_DRIVER)
-			idx[n++] = (int)i;
-	sort_ev = t->ev;
-	if (n > 0)
-		qsort(idx, n, sizeof(*idx), cmp_thread_ts);
+		if (in_stacks(t->ev[i].kind)) {
+			at[t->ev[i].thread + 1]++;
+			n++;
+		}
+	for (i = 1; i <= t->nthreads; i++)
+		at[i] += at[i - 1];
+	for (i = 0; i < t->nev; i++)
+		if (in_stacks(t->ev[i].kind))
+			idx[at[t->ev[i].thread]++] = (int32_t)i;
+	for (i = 0; i < t->nthreads; i++) {
+		size_t from = i > 0 ? at[i - 1] : 0;
+
+		tl_idxsort(idx + from, at[i] - from, t->ev, sizeof(*t->ev),
+		    offsetof(struct tl_event, ts));
+	}
+	free(at);
 	for (i = 0; i < n; i++) {
 		struct tl_event *e = &t->ev[idx[i]];
 

@@ -53,6 +53,56 @@ static const struct {
 	{ "my_own_kernel", "other", "other kernels", TL_GC_COMPUTE, 0 },
 };
 
+/* A glob match by its definition: recursion over the pattern. */
+static int
+glob_ref(const char *p, const char *s)
+{
+	if (*p == '*')
+		return glob_ref(p + 1, s) || (*s != '\0' && glob_ref(p, s + 1));
+	if (*p == '\0')
+		return *s == '\0';
+	return *s != '\0' && (*p | 0x20) == (*s | 0x20) && glob_ref(p + 1, s + 1);
+}
+
+/* The i-th word of length n over the letters of abc (i < |abc|^n). */
+static void
+word(char *w, size_t n, unsigned i, const char *abc)
+{
+	size_t k, m = strlen(abc);
+
+	for (k = 0; k < n; k++, i /= (unsigned)m)
+		w[k] = abc[i % m];
+	w[n] = '\0';
+}
+
+/*
+ * Every pattern of up to 5 of a, b, B and '*' against every text of up
+ * to 6 of a, A and b: tl_glob_ci as the definition has it.
+ */
+static void
+glob_all(void)
+{
+	char p[8], t[8];
+	size_t pn, tn;
+	unsigned i, j, pow4 = 1, pow3, bad = 0, n = 0;
+
+	for (pn = 0; pn <= 5; pn++, pow4 *= 4)
+		for (i = 0; i < pow4; i++) {
+			word(p, pn, i, "abB*");
+			for (tn = 0, pow3 = 1; tn <= 6; tn++, pow3 *= 3)
+				for (j = 0; j < pow3; j++) {
+					word(t, tn, j, "aAb");
+					n++;
+					if (tl_glob_ci(p, t) != glob_ref(p, t)) {
+						if (bad++ < 5)
+							printf("FAIL glob '%s' "
+							    "'%s'\n", p, t);
+					}
+				}
+		}
+	CHECK(n > 1000000 && bad == 0);
+}
+
 int
 main(void)
 {
@@ -70,6 +120,9 @@ main(void)
 	CHECK(!tl_glob_ci("*ab*ab*", "xaby"));
 	CHECK(!tl_glob_ci("abc", "abcd"));
 	CHECK(tl_glob_ci("a**b", "ab"));
+	CHECK(!tl_glob_ci("ab*ba", "aba"));
+	CHECK(tl_glob_ci("*aa*", "xaaa"));
+	glob_all();
 	for (i = 0; i < sizeof(kernels) / sizeof(kernels[0]); i++) {
 		k = tl_kerntable_find(kernels[i].name);
 		CHECK_STR(k->category, kernels[i].category);

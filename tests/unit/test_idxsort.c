@@ -1,0 +1,92 @@
+/* See LICENSE file for copyright and license details. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/idxsort.h"
+#include "unit.h"
+
+/* Records with the key inside, as the call tree's events have it. */
+struct rec {
+	int32_t pad;
+	int64_t key;
+};
+
+static uint64_t seed = 88172645463325252ull;
+
+static uint64_t
+rnd(void)
+{
+	seed ^= seed << 13;
+	seed ^= seed >> 7;
+	seed ^= seed << 17;
+	return seed;
+}
+
+/*
+ * Sort n records' indices (in order 0..n-1 to start) and check the result
+ * against a stable insertion sort; kind picks the keys: 0 random in a
+ * small range (many equal), 1 in order, 2 reversed, 3 runs in order, 4
+ * in order but for a few swaps, 5 all equal.
+ */
+static int
+sorts_as_insertion(size_t n, int kind)
+{
+	struct rec *r = malloc((n + 1) * sizeof(*r));
+	int32_t *a = malloc((n + 1) * sizeof(*a)), *b = malloc((n + 1) *
+	    sizeof(*b));
+	size_t i, j;
+	int ok = 1;
+
+	for (i = 0; i < n; i++) {
+		int64_t k;
+
+		switch (kind) {
+		case 0: k = (int64_t)(rnd() % 7) - 3; break;
+		case 1: k = (int64_t)i * 3; break;
+		case 2: k = -(int64_t)i; break;
+		case 3: k = (int64_t)(i % 37) + (int64_t)(rnd() % 2); break;
+		case 4: k = (int64_t)i; break;
+		default: k = 42; break;
+		}
+		r[i].pad = 0;
+		r[i].key = k;
+		a[i] = b[i] = (int32_t)i;
+	}
+	if (kind == 4 && n > 1)
+		for (i = 0; i < n / 16 + 1; i++) {
+			size_t x = rnd() % n, y = rnd() % n;
+			int64_t t = r[x].key;
+
+			r[x].key = r[y].key;
+			r[y].key = t;
+		}
+	tl_idxsort(a, n, r, sizeof(*r), offsetof(struct rec, key));
+	for (i = 1; i < n; i++) {
+		int32_t v = b[i];
+
+		for (j = i; j > 0 && r[b[j - 1]].key > r[v].key; j--)
+			b[j] = b[j - 1];
+		b[j] = v;
+	}
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			ok = 0;
+	free(r);
+	free(a);
+	free(b);
+	return ok;
+}
+
+int
+main(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 3, 5, 16, 17, 100, 1000, 4099 };
+	size_t s;
+	int kind, rep;
+
+	for (kind = 0; kind <= 5; kind++)
+		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+			for (rep = 0; rep < 3; rep++)
+				CHECK(sorts_as_insertion(sizes[s], kind));
+	return unit_done("test_idxsort");
+}
