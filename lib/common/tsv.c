@@ -12,6 +12,40 @@ tl_w_init(struct tl_writer *w, FILE *fp, int csv)
 	w->fp = fp;
 	w->csv = csv;
 	w->col = 0;
+	w->buf = NULL;
+	w->len = w->cap = 0;
+}
+
+void
+tl_w_init_mem(struct tl_writer *w, int csv)
+{
+	tl_w_init(w, NULL, csv);
+}
+
+/* Bytes s[0..n) out, to the file or into memory. */
+static void
+put(struct tl_writer *w, const char *s, size_t n)
+{
+	if (w->fp != NULL) {
+		fwrite(s, 1, n, w->fp);
+		return;
+	}
+	if (w->cap - w->len < n)
+		tl_grow(&w->buf, &w->cap, w->len + n, 1);
+	memcpy(w->buf + w->len, s, n);
+	w->len += n;
+}
+
+static void
+putch(struct tl_writer *w, char c)
+{
+	if (w->fp != NULL) {
+		putc_unlocked(c, w->fp);
+		return;
+	}
+	if (w->cap == w->len)
+		tl_grow(&w->buf, &w->cap, w->len + 1, 1);
+	w->buf[w->len++] = c;
 }
 
 /* The letter of a byte's TSV escape (COPY text: \t \n \r \\), else 0. */
@@ -37,7 +71,7 @@ static void
 sep(struct tl_writer *w)
 {
 	if (w->col++ > 0)
-		putc_unlocked(w->csv ? ',' : '\t', w->fp);
+		putch(w, w->csv ? ',' : '\t');
 }
 
 void
@@ -58,25 +92,25 @@ tl_w_mem(struct tl_writer *w, const char *s, size_t n)
 				break;
 			}
 		if (!quote) {
-			fwrite(s, 1, n, w->fp);
+			put(w, s, n);
 			return;
 		}
-		putc_unlocked('"', w->fp);
+		putch(w, '"');
 		for (i = 0; i < n; i++) {
 			if (s[i] == '"')
-				putc_unlocked('"', w->fp);
-			putc_unlocked(s[i], w->fp);
+				putch(w, '"');
+			putch(w, s[i]);
 		}
-		putc_unlocked('"', w->fp);
+		putch(w, '"');
 		return;
 	}
 	for (i = plain_run(s, n); i < n; i = run + plain_run(s + run, n - run)) {
-		fwrite(s + run, 1, i - run, w->fp);
-		putc_unlocked('\\', w->fp);
-		putc_unlocked(tsv_esc[(unsigned char)s[i]], w->fp);
+		put(w, s + run, i - run);
+		putch(w, '\\');
+		putch(w, tsv_esc[(unsigned char)s[i]]);
 		run = i + 1;
 	}
-	fwrite(s + run, 1, n - run, w->fp);
+	put(w, s + run, n - run);
 }
 
 size_t
@@ -105,7 +139,7 @@ void
 tl_w_raw(struct tl_writer *w, const char *s, size_t n)
 {
 	sep(w);
-	fwrite(s, 1, n, w->fp);
+	put(w, s, n);
 }
 
 void
@@ -127,7 +161,7 @@ tl_w_int(struct tl_writer *w, int64_t v)
 	size_t n = tl_fmt_i64(buf, v);
 
 	sep(w);
-	fwrite(buf, 1, n, w->fp);
+	put(w, buf, n);
 }
 
 size_t
@@ -183,7 +217,7 @@ tl_w_us(struct tl_writer *w, int64_t ns)
 
 	tl_fmt_us(buf, sizeof(buf), ns);
 	sep(w);
-	fputs(buf, w->fp);
+	put(w, buf, strlen(buf));
 }
 
 /*
@@ -449,13 +483,13 @@ tl_w_double(struct tl_writer *w, double d)
 		}
 	}
 	sep(w);
-	fputs(cache[h].text, w->fp);
+	put(w, cache[h].text, strlen(cache[h].text));
 }
 
 void
 tl_w_eol(struct tl_writer *w)
 {
-	putc_unlocked('\n', w->fp);	/* LF for CSV too, as the TSV */
+	putch(w, '\n');	/* LF for CSV too, as the TSV */
 	w->col = 0;
 }
 

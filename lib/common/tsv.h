@@ -12,12 +12,19 @@
 #include <stdio.h>
 
 struct tl_writer {
-	FILE *fp;
+	FILE *fp;		/* NULL: into buf */
 	int csv;
 	int col;
+	char *buf;		/* what was written, without fp */
+	size_t len, cap;
 };
 
 void tl_w_init(struct tl_writer *w, FILE *fp, int csv);
+/*
+ * A writer into memory (buf[0..len), malloc'd, yours to free): rows
+ * formatted on one thread and written out on another.
+ */
+void tl_w_init_mem(struct tl_writer *w, int csv);
 void tl_w_str(struct tl_writer *w, const char *s);
 void tl_w_mem(struct tl_writer *w, const char *s, size_t n);
 /* A field already in the writer's format (TSV-escaped), verbatim. */

@@ -215,13 +215,16 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 }
 
 /*
- * Rows on several threads: each formats chunks of CHUNK rows into memory
- * of its own, taking the next chunk in turn, while the calling thread
- * writes the chunks out in order, so the output is the one thread's.
- * At most AHEAD chunks per thread wait to be written (memory).
+ * Rows on several threads: the calling thread and nth - 1 others format
+ * chunks of CHUNK rows into memory, each taking the next chunk in turn,
+ * and the calling thread writes the chunks out in order, so the output
+ * is the one thread's.  At most AHEAD chunks per thread are formatted or
+ * being formatted and not yet written (memory).  The calling thread
+ * formats a chunk whenever the next one to write is not ready, so it
+ * seldom waits, and the others only when they run that far ahead.
  */
-#define CHUNK 64
-#define AHEAD 1
+#define CHUNK 128
+#define AHEAD 2
 
 struct chunk {
 	char *buf;
@@ -244,42 +247,55 @@ struct rowworker {
 	pthread_t th;
 };
 
+/* The next chunk this thread may format (mutex held), or rp->nch. */
+static size_t
+take_chunk(struct rowpar *rp)
+{
+	if (rp->next < rp->nch && rp->next < rp->written + rp->ahead)
+		return rp->next++;
+	return rp->nch;
+}
+
+/* Format chunk k with os and cs (this thread's own). */
+static void
+format_chunk(struct rowpar *rp, size_t k, struct tl_opstream *os,
+    struct tl_callstack *cs)
+{
+	struct tl_writer w, *keep = os->w;
+	size_t i;
+
+	tl_w_init_mem(&w, keep->csv);
+	os->w = &w;
+	for (i = k * CHUNK; i < (k + 1) * CHUNK && i < rp->c->rows->n; i++)
+		w_row(os, rp->c, &rp->c->rows->v[i], cs);
+	os->w = keep;
+	rp->ch[k].buf = w.buf;
+	rp->ch[k].len = w.len;
+}
+
 static void *
 row_worker(void *arg)
 {
 	struct rowpar *rp = ((struct rowworker *)arg)->rp;
 	struct tl_callstack *cs = rp->cs != NULL ? tl_callstack_dup(rp->cs) :
 	    NULL;
-	struct tl_writer w;
 	struct tl_opstream os = *rp->os;
-	size_t k, i;
+	size_t k;
 
-	os.w = &w;
 	memset(&os.jb, 0, sizeof(os.jb));
-	for (;;) {
-		struct chunk *ch;
-		FILE *fp;
-
-		pthread_mutex_lock(&rp->mu);
-		while (rp->next < rp->nch && rp->next >= rp->written + rp->ahead)
+	pthread_mutex_lock(&rp->mu);
+	while (rp->next < rp->nch) {
+		if ((k = take_chunk(rp)) == rp->nch) {
 			pthread_cond_wait(&rp->cv, &rp->mu);
-		k = rp->next++;
+			continue;
+		}
 		pthread_mutex_unlock(&rp->mu);
-		if (k >= rp->nch)
-			break;
-		ch = &rp->ch[k];
-		if ((fp = open_memstream(&ch->buf, &ch->len)) == NULL)
-			tl_die("cannot format the rows: out of memory");
-		tl_w_init(&w, fp, rp->os->w->csv);
-		for (i = k * CHUNK; i < (k + 1) * CHUNK && i < rp->c->rows->n; i++)
-			w_row(&os, rp->c, &rp->c->rows->v[i], cs);
-		if (fclose(fp) != 0)
-			tl_die("cannot format the rows: out of memory");
+		format_chunk(rp, k, &os, cs);
 		pthread_mutex_lock(&rp->mu);
-		ch->done = 1;
+		rp->ch[k].done = 1;
 		pthread_cond_broadcast(&rp->cv);
-		pthread_mutex_unlock(&rp->mu);
 	}
+	pthread_mutex_unlock(&rp->mu);
 	tl_callstack_free(cs);
 	tl_jb_free(&os.jb);
 	return NULL;
@@ -292,6 +308,7 @@ rows_par(struct tl_opstream *os, const struct rowctx *c,
 {
 	struct rowpar rp;
 	struct rowworker *wk = tl_calloc((size_t)nth, sizeof(*wk));
+	struct tl_opstream mine = *os;	/* the others copy os as it is */
 	size_t k;
 	int i;
 
@@ -304,25 +321,34 @@ rows_par(struct tl_opstream *os, const struct rowctx *c,
 	rp.ch = tl_calloc(rp.nch, sizeof(*rp.ch));
 	pthread_mutex_init(&rp.mu, NULL);
 	pthread_cond_init(&rp.cv, NULL);
-	for (i = 0; i < nth; i++) {
+	for (i = 1; i < nth; i++) {
 		wk[i].rp = &rp;
 		if (pthread_create(&wk[i].th, NULL, row_worker, &wk[i]) != 0)
 			tl_die("cannot start a thread for the rows");
 	}
-	for (k = 0; k < rp.nch; k++) {
-		pthread_mutex_lock(&rp.mu);
-		while (!rp.ch[k].done)
+	pthread_mutex_lock(&rp.mu);
+	while (rp.written < rp.nch) {
+		struct chunk *ch = &rp.ch[rp.written];
+
+		if (ch->done) {
+			pthread_mutex_unlock(&rp.mu);
+			fwrite(ch->buf, 1, ch->len, os->w->fp);
+			free(ch->buf);
+			pthread_mutex_lock(&rp.mu);
+			rp.written++;
+			pthread_cond_broadcast(&rp.cv);
+		} else if ((k = take_chunk(&rp)) < rp.nch) {
+			pthread_mutex_unlock(&rp.mu);
+			format_chunk(&rp, k, &mine, cs);
+			pthread_mutex_lock(&rp.mu);
+			rp.ch[k].done = 1;
+		} else
 			pthread_cond_wait(&rp.cv, &rp.mu);
-		pthread_mutex_unlock(&rp.mu);
-		fwrite(rp.ch[k].buf, 1, rp.ch[k].len, os->w->fp);
-		free(rp.ch[k].buf);
-		pthread_mutex_lock(&rp.mu);
-		rp.written = k + 1;
-		pthread_cond_broadcast(&rp.cv);
-		pthread_mutex_unlock(&rp.mu);
 	}
-	for (i = 0; i < nth; i++)
+	pthread_mutex_unlock(&rp.mu);
+	for (i = 1; i < nth; i++)
 		pthread_join(wk[i].th, NULL);
+	os->jb = mine.jb;	/* grown, maybe */
 	pthread_mutex_destroy(&rp.mu);
 	pthread_cond_destroy(&rp.cv);
 	free(rp.ch);

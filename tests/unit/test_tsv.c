@@ -125,6 +125,25 @@ main(void)
 	fclose(fp);
 	CHECK_STR(text, "a\\tb\\\\c\\nd\t42\t\n\"x,\"\"y\"\"\",z\n");
 	free(text);
+	/* The same fields into memory (rows formatted on other threads). */
+	tl_w_init_mem(&w, 0);
+	tl_w_str(&w, "a\tb\\c\nd");
+	tl_w_int(&w, 42);
+	tl_w_empty(&w);
+	tl_w_eol(&w);
+	tl_w_us(&w, 2240);
+	tl_w_double(&w, 0.1);
+	tl_w_raw(&w, "r\\t", 3);
+	tl_w_eol(&w);
+	CHECK(w.len == 28 && memcmp(w.buf, "a\\tb\\\\c\\nd\t42\t\n2.24\t0.1\tr\\t\n",
+	    w.len) == 0);
+	free(w.buf);
+	tl_w_init_mem(&w, 1);
+	tl_w_str(&w, "x,\"y\"");
+	tl_w_str(&w, "z");
+	tl_w_eol(&w);
+	CHECK(w.len == 12 && memcmp(w.buf, "\"x,\"\"y\"\"\",z\n", w.len) == 0);
+	free(w.buf);
 	escape_cases();
 	return unit_done("test_tsv");
 }
