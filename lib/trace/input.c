@@ -482,18 +482,30 @@ producer(void *arg)
 }
 
 void
-tl_input_give(struct tl_input *in, struct tl_input_req *r)
+tl_input_give_n(struct tl_input *in, struct tl_input_req **v, size_t n)
 {
+	size_t i;
+
 	pthread_mutex_lock(&in->mu);
-	r->done = 0;
-	r->next = NULL;
-	if (in->qtail != NULL)
-		in->qtail->next = r;
-	else
-		in->qhead = r;
-	in->qtail = r;
+	for (i = 0; i < n; i++) {
+		struct tl_input_req *r = v[i];
+
+		r->done = 0;
+		r->next = NULL;
+		if (in->qtail != NULL)
+			in->qtail->next = r;
+		else
+			in->qhead = r;
+		in->qtail = r;
+	}
 	pthread_cond_broadcast(&in->cv);
 	pthread_mutex_unlock(&in->mu);
+}
+
+void
+tl_input_give(struct tl_input *in, struct tl_input_req *r)
+{
+	tl_input_give_n(in, &r, 1);
 }
 
 void

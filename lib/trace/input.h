@@ -40,6 +40,8 @@ struct tl_input_req {
 void tl_input_notify(struct tl_input *in,
     void (*done)(void *arg, struct tl_input_req *r), void *arg);
 void tl_input_give(struct tl_input *in, struct tl_input_req *r);
+/* Give v[0..n) in that order, waking the input thread once. */
+void tl_input_give_n(struct tl_input *in, struct tl_input_req **v, size_t n);
 /* Drop the requests not begun; wait for the one being filled. */
 void tl_input_cancel(struct tl_input *in);
 /* What went wrong in the last failed read. */

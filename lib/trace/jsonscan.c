@@ -635,6 +635,9 @@ par_pick(struct par *p)
 	for (; p->next < p->tail; p->next++) {
 		struct block *b = qb(p, p->next);
 
+		/* The input thread fills the blocks in order. */
+		if (b->state == B_INPUT)
+			return NULL;
 		if (b->state == B_QUEUED) {
 			b->state = B_BUSY;
 			p->next++;
@@ -733,10 +736,19 @@ par_filled(void *arg, struct tl_input_req *r)
 	pthread_mutex_unlock(&p->mu);
 }
 
-/* Give the input thread blocks to fill until cap are held. */
+/*
+ * Give the input thread blocks to fill until cap are held: two at a
+ * time, so that it wakes half as often, unless the reader has read all
+ * it was given.
+ */
 static void
 par_topup(struct par *p)
 {
+	struct tl_input_req *give[8];
+	size_t n = 0;
+
+	if (p->tail - p->head + 1 == p->cap && p->cur < p->tail)
+		return;
 	while (!p->ended && p->tail - p->head < p->cap) {
 		struct block *b;
 
@@ -752,8 +764,14 @@ par_topup(struct par *p)
 		b->state = B_INPUT;
 		p->q[p->tail % p->cap] = b;
 		p->tail++;
-		tl_input_give(p->in, &b->req);
+		give[n++] = &b->req;
+		if (n == sizeof(give) / sizeof(give[0])) {
+			tl_input_give_n(p->in, give, n);
+			n = 0;
+		}
 	}
+	if (n > 0)
+		tl_input_give_n(p->in, give, n);
 }
 
 /* Wait until the input thread has filled block b (mutex held). */
@@ -826,8 +844,19 @@ par_wait(struct scanner *s, struct block *b)
 		b->state = B_BUSY;
 		mine = 1;
 	}
-	while (!mine && b->state != B_DONE)
-		pthread_cond_wait(&p->done, &p->mu);
+	while (!mine && b->state != B_DONE) {
+		/* Cut a later block meanwhile rather than sleep. */
+		struct block *o = par_pick(p);
+
+		if (o == NULL) {
+			pthread_cond_wait(&p->done, &p->mu);
+			continue;
+		}
+		pthread_mutex_unlock(&p->mu);
+		cut_block(p->cb, o, s->w);
+		pthread_mutex_lock(&p->mu);
+		o->state = B_DONE;
+	}
 	pthread_mutex_unlock(&p->mu);
 	if (mine) {
 		cut_block(p->cb, b, s->w);
