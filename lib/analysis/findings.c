@@ -39,7 +39,6 @@ struct tl_floader {
 	struct tl_rowreader rr;
 	struct tl_jbuf key;	/* the current row's signature */
 	struct tl_json j;
-	struct tl_ahead rowahead, kevahead;	/* of f->row, f->kev */
 	struct tl_kernlist kl;	/* the row's GPU events */
 	int kbad;		/* and the column's error */
 	char *thbuf;		/* scratch for a row's "pid/tid" */
@@ -293,7 +292,7 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 		if (L->f->grouped)
 			continue;
 		tl_grow_ahead(&f->kev, &f->capkev, (size_t)f->nkev + 1,
-		    sizeof(*f->kev), &L->kevahead);
+		    sizeof(*f->kev), &f->kevahead);
 		k = &f->kev[f->nkev++];
 		k->name = id;
 		k->ts = it->ts;
@@ -438,7 +437,7 @@ new_row(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 	size_t np, nt;
 
 	tl_grow_ahead(&f->row, &f->caprow, (size_t)f->nrow + 1,
-	    sizeof(*f->row), &L->rowahead);
+	    sizeof(*f->row), &f->rowahead);
 	r = &f->row[f->nrow++];
 	memset(r, 0, sizeof(*r));
 	r->op = (int)(op - f->op);
@@ -814,8 +813,7 @@ finish_trace(struct tl_findings *f, struct tl_ftrace *t,
 			prev = i;
 		}
 	}
-	free(t->ev);
-	t->ev = NULL;
+	tl_ahead_free(&t->ev, &t->evahead);
 	t->nev = t->capev = 0;
 }
 
@@ -1262,6 +1260,8 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->rec = NULL;
 	f->nrow = f->nkev = f->npat = f->nrec = 0;
 	f->caprow = f->capkev = f->cappat = 0;
+	memset(&f->rowahead, 0, sizeof(f->rowahead));
+	memset(&f->kevahead, 0, sizeof(f->kevahead));
 	memset(&f->cov, 0, sizeof(f->cov));
 	tl_rr_init(&L->rr, in, colid, C_N);
 	f->serv = tl_calloc(1, sizeof(*f->serv));
@@ -1427,7 +1427,7 @@ tl_findings_free(struct tl_findings *f)
 			free((char *)t->top[k].before);
 			free((char *)t->top[k].after);
 		}
-		free(t->ev);
+		tl_ahead_free(&t->ev, &t->evahead);
 		free(t->strip);
 	}
 	for (i = 0; i < f->nroofs; i++) {
@@ -1453,8 +1453,8 @@ tl_findings_free(struct tl_findings *f)
 	}
 	free(f->pat);
 	free(f->rec);
-	free(f->row);
-	free(f->kev);
+	tl_ahead_free(&f->row, &f->rowahead);
+	tl_ahead_free(&f->kev, &f->kevahead);
 	free(f->order);
 	if (f->str != NULL)
 		tl_strtab_free(f->str);

@@ -365,6 +365,7 @@ struct tl_findings {
 	struct tl_fkev *kev;
 	int nkev;
 	size_t capkev;
+	struct tl_ahead rowahead, kevahead;	/* of row, kev */
 	int *order;		/* rows by trace, thread, host start */
 	struct tl_fcov cov;
 	/* the patterns and the ranked recommendations (tl_analyst) */

@@ -17,8 +17,7 @@ tl_ivals_add(struct tl_ivals *s, int64_t start, int64_t end)
 void
 tl_ivals_free(struct tl_ivals *s)
 {
-	free(s->v);
-	s->v = NULL;
+	tl_ahead_free(&s->v, &s->ahead);
 	s->n = s->cap = 0;
 }
 

@@ -549,12 +549,46 @@ tl_json_unescape(char *dst, const char *src, size_t len)
 	return o;
 }
 
+/*
+ * The usual µs time: 1 to 15 digits, then perhaps a point and 1 to 3
+ * more (Kineto's "2915995397672.546").  1 with *ns, or 0 for any other
+ * text, which tl_parse_us_ns reads the long way: no digit here can
+ * overflow, so the loop checks nothing else.
+ */
+static int
+us_ns_plain(const char *s, size_t len, int64_t *ns)
+{
+	int64_t ip = 0, frac = 0;
+	size_t i, k;
+
+	for (i = 0; i < len && (unsigned)(s[i] - '0') < 10; i++)
+		ip = ip * 10 + (s[i] - '0');
+	if (i == 0 || i > 15)
+		return 0;
+	if (i < len) {
+		if (s[i] != '.' || len - i - 1 < 1 || len - i - 1 > 3)
+			return 0;
+		for (k = i + 1; k < len; k++) {
+			if ((unsigned)(s[k] - '0') >= 10)
+				return 0;
+			frac = frac * 10 + (s[k] - '0');
+		}
+		for (k = len - i - 1; k < 3; k++)
+			frac *= 10;
+	}
+	*ns = ip * 1000 + frac;
+	return 1;
+}
+
 int
 tl_parse_us_ns(const char *s, size_t len, int64_t *ns)
 {
 	const char *p = s, *end = s + len;
 	int neg = 0, nfrac = 0, round = 0;
 	int64_t ip = 0, frac = 0;
+
+	if (us_ns_plain(s, len, ns))
+		return 0;
 
 	if (p < end && (*p == '-' || *p == '+'))
 		neg = *p++ == '-';

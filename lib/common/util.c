@@ -1,5 +1,5 @@
 /* See LICENSE file for copyright and license details. */
-#define _DEFAULT_SOURCE		/* madvise */
+#define _GNU_SOURCE		/* madvise, mremap */
 #include <sys/mman.h>
 #include <sys/stat.h>
 
@@ -181,9 +181,132 @@ tl_ahead_step(struct tl_ahead *a, void *base, size_t used, size_t cap)
 	/* Small arrays fault in as any memory does. */
 	if (cap < TL_AHEAD || a->upto >= cap)
 		return;
-	n = cap - a->upto < TL_AHEAD ? cap - a->upto : TL_AHEAD;
+	/* At most TL_AHEAD, and no more than is used: small ones stay so. */
+	n = used < TL_AHEAD ? used : TL_AHEAD;
+	if (n > cap - a->upto)
+		n = cap - a->upto;
 	tl_populate((char *)base + a->upto, n);
 	a->upto += n;
+}
+
+/*
+ * Address space of their own for the large arrays, where mremap grows it;
+ * not under AddressSanitizer, which sees the accesses to malloc'd memory
+ * only.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_RESERVE 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || !defined(MREMAP_MAYMOVE)
+#define NO_RESERVE 1
+#endif
+
+int
+tl_ahead_reserves(void)
+{
+#ifdef NO_RESERVE
+	return 0;
+#else
+	return 1;
+#endif
+}
+
+/* n rounded up to whole pages. */
+static size_t
+page_up(size_t n)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	size_t pagesz = ps > 0 ? (size_t)ps : 4096;
+
+	return (n + pagesz - 1) / pagesz * pagesz;
+}
+
+void
+tl_ahead_grow(void *pp, size_t *cap, size_t need, size_t size,
+    struct tl_ahead *a)
+{
+#ifndef NO_RESERVE
+	void **p = pp, *q;
+	size_t res;
+
+	if (need <= *cap)
+		return;
+	if (a->res == 0 && need < TL_RESERVE_FROM / size) {
+		tl_grow(pp, cap, need, size);
+		return;
+	}
+	if (need > SIZE_MAX / 8 / size)
+		tl_die("out of memory (%zu elements of %zu bytes)", need, size);
+	res = page_up(need * size > TL_RESERVE / 8 ? need * size * 8 :
+	    TL_RESERVE);
+	if (a->res == 0) {
+		/* MAP_NORESERVE: address space, not memory. */
+		q = mmap(NULL, res, PROT_READ | PROT_WRITE, MAP_PRIVATE |
+		    MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (q == MAP_FAILED) {	/* a limit on address space */
+			tl_grow(pp, cap, need, size);
+			return;
+		}
+		if (*cap > 0) {
+			tl_populate(q, *cap * size);
+			memcpy(q, *p, *cap * size);
+		}
+		free(*p);
+		a->base = q;
+		a->upto = *cap * size;
+	} else if ((q = mremap(*p, a->res, res, MREMAP_MAYMOVE)) ==
+	    MAP_FAILED)
+		tl_die("out of memory (%zu bytes)", res);
+	*p = q;
+	a->res = res;
+	*cap = res / size;
+#else
+	(void)a;
+	tl_grow(pp, cap, need, size);
+#endif
+}
+
+void
+tl_ahead_free(void *pp, struct tl_ahead *a)
+{
+	void **p = pp;
+
+#ifndef NO_RESERVE
+	if (a->res > 0)
+		munmap(*p, a->res);
+	else
+#endif
+		free(*p);
+	*p = NULL;
+	memset(a, 0, sizeof(*a));
+}
+
+void
+tl_ahead_shrink(void *pp, size_t *cap, size_t n, size_t size,
+    struct tl_ahead *a)
+{
+	void **p = pp;
+
+	if (a->res == 0) {
+		if (*cap > n) {
+			*cap = n > 0 ? n : 1;
+			*p = tl_realloc(*p, *cap * size);
+		}
+		return;
+	}
+#ifndef NO_RESERVE
+	{
+		size_t keep = page_up(n * size);
+
+		if (a->upto > keep)
+			(void)madvise((char *)*p + keep, a->upto - keep,
+			    MADV_DONTNEED);
+		if (a->upto > keep)
+			a->upto = keep;
+	}
+#endif
 }
 
 char *

@@ -67,22 +67,46 @@ void tl_populate(void *p, size_t n);
  * pages resident TL_AHEAD bytes at a time just ahead of the writes
  * (tl_populate), so that its growth costs a system call per step, not a
  * fault per page, and its resident size grows at most TL_AHEAD past its
- * use.  Each array has its own struct tl_ahead, zeroed at the start.
+ * use.  Past TL_RESERVE_FROM bytes the array moves, once, into address
+ * space set aside for it (TL_RESERVE bytes, or eight times its size;
+ * pages count only once written), where it grows in place: moving pages
+ * (realloc's mremap at each doubling) makes the first touch of each one
+ * afterwards cost about as much as a fault in a virtual machine, and an
+ * array of 40 MB was moved a dozen times.  Each array has its own struct
+ * tl_ahead, zeroed at the start, which stays with the array: free it with
+ * tl_ahead_free, not free.
  */
 struct tl_ahead {
 	const void *base;	/* the array when last populated */
 	size_t upto;		/* its bytes [0, upto) are resident */
+	size_t res;		/* bytes of address space it has, 0: malloc'd */
 };
 
 #define TL_AHEAD (256u << 10)
+#define TL_RESERVE_FROM ((size_t)1 << 16)
+#define TL_RESERVE ((size_t)256 << 20)
 
 void tl_ahead_step(struct tl_ahead *a, void *base, size_t used, size_t cap);
+void tl_ahead_grow(void *pp, size_t *cap, size_t need, size_t size,
+    struct tl_ahead *a);
+/* 1 if arrays get address space of their own here (Linux, no ASan). */
+int tl_ahead_reserves(void);
+/* Free the array of a; *pp becomes NULL. */
+void tl_ahead_free(void *pp, struct tl_ahead *a);
+/*
+ * The array holds n elements of size from now on: the memory past them
+ * goes back (realloc, or the pages given back where it has address
+ * space of its own).
+ */
+void tl_ahead_shrink(void *pp, size_t *cap, size_t n, size_t size,
+    struct tl_ahead *a);
 
 static inline void
 tl_grow_ahead(void *pp, size_t *cap, size_t need, size_t size,
     struct tl_ahead *a)
 {
-	tl_grow(pp, cap, need, size);
+	if (need > *cap)
+		tl_ahead_grow(pp, cap, need, size, a);
 	if (need * size > a->upto || *(void **)pp != a->base)
 		tl_ahead_step(a, *(void **)pp, need * size, *cap * size);
 }

@@ -608,7 +608,8 @@ copy_event(struct merge *m, const struct graph *g, int li, int i)
 	struct tl_event *e;
 	int64_t end;
 
-	tl_grow(&t->ev, &t->capev, t->nev + 1, sizeof(*t->ev));
+	tl_grow_ahead(&t->ev, &t->capev, t->nev + 1, sizeof(*t->ev),
+	    &t->evahead);
 	e = &t->ev[t->nev];
 	*e = *ce;
 	e->name = tl_intern(t->str, tl_ev_name(c, ce),
@@ -695,7 +696,8 @@ copy_frames(struct merge *m, struct graph *g, int li)
 	if (g->npy == 0)
 		return;
 	to = tl_trace_pythread(t, t->ev[li].thread);
-	tl_grow(&t->py, &t->cappy, t->npy + g->npy, sizeof(*t->py));
+	tl_grow_ahead(&t->py, &t->cappy, t->npy + g->npy, sizeof(*t->py),
+	    &t->pyahead);
 	for (k = 0; k < g->npy; k++) {
 		const struct tl_pyframe *f = &c->py[g->py[k].i];
 		struct tl_pyframe *n = &t->py[t->npy++];

@@ -656,7 +656,7 @@ tl_launchers(const struct tl_trace *t, const struct tl_window *w,
 void
 tl_rows_free(struct tl_rows *rows)
 {
-	free(rows->v);
+	tl_ahead_free(&rows->v, &rows->ahead);
 	free(rows->gpu);
 	tl_strtab_free(rows->names);
 	memset(rows, 0, sizeof(*rows));

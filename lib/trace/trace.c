@@ -64,7 +64,6 @@ struct reader {
 	uint8_t *pymod;		/* by frame name: 0 not yet seen, 1 an
 				   nn.Module frame, 2 another */
 	size_t cappymod;
-	struct tl_ahead evahead, pyahead;	/* of t->ev, t->py */
 };
 
 /* The span of the frames pruning dropped on a thread (empty: lo >= hi). */
@@ -1000,7 +999,14 @@ rd_value(const char *s, const char *end, int depth, struct fval *v)
 			s = rd_blank(s + 1);
 		}
 		q = s;
-		if ((s = rd_value(s, end, depth + 1, NULL)) == NULL)
+		/* Strings and numbers here; nested values one level down. */
+		if (*s == '"')
+			s = (s = rd_string(s, end, &esc)) != NULL ? s + 1 : NULL;
+		else if (*s == '{' || *s == '[')
+			s = rd_value(s, end, depth + 1, NULL);
+		else
+			s = rd_prim(s);
+		if (s == NULL)
 			return NULL;
 		if (k >= 0)
 			rd_fval(&v[k], q, s);
@@ -1423,7 +1429,7 @@ py_frame(struct reader *r, const struct rec *rc)
 	struct tl_pyframe *f;
 
 	tl_grow_ahead(&t->py, &t->cappy, t->npy + 1, sizeof(*t->py),
-	    &r->pyahead);
+	    &t->pyahead);
 	f = &t->py[t->npy++];
 	f->ts = rc->ts;
 	f->dur = rc->dur;
@@ -1469,7 +1475,7 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 	if (kind == TL_EV_PYTHON)
 		return py_frame(r, rc);
 	tl_grow_ahead(&t->ev, &t->capev, t->nev + 1, sizeof(*t->ev),
-	    &r->evahead);
+	    &t->evahead);
 	e = &t->ev[t->nev];
 	memset(e, 0, sizeof(*e));
 	e->uid = (uint32_t)index;
@@ -1622,10 +1628,8 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 	if (rc == 0 && !r.failed && r.prune) {
 		prune(&r);
 		/* Give back the pages the frames pruned away had. */
-		if (t->cappy > t->npy) {
-			t->cappy = t->npy > 0 ? t->npy : 1;
-			t->py = tl_realloc(t->py, t->cappy * sizeof(*t->py));
-		}
+		tl_ahead_shrink(&t->py, &t->cappy, t->npy, sizeof(*t->py),
+		    &t->pyahead);
 	}
 	*lost = r.lost;
 	tl_map_free(&r.threads);
@@ -1697,9 +1701,9 @@ tl_trace_free(struct tl_trace *t)
 	tl_strtab_free(t->argtab);
 	tl_strtab_free(t->pystr);
 	tl_strtab_free(t->pythr);
-	free(t->py);
+	tl_ahead_free(&t->py, &t->pyahead);
 	free(t->thread_py);
-	free(t->ev);
+	tl_ahead_free(&t->ev, &t->evahead);
 	free(t->rank);
 	free(t->gpu.name);
 	free(t->name);

@@ -13,6 +13,7 @@
 
 #include "common/hashmap.h"
 #include "common/intern.h"
+#include "common/util.h"
 #include "trace/devprops.h"
 
 #define TL_NONE INT64_MIN	/* absent integer argument */
@@ -196,6 +197,7 @@ struct tl_trace {
 	struct tl_strtab *argtab;	/* struct tl_args, as 16-byte strings */
 	struct tl_event *ev;
 	size_t nev, capev;
+	struct tl_ahead evahead;	/* of ev */
 	uint64_t nevents;	/* all events in the array (UIDs) */
 	uint64_t bytes;		/* JSON bytes read */
 	struct tl_thread *threads;	/* by tl_event.thread */
@@ -214,6 +216,7 @@ struct tl_trace {
 	struct tl_map launch_kernel;
 	struct tl_pyframe *py;	/* python_function frames kept */
 	size_t npy, cappy;
+	struct tl_ahead pyahead;	/* of py */
 	struct tl_strtab *pystr;	/* their names */
 	/*
 	 * Their threads: pid and tid strings joined by a NUL byte.  A

@@ -52,7 +52,7 @@ main(void)
 	uint32_t *v = NULL;
 	char *s = NULL;
 	size_t cap = 0, scap = 0, n, used, N = 3u << 20;
-	int inv = 1, same = 1, moved = 0;
+	int inv = 1, same = 1, moved = 0, moved_big = 0;
 	const void *last = NULL;
 
 	/*
@@ -64,6 +64,8 @@ main(void)
 		v[n] = (uint32_t)(n * 2654435761u);
 		used = (n + 1) * sizeof(*v);
 		moved += v != last;
+		/* Past TL_RESERVE_FROM it grows in place. */
+		moved_big += v != last && n * sizeof(*v) > TL_RESERVE_FROM;
 		last = v;
 		/* Ahead of the writes, within the capacity, by at most a step. */
 		if (a.base != v || a.upto > cap * sizeof(*v) ||
@@ -74,6 +76,9 @@ main(void)
 	N = n;
 	CHECK(inv);
 	CHECK(moved > 1);
+	if (tl_ahead_reserves())
+		CHECK(a.res >= TL_RESERVE && moved_big == 0 &&
+		    cap == a.res / sizeof(*v));
 	for (n = 0; n < N; n++)
 		if (v[n] != (uint32_t)(n * 2654435761u))
 			same = 0;
@@ -81,14 +86,26 @@ main(void)
 	/* The step ahead of the last write is resident where it can be. */
 	if (can_populate())
 		CHECK(resident(v + N, a.upto - N * sizeof(*v)));
-	free(v);
+	/* Shrunk to a quarter: the pages past it go back, the rest stays. */
+	tl_ahead_shrink(&v, &cap, N / 4, sizeof(*v), &a);
+	if (tl_ahead_reserves())
+		CHECK(a.upto < N * sizeof(*v) / 2 &&
+		    !resident(v + N / 2, 4096));
+	same = 1;
+	for (n = 0; n < N / 4; n++)
+		if (v[n] != (uint32_t)(n * 2654435761u))
+			same = 0;
+	CHECK(same);
+	tl_ahead_free(&v, &a);
+	CHECK(v == NULL && a.res == 0);
 
 	/* A small array is left to fault in as any memory does. */
 	for (n = 0; n < 1000; n++) {
 		tl_grow_ahead(&s, &scap, n + 1, 1, &sa);
 		s[n] = (char)n;
 	}
-	CHECK(scap < TL_AHEAD && sa.base == s && sa.upto <= 1000);
-	free(s);
+	CHECK(scap < TL_AHEAD && sa.base == s && sa.upto <= 1000 &&
+	    sa.res == 0);
+	tl_ahead_free(&s, &sa);
 	return unit_done("test_grow");
 }
