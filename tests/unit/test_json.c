@@ -34,6 +34,68 @@ i64(const char *s)
 	return v;
 }
 
+/*
+ * A µs time to ns by its definition, for a time of digits[.digits]:
+ * the point taken out, the fraction padded to three digits and cut at
+ * four, and rounded half up on the fourth; INT64_MIN where the reader
+ * must refuse the text.
+ */
+static int64_t
+ns_ref(const char *s)
+{
+	char buf[64];
+	const char *dot = strchr(s, '.');
+	size_t ni = dot != NULL ? (size_t)(dot - s) : strlen(s), nf = 0, k;
+	long long v;
+
+	/* Sixteen digits fit while the first fifteen are at most these. */
+	if (ni == 0 || ni > 16 || (ni == 16 && strncmp(s, "922337203685476",
+	    15) > 0))
+		return INT64_MIN;
+	memcpy(buf, s, ni);
+	if (dot != NULL)
+		for (nf = 0; dot[1 + nf] != '\0' && nf < 4; nf++)
+			;
+	for (k = 0; k < 3; k++)
+		buf[ni + k] = k < nf ? dot[1 + k] : '0';
+	buf[ni + 3] = '\0';
+	v = strtoll(buf, NULL, 10);
+	return v + (nf == 4 && dot[4] >= '5');
+}
+
+/*
+ * Times of 1 to 16 digits and 0 to 4 decimals (the plain form the
+ * reader takes a short way and its neighbours): the value as ns_ref has
+ * it.
+ */
+static void
+us_times(void)
+{
+	unsigned long long seed = 12345;
+	int i, bad = 0;
+
+	for (i = 0; i < 200000; i++) {
+		char t[40];
+		int ni, nf, k, n = 0;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		ni = 1 + (int)((seed >> 33) % 16);
+		nf = (int)((seed >> 40) % 5);
+		for (k = 0; k < ni; k++)
+			t[n++] = (char)('0' + (seed >> (k % 50)) % 10);
+		if (nf > 0 || (seed >> 20) % 7 == 0)
+			t[n++] = '.';
+		for (k = 0; k < nf; k++)
+			t[n++] = (char)('0' + (seed >> (3 * k + 7)) % 10);
+		t[n] = '\0';
+		if (ns(t) != ns_ref(t))
+			if (bad++ < 5)
+				printf("FAIL us time '%s': %lld, not %lld\n", t,
+				    (long long)ns(t), (long long)ns_ref(t));
+	}
+	CHECK(bad == 0);
+}
+
 /* tl_jb_str's output, a byte at a time (RFC 8259, 7), into o; its length. */
 static size_t
 jstr_ref(char *o, const unsigned char *p)
@@ -165,6 +227,11 @@ main(void)
 		CHECK(RC(tl_parse_us_ns, "nan") == -1);
 #undef RC
 	}
+	us_times();
+	CHECK(ns("12.") == 12000);
+	CHECK(ns(".5") == INT64_MIN);
+	CHECK(ns("1.5e3") == 1500000);
+	CHECK(ns("1234567890123456") == 1234567890123456000LL);
 	CHECK(i64("5.0") == 5);
 	CHECK(i64("-7") == -7);
 	CHECK(i64(".") == INT64_MIN);
