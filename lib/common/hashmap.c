@@ -119,7 +119,7 @@ first32(const struct tl_map32 *m, uint64_t k)
 void
 tl_map32_init(struct tl_map32 *m)
 {
-	m->key = NULL;
+	m->klo = m->khi = NULL;
 	m->val = NULL;
 	m->cap = m->n = 0;
 }
@@ -127,9 +127,18 @@ tl_map32_init(struct tl_map32 *m)
 void
 tl_map32_free(struct tl_map32 *m)
 {
-	free(m->key);
+	free(m->klo);
+	free(m->khi);
 	free(m->val);
 	tl_map32_init(m);
+}
+
+/* 1 if slot j (in use) holds key k. */
+static int
+key32_is(const struct tl_map32 *m, size_t j, uint64_t k)
+{
+	return m->klo[j] == (uint32_t)k && (m->khi != NULL ?
+	    m->khi[j] == (uint32_t)(k >> 32) : k >> 32 == 0);
 }
 
 static void
@@ -138,13 +147,16 @@ grow32(struct tl_map32 *m)
 	struct tl_map32 old = *m;
 	size_t i, n = m->cap ? m->cap * 2 : 256;
 
-	m->key = table(tl_malloc(n * sizeof(*m->key)), n * sizeof(*m->key));
+	m->klo = table(tl_malloc(n * sizeof(*m->klo)), n * sizeof(*m->klo));
+	m->khi = old.khi != NULL ? table(tl_calloc(n, sizeof(*m->khi)),
+	    n * sizeof(*m->khi)) : NULL;
 	m->val = table(tl_calloc(n, sizeof(*m->val)), n * sizeof(*m->val));
 	m->cap = n;
 	m->n = 0;
 	for (i = 0; i < old.cap; i++)
 		if (old.val[i] != 0)
-			tl_map32_put(m, old.key[i], old.val[i]);
+			tl_map32_put(m, (uint64_t)(old.khi != NULL ?
+			    old.khi[i] : 0) << 32 | old.klo[i], old.val[i]);
 	tl_map32_free(&old);
 }
 
@@ -155,13 +167,18 @@ tl_map32_at(struct tl_map32 *m, uint64_t k)
 
 	if ((m->n + 1) * 4 > m->cap * 3)
 		grow32(m);
+	if (k >> 32 != 0 && m->khi == NULL)	/* high halves all 0 so far */
+		m->khi = table(tl_calloc(m->cap, sizeof(*m->khi)),
+		    m->cap * sizeof(*m->khi));
 	j = first32(m, k);
 	while (m->val[j] != 0) {
-		if (m->key[j] == k)
+		if (key32_is(m, j, k))
 			return &m->val[j];
 		j = (j + 1) & (m->cap - 1);
 	}
-	m->key[j] = k;
+	m->klo[j] = (uint32_t)k;
+	if (m->khi != NULL)
+		m->khi[j] = (uint32_t)(k >> 32);
 	m->n++;
 	return &m->val[j];
 }
@@ -177,11 +194,11 @@ tl_map32_get(const struct tl_map32 *m, uint64_t k)
 {
 	size_t j;
 
-	if (m->cap == 0)
+	if (m->cap == 0 || (k >> 32 != 0 && m->khi == NULL))
 		return 0;
 	j = first32(m, k);
 	while (m->val[j] != 0) {
-		if (m->key[j] == k)
+		if (key32_is(m, j, k))
 			return m->val[j];
 		j = (j + 1) & (m->cap - 1);
 	}

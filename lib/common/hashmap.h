@@ -24,8 +24,12 @@ void tl_map_free(struct tl_map *m);
 void tl_map_put(struct tl_map *m, uint64_t k1, uint64_t k2, int64_t v);
 /* Return a pointer to the value, or NULL. */
 int64_t *tl_map_get(const struct tl_map *m, uint64_t k1, uint64_t k2);
+/*
+ * Keys in two halves: the high ones only once a key needs them (flow and
+ * correlation ids fit in 32 bits), so that a slot is 8 bytes, not 12.
+ */
 struct tl_map32 {
-	uint64_t *key;
+	uint32_t *klo, *khi;	/* khi NULL: every high half is 0 */
 	uint32_t *val;		/* 0 = free slot */
 	size_t cap, n;
 };

@@ -58,5 +58,25 @@ main(void)
 	CHECK(ok);
 	CHECK(tl_map32_get(&m, 999) == 0 && tl_map32_get(&m, 3) == 0);
 	tl_map32_free(&m);
+	/*
+	 * Keys of 32 bits keep no high halves; the first wider key brings
+	 * them, all 0 for the keys before, and a key is both its halves.
+	 */
+	for (k = 1; k <= 50000; k++)
+		tl_map32_put(&m, k, (uint32_t)k);
+	CHECK(m.khi == NULL && tl_map32_get(&m, (uint64_t)1 << 32 | 7) == 0);
+	tl_map32_put(&m, (uint64_t)1 << 32 | 7, 70);
+	tl_map32_put(&m, (uint64_t)5 << 40 | 8, 80);
+	CHECK(m.khi != NULL && tl_map32_get(&m, (uint64_t)1 << 32 | 7) == 70 &&
+	    tl_map32_get(&m, (uint64_t)5 << 40 | 8) == 80 &&
+	    tl_map32_get(&m, 7) == 7 && tl_map32_get(&m, 8) == 8 &&
+	    tl_map32_get(&m, (uint64_t)2 << 32 | 7) == 0);
+	for (k = 50001; k <= 200000; k++)	/* more doublings, wide keys */
+		tl_map32_put(&m, k << 20, (uint32_t)k);
+	for (k = 1, ok = 1; k <= 200000; k++)
+		if (tl_map32_get(&m, k <= 50000 ? k : k << 20) != (uint32_t)k)
+			ok = 0;
+	CHECK(ok && m.n == 200002);
+	tl_map32_free(&m);
 	return unit_done("test_hashmap");
 }
