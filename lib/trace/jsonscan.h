@@ -108,6 +108,6 @@ int tl_scan(struct tl_input *in, const struct tl_scan_cb *cb);
 /* Largest single event or value accepted. */
 #define TL_EVENT_MAX (256u << 20)
 /* Bytes of input a worker cuts at a time (memory: tl-parse(1)). */
-#define TL_SCAN_BLOCK (1u << 17)
+#define TL_SCAN_BLOCK (1u << 18)
 
 #endif
