@@ -141,6 +141,12 @@ key32_is(const struct tl_map32 *m, size_t j, uint64_t k)
 	    m->khi[j] == (uint32_t)(k >> 32) : k >> 32 == 0);
 }
 
+uint64_t
+tl_map32_key(const struct tl_map32 *m, size_t i)
+{
+	return (uint64_t)(m->khi != NULL ? m->khi[i] : 0) << 32 | m->klo[i];
+}
+
 static void
 grow32(struct tl_map32 *m)
 {
@@ -155,8 +161,7 @@ grow32(struct tl_map32 *m)
 	m->n = 0;
 	for (i = 0; i < old.cap; i++)
 		if (old.val[i] != 0)
-			tl_map32_put(m, (uint64_t)(old.khi != NULL ?
-			    old.khi[i] : 0) << 32 | old.klo[i], old.val[i]);
+			tl_map32_put(m, tl_map32_key(&old, i), old.val[i]);
 	tl_map32_free(&old);
 }
 

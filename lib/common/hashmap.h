@@ -45,6 +45,8 @@ uint32_t tl_map32_get(const struct tl_map32 *m, uint64_t k);
  * and then k is in the map and the caller must store a value other than 0.
  */
 uint32_t *tl_map32_at(struct tl_map32 *m, uint64_t k);
+/* The key of slot i (< cap) when it is in use (val[i] != 0). */
+uint64_t tl_map32_key(const struct tl_map32 *m, size_t i);
 
 /* A 64-bit hash of n bytes, for keys made from strings. */
 uint64_t tl_hash(const void *s, size_t n);

@@ -91,7 +91,7 @@ same_trace(const struct tl_trace *a, const struct tl_trace *b)
 			return 0;
 	for (i = 0; i < a->flows.cap; i++)
 		if (a->flows.val[i] != 0 && tl_map32_get(&b->flows,
-		    a->flows.key[i]) != a->flows.val[i])
+		    tl_map32_key(&a->flows, i)) != a->flows.val[i])
 			return 0;
 	for (i = 0; i < a->nmeta; i++)
 		if (strcmp(a->meta[i].key, b->meta[i].key) != 0 ||
