@@ -434,7 +434,10 @@ scan_object(struct scanner *s, const struct tl_scan_cb *cb)
  * balanced object that starts at its first byte, so the worker's reading
  * of it, and of the events chained after it, is the one this thread
  * would have made.  It merges them and jumps past the last.  A wrong
- * guess only costs the work done on it.
+ * guess only costs the work done on it.  The calling thread is a cutter
+ * too: it cuts the block it needs when no worker has taken it, and a
+ * later one while a worker finishes the block it needs (par_wait), so
+ * with N threads there are N - 1 workers.
  */
 #define LOOKBACK 64
 #define PARREAD (16u << 10)
@@ -940,11 +943,12 @@ par_new(struct tl_input *in, const struct tl_scan_cb *cb)
 
 	p->cb = cb;
 	p->in = in;
-	p->nth = cb->nthreads;
+	/* The calling thread cuts blocks too: it is one of nthreads. */
+	p->nth = cb->nthreads - 1;
 	p->size = cb->block > 0 ? cb->block : TL_SCAN_BLOCK;
 	if (p->size > TL_EVENT_MAX)
 		p->size = TL_EVENT_MAX;
-	p->cap = (size_t)p->nth + 3;
+	p->cap = (size_t)cb->nthreads + 3;
 	p->q = tl_calloc(p->cap, sizeof(*p->q));
 	p->spare = tl_calloc(p->cap + 1, sizeof(*p->spare));
 	pthread_mutex_init(&p->mu, NULL);

@@ -11,8 +11,9 @@
  *
  * With several threads the events array is cut on all of them: the input
  * is read in blocks, each block is cut into events by a worker thread
- * from the first place that looks like the start of an event, and each
- * event is read there (the parse callback).  The calling thread walks
+ * (nthreads - 1 of them), or by the calling thread while it waits for
+ * one, from the first place that looks like the start of an event, and
+ * each event is read there (the parse callback).  The calling thread walks
  * the document in order as with one thread and takes the workers'
  * results wherever one of their events starts exactly where it is, so
  * events are merged (the merge callback) in array order, with the same
@@ -76,7 +77,8 @@ struct tl_scan_cb {
 	 */
 	int (*read)(void *w, struct tl_scan_out *out, const char *ev,
 	    size_t avail, uint64_t offset, size_t *len);
-	int nthreads;		/* threads cutting events; <= 1: this one */
+	int nthreads;		/* threads cutting events, this one
+				   included; <= 1: this one alone */
 	size_t block;		/* block size; 0: TL_SCAN_BLOCK */
 };
 
