@@ -19,28 +19,39 @@ key(const struct keys *k, int32_t i)
 	return v;
 }
 
-/* The end of the run in order that starts at from (< n). */
+/* The first of a[lo..hi) whose key is above x (le: at or above x). */
 static size_t
-run_end(const struct keys *k, const int32_t *v, size_t from, size_t n)
+bound(const struct keys *k, const int32_t *a, size_t lo, size_t hi,
+    int64_t x, int le)
 {
-	int64_t prev = key(k, v[from]), x;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int64_t y = key(k, a[mid]);
 
-	for (from++; from < n; from++) {
-		if ((x = key(k, v[from])) < prev)
-			break;
-		prev = x;
+		if (y < x || (!le && y == x))
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return from;
+	return lo;
 }
 
-/* Merge a[0..na) and a[na..nb) into out, the first's first on ties. */
+/*
+ * Merge the sorted a[0..na) and a[na..nb) into out, the first's first on
+ * ties.  The first's elements at or below the second's first, and the
+ * second's at or above the first's last, are copied as they are (the
+ * runs of nearly sorted input overlap little).
+ */
 static void
 merge(const struct keys *k, const int32_t *a, size_t na, size_t nb,
     int32_t *out)
 {
-	size_t i = 0, j = na, o = 0;
+	size_t i = bound(k, a, 0, na, key(k, a[na]), 0);
+	size_t end = bound(k, a, na, nb, key(k, a[na - 1]), 1);
+	size_t j = na, o = i;
 
-	while (i < na && j < nb)
+	memcpy(out, a, i * sizeof(*a));
+	while (i < na && j < end)
 		out[o++] = key(k, a[j]) < key(k, a[i]) ? a[j++] : a[i++];
 	memcpy(out + o, a + i, (na - i) * sizeof(*a));
 	o += na - i;
@@ -53,30 +64,50 @@ tl_idxsort(int32_t *idx, size_t n, const void *base, size_t stride,
 {
 	struct keys k;
 	int32_t *tmp, *src = idx, *dst;
+	size_t *run = NULL, nrun = 0, caprun = 0, i;
+	int64_t prev, x;
 
 	k.base = base;
 	k.stride = stride;
 	k.off = off;
-	if (n < 2 || run_end(&k, idx, 0, n) == n)
+	if (n < 2)
 		return;
-	dst = tmp = tl_malloc(n * sizeof(*tmp));
-	for (;;) {
-		size_t i = 0, runs = 0;
-
-		while (i < n) {
-			size_t a = run_end(&k, src, i, n), b;
-
-			b = a < n ? run_end(&k, src, a, n) : n;
-			merge(&k, src + i, a - i, b - i, dst + i);
-			i = b;
-			runs++;
+	/* The runs in order, found once: run[r] starts run r, run[nrun] n. */
+	tl_grow(&run, &caprun, 1, sizeof(*run));
+	run[nrun++] = 0;
+	for (i = 1, prev = key(&k, idx[0]); i < n; i++, prev = x)
+		if ((x = key(&k, idx[i])) < prev) {
+			tl_grow(&run, &caprun, nrun + 2, sizeof(*run));
+			run[nrun++] = i;
 		}
+	if (nrun == 1) {
+		free(run);
+		return;
+	}
+	tl_grow(&run, &caprun, nrun + 1, sizeof(*run));
+	run[nrun] = n;
+	dst = tmp = tl_malloc(n * sizeof(*tmp));
+	/* Adjacent runs merged in pairs until one is left. */
+	while (nrun > 1) {
+		size_t r, m = 0;
+
+		for (r = 0; r < nrun; r += 2) {
+			size_t a = run[r], b = r + 1 < nrun ? run[r + 1] : n,
+			    e = r + 1 < nrun ? run[r + 2] : n;
+
+			if (b < e)
+				merge(&k, src + a, b - a, e - a, dst + a);
+			else
+				memcpy(dst + a, src + a, (e - a) * sizeof(*src));
+			run[m++] = a;
+		}
+		run[m] = n;
+		nrun = m;
 		src = dst;
 		dst = dst == tmp ? idx : tmp;
-		if (runs == 1)
-			break;
 	}
 	if (src != idx)
 		memcpy(idx, src, n * sizeof(*idx));
 	free(tmp);
+	free(run);
 }

@@ -166,13 +166,25 @@ is_graph_launch(const char *name)
 
 /*
  * The first of the np (link, index) pairs whose link is l, or np.  The
- * pairs are sorted by link, then by index (file order).
+ * pairs are sorted by link, then by index (file order).  *finger is
+ * where the previous search ended: the calls come mostly in the order of
+ * their links too, so the search gallops on from there when it can (as
+ * frame pruning's in trace.c), and is a plain binary search otherwise.
  */
 static size_t
-first_pair(const int64_t *pairs, size_t np, int64_t l)
+first_pair(const int64_t *pairs, size_t np, int64_t l, size_t *finger)
 {
-	size_t lo = 0, hi = np;
+	size_t lo = 0, hi = np, probe, step;
 
+	if (*finger > 0 && *finger <= np && pairs[2 * (*finger - 1)] < l)
+		lo = *finger;
+	for (probe = lo, step = 1; probe < hi && pairs[2 * probe] < l;
+	    step *= 2) {
+		lo = probe + 1;
+		probe = lo + step < hi ? lo + step : hi;
+	}
+	if (probe < hi)
+		hi = probe;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
@@ -181,7 +193,7 @@ first_pair(const int64_t *pairs, size_t np, int64_t l)
 		else
 			hi = mid;
 	}
-	return lo;
+	return *finger = lo;
 }
 
 static void
@@ -190,7 +202,9 @@ link_gpu(struct tl_trace *t)
 	struct tl_map klass;	/* (kind, name) -> enum tl_gpuclass */
 	int64_t *k;
 	int64_t *pairs;		/* (link, index) sorted, for the lookups */
-	size_t i, np = 0;
+	unsigned char *graph = tl_calloc(tl_strtab_count(t->str), 1);
+	size_t i, np = 0, finger = 0;
+	int sorted;
 
 	tl_map_init(&klass);
 	for (i = 0; i < t->nev; i++) {
@@ -229,16 +243,19 @@ link_gpu(struct tl_trace *t)
 	/* The flows are in the GPU events' flags now: free them first. */
 	tl_map32_free(&t->flows);
 	pairs = tl_malloc((np + 1) * 2 * sizeof(*pairs));
-	for (np = 0, i = 0; i < t->nev; i++) {
+	for (np = 0, i = 0, sorted = 1; i < t->nev; i++) {
 		const struct tl_event *e = &t->ev[i];
 
 		if (!TL_IS_GPU(e->kind) || e->link == TL_NONE)
 			continue;
 		pairs[2 * np] = e->link;
 		pairs[2 * np + 1] = (int64_t)i;
+		/* GPU events mostly come in the order of their links. */
+		if (np > 0 && e->link < pairs[2 * np - 2])
+			sorted = 0;
 		np++;
 	}
-	if (np > 0)
+	if (!sorted)
 		qsort(pairs, np, 2 * sizeof(*pairs), cmp_link_uid);
 	for (i = 0; i < t->nev; i++) {
 		const struct tl_event *r = &t->ev[i];
@@ -250,8 +267,11 @@ link_gpu(struct tl_trace *t)
 			continue;
 		if ((l = r->link) == TL_NONE)
 			continue;
-		j = first_pair(pairs, np, l);
-		if (is_graph_launch(tl_ev_name(t, r))) {
+		j = first_pair(pairs, np, l, &finger);
+		/* Names repeat: each looked at once (1 a graph launch, 2 not). */
+		if (graph[r->name] == 0)
+			graph[r->name] = is_graph_launch(tl_ev_name(t, r)) ? 1 : 2;
+		if (graph[r->name] == 1) {
 			for (; j < np && pairs[2 * j] == l; j++) {
 				t->ev[pairs[2 * j + 1]].flags |= TL_F_GRAPH;
 				attach(t, (int)i, (int)pairs[2 * j + 1]);
@@ -283,6 +303,7 @@ link_gpu(struct tl_trace *t)
 				attach(t, (int)i, (int)pairs[2 * j + 1]);
 	}
 	free(pairs);
+	free(graph);
 	/* The calls' links are only needed for linking. */
 	for (i = 0; i < t->nev; i++)
 		if (t->ev[i].kind == TL_EV_RUNTIME ||
