@@ -204,6 +204,7 @@ UNIT = \
 	tests/unit/test_model_sdpa \
 	tests/unit/test_model_softmax \
 	tests/unit/test_outdir \
+	tests/unit/test_pipe \
 	tests/unit/test_replay \
 	tests/unit/test_scan \
 	tests/unit/test_schema \

@@ -1,5 +1,5 @@
 /* See LICENSE file for copyright and license details. */
-#define _GNU_SOURCE		/* madvise, mremap */
+#define _GNU_SOURCE		/* madvise, mremap, F_SETPIPE_SZ */
 #include <sys/mman.h>
 #include <sys/stat.h>
 
@@ -318,11 +318,25 @@ tl_strdup(const char *s)
 }
 
 void
+tl_pipe_grow(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
+		(void)fcntl(fd, F_SETPIPE_SZ, TL_PIPE_SIZE);
+#else
+	(void)fd;
+#endif
+}
+
+void
 tl_stdout_buffer(void)
 {
 	static char buf[1 << 20];
 
 	setvbuf(stdout, buf, _IOFBF, sizeof(buf));
+	tl_pipe_grow(STDOUT_FILENO);
 }
 
 int

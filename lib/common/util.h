@@ -122,8 +122,17 @@ int tl_contains_ci(const char *s, const char *part);
  * else 0.  Call once at the end of main.
  */
 int tl_close_stdout(void);
-/* Put stdout behind a large buffer. */
+/* Put stdout behind a large buffer (and a pipe there, tl_pipe_grow). */
 void tl_stdout_buffer(void);
+/*
+ * When fd is a pipe, make it hold TL_PIPE_SIZE bytes (Linux's
+ * F_SETPIPE_SZ; 64 KiB by default, and at most 1 MiB unless the
+ * administrator allows more), so that a stage of a pipeline wakes the
+ * next one once a MiB, not once every 64 KiB: each wake-up is a context
+ * switch on both sides.  Nothing happens elsewhere or where it is refused.
+ */
+void tl_pipe_grow(int fd);
+#define TL_PIPE_SIZE (1 << 20)
 
 /*
  * Open path for reading: a file descriptor or a stream, or -1 or NULL

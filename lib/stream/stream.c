@@ -246,8 +246,10 @@ open_file(struct tl_stream *s, int k)
 		static char stdin_buf[TL_STREAM_BUF];
 		static int stdin_set;
 
-		if (!stdin_set++)
+		if (!stdin_set++) {
 			setvbuf(stdin, stdin_buf, _IOFBF, sizeof(stdin_buf));
+			tl_pipe_grow(fileno(stdin));
+		}
 	} else {
 		if (s->iobuf == NULL)
 			s->iobuf = tl_malloc(TL_STREAM_BUF);

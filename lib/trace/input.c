@@ -533,6 +533,7 @@ tl_input_open(const char *path)
 	int fd;
 
 	if (strcmp(path, "-") == 0) {
+		tl_pipe_grow(STDIN_FILENO);
 		fd = dup(STDIN_FILENO);
 		if (fd < 0) {
 			tl_warn("<stdin>:");
