@@ -111,3 +111,34 @@ tl_idxsort(int32_t *idx, size_t n, const void *base, size_t stride,
 	free(tmp);
 	free(run);
 }
+
+/* Hoare's selection (the middle element as pivot). */
+int64_t
+tl_kth_i64(int64_t *v, size_t n, size_t k)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+
+	while (lo < hi) {
+		int64_t p = v[lo + (hi - lo) / 2], t;
+		ptrdiff_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (v[i] < p)
+				i++;
+			while (v[j] > p)
+				j--;
+			if (i <= j) {
+				t = v[i];
+				v[i++] = v[j];
+				v[j--] = t;
+			}
+		}
+		if (kk <= j)
+			hi = j;
+		else if (kk >= i)
+			lo = i;
+		else
+			return v[kk];
+	}
+	return v[kk];
+}

@@ -16,4 +16,11 @@
 void tl_idxsort(int32_t *idx, size_t n, const void *base, size_t stride,
     size_t off);
 
+/*
+ * The k-th smallest of v[0..n) (k < n), in linear time on average: the
+ * value v[k] would hold sorted (a median without sorting).  v is
+ * reordered.
+ */
+int64_t tl_kth_i64(int64_t *v, size_t n, size_t k);
+
 #endif

@@ -77,6 +77,37 @@ sorts_as_insertion(size_t n, int kind)
 	return ok;
 }
 
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* tl_kth_i64 against sorting, on the key kinds of sorts_as_insertion. */
+static int
+kth_as_sorted(size_t n, int kind)
+{
+	int64_t *v = malloc(n * sizeof(*v)), *s = malloc(n * sizeof(*s));
+	size_t i, k;
+	int ok = 1;
+
+	for (k = 0; k < n; k += n / 7 + 1) {
+		for (i = 0; i < n; i++)
+			v[i] = kind == 0 ? (int64_t)(rnd() % 7) - 3 :
+			    kind == 1 ? (int64_t)i : kind == 2 ? -(int64_t)i :
+			    kind == 3 ? (int64_t)(rnd() % 1000000) : 42;
+		memcpy(s, v, n * sizeof(*v));
+		qsort(s, n, sizeof(*s), cmp_i64);
+		if (tl_kth_i64(v, n, k) != s[k])
+			ok = 0;
+	}
+	free(v);
+	free(s);
+	return ok;
+}
+
 int
 main(void)
 {
@@ -88,5 +119,8 @@ main(void)
 		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
 			for (rep = 0; rep < 3; rep++)
 				CHECK(sorts_as_insertion(sizes[s], kind));
+	for (kind = 0; kind <= 4; kind++)
+		for (s = 1; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+			CHECK(kth_as_sorted(sizes[s], kind));
 	return unit_done("test_idxsort");
 }
