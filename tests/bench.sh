@@ -131,11 +131,32 @@ parse_rows() {
 		echo "$size.bytes $bytes 0 0" >> "$res"
 	done
 
-	# The filters, on the op stream of the first trace repeated to a
-	# size that times well (header once).
 	first=$(echo "$SIZES" | awk '{ print $1 }')
 	k=$(awk -v s="$first" -v b="$srcbytes" 'BEGIN { k = int(s * 1e6 / b); if (k * b < s * 1e6) k++; print k }')
 	big=.bench/$(basename "$src" .json.gz)-x$k.json
+
+	# Threads: the first size's gzip trace read on 1, 2, 4 ... threads,
+	# up to the CPUs; the last column is each time over one thread's.
+	bytes=$(wc -c < "$big")
+	echo
+	echo "### Threads: tl-parse t.json.gz, $(mb "$bytes") MB of JSON, on $NCPU CPUs"
+	echo
+	echo "| command | wall s | best s | CPU s | MB/s | peak RSS MB | RSS / JSON | × -j 1 |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+	REF=
+	j=1
+	while [ "$j" -le "$NCPU" ]; do
+		row "tl-parse -j $j t.json.gz" "$bytes" "thr.$j" "bin/tl-parse -j $j $big.gz"
+		[ "$j" = 1 ] && REF=$(awk '$1 == "thr.1" { print $2 }' "$res")
+		if [ "$j" -lt "$NCPU" ] && [ $((j * 2)) -gt "$NCPU" ]; then
+			j=$NCPU
+		else
+			j=$((j * 2))
+		fi
+	done
+
+	# The filters, on the op stream of the first trace repeated to a
+	# size that times well (header once).
 	ops=${big%.json}.ops.tsv
 	if [ ! -f "$ops" ] || [ "$ops" -ot "$big" ] || [ "$ops" -ot bin/tl-parse ]; then
 		bin/tl-parse "$big" > "$ops.tmp"
@@ -273,6 +294,11 @@ parse_rows() {
 			g1 = v[size ".gz1", 2]; p1 = v[size ".plain1", 2]
 			printf "| %s: speed-up of %d threads over 1 (plain, gzip) | %.2f, %.2f | - |\n",
 			    n, ncpu, (p > 0 ? p1 / p : 0), (g > 0 ? g1 / g : 0)
+			if (size == 500)
+				for (j = 2; j <= ncpu; j++)
+					if (v["thr." j, 2] > 0)
+						printf "| %s: speed-up of %d threads over 1 (gzip, the Threads table) | %.2f | - |\n",
+						    n, j, v["thr.1", 2] / v["thr." j, 2]
 		    }' "$res"
 	done
 } > "$report"
@@ -307,7 +333,8 @@ to the last stage that exists (`tl-findings` when it is built).
 
 `tl-parse -j 1` reads and writes on one thread (inflating on a second
 one); plain `tl-parse` reads the events and formats the op stream's rows
-on one thread per CPU (`-j N`, the default), with the same output. The last column is each median's
+on one thread per CPU (`-j N`, the default: the main thread and N - 1
+others), with the same output. The last column is each median's
 ratio to `igzip -dc`'s (ISA-L's inflate to a pipe, the floor for reading
 the gzip file), when `igzip` (Debian `isal`) is installed.
 
@@ -332,36 +359,45 @@ event's stream, its arguments (the four strings interned as one tuple)
 and forward op with a launch's linking key, its child and GPU count with
 the launch geometry; it names its thread by an index into a table of
 (pid, tid) pairs. Beside the records there is one large transient at a
-time: the flow index while reading (12 bytes a slot, about 0.6 %; folded
-into a flag of the GPU events and freed before linking), the sorted
-(link, event) pairs while linking (16 bytes per GPU event, and as much
-for the sort), the timeline's intervals, or the op stream's rows (48
-bytes each, and 4 bytes per GPU event in them). Interned strings do not
-grow with K; input and output buffers take about 3 MB, and reading on N
-threads adds N + 3 blocks of 128 KiB, each with the workers' records of it
-(about 256 KiB) and each thread's own string table; writing
-the rows on N threads, two chunks of 64 rows a thread (about 0.2 MiB).
-The arrays that grow large (events, frames, rows, intervals) are made
-resident 256 KiB at a time just ahead of their writes, and a hash table's
-arrays whole when it grows (`MADV_POPULATE_WRITE`, Linux 5.14): one
-system call per step instead of a page fault per page, which in a virtual
-machine costs several microseconds (tl-parse took 17 k faults on the
-0.5 GB trace, 3.5 k now), for at most 256 KiB more resident per array.
+time: the flow index while reading (8 bytes a slot: the low half of the
+id and the flow's bits, the high halves only once an id needs them;
+about 0.7 %; folded into a flag of the GPU events and freed before
+linking), the sorted (link, event) pairs while linking (16 bytes per GPU
+event), the timeline's intervals, or the op stream's rows (48 bytes
+each, and 4 bytes per GPU event in them). Interned strings do not grow
+with K; input and output buffers take about 3 MB, and reading on N
+threads adds N + 3 blocks of 256 KiB, each with the records read from it,
+and each thread's own string table; writing the rows on N threads, two
+chunks of 128 rows a thread (about 0.5 MiB).
 
-Where tl-parse's time goes (instructions of a one-thread run on the
-trace itself, `valgrind --tool=callgrind`, which unlike wall time do not
-depend on the machine's load): 52 % reading the events, in one pass over
-each event's bytes that finds its end, checks the JSON and picks out the
-members tl needs (on the worker threads; events it cannot read plainly,
-such as malformed ones, go to the jsmn tokeniser, which says what is
-wrong); 11 % inflating (ISA-L, on the input thread); 15 % formatting the
-op stream's rows (on the worker threads, in chunks written in order);
-and on the main thread alone, 6 % merging the workers' records in file
+What memory costs on the machine below: the first touch of a page costs
+6 to 16 µs in this virtual machine, whether the page is faulted in or
+made resident ahead with `MADV_POPULATE_WRITE` (which only halves it), and
+so does the next touch of a page that `mremap` moved; huge pages do not
+help (measured on 38 MB). So the peak RSS below is also about 0.1 s of
+CPU time. The arrays that grow large (events, frames, rows, intervals)
+are made resident at most 256 KiB at a time just ahead of their writes,
+and past 64 KiB they grow in address space set aside for them (256 MiB,
+`MAP_NORESERVE`, counted only once written) instead of being moved by
+`realloc` at each doubling; a hash table's arrays are made resident
+whole when it grows.
+
+Where tl-parse's time goes (CPU samples of `tl-parse t.json.gz` at
+0.5 GB, two threads, `perf record`): 48 % reading the events, in one pass
+over each event's bytes that finds its end, checks the JSON and picks out
+the members tl needs (on the main thread and the workers; events it
+cannot read plainly, such as malformed ones, go to the jsmn tokeniser,
+which says what is wrong); 12 % inflating (ISA-L, on the input thread);
+14 % formatting the op stream's rows (on all threads, in chunks written
+in order); on the main thread alone, 12 % merging the records in file
 order (string ids, threads, flows, linking keys, pruning the
-python_function frames), 7 % building the call tree and linking, and
-about 5 % rolling up, finding the iterations and the timeline. On two
-cores the four threads of the read (input, two workers, main) share
-them; the main thread's part is what more cores do not shorten.
+python_function frames; half of it is the first touch of the events'
+pages) and 3 % building the call tree and linking; and 6 % in the
+kernel waking and putting threads to sleep (the threads hand each other
+blocks of input: about 3 000 context switches a run). The read is bound
+by the CPU: its threads (input, main, N - 1 workers) keep both cores
+about 90 % busy, and the main thread's merging is what more cores do not
+shorten.
 
 tl-findings keeps 32 bytes per GPU event of its input (and as much again
 while it sorts them) for the idle-gap analysis and the median kernel
