@@ -954,6 +954,73 @@ arg_key(const char *s, size_t n)
 }
 
 /*
+ * The key of an args member at s, among those tl reads and those Kineto
+ * writes most, as Kineto writes it (quote, name, quote, colon, blank):
+ * *k as arg_key has it and the byte after, or NULL for any other key or
+ * fewer bytes before end (rd_known_key's way for the top level).
+ */
+static const char *
+rd_known_arg(const char *s, const char *end, int *k)
+{
+#define KEY(lit, kk) if ((size_t)(end - s) >= sizeof(lit) - 1 && \
+	memcmp(s, lit, sizeof(lit) - 1) == 0) \
+	return *k = (kk), s + sizeof(lit) - 1
+	switch (s[1]) {
+	case 'E':
+		KEY("\"Ev Idx\": ", -1);
+		KEY("\"External id\": ", A_EXTID);
+		break;
+	case 'P':
+		KEY("\"Python parent id\": ", -1);
+		KEY("\"Python id\": ", -1);
+		KEY("\"Python module id\": ", -1);
+		break;
+	case 'R':
+		KEY("\"Record function id\": ", -1);
+		break;
+	case 'S':
+		KEY("\"Sequence number\": ", A_SEQ);
+		break;
+	case 'F':
+		KEY("\"Fwd thread id\": ", -1);
+		break;
+	case 'I':
+		KEY("\"Input Dims\": ", A_DIMS);
+		KEY("\"Input type\": ", A_TYPES);
+		KEY("\"Input Strides\": ", A_STRIDES);
+		break;
+	case 'C':
+		KEY("\"Concrete Inputs\": ", A_CONCRETE);
+		break;
+	case 'c':
+		KEY("\"correlation\": ", A_CORR);
+		KEY("\"cid\": ", -1);
+		KEY("\"cbid\": ", -1);
+		KEY("\"context\": ", -1);
+		break;
+	case 'g':
+		KEY("\"grid\": ", A_GRID);
+		break;
+	case 'b':
+		KEY("\"block\": ", A_BLOCK);
+		break;
+	case 's':
+		KEY("\"stream\": ", A_STREAM);
+		KEY("\"shared memory\": ", -1);
+		break;
+	case 'k':
+		KEY("\"kernel\": ", A_KERNEL);
+		KEY("\"kind\": ", -1);
+		break;
+	case 'd':
+		KEY("\"device\": ", -1);
+		break;
+	}
+	return NULL;
+#undef KEY
+}
+
+/*
  * The end of the value at s (not blank), nested depth deep, or NULL.
  * An object or array inside may not have a member "cat": prescan_cat
  * could take it for the event's category.  With v (an object's), the
@@ -982,7 +1049,12 @@ rd_value(const char *s, const char *end, int depth, struct fval *v)
 	for (;;) {
 		int k = -1;
 
-		if (obj) {
+		if (obj && v != NULL && *s == '"' &&
+		    (q = rd_known_arg(s, end, &k)) != NULL) {
+			if (k >= 0 && v[k].type != TL_J_UNDEF)
+				k = -1;
+			s = rd_blank(q);
+		} else if (obj) {
 			size_t n;
 
 			if (*s != '"' || (q = rd_string(s, end, &esc)) == NULL)
@@ -1054,6 +1126,46 @@ top_key(const char *s, size_t n)
 	return -1;
 }
 
+/*
+ * The top-level key at s (at least 8 bytes before the end) as Kineto
+ * writes it, quote, name, quote, colon and one blank: *k as top_key has
+ * it and the byte after, or NULL for any other (the reader then takes
+ * the key its general way, which finds the same for these bytes).
+ */
+static const char *
+rd_known_key(const char *s, int *k)
+{
+#define KEY(lit, kk) if (memcmp(s, lit, sizeof(lit) - 1) == 0) \
+	return *k = (kk), s + sizeof(lit) - 1
+	switch (s[1]) {
+	case 'p':
+		KEY("\"ph\": ", K_PH);
+		KEY("\"pid\": ", K_PID);
+		break;
+	case 't':
+		KEY("\"ts\": ", K_TS);
+		KEY("\"tid\": ", K_TID);
+		break;
+	case 'd':
+		KEY("\"dur\": ", K_DUR);
+		break;
+	case 'c':
+		KEY("\"cat\": ", NTOP);
+		break;
+	case 'n':
+		KEY("\"name\": ", K_NAME);
+		break;
+	case 'a':
+		KEY("\"args\": ", K_ARGS);
+		break;
+	case 'i':
+		KEY("\"id\": ", K_ID);
+		break;
+	}
+	return NULL;
+#undef KEY
+}
+
 static int
 read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
     uint64_t offset, size_t *len)
@@ -1075,15 +1187,20 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		size_t n;
 		int k;
 
-		esc = 0;
-		if (*s != '"' || (q = rd_string(s, end, &esc)) == NULL)
-			return -1;
-		n = (size_t)(q - s - 1);
-		k = top_key(s + 1, n);
-		s = rd_blank(q + 1);
-		if (*s != ':')
-			return -1;
-		v = s = rd_blank(s + 1);
+		if (end - s >= 8 && (v = rd_known_key(s, &k)) != NULL)
+			v = s = rd_blank(v);
+		else {
+			esc = 0;
+			if (*s != '"' || (q = rd_string(s, end, &esc)) ==
+			    NULL)
+				return -1;
+			n = (size_t)(q - s - 1);
+			k = top_key(s + 1, n);
+			s = rd_blank(q + 1);
+			if (*s != ':')
+				return -1;
+			v = s = rd_blank(s + 1);
+		}
 		esc = 0;
 		if (k == K_ARGS && *s == '{' && fv[k].type == TL_J_UNDEF)
 			s = rd_value(s, end, 1, av);
