@@ -92,6 +92,13 @@ struct parser {
 	struct tl_strtab *str;	/* strings */
 	struct tl_strtab *args;	/* argument tuples of local string ids */
 	/*
+	 * Argument lists as written (blanks and all), and by the id of one
+	 * here its compact text's id in str + 1 (0: not yet known).
+	 */
+	struct tl_strtab *raw;
+	uint32_t *rawto;
+	size_t caprawto;
+	/*
 	 * The last pid and tid interned (events come in runs on a thread):
 	 * their id in str, when at most LASTSZ bytes.
 	 */
@@ -286,6 +293,7 @@ put_compact(struct parser *p, struct rec *r, int k, const struct fval *v)
 {
 	const char *s = v->s;
 	size_t n = v->n;
+	uint32_t raw, id;
 
 	if (v->type == TL_J_UNDEF) {
 		put_str(p, r, k, "", 0);
@@ -295,11 +303,29 @@ put_compact(struct parser *p, struct rec *r, int k, const struct fval *v)
 		s--;		/* with the quotes */
 		n += 2;
 	}
+	/* Argument lists repeat, blanks and all: each is compacted once. */
+	raw = tl_intern(p->raw, s, n);
+	if (raw < p->caprawto && p->rawto[raw] != 0) {
+		id = p->rawto[raw] - 1;
+		r->sid[k] = id;
+		r->s[k] = tl_str(p->str, id);
+		r->slen[k] = (uint32_t)tl_strsize(p->str, id);
+		return;
+	}
 	tl_grow(&p->buf, &p->cap, n + 1, 1);
 	n = tl_json_compact_text(s, n, p->buf);
 	if (n == 4 && memcmp(p->buf, "null", 4) == 0)
 		n = 0;
 	put_str(p, r, k, n > 0 ? p->buf : "", n);
+	if (raw >= p->caprawto) {
+		size_t old = p->caprawto;
+
+		tl_grow(&p->rawto, &p->caprawto, (size_t)raw + 1,
+		    sizeof(*p->rawto));
+		memset(p->rawto + old, 0, (p->caprawto - old) *
+		    sizeof(*p->rawto));
+	}
+	p->rawto[raw] = r->sid[k] + 1;
 }
 
 /* Integer value of v, or TL_NONE if absent or not an integer. */
@@ -621,6 +647,7 @@ parser_new(void *ctx)
 	tl_json_init(&p->j);
 	p->str = tl_strtab_new();
 	p->args = tl_strtab_new();
+	p->raw = tl_strtab_new();
 	return p;
 }
 
@@ -632,6 +659,8 @@ parser_free(void *w)
 	tl_json_free(&p->j);
 	tl_strtab_free(p->str);
 	tl_strtab_free(p->args);
+	tl_strtab_free(p->raw);
+	free(p->rawto);
 	free(p->buf);
 	free(p);
 }
