@@ -213,6 +213,7 @@ tl_ahead_reserves(void)
 #endif
 }
 
+#ifndef NO_RESERVE
 /* n rounded up to whole pages. */
 static size_t
 page_up(size_t n)
@@ -222,6 +223,7 @@ page_up(size_t n)
 
 	return (n + pagesz - 1) / pagesz * pagesz;
 }
+#endif
 
 void
 tl_ahead_grow(void *pp, size_t *cap, size_t need, size_t size,
