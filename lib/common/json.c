@@ -582,7 +582,8 @@ us_ns_plain(const char *s, size_t len, int64_t *ns)
 		}
 	}
 #endif
-	for (; i < len && (unsigned)(s[i] - '0') < 10; i++)
+	/* Sixteen digits at most: more are the long way's to judge. */
+	for (; i < len && i < 16 && (unsigned)(s[i] - '0') < 10; i++)
 		ip = ip * 10 + (s[i] - '0');
 	if (i == 0 || i > 15)
 		return 0;
