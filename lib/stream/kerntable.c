@@ -13,8 +13,7 @@
 extern const char tl_default_kernels[];	/* kernels_table.c */
 
 struct entry {
-	const char *pattern;
-	char *lower;		/* the pattern in lower case */
+	char *lower;		/* the pattern, in lower case */
 	struct tl_kerninfo info;
 };
 
@@ -140,15 +139,14 @@ tl_kerntable_load(const char *path)
 	}
 	while ((rc = tl_tabfile_next(&t)) > 0) {
 		struct entry *e;
+		const char *pattern = tl_tabfile_get(&t, 0);
 		const char *ops = tl_tabfile_get(&t, 4);
 
 		tl_grow(&tab, &captab, ntab + 1, sizeof(*tab));
 		e = &tab[ntab];
-		e->pattern = tl_tabfile_get(&t, 0);
-		e->lower = NULL;
 		e->info.category = tl_tabfile_get(&t, 1);
 		e->info.family = tl_tabfile_get(&t, 2);
-		if (*e->pattern == '\0') {
+		if (*pattern == '\0') {
 			rc = tl_tabfile_error(&t, t.line, "empty pattern");
 			break;
 		}
@@ -173,7 +171,7 @@ tl_kerntable_load(const char *path)
 			break;
 		}
 		e->info.ops = *ops != '\0';
-		e->lower = lower_dup(e->pattern);
+		e->lower = lower_dup(pattern);
 		ntab++;
 	}
 	if (tl_tabfile_end(&t, rc, &text) < 0) {

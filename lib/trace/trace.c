@@ -983,17 +983,23 @@ arg_key(const char *s, size_t n)
 }
 
 /*
- * The key of an args member at s, among those tl reads and those Kineto
- * writes most, as Kineto writes it (quote, name, quote, colon, blank):
- * *k as arg_key has it and the byte after, or NULL for any other key or
- * fewer bytes before end (rd_known_key's way for the top level).
+ * In rd_known_arg and rd_known_key: when the bytes at s before end are
+ * the literal lit, the key is kk (*k) and the value starts after it.
+ */
+#define KEY(lit, kk) if ((size_t)(end - s) >= sizeof(lit) - 1 && \
+	memcmp(s, lit, sizeof(lit) - 1) == 0) \
+	return *k = (kk), s + sizeof(lit) - 1
+
+/*
+ * The key of an args member at s (a quote), among those tl reads and
+ * those Kineto writes most, as Kineto writes it (quote, name, quote,
+ * colon, blank): *k as arg_key has it and the byte after, or NULL for
+ * any other key (the reader then takes the key its general way, which
+ * finds the same for these bytes).
  */
 static const char *
 rd_known_arg(const char *s, const char *end, int *k)
 {
-#define KEY(lit, kk) if ((size_t)(end - s) >= sizeof(lit) - 1 && \
-	memcmp(s, lit, sizeof(lit) - 1) == 0) \
-	return *k = (kk), s + sizeof(lit) - 1
 	switch (s[1]) {
 	case 'E':
 		KEY("\"Ev Idx\": ", -1);
@@ -1046,7 +1052,6 @@ rd_known_arg(const char *s, const char *end, int *k)
 		break;
 	}
 	return NULL;
-#undef KEY
 }
 
 /*
@@ -1155,17 +1160,10 @@ top_key(const char *s, size_t n)
 	return -1;
 }
 
-/*
- * The top-level key at s (at least 8 bytes before the end) as Kineto
- * writes it, quote, name, quote, colon and one blank: *k as top_key has
- * it and the byte after, or NULL for any other (the reader then takes
- * the key its general way, which finds the same for these bytes).
- */
+/* The same for a top-level key: *k as top_key has it. */
 static const char *
-rd_known_key(const char *s, int *k)
+rd_known_key(const char *s, const char *end, int *k)
 {
-#define KEY(lit, kk) if (memcmp(s, lit, sizeof(lit) - 1) == 0) \
-	return *k = (kk), s + sizeof(lit) - 1
 	switch (s[1]) {
 	case 'p':
 		KEY("\"ph\": ", K_PH);
@@ -1192,8 +1190,8 @@ rd_known_key(const char *s, int *k)
 		break;
 	}
 	return NULL;
-#undef KEY
 }
+#undef KEY
 
 static int
 read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
@@ -1216,7 +1214,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		size_t n;
 		int k;
 
-		if (end - s >= 8 && (v = rd_known_key(s, &k)) != NULL)
+		if (*s == '"' && (v = rd_known_key(s, end, &k)) != NULL)
 			v = s = rd_blank(v);
 		else {
 			esc = 0;
