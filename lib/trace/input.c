@@ -1,7 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <isa-l/igzip_lib.h>
 #endif
 
+#include "common/pool.h"
 #include "common/util.h"
 #include "trace/input.h"
 
@@ -53,14 +53,11 @@ struct tl_input {
 #else
 	gzFile gz;
 #endif
-	pthread_t thread;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct tl_input_req *qhead, *qtail;	/* given, not filled yet */
-	struct tl_input_req *busy;	/* being filled */
+	/* The input thread: a pool of one worker that fills requests. */
+	struct tl_pool *pool;
+	size_t depth;		/* requests held at most */
 	void (*notify)(void *, struct tl_input_req *);
 	void *notify_arg;
-	int stop;		/* the consumer closed */
 	int ended;		/* the input ended (or failed) */
 	int err;		/* the input failed */
 	unsigned long nreads;	/* src_read calls so far */
@@ -72,7 +69,6 @@ struct tl_input {
 	/* tl_input_read's buffers, given in turn. */
 	struct tl_input_req ring[NBUF];
 	int ringon;
-	unsigned head;		/* the oldest */
 	struct tl_input_req *cur;
 	long curpos;
 };
@@ -452,60 +448,51 @@ fill(struct tl_input *in, struct tl_input_req *r)
 	}
 }
 
-static void *
-producer(void *arg)
+/* A request, on the input thread. */
+static void
+producer(void *ctx, void *w, void *job)
 {
-	struct tl_input *in = arg;
-	struct tl_input_req *r;
+	struct tl_input *in = ctx;
+	struct tl_input_req *r = job;
 
-	pthread_mutex_lock(&in->mu);
-	for (;;) {
-		while (!in->stop && in->qhead == NULL)
-			pthread_cond_wait(&in->cv, &in->mu);
-		if (in->stop)
-			break;
-		r = in->qhead;
-		if ((in->qhead = r->next) == NULL)
-			in->qtail = NULL;
-		in->busy = r;
-		pthread_mutex_unlock(&in->mu);
-		fill(in, r);
-		if (in->notify != NULL)
-			in->notify(in->notify_arg, r);
-		pthread_mutex_lock(&in->mu);
-		r->done = 1;
-		in->busy = NULL;
-		pthread_cond_broadcast(&in->cv);
-	}
-	pthread_mutex_unlock(&in->mu);
-	return NULL;
+	(void)w;
+	fill(in, r);
+	if (in->notify != NULL)
+		in->notify(in->notify_arg, r);
+}
+
+static struct tl_pool *
+in_pool(struct tl_input *in)
+{
+	if (in->pool == NULL)
+		in->pool = tl_pool_new(producer, in, 1, NULL, in->depth, 0);
+	return in->pool;
+}
+
+void
+tl_input_depth(struct tl_input *in, size_t n)
+{
+	if (in->pool != NULL)
+		tl_die("internal error: input depth set after the first read");
+	in->depth = n;
 }
 
 void
 tl_input_give_n(struct tl_input *in, struct tl_input_req **v, size_t n)
 {
-	size_t i;
-
-	pthread_mutex_lock(&in->mu);
-	for (i = 0; i < n; i++) {
-		struct tl_input_req *r = v[i];
-
-		r->done = 0;
-		r->next = NULL;
-		if (in->qtail != NULL)
-			in->qtail->next = r;
-		else
-			in->qhead = r;
-		in->qtail = r;
-	}
-	pthread_cond_broadcast(&in->cv);
-	pthread_mutex_unlock(&in->mu);
+	tl_pool_submit_n(in_pool(in), (void *const *)v, n);
 }
 
 void
 tl_input_give(struct tl_input *in, struct tl_input_req *r)
 {
 	tl_input_give_n(in, &r, 1);
+}
+
+struct tl_input_req *
+tl_input_next(struct tl_input *in)
+{
+	return tl_pool_take(in_pool(in), NULL);
 }
 
 void
@@ -519,11 +506,8 @@ tl_input_notify(struct tl_input *in, void (*done)(void *,
 void
 tl_input_cancel(struct tl_input *in)
 {
-	pthread_mutex_lock(&in->mu);
-	in->qhead = in->qtail = NULL;
-	while (in->busy != NULL)
-		pthread_cond_wait(&in->cv, &in->mu);
-	pthread_mutex_unlock(&in->mu);
+	if (in->pool != NULL)
+		tl_pool_cancel(in->pool);
 }
 
 struct tl_input *
@@ -555,10 +539,7 @@ tl_input_open(const char *path)
 		free(in);
 		return NULL;
 	}
-	pthread_mutex_init(&in->mu, NULL);
-	pthread_cond_init(&in->cv, NULL);
-	if (pthread_create(&in->thread, NULL, producer, in) != 0)
-		tl_die("%s: cannot start the reader thread", in->name);
+	in->depth = NBUF;
 	return in;
 }
 
@@ -580,13 +561,7 @@ tl_input_read(struct tl_input *in, char *dst, size_t n)
 		long k;
 
 		if (in->cur == NULL) {
-			struct tl_input_req *r = &in->ring[in->head % NBUF];
-
-			pthread_mutex_lock(&in->mu);
-			while (!r->done)
-				pthread_cond_wait(&in->cv, &in->mu);
-			pthread_mutex_unlock(&in->mu);
-			in->cur = r;
+			in->cur = tl_input_next(in);
 			in->curpos = 0;
 		}
 		if (in->cur->got < 0)	/* an error stays, as the end does */
@@ -600,7 +575,6 @@ tl_input_read(struct tl_input *in, char *dst, size_t n)
 		got += (size_t)k;
 		in->curpos += k;
 		if (in->curpos == in->cur->got) {
-			in->head++;
 			tl_input_give(in, in->cur);
 			in->cur = NULL;
 		}
@@ -631,11 +605,7 @@ tl_input_close(struct tl_input *in)
 {
 	int rc = 0, zrc, i, finished;
 
-	pthread_mutex_lock(&in->mu);
-	in->stop = 1;
-	pthread_cond_broadcast(&in->cv);
-	pthread_mutex_unlock(&in->mu);
-	pthread_join(in->thread, NULL);
+	tl_pool_free(in->pool);
 	if (in->shown)		/* take the progress line away */
 		fputs("\r\033[K", stderr);
 	finished = in->ended && !in->err;
@@ -645,8 +615,6 @@ tl_input_close(struct tl_input *in)
 		tl_warn("%s: %s", in->name, in->errmsg);
 		rc = -1;
 	}
-	pthread_mutex_destroy(&in->mu);
-	pthread_cond_destroy(&in->cv);
 	if (in->ringon)
 		for (i = 0; i < NBUF; i++)
 			free(in->ring[i].buf);
