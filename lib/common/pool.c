@@ -175,17 +175,6 @@ tl_pool_held(struct tl_pool *p)
 	return n;
 }
 
-uint64_t
-tl_pool_head(struct tl_pool *p)
-{
-	uint64_t h;
-
-	pthread_mutex_lock(&p->mu);
-	h = p->head;
-	pthread_mutex_unlock(&p->mu);
-	return h;
-}
-
 /* Wait for job seq, helping with w (mutex held). */
 static void
 wait_locked(struct tl_pool *p, uint64_t seq, void *w)

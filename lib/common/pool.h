@@ -59,8 +59,6 @@ void *tl_pool_take(struct tl_pool *p, void *w);
  * NULL.
  */
 void *tl_pool_drop(struct tl_pool *p, uint64_t *seq);
-/* The sequence number the oldest held job has, or the next one gets. */
-uint64_t tl_pool_head(struct tl_pool *p);
 /* Drop every job held: those not begun never run. */
 void tl_pool_cancel(struct tl_pool *p);
 /* Cancel what is held, stop the workers and free the pool. */

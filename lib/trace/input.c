@@ -1,10 +1,13 @@
 /* See LICENSE file for copyright and license details. */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 #ifdef TL_ISAL
@@ -63,9 +66,11 @@ struct tl_input {
 	unsigned long nreads;	/* src_read calls so far */
 	char errmsg[256];
 	int gzip;
-	/* The progress line: on a terminal only, every PROGRESS_STEP bytes. */
+	/* The progress line: on a terminal only (and not quiet). */
 	int progress, shown;
-	uint64_t done, next;
+	uint64_t done;		/* bytes of JSON read */
+	off_t size;		/* of a regular file; else 0 */
+	double t0, shown_at;
 	/* tl_input_read's buffers, given in turn. */
 	struct tl_input_req ring[NBUF];
 	int ringon;
@@ -73,7 +78,15 @@ struct tl_input {
 	long curpos;
 };
 
-#define PROGRESS_STEP (UINT64_C(1) << 30)
+#define PROGRESS_EVERY 0.25	/* seconds */
+
+static int quiet;
+
+void
+tl_input_quiet(int on)
+{
+	quiet = on;
+}
 
 /*
  * The message of a read error, zerr as zlib's (and the ISA-L reader's)
@@ -421,6 +434,47 @@ src_close(struct tl_input *in)
 }
 #endif
 
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The progress line, on the input thread: after the first second, at
+ * most every PROGRESS_EVERY seconds, the bytes of the file read of its
+ * size, as pv(1) shows them (the JSON read where the input is a pipe),
+ * rewritten in place.
+ */
+static void
+progress(struct tl_input *in)
+{
+	double t = now_s();
+	off_t at;
+
+	if (in->t0 == 0) {
+		in->t0 = t;
+		return;
+	}
+	if (t - in->t0 < 1 || t - in->shown_at < PROGRESS_EVERY)
+		return;
+	in->shown_at = t;
+	in->shown = 1;
+	at = in->size > 0 ? lseek(in->fd, 0, SEEK_CUR) : -1;
+	if (at >= 0)
+		fprintf(stderr, "\r%s: %s: %lld of %lld MB read (%d %%)\033[K",
+		    tl_progname(), in->name, (long long)(at / 1000000),
+		    (long long)(in->size / 1000000),
+		    (int)((double)at * 100 / (double)in->size));
+	else
+		fprintf(stderr, "\r%s: %s: %llu MB of JSON read\033[K",
+		    tl_progname(), in->name,
+		    (unsigned long long)(in->done / 1000000));
+}
+
 /* Fill r on the input thread, BUFSZ bytes a call as before. */
 static void
 fill(struct tl_input *in, struct tl_input_req *r)
@@ -440,12 +494,8 @@ fill(struct tl_input *in, struct tl_input_req *r)
 	}
 	r->got = got > 0 ? (long)got : in->err ? -1 : 0;
 	in->done += got;
-	if (in->progress && in->done >= in->next) {
-		fprintf(stderr, "\r%s: %s: %llu GB of JSON read", tl_progname(),
-		    in->name, (unsigned long long)(in->done / PROGRESS_STEP));
-		in->next += PROGRESS_STEP;
-		in->shown = 1;
-	}
+	if (in->progress)
+		progress(in);
 }
 
 /* A request, on the input thread. */
@@ -513,6 +563,7 @@ tl_input_cancel(struct tl_input *in)
 struct tl_input *
 tl_input_open(const char *path)
 {
+	struct stat st;
 	struct tl_input *in;
 	int fd;
 
@@ -530,8 +581,10 @@ tl_input_open(const char *path)
 	in = tl_calloc(1, sizeof(*in));
 	in->name = tl_strdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
 	in->fd = fd;
-	in->progress = isatty(STDERR_FILENO);	/* never in pipes or files */
-	in->next = PROGRESS_STEP;
+	/* Never in pipes or files. */
+	in->progress = !quiet && isatty(STDERR_FILENO);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		in->size = st.st_size;
 	if (src_open(in) < 0) {
 		close(fd);
 		tl_warn("%s: cannot open for reading", in->name);

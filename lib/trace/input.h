@@ -13,8 +13,14 @@
 
 struct tl_input;
 
-/* Open path ("-" = stdin); NULL with a message printed on failure. */
+/*
+ * Open path ("-" = stdin); NULL with a message printed on failure.  When
+ * standard error is a terminal, a line there shows how far the input
+ * has been read, rewritten in place, and is taken away at the close.
+ */
 struct tl_input *tl_input_open(const char *path);
+/* No progress line for the inputs opened after (tl-parse -q). */
+void tl_input_quiet(int on);
 /*
  * Read up to n bytes into dst; return the count, 0 at end of input, -1 on
  * a read error (see tl_input_error).

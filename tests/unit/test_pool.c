@@ -103,7 +103,6 @@ main(void)
 	CHECK(tl_pool_take(p, NULL) == &jobs[1] && jobs[1].runs == 1);
 	/* A job run ahead is not run again. */
 	CHECK(tl_pool_take(p, NULL) == &jobs[2] && jobs[2].runs == 1);
-	CHECK(tl_pool_head(p) == 3);
 	/* Cancel: what is held never runs. */
 	tl_pool_cancel(p);
 	CHECK(tl_pool_held(p) == 0 && jobs[3].runs == 0);
