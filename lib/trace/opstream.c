@@ -222,8 +222,9 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
  * Rows on several threads: the calling thread and nth - 1 others format
  * chunks of CHUNK rows into memory, each taking the next chunk in turn,
  * and the calling thread writes the chunks out in order, so the output
- * is the one thread's.  At most AHEAD chunks per thread are formatted or
- * being formatted and not yet written (memory).  The calling thread
+ * is the one thread's.  At most one chunk per thread and AHEAD more are
+ * formatted or being formatted and not yet written (memory: at -j 8,
+ * 2.6 MB less at 0.5 GB than two chunks a thread, the same at -j 2).  The calling thread
  * formats a chunk whenever the next one to write is not ready, so it
  * seldom waits, and the others only when they run that far ahead.
  */
@@ -279,7 +280,7 @@ write_chunk(struct tl_pool *pool, struct rowstate *mine, FILE *fp)
 
 /*
  * The rows on nth threads (nth > 1), formatted in chunks of CHUNK rows
- * and written in order from here, at most AHEAD chunks a thread ahead.
+ * and written in order from here, at most nth + AHEAD chunks ahead.
  */
 static void
 rows_par(struct tl_opstream *os, const struct rowctx *c,
@@ -306,9 +307,9 @@ rows_par(struct tl_opstream *os, const struct rowctx *c,
 			st[i].cs = cs;
 	}
 	pool = tl_pool_new(format_chunk, &rp, nth - 1, wst,
-	    (size_t)nth * AHEAD, 1);
+	    (size_t)nth + AHEAD, 1);
 	for (k = 0; k < nch; k++) {
-		if (tl_pool_held(pool) == (size_t)nth * AHEAD)
+		if (tl_pool_held(pool) == (size_t)nth + AHEAD)
 			write_chunk(pool, &st[0], os->w->fp);
 		ch[k].k = k;
 		tl_pool_submit(pool, &ch[k]);
