@@ -224,9 +224,10 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
  * and the calling thread writes the chunks out in order, so the output
  * is the one thread's.  At most one chunk per thread and AHEAD more are
  * formatted or being formatted and not yet written (memory: at -j 8,
- * 2.6 MB less at 0.5 GB than two chunks a thread, the same at -j 2).  The calling thread
- * formats a chunk whenever the next one to write is not ready, so it
- * seldom waits, and the others only when they run that far ahead.
+ * 2.6 MB less at 0.5 GB than two chunks a thread, the same at -j 2).
+ * The calling thread formats a chunk whenever the next one to write is
+ * not ready, so it seldom waits, and the others only when they run that
+ * far ahead.
  */
 #define CHUNK 128
 #define AHEAD 2
