@@ -41,7 +41,7 @@ share(int64_t part, int64_t whole)
 
 /*
  * The GPU of trace i: the name the trace gives (trace_gpu), else its
- * rows' hw, else the input's.
+ * rows' hw; NULL when neither names one (never another trace's GPU).
  */
 static const char *
 trace_hw(const struct tl_findings *f, int i)
@@ -51,7 +51,7 @@ trace_hw(const struct tl_findings *f, int i)
 	if (h != NULL && h[0] != '\0')
 		return h;
 	h = f->tr[i].hw;
-	return h != NULL && h[0] != '\0' ? h : f->hw;
+	return h != NULL && h[0] != '\0' ? h : NULL;
 }
 
 /* Write trace i's GPU: the trace's text in a code span, else plain. */
@@ -86,10 +86,12 @@ new_hw(const struct tl_findings *f, int i)
 static void
 gpus(FILE *fp, const struct tl_findings *f)
 {
-	int i, n = 0, k = 0;
+	int i, n = 0, k = 0, none = 0;
 
-	for (i = 0; i < f->ntr; i++)
+	for (i = 0; i < f->ntr; i++) {
 		n += new_hw(f, i) != NULL;
+		none += trace_hw(f, i) == NULL;
+	}
 	if (n == 0)
 		return;
 	if (n > 1)
@@ -105,6 +107,9 @@ gpus(FILE *fp, const struct tl_findings *f)
 	}
 	if (n > 1)
 		fputc(')', fp);
+	if (none > 0)
+		fprintf(fp, " (%d trace%s with no GPU named)", none,
+		    none == 1 ? "" : "s");
 }
 
 /*
@@ -935,14 +940,24 @@ appendix(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o)
 	int i, n = 0;
 
 	fputs("## Appendix\n\n### Hardware and thresholds\n\n", fp);
-	fputs("- GPU: ", fp);
-	tl_md_text(fp, f->hw != NULL ? f->hw : "none given", 40);
-	if (f->ntr > 0 && f->tr[0].gpu[0] != '\0') {
-		fputs(" (trace: ", fp);
-		tl_md_code(fp, f->tr[0].gpu, 80);
-		fputc(')', fp);
+	for (i = 0; i < f->ntr || i == 0; i++) {
+		const struct tl_ftrace *t = i < f->ntr ? &f->tr[i] : NULL;
+		const char *hw = t != NULL ? t->hw : f->hw;
+
+		fputs("- GPU: ", fp);
+		tl_md_text(fp, hw != NULL && hw[0] != '\0' ? hw :
+		    "none given", 40);
+		if (t != NULL && t->gpu[0] != '\0') {
+			fputs(" (trace: ", fp);
+			tl_md_code(fp, t->gpu, 80);
+			fputc(')', fp);
+		}
+		if (f->ntr > 1) {
+			fputs(" for ", fp);
+			tl_md_code(fp, t->name, 200);
+		}
+		fputc('\n', fp);
 	}
-	fputc('\n', fp);
 	roofs(fp, f);
 	fprintf(fp, "- Bottleneck: (time above the category threshold or "
 	    "%s %% of the category) and efficiency below %s %%; Critical: "
@@ -1653,7 +1668,10 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 		fputs("- trace ", fp);
 		tl_md_code(fp, f->tr[i].name, 200);
 		fprintf(fp, ": %lld rows, GPU ", f->tr[i].rows);
-		tl_md_code(fp, f->tr[i].gpu, 80);
+		if (f->tr[i].gpu[0] != '\0')
+			tl_md_code(fp, f->tr[i].gpu, 80);
+		else
+			fputs("not named", fp);
 		fprintf(fp, ", rank %s\n", f->tr[i].rank[0] != '\0' ?
 		    f->tr[i].rank : "n/a");
 	}
