@@ -54,8 +54,14 @@ tl_compare_gpu(const struct tl_opsigs *s, const char *opt,
 		id.compute_units = s->gpu_cus;
 		id.memory_bytes = s->gpu_mem;
 		id.kernel_arch = s->gpu_kernel_arch;
-		if ((hw = tl_hw_identify(&id, cand, sizeof(cand))) != NULL)
+		if ((hw = tl_hw_identify(&id, cand, sizeof(cand))) != NULL) {
+			if (id.name[0] != '\0' && !tl_hw_name_known(id.name))
+				tl_warn("%s: GPU '%s' is not in the GPU table; "
+				    "taken as %s, the one GPU of the table with "
+				    "its architecture, compute units and memory",
+				    s->path, id.name, tl_hw_name(hw));
 			return hw;
+		}
 		tl_gpuid_unknown(&id, cand, desc, sizeof(desc));
 	}
 	if (strict)

@@ -141,9 +141,15 @@ identify(const struct tl_hwauto *a, struct tl_rowreader *r,
 		id.compute_units = v;
 	if (tl_rr_i64(r, TL_COL_TRACE_GPU_MEMORY_BYTES, &v))
 		id.memory_bytes = v;
-	if ((hw = tl_hw_identify(&id, cand, sizeof(cand))) != NULL)
-		return hw;
 	where = trace[0] != '\0' ? trace : tl_stream_where(r->in);
+	if ((hw = tl_hw_identify(&id, cand, sizeof(cand))) != NULL) {
+		if (id.name[0] != '\0' && !tl_hw_name_known(id.name))
+			tl_warn("%s: --hw auto: GPU '%s' is not in the GPU "
+			    "table; taken as %s, the one GPU of the table with "
+			    "its architecture, compute units and memory", where,
+			    id.name, tl_hw_name(hw));
+		return hw;
+	}
 	tl_gpuid_unknown(&id, cand, desc, sizeof(desc));
 	if (a->strict)
 		tl_die("%s: --hw auto: %s; give --hw NAME, or --hw-map "

@@ -677,6 +677,19 @@ match_score(const struct tl_hw *hw, const char *dev, int *dflt)
 	return best;
 }
 
+int
+tl_hw_name_known(const char *devname)
+{
+	size_t i;
+	int dflt;
+
+	ensure();
+	for (i = 0; devname != NULL && i < cur.nhw; i++)
+		if (match_score(&cur.hw[i], devname, &dflt) > 0)
+			return 1;
+	return 0;
+}
+
 static int
 fits(const struct tl_hw *hw, int nsm, long long mem)
 {

@@ -91,6 +91,11 @@ struct tl_gpuid {
 const struct tl_hw *tl_hw_identify(const struct tl_gpuid *id, char *cand,
     size_t candlen);
 /*
+ * 1 if a device_name pattern of the table matches devname (an unknown
+ * name that tl_hw_identify matched by its figures gives 0).
+ */
+int tl_hw_name_known(const char *devname);
+/*
  * The GPU for a message: "GPU 'NAME' (gfx94, 304 compute units, 192.0
  * GiB)", leaving out what is unknown; "GPU" alone when nothing is known.
  */

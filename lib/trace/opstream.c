@@ -521,6 +521,13 @@ tl_os_meta(struct tl_opstream *os, const struct tl_trace *t,
 	meta_row(os, t, "tl.gpu_memory_bytes", t->gpu.memory_bytes > 0 ?
 	    buf : "");
 	meta_row(os, t, "tl.gpu_kernel_arch", t->gpu.kernel_arch);
+	{
+		char gpu[256], other[512];
+
+		tl_trace_devices(t, gpu, sizeof(gpu), other, sizeof(other));
+		meta_row(os, t, "tl.device_events", gpu);
+		meta_row(os, t, "tl.other_device_events", other);
+	}
 }
 
 void
