@@ -372,8 +372,9 @@ check "compare: an op of one side only is kept and marked (ref_only, target_only
      awk -F'\t' '\$2 == \"aten::mm\" { m++; if (\$1 != \"ref_only\" || \$3 != \"-\" \$4 || \$5 != \"\" || \$6 != 0) { bad = 1; exit } next } \$1 != \"both\" { bad = 1; exit } END { exit bad || (m == 0) }' && \
      $Q --ref $tmp/nomm.tsv --target $tmp/s.tsv | $COLS=match,name,delta_time_us,target_kernel_time_us,explained,unexplained_time_us,delta_pct | \
      awk -F'\t' '\$2 == \"aten::mm\" { m++; if (\$1 != \"target_only\" || \$3 != \$4 || \$5 != \"no\" || \$6 != \$4 || \$7 != \"\") { bad = 1; exit } } END { exit bad || (m == 0) }'"
-check "compare: the GPU from --ref-hw when the stream names none; an error otherwise" \
-    "cut -f1-32 $tmp/s.tsv > $tmp/nogpu.tsv && { $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 1 ]; } && \
+check "compare: the GPU from --ref-hw when the stream names none; a warning otherwise, an error with --strict-hw" \
+    "cut -f1-32 $tmp/s.tsv > $tmp/nogpu.tsv && { $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 0 ]; } && \
+     grep -q 'give --ref-hw NAME' $tmp/e && { $Q -x --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 1 ]; } && \
      grep -q 'give --ref-hw NAME' $tmp/e && \
      $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv --ref-hw h100 | $COLS=ref_hw,target_hw | sort -u | grep -qx 'h100	mi300x'"
 check "compare: same-kind roofs: achievable on two MI300X, dense peak with --roof peak" \

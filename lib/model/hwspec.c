@@ -872,8 +872,9 @@ tl_gpuid_unknown(const struct tl_gpuid *id, const char *cand, char *buf,
 	if (cand != NULL && cand[0] != '\0')
 		verdict = "could be any of ";
 	else if (id->name != NULL && id->name[0] != '\0')
-		verdict = "is not in the GPU table, nor are its figures "
-		    "(tl-efficiency --hw list)";
+		verdict = strchr(buf, '(') != NULL ? "is not in the GPU table, "
+		    "nor are its figures (tl-efficiency --hw list)" :
+		    "is not in the GPU table (tl-efficiency --hw list)";
 	else if (strchr(buf, '(') != NULL)
 		verdict = "has no name and no GPU of the table has these "
 		    "figures (tl-efficiency --hw list)";
