@@ -1047,6 +1047,30 @@ tl_share_text(const struct tl_findings *f, int64_t ns)
 	return v > 0 && v < 0.05 ? "under 0.1" : tl_md_num(v, 1);
 }
 
+/* 1 when recommendation r's recoverable time is not known. */
+static int
+rec_unknown(const struct tl_findings *f, const struct tl_frec *r)
+{
+	return r->pat >= 0 && f->pat[r->pat].unquantified;
+}
+
+/*
+ * Recommendation r's recoverable time and its share of the GPU timeline,
+ * sep between them ("up to 1.234 ms (5.0 %"...): "not quantified" for
+ * both when the trace does not give it, never 0.
+ */
+static void
+rec_saving(FILE *fp, const struct tl_findings *f, const struct tl_frec *r,
+    const char *ms, const char *sep, const char *pct)
+{
+	if (rec_unknown(f, r)) {
+		fprintf(fp, "not quantified%snot quantified", sep);
+		return;
+	}
+	fprintf(fp, "%s%s%s%s%s%s", r->upper ? "up to " : "",
+	    tl_md_ms(r->save_ns), ms, sep, tl_share_text(f, r->save_ns), pct);
+}
+
 /*
  * The op kernel time of the traces: of every op before any filtering
  * (pct_gpu_time says it), at least that of the rows here.
@@ -1218,10 +1242,14 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	if (nrec > 0) {
 		fputs(" The largest recoverable item: ", fp);
 		rec_title(fp, f, &f->rec[idx[0]]);
-		fprintf(fp, ", %s%s ms (%s %% of the GPU timeline).",
-		    f->rec[idx[0]].upper ? "up to " : "",
-		    tl_md_ms(f->rec[idx[0]].save_ns),
-		    tl_share_text(f, f->rec[idx[0]].save_ns));
+		if (rec_unknown(f, &f->rec[idx[0]]))
+			fputs(", its recoverable time not quantified.", fp);
+		else {
+			fputs(", ", fp);
+			rec_saving(fp, f, &f->rec[idx[0]], " ms", " (",
+			    " % of the GPU timeline");
+			fputs(").", fp);
+		}
 	}
 	fprintf(fp, " The rules find %d bottleneck op%s and %d pattern%s.\n\n",
 	    f->nbottlenecks, f->nbottlenecks == 1 ? "" : "s", f->npat,
@@ -1244,10 +1272,9 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 
 			fprintf(fp, "| %d | ", i + 1);
 			rec_title(fp, f, r);
-			fprintf(fp, " | %s%s | %s | %s |\n", r->upper ?
-			    "up to " : "", tl_md_ms(r->save_ns),
-			    tl_share_text(f, r->save_ns),
-			    tl_priority_name(r->prio));
+			fputs(" | ", fp);
+			rec_saving(fp, f, r, "", " | ", "");
+			fprintf(fp, " | %s |\n", tl_priority_name(r->prio));
 		}
 		fputc('\n', fp);
 	}
@@ -1512,8 +1539,9 @@ rough_recs(FILE *fp, const struct tl_findings *f)
 
 		fprintf(fp, "| %d | ", i + 1);
 		rec_title(fp, f, r);
-		fprintf(fp, " | %s%s | %s | ", r->upper ? "up to " : "",
-		    tl_md_ms(r->save_ns), tl_share_text(f, r->save_ns));
+		fputs(" | ", fp);
+		rec_saving(fp, f, r, "", " | ", "");
+		fputs(" | ", fp);
 		if (r->pat >= 0)
 			tl_pat_prio(fp, f, &f->pat[r->pat]);
 		else
