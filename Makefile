@@ -27,6 +27,7 @@ LIBOBJ = \
 	lib/analysis/opsig.o \
 	lib/analysis/schedule.o \
 	lib/analysis/serving.o \
+	lib/analysis/verdict.o \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
@@ -93,6 +94,7 @@ LIBOBJ = \
 	lib/trace/callstack.o \
 	lib/trace/capture.o \
 	lib/trace/devprops.o \
+	lib/trace/collective.o \
 	lib/trace/context.o \
 	lib/trace/iter.o \
 	lib/trace/input.o \
@@ -120,6 +122,7 @@ LIBHDR = \
 	lib/analysis/opsig.h \
 	lib/analysis/schedule.h \
 	lib/analysis/serving.h \
+	lib/analysis/verdict.h \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
@@ -168,6 +171,7 @@ LIBHDR = \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
 	lib/trace/capture.h \
+	lib/trace/collective.h \
 	lib/trace/context.h \
 	lib/trace/devprops.h \
 	lib/trace/input.h \
@@ -182,6 +186,7 @@ LIBHDR = \
 
 UNIT = \
 	tests/unit/test_category \
+	tests/unit/test_collective \
 	tests/unit/test_concrete \
 	tests/unit/test_context \
 	tests/unit/test_efficiency \
@@ -212,6 +217,7 @@ UNIT = \
 	tests/unit/test_svgchart \
 	tests/unit/test_tabfile \
 	tests/unit/test_tsv \
+	tests/unit/test_verdict \
 	tests/unit/test_zipw
 
 # Test and benchmark tools, not installed.
