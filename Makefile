@@ -256,11 +256,13 @@ lib/model/gpus_table.c: share/tl/gpus.tsv tests/tools/embed.awk
 
 # The replay package's runner and README template (tl-replay -o).
 lib/render/replay_tables.c: share/tl/replay/replay.py share/tl/replay/README.md.in \
-    tests/tools/embed.awk
+    share/tl/replay/allowed_ops.tsv tests/tools/embed.awk
 	{ awk -v name=tl_replay_runner -f tests/tools/embed.awk \
 	    share/tl/replay/replay.py && \
 	  awk -v name=tl_replay_readme -f tests/tools/embed.awk \
-	    share/tl/replay/README.md.in; } > $@
+	    share/tl/replay/README.md.in && \
+	  awk -v name=tl_replay_allowed -f tests/tools/embed.awk \
+	    share/tl/replay/allowed_ops.tsv; } > $@
 
 lib/libtl.a: $(LIBOBJ)
 	rm -f $@
