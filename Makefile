@@ -189,6 +189,7 @@ UNIT = \
 	tests/unit/test_context \
 	tests/unit/test_efficiency \
 	tests/unit/test_expr \
+	tests/unit/test_kernnames \
 	tests/unit/test_grow \
 	tests/unit/test_hashmap \
 	tests/unit/test_idxsort \

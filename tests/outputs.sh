@@ -23,9 +23,6 @@ trap 'rm -rf "$tmp"' EXIT
 $BIN/tl-parse $SAMPLE | $BIN/tl-efficiency --hw mi300x > "$tmp/a.tsv"
 $BIN/tl-categorize -v elementwise softmax memcpy "$tmp/a.tsv" > "$tmp/b.tsv"
 
-# The copies of a set the cases start from are hard links (cp -al): a
-# manifest's records name the inodes tl wrote, so a plain copy's files
-# would be the user's, never removed.
 # Functions for the cases (each runs in its own sh -c): written to
 # $tmp/fn and read here too.
 cat > "$tmp/fn" <<'EOF'
@@ -44,7 +41,7 @@ killed() {
 	shift 5
 	for n in "$@"; do
 		rm -rf "$tmp/d"
-		cp -al "$tmp/$from" "$tmp/d"
+		cp -a "$tmp/$from" "$tmp/d"
 		TL_TEST_FAULT=$n:$sig $prog $opt "$tmp/d" "$tmp/${to#?}.tsv" \
 		    > /dev/null 2>&1
 		snap "$tmp/d" > "$tmp/d.sum"
@@ -78,7 +75,7 @@ check "findings -o: SIGKILL at each of the $nb points while writing leaves one c
 check "findings -o: SIGTERM while writing and at each of the $((nf + 1)) points of the commit leaves one complete set" \
     ". $tmp/fn; killed $F -o fb fa 15 1 7 \$(seq $nf $((2 * nf + 1)))"
 check "findings -o: the run after a SIGKILL in the commit leaves its set and nothing stale" \
-    "rm -rf $tmp/d && cp -al $tmp/fa $tmp/d && \
+    "rm -rf $tmp/d && cp -a $tmp/fa $tmp/d && \
      TL_TEST_FAULT=$((nf + nf / 2)):9 $F -o $tmp/d $tmp/b.tsv; \
      $F -o $tmp/d $tmp/b.tsv && { . $tmp/fn; snap $tmp/d; } | cmp - $tmp/fb.sum && \
      ! [ -e $tmp/d/.tl-findings.tmp ]"
@@ -86,20 +83,20 @@ check "replay -o: SIGTERM and SIGKILL at each point leave one complete set" \
     ". $tmp/fn; killed $R -o rb ra 15 1 2 3 4 5 6 7 && killed $R -o rb ra 9 1 2 3"
 
 check "findings -o: a rerun over another trace's folder leaves no stale file, and keeps the user's" \
-    "rm -rf $tmp/d && cp -al $tmp/fa $tmp/d && echo mine > $tmp/d/notes.md && \
+    "rm -rf $tmp/d && cp -a $tmp/fa $tmp/d && echo mine > $tmp/d/notes.md && \
      echo mine > $tmp/d/category_data/mine.csv && $F -o $tmp/d $tmp/b.tsv && \
      rm $tmp/d/notes.md $tmp/d/category_data/mine.csv && { . $tmp/fn; snap $tmp/d; } | cmp - $tmp/fb.sum"
 check "findings -o: a comparison over a standalone folder replaces it" \
-    "rm -rf $tmp/d && cp -al $tmp/fa $tmp/d && \
+    "rm -rf $tmp/d && cp -a $tmp/fa $tmp/d && \
      $BIN/tl-compare --ref $tmp/a.tsv --target $tmp/b.tsv --ref-hw mi300x --target-hw mi300x > $tmp/c.tsv && \
      $F -o $tmp/d $tmp/c.tsv && [ \"\$(ls $tmp/d $tmp/d/charts)\" = \"\$(printf '$tmp/d:\ncharts\ncomparative_analysis_fair.md\ncomparative_analysis_rough.md\ncomparative_ops.csv\n\n$tmp/d/charts:\ncomparison.svg')\" ]"
 check "findings -o: a planted link to a file is replaced, its target untouched" \
-    "rm -rf $tmp/d && cp -al $tmp/fa $tmp/d && echo precious > $tmp/target && \
+    "rm -rf $tmp/d && cp -a $tmp/fa $tmp/d && echo precious > $tmp/target && \
      rm $tmp/d/standalone_analysis_fair.md && ln -s $tmp/target $tmp/d/standalone_analysis_fair.md && \
      $F -o $tmp/d $tmp/b.tsv && [ \"\$(cat $tmp/target)\" = precious ] && \
      [ -f $tmp/d/standalone_analysis_fair.md ] && ! [ -L $tmp/d/standalone_analysis_fair.md ]"
 check "findings -o: a planted link to a directory is an error, the old set stays" \
-    "rm -rf $tmp/d $tmp/elsewhere && cp -al $tmp/fa $tmp/d && mkdir $tmp/elsewhere && \
+    "rm -rf $tmp/d $tmp/elsewhere && cp -a $tmp/fa $tmp/d && mkdir $tmp/elsewhere && \
      mv $tmp/d/charts $tmp/charts.away && ln -s $tmp/elsewhere $tmp/d/charts && \
      $F -o $tmp/d $tmp/b.tsv 2> $tmp/e; [ \$? = 1 ] && \
      grep -q '^tl-findings: $tmp/d/charts: a symbolic link where a directory goes (not followed)\$' $tmp/e && \
@@ -108,7 +105,7 @@ check "findings -o: a planted link to a directory is an error, the old set stays
 # A full disk: a file size limit, with SIGXFSZ ignored so that the write
 # fails (EFBIG) as it does on a full file system (ENOSPC).
 check "findings -o on a full disk: exit 1, the old set stays, no staging left" \
-    "rm -rf $tmp/d && cp -al $tmp/fb $tmp/d && \
+    "rm -rf $tmp/d && cp -a $tmp/fb $tmp/d && \
      sh -c \"ulimit -f 16; trap '' XFSZ; exec $F -o $tmp/d $tmp/a.tsv\" 2> $tmp/e; [ \$? = 1 ] && \
      grep -q 'write error: File too large' $tmp/e && { . $tmp/fn; snap $tmp/d; } | cmp - $tmp/fb.sum && \
      [ \"\$(ls -A $tmp/d | grep -c tl-findings.tmp)\" = 0 ]"
@@ -120,7 +117,7 @@ check "findings --charts on a full disk: exit 1, the old charts stay" \
      sh -c \"ulimit -f 2; trap '' XFSZ; exec $F --charts $tmp/d $tmp/b.tsv\" > /dev/null 2>&1; \
      [ \$? = 1 ] && { . $tmp/fn; snap $tmp/d; } | cmp - $tmp/ch.sum"
 check "replay -o on a full disk: exit 1, the old package stays" \
-    "rm -rf $tmp/d && cp -al $tmp/rb $tmp/d && \
+    "rm -rf $tmp/d && cp -a $tmp/rb $tmp/d && \
      sh -c \"ulimit -f 40; trap '' XFSZ; exec $R -o $tmp/d $tmp/a.tsv\" 2> $tmp/e; [ \$? = 1 ] && \
      grep -q 'write error: File too large\$' $tmp/e && { . $tmp/fn; snap $tmp/d; } | cmp - $tmp/rb.sum"
 check "replay -z: an existing archive survives a full disk and a kill" \
@@ -161,11 +158,11 @@ check "findings -o: a planted manifest deletes nothing of the user's" \
      $F -o $tmp/d $tmp/b.tsv && [ \"\$(cat $tmp/d/thesis.tex $tmp/d/src/main.c)\" = \"\$(printf 'thesis\nint main;')\" ] &&
      $F -o $tmp/d $tmp/a.tsv && [ \"\$(cat $tmp/d/thesis.tex $tmp/d/src/main.c)\" = \"\$(printf 'thesis\nint main;')\" ]"
 check "findings -o: a file of the last set the user changed since stays" \
-    "rm -rf $tmp/d && cp -al $tmp/fa $tmp/d && f=\$(cd $tmp/fa && ls category_data | grep -v -x -F \"\$(cd $tmp/fb && ls category_data)\" | head -1) &&
+    "rm -rf $tmp/d && cp -a $tmp/fa $tmp/d && f=\$(cd $tmp/fa && ls category_data | grep -v -x -F \"\$(cd $tmp/fb && ls category_data)\" | head -1) &&
      [ -n \"\$f\" ] && rm $tmp/d/category_data/\$f && { cat $tmp/fa/category_data/\$f; echo mine; } > $tmp/d/category_data/\$f &&
      $F -o $tmp/d $tmp/b.tsv && tail -1 $tmp/d/category_data/\$f | grep -qx mine"
 check "findings -o: a hard link at the manifest's temporary name: its target untouched" \
-    "rm -rf $tmp/d && cp -al $tmp/fa $tmp/d && echo precious > $tmp/target && ln $tmp/target $tmp/d/.tl-findings.manifest.new &&
+    "rm -rf $tmp/d && cp -a $tmp/fa $tmp/d && echo precious > $tmp/target && ln $tmp/target $tmp/d/.tl-findings.manifest.new &&
      $F -o $tmp/d $tmp/b.tsv && [ \"\$(cat $tmp/target)\" = precious ] && ! [ -e $tmp/d/.tl-findings.manifest.new ]"
 # The temporary file of -z: removed on a signal tl can catch (SIGXFSZ of
 # ulimit -f included), removed by the next run after one it cannot

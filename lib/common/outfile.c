@@ -403,12 +403,13 @@ rm_tree(int fd, const char *name)
 
 /*
  * What identifies a file tl wrote, as a manifest line before its name:
- * "tl1 DIGEST SIZE INODE MTIME" (FNV-1a 64 of the contents; the inode
- * and modification time in ns, which a rename keeps).  A file is removed
- * as stale only when it still matches its line, so a planted manifest
- * (or one naming a file the user has since changed) removes nothing.
- * fd is open on the file; 0, or -1 when it is not a regular file or
- * cannot be read.
+ * "tl1 DIGEST SIZE" (FNV-1a 64 of the contents, the size in bytes; the
+ * same for the same output, so the manifest is as deterministic as the
+ * files).  A file is removed as stale only when it still matches its
+ * line, so a planted manifest, which cannot know the contents of the
+ * user's files, or one naming a file the user has changed since,
+ * removes nothing.  fd is open on the file; 0, or -1 when it is not a
+ * regular file or cannot be read.
  */
 #define REC_MAX 96
 static int
@@ -430,10 +431,8 @@ identify(int fd, char *rec, size_t n)
 		for (i = 0; i < k; i++)
 			h = (h ^ buf[i]) * 1099511628211ULL;
 	}
-	snprintf(rec, n, "tl1 %016llx %lld %llu %lld.%09ld",
-	    (unsigned long long)h, (long long)st.st_size,
-	    (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
-	    (long)st.st_mtim.tv_nsec);
+	snprintf(rec, n, "tl1 %016llx %lld", (unsigned long long)h,
+	    (long long)st.st_size);
 	return 0;
 }
 

@@ -22,9 +22,9 @@
  * with the file it replaces (renameat2 RENAME_EXCHANGE) so that a failed
  * rename puts every earlier one back; removes the files the set's
  * previous run wrote and this one did not (they are listed in the
- * manifest DIR/.SET.manifest, each with a record: digest of the
- * contents, size, inode, modification time; a file is removed only
- * while it matches its record, so a planted manifest removes nothing);
+ * manifest DIR/.SET.manifest, each with a record: a digest of its
+ * contents and its size; a file is removed only while it matches its
+ * record, so a planted manifest removes nothing of the user's);
  * and writes the new manifest (created exclusively).  Until the
  * commit DIR holds the previous set untouched; after it, the new one.
  * Nothing else in DIR is read, written or removed.  A symbolic link where
