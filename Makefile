@@ -27,6 +27,7 @@ LIBOBJ = \
 	lib/analysis/opsig.o \
 	lib/analysis/schedule.o \
 	lib/analysis/serving.o \
+	lib/analysis/verdict.o \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
@@ -35,6 +36,7 @@ LIBOBJ = \
 	lib/common/json.o \
 	lib/common/jsonw.o \
 	lib/common/outfile.o \
+	lib/common/pool.o \
 	lib/common/strmap.o \
 	lib/common/tabfile.o \
 	lib/common/tsv.o \
@@ -121,6 +123,7 @@ LIBHDR = \
 	lib/analysis/opsig.h \
 	lib/analysis/schedule.h \
 	lib/analysis/serving.h \
+	lib/analysis/verdict.h \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
@@ -209,6 +212,7 @@ UNIT = \
 	tests/unit/test_model_softmax \
 	tests/unit/test_outdir \
 	tests/unit/test_pipe \
+	tests/unit/test_pool \
 	tests/unit/test_replay \
 	tests/unit/test_scan \
 	tests/unit/test_schema \
@@ -216,6 +220,7 @@ UNIT = \
 	tests/unit/test_svgchart \
 	tests/unit/test_tabfile \
 	tests/unit/test_tsv \
+	tests/unit/test_verdict \
 	tests/unit/test_zipw
 
 # Test and benchmark tools, not installed.
@@ -356,6 +361,12 @@ asan:
 	$(MAKE) clean
 	$(MAKE) all $(UNIT) $(TOOLS) $(CATTEST) $(FAULTTEST) CFLAGS="$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="$(LDFLAGS) -fsanitize=address,undefined"
 
+# ThreadSanitizer build of everything (CI runs the threaded cases of the
+# suite under it: sh tests/run.sh --threads 4).
+tsan:
+	$(MAKE) clean
+	$(MAKE) all $(UNIT) $(TOOLS) $(CATTEST) CFLAGS="$(CFLAGS) -O1 -fsanitize=thread -fno-omit-frame-pointer" LDFLAGS="$(LDFLAGS) -fsanitize=thread"
+
 bench: all $(TOOLS)
 	sh tests/bench.sh
 
@@ -455,4 +466,4 @@ clean:
 	    tests/fault/outfile.o
 	rm -rf fuzz/obj fuzz/bin
 
-.PHONY: all check static asan bench fuzz install uninstall clean
+.PHONY: all check static asan tsan bench fuzz install uninstall clean

@@ -13,6 +13,7 @@
 #include "stream/optable.h"
 #include "stream/schema.h"
 #include "trace/capture.h"
+#include "trace/input.h"
 #include "trace/iter.h"
 #include "trace/opstream.h"
 #include "trace/timeline.h"
@@ -21,6 +22,7 @@
 
 static const char usage_str[] =
     "usage: tl-parse [--csv] [--trace-name NAME] [--ops FILE] [--threads N]\n"
+    "                [--quiet]\n"
     "                [--step N | --window START,END | --steady[=N]]\n"
     "                [--stack | --no-context]\n"
     "                [--launchers | --timeline [--per-device] | --kernels | --meta |\n"
@@ -55,7 +57,9 @@ static const char help_str[] =
     "      --no-capture        leave graph launches by kernel family\n"
     "      --kernel-table FILE kernel-name table instead of the built-in one\n"
     "  -j, --threads N         read the events and write the rows on N threads\n"
-    "                          (default: one per online CPU; same output)\n"
+    "                          (default: one per CPU it may run on, at most 8;\n"
+    "                          same output)\n"
+    "  -q, --quiet             no progress line on a terminal\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n";
 
@@ -332,6 +336,7 @@ main(int argc, char *argv[])
 		{ "kernels", no_argument, NULL, 'k' },
 		{ "launchers", no_argument, NULL, 'l' },
 		{ "meta", no_argument, NULL, 'm' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "trace-name", required_argument, NULL, 'n' },
 		{ "no-context", no_argument, NULL, 'N' },
 		{ "ops", required_argument, NULL, 'O' },
@@ -350,7 +355,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
-	while ((ch = getopt_long(argc, argv, "cdhij:klmNn:O:s:StuVw:", longopts,
+	while ((ch = getopt_long(argc, argv, "cdhij:klmNn:O:qs:StuVw:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case OPT_CAPTURE:
@@ -402,6 +407,9 @@ main(int argc, char *argv[])
 			break;
 		case 'N':
 			opt.nocontext = 1;
+			break;
+		case 'q':
+			tl_input_quiet(1);
 			break;
 		case 'n':
 			opt.trace_name = optarg;

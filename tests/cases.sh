@@ -41,6 +41,8 @@ if need_shared "--threads on a trace of many rows"; then
 	check "--threads 1 and 3: the same op stream formatted on several threads (TSV, CSV, --stack, --launchers)" \
 	    "for v in '' --csv --stack -l; do $P -j 1 \$v $T/mi300-resnet-act-checkpoint.json.gz > $tmp/a && $P -j 3 \$v $T/mi300-resnet-act-checkpoint.json.gz > $tmp/b && [ \$(wc -l < $tmp/a) -gt 600 ] && cmp $tmp/a $tmp/b || exit 1; done"
 fi
+check "progress line on a terminal only, not with --quiet (tests/progress.sh)" \
+    "sh tests/progress.sh $P $SAMPLE"
 check "--threads: the same errors on bad input" \
     "for f in tests/bad/*.json*; do $P -j 1 \$f > $tmp/a 2> $tmp/ea; r1=\$?; $P -j 3 \$f > $tmp/b 2> $tmp/eb; [ \$? = \$r1 ] && cmp -s $tmp/a $tmp/b && cmp -s $tmp/ea $tmp/eb || { echo \$f; exit 1; }; done"
 
