@@ -233,6 +233,31 @@ merge_capture(struct tl_trace *t)
 	tl_capture_list_free(&beside);
 }
 
+/*
+ * One line when the trace holds device events tl does not read, or no
+ * GPU events: the device kinds it holds, by event category.
+ */
+static void
+warn_devices(const struct tl_trace *t, long ngpu)
+{
+	static const char reads[] = "tl reads only GPU events (kernel, "
+	    "gpu_memcpy, gpu_memset)";
+	char gpu[256], other[512];
+
+	tl_trace_devices(t, gpu, sizeof(gpu), other, sizeof(other));
+	if (ngpu == 0 && other[0] != '\0')
+		tl_warn("%s: the trace has no GPU events; its device events "
+		    "are %s, which tl does not read: nothing to attribute; %s",
+		    t->path, other, reads);
+	else if (ngpu == 0)
+		tl_warn("%s: the trace has no GPU events and no events of "
+		    "another device (host events only): nothing to attribute; "
+		    "%s", t->path, reads);
+	else if (other[0] != '\0')
+		tl_warn("%s: the trace also has device events tl does not "
+		    "read: %s; %s", t->path, other, reads);
+}
+
 static int
 parse_file(const char *path)
 {
@@ -261,9 +286,8 @@ parse_file(const char *path)
 		return 1;
 	}
 	tl_tree_stats(t, &s);
-	if (s.gpu == 0 && opt.view != V_META)
-		tl_warn("%s: the trace has no GPU events (kernels, memcpy, "
-		    "memset): nothing to attribute", t->path);
+	if (opt.view != V_META)
+		warn_devices(t, s.gpu);
 	tl_timeline(t, &win, TL_ALL_DEVICES, opt.unlinked, &tl);
 	if (opt.view == V_TIMELINE)
 		warn_left_out(t, &s, &tl, -1);

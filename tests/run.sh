@@ -197,9 +197,11 @@ done
 
 # End-to-end cases; tl-replay and its runner; the trace multiplier's
 # scaling checks; the batch rules of share/tl/tl.mk; a category added to
-# the category table (tests/category/); output files complete or absent.
+# the category table (tests/category/); output files complete or absent;
+# GPU identification and device kinds (tests/devices.sh); every file
+# option and operand of every program, missing or a folder: exit 1.
 for c in tests/cases.sh tests/replay.sh tests/outputs.sh tests/scale.sh \
-    tests/tlmk.sh tests/category.sh; do
+    tests/tlmk.sh tests/category.sh tests/devices.sh tests/fileopts.sh; do
 	sh "$c" "$BIN" "$SHARED" > "$tmp/cases" 2>&1
 	tally "$tmp/cases"
 done

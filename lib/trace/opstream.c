@@ -198,6 +198,7 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	tl_w_str(os->w, t->gpu.arch);
 	w_pos_int(os, t->gpu.compute_units);
 	w_pos_int(os, t->gpu.memory_bytes);
+	tl_w_str(os->w, t->gpu.kernel_arch);
 	tl_context_args(t, &c->steps, rows, r, &os->jb);
 	tl_w_mem(os->w, os->jb.s, os->jb.n);
 	if ((x = tl_iters_of(&c->it, t, r->op)) >= 0) {
@@ -492,6 +493,14 @@ tl_os_meta(struct tl_opstream *os, const struct tl_trace *t,
 	snprintf(buf, sizeof(buf), "%lld", t->gpu.memory_bytes);
 	meta_row(os, t, "tl.gpu_memory_bytes", t->gpu.memory_bytes > 0 ?
 	    buf : "");
+	meta_row(os, t, "tl.gpu_kernel_arch", t->gpu.kernel_arch);
+	{
+		char gpu[256], other[512];
+
+		tl_trace_devices(t, gpu, sizeof(gpu), other, sizeof(other));
+		meta_row(os, t, "tl.device_events", gpu);
+		meta_row(os, t, "tl.other_device_events", other);
+	}
 }
 
 void
