@@ -101,6 +101,7 @@ LIBOBJ = \
 	lib/trace/opstream.o \
 	lib/trace/rollup.o \
 	lib/trace/timeline.o \
+	lib/trace/culprit.o \
 	lib/trace/trace.o \
 	lib/trace/tree.o
 

@@ -8,6 +8,7 @@
 #include "stream/optable.h"
 #include "trace/callstack.h"
 #include "trace/context.h"
+#include "trace/culprit.h"
 #include "trace/iter.h"
 #include "trace/kernclass.h"
 #include "trace/opstream.h"
@@ -141,7 +142,80 @@ struct rowctx {
 	const struct tl_timeline *tl;
 	struct tl_steps steps;
 	struct tl_iters it;
+	struct tl_culprits cul;
 };
+
+/* The listed idle gaps that row r's GPU events end (trace/culprit.h). */
+static void
+idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
+    const struct tl_row *r)
+{
+	const struct tl_trace *t = c->t;
+	const int *gpu = tl_row_gpu(c->rows, r);
+	const struct tl_cgap *g;
+	int k, n = 0;
+	uint32_t i;
+
+	tl_jb_reset(&os->jb);
+	for (k = 0; k < r->ngpu; k++) {
+		const struct tl_event *e;
+
+		if ((g = tl_culprits_gap(&c->cul, gpu[k])) == NULL)
+			continue;
+		e = &t->ev[gpu[k]];
+		tl_jb_lit(&os->jb, n++ ? ",{\"ts\":" : "[{\"ts\":");
+		tl_jb_us(&os->jb, g->start);
+		tl_jb_lit(&os->jb, ",\"offset\":");
+		tl_jb_us(&os->jb, g->start - c->cul.first_ts);
+		tl_jb_lit(&os->jb, ",\"dur\":");
+		tl_jb_us(&os->jb, g->len);
+		tl_jb_lit(&os->jb, ",\"step\":");
+		if (g->step == TL_NONE)
+			tl_jb_lit(&os->jb, "null");
+		else
+			tl_jb_int(&os->jb, g->step);
+		tl_jb_lit(&os->jb, ",\"device\":");
+		tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, e)));
+		tl_jb_lit(&os->jb, ",\"stream\":");
+		if (e->stream == TL_NONE)
+			tl_jb_lit(&os->jb, "null");
+		else
+			tl_jb_int(&os->jb, e->stream);
+		tl_jb_lit(&os->jb, ",\"uid\":");
+		tl_jb_int(&os->jb, e->uid);
+		if (g->launch >= 0) {
+			const struct tl_event *l = &t->ev[g->launch];
+
+			tl_jb_lit(&os->jb, ",\"pid\":");
+			tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, l)));
+			tl_jb_lit(&os->jb, ",\"tid\":");
+			tl_jb_str(&os->jb, tl_str(t->str, tl_ev_tid(t, l)));
+		}
+		tl_jb_lit(&os->jb, ",\"culprits\":[");
+		for (i = 0; i < g->np; i++) {
+			const struct tl_cpiece *p = &c->cul.piece[g->p0 + i];
+
+			tl_jb_lit(&os->jb, i ? ",{\"kind\":" : "{\"kind\":");
+			tl_jb_str(&os->jb, tl_ckind_names[p->kind]);
+			tl_jb_lit(&os->jb, ",\"name\":");
+			tl_jb_str(&os->jb, p->name);
+			tl_jb_lit(&os->jb, ",\"context\":");
+			tl_jb_str(&os->jb, p->context);
+			tl_jb_lit(&os->jb, ",\"dur\":");
+			tl_jb_us(&os->jb, p->ns);
+			if (p->thread >= 0) {
+				tl_jb_lit(&os->jb, ",\"tid\":");
+				tl_jb_str(&os->jb, tl_str(t->str,
+				    t->threads[p->thread].tid));
+			}
+			tl_jb_lit(&os->jb, "}");
+		}
+		tl_jb_lit(&os->jb, "]}");
+	}
+	if (n > 0)
+		tl_jb_lit(&os->jb, "]");
+	tl_w_mem(os->w, os->jb.s, os->jb.n);
+}
 
 /* Row r of the op stream, with the module columns when cs != NULL. */
 static void
@@ -205,6 +279,13 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 		tl_w_empty(os->w);
 		tl_w_empty(os->w);
 	}
+	idle_gaps_json(os, c, r);
+	tl_w_us(os->w, c->cul.noise_ns);
+	tl_w_int(os->w, c->cul.noise_count);
+	if (t->thread_py != NULL || t->npy > 0)
+		tl_w_int(os->w, (int64_t)t->npy);
+	else
+		tl_w_empty(os->w);
 	if (cs != NULL) {
 		tl_module_of(cs, r->op, &os->jb);
 		tl_w_mem(os->w, os->jb.s, os->jb.n);
@@ -357,8 +438,8 @@ rows_par(struct tl_opstream *os, const struct rowctx *c,
 
 void
 tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
-    const struct tl_rows *rows, const struct tl_timeline *tl,
-    struct tl_callstack *cs)
+    const struct tl_window *win, const struct tl_rows *rows,
+    const struct tl_timeline *tl, struct tl_callstack *cs)
 {
 	struct rowctx c;
 	size_t i;
@@ -368,11 +449,13 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	c.tl = tl;
 	tl_steps_find(t, &c.steps);
 	tl_iters_find(t, &c.it);
+	tl_culprits_find(t, win, &c.it, &c.cul);
 	if (os->threads > 1 && rows->n > 2 * CHUNK)
 		rows_par(os, &c, cs, os->threads);
 	else
 		for (i = 0; i < rows->n; i++)
 			w_row(os, &c, &rows->v[i], cs);
+	tl_culprits_free(&c.cul);
 	tl_iters_free(&c.it);
 	tl_steps_free(&c.steps);
 }
@@ -544,7 +627,7 @@ tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
 		tl_rollup(t, win, &rows);
 	if (stack)
 		cs = tl_callstack_new(t);
-	tl_os_rows(os, t, &rows, tl, cs);
+	tl_os_rows(os, t, win, &rows, tl, cs);
 	n = rows.n;
 	tl_callstack_free(cs);
 	tl_rows_free(&rows);
