@@ -463,7 +463,7 @@ explain(struct ctx *x, int64_t a, int64_t b, int next)
 {
 	const struct tl_trace *t = x->t;
 	struct tl_culprits *c = x->c;
-	struct tl_cgap *g;
+	struct tl_idlegap *g;
 	int launch = t->ev[next].parent;
 	int64_t s0 = 0, s1 = 0, l, cut, covered = 0, sync = 0;
 	struct hthread *h;
@@ -547,7 +547,7 @@ explain(struct ctx *x, int64_t a, int64_t b, int next)
 static int
 cmp_gap(const void *a, const void *b)
 {
-	const struct tl_cgap *x = a, *y = b;
+	const struct tl_idlegap *x = a, *y = b;
 
 	return x->next < y->next ? -1 : x->next > y->next;
 }
@@ -636,7 +636,7 @@ tl_culprits_free(struct tl_culprits *c)
 	memset(c, 0, sizeof(*c));
 }
 
-const struct tl_cgap *
+const struct tl_idlegap *
 tl_culprits_gap(const struct tl_culprits *c, int i)
 {
 	size_t lo = 0, hi = c->ngap;

@@ -64,7 +64,7 @@ struct tl_cpiece {
 	uint8_t kind;		/* enum tl_ckind */
 };
 
-struct tl_cgap {
+struct tl_idlegap {
 	int64_t start, len;	/* ns */
 	int next;		/* the GPU event that ends it */
 	int launch;		/* its launch call, or -1 */
@@ -73,7 +73,7 @@ struct tl_cgap {
 };
 
 struct tl_culprits {
-	struct tl_cgap *gap;	/* by next */
+	struct tl_idlegap *gap;	/* by next */
 	size_t ngap;
 	struct tl_cpiece *piece;
 	size_t npiece;
@@ -88,6 +88,6 @@ void tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
     const struct tl_iters *it, struct tl_culprits *c);
 void tl_culprits_free(struct tl_culprits *c);
 /* The listed gap that GPU event i ends, or NULL. */
-const struct tl_cgap *tl_culprits_gap(const struct tl_culprits *c, int i);
+const struct tl_idlegap *tl_culprits_gap(const struct tl_culprits *c, int i);
 
 #endif

@@ -152,7 +152,7 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 {
 	const struct tl_trace *t = c->t;
 	const int *gpu = tl_row_gpu(c->rows, r);
-	const struct tl_cgap *g;
+	const struct tl_idlegap *g;
 	int k, n = 0;
 	uint32_t i;
 
