@@ -138,7 +138,7 @@ tl_md_culprits(FILE *fp, const struct tl_findings *f, int tr, int max)
 	else if (t->frames < 0)
 		fputs("- **Python frames not read** (tl-parse --no-context): "
 		    "the culprits are CPU ops and annotations only.\n", fp);
-	if (t->listed > 0 && t->host_ns == 0)
+	if (t->host_ns == 0 && t->none_ns > 0)
 		fputs("- **No host events in the gaps:** the trace records no "
 		    "CPU op, annotation or Python frame on the launching "
 		    "threads while the GPU waited; record the host side "
@@ -207,8 +207,9 @@ tl_md_culprit_actions(FILE *fp, const struct tl_findings *f, int max)
 		fprintf(fp, "%d. **", ++shown);
 		tl_md_text(fp, a[k].title, 200);
 		fprintf(fp, "** - %s ms of idle (%s %% of the timeline) in "
-		    "%lld gap pieces, e.g. ", tl_md_ms(a[k].ns),
-		    tl_md_num(pct(a[k].ns, total), 1), a[k].gaps);
+		    "%lld gap piece%s, e.g. ", tl_md_ms(a[k].ns),
+		    tl_md_num(pct(a[k].ns, total), 1), a[k].gaps,
+		    a[k].gaps == 1 ? "" : "s");
 		culprit_cell(fp, x);
 		if (x->context[0] != '\0' && strcmp(x->context, x->name) != 0) {
 			fputs(" in ", fp);
