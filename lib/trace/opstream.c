@@ -7,6 +7,7 @@
 #include "common/util.h"
 #include "stream/optable.h"
 #include "trace/callstack.h"
+#include "trace/collective.h"
 #include "trace/context.h"
 #include "trace/culprit.h"
 #include "trace/iter.h"
@@ -142,6 +143,7 @@ struct rowctx {
 	const struct tl_timeline *tl;
 	struct tl_steps steps;
 	struct tl_iters it;
+	struct tl_colls colls;
 	struct tl_culprits cul;
 };
 
@@ -279,6 +281,8 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 		tl_w_empty(os->w);
 		tl_w_empty(os->w);
 	}
+	tl_coll_json(&c->colls, t, rows, (size_t)(r - rows->v), &os->jb);
+	tl_w_mem(os->w, os->jb.s, os->jb.n);
 	idle_gaps_json(os, c, r);
 	tl_w_us(os->w, c->cul.noise_ns);
 	tl_w_int(os->w, c->cul.noise_count);
@@ -449,12 +453,14 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	c.tl = tl;
 	tl_steps_find(t, &c.steps);
 	tl_iters_find(t, &c.it);
+	tl_colls_find(t, rows, &c.colls);
 	tl_culprits_find(t, win, &c.it, &c.cul);
 	if (os->threads > 1 && rows->n > 2 * CHUNK)
 		rows_par(os, &c, cs, os->threads);
 	else
 		for (i = 0; i < rows->n; i++)
 			w_row(os, &c, &rows->v[i], cs);
+	tl_colls_free(&c.colls);
 	tl_culprits_free(&c.cul);
 	tl_iters_free(&c.it);
 	tl_steps_free(&c.steps);
