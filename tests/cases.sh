@@ -452,6 +452,20 @@ check "findings --ref/--target: which culprits grew and which shrank" \
      grep -q '.enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__. (annotation) |  | 0.000 | 10.100 | +10.100 (grew)' $tmp/r.md && \
      $F --culprits $tmp/cul.tsv $tmp/c.tsv 2>/dev/null >/dev/null; [ \$? = 2 ]"
 
+check "tl-parse --no-culprits: idle_gaps and the noise columns empty, the rest the same; only with op rows" \
+    "$P --no-culprits $ID/idle-sync.json > $tmp/a && $P $ID/idle-sync.json > $tmp/b && \
+     $COLS=idle_gaps,trace_idle_noise_us,trace_idle_noise_count < $tmp/a | awk -F'\t' '\$1 \$2 \$3 != \"\" { bad = 1 } END { exit bad }' && \
+     $COLS=name,kernels,trace_idle_us,steady < $tmp/a > $tmp/a2 && $COLS=name,kernels,trace_idle_us,steady < $tmp/b > $tmp/b2 && cmp $tmp/a2 $tmp/b2 && \
+     $E --hw h100 $tmp/a | $F | grep -q 'no idle culprits' && \
+     $P --no-culprits -t $ID/idle-sync.json 2>/dev/null; [ \$? = 2 ]"
+check "culprit names are escaped in the report (Markdown specials in a Python frame's name)" \
+    "sed 's/log_metrics/log|x\`<b>*m*/' $ID/idle-sync.json > $tmp/esc.json && $P $tmp/esc.json | $E --hw h100 | $F --report rough > $tmp/r.md && \
+     grep -F 'log\\|x' $tmp/r.md | grep -F \"<b>*m*\\\` (Python)\" | awk -F' [|] ' 'END { exit !(NR == 1 && NF == 9) }'"
+check "steady state heads the report, whole trace beside; warm-up and how to profile past it" \
+    "$P $ID/idle-firstcall.json | $E --hw h100 | $F > $tmp/r.md && grep -q '^\*\*Steady state first.\*\* The steady-state window (2 steps, the first step left out as warm-up) spans 5.190 ms of GPU timeline: computation 76.3 %, idle 1.230 ms (23.7 %); the whole trace spans 58.190 ms' $tmp/r.md && \
+     grep -q '1 listed gap, 50.010 ms of idle, end in warm-up' $tmp/r.md && grep -q 'schedule(wait=1, warmup=2, active=3)' $tmp/r.md && \
+     grep -q '^1\. \*\*First-call cost' $tmp/r.md"
+
 # Messages that say what to do (issue 20).  A directory as input: the
 # open(2) error of a directory, not a read error at offset 0.
 mkdir -p $tmp/adir

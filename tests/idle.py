@@ -36,6 +36,17 @@ def main():
                               os.path.join(data, name)], check=True,
                              capture_output=True, text=True).stdout
         rs = rows(out)
+        if "steady" in want:
+            got = sorted([r["name"], int(r["iteration"]), int(r["steady"])]
+                         for r in rs)
+            ok = got == want["steady"] and all(
+                r["steady_steps"] == "4" for r in rs)
+            print("%s %s: steady flags (one-time cost is warm-up)" %
+                  ("ok" if ok else "FAIL", name))
+            if not ok:
+                fails += 1
+                print("  got  %s\n  want %s" % (got, want["steady"]))
+            continue
         got = []
         for r in rs:
             if r["idle_gaps"]:
@@ -48,6 +59,7 @@ def main():
                                              p.get("tid", "")]
                                             for p in g["culprits"]])})
         got.sort(key=lambda g: g["ts"])
+        warm = dict((g["ts"], g.pop("warm")) for g in want["gaps"])
         for g in want["gaps"]:
             g["culprits"] = sorted(g["culprits"])
         checks = [
@@ -69,6 +81,8 @@ def main():
                 if what == "gaps":
                     print("  got  %s\n  want %s" % (json.dumps(got),
                                                     json.dumps(want["gaps"])))
+        for g in want["gaps"]:
+            g["warm"] = warm[g["ts"]]
         fails += report(bindir, data, name, want)
     return 1 if fails else 0
 
@@ -85,17 +99,21 @@ def report(bindir, data, name, want):
     agg = {}
     for g in want["gaps"]:
         for kind, cname, ctx, dur, tid in g["culprits"]:
-            k = (kind, cname, ctx, tid)
+            k = (kind, cname, ctx, tid, g["warm"])
             a = agg.setdefault(k, [0, 0])
             a[0] += dur
             a[1] += 1
     fails = 0
-    for (kind, cname, ctx, tid), (dur, gaps) in sorted(agg.items()):
+    for (kind, cname, ctx, tid, warm), (dur, gaps) in sorted(agg.items()):
         ms = "%.3f" % (dur / 1000.0)
         label = {"none": "no host activity recorded",
                  "launch": "launch latency: `%s`" % cname,
                  "sync": "synchronisation wait: `%s`" % cname}.get(
                      kind, "`%s`" % cname)
+        if warm:
+            label += {"python": " (Python)", "cpu_op": " (CPU op)",
+                      "annotation": " (annotation)"}.get(kind, "")
+            label += ", warm-up"
         ok = any(("| %s" % label) in r and ("| %s |" % ms) in r and
                  ("| %d |" % gaps) in r and
                  (ctx in ("", cname) or ("`%s`" % ctx) in r) for r in table)

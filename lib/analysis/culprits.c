@@ -146,7 +146,7 @@ where_copy(struct tl_fwhere *dst, const struct tl_fwhere *src)
 
 static int
 piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
-    const struct tl_fwhere *w)
+    const struct tl_fwhere *w, int warm)
 {
 	static const char *const keys[5] = {
 		"kind", "name", "context", "dur", "tid"
@@ -171,7 +171,8 @@ piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
 	tl_jb_raw(&key, kind, strlen(kind) + 1);
 	tl_jb_raw(&key, name, strlen(name) + 1);
 	tl_jb_raw(&key, ctx, strlen(ctx) + 1);
-	tl_jb_raw(&key, tid, strlen(tid));
+	tl_jb_raw(&key, tid, strlen(tid) + 1);
+	tl_jb_raw(&key, warm ? "w" : "s", 1);
 	idx = tl_strmap_add(&d->keys, key.s, key.n, &added);
 	tl_jb_free(&key);
 	if (added) {
@@ -185,6 +186,7 @@ piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
 		c->tid = tid;
 		c->known = -1;
 		c->piece_ns = -1;
+		c->warm = warm;
 	} else {
 		c = &d->c[idx];
 		free(kind);
@@ -193,6 +195,8 @@ piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
 		free(tid);
 	}
 	c->ns += ns;
+	if (warm)
+		c->warm_ns += ns;
 	c->gaps++;
 	c->gap_ns += w->len_ns;
 	add_step(&c->steps, &c->nst, &c->capst, w->step);
@@ -209,15 +213,32 @@ piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
 			t->launch_ns += ns;
 		else if (strcmp(c->kind, "no_launch") == 0)
 			t->nolaunch_ns += ns;
-		else
+		else {
 			t->host_ns += ns;
+			if (warm)
+				t->warm_host_ns += ns;
+		}
 	}
 	return 0;
 }
 
+void
+tl_fidle_steady(struct tl_fidle *d, int tr, long long steps, int64_t total,
+    int64_t busy, int64_t compute, int64_t idle)
+{
+	struct tl_fidletr *t = trace_at(d, tr);
+
+	t->has_steady = 1;
+	t->steady_steps = steps;
+	t->steady_total_ns = total;
+	t->steady_busy_ns = busy;
+	t->steady_compute_ns = compute;
+	t->steady_idle_ns = idle;
+}
+
 int
 tl_fidle_row(struct tl_fidle *d, int tr, const char *json, int64_t noise_ns,
-    long long noise, long long frames, int64_t iteration)
+    long long noise, long long frames, int64_t iteration, int steady)
 {
 	static const char *const keys[9] = {
 		"ts", "offset", "dur", "step", "device", "stream", "pid", "tid",
@@ -228,8 +249,9 @@ tl_fidle_row(struct tl_fidle *d, int tr, const char *json, int64_t noise_ns,
 	const char *err;
 	int g, k, n, rc = 0;
 
-	if (json == NULL)
-		return 0;
+	add_step(&t->iters, &t->nit, &t->capit, iteration);
+	if (json == NULL || noise_ns < 0)
+		return 0;	/* no culprits: an older or --no-culprits stream */
 	t->has = 1;
 	t->noise_ns = noise_ns;
 	t->noise = noise;
@@ -271,6 +293,10 @@ tl_fidle_row(struct tl_fidle *d, int tr, const char *json, int64_t noise_ns,
 		w.tid = jstr(&j, v[7]);
 		t->listed++;
 		t->listed_ns += w.len_ns;
+		if (steady == 0) {
+			t->warm++;
+			t->warm_ns += w.len_ns;
+		}
 		add_step(&t->steps, &t->nst, &t->capst, w.step);
 		if (w.step != TL_FNONE && (t->first_step == TL_FNONE ||
 		    w.step < t->first_step))
@@ -281,7 +307,7 @@ tl_fidle_row(struct tl_fidle *d, int tr, const char *json, int64_t noise_ns,
 		np = tl_json_size(&j, v[8]);
 		for (i = 0, p = v[8] + 1; i < np && rc == 0; i++,
 		    p = tl_json_next(&j, p))
-			rc = piece(d, tr, &j, p, &w);
+			rc = piece(d, tr, &j, p, &w, steady == 0);
 		where_free(&w);
 	}
 	tl_json_free(&j);
@@ -304,7 +330,9 @@ cmp_culprit(const void *a, const void *b)
 		return c;
 	if ((c = strcmp(x->kind, y->kind)) != 0)
 		return c;
-	return strcmp(x->tid, y->tid);
+	if ((c = strcmp(x->tid, y->tid)) != 0)
+		return c;
+	return x->warm - y->warm;
 }
 
 int
@@ -331,8 +359,8 @@ match(const struct tl_fidle *d, const struct tl_fculprit *x)
 		if (m[0] != '\0' && !tl_known_match(m, x->name) &&
 		    !tl_known_match(m, x->context))
 			continue;
-		if (strcmp(when, "first") == 0 && (!x->all_first ||
-		    t->nsteps < 2))
+		if (strcmp(when, "first") == 0 && !(t->has_steady ? x->warm :
+		    x->all_first && t->nsteps >= 2))
 			continue;
 		if (strcmp(when, "small") == 0 && (x->gaps < 2 ||
 		    x->gap_ns / x->gaps >= SMALL_GAP_NS))
@@ -347,9 +375,12 @@ tl_fidle_finish(struct tl_fidle *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->ntr; i++)
+	for (i = 0; i < d->ntr; i++) {
 		d->tr[i].nst = (size_t)(d->tr[i].nsteps =
 		    distinct(d->tr[i].steps, d->tr[i].nst));
+		d->tr[i].nit = (size_t)(d->tr[i].niters =
+		    distinct(d->tr[i].iters, d->tr[i].nit));
+	}
 	for (i = 0; i < d->n; i++) {
 		struct tl_fculprit *x = &d->c[i];
 		const struct tl_fidletr *t = &d->tr[x->tr];
@@ -387,6 +418,7 @@ tl_fidle_free(struct tl_fidle *d)
 	free(d->c);
 	for (i = 0; i < d->ntr; i++) {
 		free(d->tr[i].steps);
+		free(d->tr[i].iters);
 		where_free(&d->tr[i].largest);
 	}
 	free(d->tr);
@@ -434,7 +466,8 @@ tl_fidle_compare(const struct tl_fidle *ref, const struct tl_fidle *tgt,
 			tl_jb_raw(&key, x->kind, strlen(x->kind) + 1);
 			tl_jb_raw(&key, x->name, strlen(x->name) + 1);
 			tl_jb_raw(&key, x->context, strlen(x->context) + 1);
-			tl_jb_raw(&key, x->tid, strlen(x->tid));
+			tl_jb_raw(&key, x->tid, strlen(x->tid) + 1);
+			tl_jb_raw(&key, x->warm ? "w" : "s", 1);
 			k = tl_strmap_add(&keys, key.s, key.n, &added);
 			if (added) {
 				tl_grow(&v, &cap, n + 1, sizeof(*v));

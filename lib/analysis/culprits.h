@@ -42,6 +42,9 @@ struct tl_fculprit {
 	long long nsteps;	/* distinct steps of those gaps */
 	int all_first;		/* every gap in the trace's first step */
 	int64_t piece_ns;	/* its largest piece, at where */
+	int64_t warm_ns;	/* its part in warm-up gaps (steady 0) */
+	int warm;		/* it is the warm-up part of a culprit: the
+				   warm-up gaps' pieces are culprits apart */
 	struct tl_fwhere where;
 	long known;		/* row of the known table, -1 none */
 	/* scratch: the steps seen */
@@ -63,8 +66,20 @@ struct tl_fidletr {
 				   launch, no_launch) */
 	int64_t none_ns, launch_ns, nolaunch_ns;
 	struct tl_fwhere largest;	/* the longest gap */
+	/* the steady-state window (tl-parse's steady columns) */
+	int has_steady;
+	long long steady_steps;
+	int64_t steady_total_ns, steady_busy_ns, steady_compute_ns,
+	    steady_idle_ns;
+	/* the listed gaps of warm-up rows (steady 0) */
+	int64_t warm_ns;
+	long long warm;
+	int64_t warm_host_ns;	/* their host culprits' part */
 	int64_t *steps;
 	size_t nst, capst;
+	long long niters;	/* distinct iterations of the rows */
+	int64_t *iters;
+	size_t nit, capit;
 };
 
 struct tl_fidle {
@@ -88,12 +103,16 @@ void tl_fidle_init(struct tl_fidle *d);
 int tl_fidle_known(struct tl_fidle *d, const char *path);
 /*
  * Add one row's idle columns for trace tr: the idle_gaps JSON (NULL when
- * the stream lacks the column), the noise sum and count, the Python frame
- * count (-1 unknown), the row's iteration (TL_FNONE none).  -1 when the
- * JSON is not idle_gaps' format.
+ * the stream lacks the column), the noise sum (-1 when empty: no
+ * culprits were computed) and count, the Python frame
+ * count (-1 unknown), the row's iteration (TL_FNONE none) and steady flag
+ * (1, 0 warm-up, -1 unknown).  -1 when the JSON is not idle_gaps' format.
  */
 int tl_fidle_row(struct tl_fidle *d, int tr, const char *json, int64_t noise_ns,
-    long long noise, long long frames, int64_t iteration);
+    long long noise, long long frames, int64_t iteration, int steady);
+/* Trace tr's steady-state window: its steps and timeline (ns). */
+void tl_fidle_steady(struct tl_fidle *d, int tr, long long steps,
+    int64_t total, int64_t busy, int64_t compute, int64_t idle);
 /* Rank the culprits and match them with the known table. */
 void tl_fidle_finish(struct tl_fidle *d);
 void tl_fidle_free(struct tl_fidle *d);

@@ -58,7 +58,7 @@ enum {
 	C_PEAKF, C_PEAKB, C_ROOF, C_BOUND, C_BASE, C_COUNT, C_KCOUNT, C_PID,
 	C_TID, C_CPUDUR, C_ARCH, C_UNLINKED, C_NUNLINKED, C_ROOFKIND,
 	C_ROOFUSED, C_BWUSED, C_IDLEGAPS, C_NOISE, C_NNOISE, C_FRAMES, C_ITER,
-	C_N
+	C_STEADY, C_STEPS, C_STOTAL, C_SBUSY, C_SCOMP, C_SIDLE, C_N
 };
 static const short colid[C_N] = {
 	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
@@ -77,7 +77,9 @@ static const short colid[C_N] = {
 	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT, TL_COL_ROOF_KIND,
 	TL_COL_ROOF, TL_COL_BW_ROOF, TL_COL_IDLE_GAPS,
 	TL_COL_TRACE_IDLE_NOISE_US, TL_COL_TRACE_IDLE_NOISE_COUNT,
-	TL_COL_TRACE_PYTHON_FRAMES, TL_COL_ITERATION
+	TL_COL_TRACE_PYTHON_FRAMES, TL_COL_ITERATION, TL_COL_STEADY,
+	TL_COL_STEADY_STEPS, TL_COL_STEADY_TOTAL_US, TL_COL_STEADY_BUSY_US,
+	TL_COL_STEADY_COMPUTE_US, TL_COL_STEADY_IDLE_US
 };
 
 const int64_t tl_fgap_edges[TL_FGAP_BINS - 1] = {
@@ -511,7 +513,8 @@ cover(struct tl_findings *f, const struct tl_fop *op, int cat,
 static void
 idle_row(struct tl_floader *L, int cat, int tr)
 {
-	int64_t noise = 0, nnoise = 0, frames = -1, iter = TL_FNONE, v;
+	int64_t noise = -1, nnoise = 0, frames = -1, iter = TL_FNONE, v, steps;
+	int steady = -1;
 
 	if (!L->has_idle)
 		return;
@@ -523,8 +526,21 @@ idle_row(struct tl_floader *L, int cat, int tr)
 		frames = v;
 	if (num_i64(L, C_ITER, cat, &v) > 0)
 		iter = v;
+	if (num_i64(L, C_STEADY, cat, &v) > 0)
+		steady = v != 0;
+	if (steady >= 0 && num_i64(L, C_STEPS, cat, &v) > 0) {
+		int64_t tot = 0, busy = 0, comp = 0, idle = 0;
+
+		steps = v;
+		if (num_ns(L, C_STOTAL, cat, &tot) >= 0 &&
+		    num_ns(L, C_SBUSY, cat, &busy) >= 0 &&
+		    num_ns(L, C_SCOMP, cat, &comp) >= 0 &&
+		    num_ns(L, C_SIDLE, cat, &idle) >= 0)
+			tl_fidle_steady(&L->f->idle, tr, (long long)steps, tot,
+			    busy, comp, idle);
+	}
 	if (tl_fidle_row(&L->f->idle, tr, get(L, C_IDLEGAPS), noise,
-	    (long long)nnoise, (long long)frames, iter) < 0)
+	    (long long)nnoise, (long long)frames, iter, steady) < 0)
 		cat_error(L, cat, tl_col_name(colid[C_IDLEGAPS]),
 		    get(L, C_IDLEGAPS), "is not a list of idle gaps");
 }

@@ -16,12 +16,12 @@ pct(int64_t ns, int64_t total)
 static void
 culprit_cell(FILE *fp, const struct tl_fculprit *x)
 {
-	if (strcmp(x->kind, "none") == 0) {
-		fputs("no host activity recorded", fp);
-		return;
-	}
-	if (strcmp(x->kind, "no_launch") == 0) {
-		fputs("no launch call in the trace", fp);
+	if (strcmp(x->kind, "none") == 0 ||
+	    strcmp(x->kind, "no_launch") == 0) {
+		fputs(x->kind[1] == 'o' ? "no host activity recorded" :
+		    "no launch call in the trace", fp);
+		if (x->warm)
+			fputs(", warm-up", fp);
 		return;
 	}
 	if (strcmp(x->kind, "launch") == 0)
@@ -35,6 +35,8 @@ culprit_cell(FILE *fp, const struct tl_fculprit *x)
 		fputs(" (CPU op)", fp);
 	else if (strcmp(x->kind, "annotation") == 0)
 		fputs(" (annotation)", fp);
+	if (x->warm)
+		fputs(", warm-up", fp);
 	if (x->tid[0] != '\0') {
 		fputs(", thread ", fp);
 		tl_md_code(fp, x->tid, 40);
@@ -73,9 +75,10 @@ tl_md_culprits(FILE *fp, const struct tl_findings *f, int tr, int max)
 	int64_t rest = 0;
 
 	if ((size_t)tr >= d->ntr || !d->tr[tr].has) {
-		fputs("- **Culprits:** the stream has no `idle_gaps` column "
-		    "(made by an older tl-parse): run tl-parse again to see "
-		    "what the host was doing in each gap.\n\n", fp);
+		fputs("- **Culprits:** the stream has no idle culprits (made "
+		    "by an older tl-parse, or with --no-culprits): run "
+		    "tl-parse again to see what the host was doing in each "
+		    "gap.\n\n", fp);
 		return;
 	}
 	t = &d->tr[tr];
@@ -272,4 +275,66 @@ tl_md_culprit_compare(FILE *fp, const struct tl_findings *ref,
 	}
 	fputc('\n', fp);
 	free(v);
+}
+
+void
+tl_md_steady(FILE *fp, const struct tl_findings *f)
+{
+	const struct tl_fidle *d = &f->idle;
+	int tr, any = 0;
+
+	for (tr = 0; tr < f->ntr && (size_t)tr < d->ntr; tr++) {
+		const struct tl_fidletr *t = &d->tr[tr];
+		const struct tl_ftrace *ft = &f->tr[tr];
+		size_t i;
+		int n = 0;
+
+		if (!t->has_steady)
+			continue;
+		if (any++ == 0)
+			fputs("**Steady state first.** ", fp);
+		if (f->ntr > 1) {
+			tl_md_code(fp, ft->name, 80);
+			fputs(": t", fp);
+		} else
+			fputc('T', fp);
+		fprintf(fp, "he steady-state window (%lld step%s%s) spans "
+		    "%s ms of GPU timeline: computation %s %%, idle %s ms "
+		    "(%s %%); the whole trace spans %s ms: computation %s "
+		    "%%, idle %s ms (%s %%).", t->steady_steps,
+		    t->steady_steps == 1 ? "" : "s", t->steady_steps > 0 &&
+		    t->niters > t->steady_steps ? ", the first step left out "
+		    "as warm-up" : "", tl_md_ms(t->steady_total_ns),
+		    tl_md_num(pct(t->steady_compute_ns, t->steady_total_ns), 1),
+		    tl_md_ms(t->steady_idle_ns),
+		    tl_md_num(pct(t->steady_idle_ns, t->steady_total_ns), 1),
+		    tl_md_ms(ft->total_ns),
+		    tl_md_num(pct(ft->compute_ns, ft->total_ns), 1),
+		    tl_md_ms(ft->idle_ns), tl_md_num(pct(ft->idle_ns,
+		    ft->total_ns), 1));
+		if (t->warm > 0) {
+			fprintf(fp, " **Warm-up:** %lld listed gap%s, %s ms of "
+			    "idle, end in warm-up work (before the window, "
+			    "or the first call of an op that spends 1 ms or "
+			    "more, 10 times its later calls, before its "
+			    "launch: autotuning, library initialisation, lazy "
+			    "loading, compilation)", t->warm, t->warm == 1 ?
+			    "" : "s", tl_md_ms(t->warm_ns));
+			for (i = 0; i < d->n && n < 3; i++) {
+				const struct tl_fculprit *x = &d->c[i];
+
+				if (x->tr != tr || x->warm_ns <= 0 ||
+				    !tl_fidle_is_host(x))
+					continue;
+				fputs(n++ == 0 ? "; its culprits: " : ", ", fp);
+				tl_md_code(fp, x->name, 80);
+				fprintf(fp, " %s ms", tl_md_ms(x->warm_ns));
+			}
+			fputs(". One-time costs are not the steady state's: "
+			    "to profile past them, record with "
+			    "`torch.profiler.profile(schedule=torch.profiler."
+			    "schedule(wait=1, warmup=2, active=3))`.", fp);
+		}
+		fputs("\n\n", fp);
+	}
 }

@@ -29,4 +29,10 @@ int tl_md_culprit_actions(FILE *fp, const struct tl_findings *f, int max);
 void tl_md_culprit_compare(FILE *fp, const struct tl_findings *ref,
     const struct tl_findings *tgt, int max);
 
+/*
+ * The steady-state window's timeline beside the whole trace's, per trace
+ * with steps to choose from, and the idle of warm-up; nothing without.
+ */
+void tl_md_steady(FILE *fp, const struct tl_findings *f);
+
 #endif

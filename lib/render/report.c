@@ -1129,6 +1129,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	title(fp, f, o, "standalone analysis");
 	nrec = fair_recs(f, idx);
 	fputs("## Executive Summary\n\n", fp);
+	tl_md_steady(fp, f);
 	for (c = 0; c < tl_ncategories(); c++)
 		if (f->cat[c].present && (big < 0 ||
 		    f->cat[c].time_ns > f->cat[big].time_ns))
@@ -1618,6 +1619,7 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 		fputs("Per rank:\n\n", fp);
 		ranks(fp, f);
 	}
+	tl_md_steady(fp, f);
 	fputs("### Step 3: Idle time\n\n", fp);
 	for (i = 0; i < f->ntr; i++) {
 		if (f->ntr > 1) {

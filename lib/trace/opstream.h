@@ -29,6 +29,7 @@ struct tl_opstream {
 	 * order (the output is the same); <= 1: the calling thread.
 	 */
 	int threads;
+	int no_culprits;	/* leave idle_gaps and the noise columns empty */
 };
 
 /*

@@ -1570,7 +1570,8 @@ frame_used(struct reader *r, const struct tl_pyframe *f, size_t *finger)
 	if (r->pymod[f->name] == 0)
 		r->pymod[f->name] = strncmp(tl_str(t->pystr, f->name),
 		    "nn.Module: ", 11) == 0 ? 1 : 2;
-	if (r->pymod[f->name] == 1 || f->dur >= TL_CULPRIT_FRAME_NS)
+	if (r->pymod[f->name] == 1 || (f->dur >= TL_CULPRIT_FRAME_NS &&
+	    !r->o->no_culprit_frames))
 		return 1;
 	/* The first host event at or after f, in [lo, hi). */
 	if (*finger > 0 && *finger <= hi &&

@@ -204,6 +204,11 @@ struct tl_trace_opts {
 	 * tests: both readings must give the same trace).
 	 */
 	int tokenise;
+	/*
+	 * TL_PY_CONTEXT: do not keep the frames of at least
+	 * TL_CULPRIT_FRAME_NS for the idle culprits (none are wanted).
+	 */
+	int no_culprit_frames;
 };
 
 struct tl_trace {

@@ -22,6 +22,9 @@ idle-sync.json        .item(): a device-to-host copy and a
     cudaStreamSynchronize, then 2 ms of Python logging on the host.
 idle-firstcall.json   3 steps; the first convolution spends 50 ms in
     aten::cudnn_convolution before its launch (autotuning).
+idle-oneoff.json      five steps; a new convolution shape whose first
+    call (in steady step 3) spends 5 ms before its launch: the op
+    stream's steady flags (a one-time cost is warm-up).
 idle-threads.json     two launching threads (main and autograd): a gap
     ended by the autograd thread's launch, and a cudaDeviceSynchronize on
     the main thread while the other thread runs Python.
@@ -54,6 +57,7 @@ class Trace:
         self.python = python
         self.frames = 0
         self.gaps = []       # the answer
+        self.steady = None   # [name, iteration, steady] of each row
         self.noise = [0, 0]  # us, count
         self.host("user_annotation", "marker", 0, 1)  # offsets count from it
 
@@ -70,9 +74,11 @@ class Trace:
             self.host("python_function", name, ts, dur, tid,
                       {"Python id": len(self.ev), "Python parent id": 0})
 
-    def op(self, name, ts, dur, tid=100):
+    def op(self, name, ts, dur, tid=100, dims=None):
+        dims = dims or []
         self.host("cpu_op", name, ts, dur, tid,
-                  {"External id": 0, "Input Dims": [], "Input type": []})
+                  {"External id": 0, "Input Dims": dims,
+                   "Input type": ["float"] * len(dims)})
 
     def launch(self, lts, kernel, kts, kdur, tid=100, call="cudaLaunchKernel",
                cat="kernel"):
@@ -91,12 +97,16 @@ class Trace:
                         "ts": BASE + kts, "cat": "ac2g", "name": "ac2g",
                         "bp": "e"})
 
-    def gap(self, a, b, step, pieces):
-        """A listed gap [a, b) and its pieces (kind, name, context, us, tid)."""
+    def gap(self, a, b, step, pieces, warm=False):
+        """A listed gap [a, b) and its pieces (kind, name, context, us, tid).
+
+        warm: the GPU work that ends it is warm-up (the first of three or
+        more steps, or a one-time cost).
+        """
         assert b - a >= NOISE
         assert sum(p[3] for p in pieces) == b - a, (a, b, pieces)
         self.gaps.append({"ts": BASE + a, "offset": a, "dur": b - a,
-                          "step": step,
+                          "step": step, "warm": warm,
                           "culprits": sorted([list(p) for p in pieces])})
 
     def write(self, path):
@@ -108,6 +118,8 @@ class Trace:
             f.write("\n")
 
     def answer(self):
+        if self.steady is not None:
+            return {"steady": sorted(self.steady)}
         return {"gaps": sorted(self.gaps, key=lambda g: g["ts"]),
                 "noise_us": self.noise[0], "noise_count": self.noise[1],
                 "frames": self.frames}
@@ -219,7 +231,7 @@ def firstcall():
                  990)
         t.gap(S + 1000, S + 1010 + pre, s, [
             ("cpu_op", "aten::cudnn_convolution", "aten::conv2d", pre, ""),
-            ("launch", "cudaLaunchKernel", "", 10, "")])
+            ("launch", "cudaLaunchKernel", "", 10, "")], warm=s == 1)
         end = S + 2000 + pre
         S += pre + 3000
         # from this conv's end to the next step's linear kernel
@@ -228,6 +240,43 @@ def firstcall():
                 ("none", "", "", S - end + 5, ""),
                 ("cpu_op", "aten::linear", "aten::linear", 2, ""),
                 ("launch", "cudaLaunchKernel", "", 3, "")])
+    return t
+
+
+def oneoff():
+    """Five steps; a new convolution shape first runs in step 3.
+
+    Each step S (10000 us apart): a linear (kernel at S+10) and a
+    convolution of shape A whose cudnn_convolution spends 100 us before
+    its launch.  From step 3 on, a second convolution of shape B: 5000 us
+    before its launch in step 3 (a one-time cost: >= 1 ms and >= 10x the
+    median 90 us of its later instances), 100 us in steps 4 and 5.  The
+    steady window is steps 2-5 (the first of three or more is warm-up):
+    step 1's rows and step 3's shape-B convolution are warm-up (0).
+    """
+    t = Trace()
+    t.steady = []
+    S = 0
+    A = [[8, 3, 32, 32], [16, 3, 3, 3]]
+    B = [[8, 16, 30, 30], [32, 16, 3, 3]]
+    for s in (1, 2, 3, 4, 5):
+        extra = 5000 if s == 3 else 100
+        dur = 10000  # equal steps: none is an outlier of the window
+        t.host("user_annotation", "ProfilerStep#%d" % s, S, dur)
+        t.op("aten::linear", S + 5, 10)
+        t.launch(S + 7, "gemm_kernel", S + 10, 500)
+        t.steady.append(["aten::linear", s, 0 if s == 1 else 1])
+        t.op("aten::conv2d", S + 1000, 200, dims=A)
+        t.op("aten::cudnn_convolution", S + 1010, 180, dims=A)
+        t.launch(S + 1110, "conv_a", S + 1120, 500)
+        t.steady.append(["aten::cudnn_convolution", s, 0 if s == 1 else 1])
+        if s >= 3:
+            t.op("aten::conv2d", S + 2000, extra + 100, dims=B)
+            t.op("aten::cudnn_convolution", S + 2010, extra + 80, dims=B)
+            t.launch(S + 2010 + extra, "conv_b", S + 2020 + extra, 500)
+            t.steady.append(["aten::cudnn_convolution", s,
+                             0 if s == 3 else 1])
+        S += dur
     return t
 
 
@@ -270,6 +319,7 @@ def main():
         "idle-sync.json": sync(),
         "idle-firstcall.json": firstcall(),
         "idle-threads.json": threads(),
+        "idle-oneoff.json": oneoff(),
     }
     answer = {}
     for name, t in sorted(traces.items()):
