@@ -69,7 +69,25 @@ struct ctx {
 	struct tl_ival *sv;	/* a gap's synchronising intervals */
 	size_t nsv, capsv;
 	size_t capgap, cappiece;
+	struct tl_ivals win;	/* the union of the listed gaps */
 };
+
+/* 1 if [s, e) overlaps a listed gap (x->win, merged). */
+static int
+in_gaps(const struct ctx *x, int64_t s, int64_t e)
+{
+	size_t lo = 0, hi = x->win.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->win.v[mid].end <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < x->win.n && x->win.v[lo].start < e;
+}
 
 static int
 cmp_i32(const void *a, const void *b)
@@ -140,7 +158,8 @@ bucket(struct ctx *x)
 		default:
 			continue;
 		}
-		th_add(&x->th[e->thread], (int32_t)i);
+		if (in_gaps(x, e->ts, e->ts + e->dur))
+			th_add(&x->th[e->thread], (int32_t)i);
 	}
 	if (t->thread_py == NULL || t->npy == 0)
 		return;
@@ -154,7 +173,8 @@ bucket(struct ctx *x)
 	for (i = 0; i < t->npy; i++) {
 		uint32_t p = t->py[i].thread;
 
-		if (p < npythr && py2ev[p] >= 0)
+		if (p < npythr && py2ev[p] >= 0 && in_gaps(x, t->py[i].ts,
+		    t->py[i].ts + t->py[i].dur))
 			th_add(&x->th[py2ev[p]], -(int32_t)i - 1);
 	}
 	free(py2ev);
@@ -559,7 +579,8 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	struct ctx x;
 	uint32_t *dev;
 	int32_t *idx;
-	size_t i, d, ndev, n = 0;
+	struct tl_idlegap *pend = NULL;
+	size_t i, d, ndev, n = 0, npend = 0, cappend = 0;
 
 	memset(c, 0, sizeof(*c));
 	memset(&x, 0, sizeof(x));
@@ -589,7 +610,6 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 		x.iterev[i] = it->v[i].ev;
 	x.niterev = it->n;
 	qsort(x.iterev, x.niterev, sizeof(*x.iterev), cmp_i32);
-	bucket(&x);
 	ndev = tl_timeline_devices(t, &dev);
 	for (d = 0; d < ndev; d++) {
 		int64_t hi = 0;
@@ -601,9 +621,15 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 			if (tl_ev_pid(t, e) != dev[d])
 				continue;
 			if (any && e->ts > hi) {
-				if (e->ts - hi >= TL_GAP_NOISE_NS)
-					explain(&x, hi, e->ts, idx[i]);
-				else {
+				if (e->ts - hi >= TL_GAP_NOISE_NS) {
+					tl_ivals_add(&x.win, hi, e->ts);
+					if (npend == cappend)
+						tl_grow(&pend, &cappend,
+						    npend + 1, sizeof(*pend));
+					pend[npend].start = hi;
+					pend[npend].len = e->ts - hi;
+					pend[npend++].next = idx[i];
+				} else {
 					c->noise_ns += e->ts - hi;
 					c->noise_count++;
 				}
@@ -613,6 +639,14 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 			any = 1;
 		}
 	}
+	/* Only the host events in some gap matter (and their ancestors). */
+	tl_ivals_merge(&x.win);
+	bucket(&x);
+	for (i = 0; i < npend; i++)
+		explain(&x, pend[i].start, pend[i].start + pend[i].len,
+		    pend[i].next);
+	free(pend);
+	tl_ivals_free(&x.win);
 	qsort(c->gap, c->ngap, sizeof(*c->gap), cmp_gap);
 	free(dev);
 	free(idx);
