@@ -464,6 +464,8 @@ check "tl-parse --no-culprits: idle_gaps and the noise columns empty, the rest t
 check "culprit names are escaped in the report (Markdown specials in a Python frame's name)" \
     "sed 's/log_metrics/log|x\`<b>*m*/' $ID/idle-sync.json > $tmp/esc.json && $P $tmp/esc.json | $E --hw h100 | $F --report rough > $tmp/r.md && \
      grep -F 'log\\|x' $tmp/r.md | grep -F \"<b>*m*\\\` (Python)\" | awk -F' [|] ' 'END { exit !(NR == 1 && NF == 9) }'"
+check "the largest gaps give their offset from the trace's start beside the trace ts" \
+    "$P $ID/idle-sync.json | $E --hw h100 | $F --report rough | grep -qF '| 1001030.000 | 1.030 | 2.080 | 2.070 |'"
 check "steady state heads the report, whole trace beside; warm-up and how to profile past it" \
     "$P $ID/idle-firstcall.json | $E --hw h100 | $F > $tmp/r.md && grep -q '^\*\*Steady state first.\*\* The steady-state window (2 steps, the first step left out as warm-up) spans 5.190 ms of GPU timeline: computation 76.3 %, idle 1.230 ms (23.7 %); the whole trace spans 58.190 ms' $tmp/r.md && \
      grep -q '1 listed gap, 50.010 ms of idle, end in warm-up' $tmp/r.md && grep -q 'schedule(wait=1, warmup=2, active=3)' $tmp/r.md && \

@@ -57,7 +57,7 @@ static struct {
 } opt;
 
 static struct tl_writer w;
-static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0, 0 };
+static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0, 0, 0 };
 
 int
 LLVMFuzzerInitialize(int *argc, char ***argv)
