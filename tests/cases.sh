@@ -265,6 +265,39 @@ if need_shared "pipeline on real traces"; then
 	    "$P $T/mi300-resnet-act-checkpoint.json.gz | $C batchnorm | $E --hw mi300x | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \
 	     \$c[\"name\"] == \"aten::batch_norm\" { n++; if (\$c[\"params\"] !~ /\"is_training\":true/ || \$c[\"params\"] !~ /\"is_affine\":true/ || \$c[\"bytes\"] == \"\" || \$c[\"tbs\"] == \"\") { bad = 1; exit } } END { exit bad || (n != 117) }'"
 fi
+# Above the peak roof (issue 30): tests/data/above-peak.expect has the
+# hand-computed figures.  uid 2 (139 % of peak compute) and 17 (200 % of
+# peak bandwidth) are "above peak", with no pct_roofline and the cause in
+# perf_error; uid 7 (104.4 %) is within the 5 % tolerance.
+AP=tests/data/above-peak.json
+$P $AP 2>/dev/null | $E --hw auto > $tmp/ap.tsv 2>/dev/null
+cat > $tmp/apcol.awk <<'EOF'
+NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+{ printf "%s:%s:%s\n", $c["uid"], $c["assessment"], $c[k] }
+EOF
+apcol="awk -F'\t' -f $tmp/apcol.awk -v k"
+check "above peak: rows faster than the peak roof allows get the assessment, no pct_roofline" \
+    "[ \"\$($apcol=pct_roofline $tmp/ap.tsv | tr '\n' ' ')\" = '2:above peak: 7:excellent:104.44467253032519 12:acceptable:49.61121945190447 17:above peak: ' ]"
+check "above peak: perf_error names the resource, the % of the peak roof and the likely cause" \
+    "$apcol=perf_error $tmp/ap.tsv | grep -qx '2:above peak:above peak: 139 % of the peak compute roof (989.4 TFLOPS) in 100 us is beyond the physical limit; likely cause: a model assumption or an argument the trace does not record.*' && \
+     $apcol=perf_error $tmp/ap.tsv | grep -q '^17:above peak:above peak: 200 % of the peak memory roof (3.35 TB/s) in 60 us.*likely cause: a model assumption (the model counts bytes' && \
+     $apcol=perf_error $tmp/ap.tsv | grep -qx '7:excellent:'"
+check "above peak: --peak-tolerance 0 also takes the row at 104.4 %, 50 only the one at 200 %; a bad value exits 2" \
+    "$E --hw auto --peak-tolerance 0 $tmp/ap.tsv > $tmp/a && [ \$(grep -c 'above peak' $tmp/a) = 3 ] && \
+     $E --hw auto --peak-tolerance 50 $tmp/ap.tsv > $tmp/a && [ \"\$($apcol=pct_roofline $tmp/a | grep -c 'above peak')\" = 1 ] && \
+     $E --hw auto --peak-tolerance -1 $tmp/ap.tsv 2>/dev/null; [ \$? = 2 ]"
+check "above peak: read again, a row is judged afresh (no doubled perf_error)" \
+    "$E --hw auto $tmp/ap.tsv > $tmp/a && cmp $tmp/a $tmp/ap.tsv"
+check "above peak: --group averages only the rows within the peak (uid 2's group: 104.4 % of the 133 us row)" \
+    "$E --hw auto --group $tmp/ap.tsv > $tmp/a && [ \"\$($apcol=pct_roofline $tmp/a | tr '\n' ' ')\" = '2:excellent:104.44467253032519 12:acceptable:49.61121945190447 17:above peak: ' ]"
+check "above peak: the elementwise baseline leaves the 200 % add out (no simple op left: empty)" \
+    "awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next } \$c[\"eltwise_baseline_tbs\"] != \"\" { exit 1 }' $tmp/ap.tsv"
+check "above peak: tl-findings lists them in the coverage and leaves them out of the GEMM average (76.3 %: 138.91+69.456 us of roofline over 133+140 us)" \
+    "$BIN/tl-findings $tmp/ap.tsv > $tmp/a && grep -q '^\*\*Above the peak roof:\*\* 2 op instances (0.160 ms, 37.0 % of the GPU time)' $tmp/a && \
+     grep -q '^- \`aten::mm\` \`\[\[4096,4096\],\[4096,4096\]\]\`, 1 instance, 0.100 ms: \`above peak: 139 %' $tmp/a && \
+     grep -q 'has a perf model and is judged against its roofline' $tmp/a && grep -q 'Of the 0.433 ms of GPU time attributed to ops, 63.0 %' $tmp/a && \
+     $BIN/tl-findings -C gemm $tmp/ap.tsv | grep -q 'Average efficiency: 76.3 % of roofline' && \
+     $BIN/tl-findings --report rough $tmp/ap.tsv | grep -q '^\*\*Above the peak roof:\*\* 2 op instances'"
 check "efficiency --no-baseline: the same rows, baseline columns empty" \
     "$E --hw mi300x $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i } { \$c[\"eltwise_baseline_tbs\"] = \$c[\"pct_eltwise_baseline\"] = \"\"; print }' > $tmp/a && \
      $E --hw mi300x --no-baseline $tmp/s.tsv | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i } NR > 1 && \$c[\"eltwise_baseline_tbs\"] != \"\" { exit 1 } { \$c[\"eltwise_baseline_tbs\"] = \$c[\"pct_eltwise_baseline\"] = \"\"; print }' > $tmp/b && cmp $tmp/a $tmp/b"
