@@ -93,6 +93,7 @@ LIBOBJ = \
 	lib/trace/callstack.o \
 	lib/trace/capture.o \
 	lib/trace/devprops.o \
+	lib/trace/collective.o \
 	lib/trace/context.o \
 	lib/trace/iter.o \
 	lib/trace/input.o \
@@ -168,6 +169,7 @@ LIBHDR = \
 	lib/stream/stream.h \
 	lib/trace/callstack.h \
 	lib/trace/capture.h \
+	lib/trace/collective.h \
 	lib/trace/context.h \
 	lib/trace/devprops.h \
 	lib/trace/input.h \
@@ -182,6 +184,7 @@ LIBHDR = \
 
 UNIT = \
 	tests/unit/test_category \
+	tests/unit/test_collective \
 	tests/unit/test_concrete \
 	tests/unit/test_context \
 	tests/unit/test_efficiency \

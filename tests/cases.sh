@@ -115,6 +115,9 @@ check "bad op table: exit 1 with file and line" \
 
 # Real traces.
 if need_shared "real traces"; then
+	# The collective column against the trace's record_param_comms.
+	check "collective column: type, sizes, group and order of the 12 collectives" \
+	    "python3 tests/collective.py $P $T/mi300-resnet-act-checkpoint.json.gz 12"
 	for f in "$T"/*.json.gz; do
 		n=$(basename "$f" .json.gz)
 		check "$n: each linked GPU event counted once" \

@@ -7,7 +7,8 @@
 # separated, "none" when all empty), hw_auto_rc its exit status and
 # hw_auto_warnings its stderr lines.  iter.N.COLUMN are tl-parse
 # --iterations' columns of iteration N, row.UID.iteration and row.UID.phase
-# the op stream's; "(empty)" stands for an empty field.  Numbers compare within 1e-9, other
+# the op stream's, row.UID.collective its collective column (compact JSON,
+# compared as text); "(empty)" stands for an empty field.  Numbers compare within 1e-9, other
 # values as text.
 # usage: fixture.sh BINDIR FIXTURE.json
 set -eu
@@ -39,7 +40,8 @@ trap 'rm -rf "$tmp"' EXIT
 	    split("iteration_source phase context_requests generation_requests batch_tokens batch_source kernel_count kernel_time_us gap_before_us steady", f, " ")
 	    for (i = 1; i in f; i++) printf "%s.%s %s\n", k, f[i], $c[f[i]] == "" ? "(empty)" : $c[f[i]] }'
 	"$bin/tl-parse" "$json" | awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } {
-	    printf "row.%s.iteration %s\nrow.%s.phase %s\n", $c["uid"], $c["iteration"] == "" ? "(empty)" : $c["iteration"], $c["uid"], $c["phase"] == "" ? "(empty)" : $c["phase"] }'
+	    printf "row.%s.iteration %s\nrow.%s.phase %s\n", $c["uid"], $c["iteration"] == "" ? "(empty)" : $c["iteration"], $c["uid"], $c["phase"] == "" ? "(empty)" : $c["phase"]
+	    printf "row.%s.collective %s\n", $c["uid"], $c["collective"] == "" ? "(empty)" : $c["collective"] }'
 	if grep -q '^hw_auto ' "$exp"; then
 		rc=0
 		"$bin/tl-parse" "$json" 2> /dev/null |

@@ -39,6 +39,7 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_CONTEXT_ARGS] = { "context_args", TL_CT_JSON, "", 0 },
 	[TL_COL_ITERATION] = { "iteration", TL_CT_INT, "", 1 },
 	[TL_COL_PHASE] = { "phase", TL_CT_TEXT, "", 0 },
+	[TL_COL_COLLECTIVE] = { "collective", TL_CT_JSON, "", 0 },
 	[TL_COL_ITERATION_SOURCE] = { "iteration_source", TL_CT_TEXT, "", 0 },
 	[TL_COL_CONTEXT_REQUESTS] = { "context_requests", TL_CT_INT, "", 1 },
 	[TL_COL_GENERATION_REQUESTS] = { "generation_requests", TL_CT_INT,
@@ -259,7 +260,8 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT, \
 	TL_COL_TRACE_GPU, TL_COL_TRACE_GPU_ARCH, \
 	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES, \
-	TL_COL_CONTEXT_ARGS, TL_COL_ITERATION, TL_COL_PHASE
+	TL_COL_CONTEXT_ARGS, TL_COL_ITERATION, TL_COL_PHASE, \
+	TL_COL_COLLECTIVE
 #define ARGS \
 	TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES, TL_COL_INPUT_STRIDES, \
 	TL_COL_CONCRETE_INPUTS

@@ -640,6 +640,8 @@ copy_event(struct merge *m, const struct graph *g, int li, int i)
 		    tl_strsize(c->str, a.strides));
 		x.concrete = tl_intern(t->str, tl_str(c->str, a.concrete),
 		    tl_strsize(c->str, a.concrete));
+		x.comm = tl_intern(t->str, tl_str(c->str, a.comm),
+		    tl_strsize(c->str, a.comm));
 		e->args = tl_intern(t->argtab, (const char *)&x, sizeof(x));
 	}
 	return (int)t->nev++;

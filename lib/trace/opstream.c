@@ -7,6 +7,7 @@
 #include "common/util.h"
 #include "stream/optable.h"
 #include "trace/callstack.h"
+#include "trace/collective.h"
 #include "trace/context.h"
 #include "trace/iter.h"
 #include "trace/kernclass.h"
@@ -141,6 +142,7 @@ struct rowctx {
 	const struct tl_timeline *tl;
 	struct tl_steps steps;
 	struct tl_iters it;
+	struct tl_colls colls;
 };
 
 /* Row r of the op stream, with the module columns when cs != NULL. */
@@ -205,6 +207,8 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 		tl_w_empty(os->w);
 		tl_w_empty(os->w);
 	}
+	tl_coll_json(&c->colls, t, rows, (size_t)(r - rows->v), &os->jb);
+	tl_w_mem(os->w, os->jb.s, os->jb.n);
 	if (cs != NULL) {
 		tl_module_of(cs, r->op, &os->jb);
 		tl_w_mem(os->w, os->jb.s, os->jb.n);
@@ -368,11 +372,13 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	c.tl = tl;
 	tl_steps_find(t, &c.steps);
 	tl_iters_find(t, &c.it);
+	tl_colls_find(t, rows, &c.colls);
 	if (os->threads > 1 && rows->n > 2 * CHUNK)
 		rows_par(os, &c, cs, os->threads);
 	else
 		for (i = 0; i < rows->n; i++)
 			w_row(os, &c, &rows->v[i], cs);
+	tl_colls_free(&c.colls);
 	tl_iters_free(&c.it);
 	tl_steps_free(&c.steps);
 }

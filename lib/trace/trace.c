@@ -19,7 +19,7 @@
 
 /* The record's size is what bounds memory (trace.h); keep it there. */
 _Static_assert(sizeof(struct tl_event) <= 64, "struct tl_event grew");
-_Static_assert(sizeof(struct tl_args) == 16, "struct tl_args has padding");
+_Static_assert(sizeof(struct tl_args) == 20, "struct tl_args has padding");
 
 /* An event read before the linking key was known, and its External id. */
 struct pending {
@@ -117,7 +117,7 @@ struct parser {
  */
 enum { R_X, R_FLOW_S, R_FLOW_F, R_ERROR };
 enum { S_NAME, S_PID, S_TID, S_GRID, S_BLOCK, S_DIMS, S_TYPES, S_STRIDES,
-	S_CONCRETE, S_KERNEL, NSTR };
+	S_CONCRETE, S_KERNEL, S_COMM, NSTR };
 
 struct rec {
 	int64_t ts, dur, corr, extid, seq, stream, id;
@@ -441,12 +441,19 @@ enum { K_PH, K_ID, K_TS, K_DUR, K_NAME, K_PID, K_TID, K_ARGS, NTOP };
 static const char *const top_keys[NTOP] = {
 	"ph", "id", "ts", "dur", "name", "pid", "tid", "args"
 };
+/*
+ * A_COLL..A_CSEQ: the collective's metadata PyTorch's record_param_comms
+ * writes (torch/csrc/distributed/c10d/ParamCommsUtils.hpp).
+ */
 enum { A_CORR, A_EXTID, A_SEQ, A_STREAM, A_GRID, A_BLOCK, A_DIMS, A_TYPES,
-	A_STRIDES, A_CONCRETE, A_KERNEL, NARG };
+	A_STRIDES, A_CONCRETE, A_KERNEL, A_COLL, A_DTYPE, A_INNEL, A_OUTNEL,
+	A_GSIZE, A_PGNAME, A_PGDESC, A_PGRANKS, A_CSEQ, NARG };
 static const char *const arg_keys[NARG] = {
 	"correlation", "External id", "Sequence number", "stream", "grid",
 	"block", "Input Dims", "Input type", "Input Strides", "Concrete Inputs",
-	"kernel"
+	"kernel", "Collective name", "dtype", "In msg nelems",
+	"Out msg nelems", "Group size", "Process Group Name",
+	"Process Group Description", "Process Group Ranks", "Seq"
 };
 
 static const char *
@@ -666,6 +673,84 @@ parser_free(void *w)
 }
 
 /*
+ * Append to p->buf at *len the member "key": the value v as compact JSON
+ * (a string with its quotes; integers only for the counts, int != 0).
+ */
+static void
+comm_member(struct parser *p, size_t *len, const char *key,
+    const struct fval *v, int integer)
+{
+	size_t kn = strlen(key), n = v->n + 2;
+	const char *s = v->s;
+	int64_t x;
+
+	if (v->type == TL_J_UNDEF || (integer && (v->type != TL_J_PRIM ||
+	    tl_parse_i64(v->s, v->n, &x) < 0)) || (!integer &&
+	    v->type != TL_J_STRING))
+		return;
+	tl_grow(&p->buf, &p->cap, *len + kn + n + 8, 1);
+	p->buf[*len] = *len > 0 ? ',' : '{';
+	(*len)++;
+	p->buf[(*len)++] = '"';
+	memcpy(p->buf + *len, key, kn);
+	*len += kn;
+	p->buf[(*len)++] = '"';
+	p->buf[(*len)++] = ':';
+	if (integer) {
+		memcpy(p->buf + *len, s, v->n);
+		*len += v->n;
+	} else
+		*len += tl_json_compact_text(s - 1, n, p->buf + *len);
+}
+
+/*
+ * String S_COMM: the collective's metadata of a record_param_comms
+ * event as one compact JSON object (struct tl_args.comm), "" for an
+ * event without it.  "Process Group Ranks" is a string holding a list
+ * ("[0, 1, 2]"): it becomes the array when it is a list of integers.
+ */
+static void
+put_comm(struct parser *p, struct rec *rc, const struct fval *a)
+{
+	static const struct {
+		int arg, integer;
+		const char *key;
+	} m[] = {
+		{ A_COLL, 0, "name" }, { A_DTYPE, 0, "dtype" },
+		{ A_INNEL, 1, "in_nelems" }, { A_OUTNEL, 1, "out_nelems" },
+		{ A_GSIZE, 1, "group_size" }, { A_PGNAME, 0, "pg_name" },
+		{ A_PGDESC, 0, "pg_desc" }, { A_CSEQ, 1, "seq" }
+	};
+	const struct fval *r = &a[A_PGRANKS];
+	size_t len = 0, i, ok = 0;
+
+	put_str(p, rc, S_COMM, "", 0);
+	if (a[A_COLL].type == TL_J_UNDEF)
+		return;
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		comm_member(p, &len, m[i].key, &a[m[i].arg], m[i].integer);
+	if (r->type == TL_J_STRING && r->n >= 2 && r->s[0] == '[' &&
+	    r->s[r->n - 1] == ']')
+		for (ok = 1, i = 0; i < r->n && ok; i++)
+			ok = strchr("[]0123456789-, ", r->s[i]) != NULL &&
+			    r->s[i] != '\0';
+	if (ok) {
+		tl_grow(&p->buf, &p->cap, len + r->n + 16, 1);
+		memcpy(p->buf + len, len > 0 ? ",\"pg_ranks\":" : "{\"pg_ranks\":",
+		    12);
+		len += 12;
+		for (i = 0; i < r->n; i++)
+			if (r->s[i] != ' ')
+				p->buf[len++] = r->s[i];
+	}
+	if (len == 0)
+		return;
+	tl_grow(&p->buf, &p->cap, len + 1, 1);
+	p->buf[len++] = '}';
+	put_str(p, rc, S_COMM, p->buf, len);
+}
+
+/*
  * Fill the record at out->p + at (reserved, zero) from the event's
  * members f (top_keys) and args members a (arg_keys), kind and fc as
  * the event's category says (kind_of, flow_cat).  Returns 1, or 0 for an
@@ -741,12 +826,14 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		put_compact(p, rc, S_TYPES, &a[A_TYPES]);
 		put_compact(p, rc, S_STRIDES, &a[A_STRIDES]);
 		put_compact(p, rc, S_CONCRETE, &a[A_CONCRETE]);
+		put_comm(p, rc, a);
 		x.dims = rc->sid[S_DIMS];
 		x.types = rc->sid[S_TYPES];
 		x.strides = rc->sid[S_STRIDES];
 		x.concrete = rc->sid[S_CONCRETE];
+		x.comm = rc->sid[S_COMM];
 		if (x.dims != 0 || x.types != 0 || x.strides != 0 ||
-		    x.concrete != 0)
+		    x.concrete != 0 || x.comm != 0)
 			rc->args = tl_intern(p->args, (const char *)&x,
 			    sizeof(x));
 	}
@@ -970,13 +1057,20 @@ arg_key(const char *s, size_t n)
 	int k;
 
 	switch (n) {
+	case 3: k = A_CSEQ; break;
 	case 4: k = A_GRID; break;
-	case 5: k = A_BLOCK; break;
+	case 5: k = s[0] == 'b' ? A_BLOCK : A_DTYPE; break;
 	case 6: k = s[0] == 's' ? A_STREAM : A_KERNEL; break;
-	case 10: k = s[6] == 'D' ? A_DIMS : A_TYPES; break;
+	case 10: k = s[0] == 'G' ? A_GSIZE : s[6] == 'D' ? A_DIMS : A_TYPES;
+		break;
 	case 11: k = s[0] == 'c' ? A_CORR : A_EXTID; break;
-	case 13: k = A_STRIDES; break;
-	case 15: k = s[0] == 'S' ? A_SEQ : A_CONCRETE; break;
+	case 13: k = s[2] == 'p' ? A_STRIDES : A_INNEL; break;
+	case 14: k = A_OUTNEL; break;
+	case 15: k = s[0] == 'S' ? A_SEQ : s[2] == 'l' ? A_COLL : A_CONCRETE;
+		break;
+	case 18: k = A_PGNAME; break;
+	case 19: k = A_PGRANKS; break;
+	case 25: k = A_PGDESC; break;
 	default: return -1;
 	}
 	return memcmp(arg_keys[k], s, n) == 0 ? k : -1;
@@ -1667,6 +1761,7 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 		uint32_t types = rec_intern(r, rc, S_TYPES);
 		uint32_t strides = rec_intern(r, rc, S_STRIDES);
 		uint32_t concrete = rec_intern(r, rc, S_CONCRETE);
+		uint32_t comm = rec_intern(r, rc, S_COMM);
 		struct idmap *m = &r->args[rc->parser];
 
 		/* Argument lists repeat far more than ops do: intern them. */
@@ -1679,6 +1774,7 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 			x.types = types;
 			x.strides = strides;
 			x.concrete = concrete;
+			x.comm = comm;
 			e->args = map_id(t->argtab, m, rc->args,
 			    (const char *)&x, sizeof(x));
 		}

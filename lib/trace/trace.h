@@ -116,9 +116,14 @@ struct tl_event {
 	uint8_t kind, flags;
 };
 
-/* A cpu_op's arguments: compact JSON ids (0 = absent). */
+/*
+ * A cpu_op's arguments: compact JSON ids (0 = absent).  comm: the
+ * collective's metadata of record_param_comms, an object with the members
+ * name, dtype, in_nelems, out_nelems, group_size, pg_name, pg_desc,
+ * pg_ranks and seq, each only when the trace has it.
+ */
 struct tl_args {
-	uint32_t dims, types, strides, concrete;
+	uint32_t dims, types, strides, concrete, comm;
 };
 
 /* A thread: the interned pid and tid of its events. */
@@ -194,7 +199,7 @@ struct tl_trace {
 	char *name;		/* for the trace column */
 	char *path;		/* for messages */
 	struct tl_strtab *str;
-	struct tl_strtab *argtab;	/* struct tl_args, as 16-byte strings */
+	struct tl_strtab *argtab;	/* struct tl_args, as 20-byte strings */
 	struct tl_event *ev;
 	size_t nev, capev;
 	struct tl_ahead evahead;	/* of ev */

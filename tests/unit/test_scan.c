@@ -77,7 +77,8 @@ same_trace(const struct tl_trace *a, const struct tl_trace *b)
 		if (memcmp(&x, &y, sizeof(x)) != 0 ||
 		    strcmp(tl_str(a->str, x.dims), tl_str(b->str, y.dims)) ||
 		    strcmp(tl_str(a->str, x.concrete),
-		    tl_str(b->str, y.concrete)))
+		    tl_str(b->str, y.concrete)) ||
+		    strcmp(tl_str(a->str, x.comm), tl_str(b->str, y.comm)))
 			return 0;
 		if (TL_IS_GPU(e->kind) && (strcmp(tl_str(a->str, e->grid),
 		    tl_str(b->str, e->grid)) != 0))
