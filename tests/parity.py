@@ -254,6 +254,21 @@ def check_by_category(tl, trace, ref):
                 nmerge += 1
             else:
                 bad += 1
+    # Op by op, so that no two differences cancel: the categories of each
+    # op name in TraceLens' ops_summary.csv (its Categories column) against
+    # those of tl's launcher rows of that name.
+    summary = os.path.join(os.path.dirname(ref), "ops_summary.csv")
+    if os.path.exists(summary):
+        cats = collections.defaultdict(set)
+        for r in run(tl, ["-l"], trace):
+            if r["category"] != "comm":
+                cats[r["name"]].add(tracelens_category(r, moved, turned))
+        for r in csv.DictReader(open(summary)):
+            w = set(ast.literal_eval(r["Categories"]))
+            if r["name"] in cats and cats[r["name"]] != w:
+                print("by_category op %s: tl %s, TraceLens %s" % (
+                    r["name"], sorted(cats[r["name"]]), sorted(w)))
+                bad += 1
     return bad, len(want), nmerge
 
 
