@@ -50,7 +50,10 @@
  * trace does not record (traces without record_concrete_inputs, PyTorch
  * before 2.1), not its default.  The output shape then comes from what
  * the trace records: a backward op's grad_output is the forward's output.
- * Without it, the forward needs stride, padding, dilation and transposed
+ * For a forward, tl-parse gives the input shape of the op that consumes
+ * the output (context_args conv_out, trace/context.h) when the trace
+ * lacks the geometry.  Without either, the forward needs stride, padding,
+ * dilation and transposed
  * (output_padding too when transposed) and fails naming what is missing.
  * groups follows from the shapes (x[1] / w[1], or out[1] / w[1] when
  * transposed); transposed from the channels when only one reading fits
@@ -522,6 +525,13 @@ tl_model_conv(const struct tl_opargs *o, int bwd, struct tl_perf *p)
 		if (parse_aten(o, 0, &c, p) < 0)
 			return -1;
 		c.bias = b->kind == TL_ARG_SHAPE;
+		/*
+		 * Without its geometry, the output shape tl-parse found as
+		 * the input of the op that consumes it (context conv_out).
+		 */
+		if ((c.missing & (M_STRIDE | M_PAD | M_DIL)) &&
+		    tl_ctx_ints(o, "conv_out", c.out, TL_MAXDIM) == c.rank)
+			c.have_out = 1;
 	} else if (strcmp(o->name, "ConvBias_") == 0 ||
 	    strcmp(o->name, "ConvBiasReLU_") == 0) {
 		if (parse_convbias(o, &c, p) < 0)
