@@ -27,6 +27,7 @@ LIBOBJ = \
 	lib/analysis/opsig.o \
 	lib/analysis/schedule.o \
 	lib/analysis/serving.o \
+	lib/analysis/verdict.o \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
@@ -121,6 +122,7 @@ LIBHDR = \
 	lib/analysis/opsig.h \
 	lib/analysis/schedule.h \
 	lib/analysis/serving.h \
+	lib/analysis/verdict.h \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
@@ -215,6 +217,7 @@ UNIT = \
 	tests/unit/test_svgchart \
 	tests/unit/test_tabfile \
 	tests/unit/test_tsv \
+	tests/unit/test_verdict \
 	tests/unit/test_zipw
 
 # Test and benchmark tools, not installed.
