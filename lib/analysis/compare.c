@@ -101,10 +101,11 @@ pair_roofs(const struct tl_cmp_opts *o, enum tl_roof roof, const char *spec,
 		e[k].peak_tbs = o->hw[k] != NULL ? tl_hw_hbm(o->hw[k], roof,
 		    &used, NULL) : 0;
 		e[k].bw_roof = used != NULL ? used : "";
-		e[k].lim_tflops = spec[0] != '\0' ? tl_hw_figure(o->hw[k],
-		    spec, TL_FIG_PEAK, NULL) : 0;
-		e[k].lim_tbs = tl_hw_figure(o->hw[k], "hbm_tbs", TL_FIG_PEAK,
-		    NULL);
+		/* No GPU (an unknown one): no roofs, no limit. */
+		e[k].lim_tflops = o->hw[k] != NULL && spec[0] != '\0' ?
+		    tl_hw_figure(o->hw[k], spec, TL_FIG_PEAK, NULL) : 0;
+		e[k].lim_tbs = o->hw[k] != NULL ? tl_hw_figure(o->hw[k],
+		    "hbm_tbs", TL_FIG_PEAK, NULL) : 0;
 	}
 }
 
