@@ -17,6 +17,8 @@ BIN = \
 LIBOBJ = \
 	lib/analysis/analyst.o \
 	lib/analysis/cmpfind.o \
+	lib/analysis/culprits.o \
+	lib/analysis/culprits_table.o \
 	lib/analysis/compare.o \
 	lib/analysis/efficiency.o \
 	lib/analysis/findings.o \
@@ -69,6 +71,7 @@ LIBOBJ = \
 	lib/render/chartlist.o \
 	lib/render/charts.o \
 	lib/render/cmpreport.o \
+	lib/render/idlerep.o \
 	lib/render/mdtext.o \
 	lib/render/outdir.o \
 	lib/render/patreport.o \
@@ -87,6 +90,7 @@ LIBOBJ = \
 	lib/stream/kernels_table.o \
 	lib/stream/kernlist.o \
 	lib/stream/kerntable.o \
+	lib/stream/known.o \
 	lib/stream/ops_table.o \
 	lib/stream/optable.o \
 	lib/stream/rules.o \
@@ -104,16 +108,18 @@ LIBOBJ = \
 	lib/trace/opstream.o \
 	lib/trace/rollup.o \
 	lib/trace/timeline.o \
+	lib/trace/culprit.o \
 	lib/trace/trace.o \
 	lib/trace/tree.o
 
 # Generated tables and the model families have no header of their own.
-GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o \
+GENOBJ = lib/analysis/culprits_table.o lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o \
 	lib/stream/categories_table.o lib/stream/kernels_table.o lib/stream/ops_table.o
 LIBHDR = \
 	lib/analysis/analyst.h \
 	lib/analysis/cmpfind.h \
 	lib/analysis/compare.h \
+	lib/analysis/culprits.h \
 	lib/analysis/efficiency.h \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
@@ -153,6 +159,7 @@ LIBHDR = \
 	lib/render/chartlist.h \
 	lib/render/charts.h \
 	lib/render/cmpreport.h \
+	lib/render/idlerep.h \
 	lib/render/mdtext.h \
 	lib/render/outdir.h \
 	lib/render/patreport.h \
@@ -166,6 +173,7 @@ LIBHDR = \
 	lib/stream/category.h \
 	lib/stream/kernlist.h \
 	lib/stream/kerntable.h \
+	lib/stream/known.h \
 	lib/stream/optable.h \
 	lib/stream/rules.h \
 	lib/stream/schema.h \
@@ -182,6 +190,7 @@ LIBHDR = \
 	lib/trace/opstream.h \
 	lib/trace/rollup.h \
 	lib/trace/timeline.h \
+	lib/trace/culprit.h \
 	lib/trace/trace.h \
 	lib/trace/tree.h
 
@@ -246,6 +255,9 @@ MAN5 = man/tl-format.5
 MAN7 = man/tl.7
 
 all: $(BIN)
+
+lib/analysis/culprits_table.c: share/tl/culprits.tsv tests/tools/embed.awk
+	awk -v name=tl_default_culprits -f tests/tools/embed.awk share/tl/culprits.tsv > $@
 
 lib/stream/categories_table.c: share/tl/categories.tsv tests/tools/embed.awk
 	awk -v name=tl_default_categories -f tests/tools/embed.awk share/tl/categories.tsv > $@
@@ -429,7 +441,7 @@ install: all
 	    exit 1; \
 	done
 	mkdir -p $(DESTDIR)$(SHAREDIR)/models
-	cp -f share/tl/categories.tsv share/tl/kernels.tsv share/tl/ops.tsv share/tl/gpus.tsv $(DESTDIR)$(SHAREDIR)/
+	cp -f share/tl/categories.tsv share/tl/culprits.tsv share/tl/kernels.tsv share/tl/ops.tsv share/tl/gpus.tsv $(DESTDIR)$(SHAREDIR)/
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 	cp -f share/tl/replay/* $(DESTDIR)$(SHAREDIR)/replay/

@@ -96,9 +96,9 @@ check "frames before their cpu_op: the file is read again, context as --stack" \
 check "frames before their cpu_op on stdin: no module context, a warning" \
     "$P < $tmp/late.json 2> $tmp/e | awk -F'\t' 'NR == 2 { exit \$(NF-1) != \"\" || \$NF != \"\" }' &&
      grep -q 'no module context from standard input' $tmp/e"
-check "--no-context: module and call_stack empty, the rest the same" \
-    "$P -N $SAMPLE > $tmp/a && $P $SAMPLE > $tmp/b && [ \$(awk -F'\t' 'NR > 1 && (\$(NF-1) != \"\" || \$NF != \"\")' $tmp/a | wc -l) = 0 ] &&
-     awk -F'\t' -v OFS='\t' '{ NF -= 2; print }' $tmp/a > $tmp/a2 && awk -F'\t' -v OFS='\t' '{ NF -= 2; print }' $tmp/b > $tmp/b2 && cmp $tmp/a2 $tmp/b2 &&
+check "--no-context: module, call_stack and trace_python_frames empty, the rest but idle_gaps the same" \
+    "$P -N $SAMPLE > $tmp/a && $P $SAMPLE > $tmp/b && [ \$(awk -F'\t' 'NR > 1 && (\$(NF-2) != \"\" || \$(NF-1) != \"\" || \$NF != \"\")' $tmp/a | wc -l) = 0 ] &&
+     awk -F'\t' -v OFS='\t' '{ NF -= 6; print }' $tmp/a > $tmp/a2 && awk -F'\t' -v OFS='\t' '{ NF -= 6; print }' $tmp/b > $tmp/b2 && cmp $tmp/a2 $tmp/b2 &&
      head -1 $tmp/a | grep -q 'module	call_stack\$'"
 check "--stack with --no-context: exit 2" "$P -S -N $SAMPLE > /dev/null 2>&1; [ \$? = 2 ]"
 check "numbers do not depend on --stack" \
@@ -495,6 +495,52 @@ if need_shared "compare on real traces"; then
 	     awk -F'\t' '\$1 != \"\" { n++; if (\$2 != \"yes\" || \$3 != 10000) { bad = 1; exit } } END { exit bad || (n < 20) }' && \
 	     [ \$($Q --ref $tmp/h.tsv --target $tmp/m.tsv | $COLS=explained | grep -c no) -gt 5 ]"
 fi
+
+# Idle culprits (issue 29; the numbers are checked by tests/idle.py):
+# the known-culprit table, a user's table over it, and a comparison.
+ID=tests/data/idle
+for n in dataloader nopython zerograd sync; do
+	$P $ID/idle-$n.json 2>/dev/null | $E --hw h100 > $tmp/idle-$n.tsv
+done
+check "findings: the single-process DataLoader is a known culprit with its action" \
+    "$F $tmp/idle-dataloader.tsv > $tmp/r.md && grep -q '^1\. \*\*Single-process DataLoader' $tmp/r.md && grep -q 'num_workers=N' $tmp/r.md"
+check "findings: .item() credits the sync with its wait only; log_metrics is the culprit" \
+    "$F --report rough $tmp/idle-sync.tsv > $tmp/r.md && grep -q 'synchronisation wait: .cudaStreamSynchronize. | .train.py(40): train_step. | 0.005 |' $tmp/r.md && \
+     grep -q '.train.py(50): log_metrics. (Python) | .train.py(40): train_step. | 2.067 |' $tmp/r.md && grep -q 'Logging on the training thread' $tmp/r.md"
+check "findings: zero_grad and its set_to_none action" \
+    "$F $tmp/idle-zerograd.tsv | grep -q 'set_to_none=True'"
+check "findings: no Python frames is said, with how to record them" \
+    "$F $tmp/idle-nopython.tsv | grep -q 'No Python frames.*with_stack=True' && ! $F $tmp/idle-dataloader.tsv | grep -q 'No Python frames'"
+printf 'key\tkind\tmatch\twhen\ttitle\taction\ndataloader_single\t\t*DataLoader*\t\tMy loader\tDo this.\nmine\tpython\t*resize*\t\tMy resize\tDo that.\n' > $tmp/cul.tsv
+check "findings --culprits: the user's rows win (a new one first, a built-in one replaced)" \
+    "$F --culprits $tmp/cul.tsv $tmp/idle-dataloader.tsv > $tmp/r.md && grep -q '^1\. \*\*My resize' $tmp/r.md && ! grep -q 'Single-process' $tmp/r.md && \
+     printf 'key\tkind\tmatch\twhen\ttitle\taction\nx\t\t*zero_grad*\t\tZ\tDo.\n' > $tmp/cul2.tsv && $F --culprits $tmp/cul2.tsv $tmp/idle-zerograd.tsv | grep -q '^1\. \*\*Z\*\*' && \
+     $F --culprits $tmp/cul2.tsv $tmp/idle-dataloader.tsv | grep -q 'Single-process DataLoader'"
+check "findings --culprits: a bad table is an error with file and line" \
+    "printf 'key\tkind\tmatch\twhen\ttitle\taction\na\t\t\t\tt\tx\na\t\t\t\tt\tx\n' > $tmp/bad.tsv; $F --culprits $tmp/bad.tsv $tmp/idle-sync.tsv 2> $tmp/e > /dev/null; [ \$? = 1 ] && grep -q 'bad.tsv:3: key .a. twice' $tmp/e && \
+     $F --culprits /nonexistent $tmp/idle-sync.tsv 2> /dev/null > /dev/null; [ \$? = 1 ]"
+check "findings --ref/--target: which culprits grew and which shrank" \
+    "$Q --ref $tmp/idle-dataloader.tsv --target $tmp/idle-nopython.tsv > $tmp/c.tsv && \
+     $F --ref $tmp/idle-dataloader.tsv --target $tmp/idle-nopython.tsv $tmp/c.tsv > $tmp/r.md && \
+     grep -q '.torchvision/transforms/functional.py(467): resize. (Python) | .enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__. | 10.100 | 0.000 | -10.100 (shrank)' $tmp/r.md && \
+     grep -q '.enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__. (annotation) |  | 0.000 | 10.100 | +10.100 (grew)' $tmp/r.md && \
+     $F --culprits $tmp/cul.tsv $tmp/c.tsv 2>/dev/null >/dev/null; [ \$? = 2 ]"
+
+check "tl-parse --no-culprits: idle_gaps and the noise columns empty, the rest the same; only with op rows" \
+    "$P --no-culprits $ID/idle-sync.json > $tmp/a && $P $ID/idle-sync.json > $tmp/b && \
+     $COLS=idle_gaps,trace_idle_noise_us,trace_idle_noise_count < $tmp/a | awk -F'\t' '\$1 \$2 \$3 != \"\" { bad = 1 } END { exit bad }' && \
+     $COLS=name,kernels,trace_idle_us,steady < $tmp/a > $tmp/a2 && $COLS=name,kernels,trace_idle_us,steady < $tmp/b > $tmp/b2 && cmp $tmp/a2 $tmp/b2 && \
+     $E --hw h100 $tmp/a | $F | grep -q 'no idle culprits' && \
+     $P --no-culprits -t $ID/idle-sync.json 2>/dev/null; [ \$? = 2 ]"
+check "culprit names are escaped in the report (Markdown specials in a Python frame's name)" \
+    "sed 's/log_metrics/log|x\`<b>*m*/' $ID/idle-sync.json > $tmp/esc.json && $P $tmp/esc.json | $E --hw h100 | $F --report rough > $tmp/r.md && \
+     grep -F 'log\\|x' $tmp/r.md | grep -F \"<b>*m*\\\` (Python)\" | awk -F' [|] ' 'END { exit !(NR == 1 && NF == 9) }'"
+check "the largest gaps give their offset from the trace's start beside the trace ts" \
+    "$P $ID/idle-sync.json | $E --hw h100 | $F --report rough | grep -qF '| 1001030.000 | 1.030 | 2.080 | 2.070 |'"
+check "steady state heads the report, whole trace beside; warm-up and how to profile past it" \
+    "$P $ID/idle-firstcall.json | $E --hw h100 | $F > $tmp/r.md && grep -q '^\*\*Steady state first.\*\* The steady-state window (2 steps, the first step left out as warm-up) spans 5.190 ms of GPU timeline: computation 76.3 %, idle 1.230 ms (23.7 %); the whole trace spans 58.190 ms' $tmp/r.md && \
+     grep -q '1 listed gap, 50.010 ms of idle, end in warm-up' $tmp/r.md && grep -q 'schedule(wait=1, warmup=2, active=3)' $tmp/r.md && \
+     grep -q '^1\. \*\*First-call cost' $tmp/r.md"
 
 # Messages that say what to do (issue 20).  A directory as input: the
 # open(2) error of a directory, not a read error at offset 0.

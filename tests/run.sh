@@ -215,6 +215,11 @@ tally "$tmp/examples"
 python3 tests/escaping.py "$BIN" > "$tmp/esc" 2>&1
 tally "$tmp/esc"
 
+# Idle gaps and their host culprits on the hand-made traces of
+# tests/gen/gen-idle.py (answers written by the generator).
+python3 tests/idle.py "$BIN" > "$tmp/idle" 2>&1
+tally "$tmp/idle"
+
 # Graph launches: the capture fixtures, and the shared graph-mode traces
 # with their capture traces (numbers recomputed from the trace JSON,
 # the merged ops against TraceLens' inference report).

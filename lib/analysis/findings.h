@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/culprits.h"
 #include "analysis/findrules.h"
 #include "common/intern.h"
 #include "common/util.h"
@@ -440,6 +441,11 @@ struct tl_findings {
 	int analysed_low;	/* under analysed_min_pct */
 	struct tl_floader *load;	/* the reading state, during a load */
 	struct tl_serving *serv;	/* phases and serving facts */
+	/*
+	 * The idle gaps' culprits (analysis/culprits.h); the caller may
+	 * load a user's known-culprit table into it before the load.
+	 */
+	struct tl_fidle idle;
 };
 
 /* A module instance and what ran under it (fusion candidates). */

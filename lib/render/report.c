@@ -8,6 +8,7 @@
 #include "common/util.h"
 #include "render/advice.h"
 #include "render/chartlist.h"
+#include "render/idlerep.h"
 #include "render/mdtext.h"
 #include "render/patreport.h"
 #include "render/report.h"
@@ -667,6 +668,7 @@ idle_trace(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t,
 		    "to host (a synchronisation point such as .item() or "
 		    ".cpu()); %s ms of idle follows them.\n", t->nsync,
 		    tl_md_ms(t->sync_gap_ns));
+	tl_md_culprits(fp, f, (int)(t - f->tr), rough ? 20 : 8);
 	if (!rough)
 		return;
 	fputs("\n| Gap length | Gaps | Time (ms) |\n|---|---|---|\n", fp);
@@ -675,6 +677,18 @@ idle_trace(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t,
 		    tl_md_ms(t->gap_hist_ns[b]));
 	fputs("\nLargest gaps (look at these in a trace viewer):\n\n", fp);
 	tl_md_gaps(fp, f, t);
+}
+
+/* The known idle culprits and what to do about them. */
+static void
+culprit_recs(FILE *fp, const struct tl_findings *f)
+{
+	fputs("\n### What the host did while the GPU waited: known "
+	    "culprits\n\n", fp);
+	if (tl_md_culprit_actions(fp, f, 10) == 0)
+		fputs("None of the idle culprits is a known one (see the idle "
+		    "analysis below for each by name).\n", fp);
+	fputc('\n', fp);
 }
 
 static void
@@ -1225,6 +1239,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	title(fp, f, o, "standalone analysis");
 	nrec = fair_recs(f, idx);
 	fputs("## Executive Summary\n\n", fp);
+	tl_md_steady(fp, f);
 	for (c = 0; c < tl_ncategories(); c++)
 		if (f->cat[c].present && (big < 0 ||
 		    f->cat[c].time_ns > f->cat[big].time_ns))
@@ -1284,6 +1299,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 		rec_brief(fp, f, &f->rec[idx[i]], i + 1);
 	if (nrec == 0)
 		no_recs(fp, f);
+	culprit_recs(fp, f);
 
 	fputs("---\n\n## Detailed Analysis\n\n", fp);
 	n = 0;
@@ -1720,6 +1736,7 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 		fputs("Per rank:\n\n", fp);
 		ranks(fp, f);
 	}
+	tl_md_steady(fp, f);
 	fputs("### Step 3: Idle time\n\n", fp);
 	for (i = 0; i < f->ntr; i++) {
 		if (f->ntr > 1) {
