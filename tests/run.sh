@@ -250,6 +250,15 @@ set -- "$TL_SVG_OUT"/*.svg
 if [ -f "$1" ]; then
 	sh tests/svgcheck.sh "$@" > "$tmp/svgcheck" 2>&1
 	tally "$tmp/svgcheck"
+	# Their labels readable when rendered: in the charts that place
+	# labels (rooflines, comparisons, busy strips), nothing clipped or
+	# overlapping, every roof named with its value.
+	for s in "$TL_SVG_OUT"/*roofline*.svg "$TL_SVG_OUT"/*comparison*.svg \
+	    "$TL_SVG_OUT"/*timeline*.svg "$TL_SVG_OUT"/strip.svg; do
+		[ -f "$s" ] && echo "$s"
+	done | head -n 12 > "$tmp/labelsvg"
+	python3 tests/chartlabels.py $(cat "$tmp/labelsvg") > "$tmp/labels" 2>&1
+	tally "$tmp/labels"
 else
 	bad "svgcheck: no SVG in \$TL_SVG_OUT (tests/unit/test_svgchart writes some)"
 fi
