@@ -27,6 +27,7 @@ LIBOBJ = \
 	lib/analysis/opsig.o \
 	lib/analysis/schedule.o \
 	lib/analysis/serving.o \
+	lib/analysis/xrank.o \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
@@ -79,6 +80,7 @@ LIBOBJ = \
 	lib/render/svgcmp.o \
 	lib/render/svgtime.o \
 	lib/render/svgw.o \
+	lib/render/xreport.o \
 	lib/render/zipw.o \
 	lib/stream/categories_table.o \
 	lib/stream/category.o \
@@ -121,6 +123,7 @@ LIBHDR = \
 	lib/analysis/opsig.h \
 	lib/analysis/schedule.h \
 	lib/analysis/serving.h \
+	lib/analysis/xrank.h \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
@@ -159,6 +162,7 @@ LIBHDR = \
 	lib/render/servreport.h \
 	lib/render/svgchart.h \
 	lib/render/svgw.h \
+	lib/render/xreport.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \
 	lib/stream/kernlist.h \

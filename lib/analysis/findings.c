@@ -7,6 +7,7 @@
 
 #include "analysis/findings.h"
 #include "analysis/serving.h"
+#include "analysis/xrank.h"
 #include "common/idxsort.h"
 #include "common/json.h"
 #include "common/strmap.h"
@@ -56,7 +57,7 @@ enum {
 	C_GPU, C_MODEL, C_FLOPS, C_BYTES, C_SPEC, C_PARAMS, C_PERR, C_HW,
 	C_PEAKF, C_PEAKB, C_ROOF, C_BOUND, C_BASE, C_COUNT, C_KCOUNT, C_PID,
 	C_TID, C_CPUDUR, C_ARCH, C_UNLINKED, C_NUNLINKED, C_ROOFKIND,
-	C_ROOFUSED, C_BWUSED, C_N
+	C_ROOFUSED, C_BWUSED, C_COLL, C_ITER, C_N
 };
 static const short colid[C_N] = {
 	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
@@ -73,7 +74,7 @@ static const short colid[C_N] = {
 	TL_COL_ELTWISE_BASELINE_TBS, TL_COL_COUNT, TL_COL_KERNEL_COUNT,
 	TL_COL_PID, TL_COL_TID, TL_COL_CPU_DUR_US, TL_COL_TRACE_GPU_ARCH,
 	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT, TL_COL_ROOF_KIND,
-	TL_COL_ROOF, TL_COL_BW_ROOF
+	TL_COL_ROOF, TL_COL_BW_ROOF, TL_COL_COLLECTIVE, TL_COL_ITERATION
 };
 
 const int64_t tl_fgap_edges[TL_FGAP_BINS - 1] = {
@@ -599,6 +600,15 @@ load_row(struct tl_floader *L)
 		    get(L, C_KERNELS), "is not a list of kernels with "
 		    "times 0 or more");
 	cover(f, op, cat, time_ns);
+	if (!f->grouped) {
+		int64_t it = -1;
+
+		if (num_i64(L, C_ITER, cat, &it) <= 0)
+			it = -1;
+		tl_xrank_row(f->xr, (int)(t - f->tr), op->name,
+		    tl_category_is(cat, "comm"), get(L, C_COLL), &L->kl, it,
+		    &L->j);
+	}
 	op->count += cnt;
 	op->kernel_count += kc;
 	op->time_ns += time_ns;
@@ -1263,6 +1273,8 @@ load(struct tl_findings *f, struct tl_floader *L)
 	tl_rr_init(&L->rr, in, colid, C_N);
 	f->serv = tl_calloc(1, sizeof(*f->serv));
 	tl_serving_init(f->serv, in);
+	f->xr = tl_calloc(1, sizeof(*f->xr));
+	tl_xrank_init(f->xr);
 	for (k = 0; k < C_REQUIRED; k++)
 		tl_rr_need(&L->rr, colid[k]);
 	if (!tl_rr_has(&L->rr, colid[C_ROOF]) ||
@@ -1286,6 +1298,11 @@ load(struct tl_findings *f, struct tl_floader *L)
 		f->roof_kind = tl_strdup("");
 	for (k = 0; k < f->ntr; k++)
 		finish_trace(f, &f->tr[k], &L->names);
+	for (k = 0; k < f->ntr; k++)
+		tl_xrank_trace(f->xr, k, f->tr[k].name, f->tr[k].rank,
+		    f->tr[k].gpu, f->tr[k].busy_ns, f->tr[k].compute_ns,
+		    f->tr[k].idle_ns);
+	tl_xrank_finish(f->xr);
 	analyse(f, &L->j);
 	op_facts(f, &L->j);
 	modules(f);
@@ -1403,6 +1420,11 @@ tl_findings_free(struct tl_findings *f)
 {
 	int i, k;
 
+	if (f->xr != NULL) {
+		tl_xrank_free(f->xr);
+		free(f->xr);
+		f->xr = NULL;
+	}
 	for (i = 0; i < f->nop; i++) {
 		struct tl_fop *op = &f->op[i];
 
@@ -1488,10 +1510,5 @@ tl_findings_cat(const struct tl_findings *f, const char *value)
 int
 tl_findings_straggler(const struct tl_findings *f)
 {
-	int i, slow = 0;
-
-	for (i = 1; i < f->ntr; i++)
-		if (f->tr[i].busy_ns > f->tr[slow].busy_ns)
-			slow = i;
-	return slow;
+	return f->xr != NULL ? f->xr->straggler : -1;
 }

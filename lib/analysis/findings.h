@@ -23,6 +23,7 @@
 
 struct tl_stream;
 struct tl_serving;
+struct tl_xrank;
 
 /* A kernel name and its share of an op signature. */
 struct tl_fkern {
@@ -376,6 +377,7 @@ struct tl_findings {
 	int nrec;
 	struct tl_floader *load;	/* the reading state, during a load */
 	struct tl_serving *serv;	/* phases and serving facts */
+	struct tl_xrank *xr;	/* across ranks (analysis/xrank.h) */
 };
 
 /* A module instance and what ran under it (fusion candidates). */
@@ -399,8 +401,8 @@ void tl_findings_read(struct tl_findings *f, struct tl_stream *in);
 void tl_findings_free(struct tl_findings *f);
 
 /*
- * The straggler of several traces: the one with the most busy time (the
- * first of equals); 0 for one trace.
+ * The straggler of several traces, the rank that arrives last at the
+ * collectives and waits least (analysis/xrank.h); -1 for none.
  */
 int tl_findings_straggler(const struct tl_findings *f);
 /* The worst priority of a bottleneck, or -1 when there is none. */

@@ -12,6 +12,7 @@
 #include "render/patreport.h"
 #include "render/report.h"
 #include "render/servreport.h"
+#include "render/xreport.h"
 #include "stream/category.h"
 
 
@@ -740,7 +741,7 @@ dominant_loss(const struct tl_ftimeline *t)
 static void
 ranks(FILE *fp, const struct tl_findings *f)
 {
-	int i, slow = 0, idle = 0;
+	int i, idle = 0;
 	int64_t lo, hi, sum;
 
 	fputs("| Trace | Rank | GPU | Busy (ms) | Idle (ms) | Exposed comm "
@@ -757,8 +758,6 @@ ranks(FILE *fp, const struct tl_findings *f)
 		fprintf(fp, " | %s | %s | %s | %s |\n", tl_md_ms(t->busy_ns),
 		    tl_md_ms(t->idle_ns), tl_md_ms(t->comm_ns),
 		    tl_md_ms(t->total_ns));
-		if (t->busy_ns > f->tr[slow].busy_ns)
-			slow = i;
 		if (t->idle_ns > f->tr[idle].idle_ns)
 			idle = i;
 	}
@@ -771,14 +770,13 @@ ranks(FILE *fp, const struct tl_findings *f)
 			hi = f->tr[i].busy_ns;
 	}
 	fprintf(fp, "\nBusy time per rank: mean %s ms, max %s ms; it spreads "
-	    "from %s to %s ms (%s %% of the fastest). Straggler by busy time: ",
+	    "from %s to %s ms (%s %% of the fastest); most idle: ",
 	    tl_md_ms(sum / f->ntr), tl_md_ms(hi), tl_md_ms(lo), tl_md_ms(hi),
 	    tl_md_num(share(hi - lo, lo), 1));
-	tl_md_code(fp, f->tr[slow].name, 80);
-	fputs("; most idle: ", fp);
 	tl_md_code(fp, f->tr[idle].name, 80);
-	fputs(". The other ranks wait for the straggler at each collective, "
-	    "which shows as their exposed communication.\n\n", fp);
+	fputs(". Busy time includes the wait inside collectives, so it does "
+	    "not name a straggler: see Across ranks for who arrives last.\n\n",
+	    fp);
 }
 
 static int
@@ -1185,6 +1183,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	tl_report_timeline(f, &t);
 	title(fp, f, o, "standalone analysis");
 	nrec = fair_recs(f, idx);
+	tl_report_xrank(fp, f);
 	fputs("## Executive Summary\n\n", fp);
 	for (c = 0; c < tl_ncategories(); c++)
 		if (f->cat[c].present && (big < 0 ||
@@ -1627,7 +1626,7 @@ gaps(FILE *fp, const struct tl_findings *f)
 		    "older GPU are not flagged.\n", fp);
 		n++;
 	}
-	if (tl_findings_cat(f, "comm")->present) {
+	if (tl_findings_cat(f, "comm")->present && f->ntr == 1) {
 		fputs("- **Other ranks:** one trace shows one rank's "
 		    "collectives; a straggler and a slow link look alike "
 		    "here.\n", fp);
@@ -1753,7 +1752,7 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 		    "hardware counters.\n", fp);
 		n++;
 	}
-	if (tl_findings_cat(f, "comm")->present)
+	if (tl_findings_cat(f, "comm")->present && f->ntr == 1)
 		fputs("- Communication: one rank shows only its own collectives; "
 		    "merge all ranks' streams to tell stragglers from slow "
 		    "links.\n", fp);

@@ -1,0 +1,252 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis/xrank.h"
+#include "render/mdtext.h"
+#include "render/xreport.h"
+
+static void
+rank_name(FILE *fp, const struct tl_xrank *x, int r)
+{
+	if (x->rk[r].rank >= 0)
+		fprintf(fp, "rank %ld (", x->rk[r].rank);
+	else
+		fputs("trace (", fp);
+	tl_md_code(fp, x->rk[r].name, 80);
+	fputc(')', fp);
+}
+
+static double
+pct(int64_t a, int64_t b)
+{
+	return b > 0 ? (double)a / (double)b * 100 : 0;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One job? Flags at the top, and what can still be told. */
+static void
+job(FILE *fp, const struct tl_xrank *x)
+{
+	if (!x->mixed_world && !x->mixed_gpu && !x->duplicate &&
+	    x->missing <= 0 && !x->unaligned)
+		return;
+	fputs("> **Not one complete job.**", fp);
+	if (x->mixed_world)
+		fputs(" The traces' process groups differ in size (different "
+		    "`world_size`): they may come from different jobs.", fp);
+	if (x->mixed_gpu)
+		fputs(" The traces name different GPUs.", fp);
+	if (x->duplicate)
+		fprintf(fp, " %d trace%s repeat%s a rank another trace has.",
+		    x->duplicate, x->duplicate == 1 ? "" : "s",
+		    x->duplicate == 1 ? "s" : "");
+	if (x->missing > 0)
+		fprintf(fp, " %d of the %lld ranks the collectives' groups "
+		    "name are missing.", x->missing, (long long)x->world);
+	if (x->unaligned)
+		fprintf(fp, " %d trace%s share%s no collective with the "
+		    "reference rank: %s clock cannot be aligned and %s host "
+		    "times do not overlap the others'.", x->unaligned,
+		    x->unaligned == 1 ? "" : "s", x->unaligned == 1 ? "s" : "",
+		    x->unaligned == 1 ? "its" : "their",
+		    x->unaligned == 1 ? "its" : "their");
+	fputs(" What follows holds for the collectives the traces share; "
+	    "a straggler among the missing ranks cannot be seen.\n\n", fp);
+}
+
+static void
+types(FILE *fp, const struct tl_xrank *x)
+{
+	int i;
+
+	fputs("| Collective | Instances | Bytes each (mean) | Transfer after "
+	    "the last arrival (ms) | Algorithm bandwidth (GB/s) | Bus "
+	    "bandwidth (GB/s) | Under 1 MiB |\n|---|---|---|---|---|---|---|\n",
+	    fp);
+	for (i = 0; i < x->ntype; i++) {
+		const struct tl_xtype *t = &x->type[i];
+
+		fprintf(fp, "| `%s` | %ld | %s | %s | %s | %s | %ld |\n",
+		    t->type, t->count, t->bytes > 0 ?
+		    tl_md_num((double)t->bytes / (double)t->count, 0) : "n/a",
+		    tl_md_ms(t->xfer_ns), t->algbw > 0 ?
+		    tl_md_num(t->algbw, 1) : "n/a", t->busbw > 0 ?
+		    tl_md_num(t->busbw, 1) : "n/a", t->small);
+	}
+	fputc('\n', fp);
+	if (x->unknown_type > 0)
+		fprintf(fp, "%ld matched instance%s of unknown type: the trace "
+		    "has no collective arguments and the kernel's name "
+		    "(`ncclDevKernel_Generic`) does not say it; no bandwidth "
+		    "for them.\n\n", x->unknown_type,
+		    x->unknown_type == 1 ? "" : "s");
+	fputs("Bus bandwidth is the algorithm bandwidth (bytes over the time "
+	    "from the last arrival to the end) times NCCL's factor for the "
+	    "type (2(n-1)/n for all-reduce, (n-1)/n for all-gather, "
+	    "reduce-scatter and all-to-all, 1 otherwise). Without the link's "
+	    "expected bandwidth this is a measurement, not a verdict on the "
+	    "link.\n\n", fp);
+}
+
+/* Distribution of waits per step, and the most outlying ranks. */
+static void
+spread(FILE *fp, const struct tl_xrank *x)
+{
+	int64_t *w = calloc((size_t)x->nrk, sizeof(*w));
+	int i, r;
+	int64_t ns = x->nsteps > 0 ? x->nsteps : 1;
+
+	if (w == NULL)
+		return;
+	for (r = 0; r < x->nrk; r++)
+		w[r] = x->rk[r].wait_ns / ns;
+	qsort(w, (size_t)x->nrk, sizeof(*w), cmp_i64);
+	fprintf(fp, "Wait inside the collectives per step, over the %d "
+	    "ranks: min %s ms, median %s ms, 90th percentile %s ms, max %s "
+	    "ms.\n\n", x->nrk, tl_md_ms(w[0]), tl_md_ms(w[x->nrk / 2]),
+	    tl_md_ms(w[(x->nrk * 9) / 10 < x->nrk ? (x->nrk * 9) / 10 :
+	    x->nrk - 1]), tl_md_ms(w[x->nrk - 1]));
+	free(w);
+	fprintf(fp, "The %d rank%s that arrive latest:\n\n| Rank | Arrives "
+	    "after the median rank, per step (ms) | Last at | Waits per "
+	    "step (ms) | Clock offset (ms) | Step (ms) |\n"
+	    "|---|---|---|---|---|---|\n", x->noutlier,
+	    x->noutlier == 1 ? "" : "s");
+	for (i = 0; i < x->noutlier; i++) {
+		const struct tl_xrk *k = &x->rk[x->outlier[i]];
+
+		fputs("| ", fp);
+		rank_name(fp, x, x->outlier[i]);
+		fprintf(fp, " | %s | %ld of %ld | %s | %s | %s |\n",
+		    tl_md_ms_signed(k->late_ns / ns), k->last, x->matched,
+		    tl_md_ms(k->wait_ns / ns), tl_md_ms_signed(k->offset_ns),
+		    tl_md_ms(k->step_ns));
+	}
+	fputc('\n', fp);
+}
+
+void
+tl_report_xrank(FILE *fp, const struct tl_findings *f)
+{
+	const struct tl_xrank *x = f->xr;
+	int i, s;
+
+	if (f->ntr < 2 || x == NULL)
+		return;
+	fputs("## Across ranks\n\n", fp);
+	if (x->matched == 0) {
+		fputs("No collective instance was recorded by more than one "
+		    "rank (the stream has no `collective` column, or the ranks "
+		    "share no process group): clocks cannot be aligned and "
+		    "no straggler can be named. The per-rank timelines below "
+		    "are each on their own clock.\n\n", fp);
+		return;
+	}
+	job(fp, x);
+	fprintf(fp, "**Clocks.** Each rank's clock offset is estimated from "
+	    "the collectives (the ends of a blocking collective's kernels "
+	    "coincide across its group): against ");
+	rank_name(fp, x, x->ref);
+	fprintf(fp, ", the offsets used range from %s to %s ms (spread %s "
+	    "ms); after alignment the ends of each instance agree within %s "
+	    "ms (median).\n\n", tl_md_ms_signed(x->offset_lo_ns),
+	    tl_md_ms_signed(x->offset_hi_ns),
+	    tl_md_ms(x->offset_hi_ns - x->offset_lo_ns),
+	    tl_md_ms(x->residual_ns));
+	fprintf(fp, "**Matching.** %ld collective instance%s matched across "
+	    "the ranks of %ld process group%s, by %s", x->matched,
+	    x->matched == 1 ? "" : "s", x->npg, x->npg == 1 ? "" : "s",
+	    x->by_order ? "order (the traces have no sequence numbers nor "
+	    "iterations: the profiles are assumed to start at the same "
+	    "step)" : "process group and sequence (iteration and order "
+	    "within it where the trace has no sequence number)");
+	if (x->unmatched > 0)
+		fprintf(fp, "; %ld instance%s (%ld rank record%s) left out: "
+		    "not every rank recorded %s (profiles that start or stop "
+		    "at different steps)", x->unmatched,
+		    x->unmatched == 1 ? "" : "s", x->unmatched_rows,
+		    x->unmatched_rows == 1 ? "" : "s",
+		    x->unmatched == 1 ? "it" : "them");
+	fprintf(fp, ". Starts of an instance spread by %s ms on average (at "
+	    "most %s ms), ends by %s ms.\n\n", tl_md_ms(x->skew_start_ns),
+	    tl_md_ms(x->skew_start_max_ns), tl_md_ms(x->skew_end_ns));
+	fprintf(fp, "**Step.** The job's step time is the slowest rank's: "
+	    "%s ms (", tl_md_ms(x->step_ns));
+	rank_name(fp, x, x->slowest);
+	fprintf(fp, ", median over %ld step%s).\n\n", x->nsteps,
+	    x->nsteps == 1 ? "" : "s");
+	s = x->straggler;
+	if (s >= 0) {
+		fputs("**Straggler:** ", fp);
+		rank_name(fp, x, s);
+		fprintf(fp, ". It arrives last at %ld of %ld collectives, on "
+		    "average %s ms after the median rank, and waits %s ms a "
+		    "step inside them against %s ms for the median rank. ",
+		    x->rk[s].last, x->matched, tl_md_ms(x->late_ns),
+		    tl_md_ms(x->rk[s].wait_ns / x->nsteps),
+		    tl_md_ms(x->wait_ns));
+		if (x->host_bound)
+			fprintf(fp, "Its GPU is idle %s ms a step longer than "
+			    "the median rank's (its kernels take %s ms "
+			    "more): its host is late to launch the work (data "
+			    "loading, CPU work between steps, or a slower "
+			    "host); look at what its host does between the "
+			    "kernels.", tl_md_ms(x->extra_idle_ns),
+			    tl_md_ms_signed(x->extra_compute_ns));
+		else
+			fprintf(fp, "Its kernels compute %s ms a step longer "
+			    "than the median rank's (its GPU idles %s ms "
+			    "more): a slower GPU (clocks, thermals, a "
+			    "degraded device) or more work on this rank "
+			    "(uneven data or model partitioning).",
+			    tl_md_ms(x->extra_compute_ns),
+			    tl_md_ms_signed(x->extra_idle_ns));
+		if (x->nextra > 0) {
+			fputs(" Ops with the most extra kernel time a step: ",
+			    fp);
+			for (i = 0; i < x->nextra; i++) {
+				fputs(i ? ", " : "", fp);
+				tl_md_code(fp, x->extra[i].name, 60);
+				fprintf(fp, " +%s ms",
+				    tl_md_ms(x->extra[i].extra_ns));
+			}
+			fputc('.', fp);
+		}
+		fprintf(fp, " The other ranks wait for it: fixing it recovers "
+		    "up to %s ms a step (%s %% of the job's step), the time "
+		    "the collectives would start earlier if it arrived with "
+		    "the second-last rank. This wait is not communication: "
+		    "overlapping communication would not remove it.\n\n",
+		    tl_md_ms(x->recover_ns), tl_md_num(pct(x->recover_ns,
+		    x->step_ns), 1));
+	} else
+		fprintf(fp, "**No straggler:** no rank arrives last at most "
+		    "collectives by more than the clocks' uncertainty; the "
+		    "median rank waits %s ms a step inside the collectives."
+		    "\n\n", tl_md_ms(x->wait_ns));
+	fprintf(fp, "**Transfer.** After the last rank arrived, the "
+	    "collectives took %s ms a step (%s %% of the step).",
+	    tl_md_ms(x->xfer_ns), tl_md_num(pct(x->xfer_ns, x->step_ns), 1));
+	if (x->slow_inst > 0)
+		fprintf(fp, " %ld instance%s took over twice the median of "
+		    "the same collective and size, %s ms a step more: a link "
+		    "or NIC that is slow at times (the trace cannot tell "
+		    "which rank's).", x->slow_inst, x->slow_inst == 1 ? "" :
+		    "s", tl_md_ms(x->slow_extra_ns));
+	if (s < 0 && x->xfer_ns > x->wait_ns)
+		fputs(" With no straggler, the collectives' own time is the "
+		    "cost: compare the bus bandwidth below with the link's "
+		    "(a slow link or NIC shows here, not as a late rank).",
+		    fp);
+	fputs("\n\n", fp);
+	types(fp, x);
+	spread(fp, x);
+}
