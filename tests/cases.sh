@@ -118,6 +118,10 @@ if need_shared "real traces"; then
 	# The collective column against the trace's record_param_comms.
 	check "collective column: type, sizes, group and order of the 12 collectives" \
 	    "python3 tests/collective.py $P $T/mi300-resnet-act-checkpoint.json.gz 12"
+	# Rank sets simulated from a shared trace (tests/gen/gen-ranks.py).
+	mkdir -p "$tmp/xrank"
+	check "across ranks: straggler, host straggler, slow link, shifted windows, 8 and 64 ranks, incomplete jobs" \
+	    "python3 tests/xrank.py $BIN $T/mi300-resnet-act-checkpoint.json.gz $tmp/xrank > $tmp/xrank.log || { grep FAIL $tmp/xrank.log; false; }"
 	for f in "$T"/*.json.gz; do
 		n=$(basename "$f" .json.gz)
 		check "$n: each linked GPU event counted once" \

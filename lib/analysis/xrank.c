@@ -15,6 +15,7 @@ struct tl_xinst {
 	int64_t bytes;		/* largest of in/out bytes; -1 unknown */
 	int64_t group;		/* group size; 0 unknown */
 	int64_t start, end;	/* its kernels, own clock */
+	int64_t iter;		/* its iteration, -1 none */
 };
 
 /* One rank's iteration: its kernels' span. */
@@ -41,6 +42,7 @@ tl_xrank_free(struct tl_xrank *x)
 	tl_strmap_free(&x->steps);
 	tl_strmap_free(&x->ops);
 	free(x->in);
+	free(x->pend);
 	free(x->step);
 	free(x->optime);
 	free(x->rk);
@@ -105,32 +107,37 @@ jstr(struct tl_json *j, const char *key, size_t *n)
 	return tl_json_text(j, k, n);
 }
 
-/* Index of "a\037b" in m. */
+/*
+ * Index of "a\037b" in m, added when added != NULL, else -1 when absent.
+ * Longer keys than the buffer are cut (the names stay told apart by
+ * their first 500 bytes).
+ */
 static int64_t
 key2(struct tl_strmap *m, const char *a, size_t na, const char *b,
     size_t nb, int *added)
 {
 	char buf[512];
-	int dummy;
 
+	if (na > 16)
+		na = 16;
 	if (na + nb + 1 > sizeof(buf))
-		na = nb = 0;
+		nb = sizeof(buf) - na - 1;
 	memcpy(buf, a, na);
 	buf[na] = '\037';
 	memcpy(buf + na + 1, b, nb);
-	return tl_strmap_add(m, buf, na + nb + 1, added != NULL ? added :
-	    &dummy);
+	if (added == NULL)
+		return tl_strmap_get(m, buf, na + nb + 1);
+	return tl_strmap_add(m, buf, na + nb + 1, added);
 }
 
 /* Per-instance keys: the ordinal within (pg, iteration) needs all rows. */
-struct pend {
+struct tl_xpend {
 	int tr;
 	int64_t seq, iter;
 	int ordered;
 	char pg[128];
 };
 
-static struct pend *pend_v;	/* not thread-safe; one analysis at a time */
 
 void
 tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int is_comm,
@@ -199,7 +206,7 @@ tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int is_comm,
 		return;
 	{
 		struct tl_xinst *in;
-		struct pend *p;
+		struct tl_xpend *p;
 		int64_t seq = jint(j, "seq", -1), ib, ob;
 		const char *t;
 
@@ -207,9 +214,10 @@ tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int is_comm,
 			return;
 		tl_grow(&x->in, &x->capin, x->nin + 1, sizeof(*x->in));
 		in = &x->in[x->nin];
-		pend_v = tl_realloc(pend_v, (x->nin + 1) * sizeof(*pend_v));
-		p = &pend_v[x->nin++];
+		tl_grow(&x->pend, &x->cappend, x->nin + 1, sizeof(*x->pend));
+		p = &x->pend[x->nin++];
 		in->tr = tr;
+		in->iter = iteration;
 		in->start = lo;
 		in->end = hi;
 		in->group = jint(j, "group_size", 0);
@@ -260,6 +268,14 @@ tl_xrank_busbw_factor(const char *type, int64_t n)
 	return 0;
 }
 
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 static int64_t
 median(int64_t *v, size_t n)
 {
@@ -292,7 +308,7 @@ make_keys(struct tl_xrank *x)
 
 	tl_strmap_init(&first);
 	for (i = 0; i < x->nin; i++) {
-		const struct pend *p = &pend_v[i];
+		const struct tl_xpend *p = &x->pend[i];
 		int64_t k;
 
 		if (!p->ordered)
@@ -310,7 +326,7 @@ make_keys(struct tl_xrank *x)
 			firstseq[k] = p->seq;
 	}
 	for (i = 0; i < x->nin; i++) {
-		const struct pend *p = &pend_v[i];
+		const struct tl_xpend *p = &x->pend[i];
 
 		if (!p->ordered)
 			snprintf(buf, sizeof(buf), "%s\037s%lld", p->pg,
@@ -423,9 +439,16 @@ offsets(struct tl_xrank *x, const int32_t *idx, const struct grp *g,
 	free(d);
 }
 
+/* The steps rank r recorded (at least 1). */
+static int64_t
+own_steps(const struct tl_xrank *x, int r)
+{
+	return x->rk[r].nsteps > 0 ? x->rk[r].nsteps : 1;
+}
+
 /* The straggler's extra time by op name, per step, against the median. */
 static void
-extra_ops(struct tl_xrank *x, int s, int64_t nsteps)
+extra_ops(struct tl_xrank *x, int s)
 {
 	size_t i, no = x->ops.n;
 	int64_t *v = tl_calloc((size_t)x->nrk + 1, sizeof(*v));
@@ -452,14 +475,14 @@ extra_ops(struct tl_xrank *x, int s, int64_t nsteps)
 				continue;
 			snprintf(b, sizeof(b), "%d", r);
 			o = key2(&x->ops, b, strlen(b), name, nn, NULL);
-			if ((size_t)o >= no) {
+			if (o < 0 || (size_t)o >= no) {
 				v[n++] = 0;
 				continue;
 			}
-			v[n++] = x->optime[o];
+			v[n++] = x->optime[o] / own_steps(x, r);
 		}
 		med = median(v, n);
-		e = (mine - med) / nsteps;
+		e = mine / own_steps(x, s) - med;
 		if (e <= 0)
 			continue;
 		for (j = x->nextra; j > 0 && x->extra[j - 1].extra_ns < e; j--)
@@ -501,9 +524,31 @@ steps(struct tl_xrank *x)
 			x->slowest = r;
 	}
 	x->step_ns = x->rk[x->slowest].step_ns;
-	x->nsteps = (long)most;
 	free(v);
 	return most;
+}
+
+/*
+ * The steps the matched instances span: their distinct iterations, or 1
+ * (the window) without iterations.
+ */
+static int64_t
+matched_steps(struct tl_xrank *x, const int32_t *idx, const struct grp *g,
+    size_t ng)
+{
+	int64_t *it = tl_calloc(ng + 1, sizeof(*it)), n = 0;
+	size_t i, k = 0;
+
+	for (i = 0; i < ng; i++)
+		if (x->in[idx[g[i].lo]].iter >= 0)
+			it[k++] = x->in[idx[g[i].lo]].iter;
+	qsort(it, k, sizeof(*it), cmp_i64);
+	for (i = 0; i < k; i++)
+		if (i == 0 || it[i] != it[i - 1])
+			n++;
+	free(it);
+	x->nsteps = n > 0 ? (long)n : 1;
+	return x->nsteps;
 }
 
 static const int64_t *late_base;
@@ -552,16 +597,17 @@ judge(struct tl_xrank *x, int64_t nsteps, int64_t meanlate, int64_t sec)
 		/* Where its time goes: idle (host) or compute, vs median. */
 		for (r = n = 0; r < x->nrk; r++)
 			if (r != s)
-				w[n++] = x->rk[r].idle_ns;
+				w[n++] = x->rk[r].idle_ns / own_steps(x, r);
 		mi = median(w, (size_t)n);
 		for (r = n = 0; r < x->nrk; r++)
 			if (r != s)
-				w[n++] = x->rk[r].compute_ns;
+				w[n++] = x->rk[r].compute_ns / own_steps(x, r);
 		mc = median(w, (size_t)n);
-		x->extra_idle_ns = (x->rk[s].idle_ns - mi) / nsteps;
-		x->extra_compute_ns = (x->rk[s].compute_ns - mc) / nsteps;
+		x->extra_idle_ns = x->rk[s].idle_ns / own_steps(x, s) - mi;
+		x->extra_compute_ns = x->rk[s].compute_ns / own_steps(x, s) -
+		    mc;
 		x->host_bound = x->extra_idle_ns > x->extra_compute_ns;
-		extra_ops(x, s, nsteps);
+		extra_ops(x, s);
 	}
 	/* The most outlying ranks: by arrival after the median. */
 	ord = tl_calloc((size_t)x->nrk, sizeof(*ord));
@@ -594,11 +640,8 @@ tl_xrank_finish(struct tl_xrank *x)
 	int64_t *v, *a, nsteps, ssum = 0, ssec = 0;
 	int r;
 
-	if (x->nrk < 2 || x->nin == 0) {
-		free(pend_v);
-		pend_v = NULL;
+	if (x->nrk < 2 || x->nin == 0)
 		return;
-	}
 	/* One job? */
 	for (r = 0; r < x->nrk; r++) {
 		if (x->rk[r].world > x->world)
@@ -627,8 +670,6 @@ tl_xrank_finish(struct tl_xrank *x)
 		free(seen);
 	}
 	make_keys(x);
-	free(pend_v);
-	pend_v = NULL;
 	idx = tl_calloc(x->nin, sizeof(*idx));
 	for (i = 0; i < x->nin; i++)
 		idx[i] = (int32_t)i;
@@ -783,7 +824,8 @@ tl_xrank_finish(struct tl_xrank *x)
 	}
 	free(v);
 	free(a);
-	nsteps = steps(x);
+	steps(x);
+	nsteps = matched_steps(x, idx, g, ng);
 	judge(x, nsteps, ssum / (int64_t)ng, ssec);
 out:
 	free(idx);

@@ -40,7 +40,7 @@
 #include "stream/kernlist.h"
 
 struct tl_xinst;
-struct tl_xgroup;
+struct tl_xpend;
 struct tl_xstep;
 
 /* One rank (trace) as the analysis sees it. */
@@ -88,6 +88,8 @@ struct tl_xrank {
 	struct tl_strmap str;	/* strings: pgs, op names */
 	struct tl_xinst *in;
 	size_t nin, capin;
+	struct tl_xpend *pend;	/* by instance: what its key is made of */
+	size_t cappend;
 	struct tl_strmap steps;	/* (trace, iteration) -> index in step */
 	struct tl_xstep *step;
 	size_t capstep;
