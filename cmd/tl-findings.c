@@ -23,6 +23,7 @@ static const char usage_str[] =
     "                   [--title TEXT] [--top N] [--bottleneck EFF,SHARE]\n"
     "                   [--critical PCT,EFF] [--high PCT,EFF] [--medium PCT]\n"
     "                   [--replay PCT,EFF] [--utilisation PCT]\n"
+    "                   [--ranks-per-node N] [--net-bandwidth GBS]\n"
     "                   [--ref FILE --target FILE] [file ...]\n";
 
 static const char help_str[] =
@@ -55,6 +56,12 @@ static const char help_str[] =
     "      --replay P,E       replay: above P % and below E % (default\n"
     "                         10,30)\n"
     "      --utilisation P    flag GPU utilisation below P % (default 95)\n"
+    "      --ranks-per-node N the job's ranks (GPUs) per node: a collective\n"
+    "                         whose group fits in one node is judged\n"
+    "                         against the GPU's links, others against\n"
+    "                         --net-bandwidth\n"
+    "      --net-bandwidth G  the network's bandwidth per GPU, GB/s in one\n"
+    "                         direction (with --ranks-per-node)\n"
     "      --ref FILE         with a comparison: the reference's op stream,\n"
     "                         whose patterns are compared with the target's\n"
     "      --target FILE      with a comparison: the target's op stream\n"
@@ -136,7 +143,8 @@ pair(const char *s, const char *name, double *v, int n)
 /* Options with a long name only. */
 enum {
 	OPT_CHARTS = 256, OPT_REPORT, OPT_REPLAY, OPT_TITLE, OPT_BOTTLENECK,
-	OPT_MEDIUM, OPT_TOP, OPT_UTILISATION, OPT_REF, OPT_TARGET
+	OPT_MEDIUM, OPT_TOP, OPT_UTILISATION, OPT_REF, OPT_TARGET,
+	OPT_RANKS_PER_NODE, OPT_NET_BANDWIDTH
 };
 
 int
@@ -151,6 +159,9 @@ main(int argc, char *argv[])
 		{ "help", no_argument, NULL, 'h' },
 		{ "critical", required_argument, NULL, 'K' },
 		{ "medium", required_argument, NULL, OPT_MEDIUM },
+		{ "net-bandwidth", required_argument, NULL, OPT_NET_BANDWIDTH },
+		{ "ranks-per-node", required_argument, NULL,
+		    OPT_RANKS_PER_NODE },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "output", required_argument, NULL, 'o' },
 		{ "report", required_argument, NULL, OPT_REPORT },
@@ -249,6 +260,24 @@ main(int argc, char *argv[])
 			pair(optarg, "utilisation", v, 1);
 			f.utilisation_min = v[0];
 			break;
+		case OPT_RANKS_PER_NODE:
+			pair(optarg, "ranks-per-node", v, 1);
+			if (v[0] < 1 || v[0] > 1e6 || v[0] != (long)v[0]) {
+				tl_warn("--ranks-per-node: expected a whole "
+				    "number from 1");
+				usage(stderr, TL_EXIT_USAGE);
+			}
+			f.ranks_per_node = (long)v[0];
+			break;
+		case OPT_NET_BANDWIDTH:
+			pair(optarg, "net-bandwidth", v, 1);
+			if (!(v[0] > 0)) {
+				tl_warn("--net-bandwidth: expected a number "
+				    "above 0");
+				usage(stderr, TL_EXIT_USAGE);
+			}
+			f.net_gbs = v[0];
+			break;
 		case 'V':
 			tl_version();
 			break;
@@ -274,6 +303,10 @@ main(int argc, char *argv[])
 	}
 	if ((side[0] == NULL) != (side[1] == NULL)) {
 		tl_warn("--ref and --target go together");
+		usage(stderr, TL_EXIT_USAGE);
+	}
+	if (f.net_gbs > 0 && f.ranks_per_node == 0) {
+		tl_warn("--net-bandwidth goes with --ranks-per-node");
 		usage(stderr, TL_EXIT_USAGE);
 	}
 	if (outdir != NULL && report != NULL && strcmp(report, "fair") != 0) {

@@ -13,6 +13,7 @@
 #include "common/strmap.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/hwspec.h"
 #include "stream/category.h"
 #include "stream/kernlist.h"
 #include "stream/schema.h"
@@ -1302,6 +1303,16 @@ load(struct tl_findings *f, struct tl_floader *L)
 		tl_xrank_trace(f->xr, k, f->tr[k].name, f->tr[k].rank,
 		    f->tr[k].gpu, f->tr[k].busy_ns, f->tr[k].compute_ns,
 		    f->tr[k].idle_ns);
+	{
+		const struct tl_hw *hw = f->hw != NULL ? tl_hw_find(f->hw) :
+		    NULL;
+		const char *lname = NULL;
+		double link = hw != NULL ? tl_hw_link_gbs(hw, &lname, NULL) :
+		    0;
+
+		tl_xrank_links(f->xr, link, lname, f->ranks_per_node,
+		    f->net_gbs);
+	}
 	tl_xrank_finish(f->xr);
 	analyse(f, &L->j);
 	op_facts(f, &L->j);

@@ -378,6 +378,9 @@ struct tl_findings {
 	struct tl_floader *load;	/* the reading state, during a load */
 	struct tl_serving *serv;	/* phases and serving facts */
 	struct tl_xrank *xr;	/* across ranks (analysis/xrank.h) */
+	/* the user's: ranks per node, network GB/s per GPU; 0 unknown */
+	long ranks_per_node;
+	double net_gbs;
 };
 
 /* A module instance and what ran under it (fusion candidates). */

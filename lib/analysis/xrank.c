@@ -18,6 +18,12 @@ struct tl_xinst {
 	int64_t iter;		/* its iteration, -1 none */
 };
 
+/* A compute kernel of a rank, for the overlap of its collectives. */
+struct tl_xspan {
+	int tr;
+	int64_t start, end;
+};
+
 /* One rank's iteration: its kernels' span. */
 struct tl_xstep {
 	int tr;
@@ -45,6 +51,7 @@ tl_xrank_free(struct tl_xrank *x)
 	free(x->pend);
 	free(x->step);
 	free(x->optime);
+	free(x->busy);
 	free(x->rk);
 	free(x->outlier);
 	memset(x, 0, sizeof(*x));
@@ -196,8 +203,16 @@ tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int is_comm,
 			    sizeof(*x->optime));
 			x->optime[k] = 0;
 		}
-		for (i = 0; i < kl->n; i++)
+		for (i = 0; i < kl->n; i++) {
 			x->optime[k] += kl->v[i].dur;
+			if (kl->v[i].dur <= 0)
+				continue;
+			tl_grow(&x->busy, &x->capbusy, x->nbusy + 1,
+			    sizeof(*x->busy));
+			x->busy[x->nbusy].tr = tr;
+			x->busy[x->nbusy].start = kl->v[i].ts;
+			x->busy[x->nbusy++].end = kl->v[i].ts + kl->v[i].dur;
+		}
 		return;
 	}
 	if (coll[0] == '\0' || kl->n == 0 ||
@@ -241,6 +256,16 @@ tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int is_comm,
 		if (in->group > rank_at(x, tr)->world)
 			x->rk[tr].world = in->group;
 	}
+}
+
+void
+tl_xrank_links(struct tl_xrank *x, double link_gbs, const char *name,
+    long ranks_per_node, double net_gbs)
+{
+	x->link_gbs = link_gbs;
+	x->link_name = name;
+	x->ranks_per_node = ranks_per_node;
+	x->net_gbs = net_gbs;
 }
 
 double
@@ -631,6 +656,130 @@ judge(struct tl_xrank *x, int64_t nsteps, int64_t meanlate, int64_t sec)
 	free(w);
 }
 
+static int
+cmp_span(const void *a, const void *b)
+{
+	const struct tl_xspan *x = a, *y = b;
+
+	if (x->tr != y->tr)
+		return x->tr < y->tr ? -1 : 1;
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/*
+ * The compute kernels as a union of intervals per trace (merged in
+ * place); first[tr] .. first[tr + 1] are trace tr's.
+ */
+static size_t *
+busy_union(struct tl_xrank *x)
+{
+	size_t *first = tl_calloc((size_t)x->nrk + 2, sizeof(*first));
+	size_t i, n = 0;
+	int r;
+
+	qsort(x->busy, x->nbusy, sizeof(*x->busy), cmp_span);
+	for (i = 0; i < x->nbusy; i++) {
+		if (n > 0 && x->busy[n - 1].tr == x->busy[i].tr &&
+		    x->busy[i].start <= x->busy[n - 1].end) {
+			if (x->busy[i].end > x->busy[n - 1].end)
+				x->busy[n - 1].end = x->busy[i].end;
+			continue;
+		}
+		x->busy[n++] = x->busy[i];
+	}
+	x->nbusy = n;
+	for (r = 0, i = 0; r <= x->nrk; r++) {
+		while (i < n && x->busy[i].tr < r)
+			i++;
+		first[r] = i;
+	}
+	first[x->nrk + 1] = n;
+	return first;
+}
+
+/* The part of [s, e) of trace tr that no compute kernel covers. */
+static int64_t
+exposed(const struct tl_xrank *x, const size_t *first, int tr, int64_t s,
+    int64_t e)
+{
+	size_t lo = first[tr], hi = first[tr + 1], mid;
+	int64_t cov = 0;
+
+	while (lo < hi) {	/* the first interval ending after s */
+		mid = (lo + hi) / 2;
+		if (x->busy[mid].end <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < first[tr + 1] && x->busy[lo].start < e; lo++) {
+		int64_t a = x->busy[lo].start > s ? x->busy[lo].start : s;
+		int64_t b = x->busy[lo].end < e ? x->busy[lo].end : e;
+
+		if (b > a)
+			cov += b - a;
+	}
+	return e - s - cov;
+}
+
+/*
+ * Per type over every instance of every rank: exposed and kernel time,
+ * and, with one trace, count, bytes and the bandwidths over the kernel
+ * time; then the expected bandwidth where the ranks per node say which
+ * link carries the group.
+ */
+static void
+per_type(struct tl_xrank *x, int single)
+{
+	size_t *first = busy_union(x), i;
+	int k, nt = x->nrk > 0 ? x->nrk : 1;
+
+	for (i = 0; i < x->nin; i++) {
+		const struct tl_xinst *in = &x->in[i];
+		int slot = type_slot(x, tl_strmap_key(&x->str, in->type));
+		int64_t ex = exposed(x, first, in->tr, in->start, in->end);
+
+		x->coll_ns += in->end - in->start;
+		x->exposed_ns += ex;
+		if (slot < 0)
+			continue;
+		x->type[slot].exposed_ns += ex;
+		x->type[slot].ranks_kernel_ns += in->end - in->start;
+		if (in->group > x->type[slot].group)
+			x->type[slot].group = in->group;
+		if (!single)
+			continue;
+		x->type[slot].count++;
+		x->type[slot].kernel_ns += in->end - in->start;
+		x->type[slot].xfer_ns += in->end - in->start;
+		if (in->bytes > 0)
+			x->type[slot].bytes += in->bytes;
+		if (in->bytes >= 0 && in->bytes < (1 << 20))
+			x->type[slot].small++;
+		if (strcmp(tl_strmap_key(&x->str, in->type), "unknown") == 0)
+			x->unknown_type++;
+	}
+	free(first);
+	for (k = 0; k < x->ntype; k++) {
+		struct tl_xtype *t = &x->type[k];
+
+		x->small_per_step += t->small;
+		if (single && t->xfer_ns > 0 && t->bytes > 0) {
+			t->algbw = (double)t->bytes / (double)t->xfer_ns;
+			t->busbw = t->algbw * tl_xrank_busbw_factor(t->type,
+			    t->group);
+		}
+		t->across_nodes = x->ranks_per_node <= 0 || t->group <= 0 ?
+		    -1 : t->group > x->ranks_per_node;
+		if (t->across_nodes == 0)
+			t->expected_gbs = x->link_gbs;
+		else if (t->across_nodes == 1)
+			t->expected_gbs = x->net_gbs;
+	}
+	x->coll_ns /= nt;
+	x->exposed_ns /= nt;
+}
+
 void
 tl_xrank_finish(struct tl_xrank *x)
 {
@@ -640,8 +789,21 @@ tl_xrank_finish(struct tl_xrank *x)
 	int64_t *v, *a, nsteps, ssum = 0, ssec = 0;
 	int r;
 
-	if (x->nrk < 2 || x->nin == 0)
+	if (x->nin == 0)
 		return;
+	if (x->nrk < 2) {
+		struct tl_xstep *st = x->step;
+		size_t n = x->steps.n;
+
+		(void)st;
+		make_keys(x);
+		per_type(x, 1);
+		x->nsteps = n > 0 ? (long)n : 1;
+		x->small_per_step /= x->nsteps;
+		x->coll_ns /= x->nsteps;
+		x->exposed_ns /= x->nsteps;
+		return;
+	}
 	/* One job? */
 	for (r = 0; r < x->nrk; r++) {
 		if (x->rk[r].world > x->world)
@@ -827,6 +989,10 @@ tl_xrank_finish(struct tl_xrank *x)
 	steps(x);
 	nsteps = matched_steps(x, idx, g, ng);
 	judge(x, nsteps, ssum / (int64_t)ng, ssec);
+	per_type(x, 0);
+	x->small_per_step /= nsteps;
+	x->coll_ns /= nsteps;
+	x->exposed_ns /= nsteps;
 out:
 	free(idx);
 	free(g);

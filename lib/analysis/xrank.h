@@ -30,6 +30,15 @@
  * start together).  Only instances every rank of the group recorded are
  * used; the rest are counted as unmatched.
  *
+ * With one trace (or for each rank), the collectives by type: count,
+ * bytes, kernel time, the part no compute kernel of the same rank
+ * overlaps (exposed) and the overlap ratio; bandwidths over the kernel
+ * time with one trace (wait included: one rank cannot tell it apart),
+ * over the transfer after the last arrival with several; the bus
+ * bandwidth against the link's (the GPU table's link_gbs inside a node,
+ * the user's network bandwidth across nodes) only when the ranks per node
+ * are known.
+ *
  * All times int64 ns.  No text: lib/render/xreport renders it.
  */
 #include <stddef.h>
@@ -41,6 +50,7 @@
 
 struct tl_xinst;
 struct tl_xpend;
+struct tl_xspan;
 struct tl_xstep;
 
 /* One rank (trace) as the analysis sees it. */
@@ -72,6 +82,11 @@ struct tl_xtype {
 	int64_t group;		/* group size (the largest seen) */
 	double algbw, busbw;	/* GB/s over the transfer time; 0 unknown */
 	long small;		/* instances under 1 MiB: latency-bound */
+	int64_t exposed_ns;	/* kernel time no compute kernel overlaps,
+				   summed over ranks */
+	int64_t ranks_kernel_ns;	/* kernel time summed over ranks */
+	double expected_gbs;	/* the link's bandwidth; 0 no verdict */
+	int across_nodes;	/* 1 across nodes, 0 inside, -1 unknown */
 };
 
 #define TL_XTYPE_MAX 16
@@ -96,6 +111,12 @@ struct tl_xrank {
 	struct tl_strmap ops;	/* (trace, op name) -> index in optime */
 	int64_t *optime;
 	size_t capop;
+	struct tl_xspan *busy;	/* compute kernels, by trace */
+	size_t nbusy, capbusy;
+	/* the links (tl_xrank_links) */
+	double link_gbs, net_gbs;	/* 0 unknown */
+	const char *link_name;	/* not owned */
+	long ranks_per_node;	/* 0 unknown */
 	/* the ranks (tl_xrank_trace) */
 	struct tl_xrk *rk;
 	int nrk;
@@ -128,6 +149,9 @@ struct tl_xrank {
 	int64_t slow_extra_ns;	/* per step, their time over that median */
 	struct tl_xtype type[TL_XTYPE_MAX];
 	int ntype;
+	long small_per_step;	/* instances under 1 MiB a step */
+	int64_t coll_ns, exposed_ns;	/* per rank and step: collective
+					   kernel time and its exposed part */
 	long unknown_type;	/* matched instances of unknown type */
 	/* one job? */
 	int mixed_world, mixed_gpu, duplicate, missing, disjoint;
@@ -150,6 +174,13 @@ void tl_xrank_trace(struct tl_xrank *x, int tr, const char *name,
 void tl_xrank_row(struct tl_xrank *x, int tr, const char *name,
     int is_comm, const char *coll, const struct tl_kernlist *kl,
     int64_t iteration, struct tl_json *j);
+/*
+ * What the links can do: link_gbs (the GPU table's, 0 unknown) and its
+ * name, the ranks per node and the network's bandwidth per GPU (GB/s one
+ * direction; the user's, 0 unknown).
+ */
+void tl_xrank_links(struct tl_xrank *x, double link_gbs, const char *name,
+    long ranks_per_node, double net_gbs);
 /* The analysis, once every row and trace is in. */
 void tl_xrank_finish(struct tl_xrank *x);
 /*

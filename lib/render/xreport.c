@@ -63,37 +63,73 @@ job(FILE *fp, const struct tl_xrank *x)
 }
 
 static void
-types(FILE *fp, const struct tl_xrank *x)
+types(FILE *fp, const struct tl_xrank *x, int single)
 {
-	int i;
+	int i, verdict = 0;
 
-	fputs("| Collective | Instances | Bytes each (mean) | Transfer after "
-	    "the last arrival (ms) | Algorithm bandwidth (GB/s) | Bus "
-	    "bandwidth (GB/s) | Under 1 MiB |\n|---|---|---|---|---|---|---|\n",
-	    fp);
+	fprintf(fp, "| Collective | Instances | Bytes each (mean) | %s (ms) | "
+	    "Exposed (%% of its kernel time) | Algorithm bandwidth (GB/s) | "
+	    "Bus bandwidth (GB/s) | Expected (GB/s) | Under 1 MiB |\n"
+	    "|---|---|---|---|---|---|---|---|---|\n", single ? "Kernel time" :
+	    "Transfer after the last arrival");
 	for (i = 0; i < x->ntype; i++) {
 		const struct tl_xtype *t = &x->type[i];
 
-		fprintf(fp, "| `%s` | %ld | %s | %s | %s | %s | %ld |\n",
+		fprintf(fp, "| `%s` | %ld | %s | %s | %s | %s | %s | ",
 		    t->type, t->count, t->bytes > 0 ?
 		    tl_md_num((double)t->bytes / (double)t->count, 0) : "n/a",
-		    tl_md_ms(t->xfer_ns), t->algbw > 0 ?
+		    tl_md_ms(t->xfer_ns), tl_md_num(pct(t->exposed_ns,
+		    t->ranks_kernel_ns), 1), t->algbw > 0 ?
 		    tl_md_num(t->algbw, 1) : "n/a", t->busbw > 0 ?
-		    tl_md_num(t->busbw, 1) : "n/a", t->small);
+		    tl_md_num(t->busbw, 1) : "n/a");
+		if (t->expected_gbs > 0 && t->busbw > 0) {
+			fprintf(fp, "%s (%s %%) | %ld |\n",
+			    tl_md_num(t->expected_gbs, 0),
+			    tl_md_num(t->busbw / t->expected_gbs * 100, 0),
+			    t->small);
+			verdict = 1;
+		} else
+			fprintf(fp, "%s | %ld |\n", t->across_nodes < 0 ?
+			    "n/a (ranks per node unknown)" : t->across_nodes ?
+			    "n/a (network bandwidth unknown)" :
+			    "n/a (the GPU's links unknown)", t->small);
 	}
 	fputc('\n', fp);
 	if (x->unknown_type > 0)
-		fprintf(fp, "%ld matched instance%s of unknown type: the trace "
-		    "has no collective arguments and the kernel's name "
+		fprintf(fp, "%ld instance%s of unknown type: the trace has no "
+		    "collective arguments and the kernel's name "
 		    "(`ncclDevKernel_Generic`) does not say it; no bandwidth "
 		    "for them.\n\n", x->unknown_type,
 		    x->unknown_type == 1 ? "" : "s");
-	fputs("Bus bandwidth is the algorithm bandwidth (bytes over the time "
-	    "from the last arrival to the end) times NCCL's factor for the "
-	    "type (2(n-1)/n for all-reduce, (n-1)/n for all-gather, "
-	    "reduce-scatter and all-to-all, 1 otherwise). Without the link's "
-	    "expected bandwidth this is a measurement, not a verdict on the "
-	    "link.\n\n", fp);
+	fprintf(fp, "Bus bandwidth is the algorithm bandwidth (bytes over the "
+	    "%s) times NCCL's factor for the type (2(n-1)/n for all-reduce, "
+	    "(n-1)/n for all-gather, reduce-scatter and all-to-all, 1 "
+	    "otherwise)%s. ", single ? "kernel time, which on one rank "
+	    "includes the wait for the others" : "time from the last arrival "
+	    "to the end", single ? "" : "");
+	if (verdict)
+		fprintf(fp, "Expected: the GPU's links (%s) inside a node, the "
+		    "network bandwidth given across nodes; a bus bandwidth "
+		    "far below it points at the link, the NIC or the "
+		    "collective library's settings.",
+		    x->link_name != NULL && x->link_name[0] != '\0' ?
+		    x->link_name : "the GPU table");
+	else
+		fputs("Without the ranks per node (`--ranks-per-node`, and "
+		    "`--net-bandwidth` across nodes) this is a measurement, "
+		    "not a verdict on the link.", fp);
+	fprintf(fp, "\n\nPer rank and step, the collectives' kernels take "
+	    "%s ms, %s ms (%s %%) of it exposed: no compute kernel of the same "
+	    "rank runs alongside (overlap ratio %s %%).", tl_md_ms(x->coll_ns),
+	    tl_md_ms(x->exposed_ns), tl_md_num(pct(x->exposed_ns, x->coll_ns),
+	    1), tl_md_num(100 - pct(x->exposed_ns, x->coll_ns), 1));
+	if (x->small_per_step >= 8)
+		fprintf(fp, " %ld collectives a step move under 1 MiB each: "
+		    "they are latency-bound (each costs the link's latency "
+		    "whatever its size); coalesce them (larger DDP buckets, "
+		    "`bucket_cap_mb`; FSDP's or the framework's coalesced "
+		    "collectives).", x->small_per_step);
+	fputs("\n\n", fp);
 }
 
 /* Distribution of waits per step, and the most outlying ranks. */
@@ -139,8 +175,13 @@ tl_report_xrank(FILE *fp, const struct tl_findings *f)
 	const struct tl_xrank *x = f->xr;
 	int i, s;
 
-	if (f->ntr < 2 || x == NULL)
+	if (x == NULL || x->nin == 0)
 		return;
+	if (f->ntr < 2) {
+		fputs("## Collectives\n\n", fp);
+		types(fp, x, 1);
+		return;
+	}
 	fputs("## Across ranks\n\n", fp);
 	if (x->matched == 0) {
 		fputs("No collective instance was recorded by more than one "
@@ -247,6 +288,6 @@ tl_report_xrank(FILE *fp, const struct tl_findings *f)
 		    "(a slow link or NIC shows here, not as a late rank).",
 		    fp);
 	fputs("\n\n", fp);
-	types(fp, x);
+	types(fp, x, 0);
 	spread(fp, x);
 }
