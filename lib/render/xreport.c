@@ -102,7 +102,8 @@ types(FILE *fp, const struct tl_xrank *x, int single)
 		    "for them.\n\n", x->unknown_type,
 		    x->unknown_type == 1 ? "" : "s");
 	fprintf(fp, "Bus bandwidth is the algorithm bandwidth (bytes over the "
-	    "%s) times NCCL's factor for the type (2(n-1)/n for all-reduce, "
+	    "%s) times the bus-bandwidth factor of its type, as `nccl-tests` "
+	    "defines it (2(n-1)/n for all-reduce, "
 	    "(n-1)/n for all-gather, reduce-scatter and all-to-all, 1 "
 	    "otherwise)%s. ", single ? "kernel time, which on one rank "
 	    "includes the wait for the others" : "time from the last arrival "
@@ -126,9 +127,9 @@ types(FILE *fp, const struct tl_xrank *x, int single)
 	if (x->small_per_step >= 8)
 		fprintf(fp, " %ld collectives a step move under 1 MiB each: "
 		    "they are latency-bound (each costs the link's latency "
-		    "whatever its size); coalesce them (larger DDP buckets, "
-		    "`bucket_cap_mb`; FSDP's or the framework's coalesced "
-		    "collectives).", x->small_per_step);
+		    "whatever its size); merge them into fewer, larger ones "
+		    "(larger gradient buckets, `bucket_cap_mb`; the "
+		    "framework's grouped collectives).", x->small_per_step);
 	fputs("\n\n", fp);
 }
 
