@@ -27,6 +27,7 @@ LIBOBJ = \
 	lib/analysis/opsig.o \
 	lib/analysis/schedule.o \
 	lib/analysis/serving.o \
+	lib/analysis/verdict.o \
 	lib/analysis/xrank.o \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
@@ -123,6 +124,7 @@ LIBHDR = \
 	lib/analysis/opsig.h \
 	lib/analysis/schedule.h \
 	lib/analysis/serving.h \
+	lib/analysis/verdict.h \
 	lib/analysis/xrank.h \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
@@ -219,6 +221,7 @@ UNIT = \
 	tests/unit/test_svgchart \
 	tests/unit/test_tabfile \
 	tests/unit/test_tsv \
+	tests/unit/test_verdict \
 	tests/unit/test_zipw
 
 # Test and benchmark tools, not installed.

@@ -48,6 +48,11 @@ tally() {
 python3 tests/layers.py . > "$tmp/layers" 2>&1
 tally "$tmp/layers"
 
+# lib/render only renders: no threshold, no verdict chosen by comparing
+# values (they are decided in lib/analysis/verdict).
+python3 tests/renderonly.py . > "$tmp/renderonly" 2>&1
+tally "$tmp/renderonly"
+
 # The stream's columns (lib/stream/schema.c) against man/tl-format.5: the
 # columns of each table and the programs that write them.
 python3 tests/schema.py tests/tools/schema . > "$tmp/schema" 2>&1

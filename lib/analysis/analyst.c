@@ -7,6 +7,7 @@
 #include "analysis/kernsel.h"
 #include "analysis/oprow.h"
 #include "analysis/schedule.h"
+#include "analysis/verdict.h"
 #include "common/util.h"
 #include "stream/category.h"
 
@@ -230,6 +231,7 @@ tl_analyst_run(struct tl_findings *f)
 	ops(f, total);
 	patterns(f, total);
 	recs(f, total);
+	tl_verdict_run(f);
 }
 
 void

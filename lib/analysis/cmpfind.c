@@ -444,7 +444,10 @@ analyse(struct tl_cmpfind *c, const struct tl_findrules *r)
 		c->bound_ns[strcmp(w->bound, "compute") == 0 ? 0 :
 		    strcmp(w->bound, "memory") == 0 ? 1 : 2] +=
 		    w->s[TGT].time_ns;
+		w->unexplained = w->exp == TL_CE_NA && !isnan(w->delta_pct) &&
+		    fabs(w->delta_pct) > r->cmp_unexplained_pct;
 	}
+	c->memory_dominates = c->bound_ns[1] >= c->bound_ns[0];
 	c->rec = tl_calloc((size_t)c->nrow + 1, sizeof(*c->rec));
 	for (i = 0; i < c->nrow; i++) {
 		struct tl_crow *w = &c->row[i];

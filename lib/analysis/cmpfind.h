@@ -117,6 +117,9 @@ struct tl_crow {
 	enum tl_cexp other_exp;		/* the judgement under it */
 	double unexplained_us;		/* NaN when empty */
 	enum tl_cexp exp;
+	int unexplained;		/* matched, no hardware expectation,
+					   the time differs by more than
+					   cmp_unexplained_pct */
 	int candidate;			/* a recommendation */
 	int fast;			/* much faster than predicted */
 	double ref_excess_us;		/* fast: the reference's time beyond
@@ -174,6 +177,8 @@ struct tl_cmpfind {
 					   the other roof kind */
 	int64_t bound_ns[3];		/* target time of matched rows:
 					   compute, memory, unknown bound */
+	int memory_dominates;		/* bound_ns: memory-bound ops take at
+					   least as long as compute-bound */
 	double unexplained_us;		/* over the recommendations */
 	int identical;			/* rows, every delta 0, nothing
 					   one-sided */

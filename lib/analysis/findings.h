@@ -77,6 +77,15 @@ struct tl_fop {
 	int hostcopy;		/* only copies over the host link: the
 				   memory roofline does not judge it */
 	const char *pattern;	/* a notable pattern, or NULL */
+	/* the verdicts (lib/analysis/verdict) */
+	enum tl_convkind conv_kind;	/* a convolution's kind */
+	double conv_eff;	/* its efficiency without its layout
+				   conversions, % */
+	enum tl_expect conv_expect;	/* conv_eff against the kind's range */
+	enum tl_basecheck base_check;	/* a batch norm against the baseline */
+	double base_peak_pct;	/* its baseline of the bandwidth roof, % */
+	int rule_time, rule_share, rule_eff;	/* the bottleneck rule's three
+						   terms, each true or not */
 };
 
 /* One category. */
@@ -94,6 +103,13 @@ struct tl_fcat {
 	size_t capops;
 	int64_t layout_ns;	/* conv: layout-conversion kernel time */
 	int nbottleneck;
+	/* the verdicts (lib/analysis/verdict) */
+	double layout_pct;	/* conv: layout_ns of time_ns, % */
+	enum tl_level layout_level;	/* ... against the layout rule */
+	int nbase, nbase_below;	/* batchnorm: signatures with a baseline,
+				   those under base_issue_pct of it */
+	int cnn_heavy;		/* batchnorm within cnn_lo-cnn_hi % */
+	int nquant;		/* gemm: quantized GEMM signatures */
 };
 
 /*
@@ -171,6 +187,9 @@ struct tl_ftrace {
 	int64_t unlinked_ns;
 	long long unlinked_count;
 	char *arch;		/* the GPU's architecture: "sm_90", "gfx94" */
+	/* the verdicts (lib/analysis/verdict): the host's issue rate */
+	double issue_us, kern_us;	/* per GPU event: host, GPU */
+	int launch_bound;	/* the host issues slower than the GPU runs */
 	/* events for the gap analysis, freed after it */
 	struct tl_fev *ev;
 	size_t nev, capev;
@@ -264,6 +283,14 @@ enum tl_patkind {
 	TL_PAT_N
 };
 
+/*
+ * What most of an idle pattern's time is (struct tl_fpat.part): the host
+ * not yet in the op, inside it before its launch call, the launch latency,
+ * or the wait past it.
+ */
+enum tl_idlekind { TL_IDLE_HOST, TL_IDLE_IN_OP, TL_IDLE_LATENCY,
+    TL_IDLE_WAIT };
+
 /* An op signature or a kernel name in a pattern's evidence. */
 struct tl_fpev {
 	int op;			/* signature index, or -1 for a kernel */
@@ -306,6 +333,10 @@ struct tl_fpat {
 	 */
 	int64_t part[4];
 	int example_row;	/* a row of it, -1 none */
+	enum tl_idlekind idle_kind;	/* idle: what most of it is */
+	int short_seq;		/* attention: sequences under 1024, where even
+				   a fused kernel reaches a low share of its
+				   roofline */
 	struct tl_fpev *ev;	/* ops by time, then kernels by time */
 	int nev;
 	size_t capev;
@@ -326,6 +357,17 @@ struct tl_frec {
 	int prio_rule;		/* enum tl_prio_rule */
 	int capped;
 	int slot;		/* takes a recommendation slot */
+};
+
+/* The GPU timeline summed over the traces, ns. */
+struct tl_ftimeline {
+	int64_t total, busy, compute, comm, memcpy, idle;
+};
+
+/* The busy time of the ranks (several traces). */
+struct tl_franks {
+	int idle;		/* most idle (first of equals) */
+	int64_t lo, hi, sum;	/* busy time: least, most, sum */
 };
 
 struct tl_findings {
@@ -375,6 +417,17 @@ struct tl_findings {
 	size_t cappat;
 	struct tl_frec *rec;
 	int nrec;
+	/* the verdicts (lib/analysis/verdict) */
+	struct tl_ftimeline tl;	/* the summed timeline */
+	int low_util;		/* computation under utilisation_min % */
+	enum tl_loss loss;	/* what dominates the rest */
+	struct tl_franks ranks;
+	double base_peak_pct;	/* base_tbs of peak_tbs, %; 0 none */
+	int base_good;		/* base_peak_pct above base_ok_pct */
+	int64_t op_all_ns;	/* op kernel time of the traces: of every op
+				   before any filtering, at least the rows' */
+	double analysed_pct;	/* cov.analysed_ns of op_all_ns, % */
+	int analysed_low;	/* under analysed_min_pct */
 	struct tl_floader *load;	/* the reading state, during a load */
 	struct tl_serving *serv;	/* phases and serving facts */
 	struct tl_xrank *xr;	/* across ranks (analysis/xrank.h) */
@@ -389,6 +442,7 @@ struct tl_fmod {
 	long long ops, kernels;
 	int64_t time_ns;
 	int heavy;		/* a gemm, conv or attention op ran under it */
+	int candidate;		/* not heavy, fusion_min_kernels or more */
 };
 
 /*

@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <stddef.h>
 #include <strings.h>
 
 #include "analysis/findrules.h"
@@ -18,7 +19,28 @@ tl_findrules_default(struct tl_findrules *r)
 	r->replay_eff = 30;
 	r->slot_pct = 0.5;
 	r->cap_pct = 1;
+	r->layout_high_pct = 20;
+	r->layout_moderate_pct = 10;
+	r->layout_gain_lo = 30;
+	r->layout_gain_hi = 45;
+	r->base_ok_pct = 70;
+	r->base_issue_pct = 20;
+	r->cnn_lo_pct = 10;
+	r->cnn_hi_pct = 50;
+	r->analysed_min_pct = 50;
+	r->fusion_min_kernels = 4;
+	r->serve_gap_pct = 5;
+	r->cmp_unexplained_pct = 100;
 }
+
+/* The seeds' convolution analyst: expected efficiency by kernel size. */
+const struct tl_convexpect tl_conv_expect[TL_CONV_N] = {
+	[TL_CONV_OTHER] = { NULL, 0, 0 },
+	[TL_CONV_LARGE] = { "large-kernel convolution", 60, 80 },
+	[TL_CONV_3X3] = { "3x3-class convolution", 50, 70 },
+	[TL_CONV_1X1] = { "1x1 (pointwise) convolution", 40, 60 },
+	[TL_CONV_DEPTHWISE] = { "depthwise convolution", 30, 50 },
+};
 
 int
 tl_is_bottleneck(const struct tl_findrules *r, int cat, double time_ms,

@@ -21,7 +21,66 @@ struct tl_findrules {
 	double slot_pct;	/* a recommendation recovers >= 0.5 % of
 				   the GPU timeline; below: Low */
 	double cap_pct;		/* below 1 %: at most Medium */
+	/* the verdicts of lib/analysis/verdict */
+	double layout_high_pct;	/* conv layout conversions: high above
+				   this % of convolution time (20) */
+	double layout_moderate_pct;	/* ... moderate above this (10) */
+	double layout_gain_lo, layout_gain_hi;	/* channels_last gives back
+				   30-45 % of convolution time when high */
+	double base_ok_pct;	/* the elementwise baseline judges others
+				   above this % of the bandwidth roof (70) */
+	double base_issue_pct;	/* a norm under this % of it: a kernel
+				   issue (20) */
+	double cnn_lo_pct, cnn_hi_pct;	/* batchnorm 10-50 % of compute:
+					   CNN-heavy */
+	double analysed_min_pct;	/* under 50 % analysed: no verdict
+					   on the whole trace */
+	long long fusion_min_kernels;	/* a module launching this many
+					   GPU events (4) and no GEMM,
+					   convolution or attention: one
+					   fused kernel could replace them */
+	double serve_gap_pct;	/* host gaps between serving iterations
+				   worth acting on from this % (5) */
+	double cmp_unexplained_pct;	/* a matched op whose time differs
+					   by more than this % (100) with no
+					   hardware expectation */
 };
+
+/* A convolution kind with the efficiency the seeds expect of it. */
+enum tl_convkind {
+	TL_CONV_OTHER,		/* none of the kinds below */
+	TL_CONV_LARGE,		/* 5x5 and larger */
+	TL_CONV_3X3,
+	TL_CONV_1X1,
+	TL_CONV_DEPTHWISE,
+	TL_CONV_N
+};
+
+struct tl_convexpect {
+	const char *pattern;	/* the op's pattern (struct tl_fop) */
+	int lo, hi;		/* expected % of roofline */
+};
+
+/* By enum tl_convkind; TL_CONV_OTHER has none (pattern NULL). */
+extern const struct tl_convexpect tl_conv_expect[TL_CONV_N];
+
+/* An efficiency against its expected range. */
+enum tl_expect { TL_EXP_NONE, TL_EXP_BELOW, TL_EXP_WITHIN, TL_EXP_ABOVE };
+
+/* A share against the two thresholds of a rule. */
+enum tl_level { TL_LEVEL_LOW, TL_LEVEL_MODERATE, TL_LEVEL_HIGH };
+
+/* A memory-bound op against the elementwise baseline. */
+enum tl_basecheck {
+	TL_BASE_NONE,		/* no baseline or no bandwidth roof */
+	TL_BASE_LOW,		/* the baseline itself is under base_ok_pct
+				   of the roof: it singles out nothing */
+	TL_BASE_KERNEL,		/* under base_issue_pct of a good baseline */
+	TL_BASE_OK		/* the kernel keeps up with simple ops */
+};
+
+/* What dominates the GPU time that is not computation. */
+enum tl_loss { TL_LOSS_IDLE, TL_LOSS_COMM, TL_LOSS_MEMCPY };
 
 /* The rule that gave a priority (tl_priority_rule). */
 enum tl_prio_rule {

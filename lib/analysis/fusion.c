@@ -223,6 +223,8 @@ attention(struct tl_findings *f, struct tl_opctx *c)
 			pat->eff_lo = lo;
 		if (hi > pat->eff_hi)
 			pat->eff_hi = hi;
+		if (qk[1] < ATT_SHORT_N)
+			pat->short_seq = 1;
 		pat->model_lo_ns += (int64_t)(roof / (lo / 100) + 0.5);
 		pat->model_hi_ns += (int64_t)(roof / (hi / 100) + 0.5);
 		if (roof <= 0)

@@ -74,6 +74,8 @@ struct tl_serving {
 	/* After tl_serving_finish: the GPU's wait between iterations. */
 	long long ngaps;
 	int64_t gap_ns, gap_max_ns, span_ns;
+	int gap_worth;		/* gap_ns is serve_gap_pct of span_ns or
+				   more (lib/analysis/verdict) */
 	struct tl_json j;	/* scratch for the params column */
 	struct tl_strmap params;	/* a GEMM row's params text */
 	int64_t (*mnk)[3];	/* and its M, N, K (-1 none), by index */

@@ -110,8 +110,6 @@ const char *
 tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
 {
 	const struct tl_fcat *conv = tl_findings_cat(f, "conv");
-	double layout = conv->time_ns > 0 ?
-	    (double)conv->layout_ns / (double)conv->time_ns * 100 : 0;
 
 	if (tl_category_is(op->cat, "gemm"))
 		return gemm_algorithmic(op);
@@ -130,7 +128,7 @@ tl_advice_algorithmic(const struct tl_findings *f, const struct tl_fop *op)
 			    "layout recommendation), fold batchnorm into the "
 			    "convolution and fuse the activation "
 			    "(torch.compile).";
-		if (layout > 10)
+		if (conv->layout_level != TL_LEVEL_LOW)
 			return "Run the model in channels_last: "
 			    "model.to(memory_format=torch.channels_last) (and the "
 			    "inputs), which removes the layout-conversion "

@@ -144,7 +144,7 @@ breakdown(FILE *fp, const struct tl_findings *f)
 	int c;
 	char head[64];
 
-	tl_report_timeline(f, &t);
+	t = f->tl;
 	tl[0].label = "computation";
 	tl[0].value_us = (double)t.compute / 1e3;
 	tl[1].label = "exposed comm";

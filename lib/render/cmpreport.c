@@ -1064,7 +1064,7 @@ key_findings(FILE *fp, const struct tl_cmpfind *c)
 		    tl_md_num(pct((double)c->bound_ns[1], m), 1),
 		    tl_md_num(pct((double)c->bound_ns[0], m), 1),
 		    tl_md_num(pct((double)c->bound_ns[2], m), 1),
-		    c->bound_ns[1] >= c->bound_ns[0] ? "memory-bound" :
+		    c->memory_dominates ? "memory-bound" :
 		    "compute-bound");
 	fputc('\n', fp);
 }
@@ -1172,7 +1172,7 @@ tl_cmpreport_fair(FILE *fp, const struct tl_cmpfind *c,
 			    i + 1);
 		fputs("---\n\n", fp);
 	}
-	if (c->nitem > FAIR_RECS)
+	if (c->nitem > FAIR_RECS)	/* not a verdict: a listing limit */
 		fprintf(fp, "%d more, each below %s %% of the target's op "
 		    "kernel time, are in the rough report.\n\n",
 		    c->nitem - FAIR_RECS,
@@ -1402,8 +1402,7 @@ questions(FILE *fp, const struct tl_cmpfind *c)
 	for (i = 0, k = 0; i < c->nrow && k < QUESTIONS; i++) {
 		const struct tl_crow *w = &c->row[i];
 
-		if (w->match != TL_CM_BOTH || w->exp != TL_CE_NA ||
-		    isnan(w->delta_pct) || fabs(w->delta_pct) <= 100)
+		if (!w->unexplained)
 			continue;
 		fputs("- ", fp);
 		tl_md_op(fp, w->name, w->dims);

@@ -217,3 +217,9 @@ tl_md_stem(FILE *fp, const char *path)
 	tl_md_code(fp, stem, 120);
 	free(stem);
 }
+
+const char *
+tl_md_share(double v)
+{
+	return v > 0 && v < 0.05 ? "under 0.1" : tl_md_num(v, 1);
+}

@@ -21,6 +21,8 @@ const char *tl_md_us(int64_t ns);
 const char *tl_md_exact(double v);
 /* A double with d decimals; never "-0". */
 const char *tl_md_num(double v, int d);
+/* A share in % with one decimal, "under 0.1" when it rounds to 0.0. */
+const char *tl_md_share(double v);
 /*
  * Signed forms for differences: "+1.250", "-0.004", and "0.000" (or
  * "0.0") for what rounds to zero, so that negating the value flips the

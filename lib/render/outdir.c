@@ -342,7 +342,7 @@ metrics(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 {
 	const struct tl_fcat *k = &f->cat[c];
 	struct tl_jbuf b = { 0 };
-	int i, q = 0;
+	int i;
 
 	tl_jb_lit(&b, "{");
 	jb_kstr(&b, "category", tl_category(c)->file);
@@ -372,8 +372,7 @@ metrics(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 	tl_jb_lit(&b, "{");
 	if (tl_category_is(c, "conv")) {
 		jb_knum(&b, "layout_conversion_ms", (double)k->layout_ns / 1e6);
-		jb_knum(&b, "transpose_overhead_percent", k->time_ns > 0 ?
-		    (double)k->layout_ns / (double)k->time_ns * 100 : 0);
+		jb_knum(&b, "transpose_overhead_percent", k->layout_pct);
 	}
 	if (tl_category_is(c, "batchnorm") ||
 	    tl_category_is(c, "elementwise")) {
@@ -384,12 +383,7 @@ metrics(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 			tl_jb_lit(&b, "null");
 	}
 	if (tl_category_is(c, "gemm")) {
-		for (i = 0; i < k->nops; i++)
-			if (f->op[k->ops[i]].pattern != NULL &&
-			    strcmp(f->op[k->ops[i]].pattern,
-			    "quantized GEMM") == 0)
-				q++;
-		jb_kint(&b, "quantized_gemms", q);
+		jb_kint(&b, "quantized_gemms", k->nquant);
 	}
 	tl_jb_lit(&b, "}");
 	pats_json(&b, f, c);
@@ -466,7 +460,7 @@ metadata(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 	const struct tl_findrules *r = &f->rules;
 	int i;
 
-	tl_report_timeline(f, &t);
+	t = f->tl;
 	tl_jb_lit(&b, "{");
 	jb_kstr(&b, "category", tl_category(c)->file);
 	jb_kstr(&b, "hw", f->hw != NULL ? f->hw : "");

@@ -20,9 +20,7 @@ share(int64_t part, int64_t whole)
 static const char *
 tshare(const struct tl_findings *f, int64_t ns)
 {
-	double v = share(ns, tl_analyst_timeline(f));
-
-	return v > 0 && v < 0.05 ? "under 0.1" : tl_md_num(v, 1);
+	return tl_md_share(share(ns, tl_analyst_timeline(f)));
 }
 
 void
@@ -59,25 +57,6 @@ plural(long long n)
 	return n == 1 ? "" : "s";
 }
 
-/*
- * What most of an idle pattern's time is: IDLE_HOST (the host not yet in
- * the op), IDLE_IN_OP (inside it before its launch call), IDLE_LATENCY
- * (after the launch call, within the launch latency) or IDLE_WAIT (past
- * it).
- */
-enum { IDLE_HOST, IDLE_IN_OP, IDLE_LATENCY, IDLE_WAIT };
-
-static int
-idle_kind(const struct tl_fpat *p)
-{
-	int64_t host = p->part[0] + p->part[1];
-
-	if (p->part[2] >= 0 && p->part[3] > host && p->part[3] > p->part[2])
-		return IDLE_WAIT;
-	if (p->part[2] > host)
-		return IDLE_LATENCY;
-	return p->part[1] > p->part[0] ? IDLE_IN_OP : IDLE_HOST;
-}
 
 void
 tl_pat_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
@@ -134,8 +113,8 @@ tl_pat_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		    fp);
 		break;
 	case TL_PAT_IDLE:
-		fputs(idle_kind(p) == IDLE_WAIT ? "Delayed GPU work: idle long "
-		    "after the launch calls" : idle_kind(p) == IDLE_LATENCY ?
+		fputs(p->idle_kind == TL_IDLE_WAIT ? "Delayed GPU work: idle long "
+		    "after the launch calls" : p->idle_kind == TL_IDLE_LATENCY ?
 		    "Launch-bound idle: the GPU waits for the host" :
 		    "Host-bound idle: the GPU waits for the host", fp);
 		break;
@@ -322,7 +301,7 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 			    "latency)", tl_md_ms(p->part[0]),
 			    tl_md_ms(p->part[1]), tl_md_ms(p->part[2]),
 			    tl_md_num(TL_LAUNCH_LATENCY_NS / 1e3, 0));
-			if (p->part[3] > 0 && idle_kind(p) == IDLE_WAIT)
+			if (p->part[3] > 0 && p->idle_kind == TL_IDLE_WAIT)
 				fprintf(fp, ", and %s ms later than that: that "
 				    "work started long after its launch call, "
 				    "so it waited on something the trace does "
@@ -392,7 +371,7 @@ tl_pat_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		    "multiply activations, so weight quantization does not "
 		    "apply; give the softmax and GEMM shapes to the kernel "
 		    "team as reproducers (`tl-replay`).", fp);
-		if (p->eff_lo < 40)
+		if (p->short_seq)
 			fputs(" Sequences under 1024 keep even a fused kernel "
 			    "at a low share of its roofline.", fp);
 		break;
@@ -471,7 +450,7 @@ tl_pat_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		    "Path B: none on the kernel side.", fp);
 		break;
 	case TL_PAT_IDLE:
-		if (idle_kind(p) == IDLE_WAIT)
+		if (p->idle_kind == TL_IDLE_WAIT)
 			fputs("Path A: find what the delayed work waited for: "
 			    "open the largest gaps (the rough report lists "
 			    "them) in a trace viewer and look for a wait on an "
@@ -479,12 +458,12 @@ tl_pat_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 			    "`wait_event`), other processes on the GPU, or "
 			    "host and GPU timestamps out of step; a trace "
 			    "records the launch, not the wait.", fp);
-		else if (idle_kind(p) == IDLE_LATENCY)
+		else if (p->idle_kind == TL_IDLE_LATENCY)
 			fputs("Path A: fewer, larger kernels: capture the step "
 			    "in a GPU graph (`torch.compile(mode=\"reduce-"
 			    "overhead\")`), fuse small ops (`torch.compile`), "
 			    "larger batches.", fp);
-		else if (idle_kind(p) == IDLE_IN_OP)
+		else if (p->idle_kind == TL_IDLE_IN_OP)
 			fputs("Path A: the host spends the gaps inside ops "
 			    "before they launch (library heuristics, memory "
 			    "allocation, lazy loading, first-call compilation): "
@@ -885,9 +864,12 @@ tl_report_model(const struct tl_findings *f, char *buf, size_t n)
 	for (big = 0, k = 0; k < nt; k++)
 		if (top[k].ns > big)
 			big = top[k].ns;
-	/* The classes that hold at least 5 % of the largest one's time. */
+	/*
+	 * The classes that hold at least 5 % of the largest one's time (not a
+	 * verdict: which names a title shows).
+	 */
 	for (k = 0, more = 0; k < nt; k++)
-		if (top[k].ns * 20 < big) {
+		if (top[k].ns * 20 < big) {	/* not a verdict: listing */
 			top[k].ns = -1;
 			more++;
 		}
@@ -903,7 +885,7 @@ tl_report_model(const struct tl_findings *f, char *buf, size_t n)
 		if (len >= n)
 			break;
 	}
-	if (nt - more > 3 && len < n)
+	if (nt - more > 3 && len < n)	/* not a verdict: listing */
 		snprintf(buf + len, n - len, " and %d more", nt - more - 3);
 	return buf;
 }

@@ -333,7 +333,8 @@ ci_list(struct tl_jbuf *b, const char *s)
 	int first = 1;
 
 	trim(s, &from, &to);
-	if (to - from < 2 || !((s[from] == '[' && s[to - 1] == ']') ||
+	if (to - from < 2 ||	/* not a verdict: "[]" at least */
+	    !((s[from] == '[' && s[to - 1] == ']') ||
 	    (s[from] == '(' && s[to - 1] == ')')) ||
 	    strpbrk(s + from + 1, "[(") != NULL) {
 		ci_value(b, s + from, to - from);

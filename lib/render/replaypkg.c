@@ -198,7 +198,7 @@ zip_folder(const char *file)
 	char *s = tl_strdup(b != NULL ? b + 1 : file);
 	size_t n = strlen(s);
 
-	if (n > 4 && strcmp(s + n - 4, ".zip") == 0)
+	if (n > 4 && strcmp(s + n - 4, ".zip") == 0)	/* not a verdict */
 		s[n - 4] = '\0';
 	if (s[0] == '\0' || strcmp(s, ".") == 0 || strcmp(s, "..") == 0) {
 		free(s);

@@ -18,22 +18,6 @@
 
 static void roofs(FILE *, const struct tl_findings *);
 
-void
-tl_report_timeline(const struct tl_findings *f, struct tl_ftimeline *t)
-{
-	int i;
-
-	memset(t, 0, sizeof(*t));
-	for (i = 0; i < f->ntr; i++) {
-		t->total += f->tr[i].total_ns;
-		t->busy += f->tr[i].busy_ns;
-		t->compute += f->tr[i].compute_ns;
-		t->comm += f->tr[i].comm_ns;
-		t->memcpy += f->tr[i].memcpy_ns;
-		t->idle += f->tr[i].idle_ns;
-	}
-}
-
 static double
 share(int64_t part, int64_t whole)
 {
@@ -192,8 +176,7 @@ impact(FILE *fp, const struct tl_findings *f, const struct tl_fop *op,
 		    tl_md_ms(save));
 		if (e2e)
 			fprintf(fp, " %s %% of the GPU timeline |",
-			    share(save, total) > 0 && share(save, total) < 0.05 ?
-			    "under 0.1" : tl_md_num(share(save, total), 1));
+			    tl_md_share(share(save, total)));
 		fputc('\n', fp);
 	}
 	fputc('\n', fp);
@@ -264,71 +247,61 @@ op_facts(FILE *fp, const struct tl_fop *op)
 	}
 }
 
-/* The seeds' expected efficiency of a convolution kind, %; 0 none. */
-static int
-conv_expected(const char *pattern, int *lo, int *hi, const char **kind)
-{
-	static const struct { const char *pat, *kind; int lo, hi; } ex[] = {
-		{ "large-kernel convolution", "a 5x5 or larger convolution",
-		    60, 80 },
-		{ "3x3-class convolution", "a 3x3 convolution", 50, 70 },
-		{ "1x1 (pointwise) convolution", "a 1x1 convolution", 40, 60 },
-		{ "depthwise convolution", "a depthwise convolution", 30, 50 },
-		{ NULL, NULL, 0, 0 }
-	};
-	int k;
+/* A convolution kind in words, by enum tl_convkind. */
+static const char *const conv_kind[TL_CONV_N] = {
+	[TL_CONV_LARGE] = "a 5x5 or larger convolution",
+	[TL_CONV_3X3] = "a 3x3 convolution",
+	[TL_CONV_1X1] = "a 1x1 convolution",
+	[TL_CONV_DEPTHWISE] = "a depthwise convolution",
+};
 
-	for (k = 0; pattern != NULL && ex[k].pat != NULL; k++)
-		if (strcmp(pattern, ex[k].pat) == 0) {
-			*lo = ex[k].lo;
-			*hi = ex[k].hi;
-			*kind = ex[k].kind;
-			return 1;
-		}
-	return 0;
-}
+/* An efficiency against its expected range, by enum tl_expect. */
+static const char *const expect_text[] = {
+	[TL_EXP_NONE] = "",
+	[TL_EXP_BELOW] = ("below what is expected; replay it for the DNN "
+	    "library team"),
+	[TL_EXP_WITHIN] = "within the expected range",
+	[TL_EXP_ABOVE] = "above the expected range",
+};
 
 /*
- * The seeds' verdict on an op: a convolution against the efficiency
- * expected for its kernel size, a batch norm against the elementwise
- * baseline (and the baseline against the bandwidth roof).
+ * The seeds' verdict on an op (lib/analysis/verdict): a convolution
+ * against the efficiency expected for its kernel size, a batch norm
+ * against the elementwise baseline (and the baseline against the
+ * bandwidth roof).
  */
 static void
 op_verdict(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
 {
-	const char *kind;
-	double e, bp;
-	int lo, hi;
+	const struct tl_findrules *r = &f->rules;
+	const struct tl_convexpect *x = &tl_conv_expect[op->conv_kind];
 
-	if (tl_category_is(op->cat, "conv") && op->has_eff &&
-	    conv_expected(op->pattern, &lo, &hi, &kind)) {
-		e = op->time_ns > op->claimed_ns ? op->roofline_us * 1e3 /
-		    (double)(op->time_ns - op->claimed_ns) * 100 : op->eff;
+	if (op->conv_expect != TL_EXP_NONE) {
 		fprintf(fp, "- **Expected efficiency:** %d-%d %% of roofline "
-		    "for %s; it reaches %s %%", lo, hi, kind, tl_md_num(e, 1));
+		    "for %s; it reaches %s %%", x->lo, x->hi,
+		    conv_kind[op->conv_kind], tl_md_num(op->conv_eff, 1));
 		if (op->claimed_ns > 0)
 			fprintf(fp, " without its layout conversions (%s %% "
 			    "with them)", tl_md_num(op->eff, 1));
-		fprintf(fp, ": %s.\n", e < lo ? "below what is expected; "
-		    "replay it for the DNN library team" : e > hi ?
-		    "above the expected range" : "within the expected range");
+		fprintf(fp, ": %s.\n", expect_text[op->conv_expect]);
 	}
-	if (tl_category_is(op->cat, "batchnorm") && op->has_base &&
-	    f->peak_tbs > 0) {
-		bp = op->base_tbs / f->peak_tbs * 100;
+	if (op->base_check != TL_BASE_NONE) {
 		fprintf(fp, "- **Against the elementwise baseline:** %s %% of "
 		    "the %s TB/s simple elementwise ops reach here, which is "
 		    "%s %% of the bandwidth roof: ", tl_md_num(op->pct_base, 1),
-		    tl_md_num(op->base_tbs, 3), tl_md_num(bp, 1));
-		if (bp <= 70)
-			fputs("the baseline itself is low (the seeds' test wants "
-			    "it above 70 %), so the comparison cannot single out "
-			    "the normalization kernel; simple ops are slow in "
-			    "this trace too (small tensors, launch-bound).\n", fp);
-		else if (op->pct_base < 20)
-			fputs("under 20 % of a baseline above 70 % of peak: a "
-			    "normalization kernel issue (the seeds' rule).\n",
-			    fp);
+		    tl_md_num(op->base_tbs, 3), tl_md_num(op->base_peak_pct,
+		    1));
+		if (op->base_check == TL_BASE_LOW)
+			fprintf(fp, "the baseline itself is low (the seeds' "
+			    "test wants it above %s %%), so the comparison "
+			    "cannot single out the normalization kernel; simple "
+			    "ops are slow in this trace too (small tensors, "
+			    "launch-bound).\n", tl_md_num(r->base_ok_pct, 0));
+		else if (op->base_check == TL_BASE_KERNEL)
+			fprintf(fp, "under %s %% of a baseline above %s %% of "
+			    "peak: a normalization kernel issue (the seeds' "
+			    "rule).\n", tl_md_num(r->base_issue_pct, 0),
+			    tl_md_num(r->base_ok_pct, 0));
 		else
 			fputs("the kernel keeps up with simple ops.\n", fp);
 	}
@@ -354,30 +327,33 @@ paths(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
 static void
 cat_specific(FILE *fp, const struct tl_findings *f, int c)
 {
+	const struct tl_findrules *r = &f->rules;
 	const struct tl_fcat *k = &f->cat[c];
-	double pct;
-	int i, below = 0, n = 0;
+	const struct tl_convexpect *x = tl_conv_expect;
 
 	if (tl_category_is(c, "conv")) {
-		pct = share(k->layout_ns, k->time_ns);
 		fprintf(fp, "- **Layout conversion:** %s ms of the %s ms of "
 		    "convolution GPU time (%s %%) is layout-conversion kernels "
 		    "(transposes between NCHW and NHWC) launched by the "
 		    "convolutions: ", tl_md_ms(k->layout_ns),
-		    tl_md_ms(k->time_ns), tl_md_num(pct, 1));
-		if (pct > 20)
-			fputs("high; run the model in channels_last "
+		    tl_md_ms(k->time_ns), tl_md_num(k->layout_pct, 1));
+		if (k->layout_level == TL_LEVEL_HIGH)
+			fprintf(fp, "high; run the model in channels_last "
 			    "(model.to(memory_format=torch.channels_last)), "
 			    "which typically removes most of this overhead "
-			    "(30-45 % of convolution time when it is this "
-			    "high).\n", fp);
-		else if (pct > 10)
+			    "(%s-%s %% of convolution time when it is this "
+			    "high).\n", tl_md_num(r->layout_gain_lo, 0),
+			    tl_md_num(r->layout_gain_hi, 0));
+		else if (k->layout_level == TL_LEVEL_MODERATE)
 			fputs("moderate; consider channels_last.\n", fp);
 		else
 			fputs("acceptable.\n", fp);
-		fputs("- **Expected efficiency by kind:** large kernels (5x5 "
-		    "and up) 60-80 %, 3x3 50-70 %, 1x1 40-60 % (memory-bound), "
-		    "depthwise 30-50 % of roofline.\n", fp);
+		fprintf(fp, "- **Expected efficiency by kind:** large kernels "
+		    "(5x5 and up) %d-%d %%, 3x3 %d-%d %%, 1x1 %d-%d %% "
+		    "(memory-bound), depthwise %d-%d %% of roofline.\n",
+		    x[TL_CONV_LARGE].lo, x[TL_CONV_LARGE].hi, x[TL_CONV_3X3].lo,
+		    x[TL_CONV_3X3].hi, x[TL_CONV_1X1].lo, x[TL_CONV_1X1].hi,
+		    x[TL_CONV_DEPTHWISE].lo, x[TL_CONV_DEPTHWISE].hi);
 	}
 	if (tl_category_is(c, "batchnorm")) {
 		if (f->base_tbs > 0) {
@@ -386,53 +362,46 @@ cat_specific(FILE *fp, const struct tl_findings *f, int c)
 			    tl_md_num(f->base_tbs, 3));
 			if (f->peak_tbs > 0)
 				fprintf(fp, " (%s %% of the %s TB/s peak)",
-				    tl_md_num(f->base_tbs / f->peak_tbs * 100,
-				    1), tl_md_num(f->peak_tbs, 2));
+				    tl_md_num(f->base_peak_pct, 1),
+				    tl_md_num(f->peak_tbs, 2));
 			fputs(".", fp);
-			for (i = 0; i < k->nops; i++) {
-				const struct tl_fop *op = &f->op[k->ops[i]];
-
-				if (!op->has_base)
-					continue;
-				n++;
-				if (op->pct_base < 20)
-					below++;
-			}
 			fprintf(fp, " %d of %d memory-bound batchnorm "
-			    "signatures reach less than 20 %% of it", below, n);
-			if (f->peak_tbs > 0 && f->base_tbs / f->peak_tbs > 0.7)
-				fputs(below > 0 ? ": with the baseline above "
-				    "70 % of peak, that points at the "
-				    "normalization kernels, not the hardware.\n" :
-				    ".\n", fp);
+			    "signatures reach less than %s %% of it",
+			    k->nbase_below, k->nbase,
+			    tl_md_num(r->base_issue_pct, 0));
+			if (f->base_good && k->nbase_below > 0)
+				fprintf(fp, ": with the baseline above %s %% of "
+				    "peak, that points at the normalization "
+				    "kernels, not the hardware.\n",
+				    tl_md_num(r->base_ok_pct, 0));
+			else if (f->base_good)
+				fputs(".\n", fp);
 			else if (f->peak_tbs > 0)
 				fprintf(fp, "; the baseline itself is low (%s %% "
-				    "of peak, not above the 70 %% the seeds' "
+				    "of peak, not above the %s %% the seeds' "
 				    "test needs), so simple ops are slow here "
 				    "too and the comparison does not single out "
 				    "the normalization kernels.\n",
-				    tl_md_num(f->base_tbs / f->peak_tbs * 100,
-				    1));
+				    tl_md_num(f->base_peak_pct, 1),
+				    tl_md_num(r->base_ok_pct, 0));
 			else
 				fputs(".\n", fp);
 		} else
 			fputs("- **Elementwise baseline:** none: the trace "
 			    "has no simple elementwise ops to compare with.\n",
 			    fp);
-		if (k->pct_compute >= 10 && k->pct_compute <= 50)
+		if (k->cnn_heavy)
 			fprintf(fp, "- **CNN-heavy workload:** batchnorm is %s "
-			    "%% of compute, typical of CNNs (10-50 %%); "
+			    "%% of compute, typical of CNNs (%s-%s %%); "
 			    "channels_last and fusing batchnorm with "
 			    "convolutions and activations pay off here.\n",
-			    tl_md_num(k->pct_compute, 1));
+			    tl_md_num(k->pct_compute, 1),
+			    tl_md_num(r->cnn_lo_pct, 0),
+			    tl_md_num(r->cnn_hi_pct, 0));
 	}
 	if (tl_category_is(c, "gemm")) {
-		for (i = 0, n = 0; i < k->nops; i++)
-			if (f->op[k->ops[i]].pattern != NULL && strcmp(
-			    f->op[k->ops[i]].pattern, "quantized GEMM") == 0)
-				n++;
 		fprintf(fp, "- **Quantized GEMMs detected:** %d signatures",
-		    n);
+		    k->nquant);
 		if (tl_findings_cat(f, "quant")->present)
 			fprintf(fp, "; quantization ops (`quant`): %d "
 			    "signatures, %s %% of compute",
@@ -494,18 +463,17 @@ static void
 rule_calc(FILE *fp, const struct tl_findings *f, const struct tl_fop *op)
 {
 	const struct tl_findrules *r = &f->rules;
-	double tms = (double)op->time_ns / 1e6;
 
 	fprintf(fp, "  - rule: (%s ms > %s ms: %s, or %s %% of category > "
 	    "%s %%: %s) and efficiency %s %% < %s %%: %s -> %s; priority "
 	    "from %s %% of compute: %s\n",
 	    tl_md_ms(op->time_ns),
 	    tl_md_num(tl_category(op->cat)->bottleneck_ms, 0),
-	    tms > tl_category(op->cat)->bottleneck_ms ? "yes" : "no",
+	    op->rule_time ? "yes" : "no",
 	    tl_md_num(op->pct_category, 1), tl_md_num(r->bottleneck_cat_pct, 0),
-	    op->pct_category > r->bottleneck_cat_pct ? "yes" : "no",
+	    op->rule_share ? "yes" : "no",
 	    eff_text(op), tl_md_num(r->bottleneck_eff, 0),
-	    op->has_eff && op->eff < r->bottleneck_eff ? "yes" : "no",
+	    op->rule_eff ? "yes" : "no",
 	    op->bottleneck ? "bottleneck" : "not a bottleneck",
 	    tl_md_num(op->pct_compute, 2), tl_priority_name(op->prio));
 	if (op->has_eff)
@@ -625,7 +593,6 @@ idle_trace(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t,
 	static const char *hist[4] = { "under 10 us", "10-100 us",
 	    "100 us-1 ms", "1 ms and more" };
 	int b;
-	double issue_us, kern_us;
 
 	if (t->nkernels == 0) {
 		fputs("The stream carries no per-instance GPU events "
@@ -660,17 +627,13 @@ idle_trace(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t,
 	    tl_md_num(share(t->nshort, t->nkernels), 1), tl_md_ms(t->short_ns),
 	    tl_md_num(share(t->short_ns, t->kernel_ns), 1),
 	    tl_md_num((double)t->median_kernel_ns / 1e3, 3));
-	if (t->has_host && t->nkernels > 1) {
-		issue_us = (double)(t->host_last_ns - t->host_first_ns) / 1e3 /
-		    (double)t->nkernels;
-		kern_us = (double)t->kernel_ns / 1e3 / (double)t->nkernels;
+	if (t->has_host && t->nkernels > 1)
 		fprintf(fp, "- **Launch rate:** the host issued one GPU event "
 		    "every %s us on average, the GPU ran one every %s us: %s\n",
-		    tl_md_num(issue_us, 2), tl_md_num(kern_us, 2),
-		    issue_us > kern_us ? "launch-bound: the host cannot keep "
+		    tl_md_num(t->issue_us, 2), tl_md_num(t->kern_us, 2),
+		    t->launch_bound ? "launch-bound: the host cannot keep "
 		    "the GPU fed." : "the host issues work faster than the GPU "
 		    "runs it.");
-	}
 	if (t->nsync > 0)
 		fprintf(fp, "- **Synchronisation:** %lld op(s) copy from device "
 		    "to host (a synchronisation point such as .item() or "
@@ -728,21 +691,19 @@ timeline_rows(FILE *fp, const struct tl_ftimeline *sum, int n)
 	    tl_md_num(share(t->idle, t->total), 1));
 }
 
-static const char *
-dominant_loss(const struct tl_ftimeline *t)
-{
-	if (t->idle >= t->comm && t->idle >= t->memcpy)
-		return "idle time";
-	return t->comm >= t->memcpy ? "exposed communication" :
-	    "exposed memory copies";
-}
+/* What dominates the time that is not computation, by enum tl_loss. */
+static const char *const loss_text[] = {
+	[TL_LOSS_IDLE] = "idle time",
+	[TL_LOSS_COMM] = "exposed communication",
+	[TL_LOSS_MEMCPY] = "exposed memory copies",
+};
 
 /* The cross-rank view of several traces. */
 static void
 ranks(FILE *fp, const struct tl_findings *f)
 {
-	int i, idle = 0;
-	int64_t lo, hi, sum;
+	const struct tl_franks *k = &f->ranks;
+	int i;
 
 	fputs("| Trace | Rank | GPU | Busy (ms) | Idle (ms) | Exposed comm "
 	    "(ms) | Total (ms) |\n|---|---|---|---|---|---|---|\n", fp);
@@ -758,32 +719,17 @@ ranks(FILE *fp, const struct tl_findings *f)
 		fprintf(fp, " | %s | %s | %s | %s |\n", tl_md_ms(t->busy_ns),
 		    tl_md_ms(t->idle_ns), tl_md_ms(t->comm_ns),
 		    tl_md_ms(t->total_ns));
-		if (t->idle_ns > f->tr[idle].idle_ns)
-			idle = i;
-	}
-	lo = hi = sum = f->tr[0].busy_ns;
-	for (i = 1; i < f->ntr; i++) {
-		sum += f->tr[i].busy_ns;
-		if (f->tr[i].busy_ns < lo)
-			lo = f->tr[i].busy_ns;
-		if (f->tr[i].busy_ns > hi)
-			hi = f->tr[i].busy_ns;
 	}
 	fprintf(fp, "\nBusy time per rank: mean %s ms, max %s ms; it spreads "
 	    "from %s to %s ms (%s %% of the fastest); most idle: ",
-	    tl_md_ms(sum / f->ntr), tl_md_ms(hi), tl_md_ms(lo), tl_md_ms(hi),
-	    tl_md_num(share(hi - lo, lo), 1));
-	tl_md_code(fp, f->tr[idle].name, 80);
+	    tl_md_ms(k->sum / f->ntr), tl_md_ms(k->hi), tl_md_ms(k->lo),
+	    tl_md_ms(k->hi), tl_md_num(share(k->hi - k->lo, k->lo), 1));
+	tl_md_code(fp, f->tr[k->idle].name, 80);
 	fputs(". Busy time includes the wait inside collectives, so it does "
 	    "not name a straggler: see Across ranks for who arrives last.\n\n",
 	    fp);
 }
 
-static int
-low_utilisation(const struct tl_findings *f, const struct tl_ftimeline *t)
-{
-	return share(t->compute, t->total) < f->utilisation_min;
-}
 
 /* Links to the charts of the analysis (lib/render/charts.h). */
 static void
@@ -1025,31 +971,16 @@ fair_recs(const struct tl_findings *f, int *idx)
 static const char *
 tl_share_text(const struct tl_findings *f, int64_t ns)
 {
-	double v = share(ns, tl_analyst_timeline(f));
-
-	return v > 0 && v < 0.05 ? "under 0.1" : tl_md_num(v, 1);
+	return tl_md_share(share(ns, tl_analyst_timeline(f)));
 }
 
-/*
- * The op kernel time of the traces: of every op before any filtering
- * (pct_gpu_time says it), at least that of the rows here.
- */
-static int64_t
-op_all(const struct tl_findings *f)
-{
-	int64_t all = (int64_t)(f->op_total_us * 1e3 + 0.5);
-
-	/* pct_gpu_time is rounded: a whole stream comes within 0.1 %. */
-	return (double)all > (double)f->cov.op_ns * 1.001 ? all :
-	    f->cov.op_ns;
-}
 
 /* What the analysis could judge and what it could not (every report). */
 static void
 coverage(FILE *fp, const struct tl_findings *f)
 {
 	const struct tl_fcov *c = &f->cov;
-	int64_t all = op_all(f);
+	int64_t all = f->op_all_ns;
 
 	fprintf(fp, "**Coverage.** Of the %s ms of GPU time attributed to ops, "
 	    "%s %% has a perf model and is judged against its roofline",
@@ -1080,11 +1011,11 @@ coverage(FILE *fp, const struct tl_findings *f)
 	else
 		fputs("not known (the stream does not state them).", fp);
 	fputs("\n\n", fp);
-	if (share(c->analysed_ns, all) < 50)
+	if (f->analysed_low)
 		fprintf(fp, "**Most of the GPU time is beyond this analysis:** "
 		    "only %s %% of it has a perf model or a pattern; the "
 		    "findings below speak for that part only, not for the "
-		    "rest.\n\n", tl_md_num(share(c->analysed_ns, all), 1));
+		    "rest.\n\n", tl_md_num(f->analysed_pct, 1));
 }
 
 /* What a report without recommendations says instead. */
@@ -1092,10 +1023,10 @@ static void
 no_recs(FILE *fp, const struct tl_findings *f)
 {
 	const struct tl_fcov *c = &f->cov;
-	int64_t all = op_all(f);
-	double a = share(c->analysed_ns, all);
+	int64_t all = f->op_all_ns;
+	double a = f->analysed_pct;
 
-	if (a < 50) {
+	if (f->analysed_low) {
 		fprintf(fp, "No recommendation: the analysable part of the GPU "
 		    "time is %s %%, too little to judge the trace. What this "
 		    "analysis cannot see: ", tl_md_num(a, 1));
@@ -1180,7 +1111,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	char id[32];
 	int idx[FAIR_RECS], i, c, n, nrec, big = -1, smaller = 0;
 
-	tl_report_timeline(f, &t);
+	t = f->tl;
 	title(fp, f, o, "standalone analysis");
 	nrec = fair_recs(f, idx);
 	tl_report_xrank(fp, f);
@@ -1191,10 +1122,10 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 			big = c;
 	fprintf(fp, "The GPU computes %s %% of the time", tl_md_num(share(
 	    t.compute, t.total), 1));
-	if (low_utilisation(f, &t))
+	if (f->low_util)
 		fprintf(fp, ", below the %s %% a well-fed GPU reaches; %s "
 		    "dominates the rest", tl_md_num(f->utilisation_min, 0),
-		    dominant_loss(&t));
+		    loss_text[f->loss]);
 	fputs(".", fp);
 	if (big >= 0)
 		fprintf(fp, " %s ops take the most GPU time.",
@@ -1431,7 +1362,7 @@ fusion(FILE *fp, const struct tl_findings *f)
 	for (i = 0; i < f->nmod && n < 15; i++) {
 		const struct tl_fmod *m = &f->mod[i];
 
-		if (m->heavy || m->kernels < 4)
+		if (!m->candidate)
 			continue;
 		fputs("| ", fp);
 		tl_md_code(fp, m->path, 160);
@@ -1645,7 +1576,7 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	struct tl_ftimeline t;
 	int i, c, n;
 
-	tl_report_timeline(f, &t);
+	t = f->tl;
 	title(fp, f, o, "standalone analysis (rough)");
 	fputs("## Analysis Process Summary\n\n### Step 1: Inputs\n\n", fp);
 	for (i = 0; i < f->ntr; i++) {
@@ -1667,7 +1598,7 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	fprintf(fp, "\nUtilisation = computation / total = %s / %s = %s %% "
 	    "(flag below %s %%: %s).\n\n", tl_md_ms(t.compute / f->ntr),
 	    tl_md_ms(t.total / f->ntr), tl_md_num(share(t.compute, t.total), 1),
-	    tl_md_num(f->utilisation_min, 0), low_utilisation(f, &t) ?
+	    tl_md_num(f->utilisation_min, 0), f->low_util ?
 	    "flagged" : "fine");
 	if (f->ntr > 1) {
 		fputs("Per rank:\n\n", fp);

@@ -31,10 +31,4 @@ void tl_report_rough(FILE *fp, const struct tl_findings *f,
 void tl_report_category(FILE *fp, const struct tl_findings *f, int cat,
     const struct tl_report_opts *o);
 
-/* Pooled timeline of all traces. */
-struct tl_ftimeline {
-	int64_t total, busy, compute, comm, memcpy, idle;
-};
-void tl_report_timeline(const struct tl_findings *f, struct tl_ftimeline *t);
-
 #endif

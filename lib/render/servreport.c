@@ -67,7 +67,7 @@ between(FILE *fp, const struct tl_serving *s)
 	    "GPU span; longest %s ms): the host's scheduling, sampling and "
 	    "input preparation between steps. %s\n", tl_md_ms(s->gap_ns),
 	    s->ngaps, tl_md_num(pct(s->gap_ns, s->span_ns), 1),
-	    tl_md_ms(s->gap_max_ns), pct(s->gap_ns, s->span_ns) >= 5 ?
+	    tl_md_ms(s->gap_max_ns), s->gap_worth ?
 	    "Overlap it with the GPU (asynchronous scheduling, graph "
 	    "replay of the step) or batch more per step." :
 	    "Small: not worth acting on.");
