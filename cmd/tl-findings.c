@@ -24,6 +24,7 @@ static const char usage_str[] =
     "                   [--critical PCT,EFF] [--high PCT,EFF] [--medium PCT]\n"
     "                   [--replay PCT,EFF] [--utilisation PCT]\n"
     "                   [--ranks-per-node N] [--net-bandwidth GBS]\n"
+    "                   [--failed FILE]\n"
     "                   [--ref FILE --target FILE] [file ...]\n";
 
 static const char help_str[] =
@@ -60,6 +61,9 @@ static const char help_str[] =
     "                         whose group fits in one node is judged\n"
     "                         against the GPU's links, others against\n"
     "                         --net-bandwidth\n"
+    "      --failed FILE      the traces that could not be analysed, one\n"
+    "                         \"TRACE: why\" a line (tl.mk writes it):\n"
+    "                         listed at the top of the report\n"
     "      --net-bandwidth G  the network's bandwidth per GPU, GB/s in one\n"
     "                         direction (with --ranks-per-node)\n"
     "      --ref FILE         with a comparison: the reference's op stream,\n"
@@ -144,7 +148,7 @@ pair(const char *s, const char *name, double *v, int n)
 enum {
 	OPT_CHARTS = 256, OPT_REPORT, OPT_REPLAY, OPT_TITLE, OPT_BOTTLENECK,
 	OPT_MEDIUM, OPT_TOP, OPT_UTILISATION, OPT_REF, OPT_TARGET,
-	OPT_RANKS_PER_NODE, OPT_NET_BANDWIDTH
+	OPT_RANKS_PER_NODE, OPT_NET_BANDWIDTH, OPT_FAILED
 };
 
 int
@@ -154,6 +158,7 @@ main(int argc, char *argv[])
 		{ "bottleneck", required_argument, NULL, OPT_BOTTLENECK },
 		{ "charts", required_argument, NULL, OPT_CHARTS },
 		{ "category", required_argument, NULL, 'C' },
+		{ "failed", required_argument, NULL, OPT_FAILED },
 		{ "fail-on", required_argument, NULL, 'F' },
 		{ "high", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
@@ -268,6 +273,11 @@ main(int argc, char *argv[])
 				usage(stderr, TL_EXIT_USAGE);
 			}
 			f.ranks_per_node = (long)v[0];
+			break;
+		case OPT_FAILED:
+			free(f.failed);
+			if ((f.failed = tl_slurp(optarg, NULL)) == NULL)
+				tl_die("%s:", optarg);
 			break;
 		case OPT_NET_BANDWIDTH:
 			pair(optarg, "net-bandwidth", v, 1);

@@ -1436,6 +1436,8 @@ tl_findings_free(struct tl_findings *f)
 		free(f->xr);
 		f->xr = NULL;
 	}
+	free(f->failed);
+	f->failed = NULL;
 	for (i = 0; i < f->nop; i++) {
 		struct tl_fop *op = &f->op[i];
 

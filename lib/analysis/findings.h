@@ -434,6 +434,11 @@ struct tl_findings {
 	/* the user's: ranks per node, network GB/s per GPU; 0 unknown */
 	long ranks_per_node;
 	double net_gbs;
+	/*
+	 * The traces that could not be analysed, "TRACE: why" a line (the
+	 * user's, tl-findings --failed; NULL none); tl_findings_free frees it.
+	 */
+	char *failed;
 };
 
 /* A module instance and what ran under it (fusion candidates). */

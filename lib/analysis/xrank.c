@@ -802,6 +802,7 @@ tl_xrank_finish(struct tl_xrank *x)
 		x->small_per_step /= x->nsteps;
 		x->coll_ns /= x->nsteps;
 		x->exposed_ns /= x->nsteps;
+		x->latency_bound = x->small_per_step >= TL_XSMALL_STEP;
 		return;
 	}
 	/* One job? */
@@ -993,6 +994,21 @@ tl_xrank_finish(struct tl_xrank *x)
 	x->small_per_step /= nsteps;
 	x->coll_ns /= nsteps;
 	x->exposed_ns /= nsteps;
+	x->latency_bound = x->small_per_step >= TL_XSMALL_STEP;
+	x->xfer_bound = x->straggler < 0 && x->xfer_ns > x->wait_ns;
+	{
+		int64_t *w = tl_calloc((size_t)x->nrk, sizeof(*w));
+		size_t n = (size_t)x->nrk;
+
+		for (r = 0; r < x->nrk; r++)
+			w[r] = x->rk[r].wait_ns / nsteps;
+		qsort(w, n, sizeof(*w), cmp_i64);
+		x->wait_q[0] = w[0];
+		x->wait_q[1] = w[n / 2];
+		x->wait_q[2] = w[(n * 9) / 10 < n ? (n * 9) / 10 : n - 1];
+		x->wait_q[3] = w[n - 1];
+		free(w);
+	}
 out:
 	free(idx);
 	free(g);

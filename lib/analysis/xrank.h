@@ -90,6 +90,8 @@ struct tl_xtype {
 };
 
 #define TL_XTYPE_MAX 16
+/* Collectives under 1 MiB a step from which they are latency-bound. */
+#define TL_XSMALL_STEP 8
 #define TL_XTOP 10
 
 /* The straggler's extra time by op name, against the median rank. */
@@ -150,6 +152,11 @@ struct tl_xrank {
 	struct tl_xtype type[TL_XTYPE_MAX];
 	int ntype;
 	long small_per_step;	/* instances under 1 MiB a step */
+	int latency_bound;	/* TL_XSMALL_STEP of them or more a step */
+	int xfer_bound;		/* no straggler and the transfer after the
+				   last arrival exceeds the median wait */
+	int64_t wait_q[4];	/* wait a step over the ranks: min, median,
+				   90th percentile, max */
 	int64_t coll_ns, exposed_ns;	/* per rank and step: collective
 					   kernel time and its exposed part */
 	long unknown_type;	/* matched instances of unknown type */

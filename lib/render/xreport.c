@@ -1,6 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/xrank.h"
 #include "render/mdtext.h"
@@ -21,14 +22,6 @@ static double
 pct(int64_t a, int64_t b)
 {
 	return b > 0 ? (double)a / (double)b * 100 : 0;
-}
-
-static int
-cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* One job? Flags at the top, and what can still be told. */
@@ -124,7 +117,7 @@ types(FILE *fp, const struct tl_xrank *x, int single)
 	    "rank runs alongside (overlap ratio %s %%).", tl_md_ms(x->coll_ns),
 	    tl_md_ms(x->exposed_ns), tl_md_num(pct(x->exposed_ns, x->coll_ns),
 	    1), tl_md_num(100 - pct(x->exposed_ns, x->coll_ns), 1));
-	if (x->small_per_step >= 8)
+	if (x->latency_bound)
 		fprintf(fp, " %ld collectives a step move under 1 MiB each: "
 		    "they are latency-bound (each costs the link's latency "
 		    "whatever its size); merge them into fewer, larger ones "
@@ -137,21 +130,13 @@ types(FILE *fp, const struct tl_xrank *x, int single)
 static void
 spread(FILE *fp, const struct tl_xrank *x)
 {
-	int64_t *w = calloc((size_t)x->nrk, sizeof(*w));
-	int i, r;
+	int i;
 	int64_t ns = x->nsteps > 0 ? x->nsteps : 1;
 
-	if (w == NULL)
-		return;
-	for (r = 0; r < x->nrk; r++)
-		w[r] = x->rk[r].wait_ns / ns;
-	qsort(w, (size_t)x->nrk, sizeof(*w), cmp_i64);
 	fprintf(fp, "Wait inside the collectives per step, over the %d "
 	    "ranks: min %s ms, median %s ms, 90th percentile %s ms, max %s "
-	    "ms.\n\n", x->nrk, tl_md_ms(w[0]), tl_md_ms(w[x->nrk / 2]),
-	    tl_md_ms(w[(x->nrk * 9) / 10 < x->nrk ? (x->nrk * 9) / 10 :
-	    x->nrk - 1]), tl_md_ms(w[x->nrk - 1]));
-	free(w);
+	    "ms.\n\n", x->nrk, tl_md_ms(x->wait_q[0]), tl_md_ms(x->wait_q[1]),
+	    tl_md_ms(x->wait_q[2]), tl_md_ms(x->wait_q[3]));
 	fprintf(fp, "The %d rank%s that arrive latest:\n\n| Rank | Arrives "
 	    "after the median rank, per step (ms) | Last at | Waits per "
 	    "step (ms) | Clock offset (ms) | Step (ms) |\n"
@@ -170,15 +155,51 @@ spread(FILE *fp, const struct tl_xrank *x)
 	fputc('\n', fp);
 }
 
+/* The traces that could not be analysed (tl-findings --failed). */
+static void
+failed(FILE *fp, const char *list)
+{
+	const char *s, *e;
+	long n = 0;
+
+	for (s = list; *s != '\0'; s = *e != '\0' ? e + 1 : e) {
+		e = s + strcspn(s, "\n");
+		n += e > s;
+	}
+	if (n == 0)
+		return;
+	fprintf(fp, "> **%ld trace%s could not be analysed** and %s left out "
+	    "of everything below:\n", n, n == 1 ? "" : "s", n == 1 ? "is" :
+	    "are");
+	for (s = list; *s != '\0'; s = *e != '\0' ? e + 1 : e) {
+		char line[512];
+		size_t k;
+
+		e = s + strcspn(s, "\n");
+		if (e == s)
+			continue;
+		k = (size_t)(e - s) < sizeof(line) - 1 ? (size_t)(e - s) :
+		    sizeof(line) - 1;
+		memcpy(line, s, k);
+		line[k] = '\0';
+		fputs("> - ", fp);
+		tl_md_code(fp, line, 300);
+		fputc('\n', fp);
+	}
+	fputc('\n', fp);
+}
+
 void
 tl_report_xrank(FILE *fp, const struct tl_findings *f)
 {
 	const struct tl_xrank *x = f->xr;
 	int i, s;
 
+	if (f->failed != NULL)
+		failed(fp, f->failed);
 	if (x == NULL || x->nin == 0)
 		return;
-	if (f->ntr < 2) {
+	if (f->ntr <= 1) {
 		fputs("## Collectives\n\n", fp);
 		types(fp, x, 1);
 		return;
@@ -283,7 +304,7 @@ tl_report_xrank(FILE *fp, const struct tl_findings *f)
 		    "or NIC that is slow at times (the trace cannot tell "
 		    "which rank's).", x->slow_inst, x->slow_inst == 1 ? "" :
 		    "s", tl_md_ms(x->slow_extra_ns));
-	if (s < 0 && x->xfer_ns > x->wait_ns)
+	if (x->xfer_bound)
 		fputs(" With no straggler, the collectives' own time is the "
 		    "cost: compare the bus bandwidth below with the link's "
 		    "(a slow link or NIC shows here, not as a late rank).",
