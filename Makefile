@@ -17,6 +17,8 @@ BIN = \
 LIBOBJ = \
 	lib/analysis/analyst.o \
 	lib/analysis/cmpfind.o \
+	lib/analysis/culprits.o \
+	lib/analysis/culprits_table.o \
 	lib/analysis/compare.o \
 	lib/analysis/efficiency.o \
 	lib/analysis/findings.o \
@@ -37,6 +39,7 @@ LIBOBJ = \
 	lib/common/json.o \
 	lib/common/jsonw.o \
 	lib/common/outfile.o \
+	lib/common/pool.o \
 	lib/common/strmap.o \
 	lib/common/tabfile.o \
 	lib/common/tsv.o \
@@ -69,6 +72,7 @@ LIBOBJ = \
 	lib/render/chartlist.o \
 	lib/render/charts.o \
 	lib/render/cmpreport.o \
+	lib/render/idlerep.o \
 	lib/render/mdtext.o \
 	lib/render/outdir.o \
 	lib/render/patreport.o \
@@ -88,6 +92,7 @@ LIBOBJ = \
 	lib/stream/kernels_table.o \
 	lib/stream/kernlist.o \
 	lib/stream/kerntable.o \
+	lib/stream/known.o \
 	lib/stream/ops_table.o \
 	lib/stream/optable.o \
 	lib/stream/rules.o \
@@ -105,16 +110,18 @@ LIBOBJ = \
 	lib/trace/opstream.o \
 	lib/trace/rollup.o \
 	lib/trace/timeline.o \
+	lib/trace/culprit.o \
 	lib/trace/trace.o \
 	lib/trace/tree.o
 
 # Generated tables and the model families have no header of their own.
-GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o \
+GENOBJ = lib/analysis/culprits_table.o lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o \
 	lib/stream/categories_table.o lib/stream/kernels_table.o lib/stream/ops_table.o
 LIBHDR = \
 	lib/analysis/analyst.h \
 	lib/analysis/cmpfind.h \
 	lib/analysis/compare.h \
+	lib/analysis/culprits.h \
 	lib/analysis/efficiency.h \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
@@ -155,6 +162,7 @@ LIBHDR = \
 	lib/render/chartlist.h \
 	lib/render/charts.h \
 	lib/render/cmpreport.h \
+	lib/render/idlerep.h \
 	lib/render/mdtext.h \
 	lib/render/outdir.h \
 	lib/render/patreport.h \
@@ -169,6 +177,7 @@ LIBHDR = \
 	lib/stream/category.h \
 	lib/stream/kernlist.h \
 	lib/stream/kerntable.h \
+	lib/stream/known.h \
 	lib/stream/optable.h \
 	lib/stream/rules.h \
 	lib/stream/schema.h \
@@ -185,6 +194,7 @@ LIBHDR = \
 	lib/trace/opstream.h \
 	lib/trace/rollup.h \
 	lib/trace/timeline.h \
+	lib/trace/culprit.h \
 	lib/trace/trace.h \
 	lib/trace/tree.h
 
@@ -214,6 +224,7 @@ UNIT = \
 	tests/unit/test_model_softmax \
 	tests/unit/test_outdir \
 	tests/unit/test_pipe \
+	tests/unit/test_pool \
 	tests/unit/test_replay \
 	tests/unit/test_scan \
 	tests/unit/test_schema \
@@ -248,6 +259,9 @@ MAN5 = man/tl-format.5
 MAN7 = man/tl.7
 
 all: $(BIN)
+
+lib/analysis/culprits_table.c: share/tl/culprits.tsv tests/tools/embed.awk
+	awk -v name=tl_default_culprits -f tests/tools/embed.awk share/tl/culprits.tsv > $@
 
 lib/stream/categories_table.c: share/tl/categories.tsv tests/tools/embed.awk
 	awk -v name=tl_default_categories -f tests/tools/embed.awk share/tl/categories.tsv > $@
@@ -343,6 +357,12 @@ asan:
 	$(MAKE) clean
 	$(MAKE) all $(UNIT) $(TOOLS) $(CATTEST) CFLAGS="$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="$(LDFLAGS) -fsanitize=address,undefined"
 
+# ThreadSanitizer build of everything (CI runs the threaded cases of the
+# suite under it: sh tests/run.sh --threads 4).
+tsan:
+	$(MAKE) clean
+	$(MAKE) all $(UNIT) $(TOOLS) $(CATTEST) CFLAGS="$(CFLAGS) -O1 -fsanitize=thread -fno-omit-frame-pointer" LDFLAGS="$(LDFLAGS) -fsanitize=thread"
+
 bench: all $(TOOLS)
 	sh tests/bench.sh
 
@@ -425,7 +445,7 @@ install: all
 	    exit 1; \
 	done
 	mkdir -p $(DESTDIR)$(SHAREDIR)/models
-	cp -f share/tl/categories.tsv share/tl/kernels.tsv share/tl/ops.tsv share/tl/gpus.tsv $(DESTDIR)$(SHAREDIR)/
+	cp -f share/tl/categories.tsv share/tl/culprits.tsv share/tl/kernels.tsv share/tl/ops.tsv share/tl/gpus.tsv $(DESTDIR)$(SHAREDIR)/
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 	cp -f share/tl/replay/* $(DESTDIR)$(SHAREDIR)/replay/
@@ -441,4 +461,4 @@ clean:
 	    $(CATTEST) tests/category/categories_table.c
 	rm -rf fuzz/obj fuzz/bin
 
-.PHONY: all check static asan bench fuzz install uninstall clean
+.PHONY: all check static asan tsan bench fuzz install uninstall clean

@@ -13,6 +13,7 @@
 #include "stream/optable.h"
 #include "stream/schema.h"
 #include "trace/capture.h"
+#include "trace/input.h"
 #include "trace/iter.h"
 #include "trace/opstream.h"
 #include "trace/timeline.h"
@@ -21,8 +22,9 @@
 
 static const char usage_str[] =
     "usage: tl-parse [--csv] [--trace-name NAME] [--ops FILE] [--threads N]\n"
+    "                [--quiet]\n"
     "                [--step N | --window START,END | --steady[=N]]\n"
-    "                [--stack | --no-context]\n"
+    "                [--stack | --no-context] [--no-culprits]\n"
     "                [--launchers | --timeline [--per-device] | --kernels | --meta |\n"
     "                 --iterations]\n"
     "                [--include-unlinked] [--capture PATH ... | --no-capture]\n"
@@ -42,6 +44,8 @@ static const char help_str[] =
     "  -S, --stack             every Python frame: the whole call_stack\n"
     "  -N, --no-context        skip the Python frames: module and\n"
     "                          call_stack empty (faster)\n"
+    "      --no-culprits       leave the idle gaps' culprits out: idle_gaps\n"
+    "                          and the noise columns empty (faster)\n"
     "  -l, --launchers         one row per launching op, direct kernels\n"
     "  -t, --timeline          print the GPU timeline instead\n"
     "  -d, --per-device        with --timeline, one timeline per GPU\n"
@@ -55,12 +59,17 @@ static const char help_str[] =
     "      --no-capture        leave graph launches by kernel family\n"
     "      --kernel-table FILE kernel-name table instead of the built-in one\n"
     "  -j, --threads N         read the events and write the rows on N threads\n"
-    "                          (default: one per online CPU; same output)\n"
+    "                          (default: one per CPU it may run on, at most 8;\n"
+    "                          same output)\n"
+    "  -q, --quiet             no progress line on a terminal\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n";
 
 /* Long options without a letter. */
-enum { OPT_NO_CAPTURE = 256, OPT_CAPTURE, OPT_KERNEL_TABLE, OPT_STEADY };
+enum {
+	OPT_NO_CAPTURE = 256, OPT_CAPTURE, OPT_KERNEL_TABLE, OPT_STEADY,
+	OPT_NO_CULPRITS
+};
 
 /* The call_stack frames written without --stack, innermost first. */
 #define CONTEXT_DEPTH 8
@@ -81,7 +90,7 @@ static struct {
 } opt;
 
 static struct tl_writer w;
-static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0, 0 };
+static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0, 0, 0 };
 static int header_done;
 
 
@@ -204,6 +213,7 @@ merge_capture(struct tl_trace *t)
 	memset(&o, 0, sizeof(o));
 	/* Their frames too: the module context of the ops they attribute. */
 	o.keep_python = keep_python();
+	o.no_culprit_frames = os.no_culprits;
 	o.threads = (int)opt.threads;
 	o.launch_kernels = 1;
 	cap = tl_calloc(l->n, sizeof(*cap));
@@ -229,6 +239,31 @@ merge_capture(struct tl_trace *t)
 	tl_capture_list_free(&beside);
 }
 
+/*
+ * One line when the trace holds device events tl does not read, or no
+ * GPU events: the device kinds it holds, by event category.
+ */
+static void
+warn_devices(const struct tl_trace *t, long ngpu)
+{
+	static const char reads[] = "tl reads only GPU events (kernel, "
+	    "gpu_memcpy, gpu_memset)";
+	char gpu[256], other[512];
+
+	tl_trace_devices(t, gpu, sizeof(gpu), other, sizeof(other));
+	if (ngpu == 0 && other[0] != '\0')
+		tl_warn("%s: the trace has no GPU events; its device events "
+		    "are %s, which tl does not read: nothing to attribute; %s",
+		    t->path, other, reads);
+	else if (ngpu == 0)
+		tl_warn("%s: the trace has no GPU events and no events of "
+		    "another device (host events only): nothing to attribute; "
+		    "%s", t->path, reads);
+	else if (other[0] != '\0')
+		tl_warn("%s: the trace also has device events tl does not "
+		    "read: %s; %s", t->path, other, reads);
+}
+
 static int
 parse_file(const char *path)
 {
@@ -242,6 +277,7 @@ parse_file(const char *path)
 
 	memset(&o, 0, sizeof(o));
 	o.keep_python = keep_python();
+	o.no_culprit_frames = os.no_culprits;
 	o.trace_name = opt.trace_name;
 	o.threads = (int)opt.threads;
 	if ((t = tl_trace_read(path, &o)) == NULL)
@@ -257,9 +293,8 @@ parse_file(const char *path)
 		return 1;
 	}
 	tl_tree_stats(t, &s);
-	if (s.gpu == 0 && opt.view != V_META)
-		tl_warn("%s: the trace has no GPU events (kernels, memcpy, "
-		    "memset): nothing to attribute", t->path);
+	if (opt.view != V_META)
+		warn_devices(t, s.gpu);
 	tl_timeline(t, &win, TL_ALL_DEVICES, opt.unlinked, &tl);
 	if (opt.view == V_TIMELINE)
 		warn_left_out(t, &s, &tl, -1);
@@ -332,6 +367,7 @@ main(int argc, char *argv[])
 		{ "kernels", no_argument, NULL, 'k' },
 		{ "launchers", no_argument, NULL, 'l' },
 		{ "meta", no_argument, NULL, 'm' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "trace-name", required_argument, NULL, 'n' },
 		{ "no-context", no_argument, NULL, 'N' },
 		{ "ops", required_argument, NULL, 'O' },
@@ -344,13 +380,14 @@ main(int argc, char *argv[])
 		{ "capture", required_argument, NULL, OPT_CAPTURE },
 		{ "no-capture", no_argument, NULL, OPT_NO_CAPTURE },
 		{ "kernel-table", required_argument, NULL, OPT_KERNEL_TABLE },
+		{ "no-culprits", no_argument, NULL, OPT_NO_CULPRITS },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch, rval = 0;
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
-	while ((ch = getopt_long(argc, argv, "cdhij:klmNn:O:s:StuVw:", longopts,
+	while ((ch = getopt_long(argc, argv, "cdhij:klmNn:O:qs:StuVw:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case OPT_CAPTURE:
@@ -362,6 +399,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_KERNEL_TABLE:
 			opt.kernel_table = optarg;
+			break;
+		case OPT_NO_CULPRITS:
+			os.no_culprits = 1;
 			break;
 		case 'c':
 			opt.csv = 1;
@@ -403,6 +443,9 @@ main(int argc, char *argv[])
 		case 'N':
 			opt.nocontext = 1;
 			break;
+		case 'q':
+			tl_input_quiet(1);
+			break;
 		case 'n':
 			opt.trace_name = optarg;
 			break;
@@ -443,6 +486,10 @@ main(int argc, char *argv[])
 	}
 	if (opt.stack && opt.nocontext) {
 		tl_warn("--stack and --no-context exclude each other");
+		usage(stderr, TL_EXIT_USAGE);
+	}
+	if (os.no_culprits && opt.view != V_OPS && opt.view != V_LAUNCHERS) {
+		tl_warn("--no-culprits goes with the op stream or --launchers");
 		usage(stderr, TL_EXIT_USAGE);
 	}
 	if (opt.per_device && opt.view != V_TIMELINE) {

@@ -135,6 +135,38 @@ parse_rows() {
 	k=$(awk -v s="$first" -v b="$srcbytes" 'BEGIN { k = int(s * 1e6 / b); if (k * b < s * 1e6) k++; print k }')
 	big=.bench/$(basename "$src" .json.gz)-x$k.json
 
+	# Idle culprits (issue 29): the whole default analysis with and
+	# without them (tl-parse --no-culprits), CPU time and peak RSS, on
+	# the first size's trace and on a gap-heavy trace of about the same
+	# size: the DataLoader-bound fixture of tests/gen/gen-idle.py
+	# multiplied.  Target: at most 10 % more CPU, peak RSS within 10 %
+	# of the JSON.
+	gsrc=tests/data/idle/idle-dataloader.json
+	gk=$(awk -v s="$first" -v b="$(wc -c < "$gsrc")" 'BEGIN { k = int(s * 1e6 / b); if (k * b < s * 1e6) k++; print k }')
+	gap=.bench/idle-dataloader-x$gk.json.gz
+	if [ ! -f "$gap" ] || [ "$gap" -ot "$gsrc" ] || [ "$gap" -ot "$MUL.c" ]; then
+		echo "bench: building $gap ($gk copies) ..." >&2
+		"$MUL" "$gk" "$gsrc" "$gap.tmp.gz" && mv "$gap.tmp.gz" "$gap"
+	fi
+	echo
+	echo "### Idle culprits: the whole default analysis with and without them"
+	echo
+	echo "| command | wall s | best s | CPU s | MB/s | peak RSS MB | RSS / JSON | × igzip -dc |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+	REF=
+	for w in bench gap; do
+		if [ $w = bench ]; then f=$big.gz; bytes=$(wc -c < "$big"); else
+			f=$gap; bytes=$(gzip -dc "$gap" | wc -c); fi
+		row "$w trace, $(mb "$bytes") MB: the pipeline" "$bytes" "cul.$w" "$(printf "$pipe" "$f")"
+		row "$w trace: the same with tl-parse --no-culprits" "$bytes" "cul.$w.no" "$(printf "$pipe" "--no-culprits $f")"
+	done
+	echo
+	for w in bench gap; do
+		awk -v a="cul.$w" -v b="cul.$w.no" -v w="$w" '
+		    $1 == a { cpu = $5; rss = $4 } $1 == b { cpu0 = $5 }
+		    END { if (cpu0 > 0) printf "- %s trace: the culprits cost %+.1f %% CPU (target: at most +10 %%)\n", w, (cpu / cpu0 - 1) * 100 }' "$res"
+	done
+
 	# Threads: the first size's gzip trace on 2, 4 ... threads below the
 	# CPUs (1 and all of them are in its table above); the last column is
 	# each time over one thread's there.  None on two CPUs.

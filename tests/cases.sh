@@ -41,6 +41,8 @@ if need_shared "--threads on a trace of many rows"; then
 	check "--threads 1 and 3: the same op stream formatted on several threads (TSV, CSV, --stack, --launchers)" \
 	    "for v in '' --csv --stack -l; do $P -j 1 \$v $T/mi300-resnet-act-checkpoint.json.gz > $tmp/a && $P -j 3 \$v $T/mi300-resnet-act-checkpoint.json.gz > $tmp/b && [ \$(wc -l < $tmp/a) -gt 600 ] && cmp $tmp/a $tmp/b || exit 1; done"
 fi
+check "progress line on a terminal only, not with --quiet (tests/progress.sh)" \
+    "sh tests/progress.sh $P $SAMPLE"
 check "--threads: the same errors on bad input" \
     "for f in tests/bad/*.json*; do $P -j 1 \$f > $tmp/a 2> $tmp/ea; r1=\$?; $P -j 3 \$f > $tmp/b 2> $tmp/eb; [ \$? = \$r1 ] && cmp -s $tmp/a $tmp/b && cmp -s $tmp/ea $tmp/eb || { echo \$f; exit 1; }; done"
 
@@ -94,9 +96,9 @@ check "frames before their cpu_op: the file is read again, context as --stack" \
 check "frames before their cpu_op on stdin: no module context, a warning" \
     "$P < $tmp/late.json 2> $tmp/e | awk -F'\t' 'NR == 2 { exit \$(NF-1) != \"\" || \$NF != \"\" }' &&
      grep -q 'no module context from standard input' $tmp/e"
-check "--no-context: module and call_stack empty, the rest the same" \
-    "$P -N $SAMPLE > $tmp/a && $P $SAMPLE > $tmp/b && [ \$(awk -F'\t' 'NR > 1 && (\$(NF-1) != \"\" || \$NF != \"\")' $tmp/a | wc -l) = 0 ] &&
-     awk -F'\t' -v OFS='\t' '{ NF -= 2; print }' $tmp/a > $tmp/a2 && awk -F'\t' -v OFS='\t' '{ NF -= 2; print }' $tmp/b > $tmp/b2 && cmp $tmp/a2 $tmp/b2 &&
+check "--no-context: module, call_stack and trace_python_frames empty, the rest but idle_gaps the same" \
+    "$P -N $SAMPLE > $tmp/a && $P $SAMPLE > $tmp/b && [ \$(awk -F'\t' 'NR > 1 && (\$(NF-2) != \"\" || \$(NF-1) != \"\" || \$NF != \"\")' $tmp/a | wc -l) = 0 ] &&
+     awk -F'\t' -v OFS='\t' '{ NF -= 6; print }' $tmp/a > $tmp/a2 && awk -F'\t' -v OFS='\t' '{ NF -= 6; print }' $tmp/b > $tmp/b2 && cmp $tmp/a2 $tmp/b2 &&
      head -1 $tmp/a | grep -q 'module	call_stack\$'"
 check "--stack with --no-context: exit 2" "$P -S -N $SAMPLE > /dev/null 2>&1; [ \$? = 2 ]"
 check "numbers do not depend on --stack" \
@@ -385,8 +387,9 @@ check "compare: an op of one side only is kept and marked (ref_only, target_only
      awk -F'\t' '\$2 == \"aten::mm\" { m++; if (\$1 != \"ref_only\" || \$3 != \"-\" \$4 || \$5 != \"\" || \$6 != 0) { bad = 1; exit } next } \$1 != \"both\" { bad = 1; exit } END { exit bad || (m == 0) }' && \
      $Q --ref $tmp/nomm.tsv --target $tmp/s.tsv | $COLS=match,name,delta_time_us,target_kernel_time_us,explained,unexplained_time_us,delta_pct | \
      awk -F'\t' '\$2 == \"aten::mm\" { m++; if (\$1 != \"target_only\" || \$3 != \$4 || \$5 != \"no\" || \$6 != \$4 || \$7 != \"\") { bad = 1; exit } } END { exit bad || (m == 0) }'"
-check "compare: the GPU from --ref-hw when the stream names none; an error otherwise" \
-    "cut -f1-32 $tmp/s.tsv > $tmp/nogpu.tsv && { $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 1 ]; } && \
+check "compare: the GPU from --ref-hw when the stream names none; a warning otherwise, an error with --strict-hw" \
+    "cut -f1-32 $tmp/s.tsv > $tmp/nogpu.tsv && { $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 0 ]; } && \
+     grep -q 'give --ref-hw NAME' $tmp/e && { $Q -x --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 1 ]; } && \
      grep -q 'give --ref-hw NAME' $tmp/e && \
      $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv --ref-hw h100 | $COLS=ref_hw,target_hw | sort -u | grep -qx 'h100	mi300x'"
 check "compare: same-kind roofs: achievable on two MI300X, dense peak with --roof peak" \
@@ -431,6 +434,52 @@ if need_shared "compare on real traces"; then
 	     awk -F'\t' '\$1 != \"\" { n++; if (\$2 != \"yes\" || \$3 != 10000) { bad = 1; exit } } END { exit bad || (n < 20) }' && \
 	     [ \$($Q --ref $tmp/h.tsv --target $tmp/m.tsv | $COLS=explained | grep -c no) -gt 5 ]"
 fi
+
+# Idle culprits (issue 29; the numbers are checked by tests/idle.py):
+# the known-culprit table, a user's table over it, and a comparison.
+ID=tests/data/idle
+for n in dataloader nopython zerograd sync; do
+	$P $ID/idle-$n.json 2>/dev/null | $E --hw h100 > $tmp/idle-$n.tsv
+done
+check "findings: the single-process DataLoader is a known culprit with its action" \
+    "$F $tmp/idle-dataloader.tsv > $tmp/r.md && grep -q '^1\. \*\*Single-process DataLoader' $tmp/r.md && grep -q 'num_workers=N' $tmp/r.md"
+check "findings: .item() credits the sync with its wait only; log_metrics is the culprit" \
+    "$F --report rough $tmp/idle-sync.tsv > $tmp/r.md && grep -q 'synchronisation wait: .cudaStreamSynchronize. | .train.py(40): train_step. | 0.005 |' $tmp/r.md && \
+     grep -q '.train.py(50): log_metrics. (Python) | .train.py(40): train_step. | 2.067 |' $tmp/r.md && grep -q 'Logging on the training thread' $tmp/r.md"
+check "findings: zero_grad and its set_to_none action" \
+    "$F $tmp/idle-zerograd.tsv | grep -q 'set_to_none=True'"
+check "findings: no Python frames is said, with how to record them" \
+    "$F $tmp/idle-nopython.tsv | grep -q 'No Python frames.*with_stack=True' && ! $F $tmp/idle-dataloader.tsv | grep -q 'No Python frames'"
+printf 'key\tkind\tmatch\twhen\ttitle\taction\ndataloader_single\t\t*DataLoader*\t\tMy loader\tDo this.\nmine\tpython\t*resize*\t\tMy resize\tDo that.\n' > $tmp/cul.tsv
+check "findings --culprits: the user's rows win (a new one first, a built-in one replaced)" \
+    "$F --culprits $tmp/cul.tsv $tmp/idle-dataloader.tsv > $tmp/r.md && grep -q '^1\. \*\*My resize' $tmp/r.md && ! grep -q 'Single-process' $tmp/r.md && \
+     printf 'key\tkind\tmatch\twhen\ttitle\taction\nx\t\t*zero_grad*\t\tZ\tDo.\n' > $tmp/cul2.tsv && $F --culprits $tmp/cul2.tsv $tmp/idle-zerograd.tsv | grep -q '^1\. \*\*Z\*\*' && \
+     $F --culprits $tmp/cul2.tsv $tmp/idle-dataloader.tsv | grep -q 'Single-process DataLoader'"
+check "findings --culprits: a bad table is an error with file and line" \
+    "printf 'key\tkind\tmatch\twhen\ttitle\taction\na\t\t\t\tt\tx\na\t\t\t\tt\tx\n' > $tmp/bad.tsv; $F --culprits $tmp/bad.tsv $tmp/idle-sync.tsv 2> $tmp/e > /dev/null; [ \$? = 1 ] && grep -q 'bad.tsv:3: key .a. twice' $tmp/e && \
+     $F --culprits /nonexistent $tmp/idle-sync.tsv 2> /dev/null > /dev/null; [ \$? = 1 ]"
+check "findings --ref/--target: which culprits grew and which shrank" \
+    "$Q --ref $tmp/idle-dataloader.tsv --target $tmp/idle-nopython.tsv > $tmp/c.tsv && \
+     $F --ref $tmp/idle-dataloader.tsv --target $tmp/idle-nopython.tsv $tmp/c.tsv > $tmp/r.md && \
+     grep -q '.torchvision/transforms/functional.py(467): resize. (Python) | .enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__. | 10.100 | 0.000 | -10.100 (shrank)' $tmp/r.md && \
+     grep -q '.enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__. (annotation) |  | 0.000 | 10.100 | +10.100 (grew)' $tmp/r.md && \
+     $F --culprits $tmp/cul.tsv $tmp/c.tsv 2>/dev/null >/dev/null; [ \$? = 2 ]"
+
+check "tl-parse --no-culprits: idle_gaps and the noise columns empty, the rest the same; only with op rows" \
+    "$P --no-culprits $ID/idle-sync.json > $tmp/a && $P $ID/idle-sync.json > $tmp/b && \
+     $COLS=idle_gaps,trace_idle_noise_us,trace_idle_noise_count < $tmp/a | awk -F'\t' '\$1 \$2 \$3 != \"\" { bad = 1 } END { exit bad }' && \
+     $COLS=name,kernels,trace_idle_us,steady < $tmp/a > $tmp/a2 && $COLS=name,kernels,trace_idle_us,steady < $tmp/b > $tmp/b2 && cmp $tmp/a2 $tmp/b2 && \
+     $E --hw h100 $tmp/a | $F | grep -q 'no idle culprits' && \
+     $P --no-culprits -t $ID/idle-sync.json 2>/dev/null; [ \$? = 2 ]"
+check "culprit names are escaped in the report (Markdown specials in a Python frame's name)" \
+    "sed 's/log_metrics/log|x\`<b>*m*/' $ID/idle-sync.json > $tmp/esc.json && $P $tmp/esc.json | $E --hw h100 | $F --report rough > $tmp/r.md && \
+     grep -F 'log\\|x' $tmp/r.md | grep -F \"<b>*m*\\\` (Python)\" | awk -F' [|] ' 'END { exit !(NR == 1 && NF == 9) }'"
+check "the largest gaps give their offset from the trace's start beside the trace ts" \
+    "$P $ID/idle-sync.json | $E --hw h100 | $F --report rough | grep -qF '| 1001030.000 | 1.030 | 2.080 | 2.070 |'"
+check "steady state heads the report, whole trace beside; warm-up and how to profile past it" \
+    "$P $ID/idle-firstcall.json | $E --hw h100 | $F > $tmp/r.md && grep -q '^\*\*Steady state first.\*\* The steady-state window (2 steps, the first step left out as warm-up) spans 5.190 ms of GPU timeline: computation 76.3 %, idle 1.230 ms (23.7 %); the whole trace spans 58.190 ms' $tmp/r.md && \
+     grep -q '1 listed gap, 50.010 ms of idle, end in warm-up' $tmp/r.md && grep -q 'schedule(wait=1, warmup=2, active=3)' $tmp/r.md && \
+     grep -q '^1\. \*\*First-call cost' $tmp/r.md"
 
 # Messages that say what to do (issue 20).  A directory as input: the
 # open(2) error of a directory, not a read error at offset 0.
@@ -494,3 +543,22 @@ check "make install PREFIX=DIR: the installed man pages and tl.mk name DIR/share
      grep -q '$tmp/inst/share/tl/tl.mk' $tmp/inst/share/man/man7/tl.7 &&
      grep -q '$tmp/inst/share/tl/ops.tsv' $tmp/inst/share/man/man1/tl-parse.1 &&
      [ -f $tmp/inst/share/tl/models/default.tsv ] && [ -x $tmp/inst/bin/tl-parse ]"
+# tl(7)'s table of TraceLens' sheets: the coll_analysis row (the others are
+# tests/parity.py's checks): per message shape the count and the kernel
+# time sum, mean, min and max of TraceLens' coll_analysis.csv.
+if need_shared "tl(7): coll_analysis from tl-categorize comm | tl-efficiency --group"; then
+	check "tl(7): coll_analysis from tl-categorize comm | tl-efficiency --group" \
+	    "$P $T/mi300-resnet-act-checkpoint.json.gz 2>/dev/null | $BIN/tl-categorize comm | $E --hw mi300x --group | $COLS=input_dims,count,kernel_time_us,kernel_time_mean_us,kernel_time_min_us,kernel_time_max_us | sort > $tmp/coll && \
+	     python3 -c 'import csv, json, sys
+want = sorted((int(float(r[\"In msg nelems\"])), int(r[\"operation_count\"]), float(r[\"dur_sum\"]), float(r[\"dur_mean\"]), float(r[\"dur_min\"]), float(r[\"dur_max\"])) for r in csv.DictReader(open(sys.argv[1])))
+got = sorted((json.loads(f[0])[0][0][0], int(f[1]), float(f[2]), float(f[3]), float(f[4]), float(f[5])) for f in (l.rstrip(\"\\n\").split(\"\\t\") for l in open(sys.argv[2])))
+ok = len(want) == len(got) == 4 and all(w[:2] == g[:2] and all(abs(a - b) <= 1e-6 * max(1, abs(a)) for a, b in zip(w[2:], g[2:])) for w, g in zip(want, got))
+sys.exit(0 if ok else print(want, got) or 1)' $SHARED/reference/tracelens/mi300-resnet-act-checkpoint/coll_analysis.csv $tmp/coll"
+fi
+# A recovery the trace does not quantify reads "not quantified", never 0.
+if need_shared "findings: an unquantified recovery reads not quantified"; then
+	check "findings: an unquantified recovery reads not quantified (table, JSON null)" \
+	    "$P $T/nvidia-alexnet.json.gz 2>/dev/null | $E --hw auto 2>/dev/null > $tmp/ax.tsv && $F --report rough $tmp/ax.tsv | grep -q '^| 4 | Unfused elementwise chain | not quantified | not quantified |' && \
+	     $F -o $tmp/axo $tmp/ax.tsv && grep -q '\"pattern\":\"elementwise_chain\"' $tmp/axo/category_data/analysis.json && \
+	     python3 -c 'import json, sys; r = [x for x in json.load(open(sys.argv[1]))[\"recommendations\"] if x.get(\"pattern\") == \"elementwise_chain\"]; sys.exit(not (r and r[0][\"recoverable_ms\"] is None))' $tmp/axo/category_data/analysis.json"
+fi

@@ -44,6 +44,7 @@ struct tl_floader {
 	struct tl_json j;
 	struct tl_kernlist kl;	/* the row's GPU events */
 	int kbad;		/* and the column's error */
+	int has_idle;		/* the stream has the idle_gaps column */
 	char *thbuf;		/* scratch for a row's "pid/tid" */
 	size_t thcap;
 	unsigned char *kc;	/* by kernel name id: its KC_* kinds, 0 not
@@ -58,7 +59,8 @@ enum {
 	C_GPU, C_MODEL, C_FLOPS, C_BYTES, C_SPEC, C_PARAMS, C_PERR, C_HW,
 	C_PEAKF, C_PEAKB, C_ROOF, C_BOUND, C_BASE, C_COUNT, C_KCOUNT, C_PID,
 	C_TID, C_CPUDUR, C_ARCH, C_UNLINKED, C_NUNLINKED, C_ROOFKIND,
-	C_ROOFUSED, C_BWUSED, C_COLL, C_ITER, C_N
+	C_ROOFUSED, C_BWUSED, C_IDLEGAPS, C_NOISE, C_NNOISE, C_FRAMES, C_ITER,
+	C_STEADY, C_STEPS, C_STOTAL, C_SBUSY, C_SCOMP, C_SIDLE, C_COLL, C_N
 };
 static const short colid[C_N] = {
 	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
@@ -75,7 +77,12 @@ static const short colid[C_N] = {
 	TL_COL_ELTWISE_BASELINE_TBS, TL_COL_COUNT, TL_COL_KERNEL_COUNT,
 	TL_COL_PID, TL_COL_TID, TL_COL_CPU_DUR_US, TL_COL_TRACE_GPU_ARCH,
 	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT, TL_COL_ROOF_KIND,
-	TL_COL_ROOF, TL_COL_BW_ROOF, TL_COL_COLLECTIVE, TL_COL_ITERATION
+	TL_COL_ROOF, TL_COL_BW_ROOF, TL_COL_IDLE_GAPS,
+	TL_COL_TRACE_IDLE_NOISE_US, TL_COL_TRACE_IDLE_NOISE_COUNT,
+	TL_COL_TRACE_PYTHON_FRAMES, TL_COL_ITERATION, TL_COL_STEADY,
+	TL_COL_STEADY_STEPS, TL_COL_STEADY_TOTAL_US, TL_COL_STEADY_BUSY_US,
+	TL_COL_STEADY_COMPUTE_US, TL_COL_STEADY_IDLE_US,
+	TL_COL_COLLECTIVE
 };
 
 const int64_t tl_fgap_edges[TL_FGAP_BINS - 1] = {
@@ -505,6 +512,42 @@ cover(struct tl_findings *f, const struct tl_fop *op, int cat,
 		c->bwd = 1;
 }
 
+/* The row's idle gaps and their culprits (analysis/culprits.h). */
+static void
+idle_row(struct tl_floader *L, int cat, int tr)
+{
+	int64_t noise = -1, nnoise = 0, frames = -1, iter = TL_FNONE, v, steps;
+	int steady = -1;
+
+	if (!L->has_idle)
+		return;
+	if (num_ns(L, C_NOISE, cat, &v) > 0)
+		noise = v;
+	if (num_i64(L, C_NNOISE, cat, &v) > 0)
+		nnoise = v;
+	if (num_i64(L, C_FRAMES, cat, &v) > 0)
+		frames = v;
+	if (num_i64(L, C_ITER, cat, &v) > 0)
+		iter = v;
+	if (num_i64(L, C_STEADY, cat, &v) > 0)
+		steady = v != 0;
+	if (steady >= 0 && num_i64(L, C_STEPS, cat, &v) > 0) {
+		int64_t tot = 0, busy = 0, comp = 0, idle = 0;
+
+		steps = v;
+		if (num_ns(L, C_STOTAL, cat, &tot) >= 0 &&
+		    num_ns(L, C_SBUSY, cat, &busy) >= 0 &&
+		    num_ns(L, C_SCOMP, cat, &comp) >= 0 &&
+		    num_ns(L, C_SIDLE, cat, &idle) >= 0)
+			tl_fidle_steady(&L->f->idle, tr, (long long)steps, tot,
+			    busy, comp, idle);
+	}
+	if (tl_fidle_row(&L->f->idle, tr, get(L, C_IDLEGAPS), noise,
+	    (long long)nnoise, (long long)frames, iter, steady) < 0)
+		cat_error(L, cat, tl_col_name(colid[C_IDLEGAPS]),
+		    get(L, C_IDLEGAPS), "is not a list of idle gaps");
+}
+
 static void
 load_row(struct tl_floader *L)
 {
@@ -523,6 +566,7 @@ load_row(struct tl_floader *L)
 	t = trace_of(L, get(L, C_TRACE));
 	t->rows++;
 	f->cat[cat].present = 1;
+	idle_row(L, cat, (int)(t - f->tr));
 	if (num_ns(L, C_TIME, cat, &time_ns) < 0 || time_ns < 0)
 		time_ns = 0;
 	if (num(L, C_PCT, cat, &pct) > 0 && pct > 0 && t->op_total_us == 0)
@@ -1286,6 +1330,12 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->has_eff_cols = 1;
 	f->grouped = tl_rr_has(&L->rr, colid[C_COUNT]);
 	f->has_stack = tl_rr_has(&L->rr, colid[C_MODULE]);
+	L->has_idle = tl_rr_has(&L->rr, colid[C_IDLEGAPS]);
+	if (!f->idle.loaded) {
+		tl_fidle_init(&f->idle);
+		if (tl_fidle_known(&f->idle, NULL) < 0)
+			tl_die("the built-in culprit table is broken");
+	}
 	while (tl_rr_next(&L->rr)) {
 		/* The GPU events, read once for the loader and the serving view. */
 		L->kbad = tl_kernlist_read(&L->kl, get(L, C_KERNELS)) < 0;
@@ -1293,6 +1343,7 @@ load(struct tl_findings *f, struct tl_floader *L)
 		tl_serving_row(f->serv, &L->kl);
 	}
 	tl_serving_finish(f->serv);
+	tl_fidle_finish(&f->idle);
 	if (f->ntr == 0)
 		tl_die("%s: no op rows: nothing to analyse", in->path);
 	if (f->roof_kind == NULL)
@@ -1438,6 +1489,8 @@ tl_findings_free(struct tl_findings *f)
 	}
 	free(f->failed);
 	f->failed = NULL;
+	tl_fidle_free(&f->idle);
+
 	for (i = 0; i < f->nop; i++) {
 		struct tl_fop *op = &f->op[i];
 

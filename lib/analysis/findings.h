@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/culprits.h"
 #include "analysis/findrules.h"
 #include "common/intern.h"
 #include "common/util.h"
@@ -439,6 +440,11 @@ struct tl_findings {
 	 * user's, tl-findings --failed; NULL none); tl_findings_free frees it.
 	 */
 	char *failed;
+	/*
+	 * The idle gaps' culprits (analysis/culprits.h); the caller may
+	 * load a user's known-culprit table into it before the load.
+	 */
+	struct tl_fidle idle;
 };
 
 /* A module instance and what ran under it (fusion candidates). */

@@ -5,6 +5,7 @@
 #include "render/advice.h"
 #include "render/chartlist.h"
 #include "render/cmpreport.h"
+#include "render/idlerep.h"
 #include "render/mdtext.h"
 #include "render/patreport.h"
 #include "stream/category.h"
@@ -289,6 +290,16 @@ roof_kinds(FILE *fp, const struct tl_cmpfind *c)
 		fputs("- Roofs: the stream does not name their kind (no "
 		    "`roof_kind` column: an older `tl-compare`); the sides' "
 		    "`ref_roof` and `target_roof` columns say per op.\n", fp);
+		return;
+	}
+	if (c->hw[REF][0] == '\0' || c->hw[TGT][0] == '\0') {
+		fprintf(fp, "- Roofs: the %s GPU is not known (no `%s_hw` "
+		    "value: `tl-compare` warned, give `--%s-hw NAME`), so no op "
+		    "has an expected ratio, an efficiency on that side or a "
+		    "verdict against the hardware.\n", c->hw[REF][0] == '\0' ?
+		    (c->hw[TGT][0] == '\0' ? "reference and target" :
+		    "reference") : "target", c->hw[REF][0] == '\0' ? "ref" :
+		    "target", c->hw[REF][0] == '\0' ? "ref" : "target");
 		return;
 	}
 	fprintf(fp, "- Roofs: the expected ratios rest on the **%s** roofs of "
@@ -1198,6 +1209,9 @@ tl_cmpreport_fair(FILE *fp, const struct tl_cmpfind *c,
 	}
 	fputs("### Patterns on each side\n\n", fp);
 	patterns_table(fp, c);
+	fputs("### Idle by culprit: what the host did while the GPU "
+	    "waited\n\n", fp);
+	tl_md_culprit_compare(fp, c->side[REF], c->side[TGT], 15);
 	fputs("### Where the reference may be inefficient\n\n", fp);
 	fast_table(fp, c, FAIR_RECS);
 	fputs("### Ops on one side only\n\n", fp);
@@ -1487,6 +1501,9 @@ tl_cmpreport_rough(FILE *fp, const struct tl_cmpfind *c,
 	layouts(fp, c);
 	fputs("### Patterns on each side\n\n", fp);
 	patterns_table(fp, c);
+	fputs("### Idle by culprit: what the host did while the GPU "
+	    "waited\n\n", fp);
+	tl_md_culprit_compare(fp, c->side[REF], c->side[TGT], 15);
 	fputs("### Where the reference may be inefficient\n\n", fp);
 	fast_table(fp, c, c->nrow);
 	questions(fp, c);

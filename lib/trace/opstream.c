@@ -1,14 +1,17 @@
 /* See LICENSE file for copyright and license details. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hashmap.h"
+#include "common/idxsort.h"
+#include "common/pool.h"
 #include "common/util.h"
 #include "stream/optable.h"
 #include "trace/callstack.h"
 #include "trace/collective.h"
 #include "trace/context.h"
+#include "trace/culprit.h"
 #include "trace/iter.h"
 #include "trace/kernclass.h"
 #include "trace/opstream.h"
@@ -143,7 +146,195 @@ struct rowctx {
 	struct tl_steps steps;
 	struct tl_iters it;
 	struct tl_colls colls;
+	struct tl_culprits cul;
+	/* the steady-state window (iter.h), when the trace has iterations */
+	int has_steady;
+	struct tl_timeline stl;	/* its timeline */
+	unsigned char *oneoff;	/* by row: a one-time cost (warm-up) */
 };
+
+/*
+ * One-time costs: the first instance of an op signature (name, shapes,
+ * dtypes, strides) whose host time inside the op before its first launch
+ * is at least ONEOFF_NS and at least ONEOFF_X times the median of its
+ * later instances (autotuning, library initialisation, lazy loading,
+ * compilation).
+ */
+#define ONEOFF_NS 1000000
+#define ONEOFF_X 10
+
+/* Host time of row r inside its op before its first launch call, or -1. */
+static int64_t
+pre_launch(const struct tl_trace *t, const struct tl_rows *rows,
+    const struct tl_row *r)
+{
+	const struct tl_event *g;
+	int64_t d;
+
+	if (r->ngpu == 0)
+		return -1;
+	g = &t->ev[tl_row_gpu(rows, r)[0]];
+	if (g->parent < 0 || (t->ev[g->parent].kind != TL_EV_RUNTIME &&
+	    t->ev[g->parent].kind != TL_EV_DRIVER))
+		return -1;
+	d = t->ev[g->parent].ts - t->ev[r->op].ts;
+	return d >= 0 ? d : -1;
+}
+
+static unsigned char *
+one_offs(const struct tl_trace *t, const struct tl_rows *rows)
+{
+	unsigned char *v = tl_calloc(rows->n + 1, 1);
+	struct tl_map first;	/* signature -> its first row + 1 */
+	int64_t *pre = tl_malloc((rows->n + 1) * sizeof(*pre));
+	int32_t *next = tl_malloc((rows->n + 1) * sizeof(*next));
+	int32_t *last = tl_malloc((rows->n + 1) * sizeof(*last));
+	int64_t *tmp = tl_malloc((rows->n + 1) * sizeof(*tmp));
+	size_t i;
+
+	tl_map_init(&first);
+	for (i = 0; i < rows->n; i++) {
+		const struct tl_row *r = &rows->v[i];
+		const struct tl_event *e = &t->ev[r->op];
+		struct tl_args a;
+		int64_t *f;
+
+		next[i] = last[i] = -1;
+		pre[i] = pre_launch(t, rows, r);
+		if (pre[i] < 0 || r->kind == TL_ROW_PSEUDO ||
+		    r->kind == TL_ROW_GRAPH)
+			continue;
+		tl_ev_args(t, e, &a);
+		f = tl_map_get(&first, (uint64_t)e->name << 32 | a.dims,
+		    (uint64_t)a.types << 32 | a.strides);
+		if (f == NULL) {
+			tl_map_put(&first, (uint64_t)e->name << 32 | a.dims,
+			    (uint64_t)a.types << 32 | a.strides, (int64_t)i);
+			last[i] = (int32_t)i;
+		} else {
+			next[last[*f]] = (int32_t)i;
+			last[*f] = (int32_t)i;
+		}
+	}
+	for (i = 0; i < rows->n; i++) {
+		size_t n = 0;
+		int32_t k;
+
+		/* The first instances: their chain's last is set. */
+		if (pre[i] < ONEOFF_NS || last[i] < 0 || next[i] < 0)
+			continue;
+		for (k = next[i]; k >= 0; k = next[k])
+			tmp[n++] = pre[k];
+		if (pre[i] >= (int64_t)ONEOFF_X * tl_kth_i64(tmp, n, n / 2))
+			v[i] = 1;
+	}
+	tl_map_free(&first);
+	free(pre);
+	free(next);
+	free(last);
+	free(tmp);
+	return v;
+}
+
+
+/*
+ * The row's steady flag (1: in the steady-state window and no one-time
+ * cost) and the window's step count and timeline; empty without
+ * iterations.
+ */
+static void
+steady_cols(struct tl_opstream *os, const struct rowctx *c,
+    const struct tl_row *r)
+{
+	long x;
+	int k;
+
+	if (!c->has_steady) {
+		for (k = 0; k < 6; k++)
+			tl_w_empty(os->w);
+		return;
+	}
+	x = tl_iters_of(&c->it, c->t, r->op);
+	tl_w_int(os->w, x >= 0 && c->it.v[x].steady &&
+	    !c->oneoff[r - c->rows->v]);
+	tl_w_int(os->w, (int64_t)(c->it.hi - c->it.lo));
+	tl_w_us(os->w, c->stl.total);
+	tl_w_us(os->w, c->stl.busy);
+	tl_w_us(os->w, c->stl.compute);
+	tl_w_us(os->w, c->stl.idle);
+}
+
+/* The listed idle gaps that row r's GPU events end (trace/culprit.h). */
+static void
+idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
+    const struct tl_row *r)
+{
+	const struct tl_trace *t = c->t;
+	const int *gpu = tl_row_gpu(c->rows, r);
+	const struct tl_idlegap *g;
+	int k, n = 0;
+	uint32_t i;
+
+	tl_jb_reset(&os->jb);
+	for (k = 0; k < r->ngpu; k++) {
+		const struct tl_event *e;
+
+		if ((g = tl_culprits_gap(&c->cul, gpu[k])) == NULL)
+			continue;
+		e = &t->ev[gpu[k]];
+		tl_jb_lit(&os->jb, n++ ? ",{\"ts\":" : "[{\"ts\":");
+		tl_jb_us(&os->jb, g->start);
+		tl_jb_lit(&os->jb, ",\"offset\":");
+		tl_jb_us(&os->jb, g->start - c->cul.first_ts);
+		tl_jb_lit(&os->jb, ",\"dur\":");
+		tl_jb_us(&os->jb, g->len);
+		tl_jb_lit(&os->jb, ",\"step\":");
+		if (g->step == TL_NONE)
+			tl_jb_lit(&os->jb, "null");
+		else
+			tl_jb_int(&os->jb, g->step);
+		tl_jb_lit(&os->jb, ",\"device\":");
+		tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, e)));
+		tl_jb_lit(&os->jb, ",\"stream\":");
+		if (e->stream == TL_NONE)
+			tl_jb_lit(&os->jb, "null");
+		else
+			tl_jb_int(&os->jb, e->stream);
+		tl_jb_lit(&os->jb, ",\"uid\":");
+		tl_jb_int(&os->jb, e->uid);
+		if (g->launch >= 0) {
+			const struct tl_event *l = &t->ev[g->launch];
+
+			tl_jb_lit(&os->jb, ",\"pid\":");
+			tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, l)));
+			tl_jb_lit(&os->jb, ",\"tid\":");
+			tl_jb_str(&os->jb, tl_str(t->str, tl_ev_tid(t, l)));
+		}
+		tl_jb_lit(&os->jb, ",\"culprits\":[");
+		for (i = 0; i < g->np; i++) {
+			const struct tl_cpiece *p = &c->cul.piece[g->p0 + i];
+
+			tl_jb_lit(&os->jb, i ? ",{\"kind\":" : "{\"kind\":");
+			tl_jb_str(&os->jb, tl_ckind_names[p->kind]);
+			tl_jb_lit(&os->jb, ",\"name\":");
+			tl_jb_str(&os->jb, p->name);
+			tl_jb_lit(&os->jb, ",\"context\":");
+			tl_jb_str(&os->jb, p->context);
+			tl_jb_lit(&os->jb, ",\"dur\":");
+			tl_jb_us(&os->jb, p->ns);
+			if (p->thread >= 0) {
+				tl_jb_lit(&os->jb, ",\"tid\":");
+				tl_jb_str(&os->jb, tl_str(t->str,
+				    t->threads[p->thread].tid));
+			}
+			tl_jb_lit(&os->jb, "}");
+		}
+		tl_jb_lit(&os->jb, "]}");
+	}
+	if (n > 0)
+		tl_jb_lit(&os->jb, "]");
+	tl_w_mem(os->w, os->jb.s, os->jb.n);
+}
 
 /* Row r of the op stream, with the module columns when cs != NULL. */
 static void
@@ -198,6 +389,7 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	tl_w_str(os->w, t->gpu.arch);
 	w_pos_int(os, t->gpu.compute_units);
 	w_pos_int(os, t->gpu.memory_bytes);
+	tl_w_str(os->w, t->gpu.kernel_arch);
 	tl_context_args(t, &c->steps, rows, r, &os->jb);
 	tl_w_mem(os->w, os->jb.s, os->jb.n);
 	if ((x = tl_iters_of(&c->it, t, r->op)) >= 0) {
@@ -209,6 +401,20 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	}
 	tl_coll_json(&c->colls, t, rows, (size_t)(r - rows->v), &os->jb);
 	tl_w_mem(os->w, os->jb.s, os->jb.n);
+	steady_cols(os, c, r);
+	if (os->no_culprits) {
+		tl_w_empty(os->w);
+		tl_w_empty(os->w);
+		tl_w_empty(os->w);
+	} else {
+		idle_gaps_json(os, c, r);
+		tl_w_us(os->w, c->cul.noise_ns);
+		tl_w_int(os->w, c->cul.noise_count);
+	}
+	if (t->thread_py != NULL || t->npy > 0)
+		tl_w_int(os->w, (int64_t)t->npy);
+	else
+		tl_w_empty(os->w);
 	if (cs != NULL) {
 		tl_module_of(cs, r->op, &os->jb);
 		tl_w_mem(os->w, os->jb.s, os->jb.n);
@@ -231,138 +437,105 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 #define AHEAD 2
 
 struct chunk {
+	size_t k;		/* rows k * CHUNK on */
 	char *buf;
 	size_t len;
-	int done;
 };
 
 struct rowpar {
 	struct tl_opstream *os;
 	const struct rowctx *c;
+};
+
+/* A thread's own writer state and call-stack reader. */
+struct rowstate {
+	struct tl_opstream os;
 	struct tl_callstack *cs;
-	struct chunk *ch;
-	size_t nch, next, written, ahead;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
 };
 
-struct rowworker {
-	struct rowpar *rp;
-	pthread_t th;
-};
-
-/* The next chunk this thread may format (mutex held), or rp->nch. */
-static size_t
-take_chunk(struct rowpar *rp)
-{
-	if (rp->next < rp->nch && rp->next < rp->written + rp->ahead)
-		return rp->next++;
-	return rp->nch;
-}
-
-/* Format chunk k with os and cs (this thread's own). */
+/* Format a chunk with the state of the thread that runs it. */
 static void
-format_chunk(struct rowpar *rp, size_t k, struct tl_opstream *os,
-    struct tl_callstack *cs)
+format_chunk(void *ctx, void *st, void *job)
 {
-	struct tl_writer w, *keep = os->w;
+	struct rowpar *rp = ctx;
+	struct rowstate *rs = st;
+	struct chunk *ch = job;
+	struct tl_writer w, *keep = rs->os.w;
 	size_t i;
 
 	tl_w_init_mem(&w, keep->csv);
-	os->w = &w;
-	for (i = k * CHUNK; i < (k + 1) * CHUNK && i < rp->c->rows->n; i++)
-		w_row(os, rp->c, &rp->c->rows->v[i], cs);
-	os->w = keep;
-	rp->ch[k].buf = w.buf;
-	rp->ch[k].len = w.len;
+	rs->os.w = &w;
+	for (i = ch->k * CHUNK; i < (ch->k + 1) * CHUNK &&
+	    i < rp->c->rows->n; i++)
+		w_row(&rs->os, rp->c, &rp->c->rows->v[i], rs->cs);
+	rs->os.w = keep;
+	ch->buf = w.buf;
+	ch->len = w.len;
 }
 
-static void *
-row_worker(void *arg)
+/* Write the oldest chunk held, once formatted. */
+static void
+write_chunk(struct tl_pool *pool, struct rowstate *mine, FILE *fp)
 {
-	struct rowpar *rp = ((struct rowworker *)arg)->rp;
-	struct tl_callstack *cs = rp->cs != NULL ? tl_callstack_dup(rp->cs) :
-	    NULL;
-	struct tl_opstream os = *rp->os;
-	size_t k;
+	struct chunk *ch = tl_pool_take(pool, mine);
 
-	memset(&os.jb, 0, sizeof(os.jb));
-	pthread_mutex_lock(&rp->mu);
-	while (rp->next < rp->nch) {
-		if ((k = take_chunk(rp)) == rp->nch) {
-			pthread_cond_wait(&rp->cv, &rp->mu);
-			continue;
-		}
-		pthread_mutex_unlock(&rp->mu);
-		format_chunk(rp, k, &os, cs);
-		pthread_mutex_lock(&rp->mu);
-		rp->ch[k].done = 1;
-		pthread_cond_broadcast(&rp->cv);
-	}
-	pthread_mutex_unlock(&rp->mu);
-	tl_callstack_free(cs);
-	tl_jb_free(&os.jb);
-	return NULL;
+	fwrite(ch->buf, 1, ch->len, fp);
+	free(ch->buf);
 }
 
-/* The rows on nth threads (nth > 1), written in order from here. */
+/*
+ * The rows on nth threads (nth > 1), formatted in chunks of CHUNK rows
+ * and written in order from here, at most AHEAD chunks a thread ahead.
+ */
 static void
 rows_par(struct tl_opstream *os, const struct rowctx *c,
     struct tl_callstack *cs, int nth)
 {
 	struct rowpar rp;
-	struct rowworker *wk = tl_calloc((size_t)nth, sizeof(*wk));
-	struct tl_opstream mine = *os;	/* the others copy os as it is */
-	size_t k;
+	size_t nch = (c->rows->n + CHUNK - 1) / CHUNK, k;
+	struct chunk *ch = tl_calloc(nch + 1, sizeof(*ch));
+	struct rowstate *st = tl_calloc((size_t)nth, sizeof(*st));
+	void **wst = tl_calloc((size_t)nth, sizeof(*wst));
+	struct tl_pool *pool;
 	int i;
 
-	memset(&rp, 0, sizeof(rp));
 	rp.os = os;
 	rp.c = c;
-	rp.cs = cs;
-	rp.nch = (c->rows->n + CHUNK - 1) / CHUNK;
-	rp.ahead = (size_t)nth * AHEAD;
-	rp.ch = tl_calloc(rp.nch, sizeof(*rp.ch));
-	pthread_mutex_init(&rp.mu, NULL);
-	pthread_cond_init(&rp.cv, NULL);
-	for (i = 1; i < nth; i++) {
-		wk[i].rp = &rp;
-		if (pthread_create(&wk[i].th, NULL, row_worker, &wk[i]) != 0)
-			tl_die("cannot start a thread for the rows");
-	}
-	pthread_mutex_lock(&rp.mu);
-	while (rp.written < rp.nch) {
-		struct chunk *ch = &rp.ch[rp.written];
-
-		if (ch->done) {
-			pthread_mutex_unlock(&rp.mu);
-			fwrite(ch->buf, 1, ch->len, os->w->fp);
-			free(ch->buf);
-			pthread_mutex_lock(&rp.mu);
-			rp.written++;
-			pthread_cond_broadcast(&rp.cv);
-		} else if ((k = take_chunk(&rp)) < rp.nch) {
-			pthread_mutex_unlock(&rp.mu);
-			format_chunk(&rp, k, &mine, cs);
-			pthread_mutex_lock(&rp.mu);
-			rp.ch[k].done = 1;
+	/* st[0] is this thread's; the others copy os as it is. */
+	for (i = 0; i < nth; i++) {
+		st[i].os = *os;
+		if (i > 0) {
+			memset(&st[i].os.jb, 0, sizeof(st[i].os.jb));
+			st[i].cs = cs != NULL ? tl_callstack_dup(cs) : NULL;
+			wst[i - 1] = &st[i];
 		} else
-			pthread_cond_wait(&rp.cv, &rp.mu);
+			st[i].cs = cs;
 	}
-	pthread_mutex_unlock(&rp.mu);
-	for (i = 1; i < nth; i++)
-		pthread_join(wk[i].th, NULL);
-	os->jb = mine.jb;	/* grown, maybe */
-	pthread_mutex_destroy(&rp.mu);
-	pthread_cond_destroy(&rp.cv);
-	free(rp.ch);
-	free(wk);
+	pool = tl_pool_new(format_chunk, &rp, nth - 1, wst,
+	    (size_t)nth * AHEAD, 1);
+	for (k = 0; k < nch; k++) {
+		if (tl_pool_held(pool) == (size_t)nth * AHEAD)
+			write_chunk(pool, &st[0], os->w->fp);
+		ch[k].k = k;
+		tl_pool_submit(pool, &ch[k]);
+	}
+	while (tl_pool_held(pool) > 0)
+		write_chunk(pool, &st[0], os->w->fp);
+	tl_pool_free(pool);
+	for (i = 1; i < nth; i++) {
+		tl_callstack_free(st[i].cs);
+		tl_jb_free(&st[i].os.jb);
+	}
+	os->jb = st[0].os.jb;	/* grown, maybe */
+	free(wst);
+	free(st);
+	free(ch);
 }
 
 void
 tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
-    const struct tl_rows *rows, const struct tl_timeline *tl,
-    struct tl_callstack *cs)
+    const struct tl_window *win, const struct tl_rows *rows,
+    const struct tl_timeline *tl, struct tl_callstack *cs)
 {
 	struct rowctx c;
 	size_t i;
@@ -373,12 +546,31 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	tl_steps_find(t, &c.steps);
 	tl_iters_find(t, &c.it);
 	tl_colls_find(t, rows, &c.colls);
+	if (os->no_culprits)
+		memset(&c.cul, 0, sizeof(c.cul));
+	else
+		tl_culprits_find(t, win, &c.it, &c.cul);
+	tl_iters_steady(&c.it, TL_STEADY_STEPS);
+	c.has_steady = c.it.n > 0 && c.it.hi > c.it.lo;
+	c.oneoff = NULL;
+	if (c.has_steady) {
+		struct tl_window sw;
+
+		sw.on = 1;
+		sw.start = c.it.v[c.it.lo].ts;
+		sw.end = c.it.v[c.it.hi - 1].end > sw.start ?
+		    c.it.v[c.it.hi - 1].end : sw.start + 1;
+		tl_timeline(t, &sw, TL_ALL_DEVICES, 0, &c.stl);
+		c.oneoff = one_offs(t, rows);
+	}
 	if (os->threads > 1 && rows->n > 2 * CHUNK)
 		rows_par(os, &c, cs, os->threads);
 	else
 		for (i = 0; i < rows->n; i++)
 			w_row(os, &c, &rows->v[i], cs);
 	tl_colls_free(&c.colls);
+	tl_culprits_free(&c.cul);
+	free(c.oneoff);
 	tl_iters_free(&c.it);
 	tl_steps_free(&c.steps);
 }
@@ -525,6 +717,14 @@ tl_os_meta(struct tl_opstream *os, const struct tl_trace *t,
 	snprintf(buf, sizeof(buf), "%lld", t->gpu.memory_bytes);
 	meta_row(os, t, "tl.gpu_memory_bytes", t->gpu.memory_bytes > 0 ?
 	    buf : "");
+	meta_row(os, t, "tl.gpu_kernel_arch", t->gpu.kernel_arch);
+	{
+		char gpu[256], other[512];
+
+		tl_trace_devices(t, gpu, sizeof(gpu), other, sizeof(other));
+		meta_row(os, t, "tl.device_events", gpu);
+		meta_row(os, t, "tl.other_device_events", other);
+	}
 }
 
 void
@@ -550,7 +750,7 @@ tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
 		tl_rollup(t, win, &rows);
 	if (stack)
 		cs = tl_callstack_new(t);
-	tl_os_rows(os, t, &rows, tl, cs);
+	tl_os_rows(os, t, win, &rows, tl, cs);
 	n = rows.n;
 	tl_callstack_free(cs);
 	tl_rows_free(&rows);

@@ -26,6 +26,15 @@
  */
 #define TL_TIME_MAX ((int64_t)1 << 62)
 
+/*
+ * The idle gaps that trace/culprit.h lists are at least TL_GAP_NOISE_NS
+ * long (shorter ones are summed, not listed); TL_PY_CONTEXT keeps the
+ * Python frames at least TL_CULPRIT_FRAME_NS long, which may own part of
+ * such a gap.
+ */
+#define TL_GAP_NOISE_NS 10000
+#define TL_CULPRIT_FRAME_NS 10000
+
 enum tl_kind {
 	TL_EV_CPU_OP,		/* cat cpu_op (Operator in old traces) */
 	TL_EV_RUNTIME,		/* cuda_runtime */
@@ -162,9 +171,11 @@ enum {
 	 */
 	TL_PY_ALL,
 	/*
-	 * Keep the frames around host events, as long as that can be told
-	 * while reading, else all; a malformed frame is skipped, as with
-	 * TL_PY_SKIP (the default: module context costs little).
+	 * Keep the nn.Module frames, the frames around host events, as
+	 * long as that can be told while reading, else all, and the frames
+	 * of at least TL_CULPRIT_FRAME_NS (idle culprits); a malformed
+	 * frame is skipped, as with TL_PY_SKIP (the default: module context
+	 * and culprits cost little).
 	 */
 	TL_PY_CONTEXT
 };
@@ -172,6 +183,12 @@ enum {
 struct tl_meta {
 	char *key;
 	char *value;		/* compact JSON */
+};
+
+/* An event category and how many events the trace has of it. */
+struct tl_catcount {
+	char *cat;
+	uint64_t n;
 };
 
 struct tl_trace_opts {
@@ -193,6 +210,11 @@ struct tl_trace_opts {
 	 * tests: both readings must give the same trace).
 	 */
 	int tokenise;
+	/*
+	 * TL_PY_CONTEXT: do not keep the frames of at least
+	 * TL_CULPRIT_FRAME_NS for the idle culprits (none are wanted).
+	 */
+	int no_culprit_frames;
 };
 
 struct tl_trace {
@@ -212,6 +234,12 @@ struct tl_trace {
 	size_t nmeta, capmeta;
 	char *rank;		/* distributedInfo.rank, or NULL */
 	struct tl_gpuinfo gpu;	/* deviceProperties[0] */
+	/*
+	 * The event categories tl does not read, with their event counts,
+	 * sorted by name (tl_trace_devices says which are device events).
+	 */
+	struct tl_catcount *unread;
+	size_t nunread;
 	int link_external;	/* linking key: 1 External id, 0 correlation */
 	unsigned flow_cats;	/* TL_FC_* of the launch flows read */
 	/*
@@ -263,6 +291,15 @@ void tl_ev_args(const struct tl_trace *t, const struct tl_event *e,
 
 /* Order by thread (in a fixed order) then start time; 0 when equal. */
 int tl_ev_cmp_thread(const struct tl_event *x, const struct tl_event *y);
+
+/*
+ * What device events the trace holds, by event category: into gpu the
+ * GPU events tl reads ("kernel 120, gpu_memcpy 4"), into other those of
+ * other accelerators it does not read ("mtia_ccp_events 25814": Kineto's
+ * MTIA device categories and hpu_op), each "" when there are none.
+ */
+void tl_trace_devices(const struct tl_trace *t, char *gpu, size_t gpulen,
+    char *other, size_t otherlen);
 
 /* The value of a top-level member, or NULL. */
 const char *tl_trace_meta(const struct tl_trace *t, const char *key);
