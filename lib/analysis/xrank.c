@@ -91,15 +91,7 @@ tl_xrank_trace(struct tl_xrank *x, int tr, const char *name,
 static int64_t
 jint(struct tl_json *j, const char *key, int64_t dflt)
 {
-	int k = tl_json_get(j, 0, key, strlen(key));
-	const char *s;
-	size_t n;
-	int64_t v;
-
-	if (k < 0 || tl_json_type(j, k) != TL_J_PRIM)
-		return dflt;
-	s = tl_json_text(j, k, &n);
-	return tl_parse_i64(s, n, &v) < 0 ? dflt : v;
+	return tl_json_get_i64(j, 0, key, dflt);
 }
 
 static const char *
