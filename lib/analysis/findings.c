@@ -14,6 +14,7 @@
 #include "common/tsv.h"
 #include "common/util.h"
 #include "model/hwspec.h"
+#include "model/roofline.h"
 #include "stream/category.h"
 #include "stream/kernlist.h"
 #include "stream/schema.h"
@@ -60,7 +61,7 @@ enum {
 	C_PEAKF, C_PEAKB, C_ROOF, C_BOUND, C_BASE, C_COUNT, C_KCOUNT, C_PID,
 	C_TID, C_CPUDUR, C_ARCH, C_UNLINKED, C_NUNLINKED, C_ROOFKIND,
 	C_ROOFUSED, C_BWUSED, C_IDLEGAPS, C_NOISE, C_NNOISE, C_FRAMES, C_ITER,
-	C_STEADY, C_STEPS, C_STOTAL, C_SBUSY, C_SCOMP, C_SIDLE, C_COLL, C_N
+	C_STEADY, C_STEPS, C_STOTAL, C_SBUSY, C_SCOMP, C_SIDLE, C_ASSESS, C_COLL, C_N
 };
 static const short colid[C_N] = {
 	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
@@ -81,7 +82,7 @@ static const short colid[C_N] = {
 	TL_COL_TRACE_IDLE_NOISE_US, TL_COL_TRACE_IDLE_NOISE_COUNT,
 	TL_COL_TRACE_PYTHON_FRAMES, TL_COL_ITERATION, TL_COL_STEADY,
 	TL_COL_STEADY_STEPS, TL_COL_STEADY_TOTAL_US, TL_COL_STEADY_BUSY_US,
-	TL_COL_STEADY_COMPUTE_US, TL_COL_STEADY_IDLE_US,
+	TL_COL_STEADY_COMPUTE_US, TL_COL_STEADY_IDLE_US, TL_COL_ASSESSMENT,
 	TL_COL_COLLECTIVE
 };
 
@@ -490,18 +491,44 @@ new_row(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 	return r;
 }
 
-/* The coverage sums of a row: modelled, other, graph launches. */
+/*
+ * 1 if the current row ran faster than its peak roof allows
+ * (tl-efficiency's assessment TL_ASSESS_ABOVE_PEAK): its efficiency is
+ * no result.
+ */
+static int
+above_peak(struct tl_floader *L)
+{
+	return strcmp(get(L, C_ASSESS), TL_ASSESS_ABOVE_PEAK) == 0;
+}
+
+/* 1 if the current row has a roofline to judge it by. */
+static int
+row_modelled(struct tl_floader *L)
+{
+	const struct tl_field *roof = tl_rr_field(&L->rr, colid[C_ROOF]);
+
+	return roof->has > 0 && isfinite(roof->d) && roof->d > 0 &&
+	    !above_peak(L);
+}
+
+/*
+ * The coverage sums of a row: modelled, above its peak roof, other,
+ * graph launches.
+ */
 static void
 cover(struct tl_findings *f, const struct tl_fop *op, int cat,
-    int64_t time_ns)
+    int64_t time_ns, long long cnt)
 {
 	struct tl_fcov *c = &f->cov;
-	const struct tl_field *roof = tl_rr_field(&f->load->rr,
-	    colid[C_ROOF]);
 
 	c->op_ns += time_ns;
-	if (roof->has > 0 && isfinite(roof->d) && roof->d > 0)
+	if (row_modelled(f->load))
 		c->model_ns += time_ns;
+	else if (above_peak(f->load)) {
+		c->peak_ns += time_ns;
+		c->peak_rows += cnt;
+	}
 	if (tl_category_is(cat, "other"))
 		c->other_ns += time_ns;
 	if (is_graph_launch(op->name)) {
@@ -633,18 +660,13 @@ load_row(struct tl_floader *L)
 	name = (int)tl_strmap_add(&L->names, op->name, strlen(op->name),
 	    &added);
 	row = f->grouped ? NULL : new_row(L, t, op, cat, host, time_ns);
-	if (row != NULL) {
-		const struct tl_field *roof = tl_rr_field(&L->rr,
-		    colid[C_ROOF]);
-
-		row->modelled = roof->has > 0 && isfinite(roof->d) &&
-		    roof->d > 0;
-	}
+	if (row != NULL)
+		row->modelled = row_modelled(L);
 	if (scan_kernels(L, t, op, host, name, row) < 0)
 		cat_error(L, cat, tl_col_name(colid[C_KERNELS]),
 		    get(L, C_KERNELS), "is not a list of kernels with "
 		    "times 0 or more");
-	cover(f, op, cat, time_ns);
+	cover(f, op, cat, time_ns, cnt);
 	if (!f->grouped) {
 		int64_t it = -1;
 
@@ -657,6 +679,13 @@ load_row(struct tl_floader *L)
 	op->count += cnt;
 	op->kernel_count += kc;
 	op->time_ns += time_ns;
+	if (above_peak(L)) {	/* its time counts, its efficiency not */
+		op->peak_ns += time_ns;
+		op->peak_count += cnt;
+		if (op->peak_why == NULL)
+			op->peak_why = dup_field(L, C_PERR);
+		return;
+	}
 	switch (num(L, C_ROOF, cat, &v)) {
 	case 1:
 		op->roofline_us += v * (double)cnt;
@@ -1058,12 +1087,13 @@ analyse(struct tl_findings *f, struct tl_json *j)
 				op->tbs = (double)op->bytes *
 				    (double)op->count / (double)op->time_ns / 1e3;
 		}
-		if (op->time_ns <= 0 || op->roofline_us <= 0)
+		if (op->time_ns - op->peak_ns <= 0 || op->roofline_us <= 0)
 			op->has_eff = 0;
-		if (op->has_eff) {
-			op->eff = op->roofline_us / ((double)op->time_ns / 1e3) *
-			    100;
-			c->modelled_us += (double)op->time_ns / 1e3;
+		if (op->has_eff) {	/* over the rows within the peak */
+			op->eff = op->roofline_us /
+			    ((double)(op->time_ns - op->peak_ns) / 1e3) * 100;
+			c->modelled_us += (double)(op->time_ns - op->peak_ns) /
+			    1e3;
 			c->roofline_us += op->roofline_us;
 		}
 		if (op->has_base && strcmp(op->bound, "memory") == 0 &&
@@ -1498,6 +1528,7 @@ tl_findings_free(struct tl_findings *f)
 		free(op->types), free(op->strides), free(op->concrete);
 		free(op->perf_model), free(op->params), free(op->compute_spec);
 		free(op->bound), free(op->perf_error), free(op->parent_name);
+		free(op->peak_why);
 		free(op->module), free(op->call_stack), free(op->uid);
 		free(op->trace);
 		for (k = 0; k < op->nkern; k++)

@@ -59,6 +59,14 @@ struct tl_fop {
 	double peak_tflops, peak_tbs;
 	int has_base;
 	double base_tbs, pct_base;	/* elementwise baseline, tbs vs it */
+	/*
+	 * Instances above their peak roof (tl-efficiency's assessment
+	 * "above peak"): their kernel time counts in time_ns and the
+	 * shares, their efficiency nowhere; the first one's perf_error.
+	 */
+	long long peak_count;
+	int64_t peak_ns;
+	char *peak_why;
 	int64_t layout_ns;	/* layout-conversion kernels */
 	int64_t claimed_ns;	/* kernel time a pattern explains */
 	int operands;		/* TL_OPND_* */
@@ -252,10 +260,13 @@ struct tl_fkev {
 /*
  * What share of the GPU time the analysis could see and judge: the
  * rows' kernel time, the part with a roofline (a perf model and an
- * efficiency), in category other, and under graph launches.
+ * efficiency), above its peak roof (no efficiency: beyond the physical
+ * limit), in category other, and under graph launches.
  */
 struct tl_fcov {
 	int64_t op_ns, model_ns, other_ns, graph_ns;
+	int64_t peak_ns;	/* rows above their peak roof */
+	long long peak_rows;
 	long long graph_rows;
 	int64_t pattern_ns;	/* kernel time the patterns explain */
 	int64_t analysed_ns;	/* modelled or explained by a pattern */

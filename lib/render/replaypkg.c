@@ -92,7 +92,7 @@ tl_replay_read(struct tl_replay *r, char *const *files, int nfiles,
 		    "tl-efficiency first)");
 	if (hw != NULL)
 		tl_hwauto_columns(hw, &rr);
-	tl_roweff_init(&re, &rr, roof, 0, 0);
+	tl_roweff_init(&re, &rr, roof, 0, 0, TL_PEAK_TOL_PCT);
 	have_model = re.have_perf && tl_rr_has(&rr, TL_COL_PERF_MODEL) &&
 	    tl_rr_has(&rr, TL_COL_PARAMS);
 	while (tl_rr_next(&rr)) {

@@ -131,7 +131,9 @@ op_label(FILE *fp, const struct tl_fop *op)
 static const char *
 eff_text(const struct tl_fop *op)
 {
-	return op->has_eff ? tl_md_num(op->eff, 1) : "n/a";
+	if (op->has_eff)
+		return tl_md_num(op->eff, 1);
+	return op->peak_count > 0 ? "above peak" : "n/a";
 }
 
 static void
@@ -520,6 +522,27 @@ bottleneck_full(FILE *fp, const struct tl_findings *f,
 	impact(fp, f, op, 1);
 }
 
+/* A category's instances above their peak roof, left out of its average. */
+static void
+cat_above_peak(FILE *fp, const struct tl_findings *f, int c)
+{
+	const struct tl_fcat *k = &f->cat[c];
+	long long n = 0;
+	int64_t ns = 0;
+	int i;
+
+	for (i = 0; i < k->nops; i++) {
+		n += f->op[k->ops[i]].peak_count;
+		ns += f->op[k->ops[i]].peak_ns;
+	}
+	if (n > 0)
+		fprintf(fp, "%lld instance%s (%s ms) ran faster than the "
+		    "GPU's peak roof allows (`above peak`): beyond the physical "
+		    "limit, so the average and the bottleneck rules leave "
+		    "them out; the report's coverage section lists them.\n\n",
+		    n, n == 1 ? "" : "s", tl_md_ms(ns));
+}
+
 void
 tl_report_category(FILE *fp, const struct tl_findings *f, int c,
     const struct tl_report_opts *o)
@@ -553,6 +576,7 @@ tl_report_category(FILE *fp, const struct tl_findings *f, int c,
 	else
 		fputs("No op of this category has a perf model, so no "
 		    "efficiency is known.\n\n", fp);
+	cat_above_peak(fp, f, c);
 	roofs(fp, f);
 	fputc('\n', fp);
 	fputs("## Operations Breakdown\n\n", fp);
@@ -1028,6 +1052,52 @@ rec_saving(FILE *fp, const struct tl_findings *f, const struct tl_frec *r,
 }
 
 
+/* The ops listed by name under the rows above their peak roof. */
+#define PEAK_LIST 5
+
+/*
+ * The rows faster than their peak roof allows (tl-efficiency's assessment
+ * "above peak"): how many, their time, and the largest ops with the
+ * likely cause.  Their time counts everywhere else; their efficiency
+ * nowhere.
+ */
+static void
+above_peak(FILE *fp, const struct tl_findings *f, int64_t all)
+{
+	const struct tl_fcov *c = &f->cov;
+	int i, n = 0;
+
+	if (c->peak_rows == 0)
+		return;
+	fprintf(fp, "**Above the peak roof:** %lld op instance%s (%s ms, "
+	    "%s %% of the GPU time) ran faster than their FLOPs or bytes "
+	    "take at the GPU's peak roof. No kernel beats the physical limit, "
+	    "so their efficiency is no result: it takes no part in the "
+	    "averages, the bottleneck rules, the projections or the charts, "
+	    "while their time still counts in the timeline and the shares.",
+	    c->peak_rows, c->peak_rows == 1 ? "" : "s", tl_md_ms(c->peak_ns),
+	    tl_md_num(share(c->peak_ns, all), 1));
+	for (i = 0; i < f->nop; i++) {
+		const struct tl_fop *op = &f->op[f->bytime[i]];
+
+		if (op->peak_count == 0)
+			continue;
+		if (n++ == PEAK_LIST) {
+			fputs("\n- and more (`assessment` \"above peak\" in "
+			    "tl-efficiency's stream lists every row)", fp);
+			break;
+		}
+		fputs("\n- ", fp);
+		tl_md_code(fp, op->name, 80);
+		fputc(' ', fp);
+		tl_md_code(fp, op->dims, 120);
+		fprintf(fp, ", %lld instance%s, %s ms: ", op->peak_count,
+		    op->peak_count == 1 ? "" : "s", tl_md_ms(op->peak_ns));
+		tl_md_code(fp, op->peak_why != NULL ? op->peak_why : "", 400);
+	}
+	fputs("\n\n", fp);
+}
+
 /* What the analysis could judge and what it could not (every report). */
 static void
 coverage(FILE *fp, const struct tl_findings *f)
@@ -1064,6 +1134,7 @@ coverage(FILE *fp, const struct tl_findings *f)
 	else
 		fputs("not known (the stream does not state them).", fp);
 	fputs("\n\n", fp);
+	above_peak(fp, f, all);
 	if (f->analysed_low)
 		fprintf(fp, "**Most of the GPU time is beyond this analysis:** "
 		    "only %s %% of it has a perf model or a pattern; the "
