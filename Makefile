@@ -205,6 +205,7 @@ UNIT = \
 	tests/unit/test_context \
 	tests/unit/test_efficiency \
 	tests/unit/test_expr \
+	tests/unit/test_kernnames \
 	tests/unit/test_grow \
 	tests/unit/test_hashmap \
 	tests/unit/test_idxsort \
@@ -240,6 +241,13 @@ TOOLS = \
 	tests/tools/measure \
 	tests/tools/multiply \
 	tests/tools/schema
+
+# The programs that write sets of files, linked with the test hook of
+# lib/common/outfile.c (TL_TEST_FAULT, tests/outputs.sh): the release
+# binaries in bin/ lack it.
+FAULTTEST = \
+	tests/fault/tl-findings \
+	tests/fault/tl-replay
 
 # Three programs linked with one category more (tests/category.sh).
 CATTEST = \
@@ -280,11 +288,13 @@ lib/model/gpus_table.c: share/tl/gpus.tsv tests/tools/embed.awk
 
 # The replay package's runner and README template (tl-replay -o).
 lib/render/replay_tables.c: share/tl/replay/replay.py share/tl/replay/README.md.in \
-    tests/tools/embed.awk
+    share/tl/replay/allowed_ops.tsv tests/tools/embed.awk
 	{ awk -v name=tl_replay_runner -f tests/tools/embed.awk \
 	    share/tl/replay/replay.py && \
 	  awk -v name=tl_replay_readme -f tests/tools/embed.awk \
-	    share/tl/replay/README.md.in; } > $@
+	    share/tl/replay/README.md.in && \
+	  awk -v name=tl_replay_allowed -f tests/tools/embed.awk \
+	    share/tl/replay/allowed_ops.tsv; } > $@
 
 lib/libtl.a: $(LIBOBJ)
 	rm -f $@
@@ -338,12 +348,22 @@ tests/category/tl-findings: cmd/tl-findings.c tests/category/categories_table.c 
 tests/category/tl-parse: cmd/tl-parse.c tests/category/categories_table.c lib/libtl.a $(LIBHDR)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-parse.c tests/category/categories_table.c lib/libtl.a $(LDLIBS)
 
+# lib/common/outfile.c with its test hook, linked in place of the
+# archive's copy.
+tests/fault/outfile.o: lib/common/outfile.c lib/common/outfile.h lib/common/util.h
+	@mkdir -p tests/fault
+	$(CC) $(CPPFLAGS) -DTL_TEST_HOOKS $(CFLAGS) -c -o $@ lib/common/outfile.c
+tests/fault/tl-findings: cmd/tl-findings.c tests/fault/outfile.o lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-findings.c tests/fault/outfile.o lib/libtl.a $(LDLIBS)
+tests/fault/tl-replay: cmd/tl-replay.c tests/fault/outfile.o lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-replay.c tests/fault/outfile.o lib/libtl.a $(LDLIBS)
+
 # Unit tests: tests/unit/test_X.c against the library.
 $(UNIT): tests/unit/unit.h tests/unit/model.h lib/libtl.a
 .c:
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libtl.a $(LDLIBS)
 
-check: all $(UNIT) $(TOOLS) $(CATTEST)
+check: all $(UNIT) $(TOOLS) $(CATTEST) $(FAULTTEST)
 	sh tests/run.sh
 
 # Statically linked programs to copy into containers (see CONTRIBUTING.md
@@ -355,7 +375,7 @@ static:
 # AddressSanitizer + UndefinedBehaviorSanitizer build of everything.
 asan:
 	$(MAKE) clean
-	$(MAKE) all $(UNIT) $(TOOLS) $(CATTEST) CFLAGS="$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="$(LDFLAGS) -fsanitize=address,undefined"
+	$(MAKE) all $(UNIT) $(TOOLS) $(CATTEST) $(FAULTTEST) CFLAGS="$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="$(LDFLAGS) -fsanitize=address,undefined"
 
 # ThreadSanitizer build of everything (CI runs the threaded cases of the
 # suite under it: sh tests/run.sh --threads 4).
@@ -458,7 +478,8 @@ uninstall:
 
 clean:
 	rm -rf bin lib/*/*.o lib/libtl.a $(GENOBJ:.o=.c) $(UNIT) $(TOOLS) \
-	    $(CATTEST) tests/category/categories_table.c
+	    $(CATTEST) tests/category/categories_table.c $(FAULTTEST) \
+	    tests/fault/outfile.o
 	rm -rf fuzz/obj fuzz/bin
 
 .PHONY: all check static asan tsan bench fuzz install uninstall clean

@@ -633,3 +633,28 @@ if need_shared "findings: an unquantified recovery reads not quantified"; then
 	     $F -o $tmp/axo $tmp/ax.tsv && grep -q '\"pattern\":\"elementwise_chain\"' $tmp/axo/category_data/analysis.json && \
 	     python3 -c 'import json, sys; r = [x for x in json.load(open(sys.argv[1]))[\"recommendations\"] if x.get(\"pattern\") == \"elementwise_chain\"]; sys.exit(not (r and r[0][\"recoverable_ms\"] is None))' $tmp/axo/category_data/analysis.json"
 fi
+
+# A million cpu_ops nested on one thread (issue 34): op i spans
+# [i, 2N - i] µs, the innermost launches the one kernel.  A valid trace,
+# read without recursion on its depth: one leaf row, the innermost op,
+# its parent the op around it; within a CPU-time limit (linear time: 1.4 s
+# of CPU here, a quarter of that at 250 000 deep) and the
+# default 8 MiB stack.
+cat > "$tmp/deep.awk" <<'EOF'
+BEGIN {
+	print "{\"traceEvents\":["
+	for (i = 0; i < n; i++)
+		printf "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::op%d\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":%d,\"args\":{}},\n", i % 7, i, 2 * (n - i)
+	printf "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":1,\"args\":{\"correlation\":1}},\n", n
+	printf "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":%d,\"dur\":5,\"args\":{\"correlation\":1,\"device\":0,\"stream\":7}}\n", n + 1
+	print "]}"
+}
+EOF
+check "a million nested ops on one thread: read, one leaf row under its parent" \
+    "awk -v n=1000000 -f $tmp/deep.awk > $tmp/deep.json &&
+    (ulimit -s 8192; ulimit -t 60; $P -j 2 $tmp/deep.json > $tmp/deep.tsv) &&
+    rm -f $tmp/deep.json &&
+    awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+	{ n++; ok = \$c[\"uid\"] == 999999 && \$c[\"row_kind\"] == \"leaf\" &&
+	  \$c[\"parent_uid\"] == 999998 && \$c[\"kernel_time_us\"] == 5 }
+	END { exit !(n == 1 && ok) }' $tmp/deep.tsv"

@@ -347,30 +347,34 @@ w_num(struct tl_writer *w, int has, double v)
 		tl_w_empty(w);
 }
 
+static const struct tl_opsig *kern_sort_of;
+
+static int
+cmp_kern(const void *a, const void *b)
+{
+	const struct tl_kstat *x = &kern_sort_of->k[*(const size_t *)a];
+	const struct tl_kstat *y = &kern_sort_of->k[*(const size_t *)b];
+
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 static void
 w_kernels(struct tl_writer *w, const struct tl_opsig *s, struct tl_jbuf *b)
 {
-	size_t i, j, *ord;
+	size_t i, *ord;
 
 	if (s == NULL || s->nk == 0) {
 		tl_w_empty(w);
 		return;
 	}
-	/* By time, larger first, then name: an insertion sort (few). */
+	/* By time, larger first, then name (a signature may list many). */
 	ord = tl_calloc(s->nk, sizeof(*ord));
-	for (i = 0; i < s->nk; i++) {
-		const struct tl_kstat *k = &s->k[i];
-
-		for (j = i; j > 0; j--) {
-			const struct tl_kstat *p = &s->k[ord[j - 1]];
-
-			if (p->ns > k->ns || (p->ns == k->ns &&
-			    strcmp(p->name, k->name) <= 0))
-				break;
-			ord[j] = ord[j - 1];
-		}
-		ord[j] = i;
-	}
+	for (i = 0; i < s->nk; i++)
+		ord[i] = i;
+	kern_sort_of = s;
+	qsort(ord, s->nk, sizeof(*ord), cmp_kern);
 	tl_jb_reset(b);
 	tl_jb_raw(b, "[", 1);
 	for (i = 0; i < s->nk; i++) {

@@ -39,6 +39,7 @@ struct tl_floader {
 	struct tl_findings *f;
 	struct tl_strmap sigs, names;
 	struct tl_strmap roofmap, ptmap;	/* roofs and points by key */
+	struct tl_strmap trmap;	/* trace name -> index in f->tr */
 	size_t capop, caproofs, cappts;
 	struct tl_rowreader rr;
 	struct tl_jbuf key;	/* the current row's signature */
@@ -179,11 +180,11 @@ trace_of(struct tl_floader *L, const char *name)
 	struct tl_findings *f = L->f;
 	struct tl_ftrace *t;
 	int64_t cnt = 0;
-	int i, n, other = tl_category_index("other");
+	int n, other = tl_category_index("other"), added;
+	int64_t i = tl_strmap_add(&L->trmap, name, strlen(name), &added);
 
-	for (i = f->ntr; i-- > 0;)
-		if (strcmp(f->tr[i].name, name) == 0)
-			return &f->tr[i];
+	if (!added)
+		return &f->tr[i];
 	tl_grow(&f->tr, &f->captr, (size_t)f->ntr + 1, sizeof(*f->tr));
 	t = &f->tr[f->ntr++];
 	memset(t, 0, sizeof(*t));
@@ -1296,6 +1297,7 @@ loader_free(struct tl_findings *f)
 	tl_json_free(&L->j);
 	tl_strmap_free(&L->roofmap);
 	tl_strmap_free(&L->ptmap);
+	tl_strmap_free(&L->trmap);
 	tl_kernlist_free(&L->kl);
 	free(L->thbuf);
 	free(L->kc);
