@@ -30,6 +30,7 @@ LIBOBJ = \
 	lib/analysis/schedule.o \
 	lib/analysis/serving.o \
 	lib/analysis/verdict.o \
+	lib/analysis/xrank.o \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
@@ -84,6 +85,7 @@ LIBOBJ = \
 	lib/render/svgcmp.o \
 	lib/render/svgtime.o \
 	lib/render/svgw.o \
+	lib/render/xreport.o \
 	lib/render/zipw.o \
 	lib/stream/categories_table.o \
 	lib/stream/category.o \
@@ -130,6 +132,7 @@ LIBHDR = \
 	lib/analysis/schedule.h \
 	lib/analysis/serving.h \
 	lib/analysis/verdict.h \
+	lib/analysis/xrank.h \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
@@ -169,6 +172,7 @@ LIBHDR = \
 	lib/render/servreport.h \
 	lib/render/svgchart.h \
 	lib/render/svgw.h \
+	lib/render/xreport.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \
 	lib/stream/kernlist.h \
