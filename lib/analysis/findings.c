@@ -1369,7 +1369,7 @@ tl_patkind_name(enum tl_patkind k)
 		"unfused_attention", "decomposed_norm", "layout_conversion",
 		"layout_copy", "elementwise_chain", "gemm_alignment",
 		"gemm_old_arch", "gemm_tile", "pageable_copy", "sync", "idle",
-		"exposed_comm", "recompute"
+		"exposed_comm", "recompute", "gemm_shape"
 	};
 
 	return k < TL_PAT_N ? name[k] : "";

@@ -279,6 +279,44 @@ tl_patgroup_instance(struct tl_patgroup *g, int pi, uint32_t module)
 	}
 }
 
+int
+tl_trace_index(const struct tl_findings *f, const char *name)
+{
+	int i;
+
+	for (i = 0; i < f->ntr; i++)
+		if (strcmp(f->tr[i].name, name) == 0)
+			return i;
+	return 0;
+}
+
+void
+tl_patgroup_op(struct tl_patgroup *g, int pi, int o)
+{
+	struct tl_findings *f = g->f;
+	struct tl_fop *op = &f->op[o];
+	struct tl_fpat *p = &f->pat[pi];
+	int k, r;
+
+	p->cat = op->cat;
+	for (k = 0; k < op->nkern; k++)
+		tl_fpat_ev(p, -1, tl_intern(f->str, op->kern[k].name,
+		    strlen(op->kern[k].name)), op->kern[k].count,
+		    op->kern[k].time_ns);
+	for (r = 0; r < f->nrow; r++)
+		if (f->row[r].op == o && f->row[r].claim < 0) {
+			tl_patgroup_row(g, pi, r, 1);
+			p = &f->pat[pi];
+			p->calls++;
+		}
+	if (f->nrow == 0) {
+		tl_fpat_ev(p, o, 0, op->count, op->time_ns - op->claimed_ns);
+		p->time_ns += op->time_ns - op->claimed_ns;
+		p->calls += op->count;
+		op->claimed_ns = op->time_ns;
+	}
+}
+
 void
 tl_patgroup_row(struct tl_patgroup *g, int pi, int r, int claim)
 {
