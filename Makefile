@@ -37,6 +37,7 @@ LIBOBJ = \
 	lib/common/json.o \
 	lib/common/jsonw.o \
 	lib/common/outfile.o \
+	lib/common/pool.o \
 	lib/common/strmap.o \
 	lib/common/tabfile.o \
 	lib/common/tsv.o \
@@ -214,6 +215,7 @@ UNIT = \
 	tests/unit/test_model_softmax \
 	tests/unit/test_outdir \
 	tests/unit/test_pipe \
+	tests/unit/test_pool \
 	tests/unit/test_replay \
 	tests/unit/test_scan \
 	tests/unit/test_schema \
@@ -343,6 +345,12 @@ asan:
 	$(MAKE) clean
 	$(MAKE) all $(UNIT) $(TOOLS) $(CATTEST) CFLAGS="$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="$(LDFLAGS) -fsanitize=address,undefined"
 
+# ThreadSanitizer build of everything (CI runs the threaded cases of the
+# suite under it: sh tests/run.sh --threads 4).
+tsan:
+	$(MAKE) clean
+	$(MAKE) all $(UNIT) $(TOOLS) $(CATTEST) CFLAGS="$(CFLAGS) -O1 -fsanitize=thread -fno-omit-frame-pointer" LDFLAGS="$(LDFLAGS) -fsanitize=thread"
+
 bench: all $(TOOLS)
 	sh tests/bench.sh
 
@@ -441,4 +449,4 @@ clean:
 	    $(CATTEST) tests/category/categories_table.c
 	rm -rf fuzz/obj fuzz/bin
 
-.PHONY: all check static asan bench fuzz install uninstall clean
+.PHONY: all check static asan tsan bench fuzz install uninstall clean

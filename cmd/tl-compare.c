@@ -18,7 +18,7 @@
 static const char usage_str[] =
     "usage: tl-compare --ref FILE --target FILE [--ref-name NAME]\n"
     "                  [--target-name NAME] [--ref-hw NAME]\n"
-    "                  [--target-hw NAME] [--hw-file FILE]\n"
+    "                  [--target-hw NAME] [--hw-file FILE] [--strict-hw]\n"
     "                  [--roof achievable|peak] [--tolerance PCT] [--csv]\n"
     "                  [--ops FILE] [--models FILE]...\n"
     "       tl-compare --timeline --ref FILE --target FILE [--ref-name NAME]\n"
@@ -39,6 +39,8 @@ static const char help_str[] =
     "                          or trace_gpu)\n"
     "      --target-hw NAME    the target GPU\n"
     "  -f, --hw-file FILE      GPU table to use instead of the built-in one\n"
+    "  -x, --strict-hw         a GPU the stream does not name is an error,\n"
+    "                          not a warning and empty roof columns\n"
     "  -r, --roof KIND         achievable (default: where both GPUs have\n"
     "                          it, else dense peak) or peak\n"
     "  -e, --tolerance PCT     a time ratio within PCT % of the predicted\n"
@@ -94,6 +96,7 @@ main(int argc, char *argv[])
 		{ "target", required_argument, NULL, 'T' },
 		{ "timeline", no_argument, NULL, 't' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "strict-hw", no_argument, NULL, 'x' },
 		{ "ref-name", required_argument, NULL, OPT_REF_NAME },
 		{ "target-name", required_argument, NULL, OPT_TARGET_NAME },
 		{ "ref-hw", required_argument, NULL, OPT_REF_HW },
@@ -108,11 +111,11 @@ main(int argc, char *argv[])
 	struct tl_writer w;
 	const char *opsonly = NULL;	/* an option of the op comparison */
 	char err[256];
-	int ch, csv = 0, timeline = 0;
+	int ch, csv = 0, timeline = 0, strict = 0;
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();
-	while ((ch = getopt_long(argc, argv, "ce:f:hM:O:r:R:tT:V", longopts,
+	while ((ch = getopt_long(argc, argv, "ce:f:hM:O:r:R:tT:Vx", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case 'c':
@@ -155,6 +158,10 @@ main(int argc, char *argv[])
 			break;
 		case 'V':
 			tl_version();
+			break;
+		case 'x':
+			opsonly = "--strict-hw";
+			strict = 1;
 			break;
 		case OPT_REF_NAME:
 			o.name[0] = optarg;
@@ -213,8 +220,8 @@ main(int argc, char *argv[])
 		return TL_EXIT_ERROR;
 	tl_opsigs_read(&side[0], ref);
 	tl_opsigs_read(&side[1], tgt);
-	o.hw[0] = tl_compare_gpu(&side[0], hwname[0], "--ref-hw");
-	o.hw[1] = tl_compare_gpu(&side[1], hwname[1], "--target-hw");
+	o.hw[0] = tl_compare_gpu(&side[0], hwname[0], "--ref-hw", strict);
+	o.hw[1] = tl_compare_gpu(&side[1], hwname[1], "--target-hw", strict);
 	tl_compare_ops(&side[0], &side[1], &o, &w);
 	tl_opsigs_free(&side[0]);
 	tl_opsigs_free(&side[1]);

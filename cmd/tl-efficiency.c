@@ -250,7 +250,7 @@ main(int argc, char *argv[])
 		    "(tl-efficiency --hw list)", opt.hw);
 	if (tl_hwauto_init(&hwa, hw, opt.hw_map, opt.strict_hw, err,
 	    sizeof(err)) < 0)
-		tl_diex(TL_EXIT_USAGE, "--hw-map: %s", err);
+		tl_die("--hw-map: %s", err);
 	if (opt.hw != NULL)
 		eo.hw = &hwa;
 	if (tl_optable_load(opt.ops, tl_perf_family_known) < 0 ||

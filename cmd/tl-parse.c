@@ -13,6 +13,7 @@
 #include "stream/optable.h"
 #include "stream/schema.h"
 #include "trace/capture.h"
+#include "trace/input.h"
 #include "trace/iter.h"
 #include "trace/opstream.h"
 #include "trace/timeline.h"
@@ -21,6 +22,7 @@
 
 static const char usage_str[] =
     "usage: tl-parse [--csv] [--trace-name NAME] [--ops FILE] [--threads N]\n"
+    "                [--quiet]\n"
     "                [--step N | --window START,END | --steady[=N]]\n"
     "                [--stack | --no-context]\n"
     "                [--launchers | --timeline [--per-device] | --kernels | --meta |\n"
@@ -55,7 +57,9 @@ static const char help_str[] =
     "      --no-capture        leave graph launches by kernel family\n"
     "      --kernel-table FILE kernel-name table instead of the built-in one\n"
     "  -j, --threads N         read the events and write the rows on N threads\n"
-    "                          (default: one per online CPU; same output)\n"
+    "                          (default: one per CPU it may run on, at most 8;\n"
+    "                          same output)\n"
+    "  -q, --quiet             no progress line on a terminal\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n";
 
@@ -229,6 +233,31 @@ merge_capture(struct tl_trace *t)
 	tl_capture_list_free(&beside);
 }
 
+/*
+ * One line when the trace holds device events tl does not read, or no
+ * GPU events: the device kinds it holds, by event category.
+ */
+static void
+warn_devices(const struct tl_trace *t, long ngpu)
+{
+	static const char reads[] = "tl reads only GPU events (kernel, "
+	    "gpu_memcpy, gpu_memset)";
+	char gpu[256], other[512];
+
+	tl_trace_devices(t, gpu, sizeof(gpu), other, sizeof(other));
+	if (ngpu == 0 && other[0] != '\0')
+		tl_warn("%s: the trace has no GPU events; its device events "
+		    "are %s, which tl does not read: nothing to attribute; %s",
+		    t->path, other, reads);
+	else if (ngpu == 0)
+		tl_warn("%s: the trace has no GPU events and no events of "
+		    "another device (host events only): nothing to attribute; "
+		    "%s", t->path, reads);
+	else if (other[0] != '\0')
+		tl_warn("%s: the trace also has device events tl does not "
+		    "read: %s; %s", t->path, other, reads);
+}
+
 static int
 parse_file(const char *path)
 {
@@ -257,9 +286,8 @@ parse_file(const char *path)
 		return 1;
 	}
 	tl_tree_stats(t, &s);
-	if (s.gpu == 0 && opt.view != V_META)
-		tl_warn("%s: the trace has no GPU events (kernels, memcpy, "
-		    "memset): nothing to attribute", t->path);
+	if (opt.view != V_META)
+		warn_devices(t, s.gpu);
 	tl_timeline(t, &win, TL_ALL_DEVICES, opt.unlinked, &tl);
 	if (opt.view == V_TIMELINE)
 		warn_left_out(t, &s, &tl, -1);
@@ -332,6 +360,7 @@ main(int argc, char *argv[])
 		{ "kernels", no_argument, NULL, 'k' },
 		{ "launchers", no_argument, NULL, 'l' },
 		{ "meta", no_argument, NULL, 'm' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "trace-name", required_argument, NULL, 'n' },
 		{ "no-context", no_argument, NULL, 'N' },
 		{ "ops", required_argument, NULL, 'O' },
@@ -350,7 +379,7 @@ main(int argc, char *argv[])
 
 	tl_setprogname(argv[0]);
 	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
-	while ((ch = getopt_long(argc, argv, "cdhij:klmNn:O:s:StuVw:", longopts,
+	while ((ch = getopt_long(argc, argv, "cdhij:klmNn:O:qs:StuVw:", longopts,
 	    NULL)) != -1)
 		switch (ch) {
 		case OPT_CAPTURE:
@@ -402,6 +431,9 @@ main(int argc, char *argv[])
 			break;
 		case 'N':
 			opt.nocontext = 1;
+			break;
+		case 'q':
+			tl_input_quiet(1);
 			break;
 		case 'n':
 			opt.trace_name = optarg;

@@ -210,7 +210,7 @@ main(int argc, char *argv[])
 		    "--hw list)", opt.hw);
 	if (tl_hwauto_init(&hwa, hw, opt.hw_map, opt.strict_hw, err,
 	    sizeof(err)) < 0)
-		tl_diex(TL_EXIT_USAGE, "--hw-map: %s", err);
+		tl_die("--hw-map: %s", err);
 	if (tl_optable_load(opt.ops, tl_perf_family_known) < 0 ||
 	    tl_filemodels_setup() < 0)
 		return TL_EXIT_ERROR;

@@ -41,6 +41,8 @@ if need_shared "--threads on a trace of many rows"; then
 	check "--threads 1 and 3: the same op stream formatted on several threads (TSV, CSV, --stack, --launchers)" \
 	    "for v in '' --csv --stack -l; do $P -j 1 \$v $T/mi300-resnet-act-checkpoint.json.gz > $tmp/a && $P -j 3 \$v $T/mi300-resnet-act-checkpoint.json.gz > $tmp/b && [ \$(wc -l < $tmp/a) -gt 600 ] && cmp $tmp/a $tmp/b || exit 1; done"
 fi
+check "progress line on a terminal only, not with --quiet (tests/progress.sh)" \
+    "sh tests/progress.sh $P $SAMPLE"
 check "--threads: the same errors on bad input" \
     "for f in tests/bad/*.json*; do $P -j 1 \$f > $tmp/a 2> $tmp/ea; r1=\$?; $P -j 3 \$f > $tmp/b 2> $tmp/eb; [ \$? = \$r1 ] && cmp -s $tmp/a $tmp/b && cmp -s $tmp/ea $tmp/eb || { echo \$f; exit 1; }; done"
 
@@ -375,8 +377,9 @@ check "compare: an op of one side only is kept and marked (ref_only, target_only
      awk -F'\t' '\$2 == \"aten::mm\" { m++; if (\$1 != \"ref_only\" || \$3 != \"-\" \$4 || \$5 != \"\" || \$6 != 0) { bad = 1; exit } next } \$1 != \"both\" { bad = 1; exit } END { exit bad || (m == 0) }' && \
      $Q --ref $tmp/nomm.tsv --target $tmp/s.tsv | $COLS=match,name,delta_time_us,target_kernel_time_us,explained,unexplained_time_us,delta_pct | \
      awk -F'\t' '\$2 == \"aten::mm\" { m++; if (\$1 != \"target_only\" || \$3 != \$4 || \$5 != \"no\" || \$6 != \$4 || \$7 != \"\") { bad = 1; exit } } END { exit bad || (m == 0) }'"
-check "compare: the GPU from --ref-hw when the stream names none; an error otherwise" \
-    "cut -f1-32 $tmp/s.tsv > $tmp/nogpu.tsv && { $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 1 ]; } && \
+check "compare: the GPU from --ref-hw when the stream names none; a warning otherwise, an error with --strict-hw" \
+    "cut -f1-32 $tmp/s.tsv > $tmp/nogpu.tsv && { $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 0 ]; } && \
+     grep -q 'give --ref-hw NAME' $tmp/e && { $Q -x --ref $tmp/nogpu.tsv --target $tmp/s.tsv > /dev/null 2> $tmp/e; [ \$? = 1 ]; } && \
      grep -q 'give --ref-hw NAME' $tmp/e && \
      $Q --ref $tmp/nogpu.tsv --target $tmp/s.tsv --ref-hw h100 | $COLS=ref_hw,target_hw | sort -u | grep -qx 'h100	mi300x'"
 check "compare: same-kind roofs: achievable on two MI300X, dense peak with --roof peak" \
@@ -484,3 +487,22 @@ check "make install PREFIX=DIR: the installed man pages and tl.mk name DIR/share
      grep -q '$tmp/inst/share/tl/tl.mk' $tmp/inst/share/man/man7/tl.7 &&
      grep -q '$tmp/inst/share/tl/ops.tsv' $tmp/inst/share/man/man1/tl-parse.1 &&
      [ -f $tmp/inst/share/tl/models/default.tsv ] && [ -x $tmp/inst/bin/tl-parse ]"
+# tl(7)'s table of TraceLens' sheets: the coll_analysis row (the others are
+# tests/parity.py's checks): per message shape the count and the kernel
+# time sum, mean, min and max of TraceLens' coll_analysis.csv.
+if need_shared "tl(7): coll_analysis from tl-categorize comm | tl-efficiency --group"; then
+	check "tl(7): coll_analysis from tl-categorize comm | tl-efficiency --group" \
+	    "$P $T/mi300-resnet-act-checkpoint.json.gz 2>/dev/null | $BIN/tl-categorize comm | $E --hw mi300x --group | $COLS=input_dims,count,kernel_time_us,kernel_time_mean_us,kernel_time_min_us,kernel_time_max_us | sort > $tmp/coll && \
+	     python3 -c 'import csv, json, sys
+want = sorted((int(float(r[\"In msg nelems\"])), int(r[\"operation_count\"]), float(r[\"dur_sum\"]), float(r[\"dur_mean\"]), float(r[\"dur_min\"]), float(r[\"dur_max\"])) for r in csv.DictReader(open(sys.argv[1])))
+got = sorted((json.loads(f[0])[0][0][0], int(f[1]), float(f[2]), float(f[3]), float(f[4]), float(f[5])) for f in (l.rstrip(\"\\n\").split(\"\\t\") for l in open(sys.argv[2])))
+ok = len(want) == len(got) == 4 and all(w[:2] == g[:2] and all(abs(a - b) <= 1e-6 * max(1, abs(a)) for a, b in zip(w[2:], g[2:])) for w, g in zip(want, got))
+sys.exit(0 if ok else print(want, got) or 1)' $SHARED/reference/tracelens/mi300-resnet-act-checkpoint/coll_analysis.csv $tmp/coll"
+fi
+# A recovery the trace does not quantify reads "not quantified", never 0.
+if need_shared "findings: an unquantified recovery reads not quantified"; then
+	check "findings: an unquantified recovery reads not quantified (table, JSON null)" \
+	    "$P $T/nvidia-alexnet.json.gz 2>/dev/null | $E --hw auto 2>/dev/null > $tmp/ax.tsv && $F --report rough $tmp/ax.tsv | grep -q '^| 4 | Unfused elementwise chain | not quantified | not quantified |' && \
+	     $F -o $tmp/axo $tmp/ax.tsv && grep -q '\"pattern\":\"elementwise_chain\"' $tmp/axo/category_data/analysis.json && \
+	     python3 -c 'import json, sys; r = [x for x in json.load(open(sys.argv[1]))[\"recommendations\"] if x.get(\"pattern\") == \"elementwise_chain\"]; sys.exit(not (r and r[0][\"recoverable_ms\"] is None))' $tmp/axo/category_data/analysis.json"
+fi

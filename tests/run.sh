@@ -3,8 +3,22 @@
 # parity with TraceLens' reports.  Ends with "N passed, N failed".
 # Tests that need ../shared say SKIP when it is absent; with CI=true a
 # missing ../shared is a failure.
+#
+# tests/run.sh --threads N runs only the cases that read traces on
+# several threads, with tl-parse -j N: the worker pool's unit test, the
+# bad traces, and the shared traces, whose op stream (TSV, CSV, with
+# stacks) and timeline must be those of -j 1.  CI runs it on the ThreadSanitizer build (make tsan),
+# where a data race shows as a report on stderr: a failure here.
 LC_ALL=C
 export LC_ALL
+JOBS=
+threads=
+if [ "${1:-}" = --threads ]; then
+	threads=$2
+	JOBS="-j $2"
+	TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS }halt_on_error=1 exitcode=66"
+	export TSAN_OPTIONS
+fi
 cd "$(dirname "$0")/.." || exit 1
 BIN=${BIN:-bin}
 SHARED=${TL_SHARED:-../shared}
@@ -43,6 +57,7 @@ tally() {
 	done < "$1"
 }
 
+if [ -z "$threads" ]; then
 # The layering of lib/ (CONTRIBUTING.md): includes go down, never up; no
 # include cycle; no file outside cmd/ includes a program.
 python3 tests/layers.py . > "$tmp/layers" 2>&1
@@ -77,6 +92,7 @@ done
 for f in tests/data/*.json; do
 	run "fixture $f" sh tests/fixture.sh "$BIN" "$f"
 done
+fi
 
 # expect CASE EXPECT RC: compare the output in $tmp/o and $tmp/e and the
 # exit status RC with EXPECT ("exit N", "stderr RE", "stdout RE" lines).
@@ -109,9 +125,46 @@ expect() {
 for e in tests/bad/*.expect; do
 	base=${e%.expect}
 	in=$(ls "$base".json* 2>/dev/null | head -1)
-	"$BIN/tl-parse" "$in" > "$tmp/o" 2> "$tmp/e"
+	# shellcheck disable=SC2086
+	"$BIN/tl-parse" $JOBS "$in" > "$tmp/o" 2> "$tmp/e"
 	expect "bad input $in" "$e" $?
 done
+
+# The shared traces on $threads threads: the same output as on one.
+if [ -n "$threads" ]; then
+	run tests/unit/test_pool tests/unit/test_pool
+	if [ ! -d "$TRACES" ]; then
+		if [ "${CI:-}" = true ]; then
+			bad "threads: $TRACES not found (required with CI=true)"
+		else
+			skipped "threads: $TRACES not found"
+		fi
+	fi
+	for f in "$TRACES"/*.json*; do
+		[ -f "$f" ] || continue
+		case $f in *capture-details*) continue ;; esac
+		"$BIN/tl-parse" -j 1 --stack "$f" > "$tmp/one" 2> "$tmp/onee"
+		r1=$?
+		for v in --stack --csv -t; do
+			"$BIN/tl-parse" -j "$threads" $v "$f" > "$tmp/o" 2> "$tmp/e"
+			r=$?
+			if [ "$v" = --stack ] && { [ $r != $r1 ] ||
+			    ! cmp -s "$tmp/o" "$tmp/one"; }; then
+				bad "threads: $f $v: not the output of -j 1"
+			elif [ $r != 0 ] && [ $r != $r1 ]; then
+				bad "threads: $f $v: exit $r"
+			elif grep -q ThreadSanitizer "$tmp/e" "$tmp/onee"; then
+				bad "threads: $f $v: ThreadSanitizer reports"
+				sed 's/^/    /' "$tmp/e" | head -40
+			else
+				ok
+			fi
+		done
+	done
+	echo "$pass passed, $fail failed, $skip skipped"
+	[ "$fail" -eq 0 ]
+	exit
+fi
 
 # Bad and odd streams for the programs: NAME.expect as above, plus
 # "prog P..." to name the programs the case is for (default: the three
@@ -149,9 +202,11 @@ done
 
 # End-to-end cases; tl-replay and its runner; the trace multiplier's
 # scaling checks; the batch rules of share/tl/tl.mk; a category added to
-# the category table (tests/category/); output files complete or absent.
+# the category table (tests/category/); output files complete or absent;
+# GPU identification and device kinds (tests/devices.sh); every file
+# option and operand of every program, missing or a folder: exit 1.
 for c in tests/cases.sh tests/replay.sh tests/outputs.sh tests/scale.sh \
-    tests/tlmk.sh tests/category.sh; do
+    tests/tlmk.sh tests/category.sh tests/devices.sh tests/fileopts.sh; do
 	sh "$c" "$BIN" "$SHARED" > "$tmp/cases" 2>&1
 	tally "$tmp/cases"
 done

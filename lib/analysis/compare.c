@@ -30,9 +30,11 @@ struct eff {
 
 const struct tl_hw *
 tl_compare_gpu(const struct tl_opsigs *s, const char *opt,
-    const char *option)
+    const char *option, int strict)
 {
 	const struct tl_hw *hw;
+	struct tl_gpuid id;
+	char cand[256], desc[512];
 
 	if (opt != NULL) {
 		if ((hw = tl_hw_find(opt)) == NULL)
@@ -41,28 +43,32 @@ tl_compare_gpu(const struct tl_opsigs *s, const char *opt,
 		return hw;
 	}
 	if (s->hw[0] != '\0') {
-		if ((hw = tl_hw_find(s->hw)) == NULL)
-			tl_die("%s: hw '%s' is not in the GPU table; give %s "
-			    "NAME", s->path, s->hw, option);
-		return hw;
-	}
-	if (s->gpu[0] != '\0' || s->gpu_arch[0] != '\0') {
-		struct tl_gpuid id;
-		char cand[256], desc[256];
-
+		if ((hw = tl_hw_find(s->hw)) != NULL)
+			return hw;
+		snprintf(desc, sizeof(desc), "hw '%s' is not in the GPU table "
+		    "(tl-efficiency --hw list)", s->hw);
+	} else {
+		memset(&id, 0, sizeof(id));
 		id.name = s->gpu;
 		id.arch = s->gpu_arch;
 		id.compute_units = s->gpu_cus;
 		id.memory_bytes = s->gpu_mem;
-		if ((hw = tl_hw_identify(&id, cand, sizeof(cand))) != NULL)
+		id.kernel_arch = s->gpu_kernel_arch;
+		if ((hw = tl_hw_identify(&id, cand, sizeof(cand))) != NULL) {
+			if (id.name[0] != '\0' && !tl_hw_name_known(id.name))
+				tl_warn("%s: GPU '%s' is not in the GPU table; "
+				    "taken as %s, the one GPU of the table with "
+				    "its architecture, compute units and memory",
+				    s->path, id.name, tl_hw_name(hw));
 			return hw;
-		tl_gpuid_describe(&id, desc, sizeof(desc));
-		tl_die("%s: %s %s%s; give %s NAME", s->path, desc,
-		    cand[0] != '\0' ? "could be any of " :
-		    "is not in the GPU table", cand, option);
+		}
+		tl_gpuid_unknown(&id, cand, desc, sizeof(desc));
 	}
-	tl_die("%s: no hw or trace_gpu value names the GPU; give %s NAME",
-	    s->path, option);
+	if (strict)
+		tl_die("%s: %s; give %s NAME", s->path, desc, option);
+	tl_warn("%s: %s; its roofs, efficiency and expected ratios stay "
+	    "empty: give %s NAME", s->path, desc, option);
+	return NULL;
 }
 
 static const char *
@@ -87,11 +93,12 @@ pair_roofs(const struct tl_cmp_opts *o, enum tl_roof roof, const char *spec,
 
 	for (k = 0; k < 2; k++) {
 		used = NULL;
-		e[k].peak_tflops = spec[0] != '\0' ? tl_hw_tflops(o->hw[k],
-		    spec, roof, &used, NULL) : 0;
+		e[k].peak_tflops = spec[0] != '\0' && o->hw[k] != NULL ?
+		    tl_hw_tflops(o->hw[k], spec, roof, &used, NULL) : 0;
 		e[k].roof = used != NULL ? used : "";
 		used = NULL;
-		e[k].peak_tbs = tl_hw_hbm(o->hw[k], roof, &used, NULL);
+		e[k].peak_tbs = o->hw[k] != NULL ? tl_hw_hbm(o->hw[k], roof,
+		    &used, NULL) : 0;
 		e[k].bw_roof = used != NULL ? used : "";
 	}
 }
@@ -375,7 +382,7 @@ w_side(struct tl_writer *w, const struct tl_opsig *s, const char *name,
     const struct tl_hw *hw, const struct eff *e, struct tl_jbuf *b)
 {
 	tl_w_str(w, name);
-	tl_w_str(w, tl_hw_name(hw));
+	tl_w_str(w, hw != NULL ? tl_hw_name(hw) : "");
 	tl_w_str(w, e->roof);
 	tl_w_str(w, e->bw_roof);
 	w_num(w, e->peak_tflops > 0, e->peak_tflops);

@@ -35,11 +35,13 @@ struct tl_cmp_opts {
 /*
  * The GPU of one side: the table entry named by opt when not NULL (an
  * unknown name is a usage error), else that of the stream's hw column,
- * else the one its trace_gpu names.  Dies, naming option (--ref-hw), when
- * there is none.
+ * else the one its trace_gpu names (tl_hw_identify).  When none is
+ * known, a warning naming option (--ref-hw) and NULL: that side's roofs,
+ * efficiency and the expected ratios stay empty, as tl-efficiency
+ * leaves a GPU it cannot name; with strict, an error (exit 1).
  */
 const struct tl_hw *tl_compare_gpu(const struct tl_opsigs *s,
-    const char *opt, const char *option);
+    const char *opt, const char *option, int strict);
 
 /* Write the compare stream of ref and tgt, header first. */
 void tl_compare_ops(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,

@@ -17,6 +17,7 @@ static const short cols[] = {
 	TL_COL_INPUT_STRIDES, TL_COL_CONCRETE_INPUTS, TL_COL_KERNEL_TIME_US,
 	TL_COL_HW, TL_COL_TRACE_GPU, TL_COL_TRACE_GPU_ARCH,
 	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES,
+	TL_COL_TRACE_GPU_KERNEL_ARCH,
 	TL_COL_COUNT, TL_COL_PCT_GPU_TIME, TL_COL_KERNELS, TL_COL_CATEGORY,
 	TL_COL_DIRECTION, TL_COL_PERF_MODEL, TL_COL_FLOPS, TL_COL_BYTES,
 	TL_COL_COMPUTE_SPEC, TL_COL_TRACE_TOTAL_US, TL_COL_TRACE_BUSY_US,
@@ -220,6 +221,7 @@ trace_constants(struct tl_sigreader *r, struct tl_opsigs *o)
 	o->hw = field(r, TL_COL_HW);
 	o->gpu = field(r, TL_COL_TRACE_GPU);
 	o->gpu_arch = field(r, TL_COL_TRACE_GPU_ARCH);
+	o->gpu_kernel_arch = field(r, TL_COL_TRACE_GPU_KERNEL_ARCH);
 	if (!tl_rr_i64(&r->rr, TL_COL_TRACE_GPU_COMPUTE_UNITS, &o->gpu_cus))
 		o->gpu_cus = 0;
 	if (!tl_rr_i64(&r->rr, TL_COL_TRACE_GPU_MEMORY_BYTES, &o->gpu_mem))
@@ -280,6 +282,7 @@ tl_opsigs_read(struct tl_opsigs *o, const char *path)
 		o->hw = tl_strdup("");
 		o->gpu = tl_strdup("");
 		o->gpu_arch = tl_strdup("");
+		o->gpu_kernel_arch = tl_strdup("");
 	}
 	reader_free(o);
 }
@@ -309,6 +312,7 @@ tl_opsigs_free(struct tl_opsigs *o)
 	free(o->hw);
 	free(o->gpu);
 	free(o->gpu_arch);
+	free(o->gpu_kernel_arch);
 	tl_strmap_free(&o->map);
 	if (o->reading != NULL)
 		reader_free(o);

@@ -55,6 +55,7 @@ struct tl_opsigs {
 	char *hw;		/* the first row's hw (tl-efficiency), or "" */
 	char *gpu;		/* the first row's trace_gpu, or "" */
 	char *gpu_arch;		/* its trace_gpu_arch, or "" */
+	char *gpu_kernel_arch;	/* its trace_gpu_kernel_arch, or "" */
 	int64_t gpu_cus, gpu_mem;	/* trace_gpu_compute_units and
 					   _memory_bytes, 0 = unknown */
 	int grouped;		/* the input had a count column */

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -482,10 +483,129 @@ tl_contains_ci(const char *s, const char *part)
 	return 0;
 }
 
+/*
+ * The CPUs a cgroup's CPU bandwidth limit allows: its quota over its
+ * period, rounded up (cgroup v2's cpu.max, "QUOTA PERIOD" or "max
+ * PERIOD"; v1's cpu.cfs_quota_us and cpu.cfs_period_us, -1 for none), at
+ * the cgroup's directory dir and at each one above it, where limits nest;
+ * 0 if none limits.  See the kernel's Documentation/admin-guide/cgroup-v2.rst
+ * and scheduler/sched-bwc.rst.
+ */
+static FILE *
+cg_open(const char *dir, const char *file)
+{
+	char path[PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return fopen(path, "r");
+}
+
+static long
+cg_quota(char *dir, size_t root, int v2)
+{
+	long best = 0;
+
+	for (;;) {
+		long long q = -1, per = 0;
+		char word[32];
+		FILE *fp;
+
+		if (v2 && (fp = cg_open(dir, "cpu.max")) != NULL) {
+			if (fscanf(fp, "%31s %lld", word, &per) == 2 &&
+			    strcmp(word, "max") != 0)
+				q = strtoll(word, NULL, 10);
+			fclose(fp);
+		}
+		if (!v2 && (fp = cg_open(dir, "cpu.cfs_quota_us")) != NULL) {
+			if (fscanf(fp, "%lld", &q) != 1)
+				q = -1;
+			fclose(fp);
+		}
+		if (!v2 && (fp = cg_open(dir, "cpu.cfs_period_us")) != NULL) {
+			if (fscanf(fp, "%lld", &per) != 1)
+				per = 0;
+			fclose(fp);
+		}
+		if (q > 0 && per > 0) {
+			long n = (long)((q + per - 1) / per);
+
+			if (best == 0 || n < best)
+				best = n;
+		}
+		if (strlen(dir) <= root)
+			break;
+		*strrchr(dir, '/') = '\0';
+	}
+	return best;
+}
+
+/* Whether a cgroup v1 controller list ("cpu,cpuacct") names "cpu". */
+static int
+has_cpu(const char *list)
+{
+	while (*list != '\0') {
+		size_t n = strcspn(list, ",");
+
+		if (n == 3 && strncmp(list, "cpu", 3) == 0)
+			return 1;
+		list += n + (list[n] == ',');
+	}
+	return 0;
+}
+
+/* The CPUs the cgroup of this process may use, as cg_quota; 0: no limit. */
+static long
+cgroup_cpus(void)
+{
+	FILE *fp = fopen("/proc/self/cgroup", "r");
+	char line[1024];
+	long n = 0;
+
+	if (fp == NULL)
+		return 0;
+	while (n == 0 && fgets(line, sizeof(line), fp) != NULL) {
+		char *c1 = strchr(line, ':'), *c2, *nl;
+		char dir[PATH_MAX];
+		const char *mnt;
+		int v2;
+
+		if (c1 == NULL || (c2 = strchr(c1 + 1, ':')) == NULL)
+			continue;
+		if ((nl = strchr(c2, '\n')) != NULL)
+			*nl = '\0';
+		*c2 = '\0';
+		v2 = strcmp(line, "0") == 0 && c1[1] == '\0';
+		if (v2)
+			mnt = "/sys/fs/cgroup";
+		else if (has_cpu(c1 + 1))
+			mnt = "/sys/fs/cgroup/cpu";
+		else
+			continue;
+		/* In a cgroup namespace the path may not exist: the root. */
+		snprintf(dir, sizeof(dir), "%s%s", mnt,
+		    strcmp(c2 + 1, "/") == 0 ? "" : c2 + 1);
+		if (access(dir, F_OK) != 0)
+			snprintf(dir, sizeof(dir), "%s", mnt);
+		n = cg_quota(dir, strlen(mnt), v2);
+	}
+	fclose(fp);
+	return n;
+}
+
 int
 tl_ncpu(void)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	long n = sysconf(_SC_NPROCESSORS_ONLN), q;
+#ifdef CPU_COUNT
+	cpu_set_t set;
 
-	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+	/* The affinity mask: taskset, Slurm's --cpus-per-task. */
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 &&
+	    CPU_COUNT(&set) > 0 && CPU_COUNT(&set) < n)
+		n = CPU_COUNT(&set);
+#endif
+	/* The cgroup's CPU quota: docker --cpus, Kubernetes' CPU limits. */
+	if ((q = cgroup_cpus()) > 0 && q < n)
+		n = q;
+	return n < 1 ? 1 : n > TL_THREADS_MAX ? TL_THREADS_MAX : (int)n;
 }

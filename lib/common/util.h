@@ -112,8 +112,18 @@ tl_grow_ahead(void *pp, size_t *cap, size_t need, size_t size,
 }
 
 char *tl_strdup(const char *s);
-/* The online CPUs (1 to 1024): the default number of threads. */
+/*
+ * The default number of threads: the CPUs this process may run on (the
+ * online ones, as far as its affinity mask and its cgroup's CPU quota
+ * allow), at most TL_THREADS_MAX.
+ */
 int tl_ncpu(void);
+/*
+ * Past this, tl-parse's threads gain little: its main thread merges
+ * the records in file order and links them alone, about a quarter of
+ * its CPU time at two threads (docs/PERFORMANCE.md).
+ */
+#define TL_THREADS_MAX 8
 /* 1 if part occurs in s, ignoring ASCII case. */
 int tl_contains_ci(const char *s, const char *part);
 

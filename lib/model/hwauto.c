@@ -129,37 +129,34 @@ identify(const struct tl_hwauto *a, struct tl_rowreader *r,
 {
 	struct tl_gpuid id;
 	const struct tl_hw *hw;
-	const char *name;
-	char desc[128], cand[256];
-	const char *verdict, *where;
+	char desc[512], cand[256];
+	const char *where;
 	int64_t v;
 
 	memset(&id, 0, sizeof(id));
-	id.name = name = tl_rr_text(r, TL_COL_TRACE_GPU);
+	id.name = tl_rr_text(r, TL_COL_TRACE_GPU);
 	id.arch = tl_rr_text(r, TL_COL_TRACE_GPU_ARCH);
+	id.kernel_arch = tl_rr_text(r, TL_COL_TRACE_GPU_KERNEL_ARCH);
 	if (tl_rr_i64(r, TL_COL_TRACE_GPU_COMPUTE_UNITS, &v))
 		id.compute_units = v;
 	if (tl_rr_i64(r, TL_COL_TRACE_GPU_MEMORY_BYTES, &v))
 		id.memory_bytes = v;
-	if ((hw = tl_hw_identify(&id, cand, sizeof(cand))) != NULL)
-		return hw;
 	where = trace[0] != '\0' ? trace : tl_stream_where(r->in);
-	tl_gpuid_describe(&id, desc, sizeof(desc));
-	if (cand[0] != '\0')
-		verdict = "could be any of ";
-	else if (name[0] != '\0')
-		verdict = "is not in the GPU table (tl-efficiency --hw list)";
-	else if (strchr(desc, '(') != NULL)
-		verdict = "has no name and no GPU of the table has these "
-		    "figures (tl-efficiency --hw list)";
-	else
-		verdict = "is not named: the trace has no deviceProperties";
+	if ((hw = tl_hw_identify(&id, cand, sizeof(cand))) != NULL) {
+		if (id.name[0] != '\0' && !tl_hw_name_known(id.name))
+			tl_warn("%s: --hw auto: GPU '%s' is not in the GPU "
+			    "table; taken as %s, the one GPU of the table with "
+			    "its architecture, compute units and memory", where,
+			    id.name, tl_hw_name(hw));
+		return hw;
+	}
+	tl_gpuid_unknown(&id, cand, desc, sizeof(desc));
 	if (a->strict)
-		tl_die("%s: --hw auto: %s %s%s; give --hw NAME, or --hw-map "
-		    "FILE for several traces", where, desc, verdict, cand);
-	tl_warn("%s: --hw auto: %s %s%s; its efficiency columns stay empty: "
+		tl_die("%s: --hw auto: %s; give --hw NAME, or --hw-map "
+		    "FILE for several traces", where, desc);
+	tl_warn("%s: --hw auto: %s; its efficiency columns stay empty: "
 	    "give --hw NAME, or --hw-map FILE for several traces", where,
-	    desc, verdict, cand);
+	    desc);
 	return NULL;
 }
 

@@ -677,6 +677,19 @@ match_score(const struct tl_hw *hw, const char *dev, int *dflt)
 	return best;
 }
 
+int
+tl_hw_name_known(const char *devname)
+{
+	size_t i;
+	int dflt;
+
+	ensure();
+	for (i = 0; devname != NULL && i < cur.nhw; i++)
+		if (match_score(&cur.hw[i], devname, &dflt) > 0)
+			return 1;
+	return 0;
+}
+
 static int
 fits(const struct tl_hw *hw, int nsm, long long mem)
 {
@@ -750,10 +763,12 @@ tl_hw_identify(const struct tl_gpuid *id, char *cand, size_t candlen)
 			if ((s = match_score(&cur.hw[i], id->name, &dflt)) >
 			    best)
 				best = s;
+		/* A name the table does not know: the figures alone decide. */
 		if (best == 0)
-			return NULL;	/* a name the table does not know */
-	} else if (id->arch == NULL || id->arch[0] == '\0' ||
-	    id->compute_units <= 0 || id->memory_bytes <= 0)
+			named = 0;
+	}
+	if (!named && (id->arch == NULL || id->arch[0] == '\0' ||
+	    id->compute_units <= 0 || id->memory_bytes <= 0))
 		return NULL;		/* too little to go by */
 	for (i = 0; i < cur.nhw; i++) {
 		const struct tl_hw *hw = &cur.hw[i];
@@ -812,6 +827,69 @@ tl_gpuid_describe(const struct tl_gpuid *id, char *buf, size_t len)
 	}
 	if (sep[0] == ',' && n < len)
 		snprintf(buf + n, len - n, ")");
+}
+
+/* The architecture family of an ISA name, for messages; NULL if unknown. */
+static const char *
+arch_family(const char *arch)
+{
+	/*
+	 * NVIDIA: CUDA C++ Programming Guide, compute capabilities
+	 * (https://docs.nvidia.com/cuda/cuda-c-programming-guide/); AMD: ROCm
+	 * GPU hardware specifications
+	 * (https://rocm.docs.amd.com/en/latest/reference/gpu-arch-specs.html).
+	 */
+	static const struct {
+		const char *arch, *family;
+	} fam[] = {
+		{ "sm_5", "Maxwell" }, { "sm_6", "Pascal" },
+		{ "sm_70", "Volta" }, { "sm_72", "Volta" },
+		{ "sm_75", "Turing" }, { "sm_80", "Ampere" },
+		{ "sm_86", "Ampere" }, { "sm_87", "Ampere" },
+		{ "sm_89", "Ada" }, { "sm_90", "Hopper" },
+		{ "sm_10", "Blackwell" }, { "sm_12", "Blackwell" },
+		{ "gfx908", "CDNA" }, { "gfx90a", "CDNA 2" },
+		{ "gfx94", "CDNA 3" }, { "gfx950", "CDNA 4" },
+		{ "gfx110", "RDNA 3" }, { "gfx120", "RDNA 4" }
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(fam) / sizeof(fam[0]); i++)
+		if (strncmp(arch, fam[i].arch, strlen(fam[i].arch)) == 0)
+			return fam[i].family;
+	return NULL;
+}
+
+void
+tl_gpuid_unknown(const struct tl_gpuid *id, const char *cand, char *buf,
+    size_t len)
+{
+	const char *verdict, *fam, *ka = id->kernel_arch;
+	size_t n;
+
+	tl_gpuid_describe(id, buf, len);
+	n = strlen(buf);
+	if (cand != NULL && cand[0] != '\0')
+		verdict = "could be any of ";
+	else if (id->name != NULL && id->name[0] != '\0')
+		verdict = strchr(buf, '(') != NULL ? "is not in the GPU table, "
+		    "nor are its figures (tl-efficiency --hw list)" :
+		    "is not in the GPU table (tl-efficiency --hw list)";
+	else if (strchr(buf, '(') != NULL)
+		verdict = "has no name and no GPU of the table has these "
+		    "figures (tl-efficiency --hw list)";
+	else
+		verdict = "is not named: the trace has no deviceProperties";
+	n += (size_t)snprintf(buf + n, n < len ? len - n : 0, " %s%s", verdict,
+	    cand != NULL ? cand : "");
+	if (ka == NULL || ka[0] == '\0' || (id->name != NULL &&
+	    id->name[0] != '\0') || n >= len)
+		return;
+	fam = arch_family(ka);
+	snprintf(buf + n, len - n, "; its kernels were built for %s%s%s%s%s",
+	    ka, fam != NULL ? " (" : "", fam != NULL ? fam : "",
+	    fam != NULL ? ")" : "", strncmp(ka, "sm_", 3) == 0 ?
+	    " or later" : "");
 }
 
 size_t

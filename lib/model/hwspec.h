@@ -72,6 +72,8 @@ struct tl_gpuid {
 	const char *arch;	/* "gfx94", "sm_90"; NULL or "" = unknown */
 	long long compute_units;	/* CUs or SMs; 0 = unknown */
 	long long memory_bytes;		/* 0 = unknown */
+	/* "sm_80": the lowest the kernel names allow; NULL or "" = none */
+	const char *kernel_arch;
 };
 
 /*
@@ -79,19 +81,34 @@ struct tl_gpuid {
  * memory together.  With a name, the GPUs whose device_name patterns
  * match it best (as tl_hw_match_device_mem), less those whose arch,
  * compute_units or memory_gb (within 10 %) differ from what the trace
- * gives; a name no pattern matches is unknown.  With no name, the GPUs
- * whose arch, compute_units and memory_gb all match, when the trace gives
- * all three.  One GPU left: it; several with one marked default: that
- * one; else NULL (unknown or ambiguous).  cand (may be NULL) receives the
+ * gives.  With no name, or a name no pattern matches (a board or variant
+ * the table does not list), the GPUs whose arch, compute_units and
+ * memory_gb all match, when the trace gives all three.  One GPU left:
+ * it; several, and a name matched, with one marked default: that one;
+ * else NULL (unknown or ambiguous).  cand (may be NULL) receives the
  * names of the GPUs left, ", "-separated ("" = none: unknown).
  */
 const struct tl_hw *tl_hw_identify(const struct tl_gpuid *id, char *cand,
     size_t candlen);
 /*
+ * 1 if a device_name pattern of the table matches devname (an unknown
+ * name that tl_hw_identify matched by its figures gives 0).
+ */
+int tl_hw_name_known(const char *devname);
+/*
  * The GPU for a message: "GPU 'NAME' (gfx94, 304 compute units, 192.0
  * GiB)", leaving out what is unknown; "GPU" alone when nothing is known.
  */
 void tl_gpuid_describe(const struct tl_gpuid *id, char *buf, size_t len);
+/*
+ * Why tl_hw_identify found no GPU, for a warning: the GPU described,
+ * then "could be any of CAND", "is not in the GPU table ...", or "is not
+ * named: the trace has no deviceProperties"; with the kernels'
+ * architecture where the trace gives no name ("; its kernels were built
+ * for sm_70 (Volta) or later").
+ */
+void tl_gpuid_unknown(const struct tl_gpuid *id, const char *cand,
+    char *buf, size_t len);
 
 /* The number of GPUs and the i-th in table order, for listing. */
 size_t tl_hw_count(void);

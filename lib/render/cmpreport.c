@@ -291,6 +291,16 @@ roof_kinds(FILE *fp, const struct tl_cmpfind *c)
 		    "`ref_roof` and `target_roof` columns say per op.\n", fp);
 		return;
 	}
+	if (c->hw[REF][0] == '\0' || c->hw[TGT][0] == '\0') {
+		fprintf(fp, "- Roofs: the %s GPU is not known (no `%s_hw` "
+		    "value: `tl-compare` warned, give `--%s-hw NAME`), so no op "
+		    "has an expected ratio, an efficiency on that side or a "
+		    "verdict against the hardware.\n", c->hw[REF][0] == '\0' ?
+		    (c->hw[TGT][0] == '\0' ? "reference and target" :
+		    "reference") : "target", c->hw[REF][0] == '\0' ? "ref" :
+		    "target", c->hw[REF][0] == '\0' ? "ref" : "target");
+		return;
+	}
 	fprintf(fp, "- Roofs: the expected ratios rest on the **%s** roofs of "
 	    "both GPUs (`tl-compare --roof %s`), from the GPU table of "
 	    "`tl-efficiency --hw show NAME`; where a GPU has no %s figure, "

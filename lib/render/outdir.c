@@ -367,9 +367,21 @@ analysis_json(struct tl_outset *s, const char *p, const struct tl_findings *f)
 			jb_kstr(&b, "op", f->op[r->op].name);
 			jb_kjson(&b, "input_dims", f->op[r->op].dims);
 		}
-		jb_knum(&b, "recoverable_ms", (double)r->save_ns / 1e6);
-		jb_knum(&b, "recoverable_low_ms", (double)r->lo_ns / 1e6);
-		jb_knum(&b, "recoverable_high_ms", (double)r->hi_ns / 1e6);
+		if (r->pat >= 0 && f->pat[r->pat].unquantified) {
+			/* Not quantified: null, never 0. */
+			jb_key(&b, "recoverable_ms");
+			tl_jb_lit(&b, "null");
+			jb_key(&b, "recoverable_low_ms");
+			tl_jb_lit(&b, "null");
+			jb_key(&b, "recoverable_high_ms");
+			tl_jb_lit(&b, "null");
+		} else {
+			jb_knum(&b, "recoverable_ms", (double)r->save_ns / 1e6);
+			jb_knum(&b, "recoverable_low_ms",
+			    (double)r->lo_ns / 1e6);
+			jb_knum(&b, "recoverable_high_ms",
+			    (double)r->hi_ns / 1e6);
+		}
 		jb_key(&b, "upper_bound");
 		tl_jb_lit(&b, r->upper ? "true" : "false");
 		jb_kstr(&b, "priority", tl_priority_name(r->prio));

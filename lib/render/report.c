@@ -25,7 +25,7 @@ share(int64_t part, int64_t whole)
 
 /*
  * The GPU of trace i: the name the trace gives (trace_gpu), else its
- * rows' hw, else the input's.
+ * rows' hw; NULL when neither names one (never another trace's GPU).
  */
 static const char *
 trace_hw(const struct tl_findings *f, int i)
@@ -35,7 +35,7 @@ trace_hw(const struct tl_findings *f, int i)
 	if (h != NULL && h[0] != '\0')
 		return h;
 	h = f->tr[i].hw;
-	return h != NULL && h[0] != '\0' ? h : f->hw;
+	return h != NULL && h[0] != '\0' ? h : NULL;
 }
 
 /* Write trace i's GPU: the trace's text in a code span, else plain. */
@@ -70,10 +70,12 @@ new_hw(const struct tl_findings *f, int i)
 static void
 gpus(FILE *fp, const struct tl_findings *f)
 {
-	int i, n = 0, k = 0;
+	int i, n = 0, k = 0, none = 0;
 
-	for (i = 0; i < f->ntr; i++)
+	for (i = 0; i < f->ntr; i++) {
 		n += new_hw(f, i) != NULL;
+		none += trace_hw(f, i) == NULL;
+	}
 	if (n == 0)
 		return;
 	if (n > 1)
@@ -89,6 +91,9 @@ gpus(FILE *fp, const struct tl_findings *f)
 	}
 	if (n > 1)
 		fputc(')', fp);
+	if (none > 0)
+		fprintf(fp, " (%d trace%s with no GPU named)", none,
+		    none == 1 ? "" : "s");
 }
 
 /*
@@ -879,14 +884,24 @@ appendix(FILE *fp, const struct tl_findings *f, const struct tl_report_opts *o)
 	int i, n = 0;
 
 	fputs("## Appendix\n\n### Hardware and thresholds\n\n", fp);
-	fputs("- GPU: ", fp);
-	tl_md_text(fp, f->hw != NULL ? f->hw : "none given", 40);
-	if (f->ntr > 0 && f->tr[0].gpu[0] != '\0') {
-		fputs(" (trace: ", fp);
-		tl_md_code(fp, f->tr[0].gpu, 80);
-		fputc(')', fp);
+	for (i = 0; i < f->ntr || i == 0; i++) {
+		const struct tl_ftrace *t = i < f->ntr ? &f->tr[i] : NULL;
+		const char *hw = t != NULL ? t->hw : f->hw;
+
+		fputs("- GPU: ", fp);
+		tl_md_text(fp, hw != NULL && hw[0] != '\0' ? hw :
+		    "none given", 40);
+		if (t != NULL && t->gpu[0] != '\0') {
+			fputs(" (trace: ", fp);
+			tl_md_code(fp, t->gpu, 80);
+			fputc(')', fp);
+		}
+		if (f->ntr > 1) {
+			fputs(" for ", fp);
+			tl_md_code(fp, t->name, 200);
+		}
+		fputc('\n', fp);
 	}
-	fputc('\n', fp);
 	roofs(fp, f);
 	fprintf(fp, "- Bottleneck: (time above the category threshold or "
 	    "%s %% of the category) and efficiency below %s %%; Critical: "
@@ -972,6 +987,30 @@ static const char *
 tl_share_text(const struct tl_findings *f, int64_t ns)
 {
 	return tl_md_share(share(ns, tl_analyst_timeline(f)));
+}
+
+/* 1 when recommendation r's recoverable time is not known. */
+static int
+rec_unknown(const struct tl_findings *f, const struct tl_frec *r)
+{
+	return r->pat >= 0 && f->pat[r->pat].unquantified;
+}
+
+/*
+ * Recommendation r's recoverable time and its share of the GPU timeline,
+ * sep between them ("up to 1.234 ms (5.0 %"...): "not quantified" for
+ * both when the trace does not give it, never 0.
+ */
+static void
+rec_saving(FILE *fp, const struct tl_findings *f, const struct tl_frec *r,
+    const char *ms, const char *sep, const char *pct)
+{
+	if (rec_unknown(f, r)) {
+		fprintf(fp, "not quantified%snot quantified", sep);
+		return;
+	}
+	fprintf(fp, "%s%s%s%s%s%s", r->upper ? "up to " : "",
+	    tl_md_ms(r->save_ns), ms, sep, tl_share_text(f, r->save_ns), pct);
 }
 
 
@@ -1132,10 +1171,14 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	if (nrec > 0) {
 		fputs(" The largest recoverable item: ", fp);
 		rec_title(fp, f, &f->rec[idx[0]]);
-		fprintf(fp, ", %s%s ms (%s %% of the GPU timeline).",
-		    f->rec[idx[0]].upper ? "up to " : "",
-		    tl_md_ms(f->rec[idx[0]].save_ns),
-		    tl_share_text(f, f->rec[idx[0]].save_ns));
+		if (rec_unknown(f, &f->rec[idx[0]]))
+			fputs(", its recoverable time not quantified.", fp);
+		else {
+			fputs(", ", fp);
+			rec_saving(fp, f, &f->rec[idx[0]], " ms", " (",
+			    " % of the GPU timeline");
+			fputs(").", fp);
+		}
 	}
 	fprintf(fp, " The rules find %d bottleneck op%s and %d pattern%s.\n\n",
 	    f->nbottlenecks, f->nbottlenecks == 1 ? "" : "s", f->npat,
@@ -1158,10 +1201,9 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 
 			fprintf(fp, "| %d | ", i + 1);
 			rec_title(fp, f, r);
-			fprintf(fp, " | %s%s | %s | %s |\n", r->upper ?
-			    "up to " : "", tl_md_ms(r->save_ns),
-			    tl_share_text(f, r->save_ns),
-			    tl_priority_name(r->prio));
+			fputs(" | ", fp);
+			rec_saving(fp, f, r, "", " | ", "");
+			fprintf(fp, " | %s |\n", tl_priority_name(r->prio));
 		}
 		fputc('\n', fp);
 	}
@@ -1426,8 +1468,9 @@ rough_recs(FILE *fp, const struct tl_findings *f)
 
 		fprintf(fp, "| %d | ", i + 1);
 		rec_title(fp, f, r);
-		fprintf(fp, " | %s%s | %s | ", r->upper ? "up to " : "",
-		    tl_md_ms(r->save_ns), tl_share_text(f, r->save_ns));
+		fputs(" | ", fp);
+		rec_saving(fp, f, r, "", " | ", "");
+		fputs(" | ", fp);
 		if (r->pat >= 0)
 			tl_pat_prio(fp, f, &f->pat[r->pat]);
 		else
@@ -1582,7 +1625,10 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 		fputs("- trace ", fp);
 		tl_md_code(fp, f->tr[i].name, 200);
 		fprintf(fp, ": %lld rows, GPU ", f->tr[i].rows);
-		tl_md_code(fp, f->tr[i].gpu, 80);
+		if (f->tr[i].gpu[0] != '\0')
+			tl_md_code(fp, f->tr[i].gpu, 80);
+		else
+			fputs("not named", fp);
 		fprintf(fp, ", rank %s\n", f->tr[i].rank[0] != '\0' ?
 		    f->tr[i].rank : "n/a");
 	}

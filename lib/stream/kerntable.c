@@ -1,6 +1,5 @@
 /* See LICENSE file for copyright and license details. */
 #define _GNU_SOURCE		/* memmem */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,12 +23,13 @@ static int loaded;
 /*
  * The names matched so far and the entry each matched (ntab: none): a
  * trace names the same kernels again and again, and a name tries the
- * patterns one by one.  At most SEEN_MAX names; a mutex for threads.
+ * patterns one by one.  At most SEEN_MAX names.  Like the table, for
+ * one thread: the reader's and the row writer's workers never classify
+ * kernels.
  */
 #define SEEN_MAX 65536
 static struct tl_strmap seen;
 static size_t *seenix, capseen;
-static pthread_mutex_t seenmu = PTHREAD_MUTEX_INITIALIZER;
 static const struct tl_kerninfo unknown = {
 	"other", "other kernels", TL_GC_COMPUTE, 0
 };
@@ -128,10 +128,8 @@ tl_kerntable_load(const char *path)
 	while (ntab > 0)
 		free(tab[--ntab].lower);
 	loaded = 1;
-	pthread_mutex_lock(&seenmu);
 	tl_strmap_free(&seen);
 	tl_strmap_init(&seen);
-	pthread_mutex_unlock(&seenmu);
 	if (tl_tabfile_open(&t, path, tl_default_kernels,
 	    "built-in kernels.tsv", col, 5, 3, 0) < 0) {
 		tl_warn("%s", t.err);
@@ -191,10 +189,8 @@ tl_kerntable_find(const char *name)
 
 	if (!loaded && tl_kerntable_load(NULL) < 0)
 		tl_die("the built-in kernel table is broken");
-	pthread_mutex_lock(&seenmu);
 	k = tl_strmap_get(&seen, name, n);
 	i = k >= 0 ? seenix[k] : 0;
-	pthread_mutex_unlock(&seenmu);
 	if (k < 0) {
 		char *low = lower_dup(name);
 
@@ -202,14 +198,12 @@ tl_kerntable_find(const char *name)
 			if (glob_lower(tab[i].lower, low, n))
 				break;
 		free(low);
-		pthread_mutex_lock(&seenmu);
 		if (seen.n < SEEN_MAX) {
 			k = tl_strmap_add(&seen, name, n, &added);
 			tl_grow(&seenix, &capseen, (size_t)k + 1,
 			    sizeof(*seenix));
 			seenix[k] = i;
 		}
-		pthread_mutex_unlock(&seenmu);
 	}
 	return i < ntab ? &tab[i].info : &unknown;
 }

@@ -73,6 +73,8 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	    { "trace_gpu_compute_units", TL_CT_INT, "", 1 },
 	[TL_COL_TRACE_GPU_MEMORY_BYTES] =
 	    { "trace_gpu_memory_bytes", TL_CT_INT, "byte", 1 },
+	[TL_COL_TRACE_GPU_KERNEL_ARCH] =
+	    { "trace_gpu_kernel_arch", TL_CT_TEXT, "", 0 },
 	[TL_COL_MODULE] = { "module", TL_CT_TEXT, "", 0 },
 	[TL_COL_CALL_STACK] = { "call_stack", TL_CT_TEXT, "", 0 },
 	[TL_COL_DEVICE] = { "device", TL_CT_TEXT, "", 0 },
@@ -260,6 +262,7 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT, \
 	TL_COL_TRACE_GPU, TL_COL_TRACE_GPU_ARCH, \
 	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES, \
+	TL_COL_TRACE_GPU_KERNEL_ARCH, \
 	TL_COL_CONTEXT_ARGS, TL_COL_ITERATION, TL_COL_PHASE, \
 	TL_COL_COLLECTIVE
 #define ARGS \

@@ -107,3 +107,108 @@ tl_devprops_parse(const char *val, size_t len, struct tl_gpuinfo *g)
 		g->memory_bytes = v;
 	tl_json_free(&j);
 }
+
+/*
+ * The prefixes of NVIDIA's cuBLAS and cuDNN kernels, named for the
+ * architecture they were compiled for (volta_sgemm_128x64_nn,
+ * ampere_scudnn_128x64_relu_...); Maxwell-era names have no later form.
+ */
+static const struct {
+	const char *prefix;
+	int cc;
+} nv_prefix[] = {
+	{ "maxwell_", 50 }, { "volta_", 70 }, { "turing_", 75 },
+	{ "ampere_", 80 }
+};
+
+/* The decimal digits at s, at most 3, as a number; -1 for none. */
+static int
+digits(const char *s, const char **end)
+{
+	int v = 0, n = 0;
+
+	while (n < 3 && s[n] >= '0' && s[n] <= '9')
+		v = v * 10 + (s[n++] - '0');
+	*end = s + n;
+	return n >= 2 ? v : -1;
+}
+
+/* A compute capability after each occurrence of pat in name; -1. */
+static int
+cc_after(const char *name, const char *pat, char next)
+{
+	const char *p = name, *e;
+	int cc, best = -1;
+
+	while ((p = strstr(p, pat)) != NULL) {
+		p += strlen(pat);
+		if ((cc = digits(p, &e)) >= 0 && (next == '\0' || *e == next) &&
+		    cc > best)
+			best = cc;
+	}
+	return best;
+}
+
+/* The AMD ISA after pat ("ISA" or "gfx"): 3 or 4 hex digits; 0 = none. */
+static int
+isa_after(const char *name, const char *pat, char *arch, size_t len)
+{
+	const char *p = name;
+	size_t n;
+
+	while ((p = strstr(p, pat)) != NULL) {
+		p += strlen(pat);
+		for (n = 0; n < 4 && ((p[n] >= '0' && p[n] <= '9') ||
+		    (p[n] >= 'a' && p[n] <= 'f')); n++)
+			;
+		if (n >= 3 && p[0] >= '0' && p[0] <= '9' &&
+		    !((p[n] >= '0' && p[n] <= '9') || (p[n] >= 'a' &&
+		    p[n] <= 'z'))) {
+			snprintf(arch, len, "gfx%.*s", (int)n, p);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int
+tl_kernel_name_arch(const char *name, char *arch, size_t len)
+{
+	const char *e;
+	size_t i;
+	int cc = -1, c;
+
+	if (isa_after(name, "_ISA", arch, len) || isa_after(name, "gfx", arch,
+	    len))
+		return 1;
+	for (i = 0; i < sizeof(nv_prefix) / sizeof(nv_prefix[0]); i++)
+		if (strncmp(name, nv_prefix[i].prefix,
+		    strlen(nv_prefix[i].prefix)) == 0)
+			cc = nv_prefix[i].cc;
+	/* sm80_xmma_..., sm90_xmma_... (cuBLAS, cuDNN) */
+	if (strncmp(name, "sm", 2) == 0 && (c = digits(name + 2, &e)) >= 0 &&
+	    *e == '_' && c > cc)
+		cc = c;
+	/* CUTLASS: cutlass_80_tensorop_..., cutlass::arch::Sm80 */
+	if ((c = cc_after(name, "cutlass_", '_')) > cc)
+		cc = c;
+	if ((c = cc_after(name, "arch::Sm", '\0')) > cc)
+		cc = c;
+	if (cc < 0)
+		return 0;
+	snprintf(arch, len, "sm_%d", cc);
+	return 1;
+}
+
+void
+tl_gpuinfo_kernel(struct tl_gpuinfo *g, const char *name)
+{
+	char a[16];
+
+	if (!tl_kernel_name_arch(name, a, sizeof(a)))
+		return;
+	if (g->kernel_arch[0] == '\0' || (strncmp(a, "sm_", 3) == 0 &&
+	    strncmp(g->kernel_arch, "sm_", 3) == 0 &&
+	    atoi(a + 3) > atoi(g->kernel_arch + 3)))
+		snprintf(g->kernel_arch, sizeof(g->kernel_arch), "%s", a);
+}

@@ -1,17 +1,20 @@
 /* See LICENSE file for copyright and license details. */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 #ifdef TL_ISAL
 #include <isa-l/igzip_lib.h>
 #endif
 
+#include "common/pool.h"
 #include "common/util.h"
 #include "trace/input.h"
 
@@ -53,31 +56,37 @@ struct tl_input {
 #else
 	gzFile gz;
 #endif
-	pthread_t thread;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	struct tl_input_req *qhead, *qtail;	/* given, not filled yet */
-	struct tl_input_req *busy;	/* being filled */
+	/* The input thread: a pool of one worker that fills requests. */
+	struct tl_pool *pool;
+	size_t depth;		/* requests held at most */
 	void (*notify)(void *, struct tl_input_req *);
 	void *notify_arg;
-	int stop;		/* the consumer closed */
 	int ended;		/* the input ended (or failed) */
 	int err;		/* the input failed */
 	unsigned long nreads;	/* src_read calls so far */
 	char errmsg[256];
 	int gzip;
-	/* The progress line: on a terminal only, every PROGRESS_STEP bytes. */
+	/* The progress line: on a terminal only (and not quiet). */
 	int progress, shown;
-	uint64_t done, next;
+	uint64_t done;		/* bytes of JSON read */
+	off_t size;		/* of a regular file; else 0 */
+	double t0, shown_at;
 	/* tl_input_read's buffers, given in turn. */
 	struct tl_input_req ring[NBUF];
 	int ringon;
-	unsigned head;		/* the oldest */
 	struct tl_input_req *cur;
 	long curpos;
 };
 
-#define PROGRESS_STEP (UINT64_C(1) << 30)
+#define PROGRESS_EVERY 0.25	/* seconds */
+
+static int quiet;
+
+void
+tl_input_quiet(int on)
+{
+	quiet = on;
+}
 
 /*
  * The message of a read error, zerr as zlib's (and the ISA-L reader's)
@@ -425,6 +434,47 @@ src_close(struct tl_input *in)
 }
 #endif
 
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The progress line, on the input thread: after the first second, at
+ * most every PROGRESS_EVERY seconds, the bytes of the file read of its
+ * size, as pv(1) shows them (the JSON read where the input is a pipe),
+ * rewritten in place.
+ */
+static void
+progress(struct tl_input *in)
+{
+	double t = now_s();
+	off_t at;
+
+	if (in->t0 == 0) {
+		in->t0 = t;
+		return;
+	}
+	if (t - in->t0 < 1 || t - in->shown_at < PROGRESS_EVERY)
+		return;
+	in->shown_at = t;
+	in->shown = 1;
+	at = in->size > 0 ? lseek(in->fd, 0, SEEK_CUR) : -1;
+	if (at >= 0)
+		fprintf(stderr, "\r%s: %s: %lld of %lld MB read (%d %%)\033[K",
+		    tl_progname(), in->name, (long long)(at / 1000000),
+		    (long long)(in->size / 1000000),
+		    (int)((double)at * 100 / (double)in->size));
+	else
+		fprintf(stderr, "\r%s: %s: %llu MB of JSON read\033[K",
+		    tl_progname(), in->name,
+		    (unsigned long long)(in->done / 1000000));
+}
+
 /* Fill r on the input thread, BUFSZ bytes a call as before. */
 static void
 fill(struct tl_input *in, struct tl_input_req *r)
@@ -444,68 +494,55 @@ fill(struct tl_input *in, struct tl_input_req *r)
 	}
 	r->got = got > 0 ? (long)got : in->err ? -1 : 0;
 	in->done += got;
-	if (in->progress && in->done >= in->next) {
-		fprintf(stderr, "\r%s: %s: %llu GB of JSON read", tl_progname(),
-		    in->name, (unsigned long long)(in->done / PROGRESS_STEP));
-		in->next += PROGRESS_STEP;
-		in->shown = 1;
-	}
+	if (in->progress)
+		progress(in);
 }
 
-static void *
-producer(void *arg)
+/* A request, on the input thread. */
+static void
+producer(void *ctx, void *w, void *job)
 {
-	struct tl_input *in = arg;
-	struct tl_input_req *r;
+	struct tl_input *in = ctx;
+	struct tl_input_req *r = job;
 
-	pthread_mutex_lock(&in->mu);
-	for (;;) {
-		while (!in->stop && in->qhead == NULL)
-			pthread_cond_wait(&in->cv, &in->mu);
-		if (in->stop)
-			break;
-		r = in->qhead;
-		if ((in->qhead = r->next) == NULL)
-			in->qtail = NULL;
-		in->busy = r;
-		pthread_mutex_unlock(&in->mu);
-		fill(in, r);
-		if (in->notify != NULL)
-			in->notify(in->notify_arg, r);
-		pthread_mutex_lock(&in->mu);
-		r->done = 1;
-		in->busy = NULL;
-		pthread_cond_broadcast(&in->cv);
-	}
-	pthread_mutex_unlock(&in->mu);
-	return NULL;
+	(void)w;
+	fill(in, r);
+	if (in->notify != NULL)
+		in->notify(in->notify_arg, r);
+}
+
+static struct tl_pool *
+in_pool(struct tl_input *in)
+{
+	if (in->pool == NULL)
+		in->pool = tl_pool_new(producer, in, 1, NULL, in->depth, 0);
+	return in->pool;
+}
+
+void
+tl_input_depth(struct tl_input *in, size_t n)
+{
+	if (in->pool != NULL)
+		tl_die("internal error: input depth set after the first read");
+	in->depth = n;
 }
 
 void
 tl_input_give_n(struct tl_input *in, struct tl_input_req **v, size_t n)
 {
-	size_t i;
-
-	pthread_mutex_lock(&in->mu);
-	for (i = 0; i < n; i++) {
-		struct tl_input_req *r = v[i];
-
-		r->done = 0;
-		r->next = NULL;
-		if (in->qtail != NULL)
-			in->qtail->next = r;
-		else
-			in->qhead = r;
-		in->qtail = r;
-	}
-	pthread_cond_broadcast(&in->cv);
-	pthread_mutex_unlock(&in->mu);
+	tl_pool_submit_n(in_pool(in), (void *const *)v, n);
 }
 
 void
 tl_input_give(struct tl_input *in, struct tl_input_req *r)
 {
 	tl_input_give_n(in, &r, 1);
+}
+
+struct tl_input_req *
+tl_input_next(struct tl_input *in)
+{
+	return tl_pool_take(in_pool(in), NULL);
 }
 
 void
@@ -519,16 +556,14 @@ tl_input_notify(struct tl_input *in, void (*done)(void *,
 void
 tl_input_cancel(struct tl_input *in)
 {
-	pthread_mutex_lock(&in->mu);
-	in->qhead = in->qtail = NULL;
-	while (in->busy != NULL)
-		pthread_cond_wait(&in->cv, &in->mu);
-	pthread_mutex_unlock(&in->mu);
+	if (in->pool != NULL)
+		tl_pool_cancel(in->pool);
 }
 
 struct tl_input *
 tl_input_open(const char *path)
 {
+	struct stat st;
 	struct tl_input *in;
 	int fd;
 
@@ -546,8 +581,10 @@ tl_input_open(const char *path)
 	in = tl_calloc(1, sizeof(*in));
 	in->name = tl_strdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
 	in->fd = fd;
-	in->progress = isatty(STDERR_FILENO);	/* never in pipes or files */
-	in->next = PROGRESS_STEP;
+	/* Never in pipes or files. */
+	in->progress = !quiet && isatty(STDERR_FILENO);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		in->size = st.st_size;
 	if (src_open(in) < 0) {
 		close(fd);
 		tl_warn("%s: cannot open for reading", in->name);
@@ -555,10 +592,7 @@ tl_input_open(const char *path)
 		free(in);
 		return NULL;
 	}
-	pthread_mutex_init(&in->mu, NULL);
-	pthread_cond_init(&in->cv, NULL);
-	if (pthread_create(&in->thread, NULL, producer, in) != 0)
-		tl_die("%s: cannot start the reader thread", in->name);
+	in->depth = NBUF;
 	return in;
 }
 
@@ -580,13 +614,7 @@ tl_input_read(struct tl_input *in, char *dst, size_t n)
 		long k;
 
 		if (in->cur == NULL) {
-			struct tl_input_req *r = &in->ring[in->head % NBUF];
-
-			pthread_mutex_lock(&in->mu);
-			while (!r->done)
-				pthread_cond_wait(&in->cv, &in->mu);
-			pthread_mutex_unlock(&in->mu);
-			in->cur = r;
+			in->cur = tl_input_next(in);
 			in->curpos = 0;
 		}
 		if (in->cur->got < 0)	/* an error stays, as the end does */
@@ -600,7 +628,6 @@ tl_input_read(struct tl_input *in, char *dst, size_t n)
 		got += (size_t)k;
 		in->curpos += k;
 		if (in->curpos == in->cur->got) {
-			in->head++;
 			tl_input_give(in, in->cur);
 			in->cur = NULL;
 		}
@@ -631,11 +658,7 @@ tl_input_close(struct tl_input *in)
 {
 	int rc = 0, zrc, i, finished;
 
-	pthread_mutex_lock(&in->mu);
-	in->stop = 1;
-	pthread_cond_broadcast(&in->cv);
-	pthread_mutex_unlock(&in->mu);
-	pthread_join(in->thread, NULL);
+	tl_pool_free(in->pool);
 	if (in->shown)		/* take the progress line away */
 		fputs("\r\033[K", stderr);
 	finished = in->ended && !in->err;
@@ -645,8 +668,6 @@ tl_input_close(struct tl_input *in)
 		tl_warn("%s: %s", in->name, in->errmsg);
 		rc = -1;
 	}
-	pthread_mutex_destroy(&in->mu);
-	pthread_cond_destroy(&in->cv);
 	if (in->ringon)
 		for (i = 0; i < NBUF; i++)
 			free(in->ring[i].buf);

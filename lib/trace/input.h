@@ -13,8 +13,14 @@
 
 struct tl_input;
 
-/* Open path ("-" = stdin); NULL with a message printed on failure. */
+/*
+ * Open path ("-" = stdin); NULL with a message printed on failure.  When
+ * standard error is a terminal, a line there shows how far the input
+ * has been read, rewritten in place, and is taken away at the close.
+ */
 struct tl_input *tl_input_open(const char *path);
+/* No progress line for the inputs opened after (tl-parse -q). */
+void tl_input_quiet(int on);
 /*
  * Read up to n bytes into dst; return the count, 0 at end of input, -1 on
  * a read error (see tl_input_error).
@@ -24,7 +30,8 @@ long tl_input_read(struct tl_input *in, char *dst, size_t n);
  * Or, without a copy: the input thread reads or inflates straight into
  * each buffer given, in the order given, 256 KiB a call as for
  * tl_input_read; then calls the notify function, on its own thread,
- * with the request.  got is the count filled: n, less at the end of the
+ * with the request; the caller takes the requests back in that order
+ * (tl_input_next).  got is the count filled: n, less at the end of the
  * input, 0 after it, -1 if it failed before any byte (a failure after
  * some shows in the next request).  Use one way or the other on one
  * input, not both.
@@ -33,16 +40,23 @@ struct tl_input_req {
 	char *buf;
 	size_t n;
 	long got;
-	/* Private. */
-	int done;
-	struct tl_input_req *next;
 };
 void tl_input_notify(struct tl_input *in,
     void (*done)(void *arg, struct tl_input_req *r), void *arg);
 void tl_input_give(struct tl_input *in, struct tl_input_req *r);
 /* Give v[0..n) in that order, waking the input thread once. */
 void tl_input_give_n(struct tl_input *in, struct tl_input_req **v, size_t n);
-/* Drop the requests not begun; wait for the one being filled. */
+/*
+ * Requests held at most (given, and not taken back with tl_input_next);
+ * before the first give.  Default 4.
+ */
+void tl_input_depth(struct tl_input *in, size_t n);
+/* The oldest request given and not taken yet, once filled. */
+struct tl_input_req *tl_input_next(struct tl_input *in);
+/*
+ * Drop the requests given and not taken: those not begun are never
+ * filled; waits for the one being filled.
+ */
 void tl_input_cancel(struct tl_input *in);
 /* What went wrong in the last failed read. */
 const char *tl_input_error(const struct tl_input *in);

@@ -1,8 +1,8 @@
 /* See LICENSE file for copyright and license details. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/pool.h"
 #include "common/util.h"
 #include "trace/input.h"
 #include "trace/jsonscan.h"
@@ -443,8 +443,6 @@ scan_object(struct scanner *s, const struct tl_scan_cb *cb)
 #define PARREAD (16u << 10)
 #define NOREC UINT32_MAX
 
-enum { B_INPUT, B_QUEUED, B_BUSY, B_DONE };
-
 struct cut {			/* one event a worker cut */
 	uint32_t start, len;	/* in the block's data */
 	uint32_t rec;		/* offset of its record in out, or NOREC */
@@ -458,32 +456,34 @@ struct block {
 	size_t len;		/* bytes of input in data */
 	size_t lb;		/* bytes before data[0] that came before */
 	uint64_t base;		/* input offset of data[0] */
-	int state;		/* B_*; the input thread fills B_INPUT ones */
+	uint64_t cseq;		/* its sequence number among the cut jobs */
 	int rerr;		/* the input failed before data[0] */
 	struct cut *ev;
 	size_t nev, capev;
 	struct tl_scan_out out;
 };
 
-struct worker {
-	struct par *p;
-	void *w;
-	pthread_t th;
-};
-
+/*
+ * The blocks' life: the calling thread gives them to the input thread
+ * (par_topup), which fills them in order and submits each to the pool
+ * of cutters (par_filled); the calling thread takes them back from the
+ * input in that order (take_filled), waits for their cut where it needs
+ * them (par_wait), and drops them from the pool, in order again, once it
+ * has read past them (par_gc).  The block ring and the counters below
+ * are the calling thread's alone, but for the input thread's own
+ * fields at the end.
+ */
 struct par {
 	const struct tl_scan_cb *cb;
 	struct tl_input *in;
 	size_t size;		/* block size */
-	int nth;
-	struct worker *wk;
-	pthread_mutex_t mu;
-	pthread_cond_t work, done;
+	int nth;		/* workers */
+	void **wst;		/* their states */
+	struct tl_pool *cut;	/* the cutters */
 	struct block **q;	/* blocks head..tail-1 at q[seq % cap] */
 	size_t cap;
 	uint64_t head, tail;
-	uint64_t next;		/* no block before it is queued */
-	int quit;
+	uint64_t filled;	/* blocks before it are filled */
 	int ended;		/* a block came back empty: no more to give */
 	struct block **spare;	/* released blocks, for reuse */
 	size_t nspare;
@@ -491,6 +491,7 @@ struct par {
 	size_t curoff;		/* and offset */
 	/* The input thread's, in the order it fills the blocks: */
 	uint64_t end;		/* input offset after the last block filled */
+	uint64_t nsub;		/* blocks submitted to the cutters */
 	char last[LOOKBACK];	/* its last bytes */
 	size_t nlast;
 };
@@ -631,47 +632,13 @@ cut_block(const struct tl_scan_cb *cb, struct block *b, void *w)
 	}
 }
 
-/* Take a queued block for a worker (mutex held); NULL if none. */
-static struct block *
-par_pick(struct par *p)
+/* A cutter's job (any thread). */
+static void
+cut_run(void *ctx, void *w, void *job)
 {
-	for (; p->next < p->tail; p->next++) {
-		struct block *b = qb(p, p->next);
+	struct par *p = ctx;
 
-		/* The input thread fills the blocks in order. */
-		if (b->state == B_INPUT)
-			return NULL;
-		if (b->state == B_QUEUED) {
-			b->state = B_BUSY;
-			p->next++;
-			return b;
-		}
-	}
-	return NULL;
-}
-
-static void *
-worker_main(void *arg)
-{
-	struct worker *wk = arg;
-	struct par *p = wk->p;
-	struct block *b;
-
-	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		b = NULL;
-		while (!p->quit && (b = par_pick(p)) == NULL)
-			pthread_cond_wait(&p->work, &p->mu);
-		if (b == NULL)
-			break;
-		pthread_mutex_unlock(&p->mu);
-		cut_block(p->cb, b, wk->w);
-		pthread_mutex_lock(&p->mu);
-		b->state = B_DONE;
-		pthread_cond_broadcast(&p->done);
-	}
-	pthread_mutex_unlock(&p->mu);
-	return NULL;
+	cut_block(p->cb, job, w);
 }
 
 /*
@@ -682,22 +649,17 @@ worker_main(void *arg)
 static void
 par_gc(struct par *p, uint64_t upto)
 {
-	pthread_mutex_lock(&p->mu);
-	while (p->head < p->tail) {
+	while (p->head < p->filled) {
 		struct block *b = qb(p, p->head);
+		uint64_t seq;
 
-		/* Not one the input thread has yet to fill. */
-		if (b->state == B_INPUT || b->base + b->len > upto)
+		if (b->base + b->len > upto)
 			break;
-		while (b->state == B_BUSY)
-			pthread_cond_wait(&p->done, &p->mu);
-		b->state = B_DONE;
+		if (tl_pool_drop(p->cut, &seq) != b || seq != b->cseq)
+			tl_die("internal error: blocks out of order");
 		p->head++;
-		if (p->next < p->head)
-			p->next = p->head;
 		p->spare[p->nspare++] = b;
 	}
-	pthread_mutex_unlock(&p->mu);
 }
 
 /*
@@ -729,14 +691,8 @@ par_filled(void *arg, struct tl_input_req *r)
 		p->nlast = keep + b->len;
 	}
 	p->end += b->len;
-	pthread_mutex_lock(&p->mu);
-	/* A short block is followed by one that says end or error. */
-	if (b->len == 0)
-		p->ended = 1;
-	b->state = b->len > 0 ? B_QUEUED : B_DONE;
-	pthread_cond_signal(&p->work);
-	pthread_cond_broadcast(&p->done);
-	pthread_mutex_unlock(&p->mu);
+	b->cseq = p->nsub++;
+	tl_pool_submit(p->cut, b);
 }
 
 /*
@@ -764,7 +720,6 @@ par_topup(struct par *p)
 		}
 		b->req.buf = b->data;
 		b->req.n = p->size;
-		b->state = B_INPUT;
 		p->q[p->tail % p->cap] = b;
 		p->tail++;
 		give[n++] = &b->req;
@@ -777,12 +732,20 @@ par_topup(struct par *p)
 		tl_input_give_n(p->in, give, n);
 }
 
-/* Wait until the input thread has filled block b (mutex held). */
+/*
+ * Take the next block back from the input thread, filled.  A short
+ * block is followed by one that says end or error.
+ */
 static void
-wait_filled(struct par *p, struct block *b)
+take_filled(struct par *p)
 {
-	while (b->state == B_INPUT)
-		pthread_cond_wait(&p->done, &p->mu);
+	struct block *b = qb(p, p->filled);
+
+	if (tl_input_next(p->in) != &b->req)
+		tl_die("internal error: blocks out of order");
+	if (b->len == 0)
+		p->ended = 1;
+	p->filled++;
 }
 
 /*
@@ -812,10 +775,9 @@ par_read(struct scanner *s, char *dst, size_t n)
 		par_topup(p);
 		if (p->cur == p->tail)
 			return (long)got;	/* all given came back empty */
+		while (p->filled <= p->cur)
+			take_filled(p);
 		b = qb(p, p->cur);
-		pthread_mutex_lock(&p->mu);
-		wait_filled(p, b);
-		pthread_mutex_unlock(&p->mu);
 		if (b->len == 0)
 			return got > 0 ? (long)got : b->rerr ? -1 : 0;
 		k = b->len - p->curoff;
@@ -832,41 +794,18 @@ par_read(struct scanner *s, char *dst, size_t n)
 	return (long)got;
 }
 
-/* Wait until block b's events are cut, cutting it here if no one has. */
+/*
+ * Wait until block b's events are cut, cutting it here if no one has,
+ * or a later one while a worker finishes it.
+ */
 static void
 par_wait(struct scanner *s, struct block *b)
 {
 	struct par *p = s->par;
-	int mine = 0;
 
 	par_gc(p, s->base + s->pos);
 	par_topup(p);
-	pthread_mutex_lock(&p->mu);
-	wait_filled(p, b);
-	if (b->state == B_QUEUED) {
-		b->state = B_BUSY;
-		mine = 1;
-	}
-	while (!mine && b->state != B_DONE) {
-		/* Cut a later block meanwhile rather than sleep. */
-		struct block *o = par_pick(p);
-
-		if (o == NULL) {
-			pthread_cond_wait(&p->done, &p->mu);
-			continue;
-		}
-		pthread_mutex_unlock(&p->mu);
-		cut_block(p->cb, o, s->w);
-		pthread_mutex_lock(&p->mu);
-		o->state = B_DONE;
-	}
-	pthread_mutex_unlock(&p->mu);
-	if (mine) {
-		cut_block(p->cb, b, s->w);
-		pthread_mutex_lock(&p->mu);
-		b->state = B_DONE;
-		pthread_mutex_unlock(&p->mu);
-	}
+	tl_pool_wait(p->cut, b->cseq, s->w);
 }
 
 /*
@@ -885,15 +824,12 @@ par_take(struct scanner *s, uint64_t *index)
 	uint32_t off;
 
 	/* The bytes at are read, so their block is filled. */
-	pthread_mutex_lock(&p->mu);
-	for (seq = p->head; seq < p->tail; seq++) {
+	for (seq = p->head; seq < p->filled; seq++) {
 		b = qb(p, seq);
-		if (b->state != B_INPUT && at >= b->base &&
-		    at < b->base + b->len)
+		if (at >= b->base && at < b->base + b->len)
 			break;
 	}
-	pthread_mutex_unlock(&p->mu);
-	if (seq == p->tail)
+	if (seq == p->filled)
 		return 0;
 	par_wait(s, b);
 	off = (uint32_t)(at - b->base);
@@ -951,19 +887,12 @@ par_new(struct tl_input *in, const struct tl_scan_cb *cb)
 	p->cap = (size_t)cb->nthreads + 3;
 	p->q = tl_calloc(p->cap, sizeof(*p->q));
 	p->spare = tl_calloc(p->cap + 1, sizeof(*p->spare));
-	pthread_mutex_init(&p->mu, NULL);
-	pthread_cond_init(&p->work, NULL);
-	pthread_cond_init(&p->done, NULL);
+	p->wst = tl_calloc((size_t)p->nth + 1, sizeof(*p->wst));
+	for (i = 0; i < p->nth; i++)
+		p->wst[i] = cb->wnew(cb->ctx);
+	p->cut = tl_pool_new(cut_run, p, p->nth, p->wst, p->cap, 1);
+	tl_input_depth(in, p->cap);
 	tl_input_notify(in, par_filled, p);
-	p->wk = tl_calloc((size_t)p->nth, sizeof(*p->wk));
-	for (i = 0; i < p->nth; i++) {
-		p->wk[i].p = p;
-		p->wk[i].w = cb->wnew(cb->ctx);
-		if (pthread_create(&p->wk[i].th, NULL, worker_main,
-		    &p->wk[i]) != 0)
-			tl_die("%s: cannot start a reader thread",
-			    tl_input_name(in));
-	}
 	return p;
 }
 
@@ -984,22 +913,14 @@ par_free(struct par *p)
 	/* No more filling, of blocks freed here or of any. */
 	tl_input_cancel(p->in);
 	tl_input_notify(p->in, NULL, NULL);
-	pthread_mutex_lock(&p->mu);
-	p->quit = 1;
-	pthread_cond_broadcast(&p->work);
-	pthread_mutex_unlock(&p->mu);
-	for (i = 0; i < p->nth; i++) {
-		pthread_join(p->wk[i].th, NULL);
-		p->cb->wfree(p->wk[i].w);
-	}
+	tl_pool_free(p->cut);
+	for (i = 0; i < p->nth; i++)
+		p->cb->wfree(p->wst[i]);
 	for (; p->head < p->tail; p->head++)
 		free_block(qb(p, p->head));
 	while (p->nspare > 0)
 		free_block(p->spare[--p->nspare]);
-	pthread_mutex_destroy(&p->mu);
-	pthread_cond_destroy(&p->work);
-	pthread_cond_destroy(&p->done);
-	free(p->wk);
+	free(p->wst);
 	free(p->q);
 	free(p->spare);
 	free(p);

@@ -1,9 +1,9 @@
 /* See LICENSE file for copyright and license details. */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/pool.h"
 #include "common/util.h"
 #include "stream/optable.h"
 #include "trace/callstack.h"
@@ -198,6 +198,7 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	tl_w_str(os->w, t->gpu.arch);
 	w_pos_int(os, t->gpu.compute_units);
 	w_pos_int(os, t->gpu.memory_bytes);
+	tl_w_str(os->w, t->gpu.kernel_arch);
 	tl_context_args(t, &c->steps, rows, r, &os->jb);
 	tl_w_mem(os->w, os->jb.s, os->jb.n);
 	if ((x = tl_iters_of(&c->it, t, r->op)) >= 0) {
@@ -231,132 +232,99 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 #define AHEAD 2
 
 struct chunk {
+	size_t k;		/* rows k * CHUNK on */
 	char *buf;
 	size_t len;
-	int done;
 };
 
 struct rowpar {
 	struct tl_opstream *os;
 	const struct rowctx *c;
+};
+
+/* A thread's own writer state and call-stack reader. */
+struct rowstate {
+	struct tl_opstream os;
 	struct tl_callstack *cs;
-	struct chunk *ch;
-	size_t nch, next, written, ahead;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
 };
 
-struct rowworker {
-	struct rowpar *rp;
-	pthread_t th;
-};
-
-/* The next chunk this thread may format (mutex held), or rp->nch. */
-static size_t
-take_chunk(struct rowpar *rp)
-{
-	if (rp->next < rp->nch && rp->next < rp->written + rp->ahead)
-		return rp->next++;
-	return rp->nch;
-}
-
-/* Format chunk k with os and cs (this thread's own). */
+/* Format a chunk with the state of the thread that runs it. */
 static void
-format_chunk(struct rowpar *rp, size_t k, struct tl_opstream *os,
-    struct tl_callstack *cs)
+format_chunk(void *ctx, void *st, void *job)
 {
-	struct tl_writer w, *keep = os->w;
+	struct rowpar *rp = ctx;
+	struct rowstate *rs = st;
+	struct chunk *ch = job;
+	struct tl_writer w, *keep = rs->os.w;
 	size_t i;
 
 	tl_w_init_mem(&w, keep->csv);
-	os->w = &w;
-	for (i = k * CHUNK; i < (k + 1) * CHUNK && i < rp->c->rows->n; i++)
-		w_row(os, rp->c, &rp->c->rows->v[i], cs);
-	os->w = keep;
-	rp->ch[k].buf = w.buf;
-	rp->ch[k].len = w.len;
+	rs->os.w = &w;
+	for (i = ch->k * CHUNK; i < (ch->k + 1) * CHUNK &&
+	    i < rp->c->rows->n; i++)
+		w_row(&rs->os, rp->c, &rp->c->rows->v[i], rs->cs);
+	rs->os.w = keep;
+	ch->buf = w.buf;
+	ch->len = w.len;
 }
 
-static void *
-row_worker(void *arg)
+/* Write the oldest chunk held, once formatted. */
+static void
+write_chunk(struct tl_pool *pool, struct rowstate *mine, FILE *fp)
 {
-	struct rowpar *rp = ((struct rowworker *)arg)->rp;
-	struct tl_callstack *cs = rp->cs != NULL ? tl_callstack_dup(rp->cs) :
-	    NULL;
-	struct tl_opstream os = *rp->os;
-	size_t k;
+	struct chunk *ch = tl_pool_take(pool, mine);
 
-	memset(&os.jb, 0, sizeof(os.jb));
-	pthread_mutex_lock(&rp->mu);
-	while (rp->next < rp->nch) {
-		if ((k = take_chunk(rp)) == rp->nch) {
-			pthread_cond_wait(&rp->cv, &rp->mu);
-			continue;
-		}
-		pthread_mutex_unlock(&rp->mu);
-		format_chunk(rp, k, &os, cs);
-		pthread_mutex_lock(&rp->mu);
-		rp->ch[k].done = 1;
-		pthread_cond_broadcast(&rp->cv);
-	}
-	pthread_mutex_unlock(&rp->mu);
-	tl_callstack_free(cs);
-	tl_jb_free(&os.jb);
-	return NULL;
+	fwrite(ch->buf, 1, ch->len, fp);
+	free(ch->buf);
 }
 
-/* The rows on nth threads (nth > 1), written in order from here. */
+/*
+ * The rows on nth threads (nth > 1), formatted in chunks of CHUNK rows
+ * and written in order from here, at most AHEAD chunks a thread ahead.
+ */
 static void
 rows_par(struct tl_opstream *os, const struct rowctx *c,
     struct tl_callstack *cs, int nth)
 {
 	struct rowpar rp;
-	struct rowworker *wk = tl_calloc((size_t)nth, sizeof(*wk));
-	struct tl_opstream mine = *os;	/* the others copy os as it is */
-	size_t k;
+	size_t nch = (c->rows->n + CHUNK - 1) / CHUNK, k;
+	struct chunk *ch = tl_calloc(nch + 1, sizeof(*ch));
+	struct rowstate *st = tl_calloc((size_t)nth, sizeof(*st));
+	void **wst = tl_calloc((size_t)nth, sizeof(*wst));
+	struct tl_pool *pool;
 	int i;
 
-	memset(&rp, 0, sizeof(rp));
 	rp.os = os;
 	rp.c = c;
-	rp.cs = cs;
-	rp.nch = (c->rows->n + CHUNK - 1) / CHUNK;
-	rp.ahead = (size_t)nth * AHEAD;
-	rp.ch = tl_calloc(rp.nch, sizeof(*rp.ch));
-	pthread_mutex_init(&rp.mu, NULL);
-	pthread_cond_init(&rp.cv, NULL);
-	for (i = 1; i < nth; i++) {
-		wk[i].rp = &rp;
-		if (pthread_create(&wk[i].th, NULL, row_worker, &wk[i]) != 0)
-			tl_die("cannot start a thread for the rows");
-	}
-	pthread_mutex_lock(&rp.mu);
-	while (rp.written < rp.nch) {
-		struct chunk *ch = &rp.ch[rp.written];
-
-		if (ch->done) {
-			pthread_mutex_unlock(&rp.mu);
-			fwrite(ch->buf, 1, ch->len, os->w->fp);
-			free(ch->buf);
-			pthread_mutex_lock(&rp.mu);
-			rp.written++;
-			pthread_cond_broadcast(&rp.cv);
-		} else if ((k = take_chunk(&rp)) < rp.nch) {
-			pthread_mutex_unlock(&rp.mu);
-			format_chunk(&rp, k, &mine, cs);
-			pthread_mutex_lock(&rp.mu);
-			rp.ch[k].done = 1;
+	/* st[0] is this thread's; the others copy os as it is. */
+	for (i = 0; i < nth; i++) {
+		st[i].os = *os;
+		if (i > 0) {
+			memset(&st[i].os.jb, 0, sizeof(st[i].os.jb));
+			st[i].cs = cs != NULL ? tl_callstack_dup(cs) : NULL;
+			wst[i - 1] = &st[i];
 		} else
-			pthread_cond_wait(&rp.cv, &rp.mu);
+			st[i].cs = cs;
 	}
-	pthread_mutex_unlock(&rp.mu);
-	for (i = 1; i < nth; i++)
-		pthread_join(wk[i].th, NULL);
-	os->jb = mine.jb;	/* grown, maybe */
-	pthread_mutex_destroy(&rp.mu);
-	pthread_cond_destroy(&rp.cv);
-	free(rp.ch);
-	free(wk);
+	pool = tl_pool_new(format_chunk, &rp, nth - 1, wst,
+	    (size_t)nth * AHEAD, 1);
+	for (k = 0; k < nch; k++) {
+		if (tl_pool_held(pool) == (size_t)nth * AHEAD)
+			write_chunk(pool, &st[0], os->w->fp);
+		ch[k].k = k;
+		tl_pool_submit(pool, &ch[k]);
+	}
+	while (tl_pool_held(pool) > 0)
+		write_chunk(pool, &st[0], os->w->fp);
+	tl_pool_free(pool);
+	for (i = 1; i < nth; i++) {
+		tl_callstack_free(st[i].cs);
+		tl_jb_free(&st[i].os.jb);
+	}
+	os->jb = st[0].os.jb;	/* grown, maybe */
+	free(wst);
+	free(st);
+	free(ch);
 }
 
 void
@@ -525,6 +493,14 @@ tl_os_meta(struct tl_opstream *os, const struct tl_trace *t,
 	snprintf(buf, sizeof(buf), "%lld", t->gpu.memory_bytes);
 	meta_row(os, t, "tl.gpu_memory_bytes", t->gpu.memory_bytes > 0 ?
 	    buf : "");
+	meta_row(os, t, "tl.gpu_kernel_arch", t->gpu.kernel_arch);
+	{
+		char gpu[256], other[512];
+
+		tl_trace_devices(t, gpu, sizeof(gpu), other, sizeof(other));
+		meta_row(os, t, "tl.device_events", gpu);
+		meta_row(os, t, "tl.other_device_events", other);
+	}
 }
 
 void

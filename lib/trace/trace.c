@@ -85,6 +85,10 @@ struct hull {
  */
 struct parser {
 	const struct tl_trace_opts *o;
+	struct tl_trace *t;	/* the unread categories go there at the end */
+	/* The categories of the events not read, with their counts. */
+	struct tl_catcount *unread;
+	size_t nunread, capunread, lastunread;
 	int id;			/* index in reader.str and reader.args */
 	struct tl_json j;
 	char *buf;		/* scratch for compact text */
@@ -643,6 +647,7 @@ parser_new(void *ctx)
 	struct parser *p = tl_calloc(1, sizeof(*p));
 
 	p->o = r->o;
+	p->t = r->t;
 	p->id = r->nparsers++;
 	r->str = tl_realloc(r->str, (size_t)r->nparsers * sizeof(*r->str));
 	r->args = tl_realloc(r->args, (size_t)r->nparsers * sizeof(*r->args));
@@ -658,11 +663,71 @@ parser_new(void *ctx)
 	return p;
 }
 
+/* Count an event of category c[0..n) that is not read. */
+static void
+unread(struct parser *p, const char *c, size_t n)
+{
+	struct tl_catcount *u;
+	size_t i = p->lastunread;
+
+	if (i < p->nunread && strlen(p->unread[i].cat) == n &&
+	    memcmp(p->unread[i].cat, c, n) == 0) {
+		p->unread[i].n++;
+		return;
+	}
+	for (i = 0; i < p->nunread; i++)
+		if (strlen(p->unread[i].cat) == n &&
+		    memcmp(p->unread[i].cat, c, n) == 0)
+			break;
+	if (i == p->nunread) {
+		tl_grow(&p->unread, &p->capunread, i + 1, sizeof(*u));
+		u = &p->unread[p->nunread++];
+		u->cat = tl_malloc(n + 1);
+		memcpy(u->cat, c, n);
+		u->cat[n] = '\0';
+		u->n = 0;
+	}
+	p->unread[i].n++;
+	p->lastunread = i;
+}
+
+static int
+cmp_cat(const void *a, const void *b)
+{
+	return strcmp(((const struct tl_catcount *)a)->cat,
+	    ((const struct tl_catcount *)b)->cat);
+}
+
+/* Add p's unread categories to its trace's, kept sorted by name. */
+static void
+merge_unread(struct parser *p)
+{
+	struct tl_trace *t = p->t;
+	size_t i, j, cap = t->nunread;
+
+	for (i = 0; i < p->nunread; i++) {
+		for (j = 0; j < t->nunread; j++)
+			if (strcmp(t->unread[j].cat, p->unread[i].cat) == 0)
+				break;
+		if (j < t->nunread) {
+			t->unread[j].n += p->unread[i].n;
+			free(p->unread[i].cat);
+			continue;
+		}
+		tl_grow(&t->unread, &cap, t->nunread + 1, sizeof(*t->unread));
+		t->unread[t->nunread++] = p->unread[i];
+	}
+	if (t->nunread > 1)
+		qsort(t->unread, t->nunread, sizeof(*t->unread), cmp_cat);
+	free(p->unread);
+}
+
 static void
 parser_free(void *w)
 {
 	struct parser *p = w;
 
+	merge_unread(p);
 	tl_json_free(&p->j);
 	tl_strtab_free(p->str);
 	tl_strtab_free(p->args);
@@ -884,8 +949,10 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 	if (prescan_cat(ev, len, &cat, &catlen)) {
 		kind = kind_of(cat, catlen, p->o->keep_python);
 		/* Launch flows go on; everything else not kept stops here. */
-		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0)
+		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0) {
+			unread(p, cat, catlen);
 			return 0;
+		}
 		if (kind == TL_EV_PYTHON &&
 		    p->o->keep_python == TL_PY_CONTEXT) {
 			if (py_fast(p, out, ev, len))
@@ -906,6 +973,7 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 		cat = tl_json_text(&p->j, tk, &catlen);
 		kind = kind_of(cat, catlen, p->o->keep_python);
 		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0) {
+			unread(p, cat, catlen);
 			out->len = at;
 			return 0;
 		}
@@ -1347,6 +1415,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 				if (tl_span_scan(&sp, ev, avail, &pos) != 0)
 					return -1;
 				*len = pos;
+				unread(p, v + 1, (size_t)(s - v - 2));
 				return 0;
 			}
 			lenient = kind == TL_EV_PYTHON &&
@@ -1934,6 +2003,9 @@ tl_trace_free(struct tl_trace *t)
 		free(t->meta[i].value);
 	}
 	free(t->meta);
+	for (i = 0; i < t->nunread; i++)
+		free(t->unread[i].cat);
+	free(t->unread);
 	tl_map32_free(&t->flows);
 	tl_map_free(&t->launch_kernel);
 	free(t->threads);
@@ -2014,4 +2086,58 @@ tl_step_window(const struct tl_trace *t, long long step, struct tl_window *w)
 	}
 	tl_warn("%s: no %s in the trace", t->path, name);
 	return -1;
+}
+
+/*
+ * Kineto's categories of device events of accelerators other than GPUs
+ * (libkineto/src/ActivityType.cpp, github.com/pytorch/kineto): MTIA's
+ * device events and Intel Gaudi's ops; mtia_runtime is host-side.
+ */
+static int
+other_device_cat(const char *c)
+{
+	return (strncmp(c, "mtia_", 5) == 0 && strcmp(c, "mtia_runtime") != 0)
+	    || strcmp(c, "hpu_op") == 0;
+}
+
+/* Append "NAME N" to buf (", "-separated). */
+static void
+put_count(char *buf, size_t len, const char *name, uint64_t n)
+{
+	size_t m = strlen(buf);
+
+	if (n > 0 && m < len)
+		snprintf(buf + m, len - m, "%s%s %llu", m > 0 ? ", " : "",
+		    name, (unsigned long long)n);
+}
+
+void
+tl_trace_devices(const struct tl_trace *t, char *gpu, size_t gpulen,
+    char *other, size_t otherlen)
+{
+	uint64_t n[3] = { 0, 0, 0 };
+	size_t i;
+
+	gpu[0] = other[0] = '\0';
+	for (i = 0; i < t->nev; i++)
+		switch (t->ev[i].kind) {
+		case TL_EV_KERNEL:
+			n[0]++;
+			break;
+		case TL_EV_MEMCPY:
+			n[1]++;
+			break;
+		case TL_EV_MEMSET:
+			n[2]++;
+			break;
+		default:
+			break;
+		}
+	put_count(gpu, gpulen, "kernel", n[0]);
+	put_count(gpu, gpulen, "gpu_memcpy", n[1]);
+	put_count(gpu, gpulen, "gpu_memset", n[2]);
+	for (i = 0; i < t->nunread; i++)
+		if (other_device_cat(t->unread[i].cat))
+			put_count(other, otherlen, t->unread[i].cat,
+			    t->unread[i].n);
 }

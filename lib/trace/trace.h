@@ -174,6 +174,12 @@ struct tl_meta {
 	char *value;		/* compact JSON */
 };
 
+/* An event category and how many events the trace has of it. */
+struct tl_catcount {
+	char *cat;
+	uint64_t n;
+};
+
 struct tl_trace_opts {
 	int keep_python;	/* TL_PY_*: python_function events */
 	const char *trace_name;	/* the trace column; NULL = file name */
@@ -212,6 +218,12 @@ struct tl_trace {
 	size_t nmeta, capmeta;
 	char *rank;		/* distributedInfo.rank, or NULL */
 	struct tl_gpuinfo gpu;	/* deviceProperties[0] */
+	/*
+	 * The event categories tl does not read, with their event counts,
+	 * sorted by name (tl_trace_devices says which are device events).
+	 */
+	struct tl_catcount *unread;
+	size_t nunread;
 	int link_external;	/* linking key: 1 External id, 0 correlation */
 	unsigned flow_cats;	/* TL_FC_* of the launch flows read */
 	/*
@@ -263,6 +275,15 @@ void tl_ev_args(const struct tl_trace *t, const struct tl_event *e,
 
 /* Order by thread (in a fixed order) then start time; 0 when equal. */
 int tl_ev_cmp_thread(const struct tl_event *x, const struct tl_event *y);
+
+/*
+ * What device events the trace holds, by event category: into gpu the
+ * GPU events tl reads ("kernel 120, gpu_memcpy 4"), into other those of
+ * other accelerators it does not read ("mtia_ccp_events 25814": Kineto's
+ * MTIA device categories and hpu_op), each "" when there are none.
+ */
+void tl_trace_devices(const struct tl_trace *t, char *gpu, size_t gpulen,
+    char *other, size_t otherlen);
 
 /* The value of a top-level member, or NULL. */
 const char *tl_trace_meta(const struct tl_trace *t, const char *key);

@@ -1,6 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 #include <ctype.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -424,9 +425,24 @@ sglang_names(struct tl_trace *t)
 	free(to);
 }
 
+/* The architecture the kernel names show (tl_gpuinfo.kernel_arch). */
+static void
+kernel_arch(struct tl_trace *t)
+{
+	size_t i;
+	uint32_t last = UINT32_MAX;
+
+	for (i = 0; i < t->nev; i++)
+		if (t->ev[i].kind == TL_EV_KERNEL && t->ev[i].name != last) {
+			last = t->ev[i].name;
+			tl_gpuinfo_kernel(&t->gpu, tl_ev_name(t, &t->ev[i]));
+		}
+}
+
 void
 tl_tree_build(struct tl_trace *t)
 {
+	kernel_arch(t);
 	sglang_names(t);
 	build_stacks(t);
 	link_gpu(t);

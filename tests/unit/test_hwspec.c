@@ -174,7 +174,7 @@ devices(void)
 		{ "AMD Radeon Graphics", 110, 0, "mi250x" },
 		{ "NVIDIA H100 80GB HBM3", 132, 85018279936LL, "h100" },
 		{ "NVIDIA H100 PCIe", 114, 0, "h100-pcie" },
-		{ "NVIDIA H100 NVL", 132, 0, "(null)" },
+		{ "NVIDIA H100 NVL", 132, 0, "h100-nvl" },
 		{ "NVIDIA H200", 132, 0, "h200" },
 		{ "NVIDIA B200", 0, 0, "b200" },
 		{ "NVIDIA A100-SXM4-80GB", 108, 0, "a100" },
@@ -184,7 +184,8 @@ devices(void)
 		{ "NVIDIA A100-PG509-200", 108, 42297524224LL, "a100-40gb" },
 		{ "NVIDIA A100-PG509-200", 108, 85198045184LL, "a100" },
 		{ "NVIDIA L40S", 142, 0, "l40s" },
-		{ "NVIDIA GeForce RTX 4090", 128, 0, "(null)" },
+		{ "NVIDIA GeForce RTX 4090", 128, 0, "rtx4090" },
+		{ "NVIDIA GeForce RTX 4090 D", 114, 0, "(null)" },
 		{ "", 0, 0, "(null)" },
 	};
 	size_t i;
@@ -237,14 +238,58 @@ identify(void)
 		{ "", "sm_80", 108, 84990623744LL, "(null)", "a100, a100-pcie" },
 		{ "", "sm_90", 132, 85018279936LL, "h100", "h100" },
 		{ "Tesla T4", "sm_75", 40, 15843721216LL, "(null)", "" },
-		{ "NVIDIA H800", "sm_90", 132, 85018279936LL, "(null)", "" },
+		/*
+		 * A name the table does not know: the figures decide, when
+		 * exactly one GPU has them.
+		 */
+		{ "NVIDIA H800", "sm_90", 132, 85018279936LL, "h100", "h100" },
+		{ "NVIDIA GeForce RTX 3090 OC", "sm_86", 82, 25447170048LL,
+		    "rtx3090", "rtx3090" },
+		{ "NVIDIA RTX A6000 Custom", "sm_86", 84, 51041271808LL,
+		    "(null)", "a40, rtxa6000" },
+		{ "NVIDIA L40 Custom", "sm_89", 142, 48305930240LL, "(null)",
+		    "l40s, l40, rtx6000ada" },
+		{ "NVIDIA H800", "sm_90", 132, 0, "(null)", "" },
+		/* Variants and workstation and consumer cards by name. */
+		{ "Tesla V100-DGXS-32GB", "sm_70", 80, 34087305216LL,
+		    "v100-32gb", "v100-32gb" },
+		{ "Tesla V100-DGXS-16GB", "sm_70", 80, 16945512448LL, "v100",
+		    "v100" },
+		{ "Tesla V100S-PCIE-32GB", "sm_70", 80, 34089730048LL, "v100s",
+		    "v100s" },
+		{ "", "sm_70", 80, 34089730048LL, "(null)", "v100-32gb, v100s" },
+		{ "NVIDIA GeForce RTX 2080 Ti", "sm_75", 68, 11554717696LL,
+		    "rtx2080ti", "rtx2080ti" },
+		{ "GeForce RTX 2080 Ti", "sm_75", 68, 11554717696LL,
+		    "rtx2080ti", "rtx2080ti" },
+		{ "NVIDIA GeForce RTX 3090", "sm_86", 82, 25447170048LL,
+		    "rtx3090", "rtx3090" },
+		{ "NVIDIA GeForce RTX 4090", "sm_89", 128, 25393692672LL,
+		    "rtx4090", "rtx4090" },
+		{ "NVIDIA A10", "sm_86", 72, 23836033024LL, "a10", "a10" },
+		{ "NVIDIA A40", "sm_86", 84, 47697362944LL, "a40", "a40" },
+		{ "NVIDIA RTX A6000", "sm_86", 84, 51041271808LL, "rtxa6000",
+		    "rtxa6000" },
+		{ "NVIDIA L4", "sm_89", 58, 23580639232LL, "l4", "l4" },
+		{ "NVIDIA L40", "sm_89", 142, 47697362944LL, "l40", "l40" },
+		{ "NVIDIA RTX 6000 Ada Generation", "sm_89", 142,
+		    51029180416LL, "rtx6000ada", "rtx6000ada" },
+		{ "NVIDIA H100 NVL", "sm_90", 132, 100485038080LL, "h100-nvl",
+		    "h100-nvl" },
+		{ "NVIDIA A100-SXM-80GB", "sm_80", 108, 85198045184LL, "a100",
+		    "a100" },
+		{ "AMD Instinct MI100", "gfx90", 120, 34342961152LL, "mi100",
+		    "mi100" },
+		{ "", "gfx90", 120, 34342961152LL, "mi100", "mi100" },
+		{ "AMD Radeon PRO W7900", "gfx110", 96, 51522830336LL, "w7900",
+		    "w7900" },
 	};
 	char cand[256], desc[256];
 	size_t i;
 
 	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
 		struct tl_gpuid id = { v[i].name, v[i].arch, v[i].cus,
-			v[i].mem };
+			v[i].mem, NULL };
 		const struct tl_hw *hw = tl_hw_identify(&id, cand,
 		    sizeof(cand));
 
@@ -253,14 +298,28 @@ identify(void)
 	}
 	{
 		struct tl_gpuid id = { "AMD Radeon Graphics", "gfx90", 104,
-			68702699520LL };
-		struct tl_gpuid none = { NULL, NULL, 0, 0 };
+			68702699520LL, NULL };
+		struct tl_gpuid none = { NULL, NULL, 0, 0, NULL };
+		struct tl_gpuid volta = { NULL, NULL, 0, 0, "sm_70" };
+		struct tl_gpuid mi = { NULL, NULL, 0, 0, "gfx942" };
 
 		tl_gpuid_describe(&id, desc, sizeof(desc));
 		CHECK_STR(desc, "GPU 'AMD Radeon Graphics' (gfx90, 104 compute "
 		    "units, 64.0 GiB)");
 		tl_gpuid_describe(&none, desc, sizeof(desc));
 		CHECK_STR(desc, "GPU");
+		/* The kernels' architecture where the trace names no GPU. */
+		tl_gpuid_unknown(&volta, "", desc, sizeof(desc));
+		CHECK_STR(desc, "GPU is not named: the trace has no "
+		    "deviceProperties; its kernels were built for sm_70 "
+		    "(Volta) or later");
+		tl_gpuid_unknown(&mi, "", desc, sizeof(desc));
+		CHECK_STR(desc, "GPU is not named: the trace has no "
+		    "deviceProperties; its kernels were built for gfx942 "
+		    "(CDNA 3)");
+		tl_gpuid_unknown(&id, "mi250, mi210", desc, sizeof(desc));
+		CHECK_STR(desc, "GPU 'AMD Radeon Graphics' (gfx90, 104 compute "
+		    "units, 64.0 GiB) could be any of mi250, mi210");
 	}
 }
 
