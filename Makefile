@@ -17,6 +17,8 @@ BIN = \
 LIBOBJ = \
 	lib/analysis/analyst.o \
 	lib/analysis/cmpfind.o \
+	lib/analysis/culprits.o \
+	lib/analysis/culprits_table.o \
 	lib/analysis/compare.o \
 	lib/analysis/efficiency.o \
 	lib/analysis/findings.o \
@@ -71,6 +73,7 @@ LIBOBJ = \
 	lib/render/charts.o \
 	lib/render/cmpreport.o \
 	lib/render/gemmtext.o \
+	lib/render/idlerep.o \
 	lib/render/mdtext.o \
 	lib/render/outdir.o \
 	lib/render/patreport.o \
@@ -89,6 +92,7 @@ LIBOBJ = \
 	lib/stream/kernels_table.o \
 	lib/stream/kernlist.o \
 	lib/stream/kerntable.o \
+	lib/stream/known.o \
 	lib/stream/ops_table.o \
 	lib/stream/optable.o \
 	lib/stream/rules.o \
@@ -106,16 +110,18 @@ LIBOBJ = \
 	lib/trace/opstream.o \
 	lib/trace/rollup.o \
 	lib/trace/timeline.o \
+	lib/trace/culprit.o \
 	lib/trace/trace.o \
 	lib/trace/tree.o
 
 # Generated tables and the model families have no header of their own.
-GENOBJ = lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o \
+GENOBJ = lib/analysis/culprits_table.o lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o \
 	lib/stream/categories_table.o lib/stream/kernels_table.o lib/stream/ops_table.o
 LIBHDR = \
 	lib/analysis/analyst.h \
 	lib/analysis/cmpfind.h \
 	lib/analysis/compare.h \
+	lib/analysis/culprits.h \
 	lib/analysis/efficiency.h \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
@@ -157,6 +163,7 @@ LIBHDR = \
 	lib/render/charts.h \
 	lib/render/cmpreport.h \
 	lib/render/gemmtext.h \
+	lib/render/idlerep.h \
 	lib/render/mdtext.h \
 	lib/render/outdir.h \
 	lib/render/patreport.h \
@@ -170,6 +177,7 @@ LIBHDR = \
 	lib/stream/category.h \
 	lib/stream/kernlist.h \
 	lib/stream/kerntable.h \
+	lib/stream/known.h \
 	lib/stream/optable.h \
 	lib/stream/rules.h \
 	lib/stream/schema.h \
@@ -186,6 +194,7 @@ LIBHDR = \
 	lib/trace/opstream.h \
 	lib/trace/rollup.h \
 	lib/trace/timeline.h \
+	lib/trace/culprit.h \
 	lib/trace/trace.h \
 	lib/trace/tree.h
 
@@ -196,6 +205,7 @@ UNIT = \
 	tests/unit/test_context \
 	tests/unit/test_efficiency \
 	tests/unit/test_expr \
+	tests/unit/test_kernnames \
 	tests/unit/test_grow \
 	tests/unit/test_hashmap \
 	tests/unit/test_idxsort \
@@ -232,6 +242,13 @@ TOOLS = \
 	tests/tools/multiply \
 	tests/tools/schema
 
+# The programs that write sets of files, linked with the test hook of
+# lib/common/outfile.c (TL_TEST_FAULT, tests/outputs.sh): the release
+# binaries in bin/ lack it.
+FAULTTEST = \
+	tests/fault/tl-findings \
+	tests/fault/tl-replay
+
 # Three programs linked with one category more (tests/category.sh).
 CATTEST = \
 	tests/category/tl-categorize \
@@ -251,6 +268,9 @@ MAN7 = man/tl.7
 
 all: $(BIN)
 
+lib/analysis/culprits_table.c: share/tl/culprits.tsv tests/tools/embed.awk
+	awk -v name=tl_default_culprits -f tests/tools/embed.awk share/tl/culprits.tsv > $@
+
 lib/stream/categories_table.c: share/tl/categories.tsv tests/tools/embed.awk
 	awk -v name=tl_default_categories -f tests/tools/embed.awk share/tl/categories.tsv > $@
 
@@ -268,11 +288,13 @@ lib/model/gpus_table.c: share/tl/gpus.tsv tests/tools/embed.awk
 
 # The replay package's runner and README template (tl-replay -o).
 lib/render/replay_tables.c: share/tl/replay/replay.py share/tl/replay/README.md.in \
-    tests/tools/embed.awk
+    share/tl/replay/allowed_ops.tsv tests/tools/embed.awk
 	{ awk -v name=tl_replay_runner -f tests/tools/embed.awk \
 	    share/tl/replay/replay.py && \
 	  awk -v name=tl_replay_readme -f tests/tools/embed.awk \
-	    share/tl/replay/README.md.in; } > $@
+	    share/tl/replay/README.md.in && \
+	  awk -v name=tl_replay_allowed -f tests/tools/embed.awk \
+	    share/tl/replay/allowed_ops.tsv; } > $@
 
 lib/libtl.a: $(LIBOBJ)
 	rm -f $@
@@ -326,12 +348,22 @@ tests/category/tl-findings: cmd/tl-findings.c tests/category/categories_table.c 
 tests/category/tl-parse: cmd/tl-parse.c tests/category/categories_table.c lib/libtl.a $(LIBHDR)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-parse.c tests/category/categories_table.c lib/libtl.a $(LDLIBS)
 
+# lib/common/outfile.c with its test hook, linked in place of the
+# archive's copy.
+tests/fault/outfile.o: lib/common/outfile.c lib/common/outfile.h lib/common/util.h
+	@mkdir -p tests/fault
+	$(CC) $(CPPFLAGS) -DTL_TEST_HOOKS $(CFLAGS) -c -o $@ lib/common/outfile.c
+tests/fault/tl-findings: cmd/tl-findings.c tests/fault/outfile.o lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-findings.c tests/fault/outfile.o lib/libtl.a $(LDLIBS)
+tests/fault/tl-replay: cmd/tl-replay.c tests/fault/outfile.o lib/libtl.a $(LIBHDR)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ cmd/tl-replay.c tests/fault/outfile.o lib/libtl.a $(LDLIBS)
+
 # Unit tests: tests/unit/test_X.c against the library.
 $(UNIT): tests/unit/unit.h tests/unit/model.h lib/libtl.a
 .c:
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< lib/libtl.a $(LDLIBS)
 
-check: all $(UNIT) $(TOOLS) $(CATTEST)
+check: all $(UNIT) $(TOOLS) $(CATTEST) $(FAULTTEST)
 	sh tests/run.sh
 
 # Statically linked programs to copy into containers (see CONTRIBUTING.md
@@ -343,7 +375,7 @@ static:
 # AddressSanitizer + UndefinedBehaviorSanitizer build of everything.
 asan:
 	$(MAKE) clean
-	$(MAKE) all $(UNIT) $(TOOLS) $(CATTEST) CFLAGS="$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="$(LDFLAGS) -fsanitize=address,undefined"
+	$(MAKE) all $(UNIT) $(TOOLS) $(CATTEST) $(FAULTTEST) CFLAGS="$(CFLAGS) -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" LDFLAGS="$(LDFLAGS) -fsanitize=address,undefined"
 
 # ThreadSanitizer build of everything (CI runs the threaded cases of the
 # suite under it: sh tests/run.sh --threads 4).
@@ -433,7 +465,7 @@ install: all
 	    exit 1; \
 	done
 	mkdir -p $(DESTDIR)$(SHAREDIR)/models
-	cp -f share/tl/categories.tsv share/tl/kernels.tsv share/tl/ops.tsv share/tl/gpus.tsv $(DESTDIR)$(SHAREDIR)/
+	cp -f share/tl/categories.tsv share/tl/culprits.tsv share/tl/kernels.tsv share/tl/ops.tsv share/tl/gpus.tsv $(DESTDIR)$(SHAREDIR)/
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 	cp -f share/tl/replay/* $(DESTDIR)$(SHAREDIR)/replay/
@@ -446,7 +478,8 @@ uninstall:
 
 clean:
 	rm -rf bin lib/*/*.o lib/libtl.a $(GENOBJ:.o=.c) $(UNIT) $(TOOLS) \
-	    $(CATTEST) tests/category/categories_table.c
+	    $(CATTEST) tests/category/categories_table.c $(FAULTTEST) \
+	    tests/fault/outfile.o
 	rm -rf fuzz/obj fuzz/bin
 
 .PHONY: all check static asan tsan bench fuzz install uninstall clean

@@ -14,12 +14,14 @@
 #include "model/hwauto.h"
 #include "model/hwspec.h"
 #include "model/model_file.h"
+#include "model/roofline.h"
 #include "stream/optable.h"
 
 static const char usage_str[] =
     "usage: tl-efficiency --hw NAME|auto [--hw-file FILE] [--hw-map FILE]\n"
     "                     [--strict-hw] [--roof achievable|peak]\n"
     "                     [--peak-tflops X] [--peak-tbs X] [--thresholds E,G,A]\n"
+    "                     [--peak-tolerance PCT]\n"
     "                     [--group | --no-baseline] [--csv] [--ops FILE]\n"
     "                     [--models FILE]... [file ...]\n"
     "       tl-efficiency --hw list [--hw-file FILE] [--csv]\n"
@@ -48,6 +50,12 @@ static const char help_str[] =
     "  -B, --peak-tbs X       bandwidth roof in TB/s\n"
     "      --thresholds E,G,A % of roofline above which an op is excellent,\n"
     "                         good, acceptable (default 80,60,40)\n"
+    "      --peak-tolerance PCT\n"
+    "                         a row faster than its FLOPs or bytes take at\n"
+    "                         the GPU's peak roof by more than PCT % is\n"
+    "                         beyond the physical limit: assessment \"above\n"
+    "                         peak\", the likely cause in perf_error, no\n"
+    "                         efficiency (default 5)\n"
     "  -g, --group            one row per op signature with count and time\n"
     "                         statistics, sorted by total time\n"
     "  -b, --no-baseline      leave the elementwise baseline columns empty\n"
@@ -77,6 +85,21 @@ number(const char *s, const char *opt_name)
 
 	if (end == s || *end != '\0' || !(v > 0) || isinf(v)) {
 		tl_warn("%s: '%s' is not a positive number", opt_name, s);
+		usage(stderr, TL_EXIT_USAGE);
+	}
+	return v;
+}
+
+/* --peak-tolerance: a percentage, 0 or more. */
+static double
+tolerance(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end != '\0' || !(v >= 0) || isinf(v)) {
+		tl_warn("--peak-tolerance: '%s' is not a percentage of 0 or "
+		    "more", s);
 		usage(stderr, TL_EXIT_USAGE);
 	}
 	return v;
@@ -137,7 +160,7 @@ show(int argc, char *argv[])
 }
 
 /* Options with a long name only. */
-enum { OPT_THRESHOLDS = 256, OPT_PEAK_TFLOPS };
+enum { OPT_THRESHOLDS = 256, OPT_PEAK_TFLOPS, OPT_PEAK_TOL };
 
 int
 main(int argc, char *argv[])
@@ -155,13 +178,14 @@ main(int argc, char *argv[])
 		{ "ops", required_argument, NULL, 'O' },
 		{ "roof", required_argument, NULL, 'r' },
 		{ "peak-tflops", required_argument, NULL, OPT_PEAK_TFLOPS },
+		{ "peak-tolerance", required_argument, NULL, OPT_PEAK_TOL },
 		{ "thresholds", required_argument, NULL, OPT_THRESHOLDS },
 		{ "version", no_argument, NULL, 'V' },
 		{ "strict-hw", no_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct tl_effopts eo = { NULL, TL_ROOF_ACHIEVABLE, 0, 0, { 80, 60, 40 },
-	    0, 0 };
+	    TL_PEAK_TOL_PCT, 0, 0 };
 	const struct tl_hw *hw = NULL;
 	char err[512];
 	int ch;
@@ -209,6 +233,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_PEAK_TFLOPS:
 			eo.peak_tflops = number(optarg, "--peak-tflops");
+			break;
+		case OPT_PEAK_TOL:
+			eo.tol_pct = tolerance(optarg);
 			break;
 		case OPT_THRESHOLDS:
 			parse_thresholds(optarg, eo.thr);

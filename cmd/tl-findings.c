@@ -23,6 +23,7 @@ static const char usage_str[] =
     "                   [--title TEXT] [--top N] [--bottleneck EFF,SHARE]\n"
     "                   [--critical PCT,EFF] [--high PCT,EFF] [--medium PCT]\n"
     "                   [--replay PCT,EFF] [--utilisation PCT]\n"
+    "                   [--culprits FILE]\n"
     "                   [--ref FILE --target FILE] [file ...]\n";
 
 static const char help_str[] =
@@ -55,16 +56,28 @@ static const char help_str[] =
     "      --replay P,E       replay: above P % and below E % (default\n"
     "                         10,30)\n"
     "      --utilisation P    flag GPU utilisation below P % (default 95)\n"
+    "      --culprits FILE    known idle culprits: adds to and overrides\n"
+    "                         the built-in table (rows with the same key)\n"
     "      --ref FILE         with a comparison: the reference's op stream,\n"
     "                         whose patterns are compared with the target's\n"
     "      --target FILE      with a comparison: the target's op stream\n"
     "  -h, --help             print this help and exit\n"
     "  -V, --version          print the version and exit\n";
 
+static const char *culprits;	/* --culprits */
+
 static void
 usage(FILE *fp, int status)
 {
 	tl_usage(fp, status, usage_str, help_str);
+}
+
+/* The known idle culprits into f before its load: 0, or -1 (said why). */
+static int
+load_culprits(struct tl_findings *f)
+{
+	tl_fidle_init(&f->idle);
+	return tl_fidle_known(&f->idle, culprits);
 }
 
 /*
@@ -85,12 +98,17 @@ comparative(struct tl_stream *in, const struct tl_findings *opts,
 		tl_diex(TL_EXIT_USAGE, "%s: a comparison (tl-compare) has no "
 		    "category report; use --report fair or rough, or -o DIR",
 		    in->path);
+	if (culprits != NULL && side[0] == NULL)
+		tl_diex(TL_EXIT_USAGE, "%s: --culprits with a comparison goes "
+		    "with --ref and --target", in->path);
 	tl_cmpfind_read(&c, in, &opts->rules);
 	/* Each side analysed on its own, for its patterns. */
 	for (k = 0; side[0] != NULL && k < 2; k++) {
 		sf[k] = tl_calloc(1, sizeof(*sf[k]));
 		sf[k]->rules = opts->rules;
 		sf[k]->utilisation_min = opts->utilisation_min;
+		if (load_culprits(sf[k]) < 0)
+			exit(TL_EXIT_ERROR);
 		tl_analyst_load(sf[k], &side[k], 1);
 	}
 	if (sf[0] != NULL)
@@ -136,7 +154,7 @@ pair(const char *s, const char *name, double *v, int n)
 /* Options with a long name only. */
 enum {
 	OPT_CHARTS = 256, OPT_REPORT, OPT_REPLAY, OPT_TITLE, OPT_BOTTLENECK,
-	OPT_MEDIUM, OPT_TOP, OPT_UTILISATION, OPT_REF, OPT_TARGET
+	OPT_MEDIUM, OPT_TOP, OPT_UTILISATION, OPT_REF, OPT_TARGET, OPT_CULPRITS
 };
 
 int
@@ -145,6 +163,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "bottleneck", required_argument, NULL, OPT_BOTTLENECK },
 		{ "charts", required_argument, NULL, OPT_CHARTS },
+		{ "culprits", required_argument, NULL, OPT_CULPRITS },
 		{ "category", required_argument, NULL, 'C' },
 		{ "fail-on", required_argument, NULL, 'F' },
 		{ "high", required_argument, NULL, 'G' },
@@ -184,6 +203,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_CHARTS:
 			charts = optarg;
+			break;
+		case OPT_CULPRITS:
+			culprits = optarg;
 			break;
 		case 'C':
 			if ((cat = tl_category_parse(optarg)) < 0) {
@@ -281,6 +303,8 @@ main(int argc, char *argv[])
 		usage(stderr, TL_EXIT_USAGE);
 	}
 
+	if (culprits != NULL && load_culprits(&f) < 0)
+		return TL_EXIT_ERROR;
 	tl_stdout_buffer();
 	tl_stream_open(&in, argv + optind, argc - optind);
 	switch (tl_cmpfind_kind(&in)) {

@@ -24,7 +24,7 @@ static const char usage_str[] =
     "usage: tl-parse [--csv] [--trace-name NAME] [--ops FILE] [--threads N]\n"
     "                [--quiet]\n"
     "                [--step N | --window START,END | --steady[=N]]\n"
-    "                [--stack | --no-context]\n"
+    "                [--stack | --no-context] [--no-culprits]\n"
     "                [--launchers | --timeline [--per-device] | --kernels | --meta |\n"
     "                 --iterations]\n"
     "                [--include-unlinked] [--capture PATH ... | --no-capture]\n"
@@ -44,6 +44,8 @@ static const char help_str[] =
     "  -S, --stack             every Python frame: the whole call_stack\n"
     "  -N, --no-context        skip the Python frames: module and\n"
     "                          call_stack empty (faster)\n"
+    "      --no-culprits       leave the idle gaps' culprits out: idle_gaps\n"
+    "                          and the noise columns empty (faster)\n"
     "  -l, --launchers         one row per launching op, direct kernels\n"
     "  -t, --timeline          print the GPU timeline instead\n"
     "  -d, --per-device        with --timeline, one timeline per GPU\n"
@@ -64,7 +66,10 @@ static const char help_str[] =
     "  -V, --version           print the version and exit\n";
 
 /* Long options without a letter. */
-enum { OPT_NO_CAPTURE = 256, OPT_CAPTURE, OPT_KERNEL_TABLE, OPT_STEADY };
+enum {
+	OPT_NO_CAPTURE = 256, OPT_CAPTURE, OPT_KERNEL_TABLE, OPT_STEADY,
+	OPT_NO_CULPRITS
+};
 
 /* The call_stack frames written without --stack, innermost first. */
 #define CONTEXT_DEPTH 8
@@ -85,7 +90,7 @@ static struct {
 } opt;
 
 static struct tl_writer w;
-static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0, 0 };
+static struct tl_opstream os = { &w, { NULL, 0, 0 }, 0, 0, 0, 0 };
 static int header_done;
 
 
@@ -208,6 +213,7 @@ merge_capture(struct tl_trace *t)
 	memset(&o, 0, sizeof(o));
 	/* Their frames too: the module context of the ops they attribute. */
 	o.keep_python = keep_python();
+	o.no_culprit_frames = os.no_culprits;
 	o.threads = (int)opt.threads;
 	o.launch_kernels = 1;
 	cap = tl_calloc(l->n, sizeof(*cap));
@@ -271,6 +277,7 @@ parse_file(const char *path)
 
 	memset(&o, 0, sizeof(o));
 	o.keep_python = keep_python();
+	o.no_culprit_frames = os.no_culprits;
 	o.trace_name = opt.trace_name;
 	o.threads = (int)opt.threads;
 	if ((t = tl_trace_read(path, &o)) == NULL)
@@ -373,6 +380,7 @@ main(int argc, char *argv[])
 		{ "capture", required_argument, NULL, OPT_CAPTURE },
 		{ "no-capture", no_argument, NULL, OPT_NO_CAPTURE },
 		{ "kernel-table", required_argument, NULL, OPT_KERNEL_TABLE },
+		{ "no-culprits", no_argument, NULL, OPT_NO_CULPRITS },
 		{ NULL, 0, NULL, 0 }
 	};
 	int ch, rval = 0;
@@ -391,6 +399,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_KERNEL_TABLE:
 			opt.kernel_table = optarg;
+			break;
+		case OPT_NO_CULPRITS:
+			os.no_culprits = 1;
 			break;
 		case 'c':
 			opt.csv = 1;
@@ -475,6 +486,10 @@ main(int argc, char *argv[])
 	}
 	if (opt.stack && opt.nocontext) {
 		tl_warn("--stack and --no-context exclude each other");
+		usage(stderr, TL_EXIT_USAGE);
+	}
+	if (os.no_culprits && opt.view != V_OPS && opt.view != V_LAUNCHERS) {
+		tl_warn("--no-culprits goes with the op stream or --launchers");
 		usage(stderr, TL_EXIT_USAGE);
 	}
 	if (opt.per_device && opt.view != V_TIMELINE) {

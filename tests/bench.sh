@@ -135,6 +135,38 @@ parse_rows() {
 	k=$(awk -v s="$first" -v b="$srcbytes" 'BEGIN { k = int(s * 1e6 / b); if (k * b < s * 1e6) k++; print k }')
 	big=.bench/$(basename "$src" .json.gz)-x$k.json
 
+	# Idle culprits (issue 29): the whole default analysis with and
+	# without them (tl-parse --no-culprits), CPU time and peak RSS, on
+	# the first size's trace and on a gap-heavy trace of about the same
+	# size: the DataLoader-bound fixture of tests/gen/gen-idle.py
+	# multiplied.  Target: at most 10 % more CPU, peak RSS within 10 %
+	# of the JSON.
+	gsrc=tests/data/idle/idle-dataloader.json
+	gk=$(awk -v s="$first" -v b="$(wc -c < "$gsrc")" 'BEGIN { k = int(s * 1e6 / b); if (k * b < s * 1e6) k++; print k }')
+	gap=.bench/idle-dataloader-x$gk.json.gz
+	if [ ! -f "$gap" ] || [ "$gap" -ot "$gsrc" ] || [ "$gap" -ot "$MUL.c" ]; then
+		echo "bench: building $gap ($gk copies) ..." >&2
+		"$MUL" "$gk" "$gsrc" "$gap.tmp.gz" && mv "$gap.tmp.gz" "$gap"
+	fi
+	echo
+	echo "### Idle culprits: the whole default analysis with and without them"
+	echo
+	echo "| command | wall s | best s | CPU s | MB/s | peak RSS MB | RSS / JSON | × igzip -dc |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+	REF=
+	for w in bench gap; do
+		if [ $w = bench ]; then f=$big.gz; bytes=$(wc -c < "$big"); else
+			f=$gap; bytes=$(gzip -dc "$gap" | wc -c); fi
+		row "$w trace, $(mb "$bytes") MB: the pipeline" "$bytes" "cul.$w" "$(printf "$pipe" "$f")"
+		row "$w trace: the same with tl-parse --no-culprits" "$bytes" "cul.$w.no" "$(printf "$pipe" "--no-culprits $f")"
+	done
+	echo
+	for w in bench gap; do
+		awk -v a="cul.$w" -v b="cul.$w.no" -v w="$w" '
+		    $1 == a { cpu = $5; rss = $4 } $1 == b { cpu0 = $5 }
+		    END { if (cpu0 > 0) printf "- %s trace: the culprits cost %+.1f %% CPU (target: at most +10 %%)\n", w, (cpu / cpu0 - 1) * 100 }' "$res"
+	done
+
 	# Threads: the first size's gzip trace on 2, 4 ... threads below the
 	# CPUs (1 and all of them are in its table above); the last column is
 	# each time over one thread's there.  None on two CPUs.
@@ -241,13 +273,59 @@ parse_rows() {
 	row "tl-replay (input_dims nested; row left out)" "$bytes" n.replay \
 	    "bin/tl-replay $nest.tsv 2>/dev/null"
 
+	# Hostile input: 100 000 distinct kernel names (issue 34), in 100 000
+	# rows of one op and in the kernels column of one row, from a row of
+	# the sample's op stream.  Kernels are found by name through hash
+	# maps: linear time (tl-compare took 42 s here before).
+	kn=.bench/kern100k
+	if [ ! -f "$kn-rows.tsv" ] || [ ! -f "$kn-row.tsv" ]; then
+		bin/tl-parse share/tl/samples/mi300x-transformer-step.json.gz 2>/dev/null |
+		    awk -F'\t' -v OFS='\t' -v n=100000 -v rows="$kn-rows.tsv" -v one="$kn-row.tsv" '
+		    function kern(k) {
+			return sprintf("{\"uid\":%d,\"name\":\"kernel_%d\",\"pid\":\"0\",\"stream\":7,\"ts\":%d,\"dur\":5,\"launch_ts\":%d}", 2000000 + k, k, 10 * k, 10 * k)
+		    }
+		    NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print > rows; print > one; next }
+		    r == "" && $c["kernel_count"] == 1 { r = $0 }
+		    END {
+			$0 = r
+			for (k = 0; k < n; k++) {
+				$c["uid"] = 1000000 + k; $c["kernels"] = "[" kern(k) "]"; $c["kernel_time_us"] = 5
+				print > rows
+			}
+			for (i = 1; i <= NF; i++) {
+				if (i == c["kernels"]) {
+					printf "[" > one
+					for (k = 0; k < n; k++) printf "%s%s", (k ? "," : ""), kern(k) > one
+					printf "]" > one
+				} else
+					printf "%s", (i == c["kernel_count"] ? n : i == c["kernel_time_us"] ? 5 * n : $i) > one
+				printf "%s", (i < NF ? "\t" : "\n") > one
+			}
+		    }'
+		bin/tl-efficiency --hw $HW "$kn-rows.tsv" > "$kn-rows-e.tsv"
+		bin/tl-efficiency --hw $HW "$kn-row.tsv" > "$kn-row-e.tsv"
+	fi
+	echo
+	echo "### Hostile input: 100 000 distinct kernel names"
+	echo
+	echo "| command | wall s | best s | CPU s | MB/s | peak RSS MB | RSS / input | |"
+	echo "|---|---:|---:|---:|---:|---:|---:|---|"
+	row "tl-compare (100 000 rows, a kernel each)" "$(wc -c < "$kn-rows.tsv")" k.cmp \
+	    "bin/tl-compare --ref $kn-rows.tsv --target $kn-rows.tsv --ref-hw $HW --target-hw $HW"
+	row "tl-compare (one row of 100 000 kernels)" "$(wc -c < "$kn-row.tsv")" k.cmp1 \
+	    "bin/tl-compare --ref $kn-row.tsv --target $kn-row.tsv --ref-hw $HW --target-hw $HW"
+	row "tl-findings (100 000 rows, a kernel each)" "$(wc -c < "$kn-rows-e.tsv")" k.find \
+	    "bin/tl-findings $kn-rows-e.tsv"
+	row "tl-findings (one row of 100 000 kernels)" "$(wc -c < "$kn-row-e.tsv")" k.find1 \
+	    "bin/tl-findings $kn-row-e.tsv"
+
 	# The targets of issues 7, 20 and 22, read from the numbers above.
 	echo
 	echo "### Targets"
 	echo
 	echo "| target | median (best) | met (median) |"
 	echo "|---|---|---|"
-	awk '{ v[$1, 2] = $2; v[$1, 3] = $3 }
+	awk '{ v[$1, 2] = $2; v[$1, 3] = $3; v[$1, 5] = $5 }
 	    END {
 		b = v["orig.bytes", 2]; p = v["orig.plain", 2]
 		printf "| the trace itself: tl-parse >= 150 MB/s of plain JSON | %.0f (%.0f) MB/s | %s |\n",
@@ -258,6 +336,9 @@ parse_rows() {
 		n = v["n.parse", 2]; m = v["n.pm", 2]; r = v["n.replay", 2]
 		printf "| 1 MB of nesting: tl-parse, tl-perfmodel and tl-replay each < 1 s | %.3f, %.3f, %.3f s | %s |\n",
 		    n, m, r, (n < 1 && m < 1 && r < 1 ? "yes" : "no")
+		a = v["k.cmp", 5]; b2 = v["k.cmp1", 5]; c2 = v["k.find", 5]; d = v["k.find1", 5]
+		printf "| 100 000 kernel names: tl-compare and tl-findings each < 2 s of CPU | %.2f, %.2f, %.2f, %.2f s | %s |\n",
+		    a, b2, c2, d, (a < 2 && b2 < 2 && c2 < 2 && d < 2 ? "yes" : "no")
 	    }' "$res"
 	for size in $SIZES; do
 		awk -v size="$size" -v first="$first" -v pn="$pipeshort" -v ncpu="$NCPU" '

@@ -5,11 +5,12 @@
 # run.  Prints "ok NAME" or "FAIL NAME" per case (tests/run.sh counts
 # them).  The kills are deterministic: TL_TEST_FAULT=N:SIG raises SIG at
 # the Nth point (each file of a set written, each rename of the commit,
-# each single file written).
+# each single file written): the hook is in the test builds only
+# (tests/fault/, make check), which the cases run.
 # usage: outputs.sh BINDIR SHAREDDIR
 BIN=$1
-F=$BIN/tl-findings
-R=$BIN/tl-replay
+F=tests/fault/tl-findings
+R=tests/fault/tl-replay
 SAMPLE=share/tl/samples/mi300x-transformer-step.json.gz
 tmp=$(mktemp -d)
 export tmp
@@ -118,7 +119,7 @@ check "findings --charts on a full disk: exit 1, the old charts stay" \
 check "replay -o on a full disk: exit 1, the old package stays" \
     "rm -rf $tmp/d && cp -a $tmp/rb $tmp/d && \
      sh -c \"ulimit -f 40; trap '' XFSZ; exec $R -o $tmp/d $tmp/a.tsv\" 2> $tmp/e; [ \$? = 1 ] && \
-     grep -q 'write error' $tmp/e && { . $tmp/fn; snap $tmp/d; } | cmp - $tmp/rb.sum"
+     grep -q 'write error: File too large\$' $tmp/e && { . $tmp/fn; snap $tmp/d; } | cmp - $tmp/rb.sum"
 check "replay -z: an existing archive survives a full disk and a kill" \
     "$R -z $tmp/p.zip $tmp/b.tsv 2>/dev/null && cp $tmp/p.zip $tmp/p.keep && \
      sh -c \"ulimit -f 4; trap '' XFSZ; exec $R -z $tmp/p.zip $tmp/a.tsv\" 2> /dev/null; [ \$? = 1 ] && \
@@ -134,3 +135,42 @@ check "two writers of one folder: the second is refused" \
     "rm -rf $tmp/d && mkdir $tmp/d && exec 9< $tmp/d && flock -n 9 && \
      { $F -o $tmp/d $tmp/a.tsv 2> $tmp/e; [ \$? = 1 ]; } && \
      grep -q 'another tl-findings is writing into it' $tmp/e"
+
+# Honest errors (issue 34): the first write error, not "Input/output
+# error"; the fault hook only in the test builds.
+check "replay -z on /dev/full and past a size limit: the error says why" \
+    "{ $R -z /dev/full $tmp/a.tsv 2> $tmp/e; [ \$? = 1 ]; } && grep -q '^tl-replay: /dev/full: write error: No space left on device\$' $tmp/e &&
+     rm -rf $tmp/d && { sh -c \"ulimit -f 10; trap '' XFSZ; exec $R -o $tmp/d $tmp/a.tsv\" 2> $tmp/e; [ \$? = 1 ]; } &&
+     grep -q '^tl-replay: $tmp/d/replay_ir.json: write error: File too large\$' $tmp/e"
+check "TL_TEST_FAULT: in the test builds only, not in bin/" \
+    "grep -q TL_TEST_FAULT $F && grep -q TL_TEST_FAULT $R &&
+     ! grep -q TL_TEST_FAULT $BIN/tl-findings && ! grep -q TL_TEST_FAULT $BIN/tl-replay &&
+     rm -rf $tmp/d && TL_TEST_FAULT=1:15 $BIN/tl-replay -o $tmp/d $tmp/a.tsv && [ -f $tmp/d/replay_ir.json ]"
+
+# Only tl's own files are removed (issue 34).  A planted manifest, in
+# the old form (names only) or with made-up records, names the user's
+# files: none is removed.  A file of the previous set that the user has
+# changed since is the user's: kept.  A hard link planted at the
+# manifest's temporary name: its target untouched.
+check "findings -o: a planted manifest deletes nothing of the user's" \
+    "rm -rf $tmp/d && mkdir -p $tmp/d/src && echo thesis > $tmp/d/thesis.tex && echo 'int main;' > $tmp/d/src/main.c &&
+     printf 'thesis.tex\nsrc/main.c\ntl1 0000000000000000 7 1 1.000000000\tthesis.tex\ntl1 cbf29ce484222325 10 2 2.0\tsrc/main.c\n' > $tmp/d/.tl-findings.manifest &&
+     $F -o $tmp/d $tmp/b.tsv && [ \"\$(cat $tmp/d/thesis.tex $tmp/d/src/main.c)\" = \"\$(printf 'thesis\nint main;')\" ] &&
+     $F -o $tmp/d $tmp/a.tsv && [ \"\$(cat $tmp/d/thesis.tex $tmp/d/src/main.c)\" = \"\$(printf 'thesis\nint main;')\" ]"
+check "findings -o: a file of the last set the user changed since stays" \
+    "rm -rf $tmp/d && cp -a $tmp/fa $tmp/d && f=\$(cd $tmp/fa && ls category_data | grep -v -x -F \"\$(cd $tmp/fb && ls category_data)\" | head -1) &&
+     [ -n \"\$f\" ] && rm $tmp/d/category_data/\$f && { cat $tmp/fa/category_data/\$f; echo mine; } > $tmp/d/category_data/\$f &&
+     $F -o $tmp/d $tmp/b.tsv && tail -1 $tmp/d/category_data/\$f | grep -qx mine"
+check "findings -o: a hard link at the manifest's temporary name: its target untouched" \
+    "rm -rf $tmp/d && cp -a $tmp/fa $tmp/d && echo precious > $tmp/target && ln $tmp/target $tmp/d/.tl-findings.manifest.new &&
+     $F -o $tmp/d $tmp/b.tsv && [ \"\$(cat $tmp/target)\" = precious ] && ! [ -e $tmp/d/.tl-findings.manifest.new ]"
+# The temporary file of -z: removed on a signal tl can catch (SIGXFSZ of
+# ulimit -f included), removed by the next run after one it cannot
+# (SIGKILL); one of a live process, and a link at such a name, stay.
+check "replay -z: temporary files removed on SIGXFSZ, and by the next run after SIGKILL; links there untouched" \
+    "rm -rf $tmp/z && mkdir $tmp/z && echo precious > $tmp/target &&
+     { sh -c \"ulimit -f 4; exec $R -z $tmp/z/p.zip $tmp/a.tsv\" 2> /dev/null; [ \$? != 0 ]; } && [ -z \"\$(ls -A $tmp/z)\" ] &&
+     { TL_TEST_FAULT=1:9 $R -z $tmp/z/p.zip $tmp/a.tsv; [ \$? = 137 ]; } && ls -A $tmp/z | grep -q '^\\.p\\.zip\\.tl-[0-9]*-0\$' &&
+     ln $tmp/target $tmp/z/.p.zip.tl-99999999-0 && ln -s $tmp/target $tmp/z/.p.zip.tl-99999998-0 && : > $tmp/z/.p.zip.tl-\$\$-0 &&
+     $R -z $tmp/z/p.zip $tmp/a.tsv && [ \"\$(ls -A $tmp/z | tr '\n' ' ')\" = \".p.zip.tl-\$\$-0 .p.zip.tl-99999998-0 .p.zip.tl-99999999-0 p.zip \" ] &&
+     [ \"\$(cat $tmp/target)\" = precious ]"

@@ -186,23 +186,39 @@ def check_unified(tl, trace, ref):
 # (its op categories; direction picks fwd or bwd).  Ops TraceLens puts
 # elsewhere are listed in DEVIATIONS.md, "Categories that differ from
 # TraceLens' reports".
+# TraceLens' registry puts every aten:: norm, batch norm and RMS norm
+# included, in NORM_fwd/NORM_bwd; its RMSNorm category holds the serving
+# frameworks' RMS norms.
 CATMAP = {"gemm": "GEMM", "conv": "CONV_%s", "attention": "SDPA_%s",
           "layernorm": "NORM_%s", "groupnorm": "NORM_%s",
-          "batchnorm": "BN_%s", "instancenorm": "NORM_%s",
+          "batchnorm": "NORM_%s", "instancenorm": "NORM_%s",
           "rmsnorm": "RMSNorm", "elementwise": "elementwise",
           "reduce": "reduce", "triton": "triton", "softmax": "other",
           "memcpy": "other", "other": "other", "moe": "other",
           "rope": "other", "kvcache": "other", "quant": "other"}
 
 
-def recategorised(trace):
-    """{op name: TraceLens category} from DEVIATIONS.md."""
+def tracelens_category(r, moved, turned):
+    """TraceLens' category of a tl launcher row r: the DEVIATIONS.md
+    lists (moved: op -> category, turned: op -> direction), else CATMAP."""
+    c = moved.get(r["name"])
+    if c is None and r["category"] == "rmsnorm" and r["name"].startswith("aten::"):
+        c = "NORM_%s"
+    if c is None:
+        c = CATMAP.get(r["category"], "other")
+    if "%s" in c:
+        c = c % turned.get(r["name"], r["direction"])
+    return c
+
+
+def recategorised(trace, section="Categories that differ from TraceLens' reports"):
+    """{op name: TraceLens category (or direction)} from DEVIATIONS.md."""
     path = os.path.join(os.path.dirname(__file__), "..", "docs", "DEVIATIONS.md")
     out = {}
     on = False
     for ln in open(path, encoding="utf-8"):
         if ln.startswith("## "):
-            on = "Categories that differ from TraceLens' reports" in ln
+            on = section in ln
         elif on and ln.startswith("- `"):
             parts = ln.split("`")
             if len(parts) >= 6 and parts[1] == trace:
@@ -215,6 +231,7 @@ def check_by_category(tl, trace, ref):
     summed per category against tl's launcher rows by category."""
     name = os.path.basename(trace).split(".json")[0]
     moved = recategorised(name)
+    turned = recategorised(name, "Directions that differ from TraceLens' reports")
     merge = skipped(name, MERGE)
     want = collections.Counter()
     for r in csv.DictReader(open(ref)):
@@ -224,9 +241,7 @@ def check_by_category(tl, trace, ref):
     for r in run(tl, ["-l"], trace):
         if r["category"] == "comm":
             continue
-        c = moved.get(r["name"]) or CATMAP.get(r["category"], "other")
-        if "%s" in c:
-            c = c % r["direction"]
+        c = tracelens_category(r, moved, turned)
         got[c] += float(r["kernel_time_us"])
         nk[c] += int(r["kernel_count"])
     bad = nmerge = 0
@@ -238,6 +253,21 @@ def check_by_category(tl, trace, ref):
             if merge:
                 nmerge += 1
             else:
+                bad += 1
+    # Op by op, so that no two differences cancel: the categories of each
+    # op name in TraceLens' ops_summary.csv (its Categories column) against
+    # those of tl's launcher rows of that name.
+    summary = os.path.join(os.path.dirname(ref), "ops_summary.csv")
+    if os.path.exists(summary):
+        cats = collections.defaultdict(set)
+        for r in run(tl, ["-l"], trace):
+            if r["category"] != "comm":
+                cats[r["name"]].add(tracelens_category(r, moved, turned))
+        for r in csv.DictReader(open(summary)):
+            w = set(ast.literal_eval(r["Categories"]))
+            if r["name"] in cats and cats[r["name"]] != w:
+                print("by_category op %s: tl %s, TraceLens %s" % (
+                    r["name"], sorted(cats[r["name"]]), sorted(w)))
                 bad += 1
     return bad, len(want), nmerge
 

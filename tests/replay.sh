@@ -97,9 +97,10 @@ if need_shared "replay on real traces"; then
 	     grep -q '{\"type\":\"\",\"kind\":\"none\"},' $tmp/n.json &&
 	     grep -q '{\"type\":\"float\",\"kind\":\"tensor\",\"shape\":\\[\\],\"strides\":\\[\\],\"init\":\"zeros\"},' $tmp/n.json &&
 	     grep -q '{\"type\":\"Scalar\",\"kind\":\"scalar\",\"value\":1.0}' $tmp/n.json"
-	check "replay: -o DIR writes the IR, an executable runner and the README" \
+	check "replay: -o DIR writes the IR, an executable runner, its allow-list and the README" \
 	    "$R -o $tmp/pkg $tmp/resnet.tsv && $R $tmp/resnet.tsv | cmp - $tmp/pkg/replay_ir.json &&
 	     [ -x $tmp/pkg/replay.py ] && cmp $tmp/pkg/replay.py share/tl/replay/replay.py &&
+	     cmp $tmp/pkg/allowed_ops.tsv share/tl/replay/allowed_ops.tsv && ! grep -q refused $tmp/pkg/replay_ir.json &&
 	     grep -q '^### 1\\. .aten::batch_norm.: batch normalisation, forward' $tmp/pkg/README.md &&
 	     grep -q 'rocprofv3' $tmp/pkg/README.md && grep -q 'ncu ' $tmp/pkg/README.md &&
 	     [ \$(grep -c '^### ' $tmp/pkg/README.md) = 32 ] && ! grep -q '@[A-Z]*@' $tmp/pkg/README.md"
@@ -107,7 +108,7 @@ if need_shared "replay on real traces"; then
 	    "mkdir -p $tmp/z2 && $R -o $tmp/pz -z $tmp/r.zip $tmp/norm.tsv && $R -z $tmp/z2/r.zip $tmp/norm.tsv && cmp $tmp/r.zip $tmp/z2/r.zip &&
 	     python3 -c 'import sys, zipfile
 z = zipfile.ZipFile(sys.argv[1]); assert z.testzip() is None
-assert sorted(z.namelist()) == [\"r/README.md\", \"r/replay.py\", \"r/replay_ir.json\"], z.namelist()
+assert sorted(z.namelist()) == [\"r/README.md\", \"r/allowed_ops.tsv\", \"r/replay.py\", \"r/replay_ir.json\"], z.namelist()
 for n in z.namelist():
     assert z.read(n) == open(sys.argv[2] + \"/\" + n[2:], \"rb\").read(), n
 assert (z.getinfo(\"r/replay.py\").external_attr >> 16) & 0o777 == 0o755' $tmp/r.zip $tmp/pz"
@@ -139,7 +140,7 @@ RUN="$PY $tmp/pkg/replay.py --device cpu --iters 0 --warmup 0 --ref-max-gflop 0.
 
 # Synthetic IRs: an op that fails its checks, one this PyTorch lacks.
 mkdir -p $tmp/syn
-cp share/tl/replay/replay.py $tmp/syn/
+cp share/tl/replay/replay.py share/tl/replay/allowed_ops.tsv $tmp/syn/
 cat > $tmp/syn/replay_ir.json << 'EOF'
 [
 {"index": 1, "op": "aten::log", "kernel_time_us": {"mean": 1}, "perf": null, "args": [
@@ -158,13 +159,13 @@ cat > $tmp/syn/replay_ir.json << 'EOF'
 {"index": 6, "op": "aten::addmm", "kernel_time_us": {"mean": 1}, "args": []}
 ]
 EOF
-check "runner ($TV): a failed check exits 1; unknown ops and dtypes are unsupported" \
+check "runner ($TV): a failed check exits 1; an op off the allow-list is refused, an unknown dtype unsupported" \
     "$PY $tmp/syn/replay.py --device cpu --iters 2 --warmup 1 --results $tmp/syn.tsv > $tmp/o; [ \$? = 1 ] &&
      grep -q '^  1  FAIL .*aten::log' $tmp/o && grep -q 'output 0: not finite' $tmp/o &&
-     grep -q '^  2  unsupported here .*aten::no_such_op' $tmp/o &&
+     grep -q '^  2  refused  *aten::no_such_op' $tmp/o &&
      grep -q '^  3  unsupported here .*aten::mm' $tmp/o &&
      awk -F'\t' '\$1 == 4 && \$4 == \"ok\" && \$10 == \"[[0,1],[5,1],[]]\" && \$11 == \"[\\\"c10::BFloat16\\\",\\\"float\\\",\\\"Scalar\\\"]\" { ok = 1 } END { exit !ok }' $tmp/syn.tsv &&
-     $PY $tmp/syn/replay.py --device cpu --op 2,4 --iters 1 > $tmp/o && grep -q '1 ok, 1 unsupported here, 0 skipped, 0 failed' $tmp/o"
+     $PY $tmp/syn/replay.py --device cpu --op 2,4 --iters 1 > $tmp/o && grep -q '1 ok, 0 unsupported here, 0 skipped, 0 failed, 1 refused' $tmp/o"
 check "runner ($TV): an argument the trace left empty takes the schema's default; no arguments at all is unsupported" \
     "$PY $tmp/syn/replay.py --device cpu --op 5,6 --iters 1 -v > $tmp/o &&
      grep -q '^  5  ok  *aten::gelu' $tmp/o && grep -q 'note: approximate: not recorded' $tmp/o &&
@@ -174,6 +175,55 @@ check "runner ($TV): --device cuda without a GPU, a missing IR: exit 2" \
     "if $PY -c 'import torch, sys; sys.exit(torch.cuda.is_available())'; then
          $PY $tmp/syn/replay.py --device cuda > /dev/null 2>&1; [ \$? = 2 ] || exit 1; fi
      $PY $tmp/syn/replay.py $tmp/none.json > /dev/null 2>&1; [ \$? = 2 ]"
+
+# The runner replays computations only (issue 34).  A trace whose ops
+# name files outside the run directory: aten::from_file with shared=True
+# creates a 4 MB file at its path or grows an existing one, aten::save
+# writes one; aten::manual_seed and a c10d collective change global
+# state.  tl-replay marks them refused in the IR and the README; the
+# runner, started in its run directory, refuses them (from its own
+# allow-list, with the IR's marks removed too) and runs aten::relu; no
+# file outside the run directory changes.  The same package with
+# aten::from_file added to the allow-list does create the file: the
+# check can see the harm it guards against.
+mkdir -p $tmp/evil/run $tmp/outside
+printf 'the user' > $tmp/outside/thesis.tex
+ev() {	# NAME TS TYPES CONCRETE DIMS
+	printf '{"ph":"X","cat":"cpu_op","name":"%s","pid":1,"tid":1,"ts":%d,"dur":50,"args":{"Input Dims":%s,"Input type":%s,"Concrete Inputs":%s}},\n' "$1" "$2" "$5" "$3" "$4"
+	printf '{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":%d,"dur":5,"args":{"correlation":%d}},\n' $(($2 + 2)) "$2"
+	printf '{"ph":"X","cat":"kernel","name":"k%d","pid":0,"tid":7,"ts":%d,"dur":5,"args":{"correlation":%d,"device":0,"stream":7}},\n' "$2" $(($2 + 10)) "$2"
+}
+{
+	echo '{"traceEvents":['
+	ev aten::from_file 100 '["","Scalar","Scalar","","","",""]' "[\"$tmp/outside/victim\",\"True\",\"1000000\",\"\",\"\",\"\",\"\"]" '[[],[],[],[],[],[],[]]'
+	ev aten::from_file 200 '["","Scalar","Scalar","","","",""]' "[\"$tmp/outside/thesis.tex\",\"True\",\"1000000\",\"\",\"\",\"\",\"\"]" '[[],[],[],[],[],[],[]]'
+	ev aten::save 300 '["float",""]' "[\"\",\"$tmp/outside/saved\"]" '[[4],[]]'
+	ev aten::manual_seed 400 '["Scalar"]' '["7"]' '[[]]'
+	ev c10d::allreduce_ 500 '["float"]' '[""]' '[[4]]'
+	ev "$(printf 'aten::relu\033[2J')" 600 '["float"]' '[""]' '[[4,3]]'
+	ev aten::relu 700 '["float"]' '[""]' '[[4,3]]'
+	echo '{"ph":"i","name":"end","pid":1,"tid":1,"ts":900}]}'
+} > $tmp/evil/trace.json
+# What outside holds: names, sizes, times, contents.
+OUTSIDE="{ find $tmp/outside -exec ls -ld --time-style=+%s {} +; find $tmp/outside -type f -exec md5sum {} +; } | sort"
+sh -c "$OUTSIDE" > $tmp/evil/before
+check "runner ($TV): a trace naming aten::from_file, aten::save and the like: refused, nothing outside the run directory changes" \
+    "$P $tmp/evil/trace.json > $tmp/evil/ops.tsv && $R -o $tmp/evil/pkg $tmp/evil/ops.tsv &&
+     [ \$(grep -c '\"refused\": ' $tmp/evil/pkg/replay_ir.json) = 6 ] &&
+     [ \$(grep -c '^- Not replayed: ' $tmp/evil/pkg/README.md) = 6 ] &&
+     cd $tmp/evil/run && $PY ../pkg/replay.py --device cpu --iters 1 --warmup 0 > $tmp/evil/out &&
+     grep -q '^1 ok, 0 unsupported here, 0 skipped, 0 failed, 6 refused' $tmp/evil/out &&
+     grep -q '^refused: [0-9] aten::from_file: not on the runner.s allow-list' $tmp/evil/out &&
+     grep -q 'aten::relu\\\\x1b\\[2J' $tmp/evil/out && ! grep -q \"\$(printf '\\033')\" $tmp/evil/out &&
+     grep -v '\"refused\"' ../pkg/replay_ir.json > ../ir.json && cp ../pkg/replay.py ../pkg/allowed_ops.tsv .. &&
+     $PY ../replay.py --device cpu --iters 1 --warmup 0 ../ir.json > $tmp/evil/out2 &&
+     grep -q '^1 ok, 0 unsupported here, 0 skipped, 0 failed, 6 refused' $tmp/evil/out2 &&
+     $OUTSIDE | cmp - $tmp/evil/before &&
+     echo aten::from_file >> ../allowed_ops.tsv && $PY ../replay.py --device cpu --iters 1 --warmup 0 --op 1 ../ir.json > /dev/null &&
+     [ -f $tmp/outside/victim ]"
+rm -f $tmp/outside/victim
+check "runner: no eval, exec, pickle, subprocess or os.system: the IR is data" \
+    "! grep -nE '(^|[^_a-z.])(eval|exec|compile|__import__)\\(|pickle|subprocess|os\\.system|os\\.popen|torch\\.load' share/tl/replay/replay.py"
 
 # replay_case NAME STREAM UNSUPPORTED: replay every op of STREAM on the CPU;
 # each op must end ok (or skipped, over the GFLOP cap) or, on PyTorch

@@ -220,6 +220,11 @@ tally "$tmp/examples"
 python3 tests/escaping.py "$BIN" > "$tmp/esc" 2>&1
 tally "$tmp/esc"
 
+# Idle gaps and their host culprits on the hand-made traces of
+# tests/gen/gen-idle.py (answers written by the generator).
+python3 tests/idle.py "$BIN" > "$tmp/idle" 2>&1
+tally "$tmp/idle"
+
 # Graph launches: the capture fixtures, and the shared graph-mode traces
 # with their capture traces (numbers recomputed from the trace JSON,
 # the merged ops against TraceLens' inference report).
@@ -250,6 +255,15 @@ set -- "$TL_SVG_OUT"/*.svg
 if [ -f "$1" ]; then
 	sh tests/svgcheck.sh "$@" > "$tmp/svgcheck" 2>&1
 	tally "$tmp/svgcheck"
+	# Their labels readable when rendered: in the charts that place
+	# labels (rooflines, comparisons, busy strips), nothing clipped or
+	# overlapping, every roof named with its value.
+	for s in "$TL_SVG_OUT"/*roofline*.svg "$TL_SVG_OUT"/*comparison*.svg \
+	    "$TL_SVG_OUT"/*timeline*.svg "$TL_SVG_OUT"/strip.svg; do
+		[ -f "$s" ] && echo "$s"
+	done | head -n 12 > "$tmp/labelsvg"
+	python3 tests/chartlabels.py $(cat "$tmp/labelsvg") > "$tmp/labels" 2>&1
+	tally "$tmp/labels"
 else
 	bad "svgcheck: no SVG in \$TL_SVG_OUT (tests/unit/test_svgchart writes some)"
 fi
@@ -268,8 +282,9 @@ done
 # are TraceLens' inference report (pseudo-ops, grouped by parent module, the
 # graph-capture trace merged, as tl-parse merges the capture trace beside the
 # trace): parity.py compares their timeline, ops_summary, unified and
-# per-category kernel times; parity_perf.py compares their FLOPs and bytes,
-# sheets and unified rows (its docstring says how).
+# per-category kernel times (the per-category times on every trace with the
+# sheet); parity_perf.py compares their FLOPs and bytes, sheets and unified
+# rows (its docstring says how).
 INFERENCE_REF="mi300-vllm-prefilldecode-piecewise mi300-xdit-flux-aiter-sage mi300-xdit-sd3.5"
 export INFERENCE_REF
 if [ -d "$REF" ] && [ -d "$TRACES" ]; then
@@ -278,9 +293,9 @@ if [ -d "$REF" ] && [ -d "$TRACES" ]; then
 		f=$TRACES/$n.json.gz
 		[ -f "$f" ] || f=$TRACES/$n.json
 		[ -f "$f" ] || continue
-		cats=
-		case " $INFERENCE_REF " in *" $n "*) cats=by_category ;; esac
-		for c in timeline ops_summary unified kernel_summary $cats; do
+		# by_category on every trace with the sheet (parity.py
+		# answers 77 without it).
+		for c in timeline ops_summary unified kernel_summary by_category; do
 			python3 tests/parity.py "$BIN/tl-parse" "$f" "$d" "$c" > "$tmp/p" 2>&1
 			case $? in
 			0) ok ;;

@@ -24,6 +24,7 @@ struct crow {
 struct eff {
 	const char *roof, *bw_roof;	/* the kinds of the two roofs */
 	double peak_tflops, peak_tbs;
+	double lim_tflops, lim_tbs;	/* the peak roofs: physical limit */
 	struct tl_roof_out r;
 	int has_pct;
 };
@@ -100,6 +101,11 @@ pair_roofs(const struct tl_cmp_opts *o, enum tl_roof roof, const char *spec,
 		e[k].peak_tbs = o->hw[k] != NULL ? tl_hw_hbm(o->hw[k], roof,
 		    &used, NULL) : 0;
 		e[k].bw_roof = used != NULL ? used : "";
+		/* No GPU (an unknown one): no roofs, no limit. */
+		e[k].lim_tflops = o->hw[k] != NULL && spec[0] != '\0' ?
+		    tl_hw_figure(o->hw[k], spec, TL_FIG_PEAK, NULL) : 0;
+		e[k].lim_tbs = o->hw[k] != NULL ? tl_hw_figure(o->hw[k],
+		    "hbm_tbs", TL_FIG_PEAK, NULL) : 0;
 	}
 }
 
@@ -108,6 +114,7 @@ static void
 side_eff(const struct tl_opsig *s, struct eff *e)
 {
 	struct tl_roof_in ri;
+	double pct;
 
 	memset(&e->r, 0, sizeof(e->r));
 	e->r.bound = "";
@@ -123,6 +130,11 @@ side_eff(const struct tl_opsig *s, struct eff *e)
 	ri.peak_tbs = e->peak_tbs;
 	tl_roofline(&ri, &e->r);
 	e->has_pct = e->r.has_roofline && ri.time_us > 0;
+	/* Faster than the physical limit allows: no efficiency. */
+	ri.peak_tflops = e->lim_tflops;
+	ri.peak_tbs = e->lim_tbs;
+	if (tl_beyond_peak(&ri, TL_PEAK_TOL_PCT, &pct) != NULL)
+		e->has_pct = 0;
 }
 
 /* The bound of a row: the roofline's, else memory for bytes without FLOPs. */
@@ -335,30 +347,34 @@ w_num(struct tl_writer *w, int has, double v)
 		tl_w_empty(w);
 }
 
+static const struct tl_opsig *kern_sort_of;
+
+static int
+cmp_kern(const void *a, const void *b)
+{
+	const struct tl_kstat *x = &kern_sort_of->k[*(const size_t *)a];
+	const struct tl_kstat *y = &kern_sort_of->k[*(const size_t *)b];
+
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
 static void
 w_kernels(struct tl_writer *w, const struct tl_opsig *s, struct tl_jbuf *b)
 {
-	size_t i, j, *ord;
+	size_t i, *ord;
 
 	if (s == NULL || s->nk == 0) {
 		tl_w_empty(w);
 		return;
 	}
-	/* By time, larger first, then name: an insertion sort (few). */
+	/* By time, larger first, then name (a signature may list many). */
 	ord = tl_calloc(s->nk, sizeof(*ord));
-	for (i = 0; i < s->nk; i++) {
-		const struct tl_kstat *k = &s->k[i];
-
-		for (j = i; j > 0; j--) {
-			const struct tl_kstat *p = &s->k[ord[j - 1]];
-
-			if (p->ns > k->ns || (p->ns == k->ns &&
-			    strcmp(p->name, k->name) <= 0))
-				break;
-			ord[j] = ord[j - 1];
-		}
-		ord[j] = i;
-	}
+	for (i = 0; i < s->nk; i++)
+		ord[i] = i;
+	kern_sort_of = s;
+	qsort(ord, s->nk, sizeof(*ord), cmp_kern);
 	tl_jb_reset(b);
 	tl_jb_raw(b, "[", 1);
 	for (i = 0; i < s->nk; i++) {

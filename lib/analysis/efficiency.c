@@ -57,6 +57,7 @@ struct group {
 	double kcount, pct;
 	double tflops_sum, tbs_sum, pct_sum;
 	long long tflops_n, tbs_n, pct_n;
+	long long beyond_n;	/* rows above their peak roof */
 	long long order;
 };
 
@@ -165,7 +166,7 @@ add_baseline(struct tl_efficiency *e, int ti, const struct tl_eff *f)
 	double t;
 
 	if (!is_simple(tl_rr_text(&e->rr, TL_COL_NAME)) || !f->has_bytes ||
-	    !f->r.has_tbs || copies(tl_rr_text(&e->rr, TL_COL_KERNELS)))
+	    !f->r.has_tbs || f->beyond != NULL || copies(tl_rr_text(&e->rr, TL_COL_KERNELS)))
 		return;
 	t = tl_rr_num(&e->rr, TL_COL_KERNEL_TIME_US);
 	a->bytes += (double)f->bytes;
@@ -225,12 +226,27 @@ write_eff(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f,
 		w_pos(w, f->has_pct, f->r.pct_roofline);
 		break;
 	case E_ASSESS:
-		tl_w_str(w, f->has_pct ? tl_assessment(f->r.pct_roofline,
-		    e->o.thr) : "");
+		tl_w_str(w, tl_roweff_assessment(f, e->o.thr));
 		break;
 	default:	/* the baseline columns come in the second pass */
 		break;
 	}
+}
+
+/*
+ * The perf_error of a row: why it is above its peak roof, else the
+ * model's own text (without an earlier run's verdict).
+ */
+static void
+write_perf_error(struct tl_efficiency *e, struct tl_writer *w,
+    const struct tl_eff *f)
+{
+	const char *s = tl_rr_text(&e->rr, TL_COL_PERF_ERROR);
+
+	if (f->beyond != NULL)
+		tl_w_str(w, f->why);
+	else
+		tl_w_mem(w, s, tl_perf_error_own(s));
 }
 
 /* What output column k holds: a pass-through, perf, eff or group column. */
@@ -273,10 +289,16 @@ write_row(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f)
 	for (; k < e->oc.n; k++)
 		switch (out_kind(e, k, &sub)) {
 		case O_PASS:
-			tl_stream_copy(&e->in, sub, w);
+			if (sub == e->rr.pos[TL_COL_PERF_ERROR])
+				write_perf_error(e, w, f);
+			else
+				tl_stream_copy(&e->in, sub, w);
 			break;
 		case O_PERF:
-			tl_perfcols_write(&e->re.pc, sub, w);
+			if (f->beyond != NULL && sub == TL_PC_ERROR)
+				tl_w_str(w, f->why);
+			else
+				tl_perfcols_write(&e->re.pc, sub, w);
 			break;
 		case O_EFF:
 			if (sub < E_BASE)
@@ -445,6 +467,10 @@ add_to_group(struct tl_efficiency *e, const struct tl_eff *f, int ti)
 	g->max = t > g->max ? t : g->max;
 	g->kcount += isnan(kc) ? 0 : kc;
 	g->pct += isnan(pct) ? 0 : pct;
+	if (f->beyond != NULL) {	/* no part in the means */
+		g->beyond_n++;
+		return;
+	}
 	if (f->r.has_tflops_s) {
 		g->tflops_sum += f->r.tflops_s;
 		g->tflops_n++;
@@ -498,6 +524,14 @@ write_stat(struct tl_writer *w, const struct group *g, int sub)
 	}
 }
 
+/* 1 if output column (kind, sub) is perf_error. */
+static int
+is_perf_error(const struct tl_efficiency *e, enum okind kind, int sub)
+{
+	return (kind == O_PASS && sub == e->rr.pos[TL_COL_PERF_ERROR]) ||
+	    (kind == O_PERF && sub == TL_PC_ERROR);
+}
+
 static void
 write_groups(struct tl_efficiency *e, struct tl_writer *w, int boundpos)
 {
@@ -533,7 +567,8 @@ write_groups(struct tl_efficiency *e, struct tl_writer *w, int boundpos)
 				w_pos(w, g->pct_n > 0, pct);
 			else if (kind == O_EFF && sub == E_ASSESS)
 				tl_w_str(w, g->pct_n > 0 ?
-				    tl_assessment(pct, e->o.thr) : "");
+				    tl_assessment(pct, e->o.thr) :
+				    g->beyond_n > 0 ? TL_ASSESS_ABOVE_PEAK : "");
 			else if (kind == O_EFF && sub == E_BASE) {
 				write_baseline(e, w, g->trace, g->tbs_n > 0 &&
 				    boundpos >= 0 &&
@@ -544,6 +579,13 @@ write_groups(struct tl_efficiency *e, struct tl_writer *w, int boundpos)
 			} else if (kind == O_GROUP) {
 				write_stat(w, g, sub);
 				continue;
+			} else if (g->pct_n > 0 && is_perf_error(e, kind, sub)) {
+				/* the first row's verdict is not the group's */
+				char *t = tl_strdup(g->field[fi]);
+
+				t[tl_perf_error_own(t)] = '\0';
+				put_field(w, t);
+				free(t);
 			} else {
 				put_field(w, g->field[fi]);
 			}
@@ -608,7 +650,7 @@ setup(struct tl_efficiency *e, struct tl_writer *w)
 		want[n++] = group_cols[k];
 	tl_rr_init(&e->rr, &e->in, want, n);
 	tl_roweff_init(&e->re, &e->rr, e->o.roof, e->o.peak_tflops,
-	    e->o.peak_tbs);
+	    e->o.peak_tbs, e->o.tol_pct);
 	tl_rr_need(&e->rr, TL_COL_KERNEL_TIME_US);
 	tl_rr_need(&e->rr, TL_COL_NAME);
 	if (e->o.hw != NULL)

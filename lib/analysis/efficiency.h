@@ -18,7 +18,10 @@
  * no_baseline each row is written at once and its baseline columns are
  * empty.  Grouped rows carry the first row's columns, the sums of
  * kernel_time_us (exact), kernel_count and pct_gpu_time, the means of
- * tflops_s, tbs and pct_roofline over the rows that have one, and the
+ * tflops_s, tbs and pct_roofline over the rows that have one and are
+ * not above their peak roof (tl_roweff: such a row's assessment is
+ * TL_ASSESS_ABOVE_PEAK, its perf_error says why, and it takes no part in
+ * the means or the baseline; a group of only such rows is one), and the
  * count, mean, sample standard deviation (Welford's running update),
  * minimum and maximum of kernel_time_us; they are sorted by total time,
  * larger first, then in order of first appearance.
@@ -36,6 +39,7 @@ struct tl_effopts {
 	enum tl_roof roof;
 	double peak_tflops, peak_tbs;	/* 0, or roofs for every op */
 	double thr[3];		/* excellent, good, acceptable: % of roofline */
+	double tol_pct;		/* above the peak roof by more: beyond */
 	int group, no_baseline;
 };
 

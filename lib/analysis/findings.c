@@ -12,6 +12,7 @@
 #include "common/strmap.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/roofline.h"
 #include "stream/category.h"
 #include "stream/kernlist.h"
 #include "stream/schema.h"
@@ -36,12 +37,14 @@ struct tl_floader {
 	struct tl_findings *f;
 	struct tl_strmap sigs, names;
 	struct tl_strmap roofmap, ptmap;	/* roofs and points by key */
+	struct tl_strmap trmap;	/* trace name -> index in f->tr */
 	size_t capop, caproofs, cappts;
 	struct tl_rowreader rr;
 	struct tl_jbuf key;	/* the current row's signature */
 	struct tl_json j;
 	struct tl_kernlist kl;	/* the row's GPU events */
 	int kbad;		/* and the column's error */
+	int has_idle;		/* the stream has the idle_gaps column */
 	char *thbuf;		/* scratch for a row's "pid/tid" */
 	size_t thcap;
 	unsigned char *kc;	/* by kernel name id: its KC_* kinds, 0 not
@@ -56,7 +59,8 @@ enum {
 	C_GPU, C_MODEL, C_FLOPS, C_BYTES, C_SPEC, C_PARAMS, C_PERR, C_HW,
 	C_PEAKF, C_PEAKB, C_ROOF, C_BOUND, C_BASE, C_COUNT, C_KCOUNT, C_PID,
 	C_TID, C_CPUDUR, C_ARCH, C_UNLINKED, C_NUNLINKED, C_ROOFKIND,
-	C_ROOFUSED, C_BWUSED, C_N
+	C_ROOFUSED, C_BWUSED, C_IDLEGAPS, C_NOISE, C_NNOISE, C_FRAMES, C_ITER,
+	C_STEADY, C_STEPS, C_STOTAL, C_SBUSY, C_SCOMP, C_SIDLE, C_ASSESS, C_N
 };
 static const short colid[C_N] = {
 	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
@@ -73,7 +77,11 @@ static const short colid[C_N] = {
 	TL_COL_ELTWISE_BASELINE_TBS, TL_COL_COUNT, TL_COL_KERNEL_COUNT,
 	TL_COL_PID, TL_COL_TID, TL_COL_CPU_DUR_US, TL_COL_TRACE_GPU_ARCH,
 	TL_COL_TRACE_UNLINKED_US, TL_COL_TRACE_UNLINKED_COUNT, TL_COL_ROOF_KIND,
-	TL_COL_ROOF, TL_COL_BW_ROOF
+	TL_COL_ROOF, TL_COL_BW_ROOF, TL_COL_IDLE_GAPS,
+	TL_COL_TRACE_IDLE_NOISE_US, TL_COL_TRACE_IDLE_NOISE_COUNT,
+	TL_COL_TRACE_PYTHON_FRAMES, TL_COL_ITERATION, TL_COL_STEADY,
+	TL_COL_STEADY_STEPS, TL_COL_STEADY_TOTAL_US, TL_COL_STEADY_BUSY_US,
+	TL_COL_STEADY_COMPUTE_US, TL_COL_STEADY_IDLE_US, TL_COL_ASSESSMENT
 };
 
 const int64_t tl_fgap_edges[TL_FGAP_BINS - 1] = {
@@ -169,11 +177,11 @@ trace_of(struct tl_floader *L, const char *name)
 	struct tl_findings *f = L->f;
 	struct tl_ftrace *t;
 	int64_t cnt = 0;
-	int i, n, other = tl_category_index("other");
+	int n, other = tl_category_index("other"), added;
+	int64_t i = tl_strmap_add(&L->trmap, name, strlen(name), &added);
 
-	for (i = f->ntr; i-- > 0;)
-		if (strcmp(f->tr[i].name, name) == 0)
-			return &f->tr[i];
+	if (!added)
+		return &f->tr[i];
 	tl_grow(&f->tr, &f->captr, (size_t)f->ntr + 1, sizeof(*f->tr));
 	t = &f->tr[f->ntr++];
 	memset(t, 0, sizeof(*t));
@@ -481,18 +489,44 @@ new_row(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 	return r;
 }
 
-/* The coverage sums of a row: modelled, other, graph launches. */
+/*
+ * 1 if the current row ran faster than its peak roof allows
+ * (tl-efficiency's assessment TL_ASSESS_ABOVE_PEAK): its efficiency is
+ * no result.
+ */
+static int
+above_peak(struct tl_floader *L)
+{
+	return strcmp(get(L, C_ASSESS), TL_ASSESS_ABOVE_PEAK) == 0;
+}
+
+/* 1 if the current row has a roofline to judge it by. */
+static int
+row_modelled(struct tl_floader *L)
+{
+	const struct tl_field *roof = tl_rr_field(&L->rr, colid[C_ROOF]);
+
+	return roof->has > 0 && isfinite(roof->d) && roof->d > 0 &&
+	    !above_peak(L);
+}
+
+/*
+ * The coverage sums of a row: modelled, above its peak roof, other,
+ * graph launches.
+ */
 static void
 cover(struct tl_findings *f, const struct tl_fop *op, int cat,
-    int64_t time_ns)
+    int64_t time_ns, long long cnt)
 {
 	struct tl_fcov *c = &f->cov;
-	const struct tl_field *roof = tl_rr_field(&f->load->rr,
-	    colid[C_ROOF]);
 
 	c->op_ns += time_ns;
-	if (roof->has > 0 && isfinite(roof->d) && roof->d > 0)
+	if (row_modelled(f->load))
 		c->model_ns += time_ns;
+	else if (above_peak(f->load)) {
+		c->peak_ns += time_ns;
+		c->peak_rows += cnt;
+	}
 	if (tl_category_is(cat, "other"))
 		c->other_ns += time_ns;
 	if (is_graph_launch(op->name)) {
@@ -501,6 +535,42 @@ cover(struct tl_findings *f, const struct tl_fop *op, int cat,
 	}
 	if (strcmp(get(f->load, C_DIR), "bwd") == 0)
 		c->bwd = 1;
+}
+
+/* The row's idle gaps and their culprits (analysis/culprits.h). */
+static void
+idle_row(struct tl_floader *L, int cat, int tr)
+{
+	int64_t noise = -1, nnoise = 0, frames = -1, iter = TL_FNONE, v, steps;
+	int steady = -1;
+
+	if (!L->has_idle)
+		return;
+	if (num_ns(L, C_NOISE, cat, &v) > 0)
+		noise = v;
+	if (num_i64(L, C_NNOISE, cat, &v) > 0)
+		nnoise = v;
+	if (num_i64(L, C_FRAMES, cat, &v) > 0)
+		frames = v;
+	if (num_i64(L, C_ITER, cat, &v) > 0)
+		iter = v;
+	if (num_i64(L, C_STEADY, cat, &v) > 0)
+		steady = v != 0;
+	if (steady >= 0 && num_i64(L, C_STEPS, cat, &v) > 0) {
+		int64_t tot = 0, busy = 0, comp = 0, idle = 0;
+
+		steps = v;
+		if (num_ns(L, C_STOTAL, cat, &tot) >= 0 &&
+		    num_ns(L, C_SBUSY, cat, &busy) >= 0 &&
+		    num_ns(L, C_SCOMP, cat, &comp) >= 0 &&
+		    num_ns(L, C_SIDLE, cat, &idle) >= 0)
+			tl_fidle_steady(&L->f->idle, tr, (long long)steps, tot,
+			    busy, comp, idle);
+	}
+	if (tl_fidle_row(&L->f->idle, tr, get(L, C_IDLEGAPS), noise,
+	    (long long)nnoise, (long long)frames, iter, steady) < 0)
+		cat_error(L, cat, tl_col_name(colid[C_IDLEGAPS]),
+		    get(L, C_IDLEGAPS), "is not a list of idle gaps");
 }
 
 static void
@@ -521,6 +591,7 @@ load_row(struct tl_floader *L)
 	t = trace_of(L, get(L, C_TRACE));
 	t->rows++;
 	f->cat[cat].present = 1;
+	idle_row(L, cat, (int)(t - f->tr));
 	if (num_ns(L, C_TIME, cat, &time_ns) < 0 || time_ns < 0)
 		time_ns = 0;
 	if (num(L, C_PCT, cat, &pct) > 0 && pct > 0 && t->op_total_us == 0)
@@ -587,21 +658,23 @@ load_row(struct tl_floader *L)
 	name = (int)tl_strmap_add(&L->names, op->name, strlen(op->name),
 	    &added);
 	row = f->grouped ? NULL : new_row(L, t, op, cat, host, time_ns);
-	if (row != NULL) {
-		const struct tl_field *roof = tl_rr_field(&L->rr,
-		    colid[C_ROOF]);
-
-		row->modelled = roof->has > 0 && isfinite(roof->d) &&
-		    roof->d > 0;
-	}
+	if (row != NULL)
+		row->modelled = row_modelled(L);
 	if (scan_kernels(L, t, op, host, name, row) < 0)
 		cat_error(L, cat, tl_col_name(colid[C_KERNELS]),
 		    get(L, C_KERNELS), "is not a list of kernels with "
 		    "times 0 or more");
-	cover(f, op, cat, time_ns);
+	cover(f, op, cat, time_ns, cnt);
 	op->count += cnt;
 	op->kernel_count += kc;
 	op->time_ns += time_ns;
+	if (above_peak(L)) {	/* its time counts, its efficiency not */
+		op->peak_ns += time_ns;
+		op->peak_count += cnt;
+		if (op->peak_why == NULL)
+			op->peak_why = dup_field(L, C_PERR);
+		return;
+	}
 	switch (num(L, C_ROOF, cat, &v)) {
 	case 1:
 		op->roofline_us += v * (double)cnt;
@@ -1024,12 +1097,13 @@ analyse(struct tl_findings *f, struct tl_json *j)
 				op->tbs = (double)op->bytes *
 				    (double)op->count / (double)op->time_ns / 1e3;
 		}
-		if (op->time_ns <= 0 || op->roofline_us <= 0)
+		if (op->time_ns - op->peak_ns <= 0 || op->roofline_us <= 0)
 			op->has_eff = 0;
-		if (op->has_eff) {
-			op->eff = op->roofline_us / ((double)op->time_ns / 1e3) *
-			    100;
-			c->modelled_us += (double)op->time_ns / 1e3;
+		if (op->has_eff) {	/* over the rows within the peak */
+			op->eff = op->roofline_us /
+			    ((double)(op->time_ns - op->peak_ns) / 1e3) * 100;
+			c->modelled_us += (double)(op->time_ns - op->peak_ns) /
+			    1e3;
 			c->roofline_us += op->roofline_us;
 		}
 		if (op->has_base && strcmp(op->bound, "memory") == 0 &&
@@ -1232,6 +1306,7 @@ loader_free(struct tl_findings *f)
 	tl_json_free(&L->j);
 	tl_strmap_free(&L->roofmap);
 	tl_strmap_free(&L->ptmap);
+	tl_strmap_free(&L->trmap);
 	tl_kernlist_free(&L->kl);
 	free(L->thbuf);
 	free(L->kc);
@@ -1294,6 +1369,12 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->has_eff_cols = 1;
 	f->grouped = tl_rr_has(&L->rr, colid[C_COUNT]);
 	f->has_stack = tl_rr_has(&L->rr, colid[C_MODULE]);
+	L->has_idle = tl_rr_has(&L->rr, colid[C_IDLEGAPS]);
+	if (!f->idle.loaded) {
+		tl_fidle_init(&f->idle);
+		if (tl_fidle_known(&f->idle, NULL) < 0)
+			tl_die("the built-in culprit table is broken");
+	}
 	while (tl_rr_next(&L->rr)) {
 		/* The GPU events, read once for the loader and the serving view. */
 		L->kbad = tl_kernlist_read(&L->kl, get(L, C_KERNELS)) < 0;
@@ -1301,6 +1382,7 @@ load(struct tl_findings *f, struct tl_floader *L)
 		tl_serving_row(f->serv, &L->kl);
 	}
 	tl_serving_finish(f->serv);
+	tl_fidle_finish(&f->idle);
 	if (f->ntr == 0)
 		tl_die("%s: no op rows: nothing to analyse", in->path);
 	if (f->roof_kind == NULL)
@@ -1424,6 +1506,8 @@ tl_findings_free(struct tl_findings *f)
 {
 	int i, k;
 
+	tl_fidle_free(&f->idle);
+
 	for (i = 0; i < f->nop; i++) {
 		struct tl_fop *op = &f->op[i];
 
@@ -1431,6 +1515,7 @@ tl_findings_free(struct tl_findings *f)
 		free(op->types), free(op->strides), free(op->concrete);
 		free(op->perf_model), free(op->params), free(op->compute_spec);
 		free(op->bound), free(op->perf_error), free(op->parent_name);
+		free(op->peak_why);
 		free(op->module), free(op->call_stack), free(op->uid);
 		free(op->trace);
 		for (k = 0; k < op->nkern; k++)

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/culprits.h"
 #include "analysis/findrules.h"
 #include "common/intern.h"
 #include "common/util.h"
@@ -57,6 +58,14 @@ struct tl_fop {
 	double peak_tflops, peak_tbs;
 	int has_base;
 	double base_tbs, pct_base;	/* elementwise baseline, tbs vs it */
+	/*
+	 * Instances above their peak roof (tl-efficiency's assessment
+	 * "above peak"): their kernel time counts in time_ns and the
+	 * shares, their efficiency nowhere; the first one's perf_error.
+	 */
+	long long peak_count;
+	int64_t peak_ns;
+	char *peak_why;
 	int64_t layout_ns;	/* layout-conversion kernels */
 	int64_t claimed_ns;	/* kernel time a pattern explains */
 	int operands;		/* TL_OPND_* */
@@ -251,10 +260,13 @@ struct tl_fkev {
 /*
  * What share of the GPU time the analysis could see and judge: the
  * rows' kernel time, the part with a roofline (a perf model and an
- * efficiency), in category other, and under graph launches.
+ * efficiency), above its peak roof (no efficiency: beyond the physical
+ * limit), in category other, and under graph launches.
  */
 struct tl_fcov {
 	int64_t op_ns, model_ns, other_ns, graph_ns;
+	int64_t peak_ns;	/* rows above their peak roof */
+	long long peak_rows;
 	long long graph_rows;
 	int64_t pattern_ns;	/* kernel time the patterns explain */
 	int64_t analysed_ns;	/* modelled or explained by a pattern */
@@ -465,6 +477,11 @@ struct tl_findings {
 	int analysed_low;	/* under analysed_min_pct */
 	struct tl_floader *load;	/* the reading state, during a load */
 	struct tl_serving *serv;	/* phases and serving facts */
+	/*
+	 * The idle gaps' culprits (analysis/culprits.h); the caller may
+	 * load a user's known-culprit table into it before the load.
+	 */
+	struct tl_fidle idle;
 };
 
 /* A module instance and what ran under it (fusion candidates). */

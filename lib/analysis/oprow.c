@@ -174,8 +174,9 @@ tl_op_save_at(const struct tl_fop *op, double pct)
 
 	if (!op->has_eff || pct <= 0)
 		return -1;
+	/* Instances above their peak roof take no part. */
 	at = op->roofline_us * 1e3 / (pct / 100);
-	left = (double)(op->time_ns - op->claimed_ns) - at;
+	left = (double)(op->time_ns - op->claimed_ns - op->peak_ns) - at;
 	return left > 0 ? (int64_t)(left + 0.5) : 0;
 }
 
@@ -183,7 +184,7 @@ int
 tl_op_targets(const struct tl_fop *op, double t[3])
 {
 	static const double proj[3] = { 20, 50, 80 };
-	int64_t left = op->time_ns - op->claimed_ns;
+	int64_t left = op->time_ns - op->claimed_ns - op->peak_ns;
 	double e;
 	int k, n = 0;
 

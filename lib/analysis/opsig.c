@@ -36,6 +36,15 @@ struct tl_sigreader {
 	struct tl_json j;
 	char *buf;		/* a kernel name, unescaped */
 	size_t bufcap;
+	/*
+	 * The kernels of all signatures by (signature, name), hashed: a
+	 * signature may list 100 000 distinct kernels.  kat[key index] is
+	 * the kernel's index in its signature's k.
+	 */
+	struct tl_strmap kmap;
+	size_t *kat, katcap;
+	int64_t cur;		/* the signature of the row being read */
+	struct tl_jbuf kkey;
 	/* Per signature: its rows' pct_gpu_time, summed in order at the end. */
 	struct pcts {
 		double *v;
@@ -78,20 +87,26 @@ first_row(struct tl_sigreader *r, struct tl_opsig *s)
 }
 
 static void
-add_kernel(struct tl_opsig *s, const char *name, int64_t ns)
+add_kernel(struct tl_sigreader *r, struct tl_opsig *s, const char *name,
+    int64_t ns)
 {
+	int64_t id;
 	size_t i;
+	int added;
 
-	for (i = s->nk; i-- > 0;)
-		if (strcmp(s->k[i].name, name) == 0)
-			break;
-	if (i == (size_t)-1) {
+	tl_jb_reset(&r->kkey);
+	tl_jb_raw(&r->kkey, (const char *)&r->cur, sizeof(r->cur));
+	tl_jb_raw(&r->kkey, name, strlen(name));
+	id = tl_strmap_add(&r->kmap, r->kkey.s, r->kkey.n, &added);
+	if (added) {
+		tl_grow(&r->kat, &r->katcap, (size_t)id + 1, sizeof(*r->kat));
 		tl_grow(&s->k, &s->capk, s->nk + 1, sizeof(*s->k));
-		i = s->nk++;
+		i = r->kat[id] = s->nk++;
 		s->k[i].name = tl_strdup(name);
 		s->k[i].count = 0;
 		s->k[i].ns = 0;
 	}
+	i = r->kat[id];
 	s->k[i].count++;
 	s->k[i].ns += ns;
 }
@@ -129,7 +144,7 @@ add_kernels(struct tl_sigreader *r, struct tl_opsig *s)
 		v = tl_json_text(&r->j, e, &n);
 		tl_grow(&r->buf, &r->bufcap, n + 1, 1);
 		r->buf[tl_json_unescape(r->buf, v, n)] = '\0';
-		add_kernel(s, r->buf, ns);
+		add_kernel(r, s, r->buf, ns);
 	}
 }
 
@@ -205,6 +220,9 @@ reader_free(struct tl_opsigs *o)
 	tl_rr_free(&r->rr);
 	tl_stream_close(&r->in);
 	tl_jb_free(&r->key);
+	tl_jb_free(&r->kkey);
+	tl_strmap_free(&r->kmap);
+	free(r->kat);
 	tl_json_free(&r->j);
 	free(r->buf);
 	free(r);
@@ -244,6 +262,8 @@ tl_opsigs_read(struct tl_opsigs *o, const char *path)
 	r = o->reading = tl_calloc(1, sizeof(*r));
 	o->path = tl_strdup(path);
 	tl_strmap_init(&o->map);
+	tl_strmap_init(&r->kmap);
+	r->kmap.probes = &o->kprobes;
 	files[0] = o->path;
 	tl_stream_open(&r->in, files, 1);
 	tl_rr_init(&r->rr, &r->in, cols, (int)(sizeof(cols) / sizeof(cols[0])));
@@ -274,6 +294,7 @@ tl_opsigs_read(struct tl_opsigs *o, const char *path)
 			memset(&r->pct[o->n], 0, sizeof(*r->pct));
 			first_row(r, &o->s[o->n++]);
 		}
+		r->cur = i;
 		add_row(r, &o->s[i], &r->pct[i]);
 	}
 	sum_pcts(r, o);

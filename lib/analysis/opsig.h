@@ -64,6 +64,8 @@ struct tl_opsigs {
 	struct tl_opsig *s;	/* in order of first appearance */
 	size_t n, cap;
 	struct tl_strmap map;	/* joined signature -> index */
+	size_t kprobes;		/* hash slots looked at finding the
+				   signatures' kernels by name */
 	struct tl_sigreader *reading;	/* the reading state, during a read */
 };
 

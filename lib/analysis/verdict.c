@@ -79,9 +79,9 @@ op_verdicts(struct tl_findings *f, struct tl_fop *op)
 	op->conv_expect = TL_EXP_NONE;
 	if (tl_category_is(op->cat, "conv") && op->has_eff) {
 		op->conv_kind = conv_kind(op);
-		op->conv_eff = op->time_ns > op->claimed_ns ?
+		op->conv_eff = op->time_ns - op->peak_ns > op->claimed_ns ?
 		    op->roofline_us * 1e3 / (double)(op->time_ns -
-		    op->claimed_ns) * 100 : op->eff;
+		    op->peak_ns - op->claimed_ns) * 100 : op->eff;
 		x = &tl_conv_expect[op->conv_kind];
 		if (op->conv_kind != TL_CONV_OTHER)
 			op->conv_expect = tl_verdict_expect(op->conv_eff, x->lo,

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,8 @@ struct undo {
 };
 
 static struct undo *volatile undo_head;
-static const int caught[] = { SIGHUP, SIGINT, SIGTERM };
+/* SIGXFSZ: a write past the file size limit (ulimit -f). */
+static const int caught[] = { SIGHUP, SIGINT, SIGTERM, SIGXFSZ };
 #define NCAUGHT (int)(sizeof(caught) / sizeof(caught[0]))
 
 static void
@@ -103,7 +105,11 @@ hold_signals(int block)
 	sigprocmask(block ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
 }
 
-/* The test hook of outfile.h: TL_TEST_FAULT=N[:SIG]. */
+#ifdef TL_TEST_HOOKS
+/*
+ * The test hook of outfile.h: TL_TEST_FAULT=N[:SIG].  Compiled into the
+ * test builds only (tests/fault/, make check), never into bin/.
+ */
 static void
 fault_point(void)
 {
@@ -122,6 +128,72 @@ fault_point(void)
 	if (n > 0 && --n == 0)
 		raise((int)sig);
 }
+#else
+#define fault_point() ((void)0)
+#endif
+
+/*
+ * Files written through a stdio stream of their own (fopencookie) that
+ * keeps the first write error: stdio itself keeps only a flag, and
+ * "write error: Input/output error" would hide "No space left on
+ * device".  Looked up by stream in close_checked.
+ */
+struct wfile {
+	FILE *fp;
+	int fd, err;
+	struct wfile *next;
+};
+
+static struct wfile *wfiles;
+
+static ssize_t
+wf_write(void *cookie, const char *buf, size_t n)
+{
+	struct wfile *w = cookie;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t k = write(w->fd, buf + done, n - done);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (w->err == 0)
+				w->err = k < 0 ? errno : EIO;
+			return done > 0 ? (ssize_t)done : -1;
+		}
+		done += (size_t)k;
+	}
+	return (ssize_t)n;
+}
+
+static int
+wf_close(void *cookie)
+{
+	struct wfile *w = cookie;
+	int rc = close(w->fd);
+
+	if (rc < 0 && w->err == 0)
+		w->err = errno;
+	return rc;
+}
+
+/* A stream writing to fd, or NULL with errno set. */
+static FILE *
+wf_open(int fd)
+{
+	cookie_io_functions_t io = { NULL, wf_write, NULL, wf_close };
+	struct wfile *w = tl_calloc(1, sizeof(*w));
+
+	w->fd = fd;
+	if ((w->fp = fopencookie(w, "w", io)) == NULL) {
+		free(w);
+		return NULL;
+	}
+	w->next = wfiles;
+	wfiles = w;
+	return w->fp;
+}
 
 static char *
 join(const char *a, const char *b)
@@ -131,6 +203,57 @@ join(const char *a, const char *b)
 
 	snprintf(p, n, "%s/%s", a, b);
 	return p;
+}
+
+/*
+ * Remove the temporary files of path that a run killed beyond catching
+ * (SIGKILL, a crash) left: ".BASE.tl-PID-N" beside it whose process is
+ * gone, regular files of ours with one link (a hard link planted there
+ * keeps its name: a user's file is never touched through it).
+ */
+static void
+clean_stale(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	char *dir = b != NULL ? tl_strdup(path) : tl_strdup(".");
+	const char *base = b != NULL ? b + 1 : path;
+	size_t nb = strlen(base);
+	struct dirent *e;
+	DIR *d;
+	int dfd;
+
+	if (b != NULL)
+		dir[b - path + (b == path)] = '\0';
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
+	    (d = fdopendir(dfd)) == NULL) {
+		if (dfd >= 0)
+			close(dfd);
+		free(dir);
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		const char *p = e->d_name;
+		struct stat st;
+		char *end;
+		long pid;
+
+		if (p[0] != '.' || strncmp(p + 1, base, nb) != 0 ||
+		    strncmp(p + 1 + nb, ".tl-", 4) != 0)
+			continue;
+		pid = strtol(p + nb + 5, &end, 10);
+		if (pid <= 0 || *end != '-' || end[1] == '\0' ||
+		    strspn(end + 1, "0123456789") != strlen(end + 1))
+			continue;
+		if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 ||
+		    errno != ESRCH)
+			continue;
+		if (fstatat(dfd, p, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISREG(st.st_mode) && st.st_nlink == 1 &&
+		    st.st_uid == geteuid())
+			unlinkat(dfd, p, 0);
+	}
+	closedir(d);
+	free(dir);
 }
 
 FILE *
@@ -147,10 +270,12 @@ tl_outfile_open(struct tl_outfile *f, const char *path, int mode)
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
 	    !S_ISDIR(st.st_mode)) {
 		/* A pipe or a device: nothing to replace. */
-		if ((f->fp = fopen(path, "w")) == NULL)
+		if ((fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) < 0 ||
+		    (f->fp = wf_open(fd)) == NULL)
 			tl_die("%s:", path);
 		return f->fp;
 	}
+	clean_stale(path);
 	base = base != NULL ? base + 1 : path;
 	n = strlen(path) + 48;
 	f->tmp = tl_malloc(n);
@@ -163,17 +288,27 @@ tl_outfile_open(struct tl_outfile *f, const char *path, int mode)
 	if (fd < 0)
 		tl_die("%s: cannot create a temporary file beside it:", path);
 	f->undo = undo_add(f->tmp, 0);
-	if ((f->fp = fdopen(fd, "w")) == NULL)
+	if ((f->fp = wf_open(fd)) == NULL)
 		tl_die("%s:", path);
 	return f->fp;
 }
 
-/* Flush and close fp; 0, or -1 with errno set. */
+/*
+ * Flush and close fp; 0, or -1 with errno set: the first write error of
+ * a wf_open stream (ENOSPC, EFBIG), else what fflush or fclose said.
+ */
 static int
 close_checked(FILE *fp)
 {
-	int bad = ferror(fp), err = EIO;
+	struct wfile **pw, *w = NULL;
+	int bad = ferror(fp), err = 0;
 
+	for (pw = &wfiles; *pw != NULL; pw = &(*pw)->next)
+		if ((*pw)->fp == fp) {
+			w = *pw;
+			*pw = w->next;
+			break;
+		}
 	if (fflush(fp) != 0) {
 		bad = 1;
 		err = errno;
@@ -182,7 +317,12 @@ close_checked(FILE *fp)
 		bad = 1;
 		err = errno;
 	}
-	errno = err;
+	if (w != NULL) {
+		if (w->err != 0)
+			err = w->err;
+		free(w);
+	}
+	errno = err != 0 ? err : EIO;
 	return bad ? -1 : 0;
 }
 
@@ -205,6 +345,7 @@ tl_outfile_commit(struct tl_outfile *f)
 /* A file of a set. */
 struct sfile {
 	char *rel;
+	char *rec;		/* its manifest line: what identifies it */
 	FILE *fp;
 	struct undo *undo;
 	int state;		/* commit: 0 staged, 1 exchanged, 2 moved */
@@ -219,20 +360,25 @@ struct tl_outset {
 	size_t nf, capf;
 	struct undo **sub;		/* directories made in the staging one */
 	size_t nsub, capsub;
-	char **old;			/* the previous manifest */
+	char **old;			/* the previous manifest's lines */
 	size_t nold, capold;
 };
 
-/* Remove the directory name under fd and everything in it; links are not followed. */
+/*
+ * Remove the directory name under fd and everything in it, depth levels
+ * down at most (a staging directory is a few levels deep; a planted one
+ * may nest without end); links are not followed.
+ */
+#define RM_DEPTH 16
 static void
-rm_tree(int fd, const char *name)
+rm_tree_at(int fd, const char *name, int depth)
 {
 	struct dirent *e;
 	DIR *d;
 	int sub;
 
-	if ((sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-	    O_CLOEXEC)) < 0)
+	if (depth > RM_DEPTH || (sub = openat(fd, name, O_RDONLY |
+	    O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
 		return;
 	if ((d = fdopendir(sub)) == NULL) {
 		close(sub);
@@ -243,10 +389,60 @@ rm_tree(int fd, const char *name)
 			continue;
 		if (unlinkat(sub, e->d_name, 0) < 0 &&
 		    (errno == EISDIR || errno == EPERM))
-			rm_tree(sub, e->d_name);
+			rm_tree_at(sub, e->d_name, depth + 1);
 	}
 	closedir(d);
 	unlinkat(fd, name, AT_REMOVEDIR);
+}
+
+static void
+rm_tree(int fd, const char *name)
+{
+	rm_tree_at(fd, name, 0);
+}
+
+/*
+ * What identifies a file tl wrote, as a manifest line before its name:
+ * "tl1 DIGEST SIZE" (FNV-1a 64 of the contents, the size in bytes; the
+ * same for the same output, so the manifest is as deterministic as the
+ * files).  A file is removed as stale only when it still matches its
+ * line, so a planted manifest, which cannot know the contents of the
+ * user's files, or one naming a file the user has changed since,
+ * removes nothing.  fd is open on the file; 0, or -1 when it is not a
+ * regular file or cannot be read.
+ */
+#define REC_MAX 96
+static int
+identify(int fd, char *rec, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+	unsigned char buf[65536];
+	struct stat st;
+	ssize_t k, i;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return -1;
+	while ((k = read(fd, buf, sizeof(buf))) != 0) {
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		for (i = 0; i < k; i++)
+			h = (h ^ buf[i]) * 1099511628211ULL;
+	}
+	snprintf(rec, n, "tl1 %016llx %lld", (unsigned long long)h,
+	    (long long)st.st_size);
+	return 0;
+}
+
+/* The name in a manifest line: after the tab. */
+static const char *
+rec_rel(const char *line)
+{
+	const char *t = strchr(line, '\t');
+
+	return t != NULL ? t + 1 : line;
 }
 
 /*
@@ -296,7 +492,9 @@ read_manifest(struct tl_outset *s)
 	while ((n = getline(&line, &cap, fp)) > 0) {
 		if (line[n - 1] == '\n')
 			line[--n] = '\0';
-		if (line[0] == '#' || !rel_ok(line))
+		/* A line without a record (an older tl's) removes nothing. */
+		if (line[0] == '#' || strncmp(line, "tl1 ", 4) != 0 ||
+		    strchr(line, '\t') == NULL || !rel_ok(rec_rel(line)))
 			continue;
 		tl_grow(&s->old, &s->capold, s->nold + 1, sizeof(*s->old));
 		s->old[s->nold++] = tl_strdup(line);
@@ -378,10 +576,29 @@ tl_outset_open(struct tl_outset *s, const char *rel, int mode)
 	f->rel = tl_strdup(rel);
 	f->undo = undo_add(path, 0);
 	free(path);
-	if ((fp = fdopen(fd, "w")) == NULL)
+	if ((fp = wf_open(fd)) == NULL)
 		tl_die("%s/%s:", s->dir, rel);
 	f->fp = fp;
 	return fp;
+}
+
+/* The manifest line of a staged file, complete and closed. */
+static void
+set_record(struct tl_outset *s, struct sfile *f)
+{
+	char rec[REC_MAX];
+	size_t n;
+	int fd;
+
+	if ((fd = openat(s->sfd, f->rel, O_RDONLY | O_NOFOLLOW |
+	    O_CLOEXEC)) < 0)
+		tl_die("%s/%s:", s->stagepath, f->rel);
+	if (identify(fd, rec, sizeof(rec)) < 0)
+		tl_die("%s/%s: cannot read back:", s->stagepath, f->rel);
+	close(fd);
+	n = strlen(rec) + strlen(f->rel) + 2;
+	f->rec = tl_malloc(n);
+	snprintf(f->rec, n, "%s\t%s", rec, f->rel);
 }
 
 void
@@ -397,6 +614,7 @@ tl_outset_close(struct tl_outset *s, FILE *fp)
 	s->f[i].fp = NULL;
 	if (close_checked(fp) < 0)
 		tl_die("%s/%s: write error:", s->dir, s->f[i].rel);
+	set_record(s, &s->f[i]);
 	fault_point();
 }
 
@@ -462,7 +680,12 @@ dir_of(const char *rel)
 	return d;
 }
 
-/* Write names[0..n) (and more[0..m)) as the manifest; 0 or -1. */
+/*
+ * Write the lines names[0..n) (and the records of more[0..m)) as the
+ * manifest; 0 or -1.  The new manifest is created exclusively under its
+ * temporary name: whatever was there (a planted link) is unlinked, never
+ * written through.
+ */
 static int
 write_manifest(struct tl_outset *s, char *const *names, size_t n,
     const struct sfile *more, size_t m)
@@ -473,19 +696,20 @@ write_manifest(struct tl_outset *s, char *const *names, size_t n,
 	int fd, rc = -1;
 
 	snprintf(tmp, len, "%s.new", s->manifest);
-	if ((fd = openat(s->dfd, tmp, O_WRONLY | O_CREAT | O_TRUNC |
+	unlinkat(s->dfd, tmp, 0);
+	if ((fd = openat(s->dfd, tmp, O_WRONLY | O_CREAT | O_EXCL |
 	    O_NOFOLLOW | O_CLOEXEC, 0666)) < 0)
 		goto out;
-	if ((fp = fdopen(fd, "w")) == NULL) {
+	if ((fp = wf_open(fd)) == NULL) {
 		close(fd);
 		goto out;
 	}
-	fprintf(fp, "# The files %s wrote here, for its next run.\n",
-	    tl_progname());
+	fprintf(fp, "# The files %s wrote here, for its next run: each is "
+	    "removed only while it is as written.\n", tl_progname());
 	for (i = 0; i < n; i++)
 		fprintf(fp, "%s\n", names[i]);
 	for (i = 0; i < m; i++)
-		fprintf(fp, "%s\n", more[i].rel);
+		fprintf(fp, "%s\n", more[i].rec);
 	if (close_checked(fp) == 0)
 		rc = renameat(s->dfd, tmp, s->dfd, s->manifest);
 	if (rc < 0)
@@ -573,16 +797,25 @@ move_out(struct tl_outset *s, struct sfile *f)
  * is left empty and is one level down.
  */
 static void
-remove_stale(struct tl_outset *s, const char *rel)
+remove_stale(struct tl_outset *s, const char *line)
 {
-	const char *base, *what;
+	const char *base, *what, *rel = rec_rel(line);
+	char rec[REC_MAX];
 	char *d;
-	int pfd;
+	int pfd, fd;
 
 	if ((pfd = open_parent(s->dfd, rel, &base, 0, NULL, NULL, NULL,
 	    &what)) < 0)
 		return;
-	unlinkat(pfd, base, 0);		/* a directory stays */
+	/* Only a file that is still as this program wrote it. */
+	if ((fd = openat(pfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC)) >= 0) {
+		if (identify(fd, rec, sizeof(rec)) == 0 &&
+		    strncmp(line, rec, strlen(rec)) == 0 &&
+		    line[strlen(rec)] == '\t')
+			unlinkat(pfd, base, 0);
+		close(fd);
+	}
 	if (pfd != s->dfd)
 		close(pfd);
 	d = dir_of(rel);
@@ -598,8 +831,10 @@ outset_free(struct tl_outset *s)
 
 	close(s->sfd);
 	close(s->dfd);		/* and the lock */
-	for (i = 0; i < s->nf; i++)
+	for (i = 0; i < s->nf; i++) {
 		free(s->f[i].rel);
+		free(s->f[i].rec);
+	}
 	for (i = 0; i < s->nold; i++)
 		free(s->old[i]);
 	free(s->f);
@@ -668,7 +903,7 @@ tl_outset_commit(struct tl_outset *s)
 		tl_die("%s:", bad);
 	}
 	for (i = 0; i < s->nold; i++)
-		if (!in_set(s, s->old[i]))
+		if (!in_set(s, rec_rel(s->old[i])))
 			remove_stale(s, s->old[i]);
 	if (write_manifest(s, NULL, 0, s->f, s->nf) < 0)
 		tl_warn("%s/%s: cannot write:", s->dir, s->manifest);

@@ -10,6 +10,8 @@
  * ".NAME.tl-PID-N", created exclusively (never through a link planted
  * there), and renamed over NAME once complete, so that an existing file
  * survives a failed write and a link at NAME is replaced, not followed.
+ * Such a file that a killed run left (its PID gone; a regular file of
+ * ours with one link) is removed by the next run for NAME.
  * A destination that is not a file (a pipe, a terminal, /dev/null) is
  * written directly.
  *
@@ -20,7 +22,10 @@
  * with the file it replaces (renameat2 RENAME_EXCHANGE) so that a failed
  * rename puts every earlier one back; removes the files the set's
  * previous run wrote and this one did not (they are listed in the
- * manifest DIR/.SET.manifest); and writes the new manifest.  Until the
+ * manifest DIR/.SET.manifest, each with a record: a digest of its
+ * contents and its size; a file is removed only while it matches its
+ * record, so a planted manifest removes nothing of the user's);
+ * and writes the new manifest (created exclusively).  Until the
  * commit DIR holds the previous set untouched; after it, the new one.
  * Nothing else in DIR is read, written or removed.  A symbolic link where
  * a file of the set goes is replaced; one where a directory of the set
@@ -29,13 +34,15 @@
  * a few microseconds, can leave a mix; the manifest then names both sets'
  * files, so the next run removes what is stale.)
  *
- * On an error, a signal (SIGHUP, SIGINT, SIGTERM) or tl_die, the
- * temporary files, the staging directory and a DIR the set created are
- * removed.  Errors end the program: "prog: PATH: what".
+ * On an error, a signal (SIGHUP, SIGINT, SIGTERM, SIGXFSZ) or tl_die,
+ * the temporary files, the staging directory and a DIR the set created
+ * are removed.  Errors end the program: "prog: PATH: what", with the
+ * first write error's cause ("No space left on device").
  *
- * For tests, TL_TEST_FAULT=N[:SIG] raises signal SIG (default 9, SIGKILL)
- * at the Nth point: each file of a set closed, each rename of a commit,
- * each single file written (before its rename).
+ * In test builds only (-DTL_TEST_HOOKS: tests/fault/), TL_TEST_FAULT=
+ * N[:SIG] raises signal SIG (default 9, SIGKILL) at the Nth point: each
+ * file of a set closed, each rename of a commit, each single file
+ * written (before its rename).
  */
 #include <stdio.h>
 

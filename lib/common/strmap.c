@@ -35,6 +35,8 @@ find(const struct tl_strmap *m, uint64_t h, const char *k, size_t n)
 	for (;; i = (i + 1) & (m->nslot - 1)) {
 		int64_t x = m->slot[i];
 
+		if (m->probes != NULL)
+			(*m->probes)++;
 		if (x < 0 || (m->hash[x] == h && m->len[x] == n &&
 		    memcmp(m->key[x], k, n) == 0))
 			return i;

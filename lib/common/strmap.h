@@ -16,6 +16,8 @@ struct tl_strmap {
 	uint64_t *hash;
 	int64_t *slot;		/* slot -> index, -1 empty */
 	size_t n, cap, nslot;
+	size_t *probes;		/* when set, counts the slots looked at
+				   (a unit test checks they grow linearly) */
 };
 
 void tl_strmap_init(struct tl_strmap *m);

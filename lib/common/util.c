@@ -45,14 +45,60 @@ die_exit(int status)
 	exit(status);
 }
 
+void
+tl_put_clean(FILE *fp, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i, from = 0;
+
+	for (i = 0; i < n; i++) {
+		int c1 = p[i] == 0xc2 && i + 1 < n && p[i + 1] >= 0x80 &&
+		    p[i + 1] <= 0x9f;
+
+		if (p[i] >= 0x20 && p[i] != 0x7f && !c1)
+			continue;
+		fwrite(s + from, 1, i - from, fp);
+		if (c1)
+			fprintf(fp, "\\u%04x", p[++i]);
+		else if (p[i] == '\n')
+			fputs("\\n", fp);
+		else if (p[i] == '\t')
+			fputs("\\t", fp);
+		else if (p[i] == '\r')
+			fputs("\\r", fp);
+		else
+			fprintf(fp, "\\x%02x", p[i]);
+		from = i + 1;
+	}
+	fwrite(s + from, 1, n - from, fp);
+}
+
+/*
+ * "prog: message[: strerror]" on one line.  The message is formatted
+ * first and written through tl_put_clean: what it quotes from a trace or
+ * a stream (GPU, trace, op and file names) cannot move the cursor,
+ * recolour the terminal or start a line of its own.
+ */
 static void
 vwarn(const char *fmt, va_list ap)
 {
-	int saved = errno;
+	int saved = errno, n;
 	size_t len = strlen(fmt);
+	char small[512], *buf = small;
+	va_list aq;
 
+	va_copy(aq, ap);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	if (n >= (int)sizeof(small) && (buf = malloc((size_t)n + 1)) != NULL)
+		vsnprintf(buf, (size_t)n + 1, fmt, aq);
+	else if (buf == NULL)
+		buf = small;	/* out of memory: the message cut short */
+	va_end(aq);
 	fprintf(stderr, "%s: ", progname);
-	vfprintf(stderr, fmt, ap);
+	if (n > 0)
+		tl_put_clean(stderr, buf, strlen(buf));
+	if (buf != small)
+		free(buf);
 	if (len > 0 && fmt[len - 1] == ':')
 		fprintf(stderr, " %s", strerror(saved));
 	fputc('\n', stderr);

@@ -22,8 +22,19 @@ void tl_setprogname(const char *argv0);
 const char *tl_progname(void);
 
 /* Print "prog: msg" to stderr and exit 1 (tl_die) or continue (tl_warn). */
+/*
+ * Errors and warnings, "prog: message", on stderr; the message written
+ * through tl_put_clean.
+ */
 void tl_die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void tl_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Write s[0..n) for a terminal: control characters (C0, DEL, and C1 in
+ * UTF-8) escaped as \n, \t, \r, \xNN or \u00NN, so that text from a
+ * trace (a GPU, trace, op or file name) in a message cannot move the
+ * cursor, change colours or forge a line.  The one escaper for stderr.
+ */
+void tl_put_clean(FILE *fp, const char *s, size_t n);
 /* Print "prog: msg" and exit with status. */
 void tl_diex(int status, const char *fmt, ...)
     __attribute__((noreturn, format(printf, 2, 3)));

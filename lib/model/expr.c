@@ -15,7 +15,16 @@ struct ev {
 	char *err;
 	size_t errlen;
 	int failed;
+	int depth;		/* nested expressions and unary operators */
 };
+
+/*
+ * How deep parentheses, function arguments, '?:' branches and unary
+ * operators may nest: the parser recurses once per level, and a model
+ * file is input (no formula a person writes comes near).
+ */
+#define MAX_DEPTH 200
+
 
 static int64_t expr(struct ev *e);
 
@@ -192,14 +201,33 @@ primary(struct ev *e)
 	    "expected a number, a function or '('");
 }
 
+/* Enter one more level; 0 (and an error) past MAX_DEPTH. */
+static int
+deeper(struct ev *e)
+{
+	if (e->depth >= MAX_DEPTH) {
+		fail(e, "nested too deep");
+		return 0;
+	}
+	e->depth++;
+	return 1;
+}
+
 static int64_t
 unary(struct ev *e)
 {
+	int64_t v;
+
+	if (e->failed || !deeper(e))
+		return 0;
 	if (eat(e, "-"))
-		return arith(e, '-', 0, unary(e));
-	if (eat(e, "!"))
-		return !unary(e);
-	return primary(e);
+		v = arith(e, '-', 0, unary(e));
+	else if (eat(e, "!"))
+		v = !unary(e);
+	else
+		v = primary(e);
+	e->depth--;
+	return v;
 }
 
 static int64_t
@@ -295,22 +323,29 @@ or(struct ev *e)
 static int64_t
 expr(struct ev *e)
 {
-	int64_t c = or(e), a, b, tmp;
+	int64_t c, a, b, tmp;
 
-	if (!eat(e, "?"))
-		return c;
-	a = MAYBE(e, !c, expr(e));
-	if (!eat(e, ":"))
-		return fail(e, "expected ':'");
-	b = MAYBE(e, c != 0, expr(e));
-	return c ? a : b;
+	if (e->failed || !deeper(e))
+		return 0;
+	c = or(e);
+	if (eat(e, "?")) {
+		a = MAYBE(e, !c, expr(e));
+		if (!eat(e, ":"))
+			c = fail(e, "expected ':'");
+		else {
+			b = MAYBE(e, c != 0, expr(e));
+			c = c ? a : b;
+		}
+	}
+	e->depth--;
+	return c;
 }
 
 static int
 run(const char *s, const struct tl_opargs *o, int64_t *v, char *err,
     size_t errlen)
 {
-	struct ev e = { s, s, o, 0, err, errlen, 0 };
+	struct ev e = { s, s, o, 0, err, errlen, 0, 0 };
 	int64_t r = expr(&e);
 
 	blank(&e);

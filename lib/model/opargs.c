@@ -5,6 +5,7 @@
 
 #include "common/json.h"
 #include "common/util.h"
+#include "model/concrete.h"
 #include "model/opargs.h"
 
 static const struct tl_arg empty_arg = { TL_ARG_EMPTY, 0, { 0 }, -1, { 0 },
@@ -327,4 +328,14 @@ int
 tl_ctx_str(const struct tl_opargs *o, const char *key, char *buf, size_t n)
 {
 	return ctx_text(o, key, TL_J_STRING, buf, n);
+}
+
+int
+tl_ctx_ints(const struct tl_opargs *o, const char *key, int64_t *v, int max)
+{
+	char b[256];
+
+	if (ctx_text(o, key, TL_J_ARRAY, b, sizeof(b)) != 0)
+		return -1;
+	return tl_ci_ints(b, v, max);
 }

@@ -72,6 +72,12 @@ int tl_opargs_set_ctx(struct tl_opargs *o, const char *json, const char **err);
 int tl_ctx_int(const struct tl_opargs *o, const char *key, int64_t *v);
 int tl_ctx_str(const struct tl_opargs *o, const char *key, char *buf,
     size_t n);
+/*
+ * Member key of the context args as a list of integers ([4,32,16,16])
+ * into v[max]: their number, or -1 when absent or not such a list.
+ */
+int tl_ctx_ints(const struct tl_opargs *o, const char *key, int64_t *v,
+    int max);
 
 /* Slot i, or a static empty slot when i is out of range. */
 const struct tl_arg *tl_oparg(const struct tl_opargs *o, int i);

@@ -1,4 +1,6 @@
 /* See LICENSE file for copyright and license details. */
+#include <stddef.h>
+
 #include "model/roofline.h"
 
 void
@@ -41,4 +43,24 @@ tl_assessment(double pct, const double thr[3])
 	if (pct >= thr[2])
 		return "acceptable";
 	return "needs investigation";
+}
+
+const char *
+tl_beyond_peak(const struct tl_roof_in *in, double tol_pct, double *pct)
+{
+	double c = 0, m = 0, lim = 100 + tol_pct;
+
+	*pct = 0;
+	if (!(in->time_us > 0))
+		return NULL;
+	if (in->has_flops && in->flops > 0 && in->peak_tflops > 0)
+		c = (double)in->flops / (in->peak_tflops * 1e6) /
+		    in->time_us * 100;
+	if (in->has_bytes && in->bytes > 0 && in->peak_tbs > 0)
+		m = (double)in->bytes / (in->peak_tbs * 1e6) /
+		    in->time_us * 100;
+	if (c <= lim && m <= lim)
+		return NULL;
+	*pct = c >= m ? c : m;
+	return c >= m ? "compute" : "memory";
 }

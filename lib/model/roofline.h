@@ -36,4 +36,24 @@ void tl_roofline(const struct tl_roof_in *in, struct tl_roof_out *out);
  */
 const char *tl_assessment(double pct, const double thr[3]);
 
+/*
+ * The assessment of a row that ran faster than the physical limit
+ * allows (tl_beyond_peak), in place of tl_assessment's.
+ */
+#define TL_ASSESS_ABOVE_PEAK "above peak"
+/* The default tolerance of tl_beyond_peak: 5 %. */
+#define TL_PEAK_TOL_PCT 5.0
+
+/*
+ * Whether an op's kernel time is shorter than its FLOPs at the peak
+ * compute roof (in->peak_tflops) or its bytes at the peak bandwidth
+ * (in->peak_tbs) take, by more than tol_pct % of that time: a result
+ * beyond the physical limit, which no kernel reaches.  Each resource is
+ * checked on its own (flops > 0 or bytes > 0 with a roof and a kernel
+ * time).  Returns "compute" or "memory" (the resource furthest beyond;
+ * *pct its time at the peak over the kernel time, %), or NULL.
+ */
+const char *tl_beyond_peak(const struct tl_roof_in *in, double tol_pct,
+    double *pct);
+
 #endif

@@ -1,14 +1,16 @@
 /* See LICENSE file for copyright and license details. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/roweff.h"
 
 void
 tl_roweff_init(struct tl_roweff *e, const struct tl_rowreader *r,
-    enum tl_roof roof, double user_tflops, double user_tbs)
+    enum tl_roof roof, double user_tflops, double user_tbs, double tol_pct)
 {
 	memset(e, 0, sizeof(*e));
+	e->tol_pct = tol_pct;
 	e->roof = roof;
 	e->user_tflops = user_tflops;
 	e->user_tbs = user_tbs;
@@ -26,18 +28,91 @@ tl_roweff_free(struct tl_roweff *e)
 		tl_perfcols_free(&e->pc);
 }
 
+/* Kernel times shorter than this are near the profiler clock's resolution. */
+#define CLOCK_US 5.0
+
+/*
+ * Check the row against the physical limit: the peak roofs (the user's
+ * when given), and when beyond it say why in f->why, after the model's
+ * own perf_error (err).
+ */
+static void
+check_peak(const struct tl_roweff *e, const struct tl_roof_in *ri,
+    const char *spec, const char *err, struct tl_eff *f)
+{
+	struct tl_roof_in pk = *ri;
+	const char *cause;
+	double roof;
+	size_t own = tl_perf_error_own(err);
+	int n = 0;
+
+	f->beyond = NULL;
+	f->beyond_pct = 0;
+	f->why[0] = '\0';
+	if (e->user_tflops == 0)
+		pk.peak_tflops = f->hw != NULL && spec[0] != '\0' ?
+		    tl_hw_figure(f->hw, spec, TL_FIG_PEAK, NULL) : 0;
+	if (e->user_tbs == 0)
+		pk.peak_tbs = f->hw != NULL ?
+		    tl_hw_figure(f->hw, "hbm_tbs", TL_FIG_PEAK, NULL) : 0;
+	if ((f->beyond = tl_beyond_peak(&pk, e->tol_pct, &f->beyond_pct)) ==
+	    NULL)
+		return;
+	f->has_pct = 0;
+	roof = f->beyond[0] == 'c' ? pk.peak_tflops : pk.peak_tbs;
+	if (ri->time_us < CLOCK_US)
+		cause = "the trace's clock (a kernel time this short is near "
+		    "the profiler's resolution)";
+	else if (f->beyond[0] == 'c')
+		cause = "a model assumption or an argument the trace does not "
+		    "record (the model counts FLOPs the kernels did not run), "
+		    "else the trace's clock";
+	else
+		cause = "a model assumption (the model counts bytes the "
+		    "kernels did not read from memory: data reused from "
+		    "cache, or weights, experts or pages not all read), else "
+		    "the trace's clock";
+	if (own > 0)
+		n = snprintf(f->why, sizeof(f->why), "%.*s; ", (int)own, err);
+	if (n < 0 || (size_t)n >= sizeof(f->why))
+		n = 0;
+	snprintf(f->why + n, sizeof(f->why) - (size_t)n, "%s%.0f %% of the "
+	    "peak %s roof (%g %s) in %g us is beyond the physical limit; "
+	    "likely cause: %s", TL_PERF_ERROR_PEAK, f->beyond_pct, f->beyond,
+	    roof, f->beyond[0] == 'c' ? "TFLOPS" : "TB/s", ri->time_us, cause);
+}
+
+size_t
+tl_perf_error_own(const char *s)
+{
+	const char *p = strstr(s, TL_PERF_ERROR_PEAK);
+
+	if (p == NULL)
+		return strlen(s);
+	return p - s >= 2 ? (size_t)(p - s) - 2 : 0;
+}
+
+const char *
+tl_roweff_assessment(const struct tl_eff *f, const double thr[3])
+{
+	if (f->beyond != NULL)
+		return TL_ASSESS_ABOVE_PEAK;
+	return f->has_pct ? tl_assessment(f->r.pct_roofline, thr) : "";
+}
+
 void
 tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
     const struct tl_hw *hw, struct tl_eff *out)
 {
 	struct tl_roof_in ri;
-	const char *spec, *used = NULL, *bw_used = NULL;
+	const char *spec, *err, *used = NULL, *bw_used = NULL;
 
 	out->flops = out->bytes = 0;
 	if (e->have_perf) {
 		out->has_flops = tl_rr_i64(r, TL_COL_FLOPS, &out->flops);
 		out->has_bytes = tl_rr_i64(r, TL_COL_BYTES, &out->bytes);
 		spec = tl_rr_text(r, TL_COL_COMPUTE_SPEC);
+		err = tl_rr_text(r, TL_COL_PERF_ERROR);
 	} else {
 		tl_perfcols_model(&e->pc);
 		out->has_flops = e->pc.has_flops;
@@ -45,6 +120,7 @@ tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
 		out->flops = e->pc.flops;
 		out->bytes = e->pc.bytes;
 		spec = e->pc.compute_spec;
+		err = e->pc.rc == 1 ? "" : e->pc.p.err;
 	}
 	out->hw = hw;
 	out->peak_tflops = e->user_tflops;
@@ -70,4 +146,5 @@ tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
 	ri.peak_tbs = out->peak_tbs;
 	tl_roofline(&ri, &out->r);
 	out->has_pct = out->r.has_roofline && ri.time_us > 0;
+	check_peak(e, &ri, spec, err, out);
 }

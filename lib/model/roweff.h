@@ -19,13 +19,15 @@
 
 /* The columns a row reader reads for tl_roweff_row. */
 #define TL_ROWEFF_COLS \
-	TL_COL_FLOPS, TL_COL_BYTES, TL_COL_COMPUTE_SPEC, TL_COL_KERNEL_TIME_US
+	TL_COL_FLOPS, TL_COL_BYTES, TL_COL_COMPUTE_SPEC, TL_COL_KERNEL_TIME_US, \
+	TL_COL_PERF_ERROR
 
 struct tl_roweff {
 	int have_perf;		/* the stream has flops, bytes, compute_spec */
 	struct tl_perfcols pc;	/* the in-process model, when !have_perf */
 	enum tl_roof roof;
 	double user_tflops, user_tbs;	/* roofs for every op; 0 = GPU's */
+	double tol_pct;		/* above the peak roof by more: beyond */
 };
 
 /* The efficiency of one row. */
@@ -37,15 +39,25 @@ struct tl_eff {
 	int64_t flops, bytes;
 	struct tl_roof_out r;
 	int has_pct;		/* r.pct_roofline is meaningful */
+	/*
+	 * Beyond the physical limit (tl_beyond_peak on the peak roofs, or
+	 * the user's): the resource ("compute", "memory") or NULL; then
+	 * has_pct is 0, assessment is TL_ASSESS_ABOVE_PEAK and why is the
+	 * row's perf_error, naming the likely cause.
+	 */
+	const char *beyond;
+	double beyond_pct;	/* % of the peak roof */
+	char why[512];
 };
 
 /*
  * Set up for the rows of r, which reads TL_ROWEFF_COLS: needs
  * kernel_time_us (dies without it).  user_tflops, user_tbs: 0, or a roof
- * that replaces the GPU's.
+ * that replaces the GPU's.  tol_pct: how far above its peak roof a row
+ * may be before it is beyond the physical limit (TL_PEAK_TOL_PCT).
  */
 void tl_roweff_init(struct tl_roweff *e, const struct tl_rowreader *r,
-    enum tl_roof roof, double user_tflops, double user_tbs);
+    enum tl_roof roof, double user_tflops, double user_tbs, double tol_pct);
 void tl_roweff_free(struct tl_roweff *e);
 /*
  * The efficiency of the current row of r on hw (NULL: only the user's
@@ -53,5 +65,15 @@ void tl_roweff_free(struct tl_roweff *e);
  */
 void tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
     const struct tl_hw *hw, struct tl_eff *out);
+/*
+ * The perf_error of a row above its peak roof is the model's own text
+ * (if any), "; ", then TL_PERF_ERROR_PEAK and why.  tl_perf_error_own
+ * gives the length of the model's own part of a perf_error, so a stream
+ * read again is judged afresh.
+ */
+#define TL_PERF_ERROR_PEAK "above peak: "
+size_t tl_perf_error_own(const char *s);
+/* The assessment of a row: TL_ASSESS_ABOVE_PEAK, tl_assessment's or "". */
+const char *tl_roweff_assessment(const struct tl_eff *f, const double thr[3]);
 
 #endif

@@ -75,6 +75,17 @@ model_row(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 			return 1;
 		}
 	}
+	/*
+	 * A trace recorded without shapes (record_shapes off, or the legacy
+	 * profiler) gives no counts: never 0 or 1 from empty arguments.
+	 */
+	if (tl_rr_text(rr, TL_COL_INPUT_DIMS)[0] == '\0' &&
+	    tl_rr_text(rr, TL_COL_CONTEXT_ARGS)[0] == '\0') {
+		tl_perf_reset(p);
+		rc = tl_perf_fail(p, "%s: the trace records no input shapes "
+		    "(record_shapes off): not modelled", name);
+		goto done;
+	}
 	n = strlen(name) + 1;
 	tl_grow(&m->opname, &m->opcap, n, 1);
 	memcpy(m->opname, name, n);
@@ -92,6 +103,7 @@ model_row(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 		if (rc == 1)
 			family = NULL;
 	}
+done:
 	if (family == NULL && rc != 1)
 		family = "file";
 	if (family != NULL && bwd) {

@@ -5,6 +5,7 @@
 #include "render/advice.h"
 #include "render/chartlist.h"
 #include "render/cmpreport.h"
+#include "render/idlerep.h"
 #include "render/mdtext.h"
 #include "render/patreport.h"
 #include "stream/category.h"
@@ -1208,6 +1209,9 @@ tl_cmpreport_fair(FILE *fp, const struct tl_cmpfind *c,
 	}
 	fputs("### Patterns on each side\n\n", fp);
 	patterns_table(fp, c);
+	fputs("### Idle by culprit: what the host did while the GPU "
+	    "waited\n\n", fp);
+	tl_md_culprit_compare(fp, c->side[REF], c->side[TGT], 15);
 	fputs("### Where the reference may be inefficient\n\n", fp);
 	fast_table(fp, c, FAIR_RECS);
 	fputs("### Ops on one side only\n\n", fp);
@@ -1497,6 +1501,9 @@ tl_cmpreport_rough(FILE *fp, const struct tl_cmpfind *c,
 	layouts(fp, c);
 	fputs("### Patterns on each side\n\n", fp);
 	patterns_table(fp, c);
+	fputs("### Idle by culprit: what the host did while the GPU "
+	    "waited\n\n", fp);
+	tl_md_culprit_compare(fp, c->side[REF], c->side[TGT], 15);
 	fputs("### Where the reference may be inefficient\n\n", fp);
 	fast_table(fp, c, c->nrow);
 	questions(fp, c);

@@ -332,6 +332,7 @@ analysis_json(struct tl_outset *s, const char *p, const struct tl_findings *f)
 	tl_jb_lit(&b, "{");
 	jb_knum(&b, "op_time_ms", (double)c->op_ns / 1e6);
 	jb_knum(&b, "modelled_ms", (double)c->model_ns / 1e6);
+	jb_knum(&b, "above_peak_ms", (double)c->peak_ns / 1e6);
 	jb_knum(&b, "pattern_ms", (double)c->pattern_ns / 1e6);
 	jb_knum(&b, "analysed_ms", (double)c->analysed_ns / 1e6);
 	jb_knum(&b, "other_ms", (double)c->other_ns / 1e6);

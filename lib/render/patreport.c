@@ -759,18 +759,23 @@ evidence(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p,
 void
 tl_md_gaps(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t)
 {
-	int g;
+	const struct tl_fidle *d = &f->idle;
+	size_t k = (size_t)(t - f->tr);
+	int g, first = k < d->ntr && d->tr[k].listed > 0;
+	int64_t t0 = first ? d->tr[k].largest.ts_ns -
+	    d->tr[k].largest.offset_ns : 0;
 
-	fputs("| Start (us, trace time) | Length (ms) | Host not yet in the op "
-	    "(ms) | Host in the op before the launch (ms) | After the launch "
-	    "(ms) | After op | Next op | Its module |\n"
-	    "|---|---|---|---|---|---|---|---|\n", fp);
+	fputs("| Start (us, trace time) | From the trace's start (ms) | Length "
+	    "(ms) | Host not yet in the op (ms) | Host in the op before the "
+	    "launch (ms) | After the launch (ms) | After op | Next op | Its "
+	    "module |\n|---|---|---|---|---|---|---|---|---|\n", fp);
 	for (g = 0; g < t->ntop; g++) {
 		const struct tl_fgap *gp = &t->top[g];
 		int r = gp->row_after;
 
-		fprintf(fp, "| %s | %s | %s | ",
+		fprintf(fp, "| %s | %s | %s | %s | ",
 		    tl_md_num((double)gp->start_ns / 1e3, 3),
+		    first ? tl_md_ms(gp->start_ns - t0) : "n/a",
 		    tl_md_ms(gp->len_ns), tl_md_ms(gp->host_late_ns));
 		if (gp->in_op_ns >= 0)
 			fprintf(fp, "%s | %s | ", tl_md_ms(gp->in_op_ns),

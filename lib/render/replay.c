@@ -7,6 +7,7 @@
 #include "common/json.h"
 #include "common/strmap.h"
 #include "common/tsv.h"
+#include "common/tabfile.h"
 #include "common/util.h"
 #include "model/concrete.h"
 #include "model/opargs.h"
@@ -39,6 +40,7 @@ struct group {
 	int64_t eff_n;		/* instances with a pct_roofline */
 	size_t order;
 	int index;
+	const char *refused;	/* why the runner will not call it, or NULL */
 };
 
 /*
@@ -85,6 +87,7 @@ struct tl_replay {
 	struct tl_opargs oa;
 	struct tl_json j;
 	struct jlist dims, strides;	/* of the row new_group reads */
+	struct tl_strmap allowed;	/* the runner's allow-list */
 };
 
 /*
@@ -118,6 +121,52 @@ static const char *const overwritten[] = {
 	"aten::zero_", NULL
 };
 
+/*
+ * The runner's allow-list (share/tl/replay/allowed_ops.tsv, compiled in):
+ * the operators it may call.  The built-in table is checked by make
+ * check; a broken one is a bug, hence tl_die.
+ */
+static void
+allowed_read(struct tl_strmap *m)
+{
+	static const char *const col[] = { "op" };
+	struct tl_tabfile t;
+	int rc, added;
+
+	tl_strmap_init(m);
+	if (tl_tabfile_open(&t, NULL, tl_replay_allowed,
+	    "built-in allowed_ops.tsv", col, 1, 1, 0) < 0)
+		tl_die("%s", t.err);
+	while ((rc = tl_tabfile_next(&t)) > 0) {
+		const char *op = tl_tabfile_get(&t, 0);
+
+		tl_strmap_add(m, op, strlen(op), &added);
+	}
+	if (rc < 0)
+		tl_die("%s", t.err);
+	tl_tabfile_close(&t);
+}
+
+int
+tl_replay_allowed_op(const struct tl_replay *r, const char *name)
+{
+	return tl_strmap_get(&r->allowed, name, strlen(name)) >= 0;
+}
+
+/* Why the runner will not call op name, or NULL when it may. */
+static const char *
+refusal(const struct tl_replay *r, const char *name)
+{
+	if (tl_replay_allowed_op(r, name))
+		return NULL;
+	if (strstr(name, "::") == NULL)
+		return "not an ATen operator, and not on the runner's "
+		    "allow-list of tensor computations (allowed_ops.tsv)";
+	return "not on the runner's allow-list of tensor computations "
+	    "(allowed_ops.tsv): it may do more than compute tensors "
+	    "(files, processes, global state)";
+}
+
 struct tl_replay *
 tl_replay_new(void)
 {
@@ -128,6 +177,7 @@ tl_replay_new(void)
 	tl_json_init(&r->j);
 	tl_json_init(&r->dims.j);
 	tl_json_init(&r->strides.j);
+	allowed_read(&r->allowed);
 	return r;
 }
 
@@ -169,6 +219,7 @@ tl_replay_free(struct tl_replay *r)
 		group_free(&r->g[i]);
 	free(r->g);
 	tl_strmap_free(&r->map);
+	tl_strmap_free(&r->allowed);
 	tl_jb_free(&r->key);
 	tl_opargs_free(&r->oa);
 	tl_json_free(&r->j);
@@ -471,6 +522,7 @@ new_group(struct tl_replay *r, const struct tl_replay_row *row,
 	g->min_ns = INT64_MAX;
 	g->max_ns = INT64_MIN;
 	g->order = r->n;
+	g->refused = refusal(r, g->name);
 	r->n++;
 	return 0;
 }
@@ -600,6 +652,10 @@ tl_replay_ir(const struct tl_replay *r, struct tl_jbuf *b)
 		tl_jb_int(b, g->index);
 		tl_jb_lit(b, ",\n  \"op\": ");
 		tl_jb_str(b, g->name);
+		if (g->refused != NULL) {
+			tl_jb_lit(b, ",\n  \"refused\": ");
+			tl_jb_str(b, g->refused);
+		}
 		tl_jb_lit(b, ",\n  \"trace\": ");
 		tl_jb_str(b, g->trace);
 		tl_jb_lit(b, ",\n  \"category\": ");
@@ -835,6 +891,12 @@ md_op(struct tl_replay *r, struct tl_jbuf *b, const struct group *g,
 	}
 	tl_jb_lit(b, "- Arguments, as the trace recorded them:\n\n");
 	md_args(r, b, g);
+	if (g->refused != NULL) {
+		tl_jb_lit(b, "\n- Not replayed: ");
+		tl_md_text_jb(b, g->refused, SIZE_MAX);
+		tl_jb_lit(b, "\n\n");
+		return;
+	}
 	tl_jb_lit(b, "\n- Run it alone: `python3 ");
 	tl_jb_lit(b, runner);
 	tl_jb_lit(b, " --device cuda --op ");

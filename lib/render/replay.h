@@ -18,9 +18,14 @@
 #include "analysis/findrules.h"
 #include "common/jsonw.h"
 
-/* The runner script and the README template, NUL-terminated. */
+/*
+ * The runner script, the README template and the runner's allow-list
+ * (share/tl/replay/allowed_ops.tsv: the operators it may call),
+ * NUL-terminated.
+ */
 extern const char tl_replay_runner[];
 extern const char tl_replay_readme[];
+extern const char tl_replay_allowed[];
 
 /* One row of the stream; "" (or NaN) = unknown. */
 struct tl_replay_row {
@@ -49,6 +54,12 @@ void tl_replay_free(struct tl_replay *r);
  */
 int tl_replay_add(struct tl_replay *r, const struct tl_replay_row *row,
     const char **err);
+/*
+ * 1 if the runner may call op name: it is on the allow-list.  The IR
+ * marks every other op "refused", with the reason, and the runner does
+ * not call it.
+ */
+int tl_replay_allowed_op(const struct tl_replay *r, const char *name);
 /* The number of groups. */
 size_t tl_replay_count(const struct tl_replay *r);
 /*

@@ -16,6 +16,8 @@
 #define IR_FILE		"replay_ir.json"
 #define RUNNER_FILE	"replay.py"
 #define README_FILE	"README.md"
+#define ALLOWED_FILE	"allowed_ops.tsv"
+#define NFILES		4
 
 /* The columns read. */
 static const short cols[] = {
@@ -92,7 +94,7 @@ tl_replay_read(struct tl_replay *r, char *const *files, int nfiles,
 		    "tl-efficiency first)");
 	if (hw != NULL)
 		tl_hwauto_columns(hw, &rr);
-	tl_roweff_init(&re, &rr, roof, 0, 0);
+	tl_roweff_init(&re, &rr, roof, 0, 0, TL_PEAK_TOL_PCT);
 	have_model = re.have_perf && tl_rr_has(&rr, TL_COL_PERF_MODEL) &&
 	    tl_rr_has(&rr, TL_COL_PARAMS);
 	while (tl_rr_next(&rr)) {
@@ -142,9 +144,9 @@ tl_replay_print(const struct tl_replay *r, FILE *fp)
 /* The package's files: their names, modes and texts. */
 struct pkg {
 	struct tl_jbuf ir, readme;
-	const char *name[3];
-	const char *text[3];
-	unsigned mode[3];
+	const char *name[NFILES];
+	const char *text[NFILES];
+	unsigned mode[NFILES];
 };
 
 static void
@@ -162,6 +164,9 @@ pkg_make(struct tl_replay *r, struct pkg *p)
 	p->name[2] = README_FILE;
 	p->text[2] = p->readme.s;
 	p->mode[2] = 0644;
+	p->name[3] = ALLOWED_FILE;
+	p->text[3] = tl_replay_allowed;
+	p->mode[3] = 0644;
 }
 
 static void
@@ -181,7 +186,7 @@ tl_replay_write_dir(struct tl_replay *r, const char *dir)
 
 	pkg_make(r, &p);
 	/* The file modes before the umask: any user may run the runner. */
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < NFILES; k++) {
 		fp = tl_outset_open(s, p.name[k], (int)(p.mode[k] | 0022));
 		fputs(p.text[k], fp);
 		tl_outset_close(s, fp);
@@ -217,7 +222,7 @@ tl_replay_write_zip(struct tl_replay *r, const char *file)
 	int k;
 
 	pkg_make(r, &p);
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < NFILES; k++) {
 		len = strlen(folder) + strlen(p.name[k]) + 2;
 		path = tl_malloc(len);
 		snprintf(path, len, "%s/%s", folder, p.name[k]);

@@ -8,6 +8,7 @@
 #include "common/util.h"
 #include "render/advice.h"
 #include "render/chartlist.h"
+#include "render/idlerep.h"
 #include "render/mdtext.h"
 #include "render/patreport.h"
 #include "render/report.h"
@@ -129,7 +130,9 @@ op_label(FILE *fp, const struct tl_fop *op)
 static const char *
 eff_text(const struct tl_fop *op)
 {
-	return op->has_eff ? tl_md_num(op->eff, 1) : "n/a";
+	if (op->has_eff)
+		return tl_md_num(op->eff, 1);
+	return op->peak_count > 0 ? "above peak" : "n/a";
 }
 
 static void
@@ -518,6 +521,27 @@ bottleneck_full(FILE *fp, const struct tl_findings *f,
 	impact(fp, f, op, 1);
 }
 
+/* A category's instances above their peak roof, left out of its average. */
+static void
+cat_above_peak(FILE *fp, const struct tl_findings *f, int c)
+{
+	const struct tl_fcat *k = &f->cat[c];
+	long long n = 0;
+	int64_t ns = 0;
+	int i;
+
+	for (i = 0; i < k->nops; i++) {
+		n += f->op[k->ops[i]].peak_count;
+		ns += f->op[k->ops[i]].peak_ns;
+	}
+	if (n > 0)
+		fprintf(fp, "%lld instance%s (%s ms) ran faster than the "
+		    "GPU's peak roof allows (`above peak`): beyond the physical "
+		    "limit, so the average and the bottleneck rules leave "
+		    "them out; the report's coverage section lists them.\n\n",
+		    n, n == 1 ? "" : "s", tl_md_ms(ns));
+}
+
 void
 tl_report_category(FILE *fp, const struct tl_findings *f, int c,
     const struct tl_report_opts *o)
@@ -551,6 +575,7 @@ tl_report_category(FILE *fp, const struct tl_findings *f, int c,
 	else
 		fputs("No op of this category has a perf model, so no "
 		    "efficiency is known.\n\n", fp);
+	cat_above_peak(fp, f, c);
 	roofs(fp, f);
 	fputc('\n', fp);
 	fputs("## Operations Breakdown\n\n", fp);
@@ -643,6 +668,7 @@ idle_trace(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t,
 		    "to host (a synchronisation point such as .item() or "
 		    ".cpu()); %s ms of idle follows them.\n", t->nsync,
 		    tl_md_ms(t->sync_gap_ns));
+	tl_md_culprits(fp, f, (int)(t - f->tr), rough ? 20 : 8);
 	if (!rough)
 		return;
 	fputs("\n| Gap length | Gaps | Time (ms) |\n|---|---|---|\n", fp);
@@ -651,6 +677,18 @@ idle_trace(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t,
 		    tl_md_ms(t->gap_hist_ns[b]));
 	fputs("\nLargest gaps (look at these in a trace viewer):\n\n", fp);
 	tl_md_gaps(fp, f, t);
+}
+
+/* The known idle culprits and what to do about them. */
+static void
+culprit_recs(FILE *fp, const struct tl_findings *f)
+{
+	fputs("\n### What the host did while the GPU waited: known "
+	    "culprits\n\n", fp);
+	if (tl_md_culprit_actions(fp, f, 10) == 0)
+		fputs("None of the idle culprits is a known one (see the idle "
+		    "analysis below for each by name).\n", fp);
+	fputc('\n', fp);
 }
 
 static void
@@ -1014,6 +1052,52 @@ rec_saving(FILE *fp, const struct tl_findings *f, const struct tl_frec *r,
 }
 
 
+/* The ops listed by name under the rows above their peak roof. */
+#define PEAK_LIST 5
+
+/*
+ * The rows faster than their peak roof allows (tl-efficiency's assessment
+ * "above peak"): how many, their time, and the largest ops with the
+ * likely cause.  Their time counts everywhere else; their efficiency
+ * nowhere.
+ */
+static void
+above_peak(FILE *fp, const struct tl_findings *f, int64_t all)
+{
+	const struct tl_fcov *c = &f->cov;
+	int i, n = 0;
+
+	if (c->peak_rows == 0)
+		return;
+	fprintf(fp, "**Above the peak roof:** %lld op instance%s (%s ms, "
+	    "%s %% of the GPU time) ran faster than their FLOPs or bytes "
+	    "take at the GPU's peak roof. No kernel beats the physical limit, "
+	    "so their efficiency is no result: it takes no part in the "
+	    "averages, the bottleneck rules, the projections or the charts, "
+	    "while their time still counts in the timeline and the shares.",
+	    c->peak_rows, c->peak_rows == 1 ? "" : "s", tl_md_ms(c->peak_ns),
+	    tl_md_num(share(c->peak_ns, all), 1));
+	for (i = 0; i < f->nop; i++) {
+		const struct tl_fop *op = &f->op[f->bytime[i]];
+
+		if (op->peak_count == 0)
+			continue;
+		if (n++ == PEAK_LIST) {
+			fputs("\n- and more (`assessment` \"above peak\" in "
+			    "tl-efficiency's stream lists every row)", fp);
+			break;
+		}
+		fputs("\n- ", fp);
+		tl_md_code(fp, op->name, 80);
+		fputc(' ', fp);
+		tl_md_code(fp, op->dims, 120);
+		fprintf(fp, ", %lld instance%s, %s ms: ", op->peak_count,
+		    op->peak_count == 1 ? "" : "s", tl_md_ms(op->peak_ns));
+		tl_md_code(fp, op->peak_why != NULL ? op->peak_why : "", 400);
+	}
+	fputs("\n\n", fp);
+}
+
 /* What the analysis could judge and what it could not (every report). */
 static void
 coverage(FILE *fp, const struct tl_findings *f)
@@ -1050,6 +1134,7 @@ coverage(FILE *fp, const struct tl_findings *f)
 	else
 		fputs("not known (the stream does not state them).", fp);
 	fputs("\n\n", fp);
+	above_peak(fp, f, all);
 	if (f->analysed_low)
 		fprintf(fp, "**Most of the GPU time is beyond this analysis:** "
 		    "only %s %% of it has a perf model or a pattern; the "
@@ -1154,6 +1239,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	title(fp, f, o, "standalone analysis");
 	nrec = fair_recs(f, idx);
 	fputs("## Executive Summary\n\n", fp);
+	tl_md_steady(fp, f);
 	for (c = 0; c < tl_ncategories(); c++)
 		if (f->cat[c].present && (big < 0 ||
 		    f->cat[c].time_ns > f->cat[big].time_ns))
@@ -1213,6 +1299,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 		rec_brief(fp, f, &f->rec[idx[i]], i + 1);
 	if (nrec == 0)
 		no_recs(fp, f);
+	culprit_recs(fp, f);
 
 	fputs("---\n\n## Detailed Analysis\n\n", fp);
 	n = 0;
@@ -1649,6 +1736,7 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 		fputs("Per rank:\n\n", fp);
 		ranks(fp, f);
 	}
+	tl_md_steady(fp, f);
 	fputs("### Step 3: Idle time\n\n", fp);
 	for (i = 0; i < f->ntr; i++) {
 		if (f->ntr > 1) {

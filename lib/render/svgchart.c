@@ -365,16 +365,23 @@ put_bandwidths(FILE *f, const struct plan *pl)
 {
 	const struct frame *fr = &pl->fr;
 	double lb, end, mid, ang, lr;
+	const char *gpu;
 	size_t b, i;
+	int below;
 
 	ang = -atan(((double)RF_PH / (fr->yhi - fr->ylo)) /
 	    ((double)RF_PW / (fr->xhi - fr->xlo))) * 180 / PI;
 	for (b = 0; b < pl->nbw; b++) {
 		lb = log10(pl->bw[b]);
 		end = fr->xlo;
+		gpu = NULL;
 		for (i = 0; i < pl->nr; i++) {
 			if (!drawn(pl, i) || pl->r[i].peak_tbs != pl->bw[b])
 				continue;
+			/* Several GPUs: the line names its GPU (the first). */
+			if (gpu == NULL && pl->r[i].gpu != NULL &&
+			    pl->r[i].gpu[0] != '\0')
+				gpu = pl->r[i].gpu;
 			lr = positive(pl->r[i].peak_tflops) ?
 			    log10(pl->r[i].peak_tflops) - lb : fr->xhi;
 			end = fmax(end, fmin(lr, fr->xhi));
@@ -390,11 +397,18 @@ put_bandwidths(FILE *f, const struct plan *pl)
 			continue;
 		mid = fmax(fr->xlo, fr->ylo - lb);
 		mid += (end - mid) * (double)(b + 1) / (double)(pl->nbw + 1);
+		/* The lowest of several goes below its line, clear of the next. */
+		below = pl->nbw > 1;
+		for (i = 0; i < pl->nbw; i++)
+			if (pl->bw[i] < pl->bw[b])
+				below = 0;
 		out(f, "<text class=\"roof-label\" transform=\"translate(%p %p) "
-		    "rotate(%p)\" y=\"-7\" text-anchor=\"middle\" "
+		    "rotate(%p)\" y=\"%d\" text-anchor=\"middle\" "
 		    "fill=\"#222222\" stroke=\"#ffffff\" stroke-width=\"3\" "
-		    "paint-order=\"stroke\">memory roof %G TB/s</text>\n",
-		    px(fr, mid), py(fr, lb + mid), ang, pl->bw[b]);
+		    "paint-order=\"stroke\">%T%smemory roof %G TB/s</text>\n",
+		    px(fr, mid), py(fr, lb + mid), ang, below ? 15 : -7,
+		    gpu != NULL ? gpu : "",
+		    gpu != NULL ? " " : "", pl->bw[b]);
 	}
 }
 

@@ -40,6 +40,19 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_ITERATION] = { "iteration", TL_CT_INT, "", 1 },
 	[TL_COL_PHASE] = { "phase", TL_CT_TEXT, "", 0 },
 	[TL_COL_COLLECTIVE] = { "collective", TL_CT_JSON, "", 0 },
+	[TL_COL_STEADY_STEPS] = { "steady_steps", TL_CT_INT, "", 1 },
+	[TL_COL_STEADY_TOTAL_US] = { "steady_total_us", TL_CT_US, "µs", 1 },
+	[TL_COL_STEADY_BUSY_US] = { "steady_busy_us", TL_CT_US, "µs", 1 },
+	[TL_COL_STEADY_COMPUTE_US] =
+	    { "steady_compute_us", TL_CT_US, "µs", 1 },
+	[TL_COL_STEADY_IDLE_US] = { "steady_idle_us", TL_CT_US, "µs", 1 },
+	[TL_COL_IDLE_GAPS] = { "idle_gaps", TL_CT_JSON, "", 0 },
+	[TL_COL_TRACE_IDLE_NOISE_US] =
+	    { "trace_idle_noise_us", TL_CT_US, "µs", 1 },
+	[TL_COL_TRACE_IDLE_NOISE_COUNT] =
+	    { "trace_idle_noise_count", TL_CT_INT, "", 1 },
+	[TL_COL_TRACE_PYTHON_FRAMES] =
+	    { "trace_python_frames", TL_CT_INT, "", 1 },
 	[TL_COL_ITERATION_SOURCE] = { "iteration_source", TL_CT_TEXT, "", 0 },
 	[TL_COL_CONTEXT_REQUESTS] = { "context_requests", TL_CT_INT, "", 1 },
 	[TL_COL_GENERATION_REQUESTS] = { "generation_requests", TL_CT_INT,
@@ -264,7 +277,11 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	TL_COL_TRACE_GPU_COMPUTE_UNITS, TL_COL_TRACE_GPU_MEMORY_BYTES, \
 	TL_COL_TRACE_GPU_KERNEL_ARCH, \
 	TL_COL_CONTEXT_ARGS, TL_COL_ITERATION, TL_COL_PHASE, \
-	TL_COL_COLLECTIVE
+	TL_COL_COLLECTIVE, TL_COL_STEADY, TL_COL_STEADY_STEPS, \
+	TL_COL_STEADY_TOTAL_US, TL_COL_STEADY_BUSY_US, \
+	TL_COL_STEADY_COMPUTE_US, TL_COL_STEADY_IDLE_US, \
+	TL_COL_IDLE_GAPS, TL_COL_TRACE_IDLE_NOISE_US, \
+	TL_COL_TRACE_IDLE_NOISE_COUNT, TL_COL_TRACE_PYTHON_FRAMES
 #define ARGS \
 	TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES, TL_COL_INPUT_STRIDES, \
 	TL_COL_CONCRETE_INPUTS

@@ -411,6 +411,146 @@ moe(const struct tl_trace *t, const struct tl_rows *rows,
 	}
 }
 
+#define SHAPE_MAX 8
+
+/*
+ * Shape k (0-based) of a JSON array of shapes into d: its rank, or -1
+ * when it is not an array of integers.
+ */
+static int
+shape_at(const struct tl_json *j, int k, int64_t *d)
+{
+	int tok = 1, i, n, e;
+	const char *s;
+	size_t len;
+
+	if (tl_json_type(j, 0) != TL_J_ARRAY || tl_json_size(j, 0) <= k)
+		return -1;
+	while (k-- > 0)
+		tok = tl_json_next(j, tok);
+	if (tl_json_type(j, tok) != TL_J_ARRAY ||
+	    (n = tl_json_size(j, tok)) > SHAPE_MAX)
+		return -1;
+	for (i = 0, e = tok + 1; i < n; i++, e = tl_json_next(j, e)) {
+		s = tl_json_text(j, e, &len);
+		if (tl_json_type(j, e) != TL_J_PRIM ||
+		    tl_parse_i64(s, len, &d[i]) != 0)
+			return -1;
+	}
+	return n;
+}
+
+/* Shape k of the JSON text s; the rank or -1. */
+static int
+shape_of(const char *s, int k, int64_t *d)
+{
+	struct tl_json j;
+	const char *err;
+	int n = -1;
+
+	tl_json_init(&j);
+	if (tl_json_parse(&j, s, strlen(s), &err) > 0)
+		n = shape_at(&j, k, d);
+	tl_json_free(&j);
+	return n;
+}
+
+/* 1 if the concrete inputs (JSON text) record stride, argument 3. */
+static int
+has_stride(const char *s)
+{
+	struct tl_json j;
+	const char *err;
+	size_t len;
+	int tok = 1, k, r = 0;
+
+	tl_json_init(&j);
+	if (tl_json_parse(&j, s, strlen(s), &err) > 0 &&
+	    tl_json_type(&j, 0) == TL_J_ARRAY && tl_json_size(&j, 0) > 3) {
+		for (k = 0; k < 3; k++)
+			tok = tl_json_next(&j, tok);
+		(void)tl_json_text(&j, tok, &len);
+		r = !(tl_json_type(&j, tok) == TL_J_STRING && len == 0);
+	}
+	tl_json_free(&j);
+	return r;
+}
+
+/*
+ * The op after event top on its thread: its next sibling cpu_op, or for a
+ * root the first root cpu_op of its thread that starts when it ends.
+ */
+static int
+next_op(const struct tl_trace *t, int top)
+{
+	const struct tl_event *e = &t->ev[top];
+	int64_t end = e->ts + e->dur;
+	size_t i;
+	int best = -1;
+
+	if (e->parent >= 0) {
+		for (i = (size_t)e->sibling; (int)i >= 0;
+		    i = (size_t)t->ev[i].sibling)
+			if (t->ev[i].kind == TL_EV_CPU_OP)
+				return (int)i;
+		return -1;
+	}
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *c = &t->ev[i];
+
+		if (c->kind == TL_EV_CPU_OP && (c->flags & TL_F_ROOT) &&
+		    c->thread == e->thread && c->ts >= end &&
+		    (best < 0 || c->ts < t->ev[best].ts))
+			best = (int)i;
+	}
+	return best;
+}
+
+/*
+ * A convolution whose trace does not record its stride (no concrete
+ * inputs): its output shape is the input of the op that consumes it, the
+ * next op on its thread after the convolution call (aten::conv2d, ...),
+ * when that op's first input has the convolution's rank, batch and the
+ * weight's output channels.  The model checks the rest.
+ */
+static void
+conv_out(const struct tl_trace *t, const struct tl_row *r, struct tl_jbuf *b)
+{
+	struct tl_args a, ca;
+	int64_t x[SHAPE_MAX], w[SHAPE_MAX], o[SHAPE_MAX];
+	int top = r->op, nx, nxt, k;
+
+	tl_ev_args(t, &t->ev[r->op], &a);
+	if (a.concrete != 0 && has_stride(tl_str(t->str, a.concrete)))
+		return;
+	if (a.dims == 0 ||
+	    (nx = shape_of(tl_str(t->str, a.dims), 0, x)) < 3 ||
+	    shape_of(tl_str(t->str, a.dims), 1, w) != nx)
+		return;
+	while (t->ev[top].parent >= 0 &&
+	    t->ev[t->ev[top].parent].kind == TL_EV_CPU_OP &&
+	    strncmp(tl_ev_name(t, &t->ev[t->ev[top].parent]), "aten::conv",
+	    10) == 0)
+		top = t->ev[top].parent;
+	if ((nxt = next_op(t, top)) < 0)
+		return;
+	tl_ev_args(t, &t->ev[nxt], &ca);
+	if (ca.dims == 0 || shape_of(tl_str(t->str, ca.dims), 0, o) != nx ||
+	    o[0] != x[0] || o[1] != w[0])
+		return;
+	for (k = 2; k < nx; k++)
+		if (o[k] < 1)
+			return;
+	member(b, "conv_out");
+	tl_jb_lit(b, "[");
+	for (k = 0; k < nx; k++) {
+		if (k > 0)
+			tl_jb_lit(b, ",");
+		tl_jb_int(b, o[k]);
+	}
+	tl_jb_lit(b, "]");
+}
+
 void
 tl_context_args(const struct tl_trace *t, const struct tl_steps *s,
     const struct tl_rows *rows, const struct tl_row *r, struct tl_jbuf *b)
@@ -428,6 +568,8 @@ tl_context_args(const struct tl_trace *t, const struct tl_steps *s,
 	if (strncmp(name, "pseudo_op::moe_triton_unfused_", 30) == 0 &&
 	    strstr(name, "finalize") == NULL)
 		moe(t, rows, r, b);
+	if (strcmp(name, "aten::convolution") == 0 && r->name == NULL)
+		conv_out(t, r, b);
 	if (o != NULL && s->n > 0 && (strcmp(o->model, "paged_attn") == 0 ||
 	    strcmp(o->extra_model, "paged_attn") == 0) &&
 	    (st = tl_step_of(t, s, r->op)) >= 0)

@@ -464,14 +464,16 @@ progress(struct tl_input *in)
 	in->shown_at = t;
 	in->shown = 1;
 	at = in->size > 0 ? lseek(in->fd, 0, SEEK_CUR) : -1;
+	/* The file name as any message has it: control characters escaped. */
+	fprintf(stderr, "\r%s: ", tl_progname());
+	tl_put_clean(stderr, in->name, strlen(in->name));
 	if (at >= 0)
-		fprintf(stderr, "\r%s: %s: %lld of %lld MB read (%d %%)\033[K",
-		    tl_progname(), in->name, (long long)(at / 1000000),
+		fprintf(stderr, ": %lld of %lld MB read (%d %%)\033[K",
+		    (long long)(at / 1000000),
 		    (long long)(in->size / 1000000),
 		    (int)((double)at * 100 / (double)in->size));
 	else
-		fprintf(stderr, "\r%s: %s: %llu MB of JSON read\033[K",
-		    tl_progname(), in->name,
+		fprintf(stderr, ": %llu MB of JSON read\033[K",
 		    (unsigned long long)(in->done / 1000000));
 }
 

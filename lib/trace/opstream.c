@@ -3,12 +3,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/hashmap.h"
+#include "common/idxsort.h"
 #include "common/pool.h"
 #include "common/util.h"
 #include "stream/optable.h"
 #include "trace/callstack.h"
 #include "trace/collective.h"
 #include "trace/context.h"
+#include "trace/culprit.h"
 #include "trace/iter.h"
 #include "trace/kernclass.h"
 #include "trace/opstream.h"
@@ -143,7 +146,195 @@ struct rowctx {
 	struct tl_steps steps;
 	struct tl_iters it;
 	struct tl_colls colls;
+	struct tl_culprits cul;
+	/* the steady-state window (iter.h), when the trace has iterations */
+	int has_steady;
+	struct tl_timeline stl;	/* its timeline */
+	unsigned char *oneoff;	/* by row: a one-time cost (warm-up) */
 };
+
+/*
+ * One-time costs: the first instance of an op signature (name, shapes,
+ * dtypes, strides) whose host time inside the op before its first launch
+ * is at least ONEOFF_NS and at least ONEOFF_X times the median of its
+ * later instances (autotuning, library initialisation, lazy loading,
+ * compilation).
+ */
+#define ONEOFF_NS 1000000
+#define ONEOFF_X 10
+
+/* Host time of row r inside its op before its first launch call, or -1. */
+static int64_t
+pre_launch(const struct tl_trace *t, const struct tl_rows *rows,
+    const struct tl_row *r)
+{
+	const struct tl_event *g;
+	int64_t d;
+
+	if (r->ngpu == 0)
+		return -1;
+	g = &t->ev[tl_row_gpu(rows, r)[0]];
+	if (g->parent < 0 || (t->ev[g->parent].kind != TL_EV_RUNTIME &&
+	    t->ev[g->parent].kind != TL_EV_DRIVER))
+		return -1;
+	d = t->ev[g->parent].ts - t->ev[r->op].ts;
+	return d >= 0 ? d : -1;
+}
+
+static unsigned char *
+one_offs(const struct tl_trace *t, const struct tl_rows *rows)
+{
+	unsigned char *v = tl_calloc(rows->n + 1, 1);
+	struct tl_map first;	/* signature -> its first row + 1 */
+	int64_t *pre = tl_malloc((rows->n + 1) * sizeof(*pre));
+	int32_t *next = tl_malloc((rows->n + 1) * sizeof(*next));
+	int32_t *last = tl_malloc((rows->n + 1) * sizeof(*last));
+	int64_t *tmp = tl_malloc((rows->n + 1) * sizeof(*tmp));
+	size_t i;
+
+	tl_map_init(&first);
+	for (i = 0; i < rows->n; i++) {
+		const struct tl_row *r = &rows->v[i];
+		const struct tl_event *e = &t->ev[r->op];
+		struct tl_args a;
+		int64_t *f;
+
+		next[i] = last[i] = -1;
+		pre[i] = pre_launch(t, rows, r);
+		if (pre[i] < 0 || r->kind == TL_ROW_PSEUDO ||
+		    r->kind == TL_ROW_GRAPH)
+			continue;
+		tl_ev_args(t, e, &a);
+		f = tl_map_get(&first, (uint64_t)e->name << 32 | a.dims,
+		    (uint64_t)a.types << 32 | a.strides);
+		if (f == NULL) {
+			tl_map_put(&first, (uint64_t)e->name << 32 | a.dims,
+			    (uint64_t)a.types << 32 | a.strides, (int64_t)i);
+			last[i] = (int32_t)i;
+		} else {
+			next[last[*f]] = (int32_t)i;
+			last[*f] = (int32_t)i;
+		}
+	}
+	for (i = 0; i < rows->n; i++) {
+		size_t n = 0;
+		int32_t k;
+
+		/* The first instances: their chain's last is set. */
+		if (pre[i] < ONEOFF_NS || last[i] < 0 || next[i] < 0)
+			continue;
+		for (k = next[i]; k >= 0; k = next[k])
+			tmp[n++] = pre[k];
+		if (pre[i] >= (int64_t)ONEOFF_X * tl_kth_i64(tmp, n, n / 2))
+			v[i] = 1;
+	}
+	tl_map_free(&first);
+	free(pre);
+	free(next);
+	free(last);
+	free(tmp);
+	return v;
+}
+
+
+/*
+ * The row's steady flag (1: in the steady-state window and no one-time
+ * cost) and the window's step count and timeline; empty without
+ * iterations.
+ */
+static void
+steady_cols(struct tl_opstream *os, const struct rowctx *c,
+    const struct tl_row *r)
+{
+	long x;
+	int k;
+
+	if (!c->has_steady) {
+		for (k = 0; k < 6; k++)
+			tl_w_empty(os->w);
+		return;
+	}
+	x = tl_iters_of(&c->it, c->t, r->op);
+	tl_w_int(os->w, x >= 0 && c->it.v[x].steady &&
+	    !c->oneoff[r - c->rows->v]);
+	tl_w_int(os->w, (int64_t)(c->it.hi - c->it.lo));
+	tl_w_us(os->w, c->stl.total);
+	tl_w_us(os->w, c->stl.busy);
+	tl_w_us(os->w, c->stl.compute);
+	tl_w_us(os->w, c->stl.idle);
+}
+
+/* The listed idle gaps that row r's GPU events end (trace/culprit.h). */
+static void
+idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
+    const struct tl_row *r)
+{
+	const struct tl_trace *t = c->t;
+	const int *gpu = tl_row_gpu(c->rows, r);
+	const struct tl_idlegap *g;
+	int k, n = 0;
+	uint32_t i;
+
+	tl_jb_reset(&os->jb);
+	for (k = 0; k < r->ngpu; k++) {
+		const struct tl_event *e;
+
+		if ((g = tl_culprits_gap(&c->cul, gpu[k])) == NULL)
+			continue;
+		e = &t->ev[gpu[k]];
+		tl_jb_lit(&os->jb, n++ ? ",{\"ts\":" : "[{\"ts\":");
+		tl_jb_us(&os->jb, g->start);
+		tl_jb_lit(&os->jb, ",\"offset\":");
+		tl_jb_us(&os->jb, g->start - c->cul.first_ts);
+		tl_jb_lit(&os->jb, ",\"dur\":");
+		tl_jb_us(&os->jb, g->len);
+		tl_jb_lit(&os->jb, ",\"step\":");
+		if (g->step == TL_NONE)
+			tl_jb_lit(&os->jb, "null");
+		else
+			tl_jb_int(&os->jb, g->step);
+		tl_jb_lit(&os->jb, ",\"device\":");
+		tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, e)));
+		tl_jb_lit(&os->jb, ",\"stream\":");
+		if (e->stream == TL_NONE)
+			tl_jb_lit(&os->jb, "null");
+		else
+			tl_jb_int(&os->jb, e->stream);
+		tl_jb_lit(&os->jb, ",\"uid\":");
+		tl_jb_int(&os->jb, e->uid);
+		if (g->launch >= 0) {
+			const struct tl_event *l = &t->ev[g->launch];
+
+			tl_jb_lit(&os->jb, ",\"pid\":");
+			tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, l)));
+			tl_jb_lit(&os->jb, ",\"tid\":");
+			tl_jb_str(&os->jb, tl_str(t->str, tl_ev_tid(t, l)));
+		}
+		tl_jb_lit(&os->jb, ",\"culprits\":[");
+		for (i = 0; i < g->np; i++) {
+			const struct tl_cpiece *p = &c->cul.piece[g->p0 + i];
+
+			tl_jb_lit(&os->jb, i ? ",{\"kind\":" : "{\"kind\":");
+			tl_jb_str(&os->jb, tl_ckind_names[p->kind]);
+			tl_jb_lit(&os->jb, ",\"name\":");
+			tl_jb_str(&os->jb, p->name);
+			tl_jb_lit(&os->jb, ",\"context\":");
+			tl_jb_str(&os->jb, p->context);
+			tl_jb_lit(&os->jb, ",\"dur\":");
+			tl_jb_us(&os->jb, p->ns);
+			if (p->thread >= 0) {
+				tl_jb_lit(&os->jb, ",\"tid\":");
+				tl_jb_str(&os->jb, tl_str(t->str,
+				    t->threads[p->thread].tid));
+			}
+			tl_jb_lit(&os->jb, "}");
+		}
+		tl_jb_lit(&os->jb, "]}");
+	}
+	if (n > 0)
+		tl_jb_lit(&os->jb, "]");
+	tl_w_mem(os->w, os->jb.s, os->jb.n);
+}
 
 /* Row r of the op stream, with the module columns when cs != NULL. */
 static void
@@ -210,6 +401,20 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	}
 	tl_coll_json(&c->colls, t, rows, (size_t)(r - rows->v), &os->jb);
 	tl_w_mem(os->w, os->jb.s, os->jb.n);
+	steady_cols(os, c, r);
+	if (os->no_culprits) {
+		tl_w_empty(os->w);
+		tl_w_empty(os->w);
+		tl_w_empty(os->w);
+	} else {
+		idle_gaps_json(os, c, r);
+		tl_w_us(os->w, c->cul.noise_ns);
+		tl_w_int(os->w, c->cul.noise_count);
+	}
+	if (t->thread_py != NULL || t->npy > 0)
+		tl_w_int(os->w, (int64_t)t->npy);
+	else
+		tl_w_empty(os->w);
 	if (cs != NULL) {
 		tl_module_of(cs, r->op, &os->jb);
 		tl_w_mem(os->w, os->jb.s, os->jb.n);
@@ -329,8 +534,8 @@ rows_par(struct tl_opstream *os, const struct rowctx *c,
 
 void
 tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
-    const struct tl_rows *rows, const struct tl_timeline *tl,
-    struct tl_callstack *cs)
+    const struct tl_window *win, const struct tl_rows *rows,
+    const struct tl_timeline *tl, struct tl_callstack *cs)
 {
 	struct rowctx c;
 	size_t i;
@@ -341,12 +546,31 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	tl_steps_find(t, &c.steps);
 	tl_iters_find(t, &c.it);
 	tl_colls_find(t, rows, &c.colls);
+	if (os->no_culprits)
+		memset(&c.cul, 0, sizeof(c.cul));
+	else
+		tl_culprits_find(t, win, &c.it, &c.cul);
+	tl_iters_steady(&c.it, TL_STEADY_STEPS);
+	c.has_steady = c.it.n > 0 && c.it.hi > c.it.lo;
+	c.oneoff = NULL;
+	if (c.has_steady) {
+		struct tl_window sw;
+
+		sw.on = 1;
+		sw.start = c.it.v[c.it.lo].ts;
+		sw.end = c.it.v[c.it.hi - 1].end > sw.start ?
+		    c.it.v[c.it.hi - 1].end : sw.start + 1;
+		tl_timeline(t, &sw, TL_ALL_DEVICES, 0, &c.stl);
+		c.oneoff = one_offs(t, rows);
+	}
 	if (os->threads > 1 && rows->n > 2 * CHUNK)
 		rows_par(os, &c, cs, os->threads);
 	else
 		for (i = 0; i < rows->n; i++)
 			w_row(os, &c, &rows->v[i], cs);
 	tl_colls_free(&c.colls);
+	tl_culprits_free(&c.cul);
+	free(c.oneoff);
 	tl_iters_free(&c.it);
 	tl_steps_free(&c.steps);
 }
@@ -526,7 +750,7 @@ tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
 		tl_rollup(t, win, &rows);
 	if (stack)
 		cs = tl_callstack_new(t);
-	tl_os_rows(os, t, &rows, tl, cs);
+	tl_os_rows(os, t, win, &rows, tl, cs);
 	n = rows.n;
 	tl_callstack_free(cs);
 	tl_rows_free(&rows);

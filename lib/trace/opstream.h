@@ -29,6 +29,7 @@ struct tl_opstream {
 	 * order (the output is the same); <= 1: the calling thread.
 	 */
 	int threads;
+	int no_culprits;	/* leave idle_gaps and the noise columns empty */
 };
 
 /*
@@ -51,9 +52,12 @@ size_t tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
 void tl_os_timelines(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_window *win, const struct tl_timeline *tl,
     int per_device, int unlinked);
-/* Rows of the op stream (module and call_stack too when cs != NULL). */
+/*
+ * Rows of the op stream (module and call_stack too when cs != NULL), with
+ * the idle gaps of the window's GPU events (trace/culprit.h).
+ */
 void tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
-    const struct tl_rows *rows, const struct tl_timeline *tl,
+    const struct tl_window *win, const struct tl_rows *rows, const struct tl_timeline *tl,
     struct tl_callstack *cs);
 /* The eight timeline rows of device ("all" for the pooled one). */
 void tl_os_timeline(struct tl_opstream *os, const struct tl_trace *t,

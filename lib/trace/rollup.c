@@ -18,8 +18,10 @@ struct ctx {
 	uint8_t *covered;	/* bit set: GPU event already in a row */
 	uint8_t *model_below;	/* bit set: a cpu_op strictly below has a
 				   model and GPU work */
-	int *stack;
+	int *stack;		/* collect()'s */
 	size_t cap;
+	int *walk;		/* visit()'s: the next child at each level */
+	size_t capwalk;
 };
 
 static int
@@ -247,20 +249,37 @@ is_leaf_launcher(const struct tl_trace *t, int op, int depth)
 	return 0;
 }
 
+/*
+ * The cpu_ops with work named name strictly below i, counted up to 2
+ * (the caller asks only whether there is exactly one).  A walk with a
+ * stack of its own: the input decides how deep the tree is.
+ */
 static int
 count_named(const struct tl_trace *t, int i, const char *name)
 {
-	int ch, n = 0;
+	int *st = NULL, n = 0;
+	size_t sp = 0, cap = 0;
 
-	for (ch = t->ev[i].child; ch >= 0; ch = t->ev[ch].sibling) {
-		const struct tl_event *e = &t->ev[ch];
+	tl_grow(&st, &cap, 1, sizeof(*st));
+	st[sp++] = t->ev[i].child;
+	while (sp > 0 && n < 2) {
+		int ch = st[sp - 1];
+		const struct tl_event *e;
 
+		if (ch < 0) {
+			sp--;
+			continue;
+		}
+		e = &t->ev[ch];
+		st[sp - 1] = e->sibling;
 		if (e->kind != TL_EV_CPU_OP)
 			continue;
 		if (work(e) > 0 && strcmp(tl_ev_name(t, e), name) == 0)
 			n++;
-		n += count_named(t, ch, name);
+		tl_grow(&st, &cap, sp + 1, sizeof(*st));
+		st[sp++] = e->child;
 	}
+	free(st);
 	return n;
 }
 
@@ -370,34 +389,64 @@ split(struct ctx *c, int op)
 	return made;
 }
 
+/*
+ * Op's rows: 1 if the walk goes on into its children.  Pre-order, the
+ * children in sibling order.
+ */
+static int
+visit_one(struct ctx *c, int op)
+{
+	const struct tl_trace *t = c->t;
+	const struct tl_event *e = &t->ev[op];
+	int fwd;
+
+	if (e->kind != TL_EV_CPU_OP || work(e) == 0)
+		return 0;
+	if (split(c, op))
+		return 1;
+	if (has_model(t, op)) {
+		collect(c, op, TL_ROW_MODEL, -1);
+		return 0;
+	}
+	if ((fwd = sole_backward(t, op)) >= 0 && !bit(c->model_below, op)) {
+		collect(c, op, TL_ROW_BWD, fwd);
+		return 0;
+	}
+	if (!bit(c->model_below, op) && is_leaf_launcher(t, op, 0)) {
+		collect(c, op, TL_ROW_LEAF, -1);
+		return 0;
+	}
+	return 1;
+}
+
+/*
+ * The rows of op's tree, without recursion (a trace may nest ops a
+ * million deep): c->walk holds, per level, the next child to visit.
+ */
 static void
 visit(struct ctx *c, int op)
 {
 	const struct tl_trace *t = c->t;
-	const struct tl_event *e = &t->ev[op];
-	int fwd, ch;
+	size_t sp = 0;
 
-	if (e->kind != TL_EV_CPU_OP || work(e) == 0)
+	if (!visit_one(c, op))
 		return;
-	if (split(c, op)) {
-		for (ch = e->child; ch >= 0; ch = t->ev[ch].sibling)
-			visit(c, ch);
-		return;
+	tl_grow(&c->walk, &c->capwalk, 1, sizeof(*c->walk));
+	c->walk[sp++] = t->ev[op].child;
+	while (sp > 0) {
+		int ch = c->walk[sp - 1];
+
+		if (ch < 0) {
+			sp--;
+			continue;
+		}
+		c->walk[sp - 1] = t->ev[ch].sibling;
+		if (visit_one(c, ch)) {
+			tl_grow(&c->walk, &c->capwalk, sp + 1,
+			    sizeof(*c->walk));
+			c->walk[sp++] = t->ev[ch].child;
+		}
 	}
-	if (has_model(t, op)) {
-		collect(c, op, TL_ROW_MODEL, -1);
-		return;
-	}
-	if ((fwd = sole_backward(t, op)) >= 0 && !bit(c->model_below, op)) {
-		collect(c, op, TL_ROW_BWD, fwd);
-		return;
-	}
-	if (!bit(c->model_below, op) && is_leaf_launcher(t, op, 0)) {
-		collect(c, op, TL_ROW_LEAF, -1);
-		return;
-	}
-	for (ch = e->child; ch >= 0; ch = t->ev[ch].sibling)
-		visit(c, ch);
 }
 
 static int
@@ -565,6 +614,7 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	free(c.covered);
 	free(c.model_below);
 	free(c.stack);
+	free(c.walk);
 	sort_rows(t, rows);
 }
 

@@ -1618,7 +1618,8 @@ op_before(const struct reader *r, size_t i, uint32_t th, int64_t ts)
 
 /*
  * 1 if frame f is kept: an nn.Module frame (module paths are whole for
- * every op), or one a cpu_op read so far starts in.  *finger is where
+ * every op), one long enough to own part of an idle gap (culprit.h), or
+ * one a cpu_op read so far starts in.  *finger is where
  * the previous frame's search ended: a thread's frames mostly come in
  * start order, so the search gallops on from there when it can (a finger
  * search), and is a plain binary search otherwise.
@@ -1638,7 +1639,8 @@ frame_used(struct reader *r, const struct tl_pyframe *f, size_t *finger)
 	if (r->pymod[f->name] == 0)
 		r->pymod[f->name] = strncmp(tl_str(t->pystr, f->name),
 		    "nn.Module: ", 11) == 0 ? 1 : 2;
-	if (r->pymod[f->name] == 1)
+	if (r->pymod[f->name] == 1 || (f->dur >= TL_CULPRIT_FRAME_NS &&
+	    !r->o->no_culprit_frames))
 		return 1;
 	/* The first host event at or after f, in [lo, hi). */
 	if (*finger > 0 && *finger <= hi &&
@@ -1668,13 +1670,15 @@ frame_used(struct reader *r, const struct tl_pyframe *f, size_t *finger)
 
 /*
  * TL_PY_CONTEXT: drop the frames read since the last pruning that are not
- * nn.Module frames and in which no cpu_op read so far starts, and
+ * nn.Module frames, are shorter than TL_CULPRIT_FRAME_NS and in which no
+ * cpu_op read so far starts, and
  * remember their span on their thread.  Kineto writes a trace's frames
  * after its cpu_ops, so a frame left with none never gets one; a cpu_op
  * that starts in the span of dropped frames all the same (another
  * writer's order) sets r->lost, and the reading is done again keeping
  * them all.  What is kept does not depend on the order: the frames of
- * the module paths, and all the frames around every cpu_op.
+ * the module paths, the long frames, and all the frames around every
+ * cpu_op.
  */
 static void
 prune(struct reader *r)

@@ -26,6 +26,15 @@
  */
 #define TL_TIME_MAX ((int64_t)1 << 62)
 
+/*
+ * The idle gaps that trace/culprit.h lists are at least TL_GAP_NOISE_NS
+ * long (shorter ones are summed, not listed); TL_PY_CONTEXT keeps the
+ * Python frames at least TL_CULPRIT_FRAME_NS long, which may own part of
+ * such a gap.
+ */
+#define TL_GAP_NOISE_NS 10000
+#define TL_CULPRIT_FRAME_NS 10000
+
 enum tl_kind {
 	TL_EV_CPU_OP,		/* cat cpu_op (Operator in old traces) */
 	TL_EV_RUNTIME,		/* cuda_runtime */
@@ -162,9 +171,11 @@ enum {
 	 */
 	TL_PY_ALL,
 	/*
-	 * Keep the frames around host events, as long as that can be told
-	 * while reading, else all; a malformed frame is skipped, as with
-	 * TL_PY_SKIP (the default: module context costs little).
+	 * Keep the nn.Module frames, the frames around host events, as
+	 * long as that can be told while reading, else all, and the frames
+	 * of at least TL_CULPRIT_FRAME_NS (idle culprits); a malformed
+	 * frame is skipped, as with TL_PY_SKIP (the default: module context
+	 * and culprits cost little).
 	 */
 	TL_PY_CONTEXT
 };
@@ -199,6 +210,11 @@ struct tl_trace_opts {
 	 * tests: both readings must give the same trace).
 	 */
 	int tokenise;
+	/*
+	 * TL_PY_CONTEXT: do not keep the frames of at least
+	 * TL_CULPRIT_FRAME_NS for the idle culprits (none are wanted).
+	 */
+	int no_culprit_frames;
 };
 
 struct tl_trace {

@@ -52,6 +52,17 @@ if [ -d "$SHARED/traces" ]; then
 	done
 fi
 
+# Deep seeds (issue 34): 3000 cpu_ops nested on one thread (what fits
+# in fuzz_trace's -max_len), for the walks of the call tree.
+awk -v n=3000 'BEGIN {
+	print "{\"traceEvents\":["
+	for (i = 0; i < n; i++)
+		printf "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":%d},\n", i, 2 * (n - i)
+	printf "{\"ph\":\"X\",\"cat\":\"cuda_runtime\",\"name\":\"cudaLaunchKernel\",\"pid\":1,\"tid\":1,\"ts\":%d,\"dur\":1,\"args\":{\"correlation\":1}},\n", n
+	printf "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\",\"pid\":0,\"tid\":7,\"ts\":%d,\"dur\":5,\"args\":{\"correlation\":1}}\n", n + 1
+	print "]}"
+}' > "$ct/seed-deep-nested-ops.json"
+
 # Stream seeds: the bad streams, and op streams of the trace seeds (TSV,
 # CSV, launcher view, with the perf columns), cut to 60 lines.
 for f in tests/bad/stream/*.tsv tests/bad/stream/*.csv; do
@@ -149,6 +160,21 @@ done | sort -u | while IFS= read -r e; do
 	n=$((n + 1))
 	[ -n "$e" ] && printf '%s' "$e" > "$ce/seed-$n"
 done
+
+# Deep formulas (issue 34): parentheses, signs, '?:' and function
+# arguments nested past the parser's limit, within fuzz_expr's -max_len.
+awk 'BEGIN {
+	for (i = 0; i < 1500; i++) { o = o "("; c = c ")" }
+	printf "%s1%s", o, c > "'"$ce"'/seed-deep-parens"
+	for (i = 0; i < 1000; i++) s = s "-!"
+	printf "%s1", s > "'"$ce"'/seed-deep-signs"
+	o = c = ""
+	for (i = 0; i < 600; i++) { o = o "1?"; c = c ":1" }
+	printf "%s1%s", o, c > "'"$ce"'/seed-deep-branches"
+	o = c = ""
+	for (i = 0; i < 500; i++) { o = o "min(1,"; c = c ")" }
+	printf "%s1%s", o, c > "'"$ce"'/seed-deep-calls"
+}'
 
 # Table seeds (fuzz_tables): a byte for the kind (0 ops, 1 rules, 2
 # models, 3 GPUs, 4 GPU map), then the file: the built-in tables, the bad

@@ -75,7 +75,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			tl_opsigs_read(&side[k], fz_path[k]);
 			o.hw[k] = tl_compare_gpu(&side[k], (h >> (4 + k)) & 1 ?
 			    NULL : gpus[(h >> (6 + 2 * k)) & 3], k == 0 ?
-			    "--ref-hw" : "--target-hw");
+			    "--ref-hw" : "--target-hw", 0);
 		}
 		fz_armed = 0;
 		tl_compare_ops(&side[0], &side[1], &o, &w);

@@ -16,6 +16,7 @@
 #include "common/tsv.h"
 #include "common/util.h"
 #include "model/family.h"
+#include "model/roofline.h"
 #include "model/model_file.h"
 #include "stream/optable.h"
 #include "stream/schema.h"
@@ -49,7 +50,7 @@ static long
 run(const char *text, int group, int no_baseline)
 {
 	struct tl_effopts o = { NULL, TL_ROOF_ACHIEVABLE, 100, 1,
-	    { 80, 60, 40 }, group, no_baseline };
+	    { 80, 60, 40 }, TL_PEAK_TOL_PCT, group, no_baseline };
 	static struct tl_efficiency *e;
 	static FILE *fp;
 	char *files[1] = { in };

@@ -1,5 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 #include <stdint.h>
+#include <string.h>
 
 #include "model/expr.h"
 #include "model/opargs.h"
@@ -90,5 +91,53 @@ main(void)
 	CHECK(ev("9223372036854775807 + 2 / 3") == INT64_MAX);
 	CHECK(tl_expr_check("numel(0, 1, 2)", err, sizeof(err)) < 0);
 	tl_opargs_free(&o);
+	/*
+	 * Nesting the input controls: 80 parentheses evaluate, 50 000 (or
+	 * as many unary minus signs or '?:' branches) end in an error, not
+	 * in a stack overflow (issue 34).
+	 */
+	{
+		static char deep[300001];
+		size_t i, k = 0;
+
+		for (i = 0; i < 80; i++)
+			deep[k++] = '(';
+		deep[k++] = '7';
+		for (i = 0; i < 80; i++)
+			deep[k++] = ')';
+		deep[k] = '\0';
+		CHECK(ev(deep) == 7);
+		k = 0;
+		for (i = 0; i < 50000; i++)
+			deep[k++] = '(';
+		deep[k++] = '1';
+		for (i = 0; i < 50000; i++)
+			deep[k++] = ')';
+		deep[k] = '\0';
+		CHECK(ev(deep) == -999);
+		CHECK(strstr(err_of(deep), "nested too deep") != NULL);
+		CHECK(tl_expr_check(deep, err, sizeof(err)) < 0);
+		for (i = 0; i < 100000; i++)
+			deep[i] = i % 2 ? '!' : '-';
+		strcpy(deep + 100000, "1");
+		CHECK(strstr(err_of(deep), "nested too deep") != NULL);
+		for (k = 0, i = 0; i < 40000; i++) {
+			memcpy(deep + k, "1?", 2);
+			k += 2;
+		}
+		strcpy(deep + k, "1");
+		for (i = 0; i < 40000; i++)
+			memcpy(deep + k + 1 + 2 * i, ":1", 3);
+		CHECK(strstr(err_of(deep), "nested too deep") != NULL);
+		for (i = 0, k = 0; i < 30000; i++) {
+			memcpy(deep + k, "min(1,", 6);
+			k += 6;
+		}
+		deep[k++] = '1';
+		for (i = 0; i < 30000; i++)
+			deep[k++] = ')';
+		deep[k] = '\0';
+		CHECK(strstr(err_of(deep), "nested too deep") != NULL);
+	}
 	return unit_done("test_expr");
 }

@@ -212,14 +212,32 @@ shapes(void)
 	CHECK(strstr(p.params.s, "\"dilation\":[2],") != NULL);
 
 	/*
-	 * conv3d, defaults from empty fields: x (1,2,4,4,4), w (3,2,2,2,2):
+	 * conv3d, one value per list: x (1,2,4,4,4), w (3,2,2,2,2):
 	 * out (1,3,3,3,3) = 81; 81·2·16 FLOPs, (128 + 48 + 81)·4 bytes.
 	 */
 	exact("conv", 0, "aten::convolution",
 	    "[[1,2,4,4,4],[3,2,2,2,2],[],[],[],[],[],[],[]]",
-	    "['float','float']", "", 2592, 1028);
+	    "['float','float']",
+	    "['','','','[1]','[0]','[1]','False','[0]','1']", 2592, 1028);
 	CHECK(strstr(p.params.s, "\"stride\":[1,1,1],\"padding\":[0,0,0]")
 	    != NULL);
+	/*
+	 * No guessed argument: empty fields are arguments the trace does not
+	 * record, so the same call without them has no counts ...
+	 */
+	fails("conv", 0, "aten::convolution",
+	    "[[1,2,4,4,4],[3,2,2,2,2],[],[],[],[],[],[],[]]",
+	    "['float','float']", "", "does not record stride, padding, "
+	    "dilation, transposed");
+	/* ... unless the output shape is known (context conv_out). */
+	CHECK(tl_opargs_parse(&o, "aten::convolution",
+	    "[[1,2,4,4,4],[3,2,2,2,2],[],[],[],[],[],[],[]]",
+	    "[\"float\",\"float\"]", "", "", NULL) == 0);
+	CHECK(tl_opargs_set_ctx(&o, "{\"conv_out\":[1,3,3,3,3]}", NULL) == 0);
+	CHECK(tl_perf_run(&o, "conv", 0, &p) == 0 && p.has_flops &&
+	    p.flops == 2592 && p.has_bytes && p.bytes == 1028);
+	CHECK(strstr(p.params.s, "\"stride\"") == NULL);
+	CHECK(tl_opargs_set_ctx(&o, "", NULL) == 0);
 
 	/* Unknown dtype: FLOPs still counted, bytes unknown. */
 	exact("conv", 0, "aten::convolution", DF("10,64,56,56", "64,64,3,3"),
@@ -255,24 +273,27 @@ bad(void)
 		    "stride" },
 		{ "conv", "aten::convolution", X7, "", "['','','','[]']",
 		    "stride" },
-		{ "conv", "aten::convolution", X7, "", "['','','','[0, 0]']",
+		{ "conv", "aten::convolution", X7, "",
+		    "['','','','[0, 0]','[0, 0]','[1, 1]','False','[0, 0]','1']",
 		    "bad stride" },
 		{ "conv", "aten::convolution", X7, "",
 		    "['','','','','[1, 1]x']", "padding" },
 		{ "conv", "aten::convolution", X7, "",
 		    "['','','','','','','maybe']", "transposed" },
 		{ "conv", "aten::convolution", X7, "",
-		    "['','','','','','','','','0']", "groups" },
+		    "['','','','[1, 1]','[0, 0]','[1, 1]','False','[0, 0]','0']",
+		    "groups" },
 		{ "conv", "aten::convolution", X7, "",
 		    "['','','','','','','','','two']", "groups" },
 		{ "conv", "aten::convolution", DF("1,1,2,2", "1,1,5,5"), "",
-		    "", "not positive" },
+		    CF("1, 1", "0, 0"), "not positive" },
 		{ "conv", "aten::convolution", DF("1,-1,7,7", "1,1,3,3"), "",
-		    "", "negative" },
+		    CF("1, 1", "0, 0"), "negative" },
 		{ "conv", "aten::convolution", X7, "",
 		    "['','','','[99999999999999999999]']", "stride" },
 		{ "conv", "aten::convolution", DF("4000000000,4000000000,7,7",
-		    "4000000000,4000000000,3,3"), "", "", "overflow" },
+		    "4000000000,4000000000,3,3"), "", CF("1, 1", "0, 0"),
+		    "overflow" },
 		{ "conv_bwd", "aten::convolution_backward",
 		    DB("1,1,5,5", "1,1,7,7", "1,1,3,3"), "",
 		    CB("1, 1", "0, 0", "True, True, Perhaps"), "output_mask" },

@@ -69,6 +69,48 @@ UNSUPPORTED_TEXT = ("not implemented for", "Could not run",
                     "expected scalar type", "mixed dtype")
 
 
+# The operators this runner may call, one per line of allowed_ops.tsv
+# beside it (share/tl/replay/allowed_ops.tsv of tl): tensor computations only.
+# Any other op is refused, whatever the IR says: an op that reads or
+# writes files, sockets, processes or the environment, or changes global
+# settings, is never called.
+ALLOWED_FILE = "allowed_ops.tsv"
+
+
+def allowed_ops(here):
+    """The allow-list beside the runner; empty when it cannot be read."""
+    ops = set()
+    try:
+        with open(os.path.join(here, ALLOWED_FILE)) as f:
+            header = None
+            for line in f:
+                line = line.rstrip("\r\n")
+                if not line or line.startswith("#"):
+                    continue
+                if header is None:
+                    header = line.split("\t").index("op")
+                    continue
+                ops.add(line.split("\t")[header])
+    except (OSError, ValueError, IndexError):
+        return set()
+    return ops
+
+
+def shown(text):
+    """Trace text for the terminal: control characters (escape sequences,
+    newlines) and backslashes as Python escapes, so that an op name or a
+    reason from the IR can neither move the cursor nor forge a line."""
+    out = []
+    for c in str(text):
+        if c == "\\":
+            out.append("\\\\")
+        elif " " <= c < "\x7f" or c > "\x9f":
+            out.append(c)
+        else:
+            out.append("\\x%02x" % ord(c))
+    return "".join(out)
+
+
 class Unsupported(Exception):
     """This PyTorch or device cannot replay the op."""
 
@@ -568,6 +610,12 @@ def replay(entry, opts):
            "checksum": None, "ref_checksum": None, "notes": [], "call": None}
     idx = entry["index"]
     seed = opts.seed + idx
+    if entry.get("refused") or entry["op"] not in opts.allowed:
+        res["status"] = "refused"
+        res["reason"] = "%s" % (
+            entry.get("refused") or "not on the runner's allow-list of "
+            "tensor computations (%s)" % ALLOWED_FILE)
+        return res
     flops = (entry.get("perf") or {}).get("flops")
     want_ref = not opts.no_ref and not (
         opts.ref_max_gflop is not None and flops is not None and
@@ -682,7 +730,15 @@ def selected(entry, want):
 CPU_MAX_GFLOP = 100
 
 STATUS_WORD = {"ok": "ok", "unsupported": "unsupported here",
-               "skipped": "skipped", "failed": "FAIL"}
+               "skipped": "skipped", "failed": "FAIL", "refused": "refused"}
+
+
+def rng_devices(device):
+    """The devices whose random generators torch.random.fork_rng saves."""
+    if not device.startswith("cuda"):
+        return []
+    d = torch.device(device)
+    return [d.index if d.index is not None else torch.cuda.current_device()]
 
 
 def main():
@@ -736,6 +792,10 @@ def main():
     if not isinstance(ir, list):
         sys.stderr.write("replay.py: %s: not a JSON list\n" % opts.ir)
         return 2
+    opts.allowed = allowed_ops(here)
+    if not opts.allowed:
+        print("replay.py: %s: missing or empty beside the runner: every op "
+              "is refused" % ALLOWED_FILE)
     want = [w for o in opts.op for w in o.split(",") if w]
     todo = [e for e in ir if selected(e, want)]
     if want and not todo:
@@ -750,31 +810,35 @@ def main():
               "(--max-gflop)" % opts.max_gflop)
     rows = []
     for e in todo:
-        r = replay(e, opts)
+        # The op's random draws (dropout, normal_) are undone: no op
+        # leaves the generators' state changed.
+        with torch.random.fork_rng(devices=rng_devices(opts.device)):
+            r = replay(e, opts)
         obs = (e.get("kernel_time_us") or {}).get("mean")
         line = "%3d  %-16s %-40s trace %10s  replay %10s" % (
-            e["index"], STATUS_WORD[r["status"]], e["op"],
+            e["index"], STATUS_WORD[r["status"]], shown(e["op"]),
             fmt(obs, "%.3f"), fmt(r["replayed_us"], "%.3f"))
         if r["checksum"] is not None:
             line += "  sum|x| %.6g" % r["checksum"]
         print(line)
         if r["reason"]:
-            print("       %s" % r["reason"])
+            print("       %s" % shown(r["reason"]))
         if opts.verbose:
             if r["call"] is not None:
                 print("       schema: %s" % r["call"].schema)
             for n in r["notes"]:
-                print("       note: %s" % n)
+                print("       note: %s" % shown(n))
         sys.stdout.flush()
         rows.append((e, r, obs))
     n = {k: sum(1 for _, r, _ in rows if r["status"] == k)
          for k in STATUS_WORD}
-    print("%d ok, %d unsupported here, %d skipped, %d failed"
-          % (n["ok"], n["unsupported"], n["skipped"], n["failed"]))
+    print("%d ok, %d unsupported here, %d skipped, %d failed, %d refused"
+          % (n["ok"], n["unsupported"], n["skipped"], n["failed"],
+             n["refused"]))
     for e, r, _ in rows:
-        if r["status"] == "unsupported":
-            print("unsupported here: %d %s: %s"
-                  % (e["index"], e["op"], r["reason"]))
+        if r["status"] in ("unsupported", "refused"):
+            print("%s: %d %s: %s" % (STATUS_WORD[r["status"]], e["index"],
+                                     shown(e["op"]), shown(r["reason"])))
     if opts.results:
         with open(opts.results, "w") as f:
             f.write("index\top\toverload\tstatus\tobserved_us\treplayed_us"

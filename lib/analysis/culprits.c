@@ -1,0 +1,487 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/culprits.h"
+#include "common/json.h"
+#include "common/jsonw.h"
+
+/* A known culprit whose gaps average under this is eager overhead. */
+#define SMALL_GAP_NS 50000
+
+static const char *const kcols[TL_KC_N] = {
+	"key", "kind", "match", "when", "title", "action"
+};
+
+void
+tl_fidle_init(struct tl_fidle *d)
+{
+	memset(d, 0, sizeof(*d));
+	tl_strmap_init(&d->keys);
+}
+
+int
+tl_fidle_known(struct tl_fidle *d, const char *path)
+{
+	if (tl_known_load(&d->known, tl_default_culprits, "culprits.tsv", path,
+	    kcols, TL_KC_N, TL_KC_N) < 0)
+		return -1;
+	d->loaded = 1;
+	return 0;
+}
+
+static void
+add_step(int64_t **v, size_t *n, size_t *cap, int64_t s)
+{
+	if (s == TL_FNONE)
+		return;
+	/* Rows come in host order: the last step is usually the same. */
+	if (*n > 0 && (*v)[*n - 1] == s)
+		return;
+	tl_grow(v, cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = s;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort and count the distinct steps. */
+static long long
+distinct(int64_t *v, size_t n)
+{
+	size_t i, k = 0;
+
+	qsort(v, n, sizeof(*v), cmp_i64);
+	for (i = 0; i < n; i++)
+		if (k == 0 || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return (long long)k;
+}
+
+static struct tl_fidletr *
+trace_at(struct tl_fidle *d, int tr)
+{
+	if ((size_t)tr >= d->ntr) {
+		size_t old = d->ntr, cap = d->ntr;
+
+		tl_grow(&d->tr, &cap, (size_t)tr + 1, sizeof(*d->tr));
+		memset(d->tr + old, 0, (cap - old) * sizeof(*d->tr));
+		for (; old < cap; old++) {
+			d->tr[old].frames = -1;
+			d->tr[old].first_step = TL_FNONE;
+			d->tr[old].largest.step = TL_FNONE;
+			d->tr[old].largest.stream = TL_FNONE;
+		}
+		d->ntr = cap;
+	}
+	return &d->tr[tr];
+}
+
+/* A string token, unescaped, in a new allocation. */
+static char *
+jstr(const struct tl_json *j, int t)
+{
+	size_t n;
+	const char *s;
+	char *out;
+
+	if (t < 0 || tl_json_type(j, t) != TL_J_STRING) {
+		out = tl_malloc(1);
+		out[0] = '\0';
+		return out;
+	}
+	s = tl_json_text(j, t, &n);
+	out = tl_malloc(n + 1);
+	out[tl_json_unescape(out, s, n)] = '\0';
+	return out;
+}
+
+/* A number of µs as ns, or an integer: 0, or -1 when not one. */
+static int
+jus(const struct tl_json *j, int t, int64_t *ns)
+{
+	size_t n;
+	const char *s;
+
+	if (t < 0 || tl_json_type(j, t) != TL_J_PRIM)
+		return -1;
+	s = tl_json_text(j, t, &n);
+	return tl_parse_us_ns(s, n, ns) < 0 ? -1 : 0;
+}
+
+static int64_t
+jint(const struct tl_json *j, int t)
+{
+	int64_t ns;
+
+	/* Whole numbers only: an integer is ns / 1000 of its µs reading. */
+	if (jus(j, t, &ns) < 0 || ns % 1000 != 0)
+		return TL_FNONE;
+	return ns / 1000;
+}
+
+static void
+where_free(struct tl_fwhere *w)
+{
+	free(w->device);
+	free(w->pid);
+	free(w->tid);
+	w->device = w->pid = w->tid = NULL;
+}
+
+static void
+where_copy(struct tl_fwhere *dst, const struct tl_fwhere *src)
+{
+	where_free(dst);
+	*dst = *src;
+	dst->device = tl_strdup(src->device);
+	dst->pid = tl_strdup(src->pid);
+	dst->tid = tl_strdup(src->tid);
+}
+
+static int
+piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
+    const struct tl_fwhere *w, int warm)
+{
+	static const char *const keys[5] = {
+		"kind", "name", "context", "dur", "tid"
+	};
+	int v[5], added;
+	char *kind, *name, *ctx, *tid;
+	struct tl_jbuf key = { NULL, 0, 0 };
+	struct tl_fculprit *c;
+	int64_t ns, idx;
+
+	if (tl_json_type(j, p) != TL_J_OBJECT)
+		return -1;
+	tl_json_members(j, p, keys, 5, v);
+	if (jus(j, v[3], &ns) < 0 || ns < 0)
+		return -1;
+	kind = jstr(j, v[0]);
+	name = jstr(j, v[1]);
+	ctx = jstr(j, v[2]);
+	tid = jstr(j, v[4]);
+	tl_jb_int(&key, tr);
+	tl_jb_raw(&key, "\x1f", 1);
+	tl_jb_raw(&key, kind, strlen(kind) + 1);
+	tl_jb_raw(&key, name, strlen(name) + 1);
+	tl_jb_raw(&key, ctx, strlen(ctx) + 1);
+	tl_jb_raw(&key, tid, strlen(tid) + 1);
+	tl_jb_raw(&key, warm ? "w" : "s", 1);
+	idx = tl_strmap_add(&d->keys, key.s, key.n, &added);
+	tl_jb_free(&key);
+	if (added) {
+		tl_grow(&d->c, &d->cap, d->n + 1, sizeof(*d->c));
+		c = &d->c[d->n++];
+		memset(c, 0, sizeof(*c));
+		c->tr = tr;
+		c->kind = kind;
+		c->name = name;
+		c->context = ctx;
+		c->tid = tid;
+		c->known = -1;
+		c->piece_ns = -1;
+		c->warm = warm;
+	} else {
+		c = &d->c[idx];
+		free(kind);
+		free(name);
+		free(ctx);
+		free(tid);
+	}
+	c->ns += ns;
+	if (warm)
+		c->warm_ns += ns;
+	c->gaps++;
+	c->gap_ns += w->len_ns;
+	add_step(&c->steps, &c->nst, &c->capst, w->step);
+	if (ns > c->piece_ns) {
+		c->piece_ns = ns;
+		where_copy(&c->where, w);
+	}
+	{
+		struct tl_fidletr *t = &d->tr[tr];
+
+		if (strcmp(c->kind, "none") == 0)
+			t->none_ns += ns;
+		else if (strcmp(c->kind, "launch") == 0)
+			t->launch_ns += ns;
+		else if (strcmp(c->kind, "no_launch") == 0)
+			t->nolaunch_ns += ns;
+		else {
+			t->host_ns += ns;
+			if (warm)
+				t->warm_host_ns += ns;
+		}
+	}
+	return 0;
+}
+
+void
+tl_fidle_steady(struct tl_fidle *d, int tr, long long steps, int64_t total,
+    int64_t busy, int64_t compute, int64_t idle)
+{
+	struct tl_fidletr *t = trace_at(d, tr);
+
+	t->has_steady = 1;
+	t->steady_steps = steps;
+	t->steady_total_ns = total;
+	t->steady_busy_ns = busy;
+	t->steady_compute_ns = compute;
+	t->steady_idle_ns = idle;
+}
+
+int
+tl_fidle_row(struct tl_fidle *d, int tr, const char *json, int64_t noise_ns,
+    long long noise, long long frames, int64_t iteration, int steady)
+{
+	static const char *const keys[9] = {
+		"ts", "offset", "dur", "step", "device", "stream", "pid", "tid",
+		"culprits"
+	};
+	struct tl_fidletr *t = trace_at(d, tr);
+	struct tl_json j;
+	const char *err;
+	int g, k, n, rc = 0;
+
+	add_step(&t->iters, &t->nit, &t->capit, iteration);
+	if (json == NULL || noise_ns < 0)
+		return 0;	/* no culprits: an older or --no-culprits stream */
+	t->has = 1;
+	t->noise_ns = noise_ns;
+	t->noise = noise;
+	if (frames >= 0)
+		t->frames = frames;
+	if (iteration != TL_FNONE && (t->first_step == TL_FNONE ||
+	    iteration < t->first_step))
+		t->first_step = iteration;
+	if (json[0] == '\0')
+		return 0;
+	tl_json_init(&j);
+	if (tl_json_parse(&j, json, strlen(json), &err) < 1 ||
+	    tl_json_type(&j, 0) != TL_J_ARRAY) {
+		tl_json_free(&j);
+		return -1;
+	}
+	n = tl_json_size(&j, 0);
+	for (k = 0, g = 1; k < n && rc == 0; k++, g = tl_json_next(&j, g)) {
+		struct tl_fwhere w;
+		int v[9], p, i, np;
+
+		if (tl_json_type(&j, g) != TL_J_OBJECT) {
+			rc = -1;
+			break;
+		}
+		tl_json_members(&j, g, keys, 9, v);
+		memset(&w, 0, sizeof(w));
+		if (jus(&j, v[0], &w.ts_ns) < 0 ||
+		    jus(&j, v[1], &w.offset_ns) < 0 ||
+		    jus(&j, v[2], &w.len_ns) < 0 || w.len_ns < 0 || v[8] < 0 ||
+		    tl_json_type(&j, v[8]) != TL_J_ARRAY) {
+			rc = -1;
+			break;
+		}
+		w.step = jint(&j, v[3]);
+		w.stream = jint(&j, v[5]);
+		w.device = jstr(&j, v[4]);
+		w.pid = jstr(&j, v[6]);
+		w.tid = jstr(&j, v[7]);
+		t->listed++;
+		t->listed_ns += w.len_ns;
+		if (steady == 0) {
+			t->warm++;
+			t->warm_ns += w.len_ns;
+		}
+		add_step(&t->steps, &t->nst, &t->capst, w.step);
+		if (w.step != TL_FNONE && (t->first_step == TL_FNONE ||
+		    w.step < t->first_step))
+			t->first_step = w.step;
+		if (w.len_ns > t->largest.len_ns ||
+		    t->largest.device == NULL)
+			where_copy(&t->largest, &w);
+		np = tl_json_size(&j, v[8]);
+		for (i = 0, p = v[8] + 1; i < np && rc == 0; i++,
+		    p = tl_json_next(&j, p))
+			rc = piece(d, tr, &j, p, &w, steady == 0);
+		where_free(&w);
+	}
+	tl_json_free(&j);
+	return rc;
+}
+
+static int
+cmp_culprit(const void *a, const void *b)
+{
+	const struct tl_fculprit *x = a, *y = b;
+	int c;
+
+	if (x->tr != y->tr)
+		return x->tr < y->tr ? -1 : 1;
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	if ((c = strcmp(x->context, y->context)) != 0)
+		return c;
+	if ((c = strcmp(x->kind, y->kind)) != 0)
+		return c;
+	if ((c = strcmp(x->tid, y->tid)) != 0)
+		return c;
+	return x->warm - y->warm;
+}
+
+int
+tl_fidle_is_host(const struct tl_fculprit *x)
+{
+	return strcmp(x->kind, "none") != 0 && strcmp(x->kind, "launch") != 0 &&
+	    strcmp(x->kind, "no_launch") != 0;
+}
+
+/* The first known row that matches culprit x, or -1. */
+static long
+match(const struct tl_fidle *d, const struct tl_fculprit *x)
+{
+	const struct tl_fidletr *t = &d->tr[x->tr];
+	size_t i;
+
+	for (i = 0; i < d->known.n; i++) {
+		const char *when = tl_known_get(&d->known, i, TL_KC_WHEN);
+		const char *m = tl_known_get(&d->known, i, TL_KC_MATCH);
+
+		if (!tl_known_match(tl_known_get(&d->known, i, TL_KC_KIND),
+		    x->kind))
+			continue;
+		if (m[0] != '\0' && !tl_known_match(m, x->name) &&
+		    !tl_known_match(m, x->context))
+			continue;
+		if (strcmp(when, "first") == 0 && !(t->has_steady ? x->warm :
+		    x->all_first && t->nsteps >= 2))
+			continue;
+		if (strcmp(when, "small") == 0 && (x->gaps < 2 ||
+		    x->gap_ns / x->gaps >= SMALL_GAP_NS))
+			continue;
+		return (long)i;
+	}
+	return -1;
+}
+
+void
+tl_fidle_finish(struct tl_fidle *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->ntr; i++) {
+		d->tr[i].nst = (size_t)(d->tr[i].nsteps =
+		    distinct(d->tr[i].steps, d->tr[i].nst));
+		d->tr[i].nit = (size_t)(d->tr[i].niters =
+		    distinct(d->tr[i].iters, d->tr[i].nit));
+	}
+	for (i = 0; i < d->n; i++) {
+		struct tl_fculprit *x = &d->c[i];
+		const struct tl_fidletr *t = &d->tr[x->tr];
+
+		x->nst = (size_t)(x->nsteps = distinct(x->steps, x->nst));
+		x->all_first = t->first_step != TL_FNONE && x->nst == 1 &&
+		    x->steps[0] == t->first_step;
+		x->known = d->loaded ? match(d, x) : -1;
+	}
+	qsort(d->c, d->n, sizeof(*d->c), cmp_culprit);
+	tl_strmap_free(&d->keys);
+	tl_strmap_init(&d->keys);
+}
+
+const char *
+tl_fidle_kfield(const struct tl_fidle *d, const struct tl_fculprit *x, int c)
+{
+	return x->known < 0 ? "" : tl_known_get(&d->known, (size_t)x->known,
+	    c);
+}
+
+void
+tl_fidle_free(struct tl_fidle *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		free(d->c[i].kind);
+		free(d->c[i].name);
+		free(d->c[i].context);
+		free(d->c[i].tid);
+		free(d->c[i].steps);
+		where_free(&d->c[i].where);
+	}
+	free(d->c);
+	for (i = 0; i < d->ntr; i++) {
+		free(d->tr[i].steps);
+		free(d->tr[i].iters);
+		where_free(&d->tr[i].largest);
+	}
+	free(d->tr);
+	tl_strmap_free(&d->keys);
+	tl_known_free(&d->known);
+	memset(d, 0, sizeof(*d));
+}
+
+static int
+cmp_delta(const void *a, const void *b)
+{
+	const struct tl_fidlecmp *x = a, *y = b;
+	int64_t dx = x->ns[1] - x->ns[0], dy = y->ns[1] - y->ns[0];
+	int c;
+
+	if (dx < 0)
+		dx = -dx;
+	if (dy < 0)
+		dy = -dy;
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	if ((c = strcmp(x->c->name, y->c->name)) != 0)
+		return c;
+	return strcmp(x->c->context, y->c->context);
+}
+
+size_t
+tl_fidle_compare(const struct tl_fidle *ref, const struct tl_fidle *tgt,
+    struct tl_fidlecmp **out)
+{
+	const struct tl_fidle *side[2] = { ref, tgt };
+	struct tl_fidlecmp *v = NULL;
+	struct tl_strmap keys;
+	struct tl_jbuf key = { NULL, 0, 0 };
+	size_t n = 0, cap = 0, i;
+	int s, added;
+
+	tl_strmap_init(&keys);
+	for (s = 0; s < 2; s++)
+		for (i = 0; i < side[s]->n; i++) {
+			const struct tl_fculprit *x = &side[s]->c[i];
+			int64_t k;
+
+			tl_jb_reset(&key);
+			tl_jb_raw(&key, x->kind, strlen(x->kind) + 1);
+			tl_jb_raw(&key, x->name, strlen(x->name) + 1);
+			tl_jb_raw(&key, x->context, strlen(x->context) + 1);
+			tl_jb_raw(&key, x->tid, strlen(x->tid) + 1);
+			tl_jb_raw(&key, x->warm ? "w" : "s", 1);
+			k = tl_strmap_add(&keys, key.s, key.n, &added);
+			if (added) {
+				tl_grow(&v, &cap, n + 1, sizeof(*v));
+				memset(&v[n], 0, sizeof(*v));
+				v[n].c = x;
+				n++;
+			}
+			v[k].ns[s] += x->ns;
+			v[k].gaps[s] += x->gaps;
+		}
+	tl_jb_free(&key);
+	tl_strmap_free(&keys);
+	if (n > 0)
+		qsort(v, n, sizeof(*v), cmp_delta);
+	*out = v;
+	return n;
+}

@@ -1,0 +1,140 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_CULPRITS_H
+#define TL_CULPRITS_H
+
+/*
+ * Idle culprits of an op stream: the pieces of the idle gaps that
+ * tl-parse wrote in the idle_gaps column (tl-format(5)), summed per trace
+ * and culprit (kind, name, context), ranked by the idle they cover, and
+ * matched against the known culprits (share/tl/culprits.tsv, or a user's
+ * table through lib/stream/known.h): what they are and what to do.  No
+ * text beyond the table's: lib/render renders them.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/strmap.h"
+#include "common/util.h"
+#include "stream/known.h"
+
+/* The known-culprit table's columns. */
+enum {
+	TL_KC_KEY, TL_KC_KIND, TL_KC_MATCH, TL_KC_WHEN, TL_KC_TITLE,
+	TL_KC_ACTION, TL_KC_N
+};
+
+/* Where a gap is, for a trace viewer. */
+struct tl_fwhere {
+	int64_t ts_ns, offset_ns, len_ns;	/* the gap */
+	int64_t step;		/* TL_FNONE when none */
+	int64_t stream;		/* TL_FNONE when unknown */
+	char *device, *pid, *tid;	/* "" when unknown */
+};
+
+#define TL_FNONE INT64_MIN
+
+struct tl_fculprit {
+	int tr;			/* its trace (f->tr) */
+	char *kind, *name, *context, *tid;	/* tid: another thread's */
+	int64_t ns;		/* the idle it covers */
+	long long gaps;		/* gaps with a piece of it */
+	int64_t gap_ns;		/* those gaps' summed length */
+	long long nsteps;	/* distinct steps of those gaps */
+	int all_first;		/* every gap in the trace's first step */
+	int64_t piece_ns;	/* its largest piece, at where */
+	int64_t warm_ns;	/* its part in warm-up gaps (steady 0) */
+	int warm;		/* it is the warm-up part of a culprit: the
+				   warm-up gaps' pieces are culprits apart */
+	struct tl_fwhere where;
+	long known;		/* row of the known table, -1 none */
+	/* scratch: the steps seen */
+	int64_t *steps;
+	size_t nst, capst;
+};
+
+/* A trace's idle as tl-parse listed it. */
+struct tl_fidletr {
+	int has;		/* the stream has the idle_gaps column */
+	int64_t listed_ns;	/* summed length of the listed gaps */
+	long long listed;
+	int64_t noise_ns;	/* trace_idle_noise_us */
+	long long noise;
+	long long frames;	/* trace_python_frames; -1 unknown */
+	int64_t first_step;	/* the smallest step; TL_FNONE none */
+	long long nsteps;	/* distinct steps of the gaps */
+	int64_t host_ns;	/* idle covered by host events (not none,
+				   launch, no_launch) */
+	int64_t none_ns, launch_ns, nolaunch_ns;
+	struct tl_fwhere largest;	/* the longest gap */
+	/* the steady-state window (tl-parse's steady columns) */
+	int has_steady;
+	long long steady_steps;
+	int64_t steady_total_ns, steady_busy_ns, steady_compute_ns,
+	    steady_idle_ns;
+	/* the listed gaps of warm-up rows (steady 0) */
+	int64_t warm_ns;
+	long long warm;
+	int64_t warm_host_ns;	/* their host culprits' part */
+	int64_t *steps;
+	size_t nst, capst;
+	long long niters;	/* distinct iterations of the rows */
+	int64_t *iters;
+	size_t nit, capit;
+};
+
+struct tl_fidle {
+	struct tl_fculprit *c;	/* ranked: by trace, then ns desc */
+	size_t n, cap;
+	struct tl_fidletr *tr;	/* by trace */
+	size_t ntr;
+	struct tl_strmap keys;
+	struct tl_known known;
+	int loaded;		/* known is loaded */
+};
+
+/* The built-in table (share/tl/culprits.tsv, compiled in). */
+extern const char tl_default_culprits[];
+
+void tl_fidle_init(struct tl_fidle *d);
+/*
+ * Load the known culprits: the built-in table and the user's FILE (NULL
+ * none).  0, or -1 after printing "prog: FILE:LINE: what".
+ */
+int tl_fidle_known(struct tl_fidle *d, const char *path);
+/*
+ * Add one row's idle columns for trace tr: the idle_gaps JSON (NULL when
+ * the stream lacks the column), the noise sum (-1 when empty: no
+ * culprits were computed) and count, the Python frame
+ * count (-1 unknown), the row's iteration (TL_FNONE none) and steady flag
+ * (1, 0 warm-up, -1 unknown).  -1 when the JSON is not idle_gaps' format.
+ */
+int tl_fidle_row(struct tl_fidle *d, int tr, const char *json, int64_t noise_ns,
+    long long noise, long long frames, int64_t iteration, int steady);
+/* Trace tr's steady-state window: its steps and timeline (ns). */
+void tl_fidle_steady(struct tl_fidle *d, int tr, long long steps,
+    int64_t total, int64_t busy, int64_t compute, int64_t idle);
+/* Rank the culprits and match them with the known table. */
+void tl_fidle_finish(struct tl_fidle *d);
+void tl_fidle_free(struct tl_fidle *d);
+/* The known row's field c (TL_KC_*) of culprit x, or "" when unknown. */
+const char *tl_fidle_kfield(const struct tl_fidle *d,
+    const struct tl_fculprit *x, int c);
+/* 1 if culprit x is host activity (kind cpu_op, annotation, python, sync). */
+int tl_fidle_is_host(const struct tl_fculprit *x);
+
+/* A culprit on both sides of a comparison. */
+struct tl_fidlecmp {
+	const struct tl_fculprit *c;	/* its name, kind, context */
+	int64_t ns[2];		/* the idle it covers: reference, target */
+	long long gaps[2];
+};
+
+/*
+ * The culprits of two analyses (all their traces) matched by kind, name,
+ * context and thread, by the size of their change, largest first, into
+ * *out (malloc'd); returns how many.
+ */
+size_t tl_fidle_compare(const struct tl_fidle *ref, const struct tl_fidle *tgt,
+    struct tl_fidlecmp **out);
+
+#endif

@@ -1,0 +1,687 @@
+/* See LICENSE file for copyright and license details. */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/idxsort.h"
+#include "common/interval.h"
+#include "common/util.h"
+#include "trace/culprit.h"
+#include "trace/timeline.h"
+
+const char *const tl_ckind_names[7] = {
+	"none", "cpu_op", "annotation", "python", "sync", "launch",
+	"no_launch"
+};
+
+/*
+ * The runtime and driver calls that block the host until the GPU (or a
+ * copy) is done: CUDA runtime and driver API, HIP.
+ */
+static const char *const sync_calls[] = {
+	"cudaStreamSynchronize", "cudaDeviceSynchronize",
+	"cudaEventSynchronize", "cudaMemcpy", "cudaMemcpy2D",
+	"cuStreamSynchronize", "cuCtxSynchronize", "cuEventSynchronize",
+	"hipStreamSynchronize", "hipDeviceSynchronize", "hipEventSynchronize",
+	"hipMemcpy", "hipMemcpyWithStream", "hipMemcpy2D"
+};
+
+/* A host interval of one thread: an event (id >= 0) or a frame (-id - 1). */
+struct hent {
+	int64_t ts, end;
+	int32_t id;
+	int32_t parent;		/* index in the thread's entries, or -1 */
+};
+
+/* [start, end) of a thread's time owned by entry owner. */
+struct seg {
+	int64_t start, end;
+	int32_t owner;
+};
+
+struct hthread {
+	int32_t *id;		/* its events, then its frames (-i - 1) */
+	size_t nid, capid;
+	int built;
+	struct hent *e;		/* by start, longest first */
+	size_t n;
+	struct seg *s;		/* by start */
+	size_t ns, caps;
+};
+
+/* An owner's share of a piece of time. */
+struct share {
+	int32_t owner;
+	int64_t ns;
+};
+
+struct ctx {
+	const struct tl_trace *t;
+	const struct tl_iters *it;
+	struct tl_culprits *c;
+	struct hthread *th;	/* by tl_event.thread */
+	uint8_t *sync;		/* by name id: 0 not yet, 1 no, 2 sync */
+	size_t nsync;
+	int32_t *iterev;	/* the iterations' events, sorted */
+	size_t niterev;
+	struct share *sh;	/* scratch */
+	size_t nsh, capsh;
+	struct tl_ival *sv;	/* a gap's synchronising intervals */
+	size_t nsv, capsv;
+	size_t capgap, cappiece;
+	struct tl_ivals win;	/* the union of the listed gaps */
+};
+
+/* 1 if [s, e) overlaps a listed gap (x->win, merged). */
+static int
+in_gaps(const struct ctx *x, int64_t s, int64_t e)
+{
+	size_t lo = 0, hi = x->win.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->win.v[mid].end <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < x->win.n && x->win.v[lo].start < e;
+}
+
+static int
+cmp_i32(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int
+is_sync(struct ctx *x, const struct tl_event *e)
+{
+	size_t k;
+
+	if (e->name >= x->nsync) {
+		size_t old = x->nsync, cap = x->nsync;
+
+		tl_grow(&x->sync, &cap, (size_t)e->name + 1, 1);
+		x->nsync = cap;
+		memset(x->sync + old, 0, cap - old);
+	}
+	if (x->sync[e->name] == 0) {
+		x->sync[e->name] = 1;
+		for (k = 0; k < sizeof(sync_calls) / sizeof(*sync_calls); k++)
+			if (strcmp(tl_ev_name(x->t, e), sync_calls[k]) == 0)
+				x->sync[e->name] = 2;
+	}
+	return x->sync[e->name] == 2;
+}
+
+static void
+th_add(struct hthread *h, int32_t id)
+{
+	if (h->nid == h->capid)
+		tl_grow(&h->id, &h->capid, h->nid + 1, sizeof(*h->id));
+	h->id[h->nid++] = id;
+}
+
+/*
+ * The host intervals that may own time, by thread: cpu_ops, annotations
+ * other than the iterations' own, synchronising calls, and the Python
+ * frames of the threads.
+ */
+static void
+bucket(struct ctx *x)
+{
+	const struct tl_trace *t = x->t;
+	size_t i, npythr;
+	int32_t *py2ev;
+
+	x->th = tl_calloc(t->nthreads > 0 ? t->nthreads : 1, sizeof(*x->th));
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+
+		switch (e->kind) {
+		case TL_EV_CPU_OP:
+		case TL_EV_ANNOTATION:
+			if (x->niterev > 0 && bsearch(&(int32_t){ (int32_t)i },
+			    x->iterev, x->niterev, sizeof(*x->iterev),
+			    cmp_i32) != NULL)
+				continue;
+			break;
+		case TL_EV_RUNTIME:
+		case TL_EV_DRIVER:
+			if (!is_sync(x, e))
+				continue;
+			break;
+		default:
+			continue;
+		}
+		if (in_gaps(x, e->ts, e->ts + e->dur))
+			th_add(&x->th[e->thread], (int32_t)i);
+	}
+	if (t->thread_py == NULL || t->npy == 0)
+		return;
+	npythr = tl_strtab_count(t->pythr);
+	py2ev = tl_calloc(npythr > 0 ? npythr : 1, sizeof(*py2ev));
+	for (i = 0; i < npythr; i++)
+		py2ev[i] = -1;
+	for (i = t->nthreads; i-- > 0;)
+		if (t->thread_py[i] < npythr)
+			py2ev[t->thread_py[i]] = (int32_t)i;
+	for (i = 0; i < t->npy; i++) {
+		uint32_t p = t->py[i].thread;
+
+		if (p < npythr && py2ev[p] >= 0 && in_gaps(x, t->py[i].ts,
+		    t->py[i].ts + t->py[i].dur))
+			th_add(&x->th[py2ev[p]], -(int32_t)i - 1);
+	}
+	free(py2ev);
+}
+
+static void
+emit(struct hthread *h, int64_t start, int64_t end, int32_t owner)
+{
+	if (end <= start)
+		return;
+	if (h->ns == h->caps)
+		tl_grow(&h->s, &h->caps, h->ns + 1, sizeof(*h->s));
+	h->s[h->ns].start = start;
+	h->s[h->ns].end = end;
+	h->s[h->ns++].owner = owner;
+}
+
+/*
+ * A thread's entries by start (the longer first at equal starts, so an
+ * event encloses those that start with it), their parents, and its time
+ * cut into segments, each owned by the innermost entry open then: the
+ * one that started last.
+ */
+static struct hthread *
+build(struct ctx *x, size_t k)
+{
+	const struct tl_trace *t = x->t;
+	struct hthread *h = &x->th[k];
+	struct hent *tmp;
+	int32_t *idx, *stack;
+	size_t i, j, sp = 0;
+	int64_t pos = 0;
+
+	if (h->built)
+		return h;
+	h->built = 1;
+	h->n = h->nid;
+	if (h->n == 0)
+		return h;
+	tmp = tl_malloc(h->n * sizeof(*tmp));
+	for (i = 0; i < h->n; i++) {
+		int32_t id = h->id[i];
+
+		if (id >= 0) {
+			tmp[i].ts = t->ev[id].ts;
+			tmp[i].end = t->ev[id].ts + t->ev[id].dur;
+		} else {
+			tmp[i].ts = t->py[-id - 1].ts;
+			tmp[i].end = t->py[-id - 1].ts + t->py[-id - 1].dur;
+		}
+		tmp[i].id = id;
+		tmp[i].parent = -1;
+	}
+	idx = tl_malloc(h->n * sizeof(*idx));
+	for (i = 0; i < h->n; i++)
+		idx[i] = (int32_t)i;
+	tl_idxsort(idx, h->n, tmp, sizeof(*tmp), offsetof(struct hent, ts));
+	h->e = tl_malloc(h->n * sizeof(*h->e));
+	for (i = 0; i < h->n; i++) {
+		struct hent v = tmp[idx[i]];
+
+		/* Equal starts: the longer first (insertion, runs are short). */
+		for (j = i; j > 0 && h->e[j - 1].ts == v.ts &&
+		    h->e[j - 1].end < v.end; j--)
+			h->e[j] = h->e[j - 1];
+		h->e[j] = v;
+	}
+	free(idx);
+	free(tmp);
+	free(h->id);
+	h->id = NULL;
+	stack = tl_malloc(h->n * sizeof(*stack));
+	for (i = 0; i <= h->n; i++) {
+		int64_t ts = i < h->n ? h->e[i].ts : INT64_MAX;
+
+		while (sp > 0 && h->e[stack[sp - 1]].end <= ts) {
+			int32_t top = stack[--sp];
+
+			if (h->e[top].end > pos) {
+				emit(h, pos, h->e[top].end, top);
+				pos = h->e[top].end;
+			}
+		}
+		if (i == h->n)
+			break;
+		if (sp > 0)
+			emit(h, pos, ts, stack[sp - 1]);
+		if (pos < ts)
+			pos = ts;
+		h->e[i].parent = sp > 0 ? stack[sp - 1] : -1;
+		stack[sp++] = (int32_t)i;
+	}
+	free(stack);
+	return h;
+}
+
+/* The first segment of h that ends after a. */
+static size_t
+first_seg(const struct hthread *h, int64_t a)
+{
+	size_t lo = 0, hi = h->ns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (h->s[mid].end <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Add owner's share of [a, c) on thread h to the scratch shares. */
+static void
+shares(struct ctx *x, const struct hthread *h, int64_t a, int64_t c)
+{
+	size_t lo = first_seg(h, a);
+
+	for (; lo < h->ns && h->s[lo].start < c; lo++) {
+		int64_t s = h->s[lo].start > a ? h->s[lo].start : a;
+		int64_t e = h->s[lo].end < c ? h->s[lo].end : c;
+
+		if (e <= s)
+			continue;
+		if (x->nsh == x->capsh)
+			tl_grow(&x->sh, &x->capsh, x->nsh + 1, sizeof(*x->sh));
+		x->sh[x->nsh].owner = h->s[lo].owner;
+		x->sh[x->nsh++].ns = e - s;
+	}
+}
+
+static int
+cmp_share(const void *a, const void *b)
+{
+	const struct share *x = a, *y = b;
+
+	return x->owner < y->owner ? -1 : x->owner > y->owner;
+}
+
+/* Sum the scratch shares by owner (sorted by owner). */
+static void
+sum_shares(struct ctx *x)
+{
+	size_t i, n = 0;
+
+	qsort(x->sh, x->nsh, sizeof(*x->sh), cmp_share);
+	for (i = 0; i < x->nsh; i++) {
+		if (n > 0 && x->sh[n - 1].owner == x->sh[i].owner)
+			x->sh[n - 1].ns += x->sh[i].ns;
+		else
+			x->sh[n++] = x->sh[i];
+	}
+	x->nsh = n;
+}
+
+static int
+is_sync_ent(const struct ctx *x, const struct hthread *h, int32_t k)
+{
+	int32_t id = h->e[k].id;
+
+	return id >= 0 && (x->t->ev[id].kind == TL_EV_RUNTIME ||
+	    x->t->ev[id].kind == TL_EV_DRIVER);
+}
+
+static const char *
+ent_name(const struct ctx *x, const struct hthread *h, int32_t k)
+{
+	int32_t id = h->e[k].id;
+
+	return id >= 0 ? tl_ev_name(x->t, &x->t->ev[id]) :
+	    tl_str(x->t->pystr, x->t->py[-id - 1].name);
+}
+
+static int
+ent_kind(const struct ctx *x, const struct hthread *h, int32_t k)
+{
+	int32_t id = h->e[k].id;
+
+	if (id < 0)
+		return TL_CK_PYTHON;
+	switch (x->t->ev[id].kind) {
+	case TL_EV_CPU_OP:
+		return TL_CK_CPU_OP;
+	case TL_EV_ANNOTATION:
+		return TL_CK_ANNOTATION;
+	default:
+		return TL_CK_SYNC;
+	}
+}
+
+/*
+ * Entry k's context: its outermost enclosing entry inside the iteration
+ * [s0, s1) (s1 <= s0: none; then its outermost enclosing cpu_op or
+ * annotation), or itself.
+ */
+static const char *
+context(const struct ctx *x, const struct hthread *h, int32_t k,
+    int64_t s0, int64_t s1)
+{
+	int32_t best = k, p = k;
+
+	while ((p = h->e[p].parent) >= 0) {
+		if (s1 > s0) {
+			if (h->e[p].ts < s0 || h->e[p].end > s1)
+				break;
+			best = p;
+		} else if (h->e[p].id >= 0)
+			best = p;
+	}
+	return ent_name(x, h, best);
+}
+
+static void
+add_piece(struct ctx *x, const char *name, const char *ctxname, int64_t ns,
+    int kind, int thread)
+{
+	struct tl_culprits *c = x->c;
+	struct tl_cpiece *p;
+
+	if (ns <= 0)
+		return;
+	if (c->npiece == x->cappiece)
+		tl_grow(&c->piece, &x->cappiece, c->npiece + 1, sizeof(*p));
+	p = &c->piece[c->npiece++];
+	p->name = name;
+	p->context = ctxname;
+	p->ns = ns;
+	p->kind = (uint8_t)kind;
+	p->thread = thread;
+}
+
+/* The share with the most time (the earliest owner on a tie), or -1. */
+static long
+best_share(const struct ctx *x, int sync, const struct hthread *h)
+{
+	long best = -1;
+	size_t i;
+
+	for (i = 0; i < x->nsh; i++) {
+		if (h != NULL && is_sync_ent(x, h, x->sh[i].owner) != sync)
+			continue;
+		if (best < 0 || x->sh[i].ns > x->sh[best].ns)
+			best = (long)i;
+	}
+	return best;
+}
+
+/*
+ * The synchronising part of a gap on thread k: what the other threads of
+ * the process did meanwhile (the busiest one), the rest to the call.
+ */
+static void
+sync_pieces(struct ctx *x, size_t k, const char *call, const char *callctx,
+    int64_t total, int64_t s0, int64_t s1)
+{
+	const struct tl_trace *t = x->t;
+	size_t o, i, bestth = 0;
+	int64_t bestns = 0;
+	int32_t bestowner = -1;
+
+	for (o = 0; o < t->nthreads; o++) {
+		const struct hthread *h;
+		int64_t sum = 0;
+		long b;
+
+		if (o == k || t->threads[o].pid != t->threads[k].pid ||
+		    x->th[o].nid + x->th[o].n == 0)
+			continue;
+		h = build(x, o);
+		x->nsh = 0;
+		for (i = 0; i < x->nsv; i++)
+			shares(x, h, x->sv[i].start, x->sv[i].end);
+		sum_shares(x);
+		for (i = 0; i < x->nsh; i++)
+			sum += x->sh[i].ns;
+		if (sum > bestns && (b = best_share(x, 0, NULL)) >= 0) {
+			bestns = sum;
+			bestth = o;
+			bestowner = x->sh[b].owner;
+		}
+	}
+	if (bestowner >= 0) {
+		const struct hthread *h = &x->th[bestth];
+
+		add_piece(x, ent_name(x, h, bestowner),
+		    context(x, h, bestowner, s0, s1), bestns,
+		    ent_kind(x, h, bestowner), (int)bestth);
+	}
+	add_piece(x, call, callctx, total - bestns, TL_CK_SYNC, -1);
+}
+
+static int
+cmp_piece(const void *a, const void *b)
+{
+	const struct tl_cpiece *x = a, *y = b;
+
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return x->kind < y->kind ? -1 : x->kind > y->kind;
+}
+
+/* The culprits of gap [a, b) that GPU event next ends. */
+static void
+explain(struct ctx *x, int64_t a, int64_t b, int next)
+{
+	const struct tl_trace *t = x->t;
+	struct tl_culprits *c = x->c;
+	struct tl_idlegap *g;
+	int launch = t->ev[next].parent;
+	int64_t s0 = 0, s1 = 0, l, cut, covered = 0, sync = 0;
+	struct hthread *h;
+	long it, bi;
+	size_t i;
+
+	if (c->ngap == x->capgap)
+		tl_grow(&c->gap, &x->capgap, c->ngap + 1, sizeof(*g));
+	g = &c->gap[c->ngap++];
+	g->start = a;
+	g->len = b - a;
+	g->next = next;
+	g->step = TL_NONE;
+	g->p0 = (uint32_t)c->npiece;
+	if (launch < 0 || (t->ev[launch].kind != TL_EV_RUNTIME &&
+	    t->ev[launch].kind != TL_EV_DRIVER)) {
+		g->launch = -1;
+		add_piece(x, "", "", b - a, TL_CK_NOLAUNCH, -1);
+		g->np = 1;
+		return;
+	}
+	g->launch = launch;
+	if ((it = tl_iters_of(x->it, t, launch)) >= 0) {
+		g->step = x->it->v[it].number;
+		s0 = x->it->v[it].ts;
+		s1 = x->it->v[it].end;
+	}
+	l = t->ev[launch].ts;
+	cut = l < a ? a : l > b ? b : l;
+	h = build(x, t->ev[launch].thread);
+	x->nsh = 0;
+	x->nsv = 0;
+	if (cut > a) {
+		shares(x, h, a, cut);
+		sum_shares(x);
+	}
+	for (i = 0; i < x->nsh; i++)
+		if (is_sync_ent(x, h, x->sh[i].owner))
+			sync += x->sh[i].ns;
+		else
+			covered += x->sh[i].ns;
+	if ((bi = best_share(x, 0, h)) >= 0) {
+		int32_t o = x->sh[bi].owner;
+
+		add_piece(x, ent_name(x, h, o), context(x, h, o, s0, s1),
+		    covered, ent_kind(x, h, o), -1);
+	}
+	add_piece(x, "", "", (cut - a) - covered - sync, TL_CK_NONE, -1);
+	add_piece(x, tl_ev_name(t, &t->ev[launch]), "", b - cut,
+	    TL_CK_LAUNCH, -1);
+	if (sync > 0) {
+		int32_t o = x->sh[best_share(x, 1, h)].owner;
+		const char *call = ent_name(x, h, o);
+		const char *callctx = context(x, h, o, s0, s1);
+		size_t j;
+
+		/* The synchronising intervals, for the other threads. */
+		for (j = first_seg(h, a); j < h->ns && h->s[j].start < cut;
+		    j++) {
+			int64_t s, e;
+
+			if (h->s[j].end <= a || !is_sync_ent(x, h,
+			    h->s[j].owner))
+				continue;
+			s = h->s[j].start > a ? h->s[j].start : a;
+			e = h->s[j].end < cut ? h->s[j].end : cut;
+			if (x->nsv == x->capsv)
+				tl_grow(&x->sv, &x->capsv, x->nsv + 1,
+				    sizeof(*x->sv));
+			x->sv[x->nsv].start = s;
+			x->sv[x->nsv++].end = e;
+		}
+		sync_pieces(x, t->ev[launch].thread, call, callctx, sync, s0,
+		    s1);
+	}
+	g = &c->gap[c->ngap - 1];
+	g->np = (uint32_t)(c->npiece - g->p0);
+	qsort(c->piece + g->p0, g->np, sizeof(*c->piece), cmp_piece);
+}
+
+static int
+cmp_gap(const void *a, const void *b)
+{
+	const struct tl_idlegap *x = a, *y = b;
+
+	return x->next < y->next ? -1 : x->next > y->next;
+}
+
+void
+tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
+    const struct tl_iters *it, struct tl_culprits *c)
+{
+	struct ctx x;
+	uint32_t *dev;
+	int32_t *idx;
+	struct tl_idlegap *pend = NULL;
+	size_t i, d, ndev, n = 0, npend = 0, cappend = 0;
+
+	memset(c, 0, sizeof(*c));
+	memset(&x, 0, sizeof(x));
+	x.t = t;
+	x.it = it;
+	x.c = c;
+	c->first_ts = TL_NONE;
+	for (i = 0; i < t->nev; i++)
+		if (c->first_ts == TL_NONE || t->ev[i].ts < c->first_ts)
+			c->first_ts = t->ev[i].ts;
+	for (i = 0; i < t->npy; i++)
+		if (c->first_ts == TL_NONE || t->py[i].ts < c->first_ts)
+			c->first_ts = t->py[i].ts;
+	idx = tl_malloc((t->nev > 0 ? t->nev : 1) * sizeof(*idx));
+	for (i = 0; i < t->nev; i++)
+		if (TL_IS_GPU(t->ev[i].kind) && (t->ev[i].flags & TL_F_TREE) &&
+		    tl_in_window(t, w, (int)i))
+			idx[n++] = (int32_t)i;
+	if (n == 0) {
+		free(idx);
+		return;
+	}
+	tl_idxsort(idx, n, t->ev, sizeof(*t->ev),
+	    offsetof(struct tl_event, ts));
+	x.iterev = tl_malloc((it->n > 0 ? it->n : 1) * sizeof(*x.iterev));
+	for (i = 0; i < it->n; i++)
+		x.iterev[i] = it->v[i].ev;
+	x.niterev = it->n;
+	qsort(x.iterev, x.niterev, sizeof(*x.iterev), cmp_i32);
+	ndev = tl_timeline_devices(t, &dev);
+	for (d = 0; d < ndev; d++) {
+		int64_t hi = 0;
+		int any = 0;
+
+		for (i = 0; i < n; i++) {
+			const struct tl_event *e = &t->ev[idx[i]];
+
+			if (tl_ev_pid(t, e) != dev[d])
+				continue;
+			if (any && e->ts > hi) {
+				if (e->ts - hi >= TL_GAP_NOISE_NS) {
+					tl_ivals_add(&x.win, hi, e->ts);
+					if (npend == cappend)
+						tl_grow(&pend, &cappend,
+						    npend + 1, sizeof(*pend));
+					pend[npend].start = hi;
+					pend[npend].len = e->ts - hi;
+					pend[npend++].next = idx[i];
+				} else {
+					c->noise_ns += e->ts - hi;
+					c->noise_count++;
+				}
+			}
+			if (!any || e->ts + e->dur > hi)
+				hi = e->ts + e->dur;
+			any = 1;
+		}
+	}
+	/* Only the host events in some gap matter (and their ancestors). */
+	tl_ivals_merge(&x.win);
+	bucket(&x);
+	for (i = 0; i < npend; i++)
+		explain(&x, pend[i].start, pend[i].start + pend[i].len,
+		    pend[i].next);
+	free(pend);
+	tl_ivals_free(&x.win);
+	qsort(c->gap, c->ngap, sizeof(*c->gap), cmp_gap);
+	free(dev);
+	free(idx);
+	for (i = 0; i < t->nthreads; i++) {
+		free(x.th[i].id);
+		free(x.th[i].e);
+		free(x.th[i].s);
+	}
+	free(x.th);
+	free(x.sync);
+	free(x.iterev);
+	free(x.sh);
+	free(x.sv);
+}
+
+void
+tl_culprits_free(struct tl_culprits *c)
+{
+	free(c->gap);
+	free(c->piece);
+	memset(c, 0, sizeof(*c));
+}
+
+const struct tl_idlegap *
+tl_culprits_gap(const struct tl_culprits *c, int i)
+{
+	size_t lo = 0, hi = c->ngap;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->gap[mid].next < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->ngap && c->gap[lo].next == i ? &c->gap[lo] : NULL;
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Check tl-parse's idle gaps and culprits on tests/data/idle/*.json.
+
+    python3 tests/idle.py BINDIR [DATADIR]
+
+The answers come from tests/gen/gen-idle.py, which lays each trace out by
+hand (idle-expect.json): every listed gap's trace ts, offset, length,
+step and pieces, and the summed noise gaps.  Prints ok/FAIL lines; exits
+1 on a failure.
+"""
+import csv
+import json
+import os
+import subprocess
+import sys
+
+
+def rows(tsv):
+    csv.field_size_limit(1 << 30)
+    return list(csv.DictReader(tsv.splitlines(), delimiter="\t",
+                               quoting=csv.QUOTE_NONE))
+
+
+def us(x):
+    return round(float(x), 3)
+
+
+def main():
+    bindir = sys.argv[1]
+    data = sys.argv[2] if len(sys.argv) > 2 else "tests/data/idle"
+    with open(os.path.join(data, "idle-expect.json"), encoding="utf-8") as f:
+        expect = json.load(f)
+    fails = 0
+    for name, want in sorted(expect.items()):
+        out = subprocess.run([os.path.join(bindir, "tl-parse"),
+                              os.path.join(data, name)], check=True,
+                             capture_output=True, text=True).stdout
+        rs = rows(out)
+        if "steady" in want:
+            got = sorted([r["name"], int(r["iteration"]), int(r["steady"])]
+                         for r in rs)
+            ok = got == want["steady"] and all(
+                r["steady_steps"] == "4" for r in rs)
+            print("%s %s: steady flags (one-time cost is warm-up)" %
+                  ("ok" if ok else "FAIL", name))
+            if not ok:
+                fails += 1
+                print("  got  %s\n  want %s" % (got, want["steady"]))
+            continue
+        got = []
+        for r in rs:
+            if r["idle_gaps"]:
+                for g in json.loads(r["idle_gaps"]):
+                    got.append({
+                        "ts": us(g["ts"]), "offset": us(g["offset"]),
+                        "dur": us(g["dur"]), "step": g["step"],
+                        "culprits": sorted([[p["kind"], p["name"],
+                                             p["context"], us(p["dur"]),
+                                             p.get("tid", "")]
+                                            for p in g["culprits"]])})
+        got.sort(key=lambda g: g["ts"])
+        warm = dict((g["ts"], g.pop("warm")) for g in want["gaps"])
+        for g in want["gaps"]:
+            g["culprits"] = sorted(g["culprits"])
+        checks = [
+            ("gaps", got == want["gaps"]),
+            ("noise", us(rs[0]["trace_idle_noise_us"]) == want["noise_us"]
+             and int(rs[0]["trace_idle_noise_count"]) ==
+             want["noise_count"]),
+            ("python frames", int(rs[0]["trace_python_frames"]) ==
+             want["frames"]),
+            # every ns of idle goes to a listed gap or to the noise
+            ("idle = gaps + noise", abs(us(rs[0]["trace_idle_us"]) -
+                                        sum(g["dur"] for g in got) -
+                                        want["noise_us"]) < 1e-6),
+        ]
+        for what, ok in checks:
+            print("%s %s: %s" % ("ok" if ok else "FAIL", name, what))
+            if not ok:
+                fails += 1
+                if what == "gaps":
+                    print("  got  %s\n  want %s" % (json.dumps(got),
+                                                    json.dumps(want["gaps"])))
+        for g in want["gaps"]:
+            g["warm"] = warm[g["ts"]]
+        fails += report(bindir, data, name, want)
+    return 1 if fails else 0
+
+
+def report(bindir, data, name, want):
+    """The rough report's culprit table: each culprit's idle and gaps."""
+    p = subprocess.run(
+        "%s/tl-parse %s | %s/tl-efficiency --hw h100 | "
+        "%s/tl-findings --report rough" % (bindir, os.path.join(data, name),
+                                           bindir, bindir),
+        shell=True, check=True, capture_output=True, text=True).stdout
+    table = p.split("What the host was doing while the GPU waited", 1)[1]
+    table = table.split("\n\n", 2)[1].splitlines()
+    agg = {}
+    for g in want["gaps"]:
+        for kind, cname, ctx, dur, tid in g["culprits"]:
+            k = (kind, cname, ctx, tid, g["warm"])
+            a = agg.setdefault(k, [0, 0])
+            a[0] += dur
+            a[1] += 1
+    fails = 0
+    for (kind, cname, ctx, tid, warm), (dur, gaps) in sorted(agg.items()):
+        ms = "%.3f" % (dur / 1000.0)
+        label = {"none": "no host activity recorded",
+                 "launch": "launch latency: `%s`" % cname,
+                 "sync": "synchronisation wait: `%s`" % cname}.get(
+                     kind, "`%s`" % cname)
+        if warm:
+            label += {"python": " (Python)", "cpu_op": " (CPU op)",
+                      "annotation": " (annotation)"}.get(kind, "")
+            label += ", warm-up"
+        ok = any(("| %s" % label) in r and ("| %s |" % ms) in r and
+                 ("| %d |" % gaps) in r and
+                 (ctx in ("", cname) or ("`%s`" % ctx) in r) for r in table)
+        print("%s %s: report row %s %s ms in %d gaps" %
+              ("ok" if ok else "FAIL", name, label, ms, gaps))
+        fails += not ok
+    return fails
+
+
+if __name__ == "__main__":
+    sys.exit(main())
