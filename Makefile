@@ -31,6 +31,7 @@ LIBOBJ = \
 	lib/analysis/schedule.o \
 	lib/analysis/serving.o \
 	lib/analysis/verdict.o \
+	lib/analysis/xrank.o \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
@@ -86,6 +87,7 @@ LIBOBJ = \
 	lib/render/svgcmp.o \
 	lib/render/svgtime.o \
 	lib/render/svgw.o \
+	lib/render/xreport.o \
 	lib/render/zipw.o \
 	lib/stream/categories_table.o \
 	lib/stream/category.o \
@@ -133,6 +135,7 @@ LIBHDR = \
 	lib/analysis/schedule.h \
 	lib/analysis/serving.h \
 	lib/analysis/verdict.h \
+	lib/analysis/xrank.h \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
@@ -173,6 +176,7 @@ LIBHDR = \
 	lib/render/servreport.h \
 	lib/render/svgchart.h \
 	lib/render/svgw.h \
+	lib/render/xreport.h \
 	lib/render/zipw.h \
 	lib/stream/category.h \
 	lib/stream/kernlist.h \

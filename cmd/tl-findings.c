@@ -23,6 +23,8 @@ static const char usage_str[] =
     "                   [--title TEXT] [--top N] [--bottleneck EFF,SHARE]\n"
     "                   [--critical PCT,EFF] [--high PCT,EFF] [--medium PCT]\n"
     "                   [--replay PCT,EFF] [--utilisation PCT]\n"
+    "                   [--ranks-per-node N] [--net-bandwidth GBS]\n"
+    "                   [--failed FILE]\n"
     "                   [--culprits FILE]\n"
     "                   [--ref FILE --target FILE] [file ...]\n";
 
@@ -58,6 +60,15 @@ static const char help_str[] =
     "      --utilisation P    flag GPU utilisation below P % (default 95)\n"
     "      --culprits FILE    known idle culprits: adds to and overrides\n"
     "                         the built-in table (rows with the same key)\n"
+    "      --ranks-per-node N the job's ranks (GPUs) per node: a collective\n"
+    "                         whose group fits in one node is judged\n"
+    "                         against the GPU's links, others against\n"
+    "                         --net-bandwidth\n"
+    "      --failed FILE      the traces that could not be analysed, one\n"
+    "                         \"TRACE: why\" a line (tl.mk writes it):\n"
+    "                         listed at the top of the report\n"
+    "      --net-bandwidth G  the network's bandwidth per GPU, GB/s in one\n"
+    "                         direction (with --ranks-per-node)\n"
     "      --ref FILE         with a comparison: the reference's op stream,\n"
     "                         whose patterns are compared with the target's\n"
     "      --target FILE      with a comparison: the target's op stream\n"
@@ -154,7 +165,8 @@ pair(const char *s, const char *name, double *v, int n)
 /* Options with a long name only. */
 enum {
 	OPT_CHARTS = 256, OPT_REPORT, OPT_REPLAY, OPT_TITLE, OPT_BOTTLENECK,
-	OPT_MEDIUM, OPT_TOP, OPT_UTILISATION, OPT_REF, OPT_TARGET, OPT_CULPRITS
+	OPT_MEDIUM, OPT_TOP, OPT_UTILISATION, OPT_REF, OPT_TARGET, OPT_CULPRITS,
+	OPT_RANKS_PER_NODE, OPT_NET_BANDWIDTH, OPT_FAILED
 };
 
 int
@@ -165,11 +177,15 @@ main(int argc, char *argv[])
 		{ "charts", required_argument, NULL, OPT_CHARTS },
 		{ "culprits", required_argument, NULL, OPT_CULPRITS },
 		{ "category", required_argument, NULL, 'C' },
+		{ "failed", required_argument, NULL, OPT_FAILED },
 		{ "fail-on", required_argument, NULL, 'F' },
 		{ "high", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "critical", required_argument, NULL, 'K' },
 		{ "medium", required_argument, NULL, OPT_MEDIUM },
+		{ "net-bandwidth", required_argument, NULL, OPT_NET_BANDWIDTH },
+		{ "ranks-per-node", required_argument, NULL,
+		    OPT_RANKS_PER_NODE },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "output", required_argument, NULL, 'o' },
 		{ "report", required_argument, NULL, OPT_REPORT },
@@ -271,6 +287,29 @@ main(int argc, char *argv[])
 			pair(optarg, "utilisation", v, 1);
 			f.utilisation_min = v[0];
 			break;
+		case OPT_RANKS_PER_NODE:
+			pair(optarg, "ranks-per-node", v, 1);
+			if (v[0] < 1 || v[0] > 1e6 || v[0] != (long)v[0]) {
+				tl_warn("--ranks-per-node: expected a whole "
+				    "number from 1");
+				usage(stderr, TL_EXIT_USAGE);
+			}
+			f.ranks_per_node = (long)v[0];
+			break;
+		case OPT_FAILED:
+			free(f.failed);
+			if ((f.failed = tl_slurp(optarg, NULL)) == NULL)
+				tl_die("%s:", optarg);
+			break;
+		case OPT_NET_BANDWIDTH:
+			pair(optarg, "net-bandwidth", v, 1);
+			if (!(v[0] > 0)) {
+				tl_warn("--net-bandwidth: expected a number "
+				    "above 0");
+				usage(stderr, TL_EXIT_USAGE);
+			}
+			f.net_gbs = v[0];
+			break;
 		case 'V':
 			tl_version();
 			break;
@@ -296,6 +335,10 @@ main(int argc, char *argv[])
 	}
 	if ((side[0] == NULL) != (side[1] == NULL)) {
 		tl_warn("--ref and --target go together");
+		usage(stderr, TL_EXIT_USAGE);
+	}
+	if (f.net_gbs > 0 && f.ranks_per_node == 0) {
+		tl_warn("--net-bandwidth goes with --ranks-per-node");
 		usage(stderr, TL_EXIT_USAGE);
 	}
 	if (outdir != NULL && report != NULL && strcmp(report, "fair") != 0) {

@@ -120,6 +120,14 @@ if need_shared "real traces"; then
 	# The collective column against the trace's record_param_comms.
 	check "collective column: type, sizes, group and order of the 12 collectives" \
 	    "python3 tests/collective.py $P $T/mi300-resnet-act-checkpoint.json.gz 12"
+	# One rank's collectives by type: bandwidths, exposed time, the link.
+	check "collectives of one rank: kernel time, exposed share, bandwidths, the link's (--ranks-per-node)" \
+	    "$P $T/mi300-resnet-act-checkpoint.json.gz 2>/dev/null | $BIN/tl-efficiency --hw mi300x > $tmp/coll.tsv 2>/dev/null && \
+	     python3 tests/collperf.py $BIN $tmp/coll.tsv"
+	# Rank sets simulated from a shared trace (tests/gen/gen-ranks.py).
+	mkdir -p "$tmp/xrank"
+	check "across ranks: straggler, host straggler, slow link, shifted windows, 8 and 64 ranks, incomplete jobs" \
+	    "python3 tests/xrank.py $BIN $T/mi300-resnet-act-checkpoint.json.gz $tmp/xrank > $tmp/xrank.log || { grep FAIL $tmp/xrank.log; false; }"
 	for f in "$T"/*.json.gz; do
 		n=$(basename "$f" .json.gz)
 		check "$n: each linked GPU event counted once" \
@@ -353,7 +361,9 @@ check "tl-findings --help and --version" \
 check "tl-findings: usage errors exit 2" \
     "$F --bogus $tmp/se.tsv 2>/dev/null; [ \$? = 2 ] && $F --report category $tmp/se.tsv 2>/dev/null; [ \$? = 2 ] && \
      $F --category nosuch $tmp/se.tsv 2>/dev/null; [ \$? = 2 ] && $F --fail-on never $tmp/se.tsv 2>/dev/null; [ \$? = 2 ] && \
-     $F --bottleneck 40 $tmp/se.tsv 2>/dev/null; [ \$? = 2 ]"
+     $F --bottleneck 40 $tmp/se.tsv 2>/dev/null; [ \$? = 2 ] && \
+     $F --net-bandwidth 50 $tmp/se.tsv 2>/dev/null; [ \$? = 2 ] && $F --ranks-per-node 0 $tmp/se.tsv 2>/dev/null; [ \$? = 2 ] && \
+     $F --ranks-per-node 8 --net-bandwidth 0 $tmp/se.tsv 2>/dev/null; [ \$? = 2 ]"
 check "tl-findings: a stream without efficiency columns is an error that says what to run" \
     "$F $tmp/s.tsv 2> $tmp/e; [ \$? = 1 ] && grep -q 'tl-efficiency --hw NAME' $tmp/e"
 check "tl-findings: write error on /dev/full: exit 1" \

@@ -53,10 +53,18 @@ check "tl.mk: a second run has nothing to do" \
     "$TLMK -q"
 cp "$REPO/tests/bad/truncated-gz.json.gz" tr/rank2.json.gz
 cp out/all.tsv all-before.tsv
-check "tl.mk: a truncated trace fails the make, leaves no stream and keeps all.tsv" \
+check "tl.mk: the report of the ranks in OUT/report, as tl-findings -o writes it" \
+    "[ -s out/report/standalone_analysis_fair.md ] && [ -s out/report/standalone_analysis_rough.md ] &&
+     $binabs/tl-findings out/all.tsv > fair.md && head -n 150 fair.md > a && head -n 150 out/report/standalone_analysis_fair.md > b && cmp a b &&
+     [ ! -s out/failed.txt ]"
+check "tl.mk: a truncated trace fails the make; the others are merged and analysed, the report lists it" \
     "! $TLMK 2> err &&
-     grep -q 'rank2.json.gz: the gzip data is cut short' err && [ ! -e out/rank2.ops.tsv ] &&
-     ! ls out | grep -q 'tmp\\|failed' && cmp out/all.tsv all-before.tsv"
+     grep -q 'rank2.json.gz: the gzip data is cut short' err && grep -q '^tl.mk: 1 of 4 traces failed' err &&
+     [ ! -e out/rank2.ops.tsv ] && grep -q '^tr/rank2.json.gz: .*the gzip data is cut short' out/rank2.failed &&
+     ! ls out | grep -q 'tmp\\|err' && cmp out/all.tsv all-before.tsv &&
+     grep -q 'could not be analysed' out/report/standalone_analysis_fair.md &&
+     grep -q 'tr/rank2.json.gz: .*cut short' out/report/standalone_analysis_fair.md &&
+     [ -s out/report/standalone_analysis_rough.md ] && [ \$(wc -l < out/failed.txt) = 1 ]"
 rm -f tr/rank2.json.gz
 check "tl.mk: a single per-rank target, as a Slurm task or GNU parallel job runs it" \
     "rm -f out/rank1.ops.tsv && $TLMK out/rank1.ops.tsv &&

@@ -7,11 +7,13 @@
 
 #include "analysis/findings.h"
 #include "analysis/serving.h"
+#include "analysis/xrank.h"
 #include "common/idxsort.h"
 #include "common/json.h"
 #include "common/strmap.h"
 #include "common/tsv.h"
 #include "common/util.h"
+#include "model/hwspec.h"
 #include "model/roofline.h"
 #include "stream/category.h"
 #include "stream/kernlist.h"
@@ -60,7 +62,7 @@ enum {
 	C_PEAKF, C_PEAKB, C_ROOF, C_BOUND, C_BASE, C_COUNT, C_KCOUNT, C_PID,
 	C_TID, C_CPUDUR, C_ARCH, C_UNLINKED, C_NUNLINKED, C_ROOFKIND,
 	C_ROOFUSED, C_BWUSED, C_IDLEGAPS, C_NOISE, C_NNOISE, C_FRAMES, C_ITER,
-	C_STEADY, C_STEPS, C_STOTAL, C_SBUSY, C_SCOMP, C_SIDLE, C_ASSESS, C_N
+	C_STEADY, C_STEPS, C_STOTAL, C_SBUSY, C_SCOMP, C_SIDLE, C_ASSESS, C_COLL, C_N
 };
 static const short colid[C_N] = {
 	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
@@ -81,7 +83,8 @@ static const short colid[C_N] = {
 	TL_COL_TRACE_IDLE_NOISE_US, TL_COL_TRACE_IDLE_NOISE_COUNT,
 	TL_COL_TRACE_PYTHON_FRAMES, TL_COL_ITERATION, TL_COL_STEADY,
 	TL_COL_STEADY_STEPS, TL_COL_STEADY_TOTAL_US, TL_COL_STEADY_BUSY_US,
-	TL_COL_STEADY_COMPUTE_US, TL_COL_STEADY_IDLE_US, TL_COL_ASSESSMENT
+	TL_COL_STEADY_COMPUTE_US, TL_COL_STEADY_IDLE_US, TL_COL_ASSESSMENT,
+	TL_COL_COLLECTIVE
 };
 
 const int64_t tl_fgap_edges[TL_FGAP_BINS - 1] = {
@@ -665,6 +668,15 @@ load_row(struct tl_floader *L)
 		    get(L, C_KERNELS), "is not a list of kernels with "
 		    "times 0 or more");
 	cover(f, op, cat, time_ns, cnt);
+	if (!f->grouped) {
+		int64_t it = -1;
+
+		if (num_i64(L, C_ITER, cat, &it) <= 0)
+			it = -1;
+		tl_xrank_row(f->xr, (int)(t - f->tr), op->name,
+		    tl_category_is(cat, "comm"), get(L, C_COLL), &L->kl, it,
+		    &L->j);
+	}
 	op->count += cnt;
 	op->kernel_count += kc;
 	op->time_ns += time_ns;
@@ -1359,6 +1371,8 @@ load(struct tl_findings *f, struct tl_floader *L)
 	tl_rr_init(&L->rr, in, colid, C_N);
 	f->serv = tl_calloc(1, sizeof(*f->serv));
 	tl_serving_init(f->serv, in);
+	f->xr = tl_calloc(1, sizeof(*f->xr));
+	tl_xrank_init(f->xr);
 	for (k = 0; k < C_REQUIRED; k++)
 		tl_rr_need(&L->rr, colid[k]);
 	if (!tl_rr_has(&L->rr, colid[C_ROOF]) ||
@@ -1389,6 +1403,21 @@ load(struct tl_findings *f, struct tl_floader *L)
 		f->roof_kind = tl_strdup("");
 	for (k = 0; k < f->ntr; k++)
 		finish_trace(f, &f->tr[k], &L->names);
+	for (k = 0; k < f->ntr; k++)
+		tl_xrank_trace(f->xr, k, f->tr[k].name, f->tr[k].rank,
+		    f->tr[k].gpu, f->tr[k].busy_ns, f->tr[k].compute_ns,
+		    f->tr[k].idle_ns);
+	{
+		const struct tl_hw *hw = f->hw != NULL ? tl_hw_find(f->hw) :
+		    NULL;
+		const char *lname = NULL;
+		double link = hw != NULL ? tl_hw_link_gbs(hw, &lname, NULL) :
+		    0;
+
+		tl_xrank_links(f->xr, link, lname, f->ranks_per_node,
+		    f->net_gbs);
+	}
+	tl_xrank_finish(f->xr);
 	analyse(f, &L->j);
 	op_facts(f, &L->j);
 	modules(f);
@@ -1506,6 +1535,13 @@ tl_findings_free(struct tl_findings *f)
 {
 	int i, k;
 
+	if (f->xr != NULL) {
+		tl_xrank_free(f->xr);
+		free(f->xr);
+		f->xr = NULL;
+	}
+	free(f->failed);
+	f->failed = NULL;
 	tl_fidle_free(&f->idle);
 
 	for (i = 0; i < f->nop; i++) {
@@ -1594,10 +1630,5 @@ tl_findings_cat(const struct tl_findings *f, const char *value)
 int
 tl_findings_straggler(const struct tl_findings *f)
 {
-	int i, slow = 0;
-
-	for (i = 1; i < f->ntr; i++)
-		if (f->tr[i].busy_ns > f->tr[slow].busy_ns)
-			slow = i;
-	return slow;
+	return f->xr != NULL ? f->xr->straggler : -1;
 }

@@ -24,6 +24,7 @@
 
 struct tl_stream;
 struct tl_serving;
+struct tl_xrank;
 
 /* A kernel name and its share of an op signature. */
 struct tl_fkern {
@@ -413,7 +414,7 @@ struct tl_ftimeline {
 
 /* The busy time of the ranks (several traces). */
 struct tl_franks {
-	int slow, idle;		/* most busy, most idle (first of equals) */
+	int idle;		/* most idle (first of equals) */
 	int64_t lo, hi, sum;	/* busy time: least, most, sum */
 };
 
@@ -477,6 +478,15 @@ struct tl_findings {
 	int analysed_low;	/* under analysed_min_pct */
 	struct tl_floader *load;	/* the reading state, during a load */
 	struct tl_serving *serv;	/* phases and serving facts */
+	struct tl_xrank *xr;	/* across ranks (analysis/xrank.h) */
+	/* the user's: ranks per node, network GB/s per GPU; 0 unknown */
+	long ranks_per_node;
+	double net_gbs;
+	/*
+	 * The traces that could not be analysed, "TRACE: why" a line (the
+	 * user's, tl-findings --failed; NULL none); tl_findings_free frees it.
+	 */
+	char *failed;
 	/*
 	 * The idle gaps' culprits (analysis/culprits.h); the caller may
 	 * load a user's known-culprit table into it before the load.
@@ -506,8 +516,8 @@ void tl_findings_read(struct tl_findings *f, struct tl_stream *in);
 void tl_findings_free(struct tl_findings *f);
 
 /*
- * The straggler of several traces: the one with the most busy time (the
- * first of equals); 0 for one trace.
+ * The straggler of several traces, the rank that arrives last at the
+ * collectives and waits least (analysis/xrank.h); -1 for none.
  */
 int tl_findings_straggler(const struct tl_findings *f);
 /* The worst priority of a bottleneck, or -1 when there is none. */

@@ -124,7 +124,11 @@ cat_verdicts(struct tl_findings *f, int c)
 	}
 }
 
-/* The busy time of the ranks: the most busy and idle, the spread. */
+/*
+ * The busy time of the ranks: the most idle, the spread.  Busy time
+ * includes the wait inside collectives, so it names no straggler: that
+ * is the rank that arrives last (analysis/xrank.h).
+ */
 static void
 ranks(struct tl_findings *f)
 {
@@ -136,8 +140,6 @@ ranks(struct tl_findings *f)
 		return;
 	k->lo = k->hi = f->tr[0].busy_ns;
 	for (i = 0; i < f->ntr; i++) {
-		if (f->tr[i].busy_ns > f->tr[k->slow].busy_ns)
-			k->slow = i;
 		if (f->tr[i].idle_ns > f->tr[k->idle].idle_ns)
 			k->idle = i;
 		k->sum += f->tr[i].busy_ns;

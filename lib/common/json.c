@@ -719,3 +719,18 @@ tl_num_out_of_range(const char *s, size_t len)
 	d = strtod(buf, &end);
 	return end != buf && *end == '\0' && errno == ERANGE && d != 0;
 }
+
+int64_t
+tl_json_get_i64(const struct tl_json *j, int obj, const char *key,
+    int64_t dflt)
+{
+	int k = tl_json_get(j, obj, key, strlen(key));
+	const char *s;
+	size_t n;
+	int64_t v;
+
+	if (k < 0 || tl_json_type(j, k) != TL_J_PRIM)
+		return dflt;
+	s = tl_json_text(j, k, &n);
+	return tl_parse_i64(s, n, &v) < 0 ? dflt : v;
+}

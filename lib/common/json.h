@@ -47,6 +47,9 @@ int tl_json_get(const struct tl_json *j, int obj, const char *key, size_t klen);
  */
 void tl_json_members(const struct tl_json *j, int obj, const char *const *keys,
     int nkeys, int *out);
+/* The integer value of key in object obj, or dflt when absent or not one. */
+int64_t tl_json_get_i64(const struct tl_json *j, int obj, const char *key,
+    int64_t dflt);
 #define TL_JSON_GET(j, obj, lit) tl_json_get((j), (obj), (lit), sizeof(lit) - 1)
 
 /*

@@ -26,7 +26,7 @@ static const char *const kindname[NKIND] = { "peak", "sparse", "achievable" };
 
 enum key {
 	KEY_SPEC, KEY_HBM, KEY_MEM, KEY_PKG, KEY_CUS, KEY_ALIAS, KEY_DEV,
-	KEY_DESC, KEY_ARCH
+	KEY_DESC, KEY_ARCH, KEY_LINK, KEY_LINKNAME
 };
 
 struct spec {
@@ -58,6 +58,9 @@ struct tl_hw {
 	double mem_gb;
 	const char *mem_src;
 	long mem_line;
+	double link_gbs;		/* GPU-to-GPU links, one direction */
+	const char *link_src, *link_name;
+	long link_line, linkname_line;
 	int per_pkg, cus;
 	long pkg_line, cus_line, desc_line;
 	struct spec *spec;
@@ -297,7 +300,9 @@ parse_key(const char *s, enum key *k)
 		{ "alias", KEY_ALIAS },
 		{ "device_name", KEY_DEV },
 		{ "description", KEY_DESC },
-		{ "arch", KEY_ARCH }
+		{ "arch", KEY_ARCH },
+		{ "link_gbs", KEY_LINK },
+		{ "link", KEY_LINKNAME }
 	};
 	size_t i;
 
@@ -378,6 +383,13 @@ add_row(struct ctx *c, long line, const struct fact *r)
 			return -1;
 		}
 		break;
+	case KEY_LINK:
+		if (strcmp(kind, "peak") != 0) {
+			fail(c, line, "kind of %s must be peak, not '%s'", key,
+			    kind);
+			return -1;
+		}
+		break;
 	case KEY_DEV:
 		if (*kind != '\0' && strcmp(kind, "default") != 0) {
 			fail(c, line, "kind of device_name must be empty or "
@@ -398,6 +410,7 @@ add_row(struct ctx *c, long line, const struct fact *r)
 	case KEY_SPEC:
 	case KEY_HBM:
 	case KEY_MEM:
+	case KEY_LINK:
 		if (parse_num(val, &v, &why) != 0) {
 			fail(c, line, "%s: %s '%s'", key, why, val);
 			return -1;
@@ -426,6 +439,7 @@ add_row(struct ctx *c, long line, const struct fact *r)
 		}
 		break;
 	case KEY_DESC:
+	case KEY_LINKNAME:
 		break;
 	}
 
@@ -455,6 +469,21 @@ add_row(struct ctx *c, long line, const struct fact *r)
 		hw->mem_gb = v;
 		hw->mem_src = src;
 		hw->mem_line = line;
+		break;
+	case KEY_LINK:
+		if (hw->link_line != 0)
+			return dup_row(c, line, hw->link_line, hw->name, key,
+			    kind);
+		hw->link_gbs = v;
+		hw->link_src = src;
+		hw->link_line = line;
+		break;
+	case KEY_LINKNAME:
+		if (hw->linkname_line != 0)
+			return dup_row(c, line, hw->linkname_line, hw->name,
+			    key, kind);
+		hw->link_name = val;
+		hw->linkname_line = line;
 		break;
 	case KEY_PKG:
 		if (hw->pkg_line != 0)
@@ -1028,6 +1057,17 @@ double
 tl_hw_memory_gb(const struct tl_hw *hw)
 {
 	return hw->mem_gb;
+}
+
+double
+tl_hw_link_gbs(const struct tl_hw *hw, const char **name,
+    const char **source)
+{
+	if (name != NULL)
+		*name = hw->link_name != NULL ? hw->link_name : "";
+	if (source != NULL)
+		*source = hw->link_src != NULL ? hw->link_src : "";
+	return hw->link_gbs;
 }
 
 int

@@ -149,6 +149,14 @@ double tl_hw_figure(const struct tl_hw *hw, const char *key,
 const char *tl_figkind_name(enum tl_figkind k);
 
 double tl_hw_memory_gb(const struct tl_hw *hw);		/* 0 = unknown */
+/*
+ * The peak bandwidth of the GPU's links to the other GPUs of its node
+ * (NVLink, Infinity Fabric), GB/s in one direction summed over its links
+ * (the figure a collective's bus bandwidth approaches), 0 unknown; the
+ * links' name and the figure's source through name and source.
+ */
+double tl_hw_link_gbs(const struct tl_hw *hw, const char **name,
+    const char **source);
 int tl_hw_devices_per_package(const struct tl_hw *hw);	/* 1 unless said */
 int tl_hw_compute_units(const struct tl_hw *hw);	/* 0 = unknown */
 /* The i-th ISA name of the table's arch rows, NULL past the last. */

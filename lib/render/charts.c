@@ -236,10 +236,10 @@ ranks(FILE *fp, const struct tl_findings *f)
 		r[i].memcpy_us = (double)f->tr[i].memcpy_ns / 1e3;
 		r[i].idle_us = (double)f->tr[i].idle_ns / 1e3;
 	}
-	snprintf(sub, sizeof(sub), "%d traces; the straggler has the most "
-	    "busy time", f->ntr);
+	snprintf(sub, sizeof(sub), s >= 0 ? "%d traces; the straggler arrives "
+	    "last at the collectives" : "%d traces; no straggler", f->ntr);
 	rc = tl_svg_ranks(fp, tl_charts[TL_CHART_RANKS].title, sub, r,
-	    (size_t)f->ntr, (size_t)s);
+	    (size_t)f->ntr, s >= 0 ? (size_t)s : (size_t)f->ntr);
 	drop(&k);
 	free(r);
 	return rc;

@@ -487,11 +487,30 @@ tl_pat_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		    "the gaps a larger share.", fp);
 		break;
 	case TL_PAT_COMM:
-		fputs("Path A: overlap collective communication with "
-		    "computation (bucket sizes, asynchronous collectives, fewer "
-		    "and larger collectives); merge every rank's stream to tell "
-		    "a straggler from a slow link. Path B: check the "
-		    "collective library's settings and the topology.", fp);
+		if (tl_findings_straggler(f) >= 0)
+			fputs("Path A: much of this time is the other ranks "
+			    "waiting inside the collectives for the straggler "
+			    "(see Across ranks): make it arrive on time (its "
+			    "extra compute or its late host, as that section "
+			    "says); overlapping communication does not remove "
+			    "a wait for a late rank. Path B: none on the "
+			    "collective side for that part.", fp);
+		else if (f->ntr > 1)
+			fputs("Path A: overlap collective communication with "
+			    "computation (bucket sizes, asynchronous "
+			    "collectives, fewer and larger collectives); no "
+			    "rank arrives late (see Across ranks). Path B: "
+			    "compare the bus bandwidth there with the link's; "
+			    "check the collective library's settings and the "
+			    "topology.", fp);
+		else
+			fputs("Path A: overlap collective communication with "
+			    "computation (bucket sizes, asynchronous "
+			    "collectives, fewer and larger collectives); "
+			    "analyse every rank's stream together to tell a "
+			    "straggler from a slow link. Path B: check the "
+			    "collective library's settings and the topology.",
+			    fp);
 		break;
 	case TL_PAT_RECOMPUTE:
 		fputs("Path A: checkpoint fewer layers where memory allows, or "

@@ -13,6 +13,7 @@
 #include "render/patreport.h"
 #include "render/report.h"
 #include "render/servreport.h"
+#include "render/xreport.h"
 #include "stream/category.h"
 
 
@@ -763,14 +764,13 @@ ranks(FILE *fp, const struct tl_findings *f)
 		    tl_md_ms(t->total_ns));
 	}
 	fprintf(fp, "\nBusy time per rank: mean %s ms, max %s ms; it spreads "
-	    "from %s to %s ms (%s %% of the fastest). Straggler by busy time: ",
+	    "from %s to %s ms (%s %% of the fastest); most idle: ",
 	    tl_md_ms(k->sum / f->ntr), tl_md_ms(k->hi), tl_md_ms(k->lo),
 	    tl_md_ms(k->hi), tl_md_num(share(k->hi - k->lo, k->lo), 1));
-	tl_md_code(fp, f->tr[k->slow].name, 80);
-	fputs("; most idle: ", fp);
 	tl_md_code(fp, f->tr[k->idle].name, 80);
-	fputs(". The other ranks wait for the straggler at each collective, "
-	    "which shows as their exposed communication.\n\n", fp);
+	fputs(". Busy time includes the wait inside collectives, so it does "
+	    "not name a straggler: see Across ranks for who arrives last.\n\n",
+	    fp);
 }
 
 
@@ -1238,6 +1238,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 	t = f->tl;
 	title(fp, f, o, "standalone analysis");
 	nrec = fair_recs(f, idx);
+	tl_report_xrank(fp, f);
 	fputs("## Executive Summary\n\n", fp);
 	tl_md_steady(fp, f);
 	for (c = 0; c < tl_ncategories(); c++)
@@ -1686,7 +1687,7 @@ gaps(FILE *fp, const struct tl_findings *f)
 		    "older GPU are not flagged.\n", fp);
 		n++;
 	}
-	if (tl_findings_cat(f, "comm")->present) {
+	if (tl_findings_cat(f, "comm")->present && f->ntr == 1) {
 		fputs("- **Other ranks:** one trace shows one rank's "
 		    "collectives; a straggler and a slow link look alike "
 		    "here.\n", fp);
@@ -1816,7 +1817,7 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 		    "hardware counters.\n", fp);
 		n++;
 	}
-	if (tl_findings_cat(f, "comm")->present)
+	if (tl_findings_cat(f, "comm")->present && f->ntr == 1)
 		fputs("- Communication: one rank shows only its own collectives; "
 		    "merge all ranks' streams to tell stragglers from slow "
 		    "links.\n", fp);

@@ -136,15 +136,7 @@ member(struct tl_json *j, const char *key)
 static int64_t
 member_int(struct tl_json *j, const char *key)
 {
-	int k = member(j, key);
-	const char *s;
-	size_t n;
-	int64_t v;
-
-	if (k < 0 || tl_json_type(j, k) != TL_J_PRIM)
-		return TL_NONE;
-	s = tl_json_text(j, k, &n);
-	return tl_parse_i64(s, n, &v) < 0 ? TL_NONE : v;
+	return tl_json_get_i64(j, 0, key, TL_NONE);
 }
 
 /* The group's key of row i: its process group's name, "" unknown. */

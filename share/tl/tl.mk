@@ -7,10 +7,15 @@
 #
 # For each TRACES/NAME.json.gz (or NAME.json) it writes OUT/NAME.ops.tsv,
 # the op stream of tl-parse through tl-efficiency --hw HW, then OUT/all.tsv,
-# all of them under one header.  Each row carries its trace (the file
-# name) and its rank (from the trace's distributedInfo, when present).  A
-# trace that fails leaves no output and fails the make; a rerun redoes only
-# what is missing or older than its trace.  Single targets run anywhere
+# all of them under one header, and OUT/report/, the cross-rank analysis
+# (tl-findings -o: both reports, the per-category data, the charts).  Each
+# row carries its trace (the file name) and its rank (from the trace's
+# distributedInfo, when present).  A trace that fails (a truncated .json.gz
+# is the usual case) leaves no stream but OUT/NAME.failed with tl-parse's
+# message; the others are still merged and analysed, the report lists the
+# failed ones (OUT/failed.txt), and the make fails at the end, saying how
+# many.  A rerun redoes only what is missing or older than its trace.
+# Single targets run anywhere
 # the directories are shared, e.g. one per Slurm array task or GNU parallel
 # job across hosts (tl(7)):
 #
@@ -25,10 +30,12 @@
 #	HWMAP	a file of "GLOB GPU" lines naming the GPU of the traces whose
 #		name matches GLOB, before HW (tl-efficiency --hw-map): for a
 #		folder of traces from several GPUs; the streams depend on it
-#	PARSEFLAGS, EFFFLAGS	more options of tl-parse and tl-efficiency
+#	PARSEFLAGS, EFFFLAGS, FINDFLAGS	more options of tl-parse,
+#		tl-efficiency and tl-findings (--ranks-per-node N ...)
 #	TLBIN	directory of the tl programs, with a trailing / (default:
 #		found in PATH)
-# Targets: all (default), ops (the per-rank streams only), clean.
+# Targets: all (default: the report), ops (the per-rank streams only),
+# clean.
 
 TRACES = .
 OUT = tl-out
@@ -36,9 +43,11 @@ HW = auto
 HWMAP =
 PARSEFLAGS =
 EFFFLAGS =
+FINDFLAGS =
 TLBIN =
 TL_PARSE = $(TLBIN)tl-parse
 TL_EFFICIENCY = $(TLBIN)tl-efficiency
+TL_FINDINGS = $(TLBIN)tl-findings
 TL_HWMAPFLAG = $(if $(HWMAP),--hw-map $(HWMAP))
 
 TL_GZ := $(sort $(wildcard $(TRACES)/*.json.gz))
@@ -46,18 +55,34 @@ TL_JSON := $(sort $(wildcard $(TRACES)/*.json))
 TL_OPS := $(patsubst $(TRACES)/%.json.gz,$(OUT)/%.ops.tsv,$(TL_GZ)) \
 	$(patsubst $(TRACES)/%.json,$(OUT)/%.ops.tsv,$(TL_JSON))
 
-all: $(OUT)/all.tsv
+TL_REPORT = $(OUT)/report/standalone_analysis_fair.md
+all: $(TL_REPORT)
 ops: $(TL_OPS)
 
+# The cross-rank report of the traces that worked, listing those that
+# failed; then the make fails when some did (the report stays: precious).
+$(TL_REPORT): $(OUT)/all.tsv
+	@if [ -s $(OUT)/all.tsv ]; then \
+	    $(TL_FINDINGS) $(FINDFLAGS) --failed $(OUT)/failed.txt \
+	    -o $(OUT)/report $(OUT)/all.tsv; fi
+	@n=$$(grep -c . $(OUT)/failed.txt); if [ "$$n" -gt 0 ]; then \
+	    echo "tl.mk: $$n of $(words $(TL_OPS)) traces failed (listed in" \
+	    "$(OUT)/failed.txt and the report)" >&2; exit 1; fi
+.PRECIOUS: $(TL_REPORT)
+
 # tl-parse's status is not the pipeline's: a failed parse leaves a mark,
-# and the target is only renamed into place when there is none.
+# and the target is only renamed into place when there is none.  A trace
+# that fails leaves OUT/NAME.failed (the trace and tl-parse's last
+# message) instead of its stream, and the batch goes on.
 define tl_ops_recipe
 	@mkdir -p $(@D)
-	@rm -f $@.failed
-	{ $(TL_PARSE) $(PARSEFLAGS) $< || echo > $@.failed; } | \
+	@rm -f $@.failed $(@:.ops.tsv=.failed)
+	{ $(TL_PARSE) $(PARSEFLAGS) $< 2> $@.err || echo > $@.failed; } | \
 	    $(TL_EFFICIENCY) --hw $(HW) $(TL_HWMAPFLAG) $(EFFFLAGS) > $@.tmp && \
-	    [ ! -e $@.failed ] && mv $@.tmp $@ || \
-	    { rm -f $@.tmp $@.failed; exit 1; }
+	    [ ! -e $@.failed ] && mv $@.tmp $@ && { cat $@.err >&2; rm -f $@.err; } || \
+	    { cat $@.err >&2; printf '%s: %s\n' '$<' \
+	    "$$(tail -n 1 $@.err | sed 's/^tl-parse: //')" > $(@:.ops.tsv=.failed); \
+	    rm -f $@.tmp $@.failed $@.err; }
 endef
 
 $(OUT)/%.ops.tsv: $(TRACES)/%.json.gz $(HWMAP)
@@ -66,19 +91,24 @@ $(OUT)/%.ops.tsv: $(TRACES)/%.json $(HWMAP)
 	$(tl_ops_recipe)
 
 # One header (every stream's must be the same), then every stream's rows,
-# in the order of the file names.
+# in the order of the file names; the traces that failed into failed.txt.
 $(OUT)/all.tsv: $(TL_OPS)
 	@if [ -z "$(strip $(TL_OPS))" ]; then \
 	    echo "tl.mk: no *.json.gz or *.json traces in $(TRACES)" >&2; \
 	    exit 1; fi
+	@for f in $(TL_OPS:.ops.tsv=.failed); do [ ! -e $$f ] || cat $$f; \
+	    done > $(OUT)/failed.txt
+	@ok=$$(for f in $(TL_OPS); do [ ! -e $$f ] || echo $$f; done); \
+	if [ -z "$$ok" ]; then : > $@; exit 0; fi; \
 	awk 'FNR == 1 && NR == 1 { h = $$0; f = FILENAME; print; next } \
 	    FNR == 1 && $$0 != h { m = "header differs from that of " f; \
 	    print "tl.mk: " FILENAME ": " m > "/dev/stderr"; exit 1 } \
-	    FNR > 1' $(TL_OPS) > $@.tmp && mv $@.tmp $@ || \
+	    FNR > 1' $$ok > $@.tmp && mv $@.tmp $@ || \
 	    { rm -f $@.tmp; exit 1; }
 
 clean:
-	rm -f $(TL_OPS) $(OUT)/all.tsv
+	rm -rf $(TL_OPS) $(TL_OPS:.ops.tsv=.failed) $(OUT)/all.tsv \
+	    $(OUT)/failed.txt $(OUT)/report
 
 .PHONY: all ops clean
 .DELETE_ON_ERROR:
