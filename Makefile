@@ -24,6 +24,7 @@ LIBOBJ = \
 	lib/analysis/findings.o \
 	lib/analysis/findrules.o \
 	lib/analysis/fusion.o \
+	lib/analysis/gemmcause.o \
 	lib/analysis/kernsel.o \
 	lib/analysis/oprow.o \
 	lib/analysis/opsig.o \
@@ -72,6 +73,7 @@ LIBOBJ = \
 	lib/render/chartlist.o \
 	lib/render/charts.o \
 	lib/render/cmpreport.o \
+	lib/render/gemmtext.o \
 	lib/render/idlerep.o \
 	lib/render/mdtext.o \
 	lib/render/outdir.o \
@@ -126,6 +128,7 @@ LIBHDR = \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
 	lib/analysis/fusion.h \
+	lib/analysis/gemmcause.h \
 	lib/analysis/kernsel.h \
 	lib/analysis/oprow.h \
 	lib/analysis/opsig.h \
@@ -162,6 +165,7 @@ LIBHDR = \
 	lib/render/chartlist.h \
 	lib/render/charts.h \
 	lib/render/cmpreport.h \
+	lib/render/gemmtext.h \
 	lib/render/idlerep.h \
 	lib/render/mdtext.h \
 	lib/render/outdir.h \

@@ -63,6 +63,11 @@ if [ -z "$threads" ]; then
 python3 tests/layers.py . > "$tmp/layers" 2>&1
 tally "$tmp/layers"
 
+# The planted-defect traces (tests/gen/gen-causes.py): the first
+# recommendation names the planted cause with the generator's numbers.
+python3 tests/causes.py "$BIN" > "$tmp/causes" 2>&1
+tally "$tmp/causes"
+
 # lib/render only renders: no threshold, no verdict chosen by comparing
 # values (they are decided in lib/analysis/verdict).
 python3 tests/renderonly.py . > "$tmp/renderonly" 2>&1

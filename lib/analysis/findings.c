@@ -981,16 +981,37 @@ pattern(struct tl_json *j, const struct tl_fop *op)
 		if (param(j, op->params, "groups", -1, &g) && g > 1 &&
 		    param(j, op->params, "input_shape", 1, &cin) && g == cin)
 			return "depthwise convolution";
+		/* What it is before its kernel size: none has the seeds'
+		   expected efficiency of a kernel size. */
+		if (strstr(op->params, "\"transposed_conv\":true") != NULL)
+			return "transposed convolution";
+		if (param(j, op->params, "input_shape", 1, &cin) && cin <= 4)
+			return "convolution with few input channels";
+		if (param(j, op->params, "output_shape", 1, &n) &&
+		    param(j, op->params, "output_shape", 2, &kh) &&
+		    param(j, op->params, "output_shape", 3, &kw) &&
+		    n >= 1024 && kh * kw <= 16)
+			return "weight-bound convolution (small spatial, many "
+			    "channels)";
+		if ((param(j, op->params, "dilation", 0, &m) && m > 1) ||
+		    (param(j, op->params, "dilation", 1, &m) && m > 1))
+			return "dilated convolution";
 		if (param(j, op->params, "filter_shape", 2, &kh) &&
 		    param(j, op->params, "filter_shape", 3, &kw)) {
 			if (kh == 1 && kw == 1)
 				return "1x1 (pointwise) convolution";
+			if (kh != kw && (kh == 1 || kw == 1))
+				return "asymmetric (1xN) convolution";
 			if (kh >= 5 || kw >= 5)
 				return "large-kernel convolution";
 			return "3x3-class convolution";
 		}
 		return NULL;
 	}
+	if (tl_category_is(op->cat, "attention") &&
+	    param(j, op->params, "d_h_qk", -1, &n) && n != 64 && n != 128)
+		return "attention head dimension outside the fast kernels' "
+		    "sizes (64, 128)";
 	if (tl_category_is(op->cat, "attention") &&
 	    param(j, op->params, "N_Q", -1, &n) && n < 1024)
 		return "short-sequence attention";
@@ -1480,7 +1501,7 @@ tl_patkind_name(enum tl_patkind k)
 		"unfused_attention", "decomposed_norm", "layout_conversion",
 		"layout_copy", "elementwise_chain", "gemm_alignment",
 		"gemm_old_arch", "gemm_tile", "pageable_copy", "sync", "idle",
-		"exposed_comm", "recompute"
+		"exposed_comm", "recompute", "gemm_shape"
 	};
 
 	return k < TL_PAT_N ? name[k] : "";

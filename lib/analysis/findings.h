@@ -86,6 +86,7 @@ struct tl_fop {
 	int hostcopy;		/* only copies over the host link: the
 				   memory roofline does not judge it */
 	const char *pattern;	/* a notable pattern, or NULL */
+	unsigned gpu_prec;	/* TL_PREC_* of its GPU's table row; 0 unknown */
 	/* the verdicts (lib/analysis/verdict) */
 	enum tl_convkind conv_kind;	/* a convolution's kind */
 	double conv_eff;	/* its efficiency without its layout
@@ -292,6 +293,8 @@ enum tl_patkind {
 	TL_PAT_IDLE,		/* the GPU waits for the host */
 	TL_PAT_COMM,		/* exposed collective communication */
 	TL_PAT_RECOMPUTE,	/* activation-checkpoint recompute */
+	TL_PAT_GEMM_SHAPE,	/* a GEMM's shape against the GPU: tiles and
+				   waves, padding, skinny, FP32 (cause) */
 	TL_PAT_N
 };
 
@@ -302,6 +305,38 @@ enum tl_patkind {
  */
 enum tl_idlekind { TL_IDLE_HOST, TL_IDLE_IN_OP, TL_IDLE_LATENCY,
     TL_IDLE_WAIT };
+
+/* What about a GEMM's shape costs it time (TL_PAT_GEMM_SHAPE). */
+enum tl_gemmcause {
+	TL_GC_FEW_TILES,	/* fewer output tiles than compute units */
+	TL_GC_LAST_WAVE,	/* the last wave of tiles mostly empty */
+	TL_GC_PAD,		/* dimensions not multiples of the alignment */
+	TL_GC_SKINNY,		/* tall-skinny or GEMV: memory-bound shape */
+	TL_GC_FP32		/* FP32 on a GPU with faster matrix units */
+};
+
+/* A GEMM shape cause's facts (lib/analysis/gemmcause). */
+struct tl_gshape {
+	enum tl_gemmcause cause;
+	int64_t m, n, k, b;	/* the GEMM (the pattern's first op) */
+	int64_t pm, pn, pk;	/* pad: the padded dimensions */
+	int64_t thin;		/* skinny: the small output dimension */
+	double tflops32, tflops16;	/* fp32: the GPU's FP32 and BF16 (else
+					   FP16) matrix rates */
+	int64_t tiles;		/* output tiles of tile_m x tile_n */
+	int cus;		/* the GPU's compute units (GPU table) */
+	int64_t waves;		/* ceil(tiles / cus) */
+	double last_fill;	/* share of the last wave's CUs busy, % */
+	int ref_op;		/* pad: the nearest aligned GEMM, -1 none */
+	double ref_eff;		/* pad: the efficiency it is timed at, % */
+	int estimate;		/* pad without ref_op: at the expected range */
+	unsigned prec;		/* TL_PREC_* the GPU's table row has */
+};
+
+/* Precisions a GPU's table row has matrix units for. */
+enum {
+	TL_PREC_FP16 = 1, TL_PREC_BF16 = 2, TL_PREC_TF32 = 4, TL_PREC_FP8 = 8
+};
 
 /* An op signature or a kernel name in a pattern's evidence. */
 struct tl_fpev {
@@ -337,6 +372,7 @@ struct tl_fpat {
 	int align_want;		/* full alignment for the dtype */
 	int64_t tile_m, tile_n;	/* tile of the kernel; 0 unknown */
 	int splitk;		/* the kernel splits K */
+	struct tl_gshape gs;	/* TL_PAT_GEMM_SHAPE */
 	double tbs;		/* norm: bandwidth of the pass; -1 none */
 	int tbs_baseline;	/* 1 the elementwise baseline, 0 the roof */
 	/*

@@ -31,6 +31,9 @@ tl_findrules_default(struct tl_findrules *r)
 	r->fusion_min_kernels = 4;
 	r->serve_gap_pct = 5;
 	r->cmp_unexplained_pct = 100;
+	r->wave_fill_pct = 50;
+	r->gemm_expect_lo = 60;
+	r->gemm_expect_hi = 80;
 }
 
 /* The seeds' convolution analyst: expected efficiency by kernel size. */

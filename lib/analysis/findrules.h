@@ -41,6 +41,13 @@ struct tl_findrules {
 					   fused kernel could replace them */
 	double serve_gap_pct;	/* host gaps between serving iterations
 				   worth acting on from this % (5) */
+	double gemm_expect_lo, gemm_expect_hi;	/* a GEMM's expected efficiency
+					   where the trace has no aligned
+					   GEMM to compare with: the seeds'
+					   "good" band, 60-80 % */
+	double wave_fill_pct;	/* a GEMM's only or last wave of tiles that
+				   keeps fewer compute units busy than this
+				   % (50) is a cause */
 	double cmp_unexplained_pct;	/* a matched op whose time differs
 					   by more than this % (100) with no
 					   hardware expectation */

@@ -18,14 +18,6 @@
 #define ALIGN_EFF 40
 #define TILE_EFF 50
 
-/* What a kernel name says about the kernel. */
-struct kname {
-	char arch[16];		/* "sm_75", "gfx90a"; "" unknown */
-	int align;		/* CUTLASS alignN, 0 none */
-	int64_t tm, tn;		/* tile, 0 unknown */
-	int splitk;
-};
-
 /* The number at s (digits only), its length in *len; -1 none. */
 static int64_t
 digits(const char *s, int *len)
@@ -51,8 +43,8 @@ pair(const char *s, int64_t *a, int64_t *b)
 	return 1;
 }
 
-static void
-parse_name(const char *name, struct kname *k)
+void
+tl_kname_parse(const char *name, struct tl_kname *k)
 {
 	static const struct { const char *word, *arch; } family[] = {
 		{ "ampere_", "sm_80" }, { "turing_", "sm_75" },
@@ -95,6 +87,22 @@ parse_name(const char *name, struct kname *k)
 			if (s[1 + n] != 'x')
 				k->tm = k->tn = 0;
 		}
+		/* cuBLAS: ampere_sgemm_32x32_sliced1x4_tn */
+		if (k->tm == 0 && s[0] == '_' && isdigit((unsigned char)s[1]) &&
+		    strstr(name, "gemm_") != NULL && strstr(name, "gemm_") < s &&
+		    strstr(name, "cutlass") == NULL && pair(s + 1, &k->tm,
+		    &k->tn)) {
+			(void)digits(s + 1, &n);
+			(void)digits(s + 2 + n, &i);
+			if (s[2 + n + i] != '_')
+				k->tm = k->tn = 0;
+		}
+		if (strncasecmp(s, "streamk", 7) == 0 ||
+		    strncasecmp(s, "stream_k", 8) == 0 ||
+		    strncasecmp(s, "persistent", 10) == 0 ||
+		    (strncmp(s, "_SK", 3) == 0 && s[3] >= '1' && s[3] <= '9' &&
+		    !isalnum((unsigned char)s[4])))
+			k->streamk = 1;
 		if (strncasecmp(s, "splitk", 6) == 0 ||
 		    strncasecmp(s, "split_k", 7) == 0 ||
 		    (strncmp(s, "_GSU", 4) == 0 && digits(s + 4, &n) > 1))
@@ -184,13 +192,13 @@ gemm_elsize(struct tl_opctx *c, int o)
  */
 static void
 add(struct tl_findings *f, struct tl_patgroup *g, int o,
-    const struct kname *kn, const char *garch, int want, int64_t *top)
+    const struct tl_kname *kn, const char *garch, int want, int64_t *top)
 {
 	struct tl_fop *op = &f->op[o];
 	struct tl_fpat *p;
 	int64_t s, lo, hi;
 	double t[3];
-	int k, r, pi, n;
+	int pi, n;
 
 	pi = tl_patgroup_get(g, "", "");	/* may move f->pat */
 	p = &f->pat[pi];
@@ -219,45 +227,40 @@ add(struct tl_findings *f, struct tl_patgroup *g, int o,
 		p->save_lo_ns += lo;
 		p->save_hi_ns += hi;
 	}
-	p->cat = op->cat;
-	for (k = 0; k < op->nkern; k++)
-		tl_fpat_ev(p, -1, tl_intern(f->str, op->kern[k].name,
-		    strlen(op->kern[k].name)), op->kern[k].count,
-		    op->kern[k].time_ns);
-	for (r = 0; r < f->nrow; r++)
-		if (f->row[r].op == o && f->row[r].claim < 0) {
-			tl_patgroup_row(g, (int)(p - f->pat), r, 1);
-			p->calls++;
+	tl_patgroup_op(g, pi, o);
+}
+
+void
+tl_kname_best(const struct tl_fop *op, struct tl_kname *best)
+{
+	struct tl_kname kn;
+	int64_t top;
+	int i;
+
+	memset(best, 0, sizeof(*best));
+	for (i = 0, top = -1; i < op->nkern; i++) {
+		tl_kname_parse(op->kern[i].name, &kn);
+		if (kn.splitk)
+			best->splitk = 1;
+		if (op->kern[i].time_ns > top &&
+		    strstr(op->kern[i].name, "educe") == NULL) {
+			top = op->kern[i].time_ns;
+			kn.splitk |= best->splitk;
+			*best = kn;
 		}
-	if (f->nrow == 0) {
-		tl_fpat_ev(p, o, 0, op->count, op->time_ns - op->claimed_ns);
-		p->time_ns += op->time_ns - op->claimed_ns;
-		p->calls += op->count;
-		op->claimed_ns = op->time_ns;
 	}
 }
 
-/* The index of the trace named name, 0 when none is. */
-static int
-trace_index(const struct tl_findings *f, const char *name)
-{
-	int i;
-
-	for (i = 0; i < f->ntr; i++)
-		if (strcmp(f->tr[i].name, name) == 0)
-			return i;
-	return 0;
-}
 
 void
 tl_kernsel_find(struct tl_findings *f)
 {
 	struct tl_patgroup g[3];
 	struct tl_opctx c;
-	struct kname kn, best;
+	struct tl_kname best;
 	const struct tl_fop *op;
 	char garch[16];
-	int64_t m, n, k, b, top, tops[3] = { 0, 0, 0 };
+	int64_t m, n, k, b, tops[3] = { 0, 0, 0 };
 	int o, i, es, want, kind;
 
 	tl_opctx_init(&c, f);
@@ -269,20 +272,8 @@ tl_kernsel_find(struct tl_findings *f)
 		if (!tl_category_is(op->cat, "gemm") || op->nkern == 0 ||
 		    op->claimed_ns * 2 >= op->time_ns || op->time_ns <= 0)
 			continue;
-		/* The GEMM kernel that takes most of the op's time. */
-		memset(&best, 0, sizeof(best));
-		for (i = 0, top = -1; i < op->nkern; i++) {
-			parse_name(op->kern[i].name, &kn);
-			if (kn.splitk)
-				best.splitk = 1;
-			if (op->kern[i].time_ns > top &&
-			    strstr(op->kern[i].name, "educe") == NULL) {
-				top = op->kern[i].time_ns;
-				kn.splitk |= best.splitk;
-				best = kn;
-			}
-		}
-		trace_arch(f, trace_index(f, op->trace), garch, sizeof(garch));
+		tl_kname_best(op, &best);
+		trace_arch(f, tl_trace_index(f, op->trace), garch, sizeof(garch));
 		es = gemm_elsize(&c, o);
 		want = es > 0 && es <= 16 ? 16 / es : 0;
 		if (!tl_op_param(&c, op, "M", &m) ||

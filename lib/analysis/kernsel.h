@@ -23,6 +23,25 @@
  */
 #include "analysis/findings.h"
 
+/* What a GEMM kernel's name says about the kernel. */
+struct tl_kname {
+	char arch[16];		/* "sm_75", "gfx90a"; "" unknown */
+	int align;		/* CUTLASS alignN, 0 none */
+	int64_t tm, tn;		/* tile, 0 unknown */
+	int splitk;		/* splits K (splitK, GSU > 1) */
+	int streamk;		/* stream-K or persistent: one workgroup per
+				   compute unit, whatever the tiles */
+};
+
+/* The facts of a kernel name (zero when it says nothing). */
+void tl_kname_parse(const char *name, struct tl_kname *k);
+
+/*
+ * The facts of the GEMM kernel that takes most of op's time (not a
+ * reduction kernel), split-K when any of its kernels splits K.
+ */
+void tl_kname_best(const struct tl_fop *op, struct tl_kname *best);
+
 void tl_kernsel_find(struct tl_findings *f);
 
 /*

@@ -280,6 +280,60 @@ tl_patgroup_instance(struct tl_patgroup *g, int pi, uint32_t module)
 	}
 }
 
+int
+tl_trace_index(const struct tl_findings *f, const char *name)
+{
+	int i;
+
+	for (i = 0; i < f->ntr; i++)
+		if (strcmp(f->tr[i].name, name) == 0)
+			return i;
+	return 0;
+}
+
+void
+tl_patgroup_op(struct tl_patgroup *g, int pi, int o)
+{
+	struct tl_findings *f = g->f;
+	struct tl_fop *op = &f->op[o];
+	struct tl_fpat *p = &f->pat[pi];
+	int64_t sum = 0;
+	double scale = 1;
+	long long n = 1;
+	int k, r;
+
+	/*
+	 * A grouped row's kernels are one instance's: count them for every
+	 * instance and share the signature's time among them.
+	 */
+	for (k = 0; f->grouped && k < op->nkern; k++)
+		sum += op->kern[k].time_ns;
+	if (f->grouped && sum > 0) {
+		scale = (double)op->time_ns / (double)sum;
+		n = op->count;
+	}
+	p->cat = op->cat;
+	for (k = 0; k < op->nkern; k++)
+		tl_fpat_ev(p, -1, tl_intern(f->str, op->kern[k].name,
+		    strlen(op->kern[k].name)), op->kern[k].count * n,
+		    (int64_t)((double)op->kern[k].time_ns * scale + 0.5));
+	if (f->grouped && op->module != NULL && op->module[0] != '\0')
+		tl_patgroup_instance(g, pi, tl_intern(f->str, op->module,
+		    strlen(op->module)));
+	for (r = 0; r < f->nrow; r++)
+		if (f->row[r].op == o && f->row[r].claim < 0) {
+			tl_patgroup_row(g, pi, r, 1);
+			p = &f->pat[pi];
+			p->calls++;
+		}
+	if (f->nrow == 0) {
+		tl_fpat_ev(p, o, 0, op->count, op->time_ns - op->claimed_ns);
+		p->time_ns += op->time_ns - op->claimed_ns;
+		p->calls += op->count;
+		op->claimed_ns = op->time_ns;
+	}
+}
+
 void
 tl_patgroup_row(struct tl_patgroup *g, int pi, int r, int claim)
 {

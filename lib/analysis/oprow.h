@@ -95,6 +95,14 @@ void tl_patgroup_instance(struct tl_patgroup *g, int pi, uint32_t module);
  */
 void tl_patgroup_row(struct tl_patgroup *g, int pi, int r, int claim);
 
+/*
+ * Signature o explains part of pattern pi: its kernels go into the
+ * evidence, its rows no pattern claimed yet are claimed (with no rows,
+ * the signature's unexplained time).
+ */
+void tl_patgroup_op(struct tl_patgroup *g, int pi, int o);
+/* The index of the trace named name, 0 when none is. */
+int tl_trace_index(const struct tl_findings *f, const char *name);
 /* Row index at host-order position p, -1 out of range. */
 int tl_row_at(const struct tl_findings *f, int p);
 /* 1 if rows a and b ran on the same thread of the same trace. */

@@ -88,14 +88,20 @@ gemm_algorithmic(const struct tl_fop *op)
 			    "kernel when it is attention's QK^T or AV, "
 			    "torch.compile otherwise.";
 		if (op->operands == TL_OPND_WEIGHTS)
-			return "Fuse the GEMM with its neighbours "
-			    "(torch.compile) to cut memory traffic, or use "
-			    "lower-precision weights (FP8, W8A8) after "
-			    "checking accuracy.";
-		return "Fuse the GEMM with its neighbours (torch.compile) "
-		    "to cut memory traffic; where one operand is a weight, "
-		    "lower-precision weights (FP8, W8A8) after checking "
-		    "accuracy.";
+			return op->gpu_prec & TL_PREC_FP8 ? "Fuse the GEMM "
+			    "with its neighbours (torch.compile) to cut memory "
+			    "traffic, or use lower-precision weights (FP8, "
+			    "W8A8) after checking accuracy." : "Fuse the GEMM "
+			    "with its neighbours (torch.compile) to cut memory "
+			    "traffic, or use lower-precision weights (INT8 "
+			    "weight-only, W8A8) after checking accuracy.";
+		return op->gpu_prec & TL_PREC_FP8 ? "Fuse the GEMM with its "
+		    "neighbours (torch.compile) to cut memory traffic; where "
+		    "one operand is a weight, lower-precision weights (FP8, "
+		    "W8A8) after checking accuracy." : "Fuse the GEMM with its "
+		    "neighbours (torch.compile) to cut memory traffic; where "
+		    "one operand is a weight, lower-precision weights (INT8 "
+		    "weight-only, W8A8) after checking accuracy.";
 	}
 	if (op->batch > 1)
 		return "The GEMM is already batched; give each call more "

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/gemmcause.h"
 #include "common/json.h"
 #include "common/jsonw.h"
 #include "common/outfile.h"
@@ -10,6 +11,7 @@
 #include "common/util.h"
 #include "render/charts.h"
 #include "render/cmpreport.h"
+#include "render/gemmtext.h"
 #include "render/outdir.h"
 #include "stream/category.h"
 #include "stream/schema.h"
@@ -157,6 +159,45 @@ op_json(struct tl_jbuf *b, const struct tl_fop *op)
 	tl_jb_lit(b, "}");
 }
 
+/* A GEMM shape cause's numbers (lib/analysis/gemmcause). */
+static void
+gemm_shape_json(struct tl_jbuf *b, const struct tl_findings *f,
+    const struct tl_fpat *p)
+{
+	const char *adv = tl_precision_advice(p->gs.prec);
+	const struct tl_gshape *g = &p->gs;
+	const struct { const char *key; int64_t v; } num[] = {
+		{ "m", g->m }, { "n", g->n }, { "k", g->k }, { "batch", g->b },
+		{ "tile_m", p->tile_m }, { "tile_n", p->tile_n },
+		{ "tiles", g->tiles }, { "compute_units", g->cus },
+		{ "waves", g->waves }, { "padded_m", g->pm },
+		{ "padded_n", g->pn }, { "padded_k", g->pk },
+		{ "thin_dimension", g->thin },
+	};
+	size_t i;
+
+	jb_kstr(b, "cause", tl_gemmcause_name(g->cause));
+	for (i = 0; i < sizeof(num) / sizeof(num[0]); i++)
+		jb_kint(b, num[i].key, num[i].v);
+	jb_knum(b, "last_wave_busy_pct", g->last_fill);
+	jb_key(b, "reference_op");
+	if (p->gs.ref_op >= 0) {
+		tl_jb_lit(b, "{");
+		jb_kstr(b, "name", f->op[p->gs.ref_op].name);
+		jb_kjson(b, "input_dims", f->op[p->gs.ref_op].dims);
+		tl_jb_lit(b, "}");
+	} else
+		tl_jb_lit(b, "null");
+	jb_knum(b, "reference_efficiency_pct", p->gs.ref_eff);
+	jb_key(b, "estimate");
+	tl_jb_lit(b, p->gs.estimate ? "true" : "false");
+	jb_key(b, "precision_advice");
+	if (adv != NULL)
+		tl_jb_str(b, adv);
+	else
+		tl_jb_lit(b, "null");
+}
+
 /* Pattern i of f as a JSON object, for agents. */
 static void
 pat_json(struct tl_jbuf *b, const struct tl_findings *f, int i)
@@ -225,6 +266,8 @@ pat_json(struct tl_jbuf *b, const struct tl_findings *f, int i)
 		jb_key(b, "split_k");
 		tl_jb_lit(b, p->splitk ? "true" : "false");
 	}
+	if (p->kind == TL_PAT_GEMM_SHAPE)
+		gemm_shape_json(b, f, p);
 	jb_key(b, "ops");
 	tl_jb_lit(b, "[");
 	for (k = 0; k < p->nev; k++) {
@@ -318,6 +361,9 @@ analysis_json(struct tl_outset *s, const char *p, const struct tl_findings *f)
 			jb_kstr(&b, "pattern", tl_patkind_name(
 			    f->pat[r->pat].kind));
 			jb_kstr(&b, "where", f->pat[r->pat].where);
+			if (f->pat[r->pat].kind == TL_PAT_GEMM_SHAPE)
+				jb_kstr(&b, "cause", tl_gemmcause_name(
+				    f->pat[r->pat].gs.cause));
 		} else {
 			jb_kstr(&b, "op", f->op[r->op].name);
 			jb_kjson(&b, "input_dims", f->op[r->op].dims);

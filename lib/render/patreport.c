@@ -6,6 +6,7 @@
 #include "analysis/kernsel.h"
 #include "analysis/oprow.h"
 #include "common/util.h"
+#include "render/gemmtext.h"
 #include "render/mdtext.h"
 #include "render/patreport.h"
 #include "stream/category.h"
@@ -124,11 +125,15 @@ tl_pat_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 	case TL_PAT_RECOMPUTE:
 		fputs("Activation-checkpoint recompute", fp);
 		break;
+	case TL_PAT_GEMM_SHAPE:
+		tl_gemm_title(fp, p);
+		break;
 	case TL_PAT_N:
 		break;
 	}
 	if (op != NULL && (p->kind == TL_PAT_GEMM_ALIGN ||
-	    p->kind == TL_PAT_GEMM_ARCH || p->kind == TL_PAT_GEMM_TILE)) {
+	    p->kind == TL_PAT_GEMM_ARCH || p->kind == TL_PAT_GEMM_TILE ||
+	    (p->kind == TL_PAT_GEMM_SHAPE && p->gs.cause != TL_GC_FP32))) {
 		fputs(": ", fp);
 		tl_md_op(fp, op->name, op->dims);
 	}
@@ -335,6 +340,9 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		    tl_md_ms(p->time_ns), tl_md_num(share(p->time_ns,
 		    f->cov.op_ns), 1));
 		break;
+	case TL_PAT_GEMM_SHAPE:
+		tl_gemm_issue(fp, f, p);
+		break;
 	case TL_PAT_N:
 		break;
 	}
@@ -511,6 +519,9 @@ tl_pat_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		    "time above. Path B: none; the recompute is the model's "
 		    "choice.", fp);
 		break;
+	case TL_PAT_GEMM_SHAPE:
+		tl_gemm_action(fp, p);
+		break;
 	case TL_PAT_N:
 		break;
 	}
@@ -589,6 +600,9 @@ tl_pat_impact(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		break;
 	case TL_PAT_RECOMPUTE:
 		fputs(": the recomputed ops' time", fp);
+		break;
+	case TL_PAT_GEMM_SHAPE:
+		tl_gemm_impact(fp, p);
 		break;
 	case TL_PAT_N:
 		break;

@@ -89,9 +89,10 @@ class Trace:
                         "ts": kts, "cat": "ac2g", "name": "ac2g",
                         "bp": "e"})
 
-    def write(self, path):
+    def write(self, path, dev=None):
         with open(path, "w", encoding="utf-8") as f:
-            json.dump({"schemaVersion": 1, "deviceProperties": [H100],
+            json.dump({"schemaVersion": 1,
+                       "deviceProperties": [dev or H100],
                        "traceEvents": self.ev}, f, indent=0)
             f.write("\n")
 
@@ -233,4 +234,5 @@ def main():
     attn_unfused(os.path.join(out, "h100-attn-unfused.json"))
 
 
-main()
+if __name__ == "__main__":
+    main()
