@@ -1295,6 +1295,7 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 		fputc('\n', fp);
 	}
 
+	tl_report_collectives(fp, f);
 	fputs("---\n\n## Recommendations\n\n", fp);
 	for (i = 0; i < nrec; i++)
 		rec_brief(fp, f, &f->rec[idx[i]], i + 1);

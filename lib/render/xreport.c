@@ -190,6 +190,17 @@ failed(FILE *fp, const char *list)
 }
 
 void
+tl_report_collectives(FILE *fp, const struct tl_findings *f)
+{
+	const struct tl_xrank *x = f->xr;
+
+	if (x == NULL || x->nin == 0 || f->ntr > 1)
+		return;
+	fputs("## Collectives\n\n", fp);
+	types(fp, x, 1);
+}
+
+void
 tl_report_xrank(FILE *fp, const struct tl_findings *f)
 {
 	const struct tl_xrank *x = f->xr;
@@ -199,11 +210,8 @@ tl_report_xrank(FILE *fp, const struct tl_findings *f)
 		failed(fp, f->failed);
 	if (x == NULL || x->nin == 0)
 		return;
-	if (f->ntr <= 1) {
-		fputs("## Collectives\n\n", fp);
-		types(fp, x, 1);
+	if (f->ntr <= 1)
 		return;
-	}
 	fputs("## Across ranks\n\n", fp);
 	if (x->matched == 0) {
 		fputs("No collective instance was recorded by more than one "

@@ -17,4 +17,11 @@
 
 void tl_report_xrank(FILE *fp, const struct tl_findings *f);
 
+/*
+ * One trace's collectives by type with their bandwidths, after the
+ * executive summary's findings (the several-rank report has them in its
+ * section above).  Nothing for several traces or none.
+ */
+void tl_report_collectives(FILE *fp, const struct tl_findings *f);
+
 #endif
