@@ -374,7 +374,8 @@ w_kernels(struct tl_writer *w, const struct tl_opsig *s, struct tl_jbuf *b)
 	for (i = 0; i < s->nk; i++)
 		ord[i] = i;
 	kern_sort_of = s;
-	qsort(ord, s->nk, sizeof(*ord), cmp_kern);
+	if (s->nk > 1)
+		qsort(ord, s->nk, sizeof(*ord), cmp_kern);
 	tl_jb_reset(b);
 	tl_jb_raw(b, "[", 1);
 	for (i = 0; i < s->nk; i++) {

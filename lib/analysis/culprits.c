@@ -56,7 +56,8 @@ distinct(int64_t *v, size_t n)
 {
 	size_t i, k = 0;
 
-	qsort(v, n, sizeof(*v), cmp_i64);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_i64);
 	for (i = 0; i < n; i++)
 		if (k == 0 || v[k - 1] != v[i])
 			v[k++] = v[i];
@@ -390,7 +391,8 @@ tl_fidle_finish(struct tl_fidle *d)
 		    x->steps[0] == t->first_step;
 		x->known = d->loaded ? match(d, x) : -1;
 	}
-	qsort(d->c, d->n, sizeof(*d->c), cmp_culprit);
+	if (d->n > 1)
+		qsort(d->c, d->n, sizeof(*d->c), cmp_culprit);
 	tl_strmap_free(&d->keys);
 	tl_strmap_init(&d->keys);
 }

@@ -559,7 +559,8 @@ matched_steps(struct tl_xrank *x, const int32_t *idx, const struct grp *g,
 	for (i = 0; i < ng; i++)
 		if (x->in[idx[g[i].lo]].iter >= 0)
 			it[k++] = x->in[idx[g[i].lo]].iter;
-	qsort(it, k, sizeof(*it), cmp_i64);
+	if (k > 1)
+		qsort(it, k, sizeof(*it), cmp_i64);
 	for (i = 0; i < k; i++)
 		if (i == 0 || it[i] != it[i - 1])
 			n++;
@@ -633,7 +634,8 @@ judge(struct tl_xrank *x, int64_t nsteps, int64_t meanlate, int64_t sec)
 	for (r = 0; r < x->nrk; r++)
 		w[r] = x->rk[r].late_ns;
 	late_base = w;
-	qsort(ord, (size_t)x->nrk, sizeof(*ord), cmp_late);
+	if ((size_t)x->nrk > 1)
+		qsort(ord, (size_t)x->nrk, sizeof(*ord), cmp_late);
 	x->noutlier = x->nrk < TL_XTOP ? x->nrk : TL_XTOP;
 	x->outlier = ord;
 	for (r = 0; r < x->ntype; r++) {
@@ -669,7 +671,8 @@ busy_union(struct tl_xrank *x)
 	size_t i, n = 0;
 	int r;
 
-	qsort(x->busy, x->nbusy, sizeof(*x->busy), cmp_span);
+	if (x->nbusy > 1)
+		qsort(x->busy, x->nbusy, sizeof(*x->busy), cmp_span);
 	for (i = 0; i < x->nbusy; i++) {
 		if (n > 0 && x->busy[n - 1].tr == x->busy[i].tr &&
 		    x->busy[i].start <= x->busy[n - 1].end) {
@@ -829,7 +832,8 @@ tl_xrank_finish(struct tl_xrank *x)
 	for (i = 0; i < x->nin; i++)
 		idx[i] = (int32_t)i;
 	sort_base = x->in;
-	qsort(idx, x->nin, sizeof(*idx), cmp_inst);
+	if (x->nin > 1)
+		qsort(idx, x->nin, sizeof(*idx), cmp_inst);
 	/* Groups; those with the most members of their pg are matched. */
 	{
 		struct tl_strmap pgs;
@@ -994,7 +998,8 @@ tl_xrank_finish(struct tl_xrank *x)
 
 		for (r = 0; r < x->nrk; r++)
 			w[r] = x->rk[r].wait_ns / nsteps;
-		qsort(w, n, sizeof(*w), cmp_i64);
+		if (n > 1)
+			qsort(w, n, sizeof(*w), cmp_i64);
 		x->wait_q[0] = w[0];
 		x->wait_q[1] = w[n / 2];
 		x->wait_q[2] = w[(n * 9) / 10 < n ? (n * 9) / 10 : n - 1];

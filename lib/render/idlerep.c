@@ -203,7 +203,8 @@ tl_md_culprit_actions(FILE *fp, const struct tl_findings *f, int max)
 		if (x->ns > a[k].top->ns)
 			a[k].top = x;
 	}
-	qsort(a, n, sizeof(*a), cmp_action);
+	if (n > 1)
+		qsort(a, n, sizeof(*a), cmp_action);
 	for (k = 0; k < n && shown < max; k++) {
 		const struct tl_fculprit *x = a[k].top;
 

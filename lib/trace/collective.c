@@ -216,7 +216,8 @@ tl_colls_find(const struct tl_trace *t, const struct tl_rows *rows,
 		nk++;
 	}
 	/* Without the trace's Seq: the order among the group's on this rank. */
-	qsort(k, nk, sizeof(*k), cmp_keyed);
+	if (nk > 1)
+		qsort(k, nk, sizeof(*k), cmp_keyed);
 	for (i = 0; i < nk; i++) {
 		c->seq[k[i].row] = i > 0 && strcmp(k[i].pg, k[i - 1].pg) == 0 ?
 		    c->seq[k[i - 1].row] + 1 : 0;

@@ -321,7 +321,8 @@ sum_shares(struct ctx *x)
 {
 	size_t i, n = 0;
 
-	qsort(x->sh, x->nsh, sizeof(*x->sh), cmp_share);
+	if (x->nsh > 1)
+		qsort(x->sh, x->nsh, sizeof(*x->sh), cmp_share);
 	for (i = 0; i < x->nsh; i++) {
 		if (n > 0 && x->sh[n - 1].owner == x->sh[i].owner)
 			x->sh[n - 1].ns += x->sh[i].ns;
@@ -561,7 +562,8 @@ explain(struct ctx *x, int64_t a, int64_t b, int next)
 	}
 	g = &c->gap[c->ngap - 1];
 	g->np = (uint32_t)(c->npiece - g->p0);
-	qsort(c->piece + g->p0, g->np, sizeof(*c->piece), cmp_piece);
+	if (g->np > 1)
+		qsort(c->piece + g->p0, g->np, sizeof(*c->piece), cmp_piece);
 }
 
 static int
@@ -609,7 +611,8 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	for (i = 0; i < it->n; i++)
 		x.iterev[i] = it->v[i].ev;
 	x.niterev = it->n;
-	qsort(x.iterev, x.niterev, sizeof(*x.iterev), cmp_i32);
+	if (x.niterev > 1)
+		qsort(x.iterev, x.niterev, sizeof(*x.iterev), cmp_i32);
 	ndev = tl_timeline_devices(t, &dev);
 	for (d = 0; d < ndev; d++) {
 		int64_t hi = 0;
@@ -647,7 +650,8 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 		    pend[i].next);
 	free(pend);
 	tl_ivals_free(&x.win);
-	qsort(c->gap, c->ngap, sizeof(*c->gap), cmp_gap);
+	if (c->ngap > 1)
+		qsort(c->gap, c->ngap, sizeof(*c->gap), cmp_gap);
 	free(dev);
 	free(idx);
 	for (i = 0; i < t->nthreads; i++) {
