@@ -25,14 +25,18 @@
  *   no (faster)            otherwise (A below the band);
  *   n/a                    without E or A (no bound or perf model, a
  *                          GPU without a roof for it, a reference time
- *                          of 0).
+ *                          of 0), and on a copy (every kernel a copy or
+ *                          fill: the host link times it, not a roof).
  * E rests on the roofs of the stream's roof_kind (the other kind
  * standing in where a GPU lacks a figure: the sides' roof and bw_roof
  * columns say so); the same judgement against other_expected_ratio is
  * the verdict under the other kind.
  *
  * The recommendations for the target are the matched ops judged slower
- * or likely kernel problems, and the ops on the target only; each scores
+ * or likely kernel problems, the ops on the target only (not a group's),
+ * and the matched copies the target takes more than cmp_unexplained_pct
+ * % longer over (their difference recoverable; pageable against pinned
+ * copies told by the kernel names); each scores
  * its unexplained gap times its share of the target's time:
  * unexplained_time_us / target_kernel_time_us * target_pct_gpu_time,
  * which is its unexplained time as a percentage of the target's op
@@ -60,6 +64,17 @@
  *                         recommendations of their own.  An unfused
  *                         attention on the target that the reference
  *                         runs fused is named first.
+ *   a group               rows of one group (ref_group, target_group)
+ *                         summed per side: the target slower is a
+ *                         finding (attention unfused on the target is
+ *                         named first, as the pattern; with the sides'
+ *                         pattern the group recovers nothing of its
+ *                         own); the target faster, none: the reference
+ *                         may be inefficient (nref_slower).
+ * The exposed copies' timeline gap leaves out what the copy rows and the
+ * target's pageable-copy patterns recover: no time counts twice.  A
+ * matched row whose kernel names differ is kdiff, and fallback names the
+ * side whose top kernel is a fallback kernel; "identical" needs no kdiff.
  * Matched ops that the target runs more than twice as fast as the
  * hardware ratio predicts (actual < expected / 2) are the reference's
  * possible inefficiencies (c->nfast, TL_CE_FASTER rows with fast set).
