@@ -52,14 +52,19 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    "genpatterns", os.path.join(HERE, "gen-patterns.py"))
-gp = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(gp)
 
-MI300X = {"id": 0, "name": "AMD Instinct MI300X", "totalGlobalMem":
-          206141652992, "computeMajor": 9, "computeMinor": 4,
-          "numSms": 304}
+
+def load(name, file):
+    """A generator beside this one, as a module (its Trace, its GPUs)."""
+    spec = importlib.util.spec_from_file_location(name,
+                                                  os.path.join(HERE, file))
+    m = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(m)
+    return m
+
+
+gp = load("genpatterns", "gen-patterns.py")
+MI300X = load("gencauses", "gen-causes.py").MI300X
 BF16 = gp.BF16
 XMMA = gp.XMMA
 SOFTMAX = gp.SOFTMAX
@@ -180,6 +185,16 @@ def pair(out, name, ref, tgt, expect, dev=None):
         f.write("\n")
 
 
+def fallback(out, name, dur, expect):
+    """aten::mm on a tuned kernel (300 µs) against a fallback kernel."""
+    ref, tgt = Side(), Side()
+    mm(ref, TUNED, 300)
+    mm(tgt, FALLBACK, dur)
+    expect.update({"match": {"aten::mm": ["both"]},
+                   "never": ["same op for op"]})
+    pair(out, name, ref, tgt, expect, MI300X)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..",
                                                              "cmppairs")
@@ -217,27 +232,17 @@ def main():
                             "target"],
                   "impact_ms": (500 - 200) / 1000},
         "never": ["runs on the target only"]})
-    ref, tgt = Side(), Side()
-    mm(ref, TUNED, 300)
-    mm(tgt, FALLBACK, 900)
-    pair(out, "fallback", ref, tgt, {
-        "match": {"aten::mm": ["both"]},
+    fallback(out, "fallback", 900, {
         "faster": "ref",
         "first": {"title": "a fallback kernel on the target",
-                  "words": [FALLBACK], "impact_ms": (900 - 300) / 1000},
-        "never": ["same op for op"]}, MI300X)
-    ref, tgt = Side(), Side()
-    mm(ref, TUNED, 300)
-    mm(tgt, FALLBACK, 300)
-    pair(out, "fallback-same", ref, tgt, {
-        "match": {"aten::mm": ["both"]},
+                  "words": [FALLBACK], "impact_ms": (900 - 300) / 1000}})
+    fallback(out, "fallback-same", 300, {
         "faster": "neither",
         "first": None,
         # With both sides the target's own analysis may find its GEMM's
         # tiles (issue 31's GEMM causes): not this pair's question.
         "first_sides": "any",
-        "key": [FALLBACK, "a fallback kernel on the target"],
-        "never": ["same op for op"]}, MI300X)
+        "key": [FALLBACK, "a fallback kernel on the target"]})
     pair(out, "copy", copy(PINNED, 1000), copy(PAGEABLE, 3000), {
         "match": {"aten::copy_": ["both"], "aten::mm": ["both"]},
         "faster": "ref",
