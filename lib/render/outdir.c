@@ -198,23 +198,33 @@ gemm_shape_json(struct tl_jbuf *b, const struct tl_findings *f,
 		tl_jb_lit(b, "null");
 }
 
+static void
+jb_kbool(struct tl_jbuf *b, const char *k, int v)
+{
+	jb_key(b, k);
+	tl_jb_lit(b, v ? "true" : "false");
+}
+
+/* An integer member, null when TL_FNONE (none, unknown). */
+static void
+jb_kopt(struct tl_jbuf *b, const char *k, int64_t v)
+{
+	jb_key(b, k);
+	if (v != TL_FNONE)
+		tl_jb_int(b, v);
+	else
+		tl_jb_lit(b, "null");
+}
+
 /* Where a gap is, for a trace viewer: its members. */
 static void
 where_json(struct tl_jbuf *b, const struct tl_fwhere *w)
 {
 	jb_knum(b, "ts_us", (double)w->ts_ns / 1e3);
 	jb_knum(b, "offset_ms", (double)w->offset_ns / 1e6);
-	jb_key(b, "step");
-	if (w->step != TL_FNONE)
-		tl_jb_int(b, w->step);
-	else
-		tl_jb_lit(b, "null");
+	jb_kopt(b, "step", w->step);
 	jb_kstr(b, "device", w->device != NULL ? w->device : "");
-	jb_key(b, "stream");
-	if (w->stream != TL_FNONE)
-		tl_jb_int(b, w->stream);
-	else
-		tl_jb_lit(b, "null");
+	jb_kopt(b, "stream", w->stream);
 	jb_kstr(b, "pid", w->pid != NULL ? w->pid : "");
 	jb_kstr(b, "tid", w->tid != NULL ? w->tid : "");
 }
@@ -229,8 +239,7 @@ culprit_json(struct tl_jbuf *b, const struct tl_findings *f,
 	jb_kstr(b, "name", x->name);
 	jb_kstr(b, "context", x->context);
 	jb_kstr(b, "other_thread", x->tid);
-	jb_key(b, "warm_up");
-	tl_jb_lit(b, x->warm ? "true" : "false");
+	jb_kbool(b, "warm_up", x->warm);
 	jb_knum(b, "idle_ms", (double)x->ns / 1e6);
 	jb_knum(b, "timeline_pct", f->tr[x->tr].total_ns > 0 ?
 	    (double)x->ns / (double)f->tr[x->tr].total_ns * 100 : 0);
@@ -268,8 +277,7 @@ idle_json(struct tl_jbuf *b, const struct tl_findings *f)
 		tl_jb_lit(b, "{");
 		jb_kstr(b, "trace", t->name);
 		jb_knum(b, "idle_ms", (double)t->idle_ns / 1e6);
-		jb_key(b, "culprits_computed");
-		tl_jb_lit(b, it != NULL && it->has ? "true" : "false");
+		jb_kbool(b, "culprits_computed", it != NULL && it->has);
 		if (it != NULL && it->has) {
 			jb_kint(b, "listed_gaps", it->listed);
 			jb_knum(b, "listed_ms", (double)it->listed_ns / 1e6);
@@ -304,8 +312,7 @@ idle_json(struct tl_jbuf *b, const struct tl_findings *f)
 			} else {
 				/* Not listed (under 10 us, or no culprits). */
 				jb_knum(b, "ts_us", (double)gp->start_ns / 1e3);
-				jb_key(b, "listed");
-				tl_jb_lit(b, "false");
+				jb_kbool(b, "listed", 0);
 			}
 			jb_kstr(b, "after_op", gp->before);
 			jb_kstr(b, "next_op", gp->after);
