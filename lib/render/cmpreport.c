@@ -1162,16 +1162,16 @@ coverage(FILE *fp, const struct tl_cmpfind *c, int max)
 	fputs("### Coverage\n\n", fp);
 	if (c->nabove[REF] + c->nabove[TGT] == 0) {
 		fprintf(fp, "**Above the peak roof:** none: no op of either "
-		    "side ran faster than its FLOPs or bytes take at its GPU's "
-		    "peak roof (by more than %s %%).\n\n",
+		    "side took less time than its FLOPs or bytes take at its "
+		    "GPU's peak roof (by more than %s %%).\n\n",
 		    tl_md_exact(TL_PEAK_TOL_PCT));
 		return;
 	}
 	fprintf(fp, "**Above the peak roof:** %d op%s of the reference "
-	    "(%s ms) and %d of the target (%s ms) ran faster than their "
+	    "(%s ms) and %d of the target (%s ms) took less time than their "
 	    "FLOPs or bytes take at the GPU's peak roof (by more than %s %%). "
-	    "No kernel beats the physical limit, so their efficiency is no "
-	    "result and is left empty; their time still counts in the "
+	    "No kernel goes beyond the physical limit, so their efficiency is "
+	    "no result and is left empty; their time still counts in the "
 	    "timelines, the categories and the ratios.\n\n"
 	    "| Operation | Side | %% of the peak roof | Time (ms) | Cause |\n"
 	    "|---|---|---|---|---|\n", c->nabove[REF],

@@ -143,6 +143,9 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	    { "kernel_time_min_us", TL_CT_US, "µs", 1 },
 	[TL_COL_KERNEL_TIME_MAX_US] =
 	    { "kernel_time_max_us", TL_CT_US, "µs", 1 },
+	[TL_COL_ABOVE_PEAK_COUNT] = { "above_peak_count", TL_CT_INT, "", 1 },
+	[TL_COL_ABOVE_PEAK_TIME_US] =
+	    { "above_peak_time_us", TL_CT_US, "µs", 1 },
 	[TL_COL_MODEL] = { "model", TL_CT_TEXT, "", 0 },
 	[TL_COL_BWD_MODEL] = { "bwd_model", TL_CT_TEXT, "", 0 },
 	[TL_COL_EXTRA_MODEL] = { "extra_model", TL_CT_TEXT, "", 0 },
@@ -345,7 +348,8 @@ static const short eff[] = {
 };
 static const short group[] = {
 	TL_COL_COUNT, TL_COL_KERNEL_TIME_MEAN_US, TL_COL_KERNEL_TIME_STD_US,
-	TL_COL_KERNEL_TIME_MIN_US, TL_COL_KERNEL_TIME_MAX_US
+	TL_COL_KERNEL_TIME_MIN_US, TL_COL_KERNEL_TIME_MAX_US,
+	TL_COL_ABOVE_PEAK_COUNT, TL_COL_ABOVE_PEAK_TIME_US
 };
 static const short group_changes[] = {
 	TL_COL_KERNEL_TIME_US, TL_COL_KERNEL_COUNT, TL_COL_PCT_GPU_TIME,
