@@ -325,6 +325,11 @@ check "above peak: tl-findings lists them in the coverage and leaves them out of
      grep -q 'has a perf model and is judged against its roofline' $tmp/a && grep -q 'Of the 0.433 ms of GPU time attributed to ops, 63.0 %' $tmp/a && \
      $BIN/tl-findings -C gemm $tmp/ap.tsv | grep -q 'Average efficiency: 76.3 % of roofline' && \
      $BIN/tl-findings --report rough $tmp/ap.tsv | grep -q '^\*\*Above the peak roof:\*\* 2 op instances'"
+check "above peak: an op's achieved rates are over its instances within the peak roof (mm 4096^3: 137438953472 FLOPs / 133 us = 1033.376 TFLOPS/s, not 1179.7 over both; the add: none, empty in the CSV, null in the JSON)" \
+    "rm -rf $tmp/apo && $BIN/tl-findings -o $tmp/apo $tmp/ap.tsv > /dev/null && \
+     awk -F, 'NR > 1 && \$5 == 233 { exit !(\$11 > 1033.375 && \$11 < 1033.376) }' $tmp/apo/category_data/gemm_ops.csv && \
+     grep -q '^aten::add,elementwise,fwd,1,60,.*,,,,' $tmp/apo/category_data/elementwise_ops.csv && \
+     grep -q '\"tflops_s\":null,\"tbs\":null' $tmp/apo/category_data/elementwise_metrics.json"
 # A comparison with one side above its peak roof (issue 30): the
 # reference is above-peak.json with every kernel 3 times as long (no row
 # above peak), the target the fixture itself.  Hand-computed on the

@@ -1131,12 +1131,12 @@ analyse(struct tl_findings *f, struct tl_json *j)
 		if (op->time_ns - op->peak_ns > 0 &&
 		    op->count - op->peak_count > 0) {
 			double n = (double)(op->count - op->peak_count);
-			double t = (double)(op->time_ns - op->peak_ns) / 1e3;
+			double ns = (double)(op->time_ns - op->peak_ns);
 
 			if (op->has_flops)
-				op->tflops_s = (double)op->flops * n / t / 1e6;
+				op->tflops_s = (double)op->flops * n / ns / 1e3;
 			if (op->has_bytes)
-				op->tbs = (double)op->bytes * n / t / 1e6;
+				op->tbs = (double)op->bytes * n / ns / 1e3;
 		}
 		if (op->time_ns - op->peak_ns <= 0 || op->roofline_us <= 0)
 			op->has_eff = 0;
