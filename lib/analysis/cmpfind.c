@@ -136,8 +136,17 @@ read_side(struct reader *R, int k, struct tl_cside *s)
 {
 	int64_t v;
 
+	static const short above[2] = {
+		TL_COL_REF_ABOVE_PEAK_PCT, TL_COL_TARGET_ABOVE_PEAK_PCT
+	};
+	static const short why[2] = {
+		TL_COL_REF_PERF_ERROR, TL_COL_TARGET_PERF_ERROR
+	};
+
 	s->roof = dup_col(R, R->s[k][S_ROOF]);
 	s->bw_roof = dup_col(R, R->s[k][S_BW_ROOF]);
+	s->perf_error = dup_col(R, why[k]);
+	s->above_peak_pct = NAN;
 	s->peak_tflops = tl_rr_num(&R->rr, R->s[k][S_PEAK_TFLOPS]);
 	s->peak_tbs = tl_rr_num(&R->rr, R->s[k][S_PEAK_TBS]);
 	s->mean_us = s->tflops_s = s->tbs = s->pct_roofline = s->pct_gpu =
@@ -152,6 +161,7 @@ read_side(struct reader *R, int k, struct tl_cside *s)
 	s->tbs = tl_rr_num(&R->rr, R->s[k][S_TBS]);
 	s->pct_roofline = tl_rr_num(&R->rr, R->s[k][S_PCT_ROOF]);
 	s->pct_gpu = tl_rr_num(&R->rr, R->s[k][S_PCT_GPU]);
+	s->above_peak_pct = tl_rr_num(&R->rr, above[k]);
 	kernels(R, k, s);
 }
 
@@ -618,6 +628,10 @@ analyse(struct tl_cmpfind *c, const struct tl_findrules *r)
 		for (k = 0; k < 2; k++) {
 			c->cat_ns[k][w->cat] += w->s[k].time_ns;
 			c->op_ns[k] += w->s[k].time_ns;
+			if (w->s[k].has && !isnan(w->s[k].above_peak_pct)) {
+				c->nabove[k]++;
+				c->above_ns[k] += w->s[k].time_ns;
+			}
 		}
 		if (w->match != TL_CM_BOTH || w->delta_ns != 0)
 			c->identical = 0;
@@ -869,6 +883,7 @@ tl_cmpfind_free(struct tl_cmpfind *c)
 		for (k = 0; k < 2; k++) {
 			free(w->s[k].roof);
 			free(w->s[k].bw_roof);
+			free(w->s[k].perf_error);
 			for (n = 0; n < w->s[k].nkern; n++)
 				free(w->s[k].kern[n].name);
 		}

@@ -116,6 +116,12 @@ struct tl_cside {
 	long long count;
 	int64_t time_ns;
 	double mean_us, tflops_s, tbs, pct_roofline, pct_gpu;	/* NaN: empty */
+	/*
+	 * Above its peak roof (tl-compare's above_peak_pct, perf_error):
+	 * the % of the peak roof, NaN when not; why, "" when not.
+	 */
+	double above_peak_pct;
+	char *perf_error;
 	struct tl_fkern kern[TL_CKERN];
 	int nkern, nkern_all;		/* kept, in the stream */
 	int64_t kern_other_ns;		/* the kernels not kept */
@@ -235,6 +241,9 @@ struct tl_cmpfind {
 	int nfast;			/* matched rows much faster than
 					   predicted */
 	int64_t fast_ns;		/* the reference's excess time in them */
+	int nabove[2];			/* rows above their peak roof, per
+					   side (coverage: no efficiency) */
+	int64_t above_ns[2];		/* their kernel time */
 	const struct tl_findings *side[2];	/* the op streams, or NULL */
 	struct tl_cgap *gap;		/* timeline gaps, then patterns */
 	int ngap;

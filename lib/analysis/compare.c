@@ -12,6 +12,7 @@
 #include "common/util.h"
 #include "model/opargs.h"
 #include "model/roofline.h"
+#include "model/roweff.h"
 #include "stream/schema.h"
 #include "stream/stream.h"
 
@@ -31,6 +32,14 @@ struct eff {
 	double lim_tflops, lim_tbs;	/* the peak roofs: physical limit */
 	struct tl_roof_out r;
 	int has_pct;
+	/*
+	 * Beyond the physical limit (tl_beyond_peak on the peak roofs):
+	 * the resource, or NULL; then has_pct is 0 and why the row's
+	 * perf_error for this side (lib/model/roweff's text).
+	 */
+	const char *beyond;
+	double beyond_pct;	/* % of the peak roof */
+	char why[512];
 };
 
 const struct tl_hw *
@@ -123,6 +132,8 @@ side_eff(const struct tl_opsig *s, struct eff *e)
 	memset(&e->r, 0, sizeof(e->r));
 	e->r.bound = "";
 	e->has_pct = 0;
+	e->beyond = NULL;
+	e->why[0] = '\0';
 	if (s == NULL)
 		return;
 	ri.has_flops = s->has_flops && !s->sum_ovf;
@@ -134,11 +145,19 @@ side_eff(const struct tl_opsig *s, struct eff *e)
 	ri.peak_tbs = e->peak_tbs;
 	tl_roofline(&ri, &e->r);
 	e->has_pct = e->r.has_roofline && ri.time_us > 0;
-	/* Faster than the physical limit allows: no efficiency. */
+	/*
+	 * Faster than the physical limit allows: no efficiency, and the
+	 * side says why (the time of one instance, as in tl-efficiency).
+	 */
 	ri.peak_tflops = e->lim_tflops;
 	ri.peak_tbs = e->lim_tbs;
-	if (tl_beyond_peak(&ri, TL_PEAK_TOL_PCT, &pct) != NULL)
-		e->has_pct = 0;
+	if ((e->beyond = tl_beyond_peak(&ri, TL_PEAK_TOL_PCT, &pct)) == NULL)
+		return;
+	e->has_pct = 0;
+	e->beyond_pct = pct;
+	tl_peak_why(e->why, sizeof(e->why), "", 0, e->beyond, pct,
+	    e->beyond[0] == 'c' ? e->lim_tflops : e->lim_tbs,
+	    ri.time_us / (double)(s->count > 0 ? s->count : 1));
 }
 
 /* The bound of a row: the roofline's, else memory for bytes without FLOPs. */
@@ -717,7 +736,7 @@ w_side(struct tl_writer *w, const struct tl_opsig *s, const char *name,
 	if (s == NULL) {
 		int k;
 
-		for (k = 0; k < 8; k++)	/* count .. kernels */
+		for (k = 0; k < 10; k++)	/* count .. perf_error */
 			tl_w_empty(w);
 		return;
 	}
@@ -727,8 +746,10 @@ w_side(struct tl_writer *w, const struct tl_opsig *s, const char *name,
 	w_num(w, e->r.has_tflops_s, e->r.tflops_s);
 	w_num(w, e->r.has_tbs, e->r.tbs);
 	w_num(w, e->has_pct, e->r.pct_roofline);
+	w_num(w, e->beyond != NULL, e->beyond_pct);
 	w_num(w, s->has_pct, s->pct);
 	w_kernels(w, s, b);
+	tl_w_str(w, e->why);
 }
 
 static void

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "model/roofline.h"
 #include "render/advice.h"
 #include "render/chartlist.h"
 #include "render/cmpreport.h"
@@ -14,6 +15,7 @@ enum { REF, TGT };
 
 #define FAIR_RECS 8	/* recommendations in the fair report */
 #define QUESTIONS 5	/* ops per kind of open question */
+#define FAIR_PEAK 20	/* rows above the peak roof listed in the fair report */
 
 static const char *const tl_label[TL_TLC_N] = {
 	"Total GPU timeline", "Busy", "Computation", "Exposed communication",
@@ -50,6 +52,14 @@ static const char *
 count_text(const struct tl_cside *s)
 {
 	return s->has ? tl_md_exact((double)s->count) : "n/a";
+}
+
+/* A side's % of roofline: "above peak" when beyond the limit, or n/a. */
+static const char *
+roof_text(const struct tl_cside *s, int d)
+{
+	return !isnan(s->above_peak_pct) ? "above peak" :
+	    num(s->pct_roofline, d);
 }
 
 static const char *
@@ -626,9 +636,10 @@ measures(FILE *fp, const struct tl_crow *w)
 	if (!isnan(r->tbs) || !isnan(t->tbs))
 		fprintf(fp, "| Achieved TB/s | %s | %s | | |\n",
 		    num(r->tbs, 3), num(t->tbs, 3));
-	if (!isnan(r->pct_roofline) || !isnan(t->pct_roofline))
+	if (!isnan(r->pct_roofline) || !isnan(t->pct_roofline) ||
+	    !isnan(r->above_peak_pct) || !isnan(t->above_peak_pct))
 		fprintf(fp, "| %% of roofline | %s | %s | | |\n",
-		    num(r->pct_roofline, 1), num(t->pct_roofline, 1));
+		    roof_text(r, 1), roof_text(t, 1));
 	fprintf(fp, "| %% of its op kernel time | %s | %s | | |\n",
 	    num(r->pct_gpu, 2), num(t->pct_gpu, 2));
 	if (w->other_exp != TL_CE_NA && w->other_exp != w->exp)
@@ -1322,8 +1333,63 @@ method(FILE *fp, const struct tl_cmpfind *c)
 	    tl_md_exact(c->rules.high_pct), tl_md_exact(c->rules.medium_pct));
 }
 
+/*
+ * The coverage of the comparison: the rows of either side that ran faster
+ * than their FLOPs or bytes take at that GPU's peak roof (tl-compare's
+ * above_peak_pct), each with its side, % of the peak roof and cause; at
+ * most max (a listing limit), the count of the rest after them.
+ */
 static void
-appendix(FILE *fp, const struct tl_cmpfind *c, const struct tl_report_opts *o)
+coverage(FILE *fp, const struct tl_cmpfind *c, int max)
+{
+	int i, k, n = 0;
+
+	fputs("### Coverage\n\n", fp);
+	if (c->nabove[REF] + c->nabove[TGT] == 0) {
+		fprintf(fp, "**Above the peak roof:** none: no op of either "
+		    "side took less time than its FLOPs or bytes take at its "
+		    "GPU's peak roof (by more than %s %%).\n\n",
+		    tl_md_exact(TL_PEAK_TOL_PCT));
+		return;
+	}
+	fprintf(fp, "**Above the peak roof:** %d op%s of the reference "
+	    "(%s ms) and %d of the target (%s ms) took less time than their "
+	    "FLOPs or bytes take at the GPU's peak roof (by more than %s %%). "
+	    "No kernel goes beyond the physical limit, so their efficiency is "
+	    "no result and is left empty; their time still counts in the "
+	    "timelines, the categories and the ratios.\n\n"
+	    "| Operation | Side | %% of the peak roof | Time (ms) | Cause |\n"
+	    "|---|---|---|---|---|\n", c->nabove[REF],
+	    c->nabove[REF] == 1 ? "" : "s", tl_md_ms(c->above_ns[REF]),
+	    c->nabove[TGT], tl_md_ms(c->above_ns[TGT]),
+	    tl_md_exact(TL_PEAK_TOL_PCT));
+	for (i = 0; i < c->nrow; i++)
+		for (k = 0; k < 2; k++) {
+			const struct tl_cside *s = &c->row[i].s[k];
+
+			if (!s->has || isnan(s->above_peak_pct))
+				continue;
+			if (n++ == max)
+				continue;
+			fputs("| ", fp);
+			tl_md_op(fp, c->row[i].name, c->row[i].dims);
+			fprintf(fp, " | %s | %s | %s | ", k == REF ?
+			    "reference" : "target",
+			    tl_md_num(s->above_peak_pct, 0),
+			    tl_md_ms(s->time_ns));
+			tl_md_code(fp, s->perf_error, 400);
+			fputs(" |\n", fp);
+		}
+	if (n > max)	/* not a verdict: a listing limit */
+		fprintf(fp, "\n%d more in the rough report (and in the "
+		    "stream's `ref_above_peak_pct`, `target_above_peak_pct`).\n",
+		    n - max);
+	fputc('\n', fp);
+}
+
+static void
+appendix(FILE *fp, const struct tl_cmpfind *c, const struct tl_report_opts *o,
+    int max)
 {
 	fputs("## Appendix\n\n### Hardware used for the expectations\n\n- "
 	    "The reference", fp);
@@ -1336,6 +1402,7 @@ appendix(FILE *fp, const struct tl_cmpfind *c, const struct tl_report_opts *o)
 	expectations(fp, c);
 	fprintf(fp, "### Verdicts under the other roof kind\n\n");
 	other_verdicts(fp, c);
+	coverage(fp, c, max);
 	method(fp, c);
 	charts(fp, o);
 }
@@ -1404,7 +1471,7 @@ tl_cmpreport_fair(FILE *fp, const struct tl_cmpfind *c,
 	fputs("### Layout differences\n\n", fp);
 	layouts(fp, c);
 	fputs("---\n\n", fp);
-	appendix(fp, c, o);
+	appendix(fp, c, o, FAIR_PEAK);
 }
 
 /* The signature and perf model of a row (rough report). */
@@ -1454,8 +1521,8 @@ raw_table(FILE *fp, const struct tl_cside *r, const struct tl_cside *t)
 	    num(r->tflops_s, 3), num(t->tflops_s, 3), num(r->tbs, 4),
 	    num(t->tbs, 4));
 	fprintf(fp, "| %% of roofline | %s | %s |\n| %% of its op kernel "
-	    "time | %s | %s |\n", num(r->pct_roofline, 2),
-	    num(t->pct_roofline, 2), num(r->pct_gpu, 3), num(t->pct_gpu, 3));
+	    "time | %s | %s |\n", roof_text(r, 2),
+	    roof_text(t, 2), num(r->pct_gpu, 3), num(t->pct_gpu, 3));
 	fprintf(fp, "| Compute roof (TFLOPS/s) | %s %s | %s %s |\n",
 	    exact(r->peak_tflops), kind(r->roof), exact(t->peak_tflops),
 	    kind(t->roof));
@@ -1697,5 +1764,5 @@ tl_cmpreport_rough(FILE *fp, const struct tl_cmpfind *c,
 	fputs("### Where the reference may be inefficient\n\n", fp);
 	fast_table(fp, c, c->nrow);
 	questions(fp, c);
-	appendix(fp, c, o);
+	appendix(fp, c, o, c->nrow * 2);
 }

@@ -729,11 +729,11 @@ ops_csv(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 			tl_w_double(&w, op->fpb);
 		else
 			tl_w_empty(&w);
-		if (op->has_flops && op->time_ns > 0)
+		if (!isnan(op->tflops_s))
 			tl_w_double(&w, op->tflops_s);
 		else
 			tl_w_empty(&w);
-		if (op->has_bytes && op->time_ns > 0)
+		if (!isnan(op->tbs))
 			tl_w_double(&w, op->tbs);
 		else
 			tl_w_empty(&w);
