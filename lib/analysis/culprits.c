@@ -599,6 +599,8 @@ tl_fidle_compare(const struct tl_fidle *ref, const struct tl_fidle *tgt,
 			}
 			v[k].ns[s] += x->ns;
 			v[k].gaps[s] += x->gaps;
+			if (v[k].at[s] == NULL)
+				v[k].at[s] = x;
 		}
 	tl_jb_free(&key);
 	tl_strmap_free(&keys);

@@ -175,6 +175,8 @@ int tl_fidle_is_host(const struct tl_fculprit *x);
 /* A culprit on both sides of a comparison. */
 struct tl_fidlecmp {
 	const struct tl_fculprit *c;	/* its name, kind, context */
+	const struct tl_fculprit *at[2];	/* on each side (its first
+						   trace's), NULL absent */
 	int64_t ns[2];		/* the idle it covers: reference, target */
 	long long gaps[2];
 };
