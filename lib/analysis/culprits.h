@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/json.h"
+#include "common/jsonw.h"
 #include "common/strmap.h"
 #include "common/util.h"
 #include "stream/known.h"
@@ -116,6 +118,8 @@ struct tl_fidle {
 	struct tl_fpiece *pc;
 	size_t npc, cappc;
 	struct tl_strmap wnames;	/* the listed gaps' device, pid, tid */
+	struct tl_json j;	/* scratch: a row's idle_gaps */
+	struct tl_jbuf scratch[2];
 	struct tl_fidletr *tr;	/* by trace */
 	size_t ntr;
 	struct tl_strmap keys;
