@@ -61,6 +61,12 @@ tl_gpu_prec(const char *hw)
 	return bits;
 }
 
+const char *
+tl_lowbit_weights(unsigned prec)
+{
+	return prec & TL_PREC_FP8 ? "FP8, W8A8" : "INT8 weight-only, W8A8";
+}
+
 /* The GPU table's figure of spec for hw (peak, else achievable); 0. */
 static double
 gpu_tflops(const char *hw, const char *spec)

@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "analysis/gemmcause.h"
 #include "render/gemmtext.h"
 #include "render/mdtext.h"
 
@@ -36,12 +37,6 @@ tl_precision_advice(unsigned prec)
 		    "`GradScaler` in training (this GPU's matrix units run FP16 "
 		    "and FP32 only)";
 	return NULL;
-}
-
-const char *
-tl_lowbit_weights(unsigned prec)
-{
-	return prec & TL_PREC_FP8 ? "FP8, W8A8" : "INT8 weight-only, W8A8";
 }
 
 static void

@@ -24,7 +24,5 @@ void tl_gemm_impact(FILE *fp, const struct tl_fpat *p);
  * what stays FP32 where its row has them; NULL when it has none.
  */
 const char *tl_precision_advice(unsigned prec);
-/* "FP8 or W8A8" where the GPU has FP8 matrix units, else "INT8". */
-const char *tl_lowbit_weights(unsigned prec);
 
 #endif

@@ -6,6 +6,7 @@
 #include "analysis/kernsel.h"
 #include "analysis/oprow.h"
 #include "common/util.h"
+#include "render/causetext.h"
 #include "render/gemmtext.h"
 #include "render/mdtext.h"
 #include "render/patreport.h"
@@ -128,11 +129,15 @@ tl_pat_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 	case TL_PAT_GEMM_SHAPE:
 		tl_gemm_title(fp, p);
 		break;
+	case TL_PAT_KERNEL_CAUSE:
+		tl_kc_title(fp, f, p);
+		break;
 	case TL_PAT_N:
 		break;
 	}
 	if (op != NULL && (p->kind == TL_PAT_GEMM_ALIGN ||
 	    p->kind == TL_PAT_GEMM_ARCH || p->kind == TL_PAT_GEMM_TILE ||
+	    p->kind == TL_PAT_KERNEL_CAUSE ||
 	    (p->kind == TL_PAT_GEMM_SHAPE && p->gs.cause != TL_GC_FP32))) {
 		fputs(": ", fp);
 		tl_md_op(fp, op->name, op->dims);
@@ -343,6 +348,9 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 	case TL_PAT_GEMM_SHAPE:
 		tl_gemm_issue(fp, f, p);
 		break;
+	case TL_PAT_KERNEL_CAUSE:
+		tl_kc_issue(fp, f, p);
+		break;
 	case TL_PAT_N:
 		break;
 	}
@@ -522,6 +530,9 @@ tl_pat_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 	case TL_PAT_GEMM_SHAPE:
 		tl_gemm_action(fp, p);
 		break;
+	case TL_PAT_KERNEL_CAUSE:
+		tl_kc_action(fp, f, p);
+		break;
 	case TL_PAT_N:
 		break;
 	}
@@ -603,6 +614,9 @@ tl_pat_impact(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		break;
 	case TL_PAT_GEMM_SHAPE:
 		tl_gemm_impact(fp, p);
+		break;
+	case TL_PAT_KERNEL_CAUSE:
+		tl_kc_impact(fp, f, p);
 		break;
 	case TL_PAT_N:
 		break;

@@ -27,6 +27,28 @@ b along M: tiles = B * ceil(N / a) * ceil(M / b).
                        autocast, never BF16, TF32 or FP8.
   a100-fp32-gemm       the same on an A100: BF16 autocast and TF32.
   a100-tf32-gemm       the same on a TF32 kernel: no precision advice.
+
+Convolutions (aten::convolution on an H100 in BF16, one defect each, at
+8-25 % of the roofline max(FLOPs / 989.4 TFLOPS, bytes / 3.35 TB/s) with
+FLOPs = 2 * prod(out) * prod(w[1:]) (prod(x) for a transposed one) and
+bytes = 2 * (prod(x) + prod(w) + prod(out))); the seeds' expected range
+of its kernel size (1x1 40-60 %, 3x3-class 50-70 %, 5x5 and larger
+60-80 %, depthwise 30-50 %; memory-bound shapes 50-80 %) gives the
+recoverable time at its low end:
+  h100-conv-fewchan    3 input channels (7x7 stem): 6 bytes per position,
+                       8 channels per 16 bytes, K = 3 * 49 = 147.
+  h100-conv-weightbound  2048 -> 2048 channels, 3x3, on 4x4 positions,
+                       batch 8: 128 output positions for 75.5 MB of
+                       weights, 128 FLOPs per weight byte.
+  h100-conv-dilated    3x3 with dilation 16: a 33-position span.
+  h100-conv-asym       1x7 (Inception): 7 taps, K = 192 * 7.
+  h100-conv-transposed ConvTranspose2d 3x3 stride 2: 1 or 2 taps a side.
+  h100-conv-depthwise  384 groups of 1 channel, 3x3.
+  h100-conv-strided    1x1 stride 2: reads 25 % of the input positions.
+  v100-fp32-conv       an FP32 3x3 convolution on a V100: FP16 autocast.
+  h100-conv-layout     NCHW input on NHWC kernels with a conversion
+                       kernel each way: channels_last (the layout
+                       pattern), the conversions' time recoverable.
 """
 import importlib.util
 import json
@@ -64,6 +86,63 @@ def mm(t, ts, m, k, n, typ, kname, dur):
     return ts + 10 + dur + 10
 
 
+CONV_K = ("sm90_xmma_fprop_implicit_gemm_bf16bf16_bf16f32_f32_nhwckrsc_nhwc_"
+          "tilesize128x128x64_warpgroupsize1x1x1_execute_kernel__5x_cudnn")
+
+
+def prod(v):
+    r = 1
+    for x in v:
+        r *= x
+    return r
+
+
+def conv_out(x, w, s, p, d, g, tr, op=0):
+    """The output shape (PyTorch's Conv2d / ConvTranspose2d docs)."""
+    if tr:
+        return [x[0], w[1] * g] + [
+            (x[2 + i] - 1) * s - 2 * p[i] + d * (w[2 + i] - 1) + op + 1
+            for i in range(2)]
+    return [x[0], w[0]] + [
+        (x[2 + i] + 2 * p[i] - d * (w[2 + i] - 1) - 1) // s + 1
+        for i in range(2)]
+
+
+def cl_strides(v):
+    n, c, h, w = v
+    return [h * w * c, 1, w * c, c]
+
+
+def nchw_strides(v):
+    n, c, h, w = v
+    return [c * h * w, h * w, w, 1]
+
+
+def conv(t, ts, x, w, s, p, d, g, tr, typ, kname, dur, strides=None,
+         op=0, extra=()):
+    e = t.op("aten::convolution", ts, 20, [x, w, [], [], [], [], [], [], []],
+             [typ, typ, "", "ScalarList", "ScalarList", "ScalarList",
+              "Scalar", "ScalarList", "Scalar"],
+             [(strides or cl_strides)(x), (strides or cl_strides)(w),
+              [], [], [], [], [], [], []])
+    t.ev[-1]["args"]["Concrete Inputs"] = [
+        "", "", "", "[%d, %d]" % (s, s), "[%d, %d]" % tuple(p),
+        "[%d, %d]" % (d, d), "True" if tr else "False",
+        "[%d, %d]" % (op, op), str(g)]
+    at, host = ts + 20, ts + 2
+    for k, kd in list(extra) + [(kname, dur)]:
+        t.launch(e, "cudaLaunchKernel", host, 2, k, at, kd)
+        at += kd + 2
+        host += 3
+    return at + 10
+
+
+def conv_roof_us(x, w, out, tr, es=2, flops_peak=989.4e12, bw=3.35e12):
+    flops = 2 * prod(x if tr else out) * prod(w[1:])
+    byts = es * (prod(x) + prod(w) + prod(out))
+    return max(flops / flops_peak, byts / bw) * 1e6, flops, byts
+
+
 def waves(m, n, tile, cus):
     tiles = ceil_div(n, tile[0]) * ceil_div(m, tile[1])
     w = ceil_div(tiles, cus)
@@ -75,6 +154,23 @@ def h100_roof_us(m, n, k):
     flops = 2 * m * n * k
     byts = 2 * (m * k + k * n + m * n)
     return max(flops / 989.4e12, byts / 3.35e12) * 1e6
+
+
+TITLES = {}
+
+
+def open_title(cause):
+    """The cause's title: share/tl/causes.tsv is the table tl reads; the
+    test checks the report shows that row's title."""
+    if not TITLES:
+        with open(os.path.join(HERE, "..", "..", "share", "tl",
+                               "causes.tsv"), encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("#") or not line.strip():
+                    continue
+                c = line.rstrip("\n").split("\t")
+                TITLES[c[0]] = c[2]
+    return TITLES[cause]
 
 
 def main():
@@ -139,6 +235,80 @@ def main():
                            "title": "FP32 GEMMs and convolutions",
                            "advice_has": must, "advice_not": never,
                            "numbers": {}}
+    convs = (
+        ("h100-conv-fewchan", [32, 3, 224, 224], [64, 3, 7, 7], 2, (3, 3),
+         1, 1, False, 150, "conv_few_channels", (60, 80),
+         lambda x, w, o: {"in_channels": 3, "channel_bytes": 6,
+                          "pad_channels": 8, "reduce_k": 3 * 49}),
+        ("h100-conv-weightbound", [8, 2048, 4, 4], [2048, 2048, 3, 3], 1,
+         (1, 1), 1, 1, False, 100, "conv_weight_bound", (50, 80),
+         lambda x, w, o: {"out_positions": 8 * 16, "out_channels": 2048,
+                          "in_channels": 2048,
+                          "weight_mb": prod(w) * 2 / 1e6,
+                          "flops_per_weight_byte": 2 * 8 * 16 / 2,
+                          "weight_pct": prod(w) * 100 /
+                          (prod(x) + prod(w) + prod(o))}),
+        ("h100-conv-dilated", [8, 256, 64, 64], [256, 256, 3, 3], 1,
+         (16, 16), 16, 1, False, 300, "conv_dilated", (50, 70),
+         lambda x, w, o: {"dilation": 16, "span": 2 * 16 + 1}),
+        ("h100-conv-asym", [8, 192, 17, 17], [192, 192, 1, 7], 1, (0, 3),
+         1, 1, False, 20, "conv_asymmetric", (60, 80),
+         lambda x, w, o: {"taps": 7, "reduce_k": 192 * 7}),
+        ("h100-conv-transposed", [8, 256, 32, 32], [256, 128, 3, 3], 2,
+         (1, 1), 1, 1, True, 60, "conv_transposed", (50, 70),
+         lambda x, w, o: {"stride": 2, "kernel_side": 3, "taps_lo": 1,
+                          "taps_hi": 2}),
+        ("h100-conv-depthwise", [32, 384, 56, 56], [384, 1, 3, 3], 1,
+         (1, 1), 1, 384, False, 400, "conv_grouped", (30, 50),
+         lambda x, w, o: {"groups": 384, "group_in": 1, "group_out": 1,
+                          "taps": 9}),
+        ("h100-conv-strided", [32, 256, 56, 56], [512, 256, 1, 1], 2,
+         (0, 0), 1, 1, False, 200, "conv_strided", (40, 60),
+         lambda x, w, o: {"stride": 2, "read_pct": 25.0}),
+    )
+    for (name, x, w, s_, p, d, g, tr, dur, cause, (lo, hi),
+         nums) in convs:
+        t = gp.Trace()
+        o = conv_out(x, w, s_, p, d, g, tr, 1 if tr else 0)
+        conv(t, 0, x, w, s_, p, d, g, tr, BF16, CONV_K, dur,
+             op=1 if tr else 0)
+        t.write(os.path.join(out, name + ".json"))
+        roof, _, _ = conv_roof_us(x, w, o, tr)
+        cases[name] = {
+            "hw": "h100", "pattern": "kernel_cause", "cause": cause,
+            "title": open_title(cause),
+            "numbers": dict(nums(x, w, o), efficiency_pct=roof / dur * 100,
+                            estimate=True),
+            "recoverable_ms": (dur - roof / (lo / 100)) / 1e3,
+            "recoverable_high_ms": (dur - roof / (hi / 100)) / 1e3}
+
+    t = gp.Trace()
+    conv(t, 0, [32, 64, 56, 56], [64, 64, 3, 3], 1, (1, 1), 1, 1, False, F32,
+         "volta_scudnn_128x64_relu_interior_nn_v1", 5000)
+    t.write(os.path.join(out, "v100-fp32-conv.json"), V100)
+    cases["v100-fp32-conv"] = {
+        "hw": "v100", "cause": "fp32", "title": "FP32 GEMMs and convolutions",
+        "advice_has": ["FP16", "GradScaler"],
+        "advice_not": ["BF16", "TF32", "FP8"], "numbers": {}}
+
+    t = gp.Trace()
+    x, w = [32, 256, 56, 56], [256, 256, 3, 3]
+    conv(t, 0, x, w, 1, (1, 1), 1, 1, False, BF16, CONV_K, 120,
+         strides=nchw_strides,
+         extra=(("void cudnn::ops::nchwToNhwcKernel<__nv_bfloat16, "
+                 "__nv_bfloat16, float, false, true, (cudnnKernelDataType_t)"
+                 "2>(cudnn::ops::nchw2nhwc_params_t<float>, "
+                 "__nv_bfloat16 const*, __nv_bfloat16*)", 30),
+                ("void cudnn::ops::nhwcToNchwKernel<__nv_bfloat16, "
+                 "__nv_bfloat16, float, true, false, (cudnnKernelDataType_t)"
+                 "2>(cudnn::ops::nhwc2nchw_params_t<float>, "
+                 "__nv_bfloat16 const*, __nv_bfloat16*)", 30)))
+    t.write(os.path.join(out, "h100-conv-layout.json"))
+    cases["h100-conv-layout"] = {
+        "hw": "h100", "pattern": "layout_conversion", "cause": None,
+        "title": "channels_last", "numbers": {},
+        "recoverable_ms": 60 / 1e3}
+
     for name, c in cases.items():
         with open(os.path.join(out, name + ".expect.json"), "w",
                   encoding="utf-8") as f:

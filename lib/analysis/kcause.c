@@ -1,0 +1,338 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/gemmcause.h"
+#include "analysis/kcause.h"
+#include "analysis/oprow.h"
+#include "common/util.h"
+#include "stream/category.h"
+#include "stream/known.h"
+
+/* At most this many input channels per group: "few". */
+#define FEW_CHANNELS 4
+/*
+ * Weight-bound: at least this many output channels over at most this
+ * many output positions per image, the weights half the bytes or more.
+ */
+#define WB_CHANNELS 1024
+#define WB_POSITIONS 16
+/* A memory-bound shape is expected at 50-80 % of its (memory) roofline. */
+#define MEM_LO 50
+#define MEM_HI 80
+
+static const char *const kcols[TL_KCC_N] = {
+	"key", "kind", "title", "issue", "action", "impact"
+};
+
+/* A convolution's parameters (lib/model/model_conv's params). */
+struct conv {
+	int rank, sp;		/* input rank, spatial dimensions */
+	int64_t x[5], w[5], out[5];
+	int64_t s[3], d[3], g;
+	int tr;
+};
+
+static void
+load(struct tl_findings *f)
+{
+	if (f->causes_loaded)
+		return;
+	if (tl_known_load(&f->causes, tl_default_causes, "causes.tsv", NULL,
+	    kcols, TL_KCC_N, TL_KCC_N) < 0)
+		tl_die("the built-in causes table does not load");
+	f->causes_loaded = 1;
+}
+
+static long
+row_of(const struct tl_findings *f, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < f->causes.n; i++)
+		if (strcmp(tl_known_get(&f->causes, i, TL_KCC_KEY), key) == 0)
+			return (long)i;
+	return -1;
+}
+
+const char *
+tl_kcause_text(const struct tl_findings *f, const struct tl_fpat *p, int c)
+{
+	if (!f->causes_loaded || p->kc.row < 0 ||
+	    (size_t)p->kc.row >= f->causes.n)
+		return "";
+	return tl_known_get(&f->causes, (size_t)p->kc.row, c);
+}
+
+const char *
+tl_kcause_name(const struct tl_findings *f, const struct tl_fpat *p)
+{
+	return tl_kcause_text(f, p, TL_KCC_KEY);
+}
+
+static struct tl_kcnum *
+num(struct tl_kcause *k, const char *name, enum tl_kcunit unit, double v)
+{
+	struct tl_kcnum *n;
+
+	if (k->n >= TL_KC_MAXNUM)
+		tl_die("kcause: more than %d numbers", TL_KC_MAXNUM);
+	n = &k->num[k->n++];
+	memset(n, 0, sizeof(*n));
+	n->name = name;
+	n->unit = unit;
+	n->v = v;
+	n->digits = 1;
+	return n;
+}
+
+static void
+num_int(struct tl_kcause *k, const char *name, int64_t v)
+{
+	num(k, name, TL_KCU_INT, (double)v);
+}
+
+static void
+num_real(struct tl_kcause *k, const char *name, double v, int digits)
+{
+	num(k, name, TL_KCU_NUM, v)->digits = digits;
+}
+
+static void
+num_text(struct tl_kcause *k, const char *name, const char *fmt, ...)
+{
+	struct tl_kcnum *n = num(k, name, TL_KCU_TEXT, 0);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(n->text, sizeof(n->text), fmt, ap);
+	va_end(ap);
+}
+
+/* "AxBxC" of n values. */
+static void
+dims_text(char *buf, size_t len, const int64_t *v, int n)
+{
+	size_t at = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%lld",
+		    i > 0 ? "x" : "", (long long)v[i]);
+}
+
+/* The parameters of a convolution signature; 1 when complete. */
+static int
+conv_read(struct tl_opctx *c, const struct tl_fop *op, struct conv *cv)
+{
+	int i;
+
+	memset(cv, 0, sizeof(*cv));
+	for (i = 0; i < 5 && tl_op_param_at(c, op, "input_shape", i,
+	    &cv->x[i]); i++)
+		;
+	cv->rank = i;
+	if (cv->rank < 3)
+		return 0;
+	cv->sp = cv->rank - 2;
+	for (i = 0; i < cv->rank; i++)
+		if (!tl_op_param_at(c, op, "filter_shape", i, &cv->w[i]) ||
+		    !tl_op_param_at(c, op, "output_shape", i, &cv->out[i]) ||
+		    cv->w[i] <= 0 || cv->out[i] <= 0 || cv->x[i] <= 0)
+			return 0;
+	for (i = 0; i < cv->sp; i++) {
+		if (!tl_op_param_at(c, op, "stride", i, &cv->s[i]) ||
+		    cv->s[i] < 1)
+			cv->s[i] = 1;
+		if (!tl_op_param_at(c, op, "dilation", i, &cv->d[i]) ||
+		    cv->d[i] < 1)
+			cv->d[i] = 1;
+	}
+	if (!tl_op_param(c, op, "groups", &cv->g) || cv->g < 1)
+		cv->g = 1;
+	cv->tr = strstr(op->params, "\"transposed_conv\":true") != NULL;
+	return 1;
+}
+
+/* The seeds' expected efficiency of a convolution of cv's kernel size. */
+static const struct tl_convexpect *
+expect(const struct conv *cv)
+{
+	int64_t taps = 1, side = 0;
+	int i;
+
+	for (i = 0; i < cv->sp; i++) {
+		taps *= cv->w[2 + i];
+		side = cv->w[2 + i] > side ? cv->w[2 + i] : side;
+	}
+	if (cv->g > 1 && cv->g == cv->x[1])
+		return &tl_conv_expect[TL_CONV_DEPTHWISE];
+	if (taps == 1)
+		return &tl_conv_expect[TL_CONV_1X1];
+	return &tl_conv_expect[side >= 5 ? TL_CONV_LARGE : TL_CONV_3X3];
+}
+
+/* What one op's cause is: its row, numbers and the time it recovers. */
+struct cand {
+	const char *key;
+	struct tl_kcause kc;
+	int64_t save, lo, hi;
+};
+
+/* The recoverable time at lo-hi % of the roofline; 0 when none. */
+static int
+save_between(const struct tl_fop *op, double lo, double hi, struct cand *x)
+{
+	x->lo = tl_op_save_at(op, lo);
+	x->hi = tl_op_save_at(op, hi);
+	x->save = x->lo;
+	return x->lo > 0;
+}
+
+/* The convolution's cause, by what it is first; 0 for none. */
+static int
+conv_cause(struct tl_opctx *c, const struct tl_fop *op, int o, struct cand *x)
+{
+	const struct tl_convexpect *e;
+	struct conv cv;
+	char in[64], wt[64], out[64], kern[32];
+	int64_t cin, cout, taps = 1, pos = 1, wbytes, side = 1, s = 1;
+	double read = 100;
+	int i, es, at = 0, dil = 1;
+
+	if (!conv_read(c, op, &cv))
+		return 0;
+	es = tl_op_elsize(c, o, 0);
+	es = es > 0 ? es : 2;
+	cin = cv.x[1];
+	cout = cv.out[1];
+	for (i = 0; i < cv.sp; i++) {
+		taps *= cv.w[2 + i];
+		pos *= cv.out[2 + i];
+		if (cv.s[i] > s) {
+			s = cv.s[i];
+			at = i;
+		}
+		if (cv.d[i] > dil)
+			dil = (int)cv.d[i];
+		if (cv.w[2 + i] < cv.s[i])
+			read *= (double)cv.w[2 + i] / (double)cv.s[i];
+	}
+	side = cv.w[2 + at];
+	dims_text(in, sizeof(in), cv.x, cv.rank);
+	dims_text(wt, sizeof(wt), cv.w, cv.rank);
+	dims_text(out, sizeof(out), cv.out, cv.rank);
+	dims_text(kern, sizeof(kern), cv.w + 2, cv.sp);
+	e = expect(&cv);
+	memset(x, 0, sizeof(*x));
+	if (cv.tr) {
+		x->key = side % s != 0 ? "conv_transposed" :
+		    "conv_transposed_even";
+		num_int(&x->kc, "stride", s);
+		num_int(&x->kc, "kernel_side", side);
+		num_int(&x->kc, "taps_lo", side / s);
+		num_int(&x->kc, "taps_hi", (side + s - 1) / s);
+	} else if (cv.g > 1) {
+		x->key = "conv_grouped";
+		e = &tl_conv_expect[TL_CONV_DEPTHWISE];
+		num_int(&x->kc, "groups", cv.g);
+		num_int(&x->kc, "group_in", cin / cv.g);
+		num_int(&x->kc, "group_out", cout / cv.g);
+		num_int(&x->kc, "taps", taps);
+		num_real(&x->kc, "flops_per_byte", op->fpb, 1);
+	} else if (cin <= FEW_CHANNELS) {
+		x->key = "conv_few_channels";
+		num_int(&x->kc, "in_channels", cin);
+		num_int(&x->kc, "channel_bytes", cin * es);
+		num_int(&x->kc, "pad_channels", 16 / es > 0 ? 16 / es : 1);
+		num_int(&x->kc, "reduce_k", cin * taps);
+	} else if (cout >= WB_CHANNELS && pos <= WB_POSITIONS &&
+	    op->has_bytes && op->bytes > 0 &&
+	    (wbytes = cv.w[0] * cv.w[1] * taps * es) * 2 >= op->bytes) {
+		x->key = "conv_weight_bound";
+		num_int(&x->kc, "out_positions", cv.out[0] * pos);
+		num_int(&x->kc, "out_channels", cv.w[0]);
+		num_int(&x->kc, "in_channels", cv.w[1]);
+		num_real(&x->kc, "weight_mb", (double)wbytes / 1e6, 2);
+		num_real(&x->kc, "flops_per_weight_byte",
+		    2.0 * (double)(cv.out[0] * pos) / es, 0);
+		num_real(&x->kc, "weight_pct", (double)wbytes * 100 /
+		    (double)op->bytes, 1);
+		num_text(&x->kc, "lowbit", "%s", tl_lowbit_weights(op->gpu_prec));
+		if (!save_between(op, MEM_LO, MEM_HI, x))
+			return 0;
+	} else if (dil > 1) {
+		x->key = "conv_dilated";
+		num_int(&x->kc, "dilation", dil);
+		for (i = 0, side = 0; i < cv.sp; i++)
+			if ((cv.w[2 + i] - 1) * cv.d[i] + 1 > side)
+				side = (cv.w[2 + i] - 1) * cv.d[i] + 1;
+		num_int(&x->kc, "span", side);
+	} else if (cv.sp == 2 && cv.w[2] != cv.w[3] &&
+	    (cv.w[2] == 1 || cv.w[3] == 1)) {
+		x->key = "conv_asymmetric";
+		num_int(&x->kc, "taps", taps);
+		num_int(&x->kc, "reduce_k", cin * taps);
+	} else if (read < 100) {
+		x->key = "conv_strided";
+		num_int(&x->kc, "stride", s);
+		num_real(&x->kc, "read_pct", read, 1);
+	} else
+		return 0;
+	if (x->save <= 0 && !save_between(op, e->lo, e->hi, x))
+		return 0;
+	if (strcmp(x->key, "conv_weight_bound") != 0) {
+		num_real(&x->kc, "expect_lo", e->lo, 0);
+		num_real(&x->kc, "expect_hi", e->hi, 0);
+	}
+	num_text(&x->kc, "shape", "The convolution (input %s, weight %s, "
+	    "output %s)", in, wt, out);
+	num_text(&x->kc, "kernel", "%s", kern);
+	num_real(&x->kc, "efficiency_pct", op->eff, 1);
+	x->kc.estimate = 1;
+	return 1;
+}
+
+void
+tl_kcause_find(struct tl_findings *f)
+{
+	struct tl_patgroup g;
+	struct tl_opctx c;
+	struct tl_fpat *p;
+	struct cand x;
+	char key[64];
+	long row;
+	int o, pi;
+
+	load(f);
+	tl_opctx_init(&c, f);
+	tl_patgroup_init(&g, f, TL_PAT_KERNEL_CAUSE);
+	for (o = 0; o < f->nop; o++) {
+		const struct tl_fop *op = &f->op[o];
+
+		if (op->time_ns <= 0 || op->claimed_ns * 2 >= op->time_ns ||
+		    !op->has_eff || op->eff > 100)
+			continue;
+		if (!tl_category_is(op->cat, "conv") ||
+		    !conv_cause(&c, op, o, &x))
+			continue;
+		if ((row = row_of(f, x.key)) < 0)
+			continue;
+		num(&x.kc, "kernel_time", TL_KCU_MS,
+		    (double)(op->time_ns - op->claimed_ns));
+		x.kc.row = row;
+		snprintf(key, sizeof(key), "%s/%d", x.key, o);
+		pi = tl_patgroup_get(&g, key, "");	/* may move f->pat */
+		p = &f->pat[pi];
+		p->kc = x.kc;
+		p->save_ns += x.save;
+		p->save_lo_ns += x.lo < x.hi ? x.lo : x.hi;
+		p->save_hi_ns += x.lo < x.hi ? x.hi : x.lo;
+		tl_patgroup_op(&g, pi, o);
+	}
+	tl_patgroup_free(&g);
+	tl_opctx_free(&c);
+}

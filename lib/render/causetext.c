@@ -1,0 +1,81 @@
+/* See LICENSE file for copyright and license details. */
+#include <stdint.h>
+#include <string.h>
+
+#include "analysis/kcause.h"
+#include "render/causetext.h"
+#include "render/mdtext.h"
+
+/* The number of p named by the len bytes at s, NULL none. */
+static const struct tl_kcnum *
+lookup(const struct tl_fpat *p, const char *s, size_t len)
+{
+	int i;
+
+	for (i = 0; i < p->kc.n; i++)
+		if (strlen(p->kc.num[i].name) == len &&
+		    strncmp(p->kc.num[i].name, s, len) == 0)
+			return &p->kc.num[i];
+	return NULL;
+}
+
+static void
+number(FILE *fp, const struct tl_kcnum *n)
+{
+	switch (n->unit) {
+	case TL_KCU_INT:
+		fprintf(fp, "%lld", (long long)n->v);
+		break;
+	case TL_KCU_NUM:
+		fputs(tl_md_num(n->v, n->digits), fp);
+		break;
+	case TL_KCU_MS:
+		fputs(tl_md_ms((int64_t)n->v), fp);
+		break;
+	case TL_KCU_TEXT:
+		fputs(n->text, fp);
+		break;
+	}
+}
+
+/* Column c of p's row, each {name} replaced by that number. */
+static void
+expand(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p, int c)
+{
+	const char *s = tl_kcause_text(f, p, c), *e;
+	const struct tl_kcnum *n;
+
+	while (*s != '\0') {
+		if (*s == '{' && (e = strchr(s, '}')) != NULL &&
+		    (n = lookup(p, s + 1, (size_t)(e - s - 1))) != NULL) {
+			number(fp, n);
+			s = e + 1;
+			continue;
+		}
+		fputc(*s++, fp);
+	}
+}
+
+void
+tl_kc_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
+{
+	expand(fp, f, p, TL_KCC_TITLE);
+}
+
+void
+tl_kc_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
+{
+	expand(fp, f, p, TL_KCC_ISSUE);
+}
+
+void
+tl_kc_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
+{
+	expand(fp, f, p, TL_KCC_ACTION);
+}
+
+void
+tl_kc_impact(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
+{
+	expand(fp, f, p, TL_KCC_IMPACT);
+}

@@ -1,0 +1,23 @@
+/* See LICENSE file for copyright and license details. */
+#ifndef TL_CAUSETEXT_H
+#define TL_CAUSETEXT_H
+
+/*
+ * What the reports say about a known cause (TL_PAT_KERNEL_CAUSE,
+ * lib/analysis/kcause): the words of its row of share/tl/causes.tsv,
+ * each {name} replaced by the cause's number of that name.
+ */
+#include <stdio.h>
+
+#include "analysis/findings.h"
+
+void tl_kc_title(FILE *fp, const struct tl_findings *f,
+    const struct tl_fpat *p);
+void tl_kc_issue(FILE *fp, const struct tl_findings *f,
+    const struct tl_fpat *p);
+void tl_kc_action(FILE *fp, const struct tl_findings *f,
+    const struct tl_fpat *p);
+void tl_kc_impact(FILE *fp, const struct tl_findings *f,
+    const struct tl_fpat *p);
+
+#endif
