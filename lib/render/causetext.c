@@ -38,9 +38,9 @@ number(FILE *fp, const struct tl_kcnum *n)
 	}
 }
 
-/* Column c of p's row, each {name} replaced by that number. */
-static void
-expand(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p, int c)
+void
+tl_kc_text(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p,
+    int c)
 {
 	const char *s = tl_kcause_text(f, p, c), *e;
 	const struct tl_kcnum *n;
@@ -54,28 +54,4 @@ expand(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p, int c)
 		}
 		fputc(*s++, fp);
 	}
-}
-
-void
-tl_kc_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
-{
-	expand(fp, f, p, TL_KCC_TITLE);
-}
-
-void
-tl_kc_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
-{
-	expand(fp, f, p, TL_KCC_ISSUE);
-}
-
-void
-tl_kc_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
-{
-	expand(fp, f, p, TL_KCC_ACTION);
-}
-
-void
-tl_kc_impact(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
-{
-	expand(fp, f, p, TL_KCC_IMPACT);
 }

@@ -11,13 +11,11 @@
 
 #include "analysis/findings.h"
 
-void tl_kc_title(FILE *fp, const struct tl_findings *f,
-    const struct tl_fpat *p);
-void tl_kc_issue(FILE *fp, const struct tl_findings *f,
-    const struct tl_fpat *p);
-void tl_kc_action(FILE *fp, const struct tl_findings *f,
-    const struct tl_fpat *p);
-void tl_kc_impact(FILE *fp, const struct tl_findings *f,
-    const struct tl_fpat *p);
+/*
+ * Column c (TL_KCC_TITLE, _ISSUE, _ACTION, _IMPACT) of p's row of the
+ * causes table, each {name} replaced by p's number of that name.
+ */
+void tl_kc_text(FILE *fp, const struct tl_findings *f,
+    const struct tl_fpat *p, int c);
 
 #endif

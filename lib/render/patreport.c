@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "analysis/analyst.h"
+#include "analysis/kcause.h"
 #include "analysis/kernsel.h"
 #include "analysis/oprow.h"
 #include "common/util.h"
@@ -130,7 +131,7 @@ tl_pat_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		tl_gemm_title(fp, p);
 		break;
 	case TL_PAT_KERNEL_CAUSE:
-		tl_kc_title(fp, f, p);
+		tl_kc_text(fp, f, p, TL_KCC_TITLE);
 		break;
 	case TL_PAT_N:
 		break;
@@ -349,7 +350,7 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		tl_gemm_issue(fp, f, p);
 		break;
 	case TL_PAT_KERNEL_CAUSE:
-		tl_kc_issue(fp, f, p);
+		tl_kc_text(fp, f, p, TL_KCC_ISSUE);
 		break;
 	case TL_PAT_N:
 		break;
@@ -531,7 +532,7 @@ tl_pat_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		tl_gemm_action(fp, p);
 		break;
 	case TL_PAT_KERNEL_CAUSE:
-		tl_kc_action(fp, f, p);
+		tl_kc_text(fp, f, p, TL_KCC_ACTION);
 		break;
 	case TL_PAT_N:
 		break;
@@ -616,7 +617,7 @@ tl_pat_impact(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		tl_gemm_impact(fp, p);
 		break;
 	case TL_PAT_KERNEL_CAUSE:
-		tl_kc_impact(fp, f, p);
+		tl_kc_text(fp, f, p, TL_KCC_IMPACT);
 		break;
 	case TL_PAT_N:
 		break;
