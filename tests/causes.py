@@ -77,8 +77,8 @@ def check(path):
         return
     p = got[0]
     bad = {k: (v, p.get(k)) for k, v in want["numbers"].items()
-           if not (isinstance(v, bool) and p.get(k) is v) and
-           not (not isinstance(v, bool) and p.get(k) is not None and
+           if not (isinstance(v, (bool, str)) and p.get(k) == v) and
+           not (not isinstance(v, (bool, str)) and p.get(k) is not None and
                 close(float(v), float(p[k])))}
     ok("%s: the numbers %s" % (name, sorted(want["numbers"])), not bad, bad)
     if "reference_op" in want:

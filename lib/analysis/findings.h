@@ -352,7 +352,7 @@ struct tl_kcnum {
 	enum tl_kcunit unit;
 	int digits;
 	double v;
-	char text[160];
+	char text[200];
 };
 struct tl_kcause {
 	long row;		/* of f->causes */

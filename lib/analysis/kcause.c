@@ -8,6 +8,7 @@
 #include "analysis/kcause.h"
 #include "analysis/oprow.h"
 #include "common/util.h"
+#include "model/hwspec.h"
 #include "stream/category.h"
 #include "stream/known.h"
 
@@ -19,6 +20,12 @@
  */
 #define WB_CHANNELS 1024
 #define WB_POSITIONS 16
+/*
+ * The query block of the flash kernels' forward pass (FlashAttention-2's
+ * kBlockM for the common head dimensions): one block of queries per
+ * head and batch is one workgroup.
+ */
+#define ATT_BLOCK_Q 128
 /* A memory-bound shape is expected at 50-80 % of its (memory) roofline. */
 #define MEM_LO 50
 #define MEM_HI 80
@@ -180,6 +187,7 @@ struct cand {
 	const char *key;
 	struct tl_kcause kc;
 	int64_t save, lo, hi;
+	int upper;		/* save is an upper bound */
 };
 
 /* The recoverable time at lo-hi % of the roofline; 0 when none. */
@@ -296,6 +304,155 @@ conv_cause(struct tl_opctx *c, const struct tl_fop *op, int o, struct cand *x)
 	return 1;
 }
 
+/* The attention backend an op's name and kernels show. */
+static const char *
+att_backend(const struct tl_fop *op)
+{
+	static const struct { const char *pat, *what; } b[] = {
+		{ "efficient", "memory-efficient" }, { "fmha_cutlass",
+		"memory-efficient" }, { "_math", "math" }, { "cudnn",
+		"vendor-library" }, { "flash", "flash" }, { "fmha", "flash" },
+	};
+	size_t i;
+	int k;
+
+	for (i = 0; i < sizeof(b) / sizeof(b[0]); i++) {
+		if (tl_contains_ci(op->name, b[i].pat))
+			return b[i].what;
+		for (k = 0; k < op->nkern; k++)
+			if (tl_contains_ci(op->kern[k].name, b[i].pat))
+				return b[i].what;
+	}
+	return "flash";
+}
+
+/* The attention op of o's trace with head dimension 64 or 128, -1. */
+static int
+att_reference(struct tl_opctx *c, const struct tl_findings *f, int o,
+    int64_t *dh)
+{
+	const struct tl_fop *r;
+	double best = 0;
+	int64_t d;
+	int i, at = -1;
+
+	for (i = 0; i < f->nop; i++) {
+		r = &f->op[i];
+		if (i == o || !tl_category_is(r->cat, "attention") ||
+		    !r->has_eff || r->eff <= 0 || r->eff > 100 ||
+		    strcmp(r->trace, f->op[o].trace) != 0 ||
+		    strcmp(r->direction, f->op[o].direction) != 0 ||
+		    !tl_op_param(c, r, "d_h_qk", &d) || (d != 64 && d != 128))
+			continue;
+		if (r->eff > best) {
+			best = r->eff;
+			at = i;
+			*dh = d;
+		}
+	}
+	return at;
+}
+
+/* The attention op's cause; 0 for none. */
+static int
+att_cause(struct tl_opctx *c, const struct tl_findings *f, int o,
+    struct cand *x)
+{
+	const struct tl_fop *op = &f->op[o];
+	const struct tl_hw *hw;
+	const struct tl_arg *m;
+	const char *be = att_backend(op), *dt;
+	char md[80];
+	int64_t b, hq, hkv, nq, nkv, d, blocks, refd = 0, mbytes;
+	double lo, hi;
+	int cus = 0, ref, es, i;
+
+	if (!tl_op_param(c, op, "B", &b) || !tl_op_param(c, op, "H_Q", &hq) ||
+	    !tl_op_param(c, op, "H_KV", &hkv) ||
+	    !tl_op_param(c, op, "N_Q", &nq) ||
+	    !tl_op_param(c, op, "N_KV", &nkv) ||
+	    !tl_op_param(c, op, "d_h_qk", &d) || b < 1 || hq < 1 || nq < 1)
+		return 0;
+	lo = nq < TL_ATT_SHORT_N ? TL_ATT_SHORT_LO : TL_ATT_LONG_LO;
+	hi = nq < TL_ATT_SHORT_N ? TL_ATT_SHORT_HI : TL_ATT_LONG_HI;
+	i = f->ntr > 0 ? tl_trace_index(f, op->trace) : -1;
+	if (i >= 0 && f->tr[i].hw != NULL && (hw = tl_hw_find(f->tr[i].hw)) !=
+	    NULL)
+		cus = tl_hw_compute_units(hw);
+	dt = strstr(op->types, "BFloat16") != NULL ? "BF16" :
+	    strstr(op->types, "Half") != NULL ? "FP16" : NULL;
+	m = tl_op_arg(c, o, 3);
+	memset(x, 0, sizeof(*x));
+	blocks = b * hq * ((nq + ATT_BLOCK_Q - 1) / ATT_BLOCK_Q);
+	if (m->nd >= 2 && strcmp(be, "flash") != 0) {
+		x->key = "attn_mask";
+		dims_text(md, sizeof(md), m->dim, m->nd);
+		es = tl_op_elsize(c, o, 3);
+		for (mbytes = es > 0 ? es : 1, i = 0; i < m->nd; i++)
+			mbytes *= m->dim[i];
+		num_text(&x->kc, "mask_dims", "%s", md);
+		num_real(&x->kc, "mask_mb", (double)mbytes / 1e6, 2);
+	} else if (dt != NULL && d <= 256 && strcmp(be, "flash") != 0) {
+		x->key = "attn_backend";
+		num_text(&x->kc, "dtype", "%s", dt);
+	} else if (d != 64 && d != 128 &&
+	    (ref = att_reference(c, f, o, &refd)) >= 0 &&
+	    tl_op_save_at(op, f->op[ref].eff) > 0) {
+		x->key = "attn_head_dim";
+		num_real(&x->kc, "ref_eff", f->op[ref].eff, 1);
+		num_int(&x->kc, "ref_head_dim", refd);
+		x->save = x->lo = x->hi = tl_op_save_at(op, f->op[ref].eff);
+	} else if (d != 64 && d != 128)
+		x->key = "attn_head_dim_est";
+	else if (strcmp(op->direction, "bwd") != 0 && cus > 0 &&
+	    blocks < cus && blocks * 100 < (int64_t)(f->rules.wave_fill_pct *
+	    cus)) {
+		double floor_ns = op->roofline_us * 1e3;
+		int64_t left = op->time_ns - op->claimed_ns - op->peak_ns;
+		int64_t ideal = (int64_t)((double)left * (double)blocks /
+		    (double)cus + 0.5);
+
+		x->key = "attn_short_seq";
+		num_int(&x->kc, "block_q", ATT_BLOCK_Q);
+		num_int(&x->kc, "blocks", blocks);
+		num_int(&x->kc, "cus", cus);
+		num_real(&x->kc, "busy_pct", (double)blocks * 100 / cus, 1);
+		if (ideal < floor_ns)
+			ideal = (int64_t)(floor_ns + 0.5);
+		x->save = x->lo = x->hi = left - ideal;
+		x->upper = 1;
+		if (x->save <= 0)
+			return 0;
+	} else
+		return 0;
+	if (x->save <= 0 && !save_between(op, lo, hi, x))
+		return 0;
+	if (hkv == 1 && hq > 1)
+		snprintf(md, sizeof(md), ", multi-query");
+	else if (hkv > 1 && hq > hkv)
+		snprintf(md, sizeof(md), ", grouped-query: %d query heads "
+		    "per key/value head", (int)(hq / hkv));
+	else
+		md[0] = '\0';
+	num_text(&x->kc, "shape", "The attention (batch %lld, %lld query and "
+	    "%lld key/value heads%s, %lld queries, %lld keys, head dimension "
+	    "%lld%s)", (long long)b, (long long)hq, (long long)hkv, md,
+	    (long long)nq, (long long)nkv, (long long)d,
+	    strstr(op->params, "\"causal\":true") != NULL ? ", causal" : "");
+	num_text(&x->kc, "backend", "%s", be);
+	num_int(&x->kc, "batch", b);
+	num_int(&x->kc, "heads", hq);
+	num_int(&x->kc, "kv_heads", hkv);
+	num_int(&x->kc, "n_q", nq);
+	num_int(&x->kc, "n_kv", nkv);
+	num_int(&x->kc, "head_dim", d);
+	num_real(&x->kc, "expect_lo", lo, 0);
+	num_real(&x->kc, "expect_hi", hi, 0);
+	num_real(&x->kc, "efficiency_pct", op->eff, 1);
+	x->kc.estimate = strcmp(x->key, "attn_head_dim") != 0;
+	return 1;
+}
+
 void
 tl_kcause_find(struct tl_findings *f)
 {
@@ -316,8 +473,10 @@ tl_kcause_find(struct tl_findings *f)
 		if (op->time_ns <= 0 || op->claimed_ns * 2 >= op->time_ns ||
 		    !op->has_eff || op->eff > 100)
 			continue;
-		if (!tl_category_is(op->cat, "conv") ||
-		    !conv_cause(&c, op, o, &x))
+		if (!(tl_category_is(op->cat, "conv") &&
+		    conv_cause(&c, op, o, &x)) &&
+		    !(tl_category_is(op->cat, "attention") &&
+		    att_cause(&c, f, o, &x)))
 			continue;
 		if ((row = row_of(f, x.key)) < 0)
 			continue;
@@ -331,6 +490,7 @@ tl_kcause_find(struct tl_findings *f)
 		p->save_ns += x.save;
 		p->save_lo_ns += x.lo < x.hi ? x.lo : x.hi;
 		p->save_hi_ns += x.lo < x.hi ? x.hi : x.lo;
+		p->upper |= x.upper;
 		tl_patgroup_op(&g, pi, o);
 	}
 	tl_patgroup_free(&g);

@@ -46,6 +46,16 @@ recoverable time at its low end:
   h100-conv-depthwise  384 groups of 1 channel, 3x3.
   h100-conv-strided    1x1 stride 2: reads 25 % of the input positions.
   v100-fp32-conv       an FP32 3x3 convolution on a V100: FP16 autocast.
+Attention (H100, BF16; FLOPs = 4 * B * H_Q * N_Q * N_KV * d, bytes =
+2 * (q + k + v + o), TraceLens' SDPA; a fused kernel is expected at
+40-70 % from 1024 queries, 10-30 % below):
+  h100-attn-mask       the memory-efficient op given a 4x1x2048x2048 BF16
+                       mask (33.6 MB): flash cannot take it.
+  h100-attn-backend    the memory-efficient op, no mask, BF16, d = 128.
+  h100-attn-headdim    flash, d = 192 at 25 % beside d = 128 at 60 %: timed
+                       at the d = 128 op's efficiency.
+  h100-attn-short      flash, batch 1, 8 heads, 512 queries: 1 x 8 x 4 = 32
+                       blocks of 128 queries for 132 SMs (24.2 % busy).
   h100-conv-layout     NCHW input on NHWC kernels with a conversion
                        kernel each way: channels_last (the layout
                        pattern), the conversions' time recoverable.
@@ -135,6 +145,48 @@ def conv(t, ts, x, w, s, p, d, g, tr, typ, kname, dur, strides=None,
         at += kd + 2
         host += 3
     return at + 10
+
+
+FLASH_K = ("void pytorch_flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, "
+           "128, 64, 4, false, false, cutlass::bfloat16_t, "
+           "Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t> >, "
+           "false, false, false, false, true, true, false, false>"
+           "(pytorch_flash::Flash_fwd_params)")
+MEMEFF_K = ("fmha_cutlassF_bf16_aligned_64x128_rf_sm80(PyTorchMemEffAttention::"
+            "AttentionKernel<cutlass::bfloat16_t, cutlass::arch::Sm80, true, "
+            "64, 128, 128, true, true>::Params)")
+
+
+def attn(t, ts, q, kv, dur, mask=None, efficient=False):
+    """An SDPA backend op: flash (q, k, v, dropout_p, is_causal,
+    return_debug_mask, scale) or memory-efficient (q, k, v, attn_bias,
+    compute_log_sumexp, dropout_p, is_causal, scale)."""
+    def st(v):
+        return [prod(v[i + 1:]) for i in range(len(v))]
+    if efficient:
+        name = "aten::_scaled_dot_product_efficient_attention"
+        dims = [q, kv, kv, mask or [], [], [], [], []]
+        types = [BF16] * 3 + [BF16 if mask else "", "Scalar", "Scalar",
+                              "Scalar", ""]
+        ci = ["", "", "", "", "False", "0.", "False", ""]
+        kname = MEMEFF_K
+    else:
+        name = "aten::_scaled_dot_product_flash_attention"
+        dims = [q, kv, kv, [], [], [], []]
+        types = [BF16] * 3 + ["Scalar", "Scalar", "Scalar", ""]
+        ci = ["", "", "", "0.", "False", "False", ""]
+        kname = FLASH_K
+    e = t.op(name, ts, 20, dims, types, [st(d) if d else [] for d in dims])
+    t.ev[-1]["args"]["Concrete Inputs"] = ci
+    t.launch(e, "cudaLaunchKernel", ts + 5, 4, kname, ts + 20, dur)
+    return ts + 20 + dur + 10
+
+
+def attn_roof_us(q, kv):
+    b, h, n, d = q
+    flops = 4 * b * h * n * kv[2] * d
+    byts = 2 * (2 * prod(q) + 2 * prod(kv))
+    return max(flops / 989.4e12, byts / 3.35e12) * 1e6
 
 
 def conv_roof_us(x, w, out, tr, es=2, flops_peak=989.4e12, bw=3.35e12):
@@ -281,6 +333,56 @@ def main():
                             estimate=True),
             "recoverable_ms": (dur - roof / (lo / 100)) / 1e3,
             "recoverable_high_ms": (dur - roof / (hi / 100)) / 1e3}
+
+    q = [4, 16, 2048, 128]
+    for name, mask, cause, dur, nums in (
+            ("h100-attn-mask", [4, 1, 2048, 2048], "attn_mask", 1000,
+             {"mask_mb": 4 * 2048 * 2048 * 2 / 1e6, "mask_dims": "4x1x2048x2048",
+              "backend": "memory-efficient"}),
+            ("h100-attn-backend", None, "attn_backend", 800,
+             {"backend": "memory-efficient", "dtype": "BF16"})):
+        t = gp.Trace()
+        attn(t, 0, q, q, dur, mask, efficient=True)
+        t.write(os.path.join(out, name + ".json"))
+        roof = attn_roof_us(q, q)
+        cases[name] = {
+            "hw": "h100", "pattern": "kernel_cause", "cause": cause,
+            "title": open_title(cause),
+            "numbers": dict(nums, head_dim=128, n_q=2048,
+                            efficiency_pct=roof / dur * 100, estimate=True),
+            "recoverable_ms": (dur - roof / 0.40) / 1e3,
+            "recoverable_high_ms": (dur - roof / 0.70) / 1e3}
+
+    t = gp.Trace()
+    q192, ref_roof = [4, 16, 2048, 192], attn_roof_us(q, q)
+    odd_roof = attn_roof_us(q192, q192)
+    ts = attn(t, 0, q, q, round(ref_roof / 0.60, 3))
+    attn(t, ts, q192, q192, round(odd_roof / 0.25, 3))
+    t.write(os.path.join(out, "h100-attn-headdim.json"))
+    ref_eff = ref_roof / round(ref_roof / 0.60, 3) * 100
+    cases["h100-attn-headdim"] = {
+        "hw": "h100", "pattern": "kernel_cause", "cause": "attn_head_dim",
+        "title": open_title("attn_head_dim"),
+        "numbers": {"head_dim": 192, "ref_head_dim": 128,
+                    "ref_eff": ref_eff, "estimate": False,
+                    "efficiency_pct": odd_roof / round(odd_roof / 0.25, 3)
+                    * 100},
+        "recoverable_ms": (round(odd_roof / 0.25, 3) -
+                           odd_roof / (ref_eff / 100)) / 1e3}
+
+    t = gp.Trace()
+    qs = [1, 8, 512, 128]
+    attn(t, 0, qs, qs, 40)
+    t.write(os.path.join(out, "h100-attn-short.json"))
+    blocks = 1 * 8 * ceil_div(512, 128)
+    roof = attn_roof_us(qs, qs)
+    cases["h100-attn-short"] = {
+        "hw": "h100", "pattern": "kernel_cause", "cause": "attn_short_seq",
+        "title": open_title("attn_short_seq"),
+        "numbers": {"blocks": blocks, "cus": 132,
+                    "busy_pct": blocks / 132 * 100, "block_q": 128,
+                    "efficiency_pct": roof / 40 * 100},
+        "recoverable_ms": (40 - max(40 * blocks / 132, roof)) / 1e3}
 
     t = gp.Trace()
     conv(t, 0, [32, 64, 56, 56], [64, 64, 3, 3], 1, (1, 1), 1, 1, False, F32,
