@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -453,6 +454,73 @@ att_cause(struct tl_opctx *c, const struct tl_findings *f, int o,
 	return 1;
 }
 
+/*
+ * A fused MoE op's cause (lib/model/model_moe's fused bytes: activations
+ * in and out, the reached experts' weights once); 0 for none.
+ */
+static int
+moe_cause(struct tl_opctx *c, const struct tl_findings *f, int o,
+    struct cand *x)
+{
+	static const char *const stage[] = { "stage", "gemm1", "gemm2",
+	    "unfused" };
+	const struct tl_fop *op = &f->op[o];
+	int64_t t, h, in, e, k, w;
+	double act, tpe;
+	int g, es;
+	size_t i;
+
+	for (i = 0; i < sizeof(stage) / sizeof(stage[0]); i++)
+		if (strstr(op->name, stage[i]) != NULL)
+			return 0;
+	if (!tl_op_param(c, op, "num_tokens", &t) ||
+	    !tl_op_param(c, op, "hidden_dim", &h) ||
+	    !tl_op_param(c, op, "inter_dim", &in) ||
+	    !tl_op_param(c, op, "num_experts", &e) ||
+	    !tl_op_param(c, op, "topk", &k) || t < 1 || e < 1 || k < 1 ||
+	    k > e || !op->has_bytes || !op->has_flops || op->bytes <= 0 ||
+	    (es = tl_op_elsize(c, o, 0)) <= 0)
+		return 0;
+	g = strstr(op->params, "\"gated\":true") != NULL ? 2 : 1;
+	/* The experts the tokens reach, as the model counts them. */
+	act = (double)e * (1 - pow((double)(e - k) / (double)e, (double)t));
+	w = op->bytes - 2 * t * h * es;
+	tpe = (double)(t * k) / (double)e;
+	memset(x, 0, sizeof(*x));
+	if (w * 2 >= op->bytes && strcmp(op->bound, "memory") == 0) {
+		x->key = "moe_weight_bound";
+		num_text(&x->kc, "lowbit", "%s", tl_lowbit_weights(op->gpu_prec));
+		if (!save_between(op, MEM_LO, MEM_HI, x))
+			return 0;
+	} else if (strcmp(op->bound, "compute") == 0 &&
+	    op->eff < f->rules.gemm_expect_lo) {
+		x->key = "moe_grouped_gemm";
+		num_real(&x->kc, "expect_lo", f->rules.gemm_expect_lo, 0);
+		num_real(&x->kc, "expect_hi", f->rules.gemm_expect_hi, 0);
+		if (!save_between(op, f->rules.gemm_expect_lo,
+		    f->rules.gemm_expect_hi, x))
+			return 0;
+	} else
+		return 0;
+	num_int(&x->kc, "tokens", t);
+	num_int(&x->kc, "topk", k);
+	num_int(&x->kc, "experts", e);
+	num_int(&x->kc, "hidden", h);
+	num_int(&x->kc, "inter", in);
+	num_int(&x->kc, "up_n", g * in);
+	num_real(&x->kc, "tokens_per_expert", tpe, tpe < 10 ? 2 : 0);
+	num_real(&x->kc, "active_experts", act, 1);
+	num_real(&x->kc, "weight_mb", (double)w / 1e6, 1);
+	num_real(&x->kc, "expert_mb", act > 0 ? (double)w / act / 1e6 : 0, 2);
+	num_real(&x->kc, "weight_pct", (double)w * 100 / (double)op->bytes,
+	    1);
+	num_real(&x->kc, "flops_per_weight_byte", w > 0 ?
+	    (double)op->flops / (double)w : 0, 1);
+	num_real(&x->kc, "efficiency_pct", op->eff, 1);
+	x->kc.estimate = 1;
+	return 1;
+}
+
 void
 tl_kcause_find(struct tl_findings *f)
 {
@@ -476,7 +544,9 @@ tl_kcause_find(struct tl_findings *f)
 		if (!(tl_category_is(op->cat, "conv") &&
 		    conv_cause(&c, op, o, &x)) &&
 		    !(tl_category_is(op->cat, "attention") &&
-		    att_cause(&c, f, o, &x)))
+		    att_cause(&c, f, o, &x)) &&
+		    !(tl_category_is(op->cat, "moe") &&
+		    moe_cause(&c, f, o, &x)))
 			continue;
 		if ((row = row_of(f, x.key)) < 0)
 			continue;
