@@ -76,7 +76,6 @@ LIBOBJ = \
 	lib/render/charts.o \
 	lib/render/cmpreport.o \
 	lib/render/causetext.o \
-	lib/render/gemmtext.o \
 	lib/render/idlerep.o \
 	lib/render/mdtext.o \
 	lib/render/outdir.o \
@@ -170,7 +169,6 @@ LIBHDR = \
 	lib/render/charts.h \
 	lib/render/cmpreport.h \
 	lib/render/causetext.h \
-	lib/render/gemmtext.h \
 	lib/render/idlerep.h \
 	lib/render/mdtext.h \
 	lib/render/outdir.h \

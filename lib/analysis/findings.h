@@ -344,7 +344,8 @@ enum tl_kcunit {
 	TL_KCU_INT,		/* an integer */
 	TL_KCU_NUM,		/* a real, shown with digits decimals */
 	TL_KCU_MS,		/* nanoseconds, shown (and in JSON) as ms */
-	TL_KCU_TEXT		/* text */
+	TL_KCU_TEXT,		/* text */
+	TL_KCU_OP		/* an op signature (f->op index) */
 };
 #define TL_KC_MAXNUM 24
 struct tl_kcnum {

@@ -28,7 +28,4 @@ const char *tl_gemmcause_name(enum tl_gemmcause c);
 /* The precision bits (TL_PREC_*) of the GPU named hw in the table. */
 unsigned tl_gpu_prec(const char *hw);
 
-/* "FP8, W8A8" where the GPU has FP8 matrix units, else "INT8 ...". */
-const char *tl_lowbit_weights(unsigned prec);
-
 #endif

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "analysis/gemmcause.h"
 #include "analysis/kcause.h"
 #include "analysis/oprow.h"
 #include "common/util.h"
@@ -54,11 +53,12 @@ load(struct tl_findings *f)
 	f->causes_loaded = 1;
 }
 
-static long
-row_of(const struct tl_findings *f, const char *key)
+long
+tl_kcause_row(struct tl_findings *f, const char *key)
 {
 	size_t i;
 
+	load(f);
 	for (i = 0; i < f->causes.n; i++)
 		if (strcmp(tl_known_get(&f->causes, i, TL_KCC_KEY), key) == 0)
 			return (long)i;
@@ -96,20 +96,68 @@ num(struct tl_kcause *k, const char *name, enum tl_kcunit unit, double v)
 	return n;
 }
 
-static void
-num_int(struct tl_kcause *k, const char *name, int64_t v)
+void
+tl_kcn_int(struct tl_kcause *k, const char *name, int64_t v)
 {
 	num(k, name, TL_KCU_INT, (double)v);
 }
 
-static void
-num_real(struct tl_kcause *k, const char *name, double v, int digits)
+void
+tl_kcn_real(struct tl_kcause *k, const char *name, double v, int digits)
 {
 	num(k, name, TL_KCU_NUM, v)->digits = digits;
 }
 
-static void
-num_text(struct tl_kcause *k, const char *name, const char *fmt, ...)
+void
+tl_kcn_ms(struct tl_kcause *k, const char *name, int64_t ns)
+{
+	num(k, name, TL_KCU_MS, (double)ns);
+}
+
+void
+tl_kcn_op(struct tl_kcause *k, const char *name, int op)
+{
+	num(k, name, TL_KCU_OP, op);
+}
+
+void
+tl_kcn_set(struct tl_kcause *k, const char *name, enum tl_kcunit unit,
+    double v)
+{
+	int i;
+
+	for (i = 0; i < k->n; i++)
+		if (strcmp(k->num[i].name, name) == 0) {
+			k->num[i].v = v;
+			return;
+		}
+	num(k, name, unit, v);
+}
+
+const char *
+tl_lowbit_weights(unsigned prec)
+{
+	return prec & TL_PREC_FP8 ? "FP8, W8A8" : "INT8 weight-only, W8A8";
+}
+
+const char *
+tl_precision_advice(unsigned prec)
+{
+	if ((prec & TL_PREC_BF16) && (prec & TL_PREC_TF32))
+		return "BF16 (or FP16) mixed precision with `torch.autocast`, "
+		    "and TF32 for what stays FP32 "
+		    "(`torch.set_float32_matmul_precision(\"high\")`)";
+	if (prec & TL_PREC_BF16)
+		return "BF16 (or FP16) mixed precision with `torch.autocast`";
+	if (prec & TL_PREC_FP16)
+		return "FP16 mixed precision with `torch.autocast` and a "
+		    "`GradScaler` in training (this GPU's matrix units run FP16 "
+		    "and FP32 only)";
+	return NULL;
+}
+
+void
+tl_kcn_text(struct tl_kcause *k, const char *name, const char *fmt, ...)
 {
 	struct tl_kcnum *n = num(k, name, TL_KCU_TEXT, 0);
 	va_list ap;
@@ -240,67 +288,67 @@ conv_cause(struct tl_opctx *c, const struct tl_fop *op, int o, struct cand *x)
 	if (cv.tr) {
 		x->key = side % s != 0 ? "conv_transposed" :
 		    "conv_transposed_even";
-		num_int(&x->kc, "stride", s);
-		num_int(&x->kc, "kernel_side", side);
-		num_int(&x->kc, "taps_lo", side / s);
-		num_int(&x->kc, "taps_hi", (side + s - 1) / s);
+		tl_kcn_int(&x->kc, "stride", s);
+		tl_kcn_int(&x->kc, "kernel_side", side);
+		tl_kcn_int(&x->kc, "taps_lo", side / s);
+		tl_kcn_int(&x->kc, "taps_hi", (side + s - 1) / s);
 	} else if (cv.g > 1) {
 		x->key = "conv_grouped";
 		e = &tl_conv_expect[TL_CONV_DEPTHWISE];
-		num_int(&x->kc, "groups", cv.g);
-		num_int(&x->kc, "group_in", cin / cv.g);
-		num_int(&x->kc, "group_out", cout / cv.g);
-		num_int(&x->kc, "taps", taps);
-		num_real(&x->kc, "flops_per_byte", op->fpb, 1);
+		tl_kcn_int(&x->kc, "groups", cv.g);
+		tl_kcn_int(&x->kc, "group_in", cin / cv.g);
+		tl_kcn_int(&x->kc, "group_out", cout / cv.g);
+		tl_kcn_int(&x->kc, "taps", taps);
+		tl_kcn_real(&x->kc, "flops_per_byte", op->fpb, 1);
 	} else if (cin <= FEW_CHANNELS) {
 		x->key = "conv_few_channels";
-		num_int(&x->kc, "in_channels", cin);
-		num_int(&x->kc, "channel_bytes", cin * es);
-		num_int(&x->kc, "pad_channels", 16 / es > 0 ? 16 / es : 1);
-		num_int(&x->kc, "reduce_k", cin * taps);
+		tl_kcn_int(&x->kc, "in_channels", cin);
+		tl_kcn_int(&x->kc, "channel_bytes", cin * es);
+		tl_kcn_int(&x->kc, "pad_channels", 16 / es > 0 ? 16 / es : 1);
+		tl_kcn_int(&x->kc, "reduce_k", cin * taps);
 	} else if (cout >= WB_CHANNELS && pos <= WB_POSITIONS &&
 	    op->has_bytes && op->bytes > 0 &&
 	    (wbytes = cv.w[0] * cv.w[1] * taps * es) * 2 >= op->bytes) {
 		x->key = "conv_weight_bound";
-		num_int(&x->kc, "out_positions", cv.out[0] * pos);
-		num_int(&x->kc, "out_channels", cv.w[0]);
-		num_int(&x->kc, "in_channels", cv.w[1]);
-		num_real(&x->kc, "weight_mb", (double)wbytes / 1e6, 2);
-		num_real(&x->kc, "flops_per_weight_byte",
+		tl_kcn_int(&x->kc, "out_positions", cv.out[0] * pos);
+		tl_kcn_int(&x->kc, "out_channels", cv.w[0]);
+		tl_kcn_int(&x->kc, "in_channels", cv.w[1]);
+		tl_kcn_real(&x->kc, "weight_mb", (double)wbytes / 1e6, 2);
+		tl_kcn_real(&x->kc, "flops_per_weight_byte",
 		    2.0 * (double)(cv.out[0] * pos) / es, 0);
-		num_real(&x->kc, "weight_pct", (double)wbytes * 100 /
+		tl_kcn_real(&x->kc, "weight_pct", (double)wbytes * 100 /
 		    (double)op->bytes, 1);
-		num_text(&x->kc, "lowbit", "%s", tl_lowbit_weights(op->gpu_prec));
+		tl_kcn_text(&x->kc, "lowbit", "%s", tl_lowbit_weights(op->gpu_prec));
 		if (!save_between(op, MEM_LO, MEM_HI, x))
 			return 0;
 	} else if (dil > 1) {
 		x->key = "conv_dilated";
-		num_int(&x->kc, "dilation", dil);
+		tl_kcn_int(&x->kc, "dilation", dil);
 		for (i = 0, side = 0; i < cv.sp; i++)
 			if ((cv.w[2 + i] - 1) * cv.d[i] + 1 > side)
 				side = (cv.w[2 + i] - 1) * cv.d[i] + 1;
-		num_int(&x->kc, "span", side);
+		tl_kcn_int(&x->kc, "span", side);
 	} else if (cv.sp == 2 && cv.w[2] != cv.w[3] &&
 	    (cv.w[2] == 1 || cv.w[3] == 1)) {
 		x->key = "conv_asymmetric";
-		num_int(&x->kc, "taps", taps);
-		num_int(&x->kc, "reduce_k", cin * taps);
+		tl_kcn_int(&x->kc, "taps", taps);
+		tl_kcn_int(&x->kc, "reduce_k", cin * taps);
 	} else if (read < 100) {
 		x->key = "conv_strided";
-		num_int(&x->kc, "stride", s);
-		num_real(&x->kc, "read_pct", read, 1);
+		tl_kcn_int(&x->kc, "stride", s);
+		tl_kcn_real(&x->kc, "read_pct", read, 1);
 	} else
 		return 0;
 	if (x->save <= 0 && !save_between(op, e->lo, e->hi, x))
 		return 0;
 	if (strcmp(x->key, "conv_weight_bound") != 0) {
-		num_real(&x->kc, "expect_lo", e->lo, 0);
-		num_real(&x->kc, "expect_hi", e->hi, 0);
+		tl_kcn_real(&x->kc, "expect_lo", e->lo, 0);
+		tl_kcn_real(&x->kc, "expect_hi", e->hi, 0);
 	}
-	num_text(&x->kc, "shape", "The convolution (input %s, weight %s, "
+	tl_kcn_text(&x->kc, "shape", "The convolution (input %s, weight %s, "
 	    "output %s)", in, wt, out);
-	num_text(&x->kc, "kernel", "%s", kern);
-	num_real(&x->kc, "efficiency_pct", op->eff, 1);
+	tl_kcn_text(&x->kc, "kernel", "%s", kern);
+	tl_kcn_real(&x->kc, "efficiency_pct", op->eff, 1);
 	x->kc.estimate = 1;
 	return 1;
 }
@@ -391,17 +439,17 @@ att_cause(struct tl_opctx *c, const struct tl_findings *f, int o,
 		es = tl_op_elsize(c, o, 3);
 		for (mbytes = es > 0 ? es : 1, i = 0; i < m->nd; i++)
 			mbytes *= m->dim[i];
-		num_text(&x->kc, "mask_dims", "%s", md);
-		num_real(&x->kc, "mask_mb", (double)mbytes / 1e6, 2);
+		tl_kcn_text(&x->kc, "mask_dims", "%s", md);
+		tl_kcn_real(&x->kc, "mask_mb", (double)mbytes / 1e6, 2);
 	} else if (dt != NULL && d <= 256 && strcmp(be, "flash") != 0) {
 		x->key = "attn_backend";
-		num_text(&x->kc, "dtype", "%s", dt);
+		tl_kcn_text(&x->kc, "dtype", "%s", dt);
 	} else if (d != 64 && d != 128 &&
 	    (ref = att_reference(c, f, o, &refd)) >= 0 &&
 	    tl_op_save_at(op, f->op[ref].eff) > 0) {
 		x->key = "attn_head_dim";
-		num_real(&x->kc, "ref_eff", f->op[ref].eff, 1);
-		num_int(&x->kc, "ref_head_dim", refd);
+		tl_kcn_real(&x->kc, "ref_eff", f->op[ref].eff, 1);
+		tl_kcn_int(&x->kc, "ref_head_dim", refd);
 		x->save = x->lo = x->hi = tl_op_save_at(op, f->op[ref].eff);
 	} else if (d != 64 && d != 128)
 		x->key = "attn_head_dim_est";
@@ -414,10 +462,10 @@ att_cause(struct tl_opctx *c, const struct tl_findings *f, int o,
 		    (double)cus + 0.5);
 
 		x->key = "attn_short_seq";
-		num_int(&x->kc, "block_q", ATT_BLOCK_Q);
-		num_int(&x->kc, "blocks", blocks);
-		num_int(&x->kc, "cus", cus);
-		num_real(&x->kc, "busy_pct", (double)blocks * 100 / cus, 1);
+		tl_kcn_int(&x->kc, "block_q", ATT_BLOCK_Q);
+		tl_kcn_int(&x->kc, "blocks", blocks);
+		tl_kcn_int(&x->kc, "cus", cus);
+		tl_kcn_real(&x->kc, "busy_pct", (double)blocks * 100 / cus, 1);
 		if (ideal < floor_ns)
 			ideal = (int64_t)(floor_ns + 0.5);
 		x->save = x->lo = x->hi = left - ideal;
@@ -435,21 +483,21 @@ att_cause(struct tl_opctx *c, const struct tl_findings *f, int o,
 		    "per key/value head", (int)(hq / hkv));
 	else
 		md[0] = '\0';
-	num_text(&x->kc, "shape", "The attention (batch %lld, %lld query and "
+	tl_kcn_text(&x->kc, "shape", "The attention (batch %lld, %lld query and "
 	    "%lld key/value heads%s, %lld queries, %lld keys, head dimension "
 	    "%lld%s)", (long long)b, (long long)hq, (long long)hkv, md,
 	    (long long)nq, (long long)nkv, (long long)d,
 	    strstr(op->params, "\"causal\":true") != NULL ? ", causal" : "");
-	num_text(&x->kc, "backend", "%s", be);
-	num_int(&x->kc, "batch", b);
-	num_int(&x->kc, "heads", hq);
-	num_int(&x->kc, "kv_heads", hkv);
-	num_int(&x->kc, "n_q", nq);
-	num_int(&x->kc, "n_kv", nkv);
-	num_int(&x->kc, "head_dim", d);
-	num_real(&x->kc, "expect_lo", lo, 0);
-	num_real(&x->kc, "expect_hi", hi, 0);
-	num_real(&x->kc, "efficiency_pct", op->eff, 1);
+	tl_kcn_text(&x->kc, "backend", "%s", be);
+	tl_kcn_int(&x->kc, "batch", b);
+	tl_kcn_int(&x->kc, "heads", hq);
+	tl_kcn_int(&x->kc, "kv_heads", hkv);
+	tl_kcn_int(&x->kc, "n_q", nq);
+	tl_kcn_int(&x->kc, "n_kv", nkv);
+	tl_kcn_int(&x->kc, "head_dim", d);
+	tl_kcn_real(&x->kc, "expect_lo", lo, 0);
+	tl_kcn_real(&x->kc, "expect_hi", hi, 0);
+	tl_kcn_real(&x->kc, "efficiency_pct", op->eff, 1);
 	x->kc.estimate = strcmp(x->key, "attn_head_dim") != 0;
 	return 1;
 }
@@ -489,34 +537,34 @@ moe_cause(struct tl_opctx *c, const struct tl_findings *f, int o,
 	memset(x, 0, sizeof(*x));
 	if (w * 2 >= op->bytes && strcmp(op->bound, "memory") == 0) {
 		x->key = "moe_weight_bound";
-		num_text(&x->kc, "lowbit", "%s", tl_lowbit_weights(op->gpu_prec));
+		tl_kcn_text(&x->kc, "lowbit", "%s", tl_lowbit_weights(op->gpu_prec));
 		if (!save_between(op, MEM_LO, MEM_HI, x))
 			return 0;
 	} else if (strcmp(op->bound, "compute") == 0 &&
 	    op->eff < f->rules.gemm_expect_lo) {
 		x->key = "moe_grouped_gemm";
-		num_real(&x->kc, "expect_lo", f->rules.gemm_expect_lo, 0);
-		num_real(&x->kc, "expect_hi", f->rules.gemm_expect_hi, 0);
+		tl_kcn_real(&x->kc, "expect_lo", f->rules.gemm_expect_lo, 0);
+		tl_kcn_real(&x->kc, "expect_hi", f->rules.gemm_expect_hi, 0);
 		if (!save_between(op, f->rules.gemm_expect_lo,
 		    f->rules.gemm_expect_hi, x))
 			return 0;
 	} else
 		return 0;
-	num_int(&x->kc, "tokens", t);
-	num_int(&x->kc, "topk", k);
-	num_int(&x->kc, "experts", e);
-	num_int(&x->kc, "hidden", h);
-	num_int(&x->kc, "inter", in);
-	num_int(&x->kc, "up_n", g * in);
-	num_real(&x->kc, "tokens_per_expert", tpe, tpe < 10 ? 2 : 0);
-	num_real(&x->kc, "active_experts", act, 1);
-	num_real(&x->kc, "weight_mb", (double)w / 1e6, 1);
-	num_real(&x->kc, "expert_mb", act > 0 ? (double)w / act / 1e6 : 0, 2);
-	num_real(&x->kc, "weight_pct", (double)w * 100 / (double)op->bytes,
+	tl_kcn_int(&x->kc, "tokens", t);
+	tl_kcn_int(&x->kc, "topk", k);
+	tl_kcn_int(&x->kc, "experts", e);
+	tl_kcn_int(&x->kc, "hidden", h);
+	tl_kcn_int(&x->kc, "inter", in);
+	tl_kcn_int(&x->kc, "up_n", g * in);
+	tl_kcn_real(&x->kc, "tokens_per_expert", tpe, tpe < 10 ? 2 : 0);
+	tl_kcn_real(&x->kc, "active_experts", act, 1);
+	tl_kcn_real(&x->kc, "weight_mb", (double)w / 1e6, 1);
+	tl_kcn_real(&x->kc, "expert_mb", act > 0 ? (double)w / act / 1e6 : 0, 2);
+	tl_kcn_real(&x->kc, "weight_pct", (double)w * 100 / (double)op->bytes,
 	    1);
-	num_real(&x->kc, "flops_per_weight_byte", w > 0 ?
+	tl_kcn_real(&x->kc, "flops_per_weight_byte", w > 0 ?
 	    (double)op->flops / (double)w : 0, 1);
-	num_real(&x->kc, "efficiency_pct", op->eff, 1);
+	tl_kcn_real(&x->kc, "efficiency_pct", op->eff, 1);
 	x->kc.estimate = 1;
 	return 1;
 }
@@ -548,10 +596,9 @@ tl_kcause_find(struct tl_findings *f)
 		    !(tl_category_is(op->cat, "moe") &&
 		    moe_cause(&c, f, o, &x)))
 			continue;
-		if ((row = row_of(f, x.key)) < 0)
+		if ((row = tl_kcause_row(f, x.key)) < 0)
 			continue;
-		num(&x.kc, "kernel_time", TL_KCU_MS,
-		    (double)(op->time_ns - op->claimed_ns));
+		tl_kcn_ms(&x.kc, "kernel_time", op->time_ns - op->claimed_ns);
 		x.kc.row = row;
 		snprintf(key, sizeof(key), "%s/%d", x.key, o);
 		pi = tl_patgroup_get(&g, key, "");	/* may move f->pat */

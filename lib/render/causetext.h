@@ -13,7 +13,8 @@
 
 /*
  * Column c (TL_KCC_TITLE, _ISSUE, _ACTION, _IMPACT) of p's row of the
- * causes table, each {name} replaced by p's number of that name.
+ * causes table, each {name} replaced by p's number of that name and each
+ * {name|one|many} by the form that fits it (one for 1).
  */
 void tl_kc_text(FILE *fp, const struct tl_findings *f,
     const struct tl_fpat *p, int c);

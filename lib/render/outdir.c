@@ -12,7 +12,6 @@
 #include "common/util.h"
 #include "render/charts.h"
 #include "render/cmpreport.h"
-#include "render/gemmtext.h"
 #include "render/outdir.h"
 #include "stream/category.h"
 #include "stream/schema.h"
@@ -224,6 +223,13 @@ kcause_json(struct tl_jbuf *b, const struct tl_findings *f,
 			break;
 		case TL_KCU_TEXT:
 			jb_kstr(b, n->name, n->text);
+			break;
+		case TL_KCU_OP:
+			jb_key(b, n->name);
+			tl_jb_lit(b, "{");
+			jb_kstr(b, "name", f->op[(int)n->v].name);
+			jb_kjson(b, "input_dims", f->op[(int)n->v].dims);
+			tl_jb_lit(b, "}");
 			break;
 		}
 	}

@@ -8,7 +8,6 @@
 #include "analysis/oprow.h"
 #include "common/util.h"
 #include "render/causetext.h"
-#include "render/gemmtext.h"
 #include "render/mdtext.h"
 #include "render/patreport.h"
 #include "stream/category.h"
@@ -128,8 +127,6 @@ tl_pat_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		fputs("Activation-checkpoint recompute", fp);
 		break;
 	case TL_PAT_GEMM_SHAPE:
-		tl_gemm_title(fp, p);
-		break;
 	case TL_PAT_KERNEL_CAUSE:
 		tl_kc_text(fp, f, p, TL_KCC_TITLE);
 		break;
@@ -347,8 +344,6 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		    f->cov.op_ns), 1));
 		break;
 	case TL_PAT_GEMM_SHAPE:
-		tl_gemm_issue(fp, f, p);
-		break;
 	case TL_PAT_KERNEL_CAUSE:
 		tl_kc_text(fp, f, p, TL_KCC_ISSUE);
 		break;
@@ -529,8 +524,6 @@ tl_pat_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		    "choice.", fp);
 		break;
 	case TL_PAT_GEMM_SHAPE:
-		tl_gemm_action(fp, p);
-		break;
 	case TL_PAT_KERNEL_CAUSE:
 		tl_kc_text(fp, f, p, TL_KCC_ACTION);
 		break;
@@ -614,8 +607,6 @@ tl_pat_impact(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		fputs(": the recomputed ops' time", fp);
 		break;
 	case TL_PAT_GEMM_SHAPE:
-		tl_gemm_impact(fp, p);
-		break;
 	case TL_PAT_KERNEL_CAUSE:
 		tl_kc_text(fp, f, p, TL_KCC_IMPACT);
 		break;
