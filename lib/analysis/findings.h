@@ -55,7 +55,11 @@ struct tl_fop {
 	int has_eff;
 	double roofline_us;	/* summed over instances */
 	double eff;		/* roofline_us over kernel time, % */
-	double tflops_s, tbs;	/* over the summed kernel time */
+	/*
+	 * Over the kernel time of the instances within the peak roof; NaN
+	 * without FLOPs (bytes) or without such an instance.
+	 */
+	double tflops_s, tbs;
 	double peak_tflops, peak_tbs;
 	int has_base;
 	double base_tbs, pct_base;	/* elementwise baseline, tbs vs it */
@@ -135,6 +139,8 @@ struct tl_fgap {
 	int64_t in_op_ns;	/* part inside the op before its launch; -1 */
 	const char *before, *after;	/* op names around the gap */
 	int row_before, row_after;	/* their rows (f->row), -1 none */
+	long listed;		/* the gap tl-parse listed there (f->idle.lg),
+				   -1 none */
 };
 
 #define TL_FGAP_TOP 5
@@ -249,6 +255,14 @@ struct tl_frow {
 	int64_t gap_late_ns, gap_in_op_ns;	/* parts of gap_before_ns */
 	int64_t gap_wait_ns;	/* its part past the launch latency */
 	int ngap_before;		/* gaps in gap_before_ns */
+	/*
+	 * The known idle culprits' part of gap_before_ns and gap_after_ns
+	 * (analysis/culprits.h): their own findings recover it, the generic
+	 * idle and synchronisation findings the rest.
+	 */
+	int64_t known_before_ns, known_after_ns;
+	int64_t known_late_ns, known_in_op_ns, known_wait_ns;	/* parts of
+				   known_before_ns, as of gap_before_ns */
 };
 
 /* One GPU event of a row. */
@@ -297,6 +311,7 @@ enum tl_patkind {
 				   waves, padding, skinny, FP32 (cause) */
 	TL_PAT_KERNEL_CAUSE,	/* a known cause of a slow convolution,
 				   attention, MoE or elementwise op (kc) */
+	TL_PAT_CULPRIT,		/* a known idle culprit (share/tl/culprits.tsv) */
 	TL_PAT_N
 };
 
@@ -411,6 +426,8 @@ struct tl_fpat {
 	 */
 	int64_t part[4];
 	int example_row;	/* a row of it, -1 none */
+	size_t culprit;		/* TL_PAT_CULPRIT: its largest culprit
+				   (f->idle.c), whose known row it is */
 	enum tl_idlekind idle_kind;	/* idle: what most of it is */
 	int short_seq;		/* attention: sequences under 1024, where even
 				   a fused kernel reaches a low share of its

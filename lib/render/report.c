@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -227,8 +228,17 @@ op_facts(FILE *fp, const struct tl_fop *op)
 		if (op->has_bytes)
 			fprintf(fp, "%lld bytes per instance; ",
 			    (long long)op->bytes);
-		fprintf(fp, "achieved %s TFLOPS/s, %s TB/s\n",
-		    tl_md_num(op->tflops_s, 2), tl_md_num(op->tbs, 3));
+		if (isnan(op->tflops_s) && isnan(op->tbs))
+			fputs("achieved rate not quantified (no instance "
+			    "within the peak roof)\n", fp);
+		else if (isnan(op->tbs))
+			fprintf(fp, "achieved %s TFLOPS/s\n",
+			    tl_md_num(op->tflops_s, 2));
+		else if (isnan(op->tflops_s))
+			fprintf(fp, "achieved %s TB/s\n", tl_md_num(op->tbs, 3));
+		else
+			fprintf(fp, "achieved %s TFLOPS/s, %s TB/s\n",
+			    tl_md_num(op->tflops_s, 2), tl_md_num(op->tbs, 3));
 	}
 	if (op->params[0] != '\0') {
 		fputs("- **Model parameters:** ", fp);
@@ -678,18 +688,6 @@ idle_trace(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t,
 		    tl_md_ms(t->gap_hist_ns[b]));
 	fputs("\nLargest gaps (look at these in a trace viewer):\n\n", fp);
 	tl_md_gaps(fp, f, t);
-}
-
-/* The known idle culprits and what to do about them. */
-static void
-culprit_recs(FILE *fp, const struct tl_findings *f)
-{
-	fputs("\n### What the host did while the GPU waited: known "
-	    "culprits\n\n", fp);
-	if (tl_md_culprit_actions(fp, f, 10) == 0)
-		fputs("None of the idle culprits is a known one (see the idle "
-		    "analysis below for each by name).\n", fp);
-	fputc('\n', fp);
 }
 
 static void
@@ -1301,7 +1299,6 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 		rec_brief(fp, f, &f->rec[idx[i]], i + 1);
 	if (nrec == 0)
 		no_recs(fp, f);
-	culprit_recs(fp, f);
 
 	fputs("---\n\n## Detailed Analysis\n\n", fp);
 	n = 0;
