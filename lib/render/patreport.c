@@ -730,7 +730,12 @@ tl_prio_text(FILE *fp, const struct tl_findings *f, enum tl_priority p,
 		break;
 	}
 	fputc(')', fp);
-	if (capped)
+	if (capped && (timeline & 4))
+		fprintf(fp, ", lowered to %s: what it recovers is not "
+		    "quantified, and its ops take under %s %% of the GPU "
+		    "timeline, the most it can recover", tl_priority_name(p),
+		    tl_md_num(p == TL_PRIO_LOW ? r->slot_pct : r->cap_pct, 1));
+	else if (capped)
 		fprintf(fp, ", lowered to %s: it recovers under %s %% of the "
 		    "GPU timeline", tl_priority_name(p), tl_md_num(p ==
 		    TL_PRIO_LOW ? r->slot_pct : r->cap_pct, 1));
@@ -747,7 +752,7 @@ tl_pat_prio(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 	    100 : 0;
 
 	tl_prio_text(fp, f, p->prio, p->seed_prio, p->prio_rule, p->capped, sh,
-	    p->eff, tl | 2);
+	    p->eff, tl | 2 | (p->unquantified ? 4 : 0));
 }
 
 /* 1 if a frame only dispatches a module call or a Python builtin. */
