@@ -1554,7 +1554,8 @@ tl_patkind_name(enum tl_patkind k)
 		"unfused_attention", "decomposed_norm", "layout_conversion",
 		"layout_copy", "elementwise_chain", "gemm_alignment",
 		"gemm_old_arch", "gemm_tile", "pageable_copy", "sync", "idle",
-		"exposed_comm", "recompute", "gemm_shape", "idle_culprit"
+		"exposed_comm", "recompute", "gemm_shape", "kernel_cause",
+		"idle_culprit"
 	};
 
 	return k < TL_PAT_N ? name[k] : "";
@@ -1596,6 +1597,9 @@ tl_findings_free(struct tl_findings *f)
 	free(f->failed);
 	f->failed = NULL;
 	tl_fidle_free(&f->idle);
+	if (f->causes_loaded)
+		tl_known_free(&f->causes);
+	f->causes_loaded = 0;
 
 	for (i = 0; i < f->nop; i++) {
 		struct tl_fop *op = &f->op[i];
