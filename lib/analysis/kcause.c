@@ -249,6 +249,41 @@ save_between(const struct tl_fop *op, double lo, double hi, struct cand *x)
 	return x->lo > 0;
 }
 
+/*
+ * A 16-bit convolution whose input is contiguous NCHW (its channels a
+ * whole plane apart) on a GPU with 16-bit matrix units: the layout those
+ * kernels take is NHWC.  1 with *key and the numbers set.
+ */
+static int
+nchw(struct tl_opctx *c, const struct tl_fop *op, int o,
+    const struct conv *cv, struct tl_kcause *k, const char **key)
+{
+	const struct tl_arg *a = tl_op_arg(c, o, 0);
+	const char *dt;
+	char st[96];
+	int i, named = 0;
+
+	if (cv->sp != 2 || a->nst != 4 || cv->x[1] < 2 ||
+	    a->st[3] != 1 || a->st[2] != cv->x[3] ||
+	    a->st[1] != cv->x[2] * cv->x[3])
+		return 0;
+	dt = strstr(op->types, "BFloat16") != NULL ? "BF16" :
+	    strstr(op->types, "Half") != NULL ? "FP16" : NULL;
+	if (dt == NULL || (op->gpu_prec & (strcmp(dt, "BF16") == 0 ?
+	    TL_PREC_BF16 : TL_PREC_FP16)) == 0)
+		return 0;
+	for (i = 0; i < op->nkern; i++)
+		named |= tl_contains_ci(op->kern[i].name, "nchw") &&
+		    !tl_contains_ci(op->kern[i].name, "nhwc");
+	*key = named ? "conv_nchw" : "conv_nchw_strides";
+	snprintf(st, sizeof(st), "(%lld, %lld, %lld, %lld)", (long long)a->st[0],
+	    (long long)a->st[1], (long long)a->st[2], (long long)a->st[3]);
+	tl_kcn_text(k, "dtype", "%s", dt);
+	tl_kcn_text(k, "in_strides", "%s", st);
+	tl_kcn_int(k, "channel_stride", a->st[1]);
+	return 1;
+}
+
 /* The convolution's cause, by what it is first; 0 for none. */
 static int
 conv_cause(struct tl_opctx *c, const struct tl_fop *op, int o, struct cand *x)
@@ -337,7 +372,7 @@ conv_cause(struct tl_opctx *c, const struct tl_fop *op, int o, struct cand *x)
 		x->key = "conv_strided";
 		tl_kcn_int(&x->kc, "stride", s);
 		tl_kcn_real(&x->kc, "read_pct", read, 1);
-	} else
+	} else if (!nchw(c, op, o, &cv, &x->kc, &x->key))
 		return 0;
 	if (x->save <= 0 && !save_between(op, e->lo, e->hi, x))
 		return 0;
