@@ -592,7 +592,7 @@ check "findings --ref/--target: which culprits grew and which shrank" \
     "$Q --ref $tmp/idle-dataloader.tsv --target $tmp/idle-nopython.tsv > $tmp/c.tsv && \
      $F --ref $tmp/idle-dataloader.tsv --target $tmp/idle-nopython.tsv $tmp/c.tsv > $tmp/r.md && \
      grep -q '.torchvision/transforms/functional.py(467): resize. (Python) | .enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__. | 10.100 | 0.000 | -10.100 (shrank)' $tmp/r.md && \
-     grep -q '.enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__. (annotation) |  | 0.000 | 10.100 | +10.100 (grew)' $tmp/r.md && \
+     grep -q '.enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__. (annotation) |  | 0.000 | 10.100 | +10.100 (grew) | 0 / 2 | ts 1019100.000 us (+19.100 ms), step 2, GPU .0. stream 7, pid .100. tid .100. |' $tmp/r.md && \
      $F --culprits $tmp/cul.tsv $tmp/c.tsv 2>/dev/null >/dev/null; [ \$? = 2 ]"
 
 check "tl-parse --no-culprits: idle_gaps and the noise columns empty, the rest the same; only with op rows" \

@@ -180,32 +180,71 @@ bucket(struct ctx *x)
 	free(py2ev);
 }
 
+/*
+ * Add segment [start, end) of owner to h, clipped to the listed gaps
+ * (x->win): only time inside them is ever asked for, and a long event
+ * (an annotation around the step) would otherwise cut the whole run into
+ * segments.  Segments come in order of start: *w is the first gap that
+ * may still overlap one.
+ */
 static void
-emit(struct hthread *h, int64_t start, int64_t end, int32_t owner)
+emit(const struct ctx *x, struct hthread *h, size_t *w, int64_t start,
+    int64_t end, int32_t owner)
 {
-	if (end <= start)
-		return;
-	if (h->ns == h->caps)
-		tl_grow(&h->s, &h->caps, h->ns + 1, sizeof(*h->s));
-	h->s[h->ns].start = start;
-	h->s[h->ns].end = end;
-	h->s[h->ns++].owner = owner;
+	while (*w < x->win.n && x->win.v[*w].end <= start)
+		(*w)++;
+	for (; *w < x->win.n && x->win.v[*w].start < end; (*w)++) {
+		int64_t s = start > x->win.v[*w].start ? start :
+		    x->win.v[*w].start;
+		int64_t e = end < x->win.v[*w].end ? end : x->win.v[*w].end;
+
+		if (e > s) {
+			if (h->ns == h->caps)
+				tl_grow(&h->s, &h->caps, h->ns + 1,
+				    sizeof(*h->s));
+			h->s[h->ns].start = s;
+			h->s[h->ns].end = e;
+			h->s[h->ns++].owner = owner;
+		}
+		if (x->win.v[*w].end > end)
+			break;	/* the gap goes on past this segment */
+	}
+}
+
+/*
+ * By start, the longer first at equal starts (an event encloses those
+ * that start with it); at equal spans events before frames, each in
+ * trace order (the later is the inner): a total order.
+ */
+static int
+cmp_hent(const void *a, const void *b)
+{
+	const struct hent *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	if ((x->id < 0) != (y->id < 0))
+		return x->id < 0 ? 1 : -1;
+	if (x->id >= 0)
+		return x->id < y->id ? -1 : x->id > y->id;
+	return x->id > y->id ? -1 : x->id < y->id;
 }
 
 /*
  * A thread's entries by start (the longer first at equal starts, so an
  * event encloses those that start with it), their parents, and its time
- * cut into segments, each owned by the innermost entry open then: the
- * one that started last.
+ * inside the listed gaps cut into segments, each owned by the innermost
+ * entry open then: the one that started last.
  */
 static struct hthread *
 build(struct ctx *x, size_t k)
 {
 	const struct tl_trace *t = x->t;
 	struct hthread *h = &x->th[k];
-	struct hent *tmp;
-	int32_t *idx, *stack;
-	size_t i, j, sp = 0;
+	int32_t *stack;
+	size_t i, sp = 0, w = 0;
 	int64_t pos = 0;
 
 	if (h->built)
@@ -214,38 +253,24 @@ build(struct ctx *x, size_t k)
 	h->n = h->nid;
 	if (h->n == 0)
 		return h;
-	tmp = tl_malloc(h->n * sizeof(*tmp));
+	h->e = tl_malloc(h->n * sizeof(*h->e));
 	for (i = 0; i < h->n; i++) {
 		int32_t id = h->id[i];
 
 		if (id >= 0) {
-			tmp[i].ts = t->ev[id].ts;
-			tmp[i].end = t->ev[id].ts + t->ev[id].dur;
+			h->e[i].ts = t->ev[id].ts;
+			h->e[i].end = t->ev[id].ts + t->ev[id].dur;
 		} else {
-			tmp[i].ts = t->py[-id - 1].ts;
-			tmp[i].end = t->py[-id - 1].ts + t->py[-id - 1].dur;
+			h->e[i].ts = t->py[-id - 1].ts;
+			h->e[i].end = t->py[-id - 1].ts + t->py[-id - 1].dur;
 		}
-		tmp[i].id = id;
-		tmp[i].parent = -1;
+		h->e[i].id = id;
+		h->e[i].parent = -1;
 	}
-	idx = tl_malloc(h->n * sizeof(*idx));
-	for (i = 0; i < h->n; i++)
-		idx[i] = (int32_t)i;
-	tl_idxsort(idx, h->n, tmp, sizeof(*tmp), offsetof(struct hent, ts));
-	h->e = tl_malloc(h->n * sizeof(*h->e));
-	for (i = 0; i < h->n; i++) {
-		struct hent v = tmp[idx[i]];
-
-		/* Equal starts: the longer first (insertion, runs are short). */
-		for (j = i; j > 0 && h->e[j - 1].ts == v.ts &&
-		    h->e[j - 1].end < v.end; j--)
-			h->e[j] = h->e[j - 1];
-		h->e[j] = v;
-	}
-	free(idx);
-	free(tmp);
 	free(h->id);
 	h->id = NULL;
+	if (h->n > 1)
+		qsort(h->e, h->n, sizeof(*h->e), cmp_hent);
 	stack = tl_malloc(h->n * sizeof(*stack));
 	for (i = 0; i <= h->n; i++) {
 		int64_t ts = i < h->n ? h->e[i].ts : INT64_MAX;
@@ -254,14 +279,14 @@ build(struct ctx *x, size_t k)
 			int32_t top = stack[--sp];
 
 			if (h->e[top].end > pos) {
-				emit(h, pos, h->e[top].end, top);
+				emit(x, h, &w, pos, h->e[top].end, top);
 				pos = h->e[top].end;
 			}
 		}
 		if (i == h->n)
 			break;
 		if (sp > 0)
-			emit(h, pos, ts, stack[sp - 1]);
+			emit(x, h, &w, pos, ts, stack[sp - 1]);
 		if (pos < ts)
 			pos = ts;
 		h->e[i].parent = sp > 0 ? stack[sp - 1] : -1;

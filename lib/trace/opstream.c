@@ -264,7 +264,14 @@ steady_cols(struct tl_opstream *os, const struct rowctx *c,
 	tl_w_us(os->w, c->stl.idle);
 }
 
-/* The listed idle gaps that row r's GPU events end (trace/culprit.h). */
+/*
+ * The listed idle gaps that row r's GPU events end (trace/culprit.h), as
+ * tl-format(5) gives them: one array per gap, [ts, offset, dur, step,
+ * device, stream, pid, tid, pieces], each piece [kind, name, context,
+ * dur] with the other thread's tid fifth.  Arrays, not objects: the
+ * column is most of what the culprits add to the stream, which every
+ * later stage reads.
+ */
 static void
 idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
     const struct tl_row *r)
@@ -272,68 +279,68 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 	const struct tl_trace *t = c->t;
 	const int *gpu = tl_row_gpu(c->rows, r);
 	const struct tl_idlegap *g;
+	struct tl_jbuf *b = &os->jb;
 	int k, n = 0;
 	uint32_t i;
 
-	tl_jb_reset(&os->jb);
+	tl_jb_reset(b);
 	for (k = 0; k < r->ngpu; k++) {
 		const struct tl_event *e;
 
 		if ((g = tl_culprits_gap(&c->cul, gpu[k])) == NULL)
 			continue;
 		e = &t->ev[gpu[k]];
-		tl_jb_lit(&os->jb, n++ ? ",{\"ts\":" : "[{\"ts\":");
-		tl_jb_us(&os->jb, g->start);
-		tl_jb_lit(&os->jb, ",\"offset\":");
-		tl_jb_us(&os->jb, g->start - c->cul.first_ts);
-		tl_jb_lit(&os->jb, ",\"dur\":");
-		tl_jb_us(&os->jb, g->len);
-		tl_jb_lit(&os->jb, ",\"step\":");
+		tl_jb_lit(b, n++ ? ",[" : "[[");
+		tl_jb_us(b, g->start);
+		tl_jb_lit(b, ",");
+		tl_jb_us(b, g->start - c->cul.first_ts);
+		tl_jb_lit(b, ",");
+		tl_jb_us(b, g->len);
+		tl_jb_lit(b, ",");
 		if (g->step == TL_NONE)
-			tl_jb_lit(&os->jb, "null");
+			tl_jb_lit(b, "null");
 		else
-			tl_jb_int(&os->jb, g->step);
-		tl_jb_lit(&os->jb, ",\"device\":");
-		tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, e)));
-		tl_jb_lit(&os->jb, ",\"stream\":");
+			tl_jb_int(b, g->step);
+		tl_jb_lit(b, ",");
+		tl_jb_str(b, tl_str(t->str, tl_ev_pid(t, e)));
+		tl_jb_lit(b, ",");
 		if (e->stream == TL_NONE)
-			tl_jb_lit(&os->jb, "null");
+			tl_jb_lit(b, "null");
 		else
-			tl_jb_int(&os->jb, e->stream);
-		tl_jb_lit(&os->jb, ",\"uid\":");
-		tl_jb_int(&os->jb, e->uid);
+			tl_jb_int(b, e->stream);
+		tl_jb_lit(b, ",");
 		if (g->launch >= 0) {
 			const struct tl_event *l = &t->ev[g->launch];
 
-			tl_jb_lit(&os->jb, ",\"pid\":");
-			tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, l)));
-			tl_jb_lit(&os->jb, ",\"tid\":");
-			tl_jb_str(&os->jb, tl_str(t->str, tl_ev_tid(t, l)));
-		}
-		tl_jb_lit(&os->jb, ",\"culprits\":[");
+			tl_jb_str(b, tl_str(t->str, tl_ev_pid(t, l)));
+			tl_jb_lit(b, ",");
+			tl_jb_str(b, tl_str(t->str, tl_ev_tid(t, l)));
+		} else
+			tl_jb_lit(b, "\"\",\"\"");
+		tl_jb_lit(b, ",[");
 		for (i = 0; i < g->np; i++) {
 			const struct tl_cpiece *p = &c->cul.piece[g->p0 + i];
 
-			tl_jb_lit(&os->jb, i ? ",{\"kind\":" : "{\"kind\":");
-			tl_jb_str(&os->jb, tl_ckind_names[p->kind]);
-			tl_jb_lit(&os->jb, ",\"name\":");
-			tl_jb_str(&os->jb, p->name);
-			tl_jb_lit(&os->jb, ",\"context\":");
-			tl_jb_str(&os->jb, p->context);
-			tl_jb_lit(&os->jb, ",\"dur\":");
-			tl_jb_us(&os->jb, p->ns);
+			tl_jb_lit(b, i ? ",[" : "[");
+			tl_jb_str(b, tl_ckind_names[p->kind]);
+			tl_jb_lit(b, ",");
+			tl_jb_str(b, p->name);
+			tl_jb_lit(b, ",");
+			tl_jb_str(b, p->context);
+			tl_jb_lit(b, ",");
+			tl_jb_us(b, p->ns);
 			if (p->thread >= 0) {
-				tl_jb_lit(&os->jb, ",\"tid\":");
-				tl_jb_str(&os->jb, tl_str(t->str,
+				tl_jb_lit(b, ",");
+				tl_jb_str(b, tl_str(t->str,
 				    t->threads[p->thread].tid));
 			}
-			tl_jb_lit(&os->jb, "}");
+			tl_jb_lit(b, "]");
 		}
-		tl_jb_lit(&os->jb, "]}");
+		tl_jb_lit(b, "]]");
 	}
 	if (n > 0)
-		tl_jb_lit(&os->jb, "]");
-	tl_w_mem(os->w, os->jb.s, os->jb.n);
+		tl_jb_lit(b, "]");
+	tl_w_mem(os->w, b->s, b->n);
 }
 
 /* Row r of the op stream, with the module columns when cs != NULL. */
