@@ -607,6 +607,20 @@ moe_cause(struct tl_opctx *c, const struct tl_findings *f, int o,
 }
 
 void
+tl_kcause_totals(struct tl_findings *f, enum tl_patkind kind)
+{
+	int i;
+
+	for (i = 0; i < f->npat; i++)
+		if (f->pat[i].kind == kind) {
+			tl_kcn_set(&f->pat[i].kc, "kernel_time", TL_KCU_MS,
+			    (double)f->pat[i].time_ns);
+			tl_kcn_set(&f->pat[i].kc, "calls", TL_KCU_INT,
+			    (double)f->pat[i].calls);
+		}
+}
+
+void
 tl_kcause_find(struct tl_findings *f)
 {
 	struct tl_patgroup g;
@@ -654,14 +668,7 @@ tl_kcause_find(struct tl_findings *f)
 		p->upper |= x.upper;
 		tl_patgroup_op(&g, pi, o);
 	}
-	/* The time and calls of each pattern, now summed. */
-	for (o = 0; o < f->npat; o++)
-		if (f->pat[o].kind == TL_PAT_KERNEL_CAUSE) {
-			tl_kcn_set(&f->pat[o].kc, "kernel_time", TL_KCU_MS,
-			    (double)f->pat[o].time_ns);
-			tl_kcn_set(&f->pat[o].kc, "calls", TL_KCU_INT,
-			    (double)f->pat[o].calls);
-		}
+	tl_kcause_totals(f, TL_PAT_KERNEL_CAUSE);
 	tl_patgroup_free(&g);
 	tl_opctx_free(&c);
 }
