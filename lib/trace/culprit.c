@@ -28,7 +28,6 @@ static const char *const sync_calls[] = {
 
 /* A host interval of one thread: an event (id >= 0) or a frame (-id - 1). */
 struct hent {
-	int64_t ts, end;
 	int32_t id;
 	int32_t parent;		/* index in the thread's entries, or -1 */
 };
@@ -182,6 +181,22 @@ bucket(struct ctx *x)
 	free(py2ev);
 }
 
+/* An entry's start and end, from its event or frame (8 bytes an entry). */
+static int64_t
+ent_ts(const struct tl_trace *t, const struct hent *e)
+{
+	return e->id >= 0 ? t->ev[e->id].ts : t->py[-e->id - 1].ts;
+}
+
+static int64_t
+ent_end(const struct tl_trace *t, const struct hent *e)
+{
+	return e->id >= 0 ? t->ev[e->id].ts + t->ev[e->id].dur :
+	    t->py[-e->id - 1].ts + t->py[-e->id - 1].dur;
+}
+
+static const struct tl_trace *sort_trace;	/* cmp_hent's trace */
+
 /*
  * By start, the longer first at equal starts (an event encloses those
  * that start with it); at equal spans events before frames, each in
@@ -191,11 +206,13 @@ static int
 cmp_hent(const void *a, const void *b)
 {
 	const struct hent *x = a, *y = b;
+	int64_t xs = ent_ts(sort_trace, x), ys = ent_ts(sort_trace, y);
+	int64_t xe = ent_end(sort_trace, x), ye = ent_end(sort_trace, y);
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	if (x->end != y->end)
-		return x->end > y->end ? -1 : 1;
+	if (xs != ys)
+		return xs < ys ? -1 : 1;
+	if (xe != ye)
+		return xe > ye ? -1 : 1;
 	if ((x->id < 0) != (y->id < 0))
 		return x->id < 0 ? 1 : -1;
 	if (x->id >= 0)
@@ -227,25 +244,18 @@ build(struct ctx *x, size_t k)
 		return h;
 	h->e = tl_malloc(h->n * sizeof(*h->e));
 	for (i = 0; i < h->n; i++) {
-		int32_t id = h->id[i];
-
-		if (id >= 0) {
-			h->e[i].ts = t->ev[id].ts;
-			h->e[i].end = t->ev[id].ts + t->ev[id].dur;
-		} else {
-			h->e[i].ts = t->py[-id - 1].ts;
-			h->e[i].end = t->py[-id - 1].ts + t->py[-id - 1].dur;
-		}
-		h->e[i].id = id;
+		h->e[i].id = h->id[i];
 		h->e[i].parent = -1;
 	}
 	free(h->id);
 	h->id = NULL;
+	sort_trace = t;
 	if (h->n > 1)
 		qsort(h->e, h->n, sizeof(*h->e), cmp_hent);
 	stack = tl_malloc(h->n * sizeof(*stack));
 	for (i = 0; i < h->n; i++) {
-		while (sp > 0 && h->e[stack[sp - 1]].end <= h->e[i].ts)
+		while (sp > 0 && ent_end(t, &h->e[stack[sp - 1]]) <=
+		    ent_ts(t, &h->e[i]))
 			sp--;
 		h->e[i].parent = sp > 0 ? stack[sp - 1] : -1;
 		stack[sp++] = (int32_t)i;
@@ -284,7 +294,7 @@ walk(struct ctx *x, const struct hthread *h, int64_t a, int64_t c)
 	while (lo < hi) {	/* the first entry starting after a */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (h->e[mid].ts <= a)
+		if (ent_ts(x->t, &h->e[mid]) <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -297,15 +307,16 @@ walk(struct ctx *x, const struct hthread *h, int64_t a, int64_t c)
 	for (p = lo > 0 ? (int32_t)lo - 1 : -1; p >= 0; p = h->e[p].parent)
 		x->stk[--d] = p;
 	for (i = lo;; i++) {
-		int last = i >= h->n || h->e[i].ts >= c;
+		int last = i >= h->n || ent_ts(x->t, &h->e[i]) >= c;
 
-		ts = last ? c : h->e[i].ts;
-		while (sp > 0 && h->e[x->stk[sp - 1]].end <= ts) {
+		ts = last ? c : ent_ts(x->t, &h->e[i]);
+		while (sp > 0 && ent_end(x->t, &h->e[x->stk[sp - 1]]) <= ts) {
 			int32_t top = x->stk[--sp];
+			int64_t end = ent_end(x->t, &h->e[top]);
 
-			if (h->e[top].end > pos) {
-				seg(x, pos, h->e[top].end, top);
-				pos = h->e[top].end;
+			if (end > pos) {
+				seg(x, pos, end, top);
+				pos = end;
 			}
 		}
 		if (sp > 0)
@@ -408,7 +419,8 @@ context(const struct ctx *x, const struct hthread *h, int32_t k,
 
 	while ((p = h->e[p].parent) >= 0) {
 		if (s1 > s0) {
-			if (h->e[p].ts < s0 || h->e[p].end > s1)
+			if (ent_ts(x->t, &h->e[p]) < s0 ||
+			    ent_end(x->t, &h->e[p]) > s1)
 				break;
 			best = p;
 		} else if (h->e[p].id >= 0)
