@@ -129,7 +129,32 @@ parse_rows() {
 		row "the same with tl-parse --no-context" "$bytes" "$size.pipenc" \
 		    "$(printf "$pipe" "--no-context $big.gz")"
 		echo "$size.bytes $bytes 0 0" >> "$res"
+		# Downstream (issue 33): the stages after tl-parse on its op
+		# stream, in CPU ms per MB of it, to compare the sizes.
+		if [ -x bin/tl-findings ]; then
+			ops=.bench/ops-$size.tsv
+			[ -f "$ops" ] && [ ! "$ops" -ot "$big.gz" ] &&
+			    [ ! "$ops" -ot bin/tl-parse ] ||
+			    bin/tl-parse "$big.gz" > "$ops"
+			row "tl-efficiency \| tl-findings on its op stream ($(mb "$(wc -c < "$ops")") MB)" \
+			    "$(wc -c < "$ops")" "$size.down" \
+			    "bin/tl-efficiency --hw $HW $ops | bin/tl-findings"
+			echo "$size.opsbytes $(wc -c < "$ops") 0 0" >> "$res"
+		fi
 	done
+
+	# Instructions per byte of JSON (issue 33): tl-parse -j 1 on the
+	# trace itself under callgrind, when valgrind is installed; and
+	# without the python_function frames (--no-context) and without the
+	# rows (--timeline), to show where they go.
+	if command -v valgrind > /dev/null 2>&1; then
+		for v in "default:" "nc:--no-context" "t:--timeline"; do
+			ir=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+			    bin/tl-parse -q -j 1 ${v#*:} "$orig" 2>&1 > /dev/null |
+			    awk '/Collected :/ { print $NF }')
+			echo "ir.${v%%:*} ${ir:-0} 0 0" >> "$res"
+		done
+	fi
 
 	first=$(echo "$SIZES" | awk '{ print $1 }')
 	k=$(awk -v s="$first" -v b="$srcbytes" 'BEGIN { k = int(s * 1e6 / b); if (k * b < s * 1e6) k++; print k }')
@@ -342,9 +367,17 @@ parse_rows() {
 		printf "| 100 000 kernel names: tl-compare and tl-findings each < 2 s of CPU | %.2f, %.2f, %.2f, %.2f s | %s |\n",
 		    a, b2, c2, d, (a < 2 && b2 < 2 && c2 < 2 && d < 2 ? "yes" : "no")
 	    }' "$res"
+	awk '{ v[$1] = $2 }
+	    END {
+		b = v["orig.bytes"]
+		if (v["ir.default"] > 0)
+			printf "| the trace itself: tl-parse -j 1 <= 10 instructions per byte of JSON (callgrind; --no-context, --timeline) | %.1f (%.1f, %.1f) | %s |\n",
+			    v["ir.default"] / b, v["ir.nc"] / b, v["ir.t"] / b,
+			    (v["ir.default"] / b <= 10 ? "yes" : "no")
+	    }' "$res"
 	for size in $SIZES; do
 		awk -v size="$size" -v first="$first" -v pn="$pipeshort" -v ncpu="$NCPU" '
-		    { v[$1, 2] = $2; v[$1, 3] = $3; v[$1, 4] = $4; v[$1, 5] = $5 }
+		    { v[$1, 2] = $2; v[$1, 3] = $3; v[$1, 4] = $4; v[$1, 5] = $5; v[$1, 6] = $6 }
 		    END {
 			n = sprintf("%g GB", size / 1000)
 			b = v[size ".bytes", 2]
@@ -371,6 +404,24 @@ parse_rows() {
 				    n, g, v[size ".gz", 3], (g <= 0.55 ? "yes" : "no")
 				printf "| %s: %s, gzip input, <= 0.65 s | %.2f s (%.2f s) | %s |\n",
 				    n, pn, pp, v[size ".pipe", 3], (pp <= 0.65 ? "yes" : "no")
+			}
+			# CPU seconds, the least of the runs (issue 33).
+			ig = v[size ".igzip", 6]
+			if (ig > 0) {
+				printf "| %s: tl-parse t.json.gz <= 3.5 × the CPU of igzip -dc (least of runs) | %.2f s vs %.3f s = %.1f× | %s |\n",
+				    n, v[size ".gz", 6], ig, v[size ".gz", 6] / ig,
+				    (v[size ".gz", 6] <= 3.5 * ig ? "yes" : "no")
+				printf "| %s: %s <= 5.0 × the CPU of igzip -dc | %.2f s = %.1f× | %s |\n",
+				    n, pn, v[size ".pipe", 6], v[size ".pipe", 6] / ig,
+				    (v[size ".pipe", 6] <= 5 * ig ? "yes" : "no")
+			}
+			if (v[size ".opsbytes", 2] > 0) {
+				d = v[size ".down", 6] * 1000 / (v[size ".opsbytes", 2] / 1e6)
+				d0 = v[first ".down", 6] * 1000 / (v[first ".opsbytes", 2] / 1e6)
+				printf "| %s: tl-efficiency + tl-findings CPU per MB of op stream%s | %.2f ms/MB%s | %s |\n",
+				    n, (size == first ? "" : sprintf(" within 10 %% of the %g GB trace", first / 1000)), d,
+				    (size == first ? "" : sprintf(" (%+.1f %%)", (d / d0 - 1) * 100)),
+				    (size == first ? "-" : (d <= 1.1 * d0 ? "yes" : "no"))
 			}
 			g1 = v[size ".gz1", 2]; p1 = v[size ".plain1", 2]
 			printf "| %s: speed-up of %d threads over 1 (plain, gzip) | %.2f, %.2f | - |\n",

@@ -4,9 +4,9 @@
  * print the median and the shortest wall time in seconds, the peak
  * resident set size in KB: the largest of any single process of the
  * command (a pipeline's stages are not added up), over all runs, as
- * wait4() reports it, and the median CPU time (user + system, of all its
- * processes) in seconds: on a loaded machine the wall time grows, the
- * CPU time much less.  A
+ * wait4() reports it, and the median and the least CPU time (user +
+ * system, of all its processes) in seconds: on a loaded machine the wall
+ * time grows, the CPU time much less.  A
  * failing run is an error: no numbers are printed for it.  For make bench,
  * so that it needs no time(1).
  *
@@ -81,8 +81,8 @@ main(int argc, char *argv[])
 	}
 	qsort(wall, (size_t)n, sizeof(wall[0]), cmp_double);
 	qsort(cpu, (size_t)n, sizeof(cpu[0]), cmp_double);
-	printf("%.3f %.3f %ld %.3f\n", n % 2 ? wall[n / 2] :
+	printf("%.3f %.3f %ld %.3f %.3f\n", n % 2 ? wall[n / 2] :
 	    (wall[n / 2 - 1] + wall[n / 2]) / 2, wall[0], maxrss,
-	    n % 2 ? cpu[n / 2] : (cpu[n / 2 - 1] + cpu[n / 2]) / 2);
+	    n % 2 ? cpu[n / 2] : (cpu[n / 2 - 1] + cpu[n / 2]) / 2, cpu[0]);
 	return 0;
 }
