@@ -32,6 +32,7 @@ LIBOBJ = \
 	lib/analysis/serving.o \
 	lib/analysis/verdict.o \
 	lib/analysis/xrank.o \
+	lib/analysis/xsummary.o \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
@@ -136,6 +137,7 @@ LIBHDR = \
 	lib/analysis/serving.h \
 	lib/analysis/verdict.h \
 	lib/analysis/xrank.h \
+	lib/analysis/xsummary.h \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \

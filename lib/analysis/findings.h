@@ -513,6 +513,13 @@ struct tl_fmod {
 void tl_findings_load(struct tl_findings *f, char *const *files, int nfiles);
 /* The same from a stream opened with tl_stream_open; the caller closes it. */
 void tl_findings_read(struct tl_findings *f, struct tl_stream *in);
+/*
+ * The cross-rank analysis of per-rank summaries (analysis/xsummary.h)
+ * into f, which holds nothing else (f->ntr stays 0): f->xr only, with the
+ * GPU table's links of the first rank that names its GPU row and the
+ * user's (f->ranks_per_node, f->net_gbs).
+ */
+void tl_findings_summaries(struct tl_findings *f, struct tl_stream *in);
 void tl_findings_free(struct tl_findings *f);
 
 /*

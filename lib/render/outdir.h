@@ -34,6 +34,13 @@ void tl_outdir_write(const char *dir, const struct tl_findings *f,
     const struct tl_report_opts *o);
 void tl_outdir_compare(const char *dir, const struct tl_cmpfind *c,
     const struct tl_report_opts *o);
+/*
+ * The analysis of per-rank summaries (tl_findings_summaries) into dir:
+ * standalone_analysis_fair.md and _rough.md (tl_report_ranks),
+ * category_data/ranks.json and summary.tsv (the summaries merged).
+ */
+void tl_outdir_ranks(const char *dir, const struct tl_findings *f,
+    const struct tl_report_opts *o);
 /* Write the charts of an analysis, or of a comparison, into dir. */
 void tl_outdir_charts(const char *dir, const struct tl_findings *f);
 void tl_outdir_cmpcharts(const char *dir, const struct tl_cmpfind *c);

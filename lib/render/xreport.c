@@ -194,7 +194,7 @@ tl_report_collectives(FILE *fp, const struct tl_findings *f)
 {
 	const struct tl_xrank *x = f->xr;
 
-	if (x == NULL || x->nin == 0 || f->ntr > 1)
+	if (x == NULL || x->nin == 0 || x->nrk > 1)
 		return;
 	fputs("## Collectives\n\n", fp);
 	types(fp, x, 1);
@@ -210,7 +210,7 @@ tl_report_xrank(FILE *fp, const struct tl_findings *f)
 		failed(fp, f->failed);
 	if (x == NULL || x->nin == 0)
 		return;
-	if (f->ntr <= 1)
+	if (x->nrk <= 1)
 		return;
 	fputs("## Across ranks\n\n", fp);
 	if (x->matched == 0) {
@@ -320,4 +320,32 @@ tl_report_xrank(FILE *fp, const struct tl_findings *f)
 	fputs("\n\n", fp);
 	types(fp, x, 0);
 	spread(fp, x);
+}
+
+void
+tl_report_ranks(FILE *fp, const struct tl_findings *f,
+    const struct tl_report_opts *o)
+{
+	const struct tl_xrank *x = f->xr;
+
+	fputs("# ", fp);
+	if (o->title != NULL)
+		fputs(o->title, fp);
+	else
+		fprintf(fp, "%d rank%s", x->nrk, x->nrk == 1 ? "" : "s");
+	fputs(": cross-rank analysis\n\n", fp);
+	fprintf(fp, "From the per-rank summaries of %d trace%s (tl-format(5), "
+	    "\"The per-rank summary\"): each rank's timeline, steps, "
+	    "collective instances, top ops and idle culprits. Each rank's own "
+	    "findings are in its own report.\n\n", x->nrk,
+	    x->nrk == 1 ? "" : "s");
+	if (x->nrk <= 1 || x->nin == 0) {
+		if (f->failed != NULL)
+			tl_report_xrank(fp, f);
+		fputs(x->nrk <= 1 ? "One rank: nothing to compare across "
+		    "ranks.\n" : "No collective instance in the summaries: "
+		    "nothing to align or compare across ranks.\n", fp);
+		return;
+	}
+	tl_report_xrank(fp, f);
 }
