@@ -512,8 +512,9 @@ ID=tests/data/idle
 for n in dataloader nopython zerograd sync; do
 	$P $ID/idle-$n.json 2>/dev/null | $E --hw h100 > $tmp/idle-$n.tsv
 done
-check "findings: the single-process DataLoader is a known culprit with its action" \
-    "$F $tmp/idle-dataloader.tsv > $tmp/r.md && grep -q '^1\. \*\*Single-process DataLoader' $tmp/r.md && grep -q 'num_workers=N' $tmp/r.md"
+check "findings: the single-process DataLoader is the first recommendation with both paths" \
+    "$F $tmp/idle-dataloader.tsv > $tmp/r.md && grep -q '^### .* Priority 1: Single-process DataLoader' $tmp/r.md && grep -q 'Path A: Load batches in worker processes: .DataLoader(..., num_workers=N)' $tmp/r.md && \
+     grep -q 'Path B: Make each sample cheaper to load' $tmp/r.md"
 check "findings: .item() credits the sync with its wait only; log_metrics is the culprit" \
     "$F --report rough $tmp/idle-sync.tsv > $tmp/r.md && grep -q 'synchronisation wait: .cudaStreamSynchronize. | .train.py(40): train_step. | 0.005 |' $tmp/r.md && \
      grep -q '.train.py(50): log_metrics. (Python) | .train.py(40): train_step. | 2.067 |' $tmp/r.md && grep -q 'Logging on the training thread' $tmp/r.md"
@@ -523,8 +524,8 @@ check "findings: no Python frames is said, with how to record them" \
     "$F $tmp/idle-nopython.tsv | grep -q 'No Python frames.*with_stack=True' && ! $F $tmp/idle-dataloader.tsv | grep -q 'No Python frames'"
 printf 'key\tkind\tmatch\twhen\ttitle\taction\ndataloader_single\t\t*DataLoader*\t\tMy loader\tDo this.\nmine\tpython\t*resize*\t\tMy resize\tDo that.\n' > $tmp/cul.tsv
 check "findings --culprits: the user's rows win (a new one first, a built-in one replaced)" \
-    "$F --culprits $tmp/cul.tsv $tmp/idle-dataloader.tsv > $tmp/r.md && grep -q '^1\. \*\*My resize' $tmp/r.md && ! grep -q 'Single-process' $tmp/r.md && \
-     printf 'key\tkind\tmatch\twhen\ttitle\taction\nx\t\t*zero_grad*\t\tZ\tDo.\n' > $tmp/cul2.tsv && $F --culprits $tmp/cul2.tsv $tmp/idle-zerograd.tsv | grep -q '^1\. \*\*Z\*\*' && \
+    "$F --culprits $tmp/cul.tsv $tmp/idle-dataloader.tsv > $tmp/r.md && grep -q '^### .* Priority 1: My resize$' $tmp/r.md && grep -q 'Path A: Do that. Path B: none on the kernel side' $tmp/r.md && ! grep -q 'Single-process' $tmp/r.md && \
+     printf 'key\tkind\tmatch\twhen\ttitle\taction\tdeeper\nx\t\t*zero_grad*\t\tZ\tDo.\tRedo.\n' > $tmp/cul2.tsv && $F --culprits $tmp/cul2.tsv $tmp/idle-zerograd.tsv > $tmp/r2.md && grep -q '^### .* Priority 1: Z$' $tmp/r2.md && grep -q 'Path A: Do. Path B: Redo.' $tmp/r2.md && \
      $F --culprits $tmp/cul2.tsv $tmp/idle-dataloader.tsv | grep -q 'Single-process DataLoader'"
 check "findings --culprits: a bad table is an error with file and line" \
     "printf 'key\tkind\tmatch\twhen\ttitle\taction\na\t\t\t\tt\tx\na\t\t\t\tt\tx\n' > $tmp/bad.tsv; $F --culprits $tmp/bad.tsv $tmp/idle-sync.tsv 2> $tmp/e > /dev/null; [ \$? = 1 ] && grep -q 'bad.tsv:3: key .a. twice' $tmp/e && \
@@ -545,12 +546,16 @@ check "tl-parse --no-culprits: idle_gaps and the noise columns empty, the rest t
 check "culprit names are escaped in the report (Markdown specials in a Python frame's name)" \
     "sed 's/log_metrics/log|x\`<b>*m*/' $ID/idle-sync.json > $tmp/esc.json && $P $tmp/esc.json | $E --hw h100 | $F --report rough > $tmp/r.md && \
      grep -F 'log\\|x' $tmp/r.md | grep -F \"<b>*m*\\\` (Python)\" | awk -F' [|] ' 'END { exit !(NR == 1 && NF == 9) }'"
-check "the largest gaps give their offset from the trace's start beside the trace ts" \
-    "$P $ID/idle-sync.json | $E --hw h100 | $F --report rough | grep -qF '| 1001030.000 | 1.030 | 2.080 | 2.070 |'"
+check "the largest gaps give the trace ts, the offset from the trace's start, step, GPU, stream, pid, tid and how to find them" \
+    "$P $ID/idle-threads.json | $E --hw h100 | $F --report rough > $tmp/r.md && grep -qF '| 1000500.000 | 0.500 | 1.470 | 1 | \`0\`, 7 | \`100\`, \`200\` |' $tmp/r.md && \
+     grep -qF '| 1002500.000 | 2.500 | 1.530 | 1 | \`0\`, 7 | \`100\`, \`100\` |' $tmp/r.md && grep -q 'To find a gap in Perfetto or chrome://tracing' $tmp/r.md"
 check "steady state heads the report, whole trace beside; warm-up and how to profile past it" \
     "$P $ID/idle-firstcall.json | $E --hw h100 | $F > $tmp/r.md && grep -q '^\*\*Steady state first.\*\* The steady-state window (2 steps, the first step left out as warm-up) spans 5.190 ms of GPU timeline: computation 76.3 %, idle 1.230 ms (23.7 %); the whole trace spans 58.190 ms' $tmp/r.md && \
      grep -q '1 listed gap, 50.010 ms of idle, end in warm-up' $tmp/r.md && grep -q 'schedule(wait=1, warmup=2, active=3)' $tmp/r.md && \
-     grep -q '^1\. \*\*First-call cost' $tmp/r.md"
+     grep -q '^### .* Priority 1: First-call cost' $tmp/r.md"
+check "steady window = whole trace: the steady header gives its figures once" \
+    "$F $tmp/idle-zerograd.tsv | grep '^\*\*Steady state first' > $tmp/h && grep -q 'window (1 step) is the whole trace: 0.981 ms of GPU timeline, computation 5.1 %, idle 0.931 ms (94.9 %)\.\$' $tmp/h && \
+     [ \$(grep -o '0.931 ms' $tmp/h | wc -l) = 1 ]"
 
 # Messages that say what to do (issue 20).  A directory as input: the
 # open(2) error of a directory, not a read error at offset 0.

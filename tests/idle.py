@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 
 def rows(tsv):
@@ -60,6 +61,7 @@ def main():
                                             for p in g["culprits"]])})
         got.sort(key=lambda g: g["ts"])
         warm = dict((g["ts"], g.pop("warm")) for g in want["gaps"])
+        tids = dict((g["ts"], g.pop("tid")) for g in want["gaps"])
         for g in want["gaps"]:
             g["culprits"] = sorted(g["culprits"])
         checks = [
@@ -83,8 +85,101 @@ def main():
                                                     json.dumps(want["gaps"])))
         for g in want["gaps"]:
             g["warm"] = warm[g["ts"]]
+            g["tid"] = tids[g["ts"]]
         fails += report(bindir, data, name, want)
+        fails += recommendations(bindir, data, name, want)
+        fails += outdir(bindir, data, name, want)
     return 1 if fails else 0
+
+
+def recommendations(bindir, data, name, want):
+    """The fair report's ranked findings: a known culprit first, with the
+    idle its pieces cover; the generic idle finding keeps only the rest
+    (no idle counted twice); the DataLoader's actions."""
+    if "first" not in want:
+        return 0
+    p = subprocess.run(
+        "%s/tl-parse %s | %s/tl-efficiency --hw h100 | %s/tl-findings" %
+        (bindir, os.path.join(data, name), bindir, bindir),
+        shell=True, check=True, capture_output=True, text=True).stdout
+    top = [r.split(" | ") for r in p.split("Top Findings", 1)[1].split(
+        "\n\n", 2)[1].splitlines() if r.startswith("| ") and
+           r[2:3].isdigit()]
+    title, first_us = want["first"]
+    checks = [("first recommendation %s, up to %.3f ms" %
+               (title, first_us / 1000.0),
+               len(top) > 0 and top[0][1].startswith(title) and
+               top[0][2] == "up to %.3f" % (first_us / 1000.0))]
+    if "rest_us" in want:
+        rest = [r for r in top if r[1].endswith("idle: the GPU waits for "
+                                                "the host")]
+        checks.append(("the generic idle finding keeps the other %.3f ms" %
+                       (want["rest_us"] / 1000.0),
+                       len(rest) == 1 and rest[0][2] == "up to %.3f" %
+                       (want["rest_us"] / 1000.0)))
+    if title.startswith("Single-process DataLoader"):
+        rec = p.split("Priority 1: ", 1)[-1].split("\n### ", 1)[0]
+        checks.append(("priority 1 names the DataLoader and its settings",
+                       all(w in rec for w in (
+                           "DataLoader", "num_workers", "pin_memory",
+                           "persistent_workers", "prefetch_factor",
+                           "Path A", "Path B", "**Impact**")) and
+                       rec.startswith(title)))
+    fails = 0
+    for what, ok in checks:
+        print("%s %s: %s" % ("ok" if ok else "FAIL", name, what))
+        if not ok:
+            fails += 1
+            print("  got %s" % top[:3])
+    return fails
+
+
+def outdir(bindir, data, name, want):
+    """tl-findings -o: analysis.json's idle section gives each culprit's
+    idle and gaps, and the longest gaps with where to find them (trace
+    ts, offset, step, GPU, stream, pid, tid), and the first recommendation
+    is the known culprit's."""
+    with tempfile.TemporaryDirectory() as d:
+        subprocess.run(
+            "%s/tl-parse %s | %s/tl-efficiency --hw h100 | "
+            "%s/tl-findings -o %s/o > /dev/null" %
+            (bindir, os.path.join(data, name), bindir, bindir, d),
+            shell=True, check=True)
+        with open(os.path.join(d, "o", "category_data", "analysis.json"),
+                  encoding="utf-8") as f:
+            a = json.load(f)
+    idle = a["idle"][0]
+    agg = {}
+    for g in want["gaps"]:
+        for kind, cname, ctx, dur, tid in g["culprits"]:
+            k = (kind, cname, ctx, tid, g["warm"])
+            agg[k] = agg.get(k, 0) + dur
+    got = dict(((c["kind"], c["name"], c["context"], c["other_thread"],
+                 c["warm_up"]), round(c["idle_ms"] * 1000, 3))
+               for c in idle["culprits"])
+    listed = sorted(want["gaps"], key=lambda g: (-g["dur"], g["ts"]))
+    gl = [g for g in idle["largest_gaps"] if g.get("listed", True)]
+    where = [(g["ts_us"], g["offset_ms"], g["length_ms"], g["step"],
+              g["device"], g["stream"], g["pid"], g["tid"]) for g in gl]
+    wwant = [(g["ts"], g["offset"] / 1000.0, g["dur"] / 1000.0, g["step"],
+              "0", 7, "100", g["tid"]) for g in listed[:5]]
+    checks = [("-o analysis.json: each culprit's idle", got == agg),
+              ("-o analysis.json: the longest gaps, where to find them",
+               sorted(where) == sorted(wwant))]
+    if "first" in want:
+        r = a["recommendations"][0]
+        checks.append(("-o analysis.json: the first recommendation is the "
+                       "known culprit's",
+                       r["pattern"] == "idle_culprit" and
+                       abs(r["recoverable_ms"] - want["first"][1] / 1000.0)
+                       < 1e-9))
+    fails = 0
+    for what, ok in checks:
+        print("%s %s: %s" % ("ok" if ok else "FAIL", name, what))
+        if not ok:
+            fails += 1
+            print("  got  %s %s\n  want %s %s" % (got, where, agg, wwant))
+    return fails
 
 
 def report(bindir, data, name, want):

@@ -35,7 +35,7 @@ static int
 timeline_kind(enum tl_patkind k)
 {
 	return k == TL_PAT_COMM || k == TL_PAT_PAGEABLE ||
-	    k == TL_PAT_SYNC || k == TL_PAT_IDLE;
+	    k == TL_PAT_SYNC || k == TL_PAT_IDLE || k == TL_PAT_CULPRIT;
 }
 
 static int

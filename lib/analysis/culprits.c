@@ -10,7 +10,7 @@
 #define SMALL_GAP_NS 50000
 
 static const char *const kcols[TL_KC_N] = {
-	"key", "kind", "match", "when", "title", "action"
+	"key", "kind", "match", "when", "title", "action", "deeper"
 };
 
 void
@@ -18,13 +18,22 @@ tl_fidle_init(struct tl_fidle *d)
 {
 	memset(d, 0, sizeof(*d));
 	tl_strmap_init(&d->keys);
+	tl_strmap_init(&d->wnames);
+}
+
+static uint32_t
+wname(struct tl_fidle *d, const char *s)
+{
+	int added;
+
+	return (uint32_t)tl_strmap_add(&d->wnames, s, strlen(s), &added);
 }
 
 int
 tl_fidle_known(struct tl_fidle *d, const char *path)
 {
 	if (tl_known_load(&d->known, tl_default_culprits, "culprits.tsv", path,
-	    kcols, TL_KC_N, TL_KC_N) < 0)
+	    kcols, TL_KC_N, TL_KC_DEEPER) < 0)
 		return -1;
 	d->loaded = 1;
 	return 0;
@@ -147,7 +156,7 @@ where_copy(struct tl_fwhere *dst, const struct tl_fwhere *src)
 
 static int
 piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
-    const struct tl_fwhere *w, int warm)
+    const struct tl_fwhere *w, int warm, size_t *ci, int64_t *pns)
 {
 	static const char *const keys[5] = {
 		"kind", "name", "context", "dur", "tid"
@@ -188,13 +197,16 @@ piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
 		c->known = -1;
 		c->piece_ns = -1;
 		c->warm = warm;
+		*ci = d->n - 1;
 	} else {
 		c = &d->c[idx];
+		*ci = (size_t)idx;
 		free(kind);
 		free(name);
 		free(ctx);
 		free(tid);
 	}
+	*pns = ns;
 	c->ns += ns;
 	if (warm)
 		c->warm_ns += ns;
@@ -238,8 +250,9 @@ tl_fidle_steady(struct tl_fidle *d, int tr, long long steps, int64_t total,
 }
 
 int
-tl_fidle_row(struct tl_fidle *d, int tr, const char *json, int64_t noise_ns,
-    long long noise, long long frames, int64_t iteration, int steady)
+tl_fidle_row(struct tl_fidle *d, int tr, int row, const char *json,
+    int64_t noise_ns, long long noise, long long frames, int64_t iteration,
+    int steady)
 {
 	static const char *const keys[9] = {
 		"ts", "offset", "dur", "step", "device", "stream", "pid", "tid",
@@ -306,9 +319,38 @@ tl_fidle_row(struct tl_fidle *d, int tr, const char *json, int64_t noise_ns,
 		    t->largest.device == NULL)
 			where_copy(&t->largest, &w);
 		np = tl_json_size(&j, v[8]);
+		if (row >= 0) {
+			struct tl_flgap *l;
+
+			tl_grow(&d->lg, &d->caplg, d->nlg + 1, sizeof(*d->lg));
+			l = &d->lg[d->nlg++];
+			l->row = row;
+			l->end_ns = w.ts_ns + w.len_ns;
+			l->len_ns = w.len_ns;
+			l->offset_ns = w.offset_ns;
+			l->step = w.step;
+			l->stream = w.stream;
+			l->device = wname(d, w.device);
+			l->pid = wname(d, w.pid);
+			l->tid = wname(d, w.tid);
+			l->p0 = d->npc;
+			l->np = 0;
+			l->used = 0;
+		}
 		for (i = 0, p = v[8] + 1; i < np && rc == 0; i++,
-		    p = tl_json_next(&j, p))
-			rc = piece(d, tr, &j, p, &w, steady == 0);
+		    p = tl_json_next(&j, p)) {
+			size_t ci = 0;
+			int64_t pns = 0;
+
+			rc = piece(d, tr, &j, p, &w, steady == 0, &ci, &pns);
+			if (rc == 0 && row >= 0) {
+				tl_grow(&d->pc, &d->cappc, d->npc + 1,
+				    sizeof(*d->pc));
+				d->pc[d->npc].c = ci;
+				d->pc[d->npc++].ns = pns;
+				d->lg[d->nlg - 1].np++;
+			}
+		}
 		where_free(&w);
 	}
 	tl_json_free(&j);
@@ -390,11 +432,86 @@ tl_fidle_finish(struct tl_fidle *d)
 		x->all_first = t->first_step != TL_FNONE && x->nst == 1 &&
 		    x->steps[0] == t->first_step;
 		x->known = d->loaded ? match(d, x) : -1;
+		x->id = i;
 	}
-	if (d->n > 1)
+	if (d->n > 1) {
+		size_t *at = tl_malloc(d->n * sizeof(*at));
+
 		qsort(d->c, d->n, sizeof(*d->c), cmp_culprit);
+		for (i = 0; i < d->n; i++)
+			at[d->c[i].id] = i;
+		for (i = 0; i < d->npc; i++)
+			d->pc[i].c = at[d->pc[i].c];
+		free(at);
+	}
 	tl_strmap_free(&d->keys);
 	tl_strmap_init(&d->keys);
+}
+
+int64_t
+tl_fidle_attribute(struct tl_fidle *d, int row, int64_t end_ns, int64_t len_ns,
+    long *at)
+{
+	size_t lo = 0, hi = d->nlg, i, best = (size_t)-1;
+	int64_t diff, bdiff = 1001, sum = 0, a;
+	int k;
+
+	while (lo < hi) {	/* the first listed gap of the row */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (d->lg[mid].row < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < d->nlg && d->lg[i].row == row; i++) {
+		if (d->lg[i].used)
+			continue;
+		diff = d->lg[i].end_ns - end_ns;
+		if (diff < 0)
+			diff = -diff;
+		if (diff < bdiff) {
+			bdiff = diff;
+			best = i;
+		}
+	}
+	*at = -1;
+	if (best == (size_t)-1 || len_ns <= 0)
+		return 0;
+	*at = (long)best;
+	d->lg[best].used = 1;
+	for (k = 0; k < d->lg[best].np; k++) {
+		const struct tl_fpiece *p = &d->pc[d->lg[best].p0 + (size_t)k];
+		struct tl_fculprit *x = &d->c[p->c];
+
+		if (x->known < 0 || p->ns <= 0)
+			continue;
+		/* A shorter gap: the devices overlap; each piece scales. */
+		a = len_ns >= d->lg[best].len_ns ? p->ns :
+		    (int64_t)((double)p->ns * (double)len_ns /
+		    (double)d->lg[best].len_ns);
+		if (a > len_ns - sum)
+			a = len_ns - sum;
+		x->found_ns += a;
+		sum += a;
+	}
+	return sum;
+}
+
+void
+tl_fidle_gap_where(const struct tl_fidle *d, long i, struct tl_fwhere *w)
+{
+	const struct tl_flgap *l = &d->lg[i];
+
+	w->len_ns = l->len_ns;
+	w->ts_ns = l->end_ns - l->len_ns;
+	w->offset_ns = l->offset_ns;
+	w->step = l->step;
+	w->stream = l->stream;
+	/* The names are the map's keys: w borrows them. */
+	w->device = (char *)tl_strmap_key(&d->wnames, l->device);
+	w->pid = (char *)tl_strmap_key(&d->wnames, l->pid);
+	w->tid = (char *)tl_strmap_key(&d->wnames, l->tid);
 }
 
 const char *
@@ -418,6 +535,9 @@ tl_fidle_free(struct tl_fidle *d)
 		where_free(&d->c[i].where);
 	}
 	free(d->c);
+	free(d->lg);
+	free(d->pc);
+	tl_strmap_free(&d->wnames);
 	for (i = 0; i < d->ntr; i++) {
 		free(d->tr[i].steps);
 		free(d->tr[i].iters);

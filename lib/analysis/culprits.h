@@ -20,7 +20,9 @@
 /* The known-culprit table's columns. */
 enum {
 	TL_KC_KEY, TL_KC_KIND, TL_KC_MATCH, TL_KC_WHEN, TL_KC_TITLE,
-	TL_KC_ACTION, TL_KC_N
+	TL_KC_ACTION,		/* Path A: the quick fix */
+	TL_KC_DEEPER,		/* Path B: the deeper change (optional) */
+	TL_KC_N
 };
 
 /* Where a gap is, for a trace viewer. */
@@ -47,6 +49,12 @@ struct tl_fculprit {
 				   warm-up gaps' pieces are culprits apart */
 	struct tl_fwhere where;
 	long known;		/* row of the known table, -1 none */
+	/*
+	 * The idle of its pieces in the gaps the findings' timeline has
+	 * (tl_fidle_attribute): what its finding recovers.
+	 */
+	int64_t found_ns;
+	size_t id;		/* scratch: its index before ranking */
 	/* scratch: the steps seen */
 	int64_t *steps;
 	size_t nst, capst;
@@ -82,9 +90,32 @@ struct tl_fidletr {
 	size_t nit, capit;
 };
 
+/* A listed gap of a row, with its pieces (struct tl_fpiece). */
+struct tl_flgap {
+	int row;		/* the row (f->row) of the GPU event ending it */
+	int64_t end_ns;		/* ts + dur: that event's start */
+	int64_t len_ns;
+	int64_t offset_ns;	/* its start from the trace's first event */
+	int64_t step, stream;	/* TL_FNONE when none, unknown */
+	uint32_t device, pid, tid;	/* d->wnames indexes */
+	size_t p0;		/* its first piece */
+	int np;
+	int used;		/* attributed once */
+};
+
+struct tl_fpiece {
+	size_t c;		/* d->c index */
+	int64_t ns;
+};
+
 struct tl_fidle {
 	struct tl_fculprit *c;	/* ranked: by trace, then ns desc */
 	size_t n, cap;
+	struct tl_flgap *lg;	/* the listed gaps of rows, by row */
+	size_t nlg, caplg;
+	struct tl_fpiece *pc;
+	size_t npc, cappc;
+	struct tl_strmap wnames;	/* the listed gaps' device, pid, tid */
 	struct tl_fidletr *tr;	/* by trace */
 	size_t ntr;
 	struct tl_strmap keys;
@@ -105,17 +136,36 @@ int tl_fidle_known(struct tl_fidle *d, const char *path);
  * Add one row's idle columns for trace tr: the idle_gaps JSON (NULL when
  * the stream lacks the column), the noise sum (-1 when empty: no
  * culprits were computed) and count, the Python frame
- * count (-1 unknown), the row's iteration (TL_FNONE none) and steady flag
+ * count (-1 unknown), the row's index among the findings' rows (-1 none:
+ * its gaps are not kept for tl_fidle_attribute), its iteration (TL_FNONE none) and steady flag
  * (1, 0 warm-up, -1 unknown).  -1 when the JSON is not idle_gaps' format.
  */
-int tl_fidle_row(struct tl_fidle *d, int tr, const char *json, int64_t noise_ns,
-    long long noise, long long frames, int64_t iteration, int steady);
+int tl_fidle_row(struct tl_fidle *d, int tr, int row, const char *json,
+    int64_t noise_ns, long long noise, long long frames, int64_t iteration,
+    int steady);
 /* Trace tr's steady-state window: its steps and timeline (ns). */
 void tl_fidle_steady(struct tl_fidle *d, int tr, long long steps,
     int64_t total, int64_t busy, int64_t compute, int64_t idle);
 /* Rank the culprits and match them with the known table. */
 void tl_fidle_finish(struct tl_fidle *d);
 void tl_fidle_free(struct tl_fidle *d);
+/*
+ * A gap of the findings' timeline, of length len_ns, ending at end_ns at
+ * the GPU event of row: the idle its known culprits cover there (the
+ * pieces of the listed gap of that row that ends there, within 1 us,
+ * scaled down when the findings' gap is shorter, as where several devices
+ * overlap), added to their found_ns; *at is that listed gap (d->lg), or
+ * -1 and 0 returned when none matches.
+ * After tl_fidle_finish.
+ */
+int64_t tl_fidle_attribute(struct tl_fidle *d, int row, int64_t end_ns,
+    int64_t len_ns, long *at);
+/*
+ * Where listed gap i (d->lg, as *at of tl_fidle_attribute) is: w's
+ * strings are d's, not to be freed.
+ */
+void tl_fidle_gap_where(const struct tl_fidle *d, long i, struct tl_fwhere *w);
+
 /* The known row's field c (TL_KC_*) of culprit x, or "" when unknown. */
 const char *tl_fidle_kfield(const struct tl_fidle *d,
     const struct tl_fculprit *x, int c);

@@ -571,7 +571,8 @@ idle_row(struct tl_floader *L, int cat, int tr)
 			tl_fidle_steady(&L->f->idle, tr, (long long)steps, tot,
 			    busy, comp, idle);
 	}
-	if (tl_fidle_row(&L->f->idle, tr, get(L, C_IDLEGAPS), noise,
+	if (tl_fidle_row(&L->f->idle, tr, L->f->grouped ? -1 : L->f->nrow,
+	    get(L, C_IDLEGAPS), noise,
 	    (long long)nnoise, (long long)frames, iter, steady) < 0)
 		cat_error(L, cat, tl_col_name(colid[C_IDLEGAPS]),
 		    get(L, C_IDLEGAPS), "is not a list of idle gaps");
@@ -816,12 +817,20 @@ split_gap(struct tl_fgap *g, const struct tl_fev *e)
 	g->in_op_ns = in;
 }
 
+/* part x known / len: a part's share of the known culprits' idle. */
+static int64_t
+share_of(int64_t part, int64_t known, int64_t len)
+{
+	return len > 0 ? (int64_t)((double)part * (double)known /
+	    (double)len) : 0;
+}
+
 /* Gaps between busy intervals, and what the host did meanwhile. */
 static void
 finish_trace(struct tl_findings *f, struct tl_ftrace *t,
     const struct tl_strmap *names)
 {
-	int64_t end, *dur, lat, wait;
+	int64_t end, *dur, lat, wait, known;
 	size_t i, prev;
 	struct tl_fgap g;
 	int b;
@@ -860,8 +869,14 @@ finish_trace(struct tl_findings *f, struct tl_ftrace *t,
 				t->latency_ns += lat;
 				t->wait_ns += wait;
 			}
-			if (g.row_before >= 0)
+			g.listed = -1;
+			known = g.row_after >= 0 ? tl_fidle_attribute(&f->idle,
+			    g.row_after, g.start_ns + g.len_ns, g.len_ns,
+			    &g.listed) : 0;
+			if (g.row_before >= 0) {
 				f->row[g.row_before].gap_after_ns += g.len_ns;
+				f->row[g.row_before].known_after_ns += known;
+			}
 			/* A synchronisation's gap is its own, not the next op's. */
 			if (g.row_after >= 0 && !t->ev[prev].sync) {
 				struct tl_frow *r = &f->row[g.row_after];
@@ -872,6 +887,15 @@ finish_trace(struct tl_findings *f, struct tl_ftrace *t,
 				if (g.in_op_ns > 0)
 					r->gap_in_op_ns += g.in_op_ns;
 				r->gap_wait_ns += wait;
+				/* The known culprits' share of each part. */
+				r->known_before_ns += known;
+				r->known_late_ns += share_of(g.host_late_ns,
+				    known, g.len_ns);
+				if (g.in_op_ns > 0)
+					r->known_in_op_ns += share_of(g.in_op_ns,
+					    known, g.len_ns);
+				r->known_wait_ns += share_of(wait, known,
+				    g.len_ns);
 			}
 			b = g.len_ns < 10000 ? 0 : g.len_ns < 100000 ? 1 :
 			    g.len_ns < 1000000 ? 2 : 3;
@@ -1517,7 +1541,7 @@ tl_patkind_name(enum tl_patkind k)
 		"unfused_attention", "decomposed_norm", "layout_conversion",
 		"layout_copy", "elementwise_chain", "gemm_alignment",
 		"gemm_old_arch", "gemm_tile", "pageable_copy", "sync", "idle",
-		"exposed_comm", "recompute", "gemm_shape"
+		"exposed_comm", "recompute", "gemm_shape", "idle_culprit"
 	};
 
 	return k < TL_PAT_N ? name[k] : "";

@@ -135,6 +135,8 @@ struct tl_fgap {
 	int64_t in_op_ns;	/* part inside the op before its launch; -1 */
 	const char *before, *after;	/* op names around the gap */
 	int row_before, row_after;	/* their rows (f->row), -1 none */
+	long listed;		/* the gap tl-parse listed there (f->idle.lg),
+				   -1 none */
 };
 
 #define TL_FGAP_TOP 5
@@ -249,6 +251,14 @@ struct tl_frow {
 	int64_t gap_late_ns, gap_in_op_ns;	/* parts of gap_before_ns */
 	int64_t gap_wait_ns;	/* its part past the launch latency */
 	int ngap_before;		/* gaps in gap_before_ns */
+	/*
+	 * The known idle culprits' part of gap_before_ns and gap_after_ns
+	 * (analysis/culprits.h): their own findings recover it, the generic
+	 * idle and synchronisation findings the rest.
+	 */
+	int64_t known_before_ns, known_after_ns;
+	int64_t known_late_ns, known_in_op_ns, known_wait_ns;	/* parts of
+				   known_before_ns, as of gap_before_ns */
 };
 
 /* One GPU event of a row. */
@@ -295,6 +305,7 @@ enum tl_patkind {
 	TL_PAT_RECOMPUTE,	/* activation-checkpoint recompute */
 	TL_PAT_GEMM_SHAPE,	/* a GEMM's shape against the GPU: tiles and
 				   waves, padding, skinny, FP32 (cause) */
+	TL_PAT_CULPRIT,		/* a known idle culprit (share/tl/culprits.tsv) */
 	TL_PAT_N
 };
 
@@ -381,6 +392,8 @@ struct tl_fpat {
 	 */
 	int64_t part[4];
 	int example_row;	/* a row of it, -1 none */
+	size_t culprit;		/* TL_PAT_CULPRIT: its largest culprit
+				   (f->idle.c), whose known row it is */
 	enum tl_idlekind idle_kind;	/* idle: what most of it is */
 	int short_seq;		/* attention: sequences under 1024, where even
 				   a fused kernel reaches a low share of its

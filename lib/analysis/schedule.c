@@ -121,18 +121,22 @@ syncs(struct tl_findings *f)
 
 	tl_patgroup_init(&g, f, TL_PAT_SYNC);
 	for (r = 0; r < f->nrow; r++) {
-		if (!f->row[r].d2h || f->row[r].gap_after_ns <= 0)
+		/* Less the known culprits' part: their findings have it. */
+		int64_t after = f->row[r].gap_after_ns -
+		    f->row[r].known_after_ns;
+
+		if (!f->row[r].d2h || after <= 0)
 			continue;
 		pi = tl_patgroup_get(&g, "", "");
 		p = &f->pat[pi];
 		/* The evidence of a synchronisation is the idle after it. */
-		tl_fpat_ev(p, f->row[r].op, 0, 1, f->row[r].gap_after_ns);
+		tl_fpat_ev(p, f->row[r].op, 0, 1, after);
 		tl_patgroup_instance(&g, pi, f->row[r].module);
 		if (p->example_row < 0)
 			p->example_row = r;
 		p->time_ns += f->row[r].time_ns;
 		p->calls++;
-		p->save_ns += f->row[r].gap_after_ns;
+		p->save_ns += after;
 		p->cat = tl_category_index("memcpy");
 		p->upper = 1;
 		p->save_lo_ns = p->save_hi_ns = p->save_ns;
@@ -165,8 +169,12 @@ idle(struct tl_findings *f)
 
 	tl_patgroup_init(&g, f, TL_PAT_IDLE);
 	for (r = 0; r < f->nrow; r++) {
+		int64_t before;
+
 		row = &f->row[r];
-		if (row->gap_before_ns <= 0)
+		/* Less the known culprits' part: their findings have it. */
+		before = row->gap_before_ns - row->known_before_ns;
+		if (before <= 0)
 			continue;
 		if (pi < 0) {
 			pi = tl_patgroup_get(&g, "", "");
@@ -174,16 +182,16 @@ idle(struct tl_findings *f)
 			p->upper = 1;
 			p->cat = -1;
 		}
-		tl_fpat_ev(p, row->op, 0, 1, row->gap_before_ns);
+		tl_fpat_ev(p, row->op, 0, 1, before);
 		tl_patgroup_instance(&g, pi, row->module);
 		if (p->example_row < 0 || row->gap_before_ns >
 		    f->row[p->example_row].gap_before_ns)
 			p->example_row = r;
 		p->calls += row->ngap_before;
-		p->save_ns += row->gap_before_ns;
-		p->part[0] += row->gap_late_ns;
-		p->part[1] += row->gap_in_op_ns;
-		p->part[3] += row->gap_wait_ns;
+		p->save_ns += before;
+		p->part[0] += row->gap_late_ns - row->known_late_ns;
+		p->part[1] += row->gap_in_op_ns - row->known_in_op_ns;
+		p->part[3] += row->gap_wait_ns - row->known_wait_ns;
 	}
 	if (p == NULL) {
 		tl_patgroup_free(&g);
@@ -195,6 +203,52 @@ idle(struct tl_findings *f)
 	p->save_lo_ns = p->save_hi_ns = p->save_ns;
 	qsort(p->ev, (size_t)p->nev, sizeof(*p->ev), cmp_ev_time);
 	tl_patgroup_free(&g);
+}
+
+/*
+ * The known idle culprits, one pattern per known row (share/tl/
+ * culprits.tsv or the user's): the idle their pieces cover in the
+ * timeline's gaps, which the idle and synchronisation patterns leave to
+ * them.
+ */
+static void
+culprits(struct tl_findings *f)
+{
+	const struct tl_fidle *d = &f->idle;
+	struct tl_fpat *p;
+	long *pat;
+	size_t i, k;
+	int pi;
+
+	if (d->known.n == 0)
+		return;
+	pat = tl_malloc(d->known.n * sizeof(*pat));
+	for (k = 0; k < d->known.n; k++)
+		pat[k] = -1;
+	for (i = 0; i < d->n; i++) {
+		const struct tl_fculprit *x = &d->c[i];
+
+		if (x->known < 0 || x->found_ns <= 0)
+			continue;
+		if (pat[x->known] < 0) {
+			p = tl_findings_pat(f, TL_PAT_CULPRIT);
+			pat[x->known] = (long)(p - f->pat);
+			p->where = tl_strdup(tl_fidle_kfield(d, x, TL_KC_KEY));
+			p->example = tl_strdup("");
+			p->detail = tl_strdup("");
+			p->cat = -1;
+			p->upper = 1;
+			p->culprit = i;
+		}
+		pi = (int)pat[x->known];
+		p = &f->pat[pi];
+		p->time_ns += x->found_ns;
+		p->save_ns = p->save_lo_ns = p->save_hi_ns = p->time_ns;
+		p->calls += x->gaps;
+		if (x->found_ns > d->c[p->culprit].found_ns)
+			p->culprit = i;
+	}
+	free(pat);
 }
 
 /* A backward-pass op that is not a backward op's work. */
@@ -250,5 +304,6 @@ tl_schedule_find(struct tl_findings *f)
 	pageable(f);
 	syncs(f);
 	idle(f);
+	culprits(f);
 	recompute(f);
 }

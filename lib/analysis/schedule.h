@@ -12,10 +12,15 @@
  *   GPU events say "Pageable"); recovered: at most the part of them no
  *   other GPU work overlaps;
  * - TL_PAT_SYNC: device-to-host copies followed by idle (.item(),
- *   .cpu(), printing a tensor); recovered: at most the idle right after;
+ *   .cpu(), printing a tensor); recovered: at most the idle right after,
+ *   less the known culprits' part of it;
  * - TL_PAT_IDLE: the other gaps between GPU work, split into the host
  *   not yet in the next op, the host inside it before its launch call
- *   and the launch latency; recovered: at most the gaps;
+ *   and the launch latency; recovered: at most the gaps, less the known
+ *   culprits' part of them;
+ * - TL_PAT_CULPRIT: a known idle culprit (share/tl/culprits.tsv or the
+ *   user's table: a single-process DataLoader, zero_grad, ...), one per
+ *   known row; recovered: at most the idle its pieces cover in the gaps;
  * - TL_PAT_RECOMPUTE: forward ops re-run in the backward pass by
  *   activation checkpointing (their call stack passes through the
  *   checkpoint code; without call stacks, forward ops of the backward

@@ -12,9 +12,8 @@ pct(int64_t ns, int64_t total)
 	return total > 0 ? (double)ns / (double)total * 100.0 : 0;
 }
 
-/* What a culprit is, in words, with its name as code. */
-static void
-culprit_cell(FILE *fp, const struct tl_fculprit *x)
+void
+tl_md_culprit_name(FILE *fp, const struct tl_fculprit *x)
 {
 	if (strcmp(x->kind, "none") == 0 ||
 	    strcmp(x->kind, "no_launch") == 0) {
@@ -44,9 +43,8 @@ culprit_cell(FILE *fp, const struct tl_fculprit *x)
 	}
 }
 
-/* Where the gap w is: trace ts, offset, step, device and stream, thread. */
-static void
-where_cell(FILE *fp, const struct tl_fwhere *w)
+void
+tl_md_where(FILE *fp, const struct tl_fwhere *w)
 {
 	fprintf(fp, "ts %s us (+%s ms)", tl_md_num((double)w->ts_ns / 1e3, 3),
 	    tl_md_ms(w->offset_ns));
@@ -104,7 +102,7 @@ tl_md_culprits(FILE *fp, const struct tl_findings *f, int tr, int max)
 				continue;
 			}
 			fprintf(fp, "| %d | ", ++n);
-			culprit_cell(fp, x);
+			tl_md_culprit_name(fp, x);
 			fputs(" | ", fp);
 			if (x->context[0] != '\0' &&
 			    strcmp(x->context, x->name) != 0)
@@ -116,7 +114,7 @@ tl_md_culprits(FILE *fp, const struct tl_findings *f, int tr, int max)
 			title = tl_fidle_kfield(d, x, TL_KC_TITLE);
 			tl_md_text(fp, title[0] != '\0' ? title : "-", 200);
 			fputs(" | ", fp);
-			where_cell(fp, &x->where);
+			tl_md_where(fp, &x->where);
 			fputs(" |\n", fp);
 		}
 		if (more > 0)
@@ -130,7 +128,7 @@ tl_md_culprits(FILE *fp, const struct tl_findings *f, int tr, int max)
 		    "pid and tid are the thread that launched the next GPU "
 		    "work, whose row shows what ran there.\n\n", fp);
 		fputs("Largest gap: ", fp);
-		where_cell(fp, &t->largest);
+		tl_md_where(fp, &t->largest);
 		fprintf(fp, ", %s ms.\n\n", tl_md_ms(t->largest.len_ns));
 	}
 	if (t->frames == 0)
@@ -148,86 +146,6 @@ tl_md_culprits(FILE *fp, const struct tl_findings *f, int tr, int max)
 		    "(`ProfilerActivity.CPU`, `with_stack=True`) to see what "
 		    "it was doing.\n", fp);
 	fputc('\n', fp);
-}
-
-struct action {
-	const char *key, *title, *action;
-	int64_t ns;
-	long long gaps, nsteps;
-	int64_t total;
-	const struct tl_fculprit *top;	/* its largest culprit */
-};
-
-static int
-cmp_action(const void *a, const void *b)
-{
-	const struct action *x = a, *y = b;
-
-	if (x->ns != y->ns)
-		return x->ns > y->ns ? -1 : 1;
-	return strcmp(x->key, y->key);
-}
-
-int
-tl_md_culprit_actions(FILE *fp, const struct tl_findings *f, int max)
-{
-	const struct tl_fidle *d = &f->idle;
-	struct action *a;
-	size_t i, k, n = 0;
-	int64_t total = 0;
-	int shown = 0, tr;
-
-	for (tr = 0; tr < f->ntr; tr++)
-		total += f->tr[tr].total_ns;
-	a = tl_calloc(d->n + 1, sizeof(*a));
-	for (i = 0; i < d->n; i++) {
-		const struct tl_fculprit *x = &d->c[i];
-		const char *key = tl_fidle_kfield(d, x, TL_KC_KEY);
-
-		if (x->known < 0)
-			continue;
-		for (k = 0; k < n; k++)
-			if (strcmp(a[k].key, key) == 0)
-				break;
-		if (k == n) {
-			a[n].key = key;
-			a[n].title = tl_fidle_kfield(d, x, TL_KC_TITLE);
-			a[n].action = tl_fidle_kfield(d, x, TL_KC_ACTION);
-			a[n].top = x;
-			n++;
-		}
-		a[k].ns += x->ns;
-		a[k].gaps += x->gaps;
-		if (x->nsteps > a[k].nsteps)
-			a[k].nsteps = x->nsteps;
-		if (x->ns > a[k].top->ns)
-			a[k].top = x;
-	}
-	if (n > 1)
-		qsort(a, n, sizeof(*a), cmp_action);
-	for (k = 0; k < n && shown < max; k++) {
-		const struct tl_fculprit *x = a[k].top;
-
-		fprintf(fp, "%d. **", ++shown);
-		tl_md_text(fp, a[k].title, 200);
-		fprintf(fp, "** - %s ms of idle (%s %% of the timeline) in "
-		    "%lld gap piece%s, e.g. ", tl_md_ms(a[k].ns),
-		    tl_md_num(pct(a[k].ns, total), 1), a[k].gaps,
-		    a[k].gaps == 1 ? "" : "s");
-		culprit_cell(fp, x);
-		if (x->context[0] != '\0' && strcmp(x->context, x->name) != 0) {
-			fputs(" in ", fp);
-			tl_md_code(fp, x->context, 100);
-		}
-		fputs(" at ", fp);
-		where_cell(fp, &x->where);
-		fputs(".\n   - **Path A:** ", fp);
-		fputs(a[k].action, fp);
-		fputs("\n   - **Path B:** none on the kernel side: the GPU "
-		    "waits for the host.\n", fp);
-	}
-	free(a);
-	return shown;
 }
 
 void
@@ -264,7 +182,7 @@ tl_md_culprit_compare(FILE *fp, const struct tl_findings *ref,
 	    "|\n|---|---|---|---|---|---|\n", fp);
 	for (i = 0; i < n && shown < max; i++, shown++) {
 		fputs("| ", fp);
-		culprit_cell(fp, v[i].c);
+		tl_md_culprit_name(fp, v[i].c);
 		fputs(" | ", fp);
 		if (strcmp(v[i].c->context, v[i].c->name) != 0)
 			tl_md_code(fp, v[i].c->context, 100);
@@ -299,20 +217,34 @@ tl_md_steady(FILE *fp, const struct tl_findings *f)
 			fputs(": t", fp);
 		} else
 			fputc('T', fp);
-		fprintf(fp, "he steady-state window (%lld step%s%s) spans "
-		    "%s ms of GPU timeline: computation %s %%, idle %s ms "
-		    "(%s %%); the whole trace spans %s ms: computation %s "
-		    "%%, idle %s ms (%s %%).", t->steady_steps,
-		    t->steady_steps == 1 ? "" : "s", t->steady_steps > 0 &&
-		    t->niters > t->steady_steps ? ", the first step left out "
-		    "as warm-up" : "", tl_md_ms(t->steady_total_ns),
-		    tl_md_num(pct(t->steady_compute_ns, t->steady_total_ns), 1),
-		    tl_md_ms(t->steady_idle_ns),
-		    tl_md_num(pct(t->steady_idle_ns, t->steady_total_ns), 1),
-		    tl_md_ms(ft->total_ns),
-		    tl_md_num(pct(ft->compute_ns, ft->total_ns), 1),
-		    tl_md_ms(ft->idle_ns), tl_md_num(pct(ft->idle_ns,
-		    ft->total_ns), 1));
+		if (t->steady_total_ns == ft->total_ns &&
+		    t->steady_compute_ns == ft->compute_ns &&
+		    t->steady_idle_ns == ft->idle_ns)
+			/* The same figures: said once. */
+			fprintf(fp, "he steady-state window (%lld step%s) is the "
+			    "whole trace: %s ms of GPU timeline, computation "
+			    "%s %%, idle %s ms (%s %%).", t->steady_steps,
+			    t->steady_steps == 1 ? "" : "s",
+			    tl_md_ms(ft->total_ns), tl_md_num(pct(ft->compute_ns,
+			    ft->total_ns), 1), tl_md_ms(ft->idle_ns),
+			    tl_md_num(pct(ft->idle_ns, ft->total_ns), 1));
+		else
+			fprintf(fp, "he steady-state window (%lld step%s%s) "
+			    "spans %s ms of GPU timeline: computation %s %%, "
+			    "idle %s ms (%s %%); the whole trace spans %s ms: "
+			    "computation %s %%, idle %s ms (%s %%).",
+			    t->steady_steps, t->steady_steps == 1 ? "" : "s",
+			    t->steady_steps > 0 && t->niters > t->steady_steps ?
+			    ", the first step left out as warm-up" : "",
+			    tl_md_ms(t->steady_total_ns),
+			    tl_md_num(pct(t->steady_compute_ns,
+			    t->steady_total_ns), 1),
+			    tl_md_ms(t->steady_idle_ns),
+			    tl_md_num(pct(t->steady_idle_ns,
+			    t->steady_total_ns), 1), tl_md_ms(ft->total_ns),
+			    tl_md_num(pct(ft->compute_ns, ft->total_ns), 1),
+			    tl_md_ms(ft->idle_ns), tl_md_num(pct(ft->idle_ns,
+			    ft->total_ns), 1));
 		if (t->warm > 0) {
 			fprintf(fp, " **Warm-up:** %lld listed gap%s, %s ms of "
 			    "idle, end in warm-up work (before the window, "

@@ -5,7 +5,8 @@
 /*
  * The idle culprits in Markdown (analysis/culprits.h): the ranked table
  * of what the host was doing while the GPU waited, per trace, with where
- * to find each moment in a trace viewer, and the known culprits' actions.
+ * to find each moment in a trace viewer (the known culprits' findings are
+ * patterns: render/patreport).
  */
 #include <stdio.h>
 
@@ -16,11 +17,13 @@
  * how to find a gap in a viewer.
  */
 void tl_md_culprits(FILE *fp, const struct tl_findings *f, int tr, int max);
+/* What culprit x is, in words, with its name as code. */
+void tl_md_culprit_name(FILE *fp, const struct tl_fculprit *x);
 /*
- * The known culprits of every trace as findings, ranked by the idle they
- * cover: what each is, the idle, and what to do.  Returns how many.
+ * Where the gap w is, for a trace viewer: its trace ts (us), its offset
+ * from the trace's first event, step, GPU and stream, pid and tid.
  */
-int tl_md_culprit_actions(FILE *fp, const struct tl_findings *f, int max);
+void tl_md_where(FILE *fp, const struct tl_fwhere *w);
 
 /*
  * The culprits of a comparison's two sides (NULL: not given), which grew

@@ -201,6 +201,131 @@ gemm_shape_json(struct tl_jbuf *b, const struct tl_findings *f,
 		tl_jb_lit(b, "null");
 }
 
+static void
+jb_kbool(struct tl_jbuf *b, const char *k, int v)
+{
+	jb_key(b, k);
+	tl_jb_lit(b, v ? "true" : "false");
+}
+
+/* An integer member, null when TL_FNONE (none, unknown). */
+static void
+jb_kopt(struct tl_jbuf *b, const char *k, int64_t v)
+{
+	jb_key(b, k);
+	if (v != TL_FNONE)
+		tl_jb_int(b, v);
+	else
+		tl_jb_lit(b, "null");
+}
+
+/* Where a gap is, for a trace viewer: its members. */
+static void
+where_json(struct tl_jbuf *b, const struct tl_fwhere *w)
+{
+	jb_knum(b, "ts_us", (double)w->ts_ns / 1e3);
+	jb_knum(b, "offset_ms", (double)w->offset_ns / 1e6);
+	jb_kopt(b, "step", w->step);
+	jb_kstr(b, "device", w->device != NULL ? w->device : "");
+	jb_kopt(b, "stream", w->stream);
+	jb_kstr(b, "pid", w->pid != NULL ? w->pid : "");
+	jb_kstr(b, "tid", w->tid != NULL ? w->tid : "");
+}
+
+/* An idle culprit: what, the idle it covers, where its largest piece is. */
+static void
+culprit_json(struct tl_jbuf *b, const struct tl_findings *f,
+    const struct tl_fculprit *x)
+{
+	tl_jb_lit(b, "{");
+	jb_kstr(b, "kind", x->kind);
+	jb_kstr(b, "name", x->name);
+	jb_kstr(b, "context", x->context);
+	jb_kstr(b, "other_thread", x->tid);
+	jb_kbool(b, "warm_up", x->warm);
+	jb_knum(b, "idle_ms", (double)x->ns / 1e6);
+	jb_knum(b, "timeline_pct", f->tr[x->tr].total_ns > 0 ?
+	    (double)x->ns / (double)f->tr[x->tr].total_ns * 100 : 0);
+	jb_kint(b, "gaps", x->gaps);
+	jb_kint(b, "steps", x->nsteps);
+	jb_kstr(b, "known", tl_fidle_kfield(&f->idle, x, TL_KC_KEY));
+	jb_kstr(b, "known_title", tl_fidle_kfield(&f->idle, x, TL_KC_TITLE));
+	jb_knum(b, "largest_piece_ms", (double)x->piece_ns / 1e6);
+	jb_key(b, "largest_piece_gap");
+	tl_jb_lit(b, "{");
+	jb_knum(b, "length_ms", (double)x->where.len_ns / 1e6);
+	where_json(b, &x->where);
+	tl_jb_lit(b, "}}");
+}
+
+/*
+ * Each trace's idle: the listed and noise gaps, the culprits by the idle
+ * they cover, and the longest gaps, each with where to find it.
+ */
+static void
+idle_json(struct tl_jbuf *b, const struct tl_findings *f)
+{
+	const struct tl_fidle *d = &f->idle;
+	size_t i;
+	int tr, g;
+
+	jb_key(b, "idle");
+	tl_jb_lit(b, "[");
+	for (tr = 0; tr < f->ntr; tr++) {
+		const struct tl_ftrace *t = &f->tr[tr];
+		const struct tl_fidletr *it = (size_t)tr < d->ntr ?
+		    &d->tr[tr] : NULL;
+
+		jb_comma(b);
+		tl_jb_lit(b, "{");
+		jb_kstr(b, "trace", t->name);
+		jb_knum(b, "idle_ms", (double)t->idle_ns / 1e6);
+		jb_kbool(b, "culprits_computed", it != NULL && it->has);
+		if (it != NULL && it->has) {
+			jb_kint(b, "listed_gaps", it->listed);
+			jb_knum(b, "listed_ms", (double)it->listed_ns / 1e6);
+			jb_kint(b, "noise_gaps", it->noise);
+			jb_knum(b, "noise_ms", (double)it->noise_ns / 1e6);
+			jb_key(b, "python_frames");
+			if (it->frames >= 0)
+				tl_jb_int(b, it->frames);
+			else
+				tl_jb_lit(b, "null");
+		}
+		jb_key(b, "culprits");
+		tl_jb_lit(b, "[");
+		for (i = 0; i < d->n; i++)
+			if (d->c[i].tr == tr) {
+				jb_comma(b);
+				culprit_json(b, f, &d->c[i]);
+			}
+		tl_jb_lit(b, "]");
+		jb_key(b, "largest_gaps");
+		tl_jb_lit(b, "[");
+		for (g = 0; g < t->ntop; g++) {
+			const struct tl_fgap *gp = &t->top[g];
+			struct tl_fwhere w;
+
+			jb_comma(b);
+			tl_jb_lit(b, "{");
+			jb_knum(b, "length_ms", (double)gp->len_ns / 1e6);
+			if (gp->listed >= 0) {
+				tl_fidle_gap_where(d, gp->listed, &w);
+				where_json(b, &w);
+			} else {
+				/* Not listed (under 10 us, or no culprits). */
+				jb_knum(b, "ts_us", (double)gp->start_ns / 1e3);
+				jb_kbool(b, "listed", 0);
+			}
+			jb_kstr(b, "after_op", gp->before);
+			jb_kstr(b, "next_op", gp->after);
+			tl_jb_lit(b, "}");
+		}
+		tl_jb_lit(b, "]}");
+	}
+	tl_jb_lit(b, "]");
+}
+
 /* Pattern i of f as a JSON object, for agents. */
 static void
 pat_json(struct tl_jbuf *b, const struct tl_findings *f, int i)
@@ -271,6 +396,18 @@ pat_json(struct tl_jbuf *b, const struct tl_findings *f, int i)
 	}
 	if (p->kind == TL_PAT_GEMM_SHAPE)
 		gemm_shape_json(b, f, p);
+	if (p->kind == TL_PAT_CULPRIT && p->culprit < f->idle.n) {
+		const struct tl_fculprit *x = &f->idle.c[p->culprit];
+
+		jb_kstr(b, "known_title", tl_fidle_kfield(&f->idle, x,
+		    TL_KC_TITLE));
+		jb_kstr(b, "action", tl_fidle_kfield(&f->idle, x,
+		    TL_KC_ACTION));
+		jb_kstr(b, "deeper", tl_fidle_kfield(&f->idle, x,
+		    TL_KC_DEEPER));
+		jb_key(b, "largest_culprit");
+		culprit_json(b, f, x);
+	}
 	jb_key(b, "ops");
 	tl_jb_lit(b, "[");
 	for (k = 0; k < p->nev; k++) {
@@ -352,6 +489,7 @@ analysis_json(struct tl_outset *s, const char *p, const struct tl_findings *f)
 		tl_jb_lit(&b, "null");
 	tl_jb_lit(&b, "}");
 	pats_json(&b, f, -1);
+	idle_json(&b, f);
 	jb_key(&b, "recommendations");
 	tl_jb_lit(&b, "[");
 	for (i = 0; i < f->nrec; i++) {

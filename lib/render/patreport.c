@@ -7,6 +7,7 @@
 #include "analysis/oprow.h"
 #include "common/util.h"
 #include "render/gemmtext.h"
+#include "render/idlerep.h"
 #include "render/mdtext.h"
 #include "render/patreport.h"
 #include "stream/category.h"
@@ -58,6 +59,58 @@ plural(long long n)
 	return n == 1 ? "" : "s";
 }
 
+
+/* A known culprit's field (TL_KC_*) of the table row of pattern p. */
+static const char *
+culprit_field(const struct tl_findings *f, const struct tl_fpat *p, int c)
+{
+	return p->culprit < f->idle.n ? tl_fidle_kfield(&f->idle,
+	    &f->idle.c[p->culprit], c) : "";
+}
+
+/*
+ * A known culprit's finding: the idle, its largest culprit with where to
+ * find its largest piece, and the other culprits of the same row.
+ */
+static void
+culprit_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
+{
+	const struct tl_fidle *d = &f->idle;
+	const struct tl_fculprit *x = &d->c[p->culprit];
+	size_t i;
+	int more = 0;
+	int64_t rest = 0;
+
+	fprintf(fp, "the GPU idles %s ms (%s %% of the timeline) in %lld gap "
+	    "piece%s while the launching thread was in ",
+	    tl_md_ms(p->save_ns), tshare(f, p->save_ns), p->calls,
+	    plural(p->calls));
+	tl_md_culprit_name(fp, x);
+	if (x->context[0] != '\0' && strcmp(x->context, x->name) != 0) {
+		fputs(" under ", fp);
+		tl_md_code(fp, x->context, 100);
+	}
+	fprintf(fp, " (%s ms in %lld step%s; its largest piece, %s ms, at ",
+	    tl_md_ms(x->found_ns), x->nsteps, plural(x->nsteps),
+	    tl_md_ms(x->piece_ns));
+	tl_md_where(fp, &x->where);
+	fputs(")", fp);
+	for (i = 0; i < d->n; i++) {
+		const struct tl_fculprit *y = &d->c[i];
+
+		if (i == p->culprit || y->known != x->known || y->found_ns <= 0)
+			continue;
+		if (more++ < 3) {	/* not a verdict: a listing limit */
+			fputs(more == 1 ? "; also " : ", ", fp);
+			tl_md_culprit_name(fp, y);
+			fprintf(fp, " %s ms", tl_md_ms(y->found_ns));
+		} else
+			rest += y->found_ns;
+	}
+	if (more > 3)	/* not a verdict: a listing limit */
+		fprintf(fp, " and %d more, %s ms", more - 3, tl_md_ms(rest));
+	fputc('.', fp);
+}
 
 void
 tl_pat_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
@@ -127,6 +180,9 @@ tl_pat_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		break;
 	case TL_PAT_GEMM_SHAPE:
 		tl_gemm_title(fp, p);
+		break;
+	case TL_PAT_CULPRIT:
+		tl_md_text(fp, culprit_field(f, p, TL_KC_TITLE), 200);
 		break;
 	case TL_PAT_N:
 		break;
@@ -343,6 +399,9 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 	case TL_PAT_GEMM_SHAPE:
 		tl_gemm_issue(fp, f, p);
 		break;
+	case TL_PAT_CULPRIT:
+		culprit_issue(fp, f, p);
+		break;
 	case TL_PAT_N:
 		break;
 	}
@@ -522,6 +581,15 @@ tl_pat_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 	case TL_PAT_GEMM_SHAPE:
 		tl_gemm_action(fp, p);
 		break;
+	case TL_PAT_CULPRIT:
+		fputs("Path A: ", fp);
+		fputs(culprit_field(f, p, TL_KC_ACTION), fp);
+		fputs(" Path B: ", fp);
+		fputs(culprit_field(f, p, TL_KC_DEEPER)[0] != '\0' ?
+		    culprit_field(f, p, TL_KC_DEEPER) : "none on the kernel "
+		    "side: the GPU waits for the host; faster kernels make "
+		    "the gaps a larger share.", fp);
+		break;
 	case TL_PAT_N:
 		break;
 	}
@@ -604,6 +672,10 @@ tl_pat_impact(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 	case TL_PAT_GEMM_SHAPE:
 		tl_gemm_impact(fp, p);
 		break;
+	case TL_PAT_CULPRIT:
+		fputs(": the idle this culprit covers in the gaps (the generic "
+		    "idle and synchronisation findings leave it out)", fp);
+		break;
 	case TL_PAT_N:
 		break;
 	}
@@ -662,7 +734,8 @@ void
 tl_pat_prio(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 {
 	int tl = p->kind == TL_PAT_COMM || p->kind == TL_PAT_PAGEABLE ||
-	    p->kind == TL_PAT_SYNC || p->kind == TL_PAT_IDLE;
+	    p->kind == TL_PAT_SYNC || p->kind == TL_PAT_IDLE ||
+	    p->kind == TL_PAT_CULPRIT;
 	double sh = tl ? share(p->save_ns, tl_analyst_timeline(f)) :
 	    f->op_total_us > 0 ? (double)p->time_ns / 1e3 / f->op_total_us *
 	    100 : 0;
@@ -780,22 +853,45 @@ tl_md_gaps(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t)
 {
 	const struct tl_fidle *d = &f->idle;
 	size_t k = (size_t)(t - f->tr);
-	int g, first = k < d->ntr && d->tr[k].listed > 0;
+	int g, first = k < d->ntr && d->tr[k].listed > 0, short_gaps = 0;
 	int64_t t0 = first ? d->tr[k].largest.ts_ns -
 	    d->tr[k].largest.offset_ns : 0;
 
 	fputs("| Start (us, trace time) | From the trace's start (ms) | Length "
-	    "(ms) | Host not yet in the op (ms) | Host in the op before the "
-	    "launch (ms) | After the launch (ms) | After op | Next op | Its "
-	    "module |\n|---|---|---|---|---|---|---|---|---|\n", fp);
+	    "(ms) | Step | GPU, stream | pid, tid | Host not yet in the op "
+	    "(ms) | Host in the op before the launch (ms) | After the launch "
+	    "(ms) | After op | Next op | Its module |\n"
+	    "|---|---|---|---|---|---|---|---|---|---|---|---|\n", fp);
 	for (g = 0; g < t->ntop; g++) {
 		const struct tl_fgap *gp = &t->top[g];
 		int r = gp->row_after;
+		struct tl_fwhere w;
 
-		fprintf(fp, "| %s | %s | %s | %s | ",
+		/* Shorter than tl-parse lists: noise, not worth a look. */
+		if (first && gp->listed < 0) {
+			short_gaps++;
+			continue;
+		}
+		fprintf(fp, "| %s | %s | %s | ",
 		    tl_md_num((double)gp->start_ns / 1e3, 3),
 		    first ? tl_md_ms(gp->start_ns - t0) : "n/a",
-		    tl_md_ms(gp->len_ns), tl_md_ms(gp->host_late_ns));
+		    tl_md_ms(gp->len_ns));
+		if (gp->listed >= 0) {
+			tl_fidle_gap_where(d, gp->listed, &w);
+			if (w.step != TL_FNONE)
+				fprintf(fp, "%lld", (long long)w.step);
+			fputs(" | ", fp);
+			tl_md_code(fp, w.device, 40);
+			if (w.stream != TL_FNONE)
+				fprintf(fp, ", %lld", (long long)w.stream);
+			fputs(" | ", fp);
+			tl_md_code(fp, w.pid, 40);
+			fputs(", ", fp);
+			tl_md_code(fp, w.tid, 40);
+			fputs(" | ", fp);
+		} else
+			fputs("n/a | n/a | n/a | ", fp);
+		fprintf(fp, "%s | ", tl_md_ms(gp->host_late_ns));
 		if (gp->in_op_ns >= 0)
 			fprintf(fp, "%s | %s | ", tl_md_ms(gp->in_op_ns),
 			    tl_md_ms(gp->len_ns - gp->host_late_ns -
@@ -812,7 +908,19 @@ tl_md_gaps(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t)
 			fputs("n/a", fp);
 		fputs(" |\n", fp);
 	}
-	fputc('\n', fp);
+	fputs("\nTo find a gap in Perfetto or chrome://tracing: their time "
+	    "axis starts at the trace's first event, so go to the offset "
+	    "(ms) on the GPU row and stream given; the trace JSON holds the "
+	    "start as ts (us); the launching thread's row (pid, tid) shows "
+	    "what the host was doing.", fp);
+	if (!first)
+		fputs(" Step, GPU and thread are n/a: the stream lists no idle "
+		    "gaps (made with --no-culprits or by an older tl-parse, or "
+		    "no gap is 10 us or longer).", fp);
+	if (short_gaps > 0)
+		fprintf(fp, " %d of the %d longest gaps are under 10 us (summed "
+		    "as noise, not listed).", short_gaps, t->ntop);
+	fputs("\n\n", fp);
 }
 
 void

@@ -680,18 +680,6 @@ idle_trace(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t,
 	tl_md_gaps(fp, f, t);
 }
 
-/* The known idle culprits and what to do about them. */
-static void
-culprit_recs(FILE *fp, const struct tl_findings *f)
-{
-	fputs("\n### What the host did while the GPU waited: known "
-	    "culprits\n\n", fp);
-	if (tl_md_culprit_actions(fp, f, 10) == 0)
-		fputs("None of the idle culprits is a known one (see the idle "
-		    "analysis below for each by name).\n", fp);
-	fputc('\n', fp);
-}
-
 static void
 idle_advice(FILE *fp, const struct tl_findings *f)
 {
@@ -1301,7 +1289,6 @@ tl_report_fair(FILE *fp, const struct tl_findings *f,
 		rec_brief(fp, f, &f->rec[idx[i]], i + 1);
 	if (nrec == 0)
 		no_recs(fp, f);
-	culprit_recs(fp, f);
 
 	fputs("---\n\n## Detailed Analysis\n\n", fp);
 	n = 0;

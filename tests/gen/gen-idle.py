@@ -58,6 +58,11 @@ class Trace:
         self.frames = 0
         self.gaps = []       # the answer
         self.steady = None   # [name, iteration, steady] of each row
+        # the first recommendation: a known culprit's title (its start)
+        # and the idle its pieces cover, us; and the idle left to the
+        # generic idle finding (every gap, noise included, less that)
+        self.first = None
+        self.rest = None
         self.noise = [0, 0]  # us, count
         self.host("user_annotation", "marker", 0, 1)  # offsets count from it
 
@@ -97,16 +102,16 @@ class Trace:
                         "ts": BASE + kts, "cat": "ac2g", "name": "ac2g",
                         "bp": "e"})
 
-    def gap(self, a, b, step, pieces, warm=False):
+    def gap(self, a, b, step, pieces, warm=False, tid=100):
         """A listed gap [a, b) and its pieces (kind, name, context, us, tid).
 
         warm: the GPU work that ends it is warm-up (the first of three or
-        more steps, or a one-time cost).
+        more steps, or a one-time cost); tid: the thread that launched it.
         """
         assert b - a >= NOISE
         assert sum(p[3] for p in pieces) == b - a, (a, b, pieces)
         self.gaps.append({"ts": BASE + a, "offset": a, "dur": b - a,
-                          "step": step, "warm": warm,
+                          "step": step, "warm": warm, "tid": str(tid),
                           "culprits": sorted([list(p) for p in pieces])})
 
     def write(self, path):
@@ -120,9 +125,24 @@ class Trace:
     def answer(self):
         if self.steady is not None:
             return {"steady": sorted(self.steady)}
-        return {"gaps": sorted(self.gaps, key=lambda g: g["ts"]),
-                "noise_us": self.noise[0], "noise_count": self.noise[1],
-                "frames": self.frames}
+        a = {"gaps": sorted(self.gaps, key=lambda g: g["ts"]),
+             "noise_us": self.noise[0], "noise_count": self.noise[1],
+             "frames": self.frames}
+        if self.first is not None:
+            a["first"] = list(self.first)
+        if self.rest is not None:
+            a["rest_us"] = self.rest
+        return a
+
+    def known(self, title, names):
+        """The first recommendation: the pieces named (or in a context
+        named) in names are the known culprit title's; the rest of the
+        idle (gaps and noise) is the generic idle finding's."""
+        us = sum(p[3] for g in self.gaps for p in g["culprits"]
+                 if p[1] in names or p[2] in names)
+        total = sum(g["dur"] for g in self.gaps) + self.noise[0]
+        self.first = (title, us)
+        self.rest = total - us
 
 
 def dataloader(python):
@@ -165,6 +185,9 @@ def dataloader(python):
             top + (5000 + 50, ""),
             ("none", "", "", 1000 + 100, ""),
             ("launch", "cudaLaunchKernel", "", 20, "")])
+    # The DataLoader's pieces (by name or context) are the single-process
+    # DataLoader's finding; the rest (none, launch, noise) generic idle.
+    t.known("Single-process DataLoader", [DL])
     return t
 
 
@@ -183,6 +206,7 @@ def zerograd():
             t.gap(Z + 20 * i - 5, Z + 20 * i + 14, 7, [
                 ("cpu_op", "aten::zero_", ZG, 15, ""),
                 ("launch", "cudaLaunchKernel", "", 4, "")])
+    t.known("Optimizer.zero_grad", [ZG])
     return t
 
 
@@ -213,6 +237,7 @@ def sync():
          2067, ""),
         ("sync", "cudaStreamSynchronize", "train.py(40): train_step", 5, ""),
         ("launch", "cudaLaunchKernel", "", 8, "")])
+    t.first = ("Logging on the training thread", 2067)
     return t
 
 
@@ -240,6 +265,8 @@ def firstcall():
                 ("none", "", "", S - end + 5, ""),
                 ("cpu_op", "aten::linear", "aten::linear", 2, ""),
                 ("launch", "cudaLaunchKernel", "", 3, "")])
+    # The first step's conv before its launch: warm-up, a first-call cost.
+    t.first = ("First-call cost", 50000)
     return t
 
 
@@ -294,7 +321,7 @@ def threads():
     # function's self time [500, 1900) and aten::mul [1900, 1950).
     t.gap(500, 1970, 1, [
         ("cpu_op", EV, EV, 1450, ""),
-        ("launch", "cudaLaunchKernel", "", 20, "")])
+        ("launch", "cudaLaunchKernel", "", 20, "")], tid=200)
     t.host("cuda_runtime", "cudaDeviceSynchronize", 2450, 1550)
     t.py("worker.py(5): prefetch", 3000, 600, tid=200)
     t.op("aten::add", 4000, 50)
