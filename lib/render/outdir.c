@@ -658,15 +658,11 @@ ms(int64_t ns)
 	return (double)ns / 1e6;
 }
 
-/* An integer, or null when it is none. */
-static void
-jb_kopt(struct tl_jbuf *b, const char *k, int64_t v, int64_t none)
+/* v, or TL_FNONE (null in JSON) when it is none. */
+static int64_t
+opt(int64_t v, int64_t none)
 {
-	jb_key(b, k);
-	if (v == none)
-		tl_jb_lit(b, "null");
-	else
-		tl_jb_int(b, v);
+	return v == none ? TL_FNONE : v;
 }
 
 /*
@@ -726,9 +722,9 @@ ranks_json(struct tl_outset *s, const char *p, const struct tl_xrank *x)
 			tl_jb_lit(&b, "{");
 			jb_kstr(&b, "pg", v->pg);
 			jb_kint(&b, "seq", v->seq);
-			jb_kopt(&b, "iteration", v->iter, -1);
+			jb_kopt(&b, "iteration", opt(v->iter, -1));
 			jb_kstr(&b, "type", v->type);
-			jb_kopt(&b, "bytes", v->bytes, -1);
+			jb_kopt(&b, "bytes", opt(v->bytes, -1));
 			jb_kint(&b, "group_size", v->group);
 			jb_kint(&b, "ranks", v->nranks);
 			jb_kstr(&b, "last", x->rk[v->last].name);
@@ -749,9 +745,9 @@ ranks_json(struct tl_outset *s, const char *p, const struct tl_xrank *x)
 			tl_jb_lit(&b, "{");
 			jb_kstr(&b, "pg", v.pg);
 			jb_kint(&b, "seq", v.seq);
-			jb_kopt(&b, "iteration", v.iter, -1);
+			jb_kopt(&b, "iteration", opt(v.iter, -1));
 			jb_kstr(&b, "type", v.type);
-			jb_kopt(&b, "bytes", v.bytes, -1);
+			jb_kopt(&b, "bytes", opt(v.bytes, -1));
 			jb_kint(&b, "group_size", v.group);
 			jb_kint(&b, "ranks", 1);
 			jb_knum(&b, "start_ms", ms(v.start));
