@@ -1698,7 +1698,21 @@ tl_findings_cat(const struct tl_findings *f, const char *value)
 }
 
 int
+tl_findings_xtrace(const struct tl_findings *f, int r)
+{
+	int k;
+
+	if (f->xr == NULL || r < 0 || r >= f->xr->nrk)
+		return -1;
+	for (k = 0; k < f->ntr; k++)
+		if (strcmp(f->tr[k].name, f->xr->rk[r].name) == 0 &&
+		    strcmp(f->tr[k].rank, f->xr->rk[r].rank_text) == 0)
+			return k;
+	return -1;
+}
+
+int
 tl_findings_straggler(const struct tl_findings *f)
 {
-	return f->xr != NULL ? f->xr->straggler : -1;
+	return f->xr != NULL ? tl_findings_xtrace(f, f->xr->straggler) : -1;
 }

@@ -540,6 +540,8 @@ void tl_findings_free(struct tl_findings *f);
  * collectives and waits least (analysis/xrank.h); -1 for none.
  */
 int tl_findings_straggler(const struct tl_findings *f);
+/* The trace (f->tr index) of the cross-rank analysis' rank r, or -1. */
+int tl_findings_xtrace(const struct tl_findings *f, int r);
 /* The worst priority of a bottleneck, or -1 when there is none. */
 int tl_findings_worst(const struct tl_findings *f);
 /* A new pattern of kind k, zeroed but for its kind (example_row -1). */

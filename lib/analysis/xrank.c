@@ -58,6 +58,7 @@ tl_xrank_free(struct tl_xrank *x)
 	free(x->rk);
 	free(x->outlier);
 	free(x->cul);
+	free(x->show);
 	free(x->res);
 	memset(x, 0, sizeof(*x));
 }
@@ -844,6 +845,31 @@ per_type(struct tl_xrank *x, int single)
 	x->exposed_ns /= nt;
 }
 
+/* The ranks per-rank charts show (x->show). */
+static void
+show(struct tl_xrank *x)
+{
+	char *in = tl_calloc((size_t)x->nrk + 1, 1);
+	int r, k;
+
+	x->show = tl_calloc((size_t)x->nrk + 1, sizeof(*x->show));
+	if (x->nrk <= TL_XSHOW || x->noutlier == 0)
+		memset(in, 1, (size_t)x->nrk);
+	else {
+		for (k = 0; k < x->noutlier; k++)
+			in[x->outlier[k]] = 1;
+		if (x->straggler >= 0)
+			in[x->straggler] = 1;
+		if (x->slowest >= 0)
+			in[x->slowest] = 1;
+		in[x->ref] = 1;
+	}
+	for (r = 0; r < x->nrk; r++)
+		if (in[r])
+			x->show[x->nshow++] = r;
+	free(in);
+}
+
 void
 tl_xrank_get_inst(const struct tl_xrank *x, size_t i, int *tr,
     struct tl_xin *v)
@@ -1170,4 +1196,5 @@ tl_xrank_finish(struct tl_xrank *x)
 out:
 	free(idx);
 	free(g);
+	show(x);
 }

@@ -94,6 +94,7 @@ struct tl_xtype {
 /* Collectives under 1 MiB a step from which they are latency-bound. */
 #define TL_XSMALL_STEP 8
 #define TL_XTOP 10
+#define TL_XSHOW 16		/* ranks a per-rank chart shows at most */
 
 /* The straggler's extra time by op name, against the median rank. */
 struct tl_xextra {
@@ -200,6 +201,10 @@ struct tl_xrank {
 	long nranks;		/* distinct ranks */
 	int *outlier;		/* the TL_XTOP most outlying ranks */
 	int noutlier;
+	int *show;		/* the ranks per-rank charts show, in order:
+				   all up to TL_XSHOW, else the outliers,
+				   the straggler, the slowest and the ref */
+	int nshow;
 	struct tl_xres *res;	/* the matched instances, in order */
 	size_t nres;
 };

@@ -1099,5 +1099,10 @@ tl_outdir_ranks(const char *dir, const struct tl_findings *f,
 	}
 	ranks_json(s, "category_data/ranks.json", f->xr);
 	summary_tsv(s, f->xr);
+	if (f->xr->nrk > 1) {
+		fp = tl_outset_open(s, "charts/ranks.svg", 0666);
+		(void)tl_chart_xranks(fp, f->xr);
+		tl_outset_close(s, fp);
+	}
 	tl_outset_commit(s);
 }
