@@ -391,6 +391,10 @@ tsan:
 
 bench: all $(TOOLS)
 	sh tests/bench.sh
+	sh tests/benchranks.sh
+
+bench-ranks: all $(TOOLS)
+	sh tests/benchranks.sh
 
 # libFuzzer harnesses (tests/fuzz/), built with clang against a copy of the
 # library compiled for fuzzing in fuzz/obj; everything made goes under
@@ -488,4 +492,4 @@ clean:
 	    tests/fault/outfile.o
 	rm -rf fuzz/obj fuzz/bin
 
-.PHONY: all check static asan tsan bench fuzz install uninstall clean
+.PHONY: all check static asan tsan bench bench-ranks fuzz install uninstall clean
