@@ -853,7 +853,8 @@ show(struct tl_xrank *x)
 	int r, k;
 
 	x->show = tl_calloc((size_t)x->nrk + 1, sizeof(*x->show));
-	if (x->nrk <= TL_XSHOW || x->noutlier == 0)
+	x->show_all = x->nrk <= TL_XSHOW || x->noutlier == 0;
+	if (x->show_all)
 		memset(in, 1, (size_t)x->nrk);
 	else {
 		for (k = 0; k < x->noutlier; k++)

@@ -205,6 +205,7 @@ struct tl_xrank {
 				   all up to TL_XSHOW, else the outliers,
 				   the straggler, the slowest and the ref */
 	int nshow;
+	int show_all;		/* show holds every rank */
 	struct tl_xres *res;	/* the matched instances, in order */
 	size_t nres;
 };

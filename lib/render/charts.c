@@ -233,12 +233,13 @@ cmp_int(const void *a, const void *b)
  * how many.
  */
 static int
-shown(const struct tl_findings *f, int *sel)
+shown(const struct tl_findings *f, int *sel, int *all)
 {
 	const struct tl_xrank *x = f->xr;
 	int i, n = 0;
 
-	if (x == NULL || x->nshow == 0 || x->nshow >= f->ntr) {
+	*all = x == NULL || x->nshow == 0 || x->show_all;
+	if (*all) {
 		for (i = 0; i < f->ntr; i++)
 			sel[n++] = i;
 		return n;
@@ -251,11 +252,11 @@ shown(const struct tl_findings *f, int *sel)
 	return n;
 }
 
-/* The subtitle of a chart of n of the ntr traces. */
+/* The subtitle of a chart of n of the ntr traces (all of them or not). */
 static const char *
-shown_words(char *buf, size_t size, int n, int ntr, int straggler)
+shown_words(char *buf, size_t size, int n, int ntr, int all, int straggler)
 {
-	if (n < ntr)
+	if (!all)
 		snprintf(buf, size, "%d of %d traces: the latest to arrive at "
 		    "the collectives, the straggler, the slowest and the "
 		    "reference", n, ntr);
@@ -266,15 +267,19 @@ shown_words(char *buf, size_t size, int n, int ntr, int straggler)
 	return buf;
 }
 
-/* The per-rank bars r[0..n) and their subtitle; straggler: index or n. */
+/*
+ * The per-rank bars r[0..n) of ntr ranks (all or not) and their subtitle;
+ * s: the straggler's index, or -1.
+ */
 static int
-rank_bars(FILE *fp, const struct tl_chart_rank *r, int n, int ntr, int s)
+rank_bars(FILE *fp, const struct tl_chart_rank *r, int n, int ntr, int all,
+    int s)
 {
 	char sub[160];
 
 	return tl_svg_ranks(fp, tl_charts[TL_CHART_RANKS].title,
-	    shown_words(sub, sizeof(sub), n, ntr, s < n), r, (size_t)n,
-	    (size_t)s);
+	    shown_words(sub, sizeof(sub), n, ntr, all, s >= 0), r, (size_t)n,
+	    s >= 0 ? (size_t)s : (size_t)n);
 }
 
 static int
@@ -283,10 +288,10 @@ ranks(FILE *fp, const struct tl_findings *f)
 	struct tl_chart_rank *r = tl_calloc((size_t)f->ntr + 1, sizeof(*r));
 	int *sel = tl_calloc((size_t)f->ntr + 1, sizeof(*sel));
 	struct strs k = { NULL, 0, 0 };
-	int i, s = tl_findings_straggler(f), rc, c = tail_depth(f), n, si;
+	int i, s = tl_findings_straggler(f), rc, c = tail_depth(f), n, si, all;
 
-	n = shown(f, sel);
-	si = n;
+	n = shown(f, sel, &all);
+	si = -1;
 	for (i = 0; i < n; i++) {
 		const struct tl_ftrace *t = &f->tr[sel[i]];
 
@@ -299,7 +304,7 @@ ranks(FILE *fp, const struct tl_findings *f)
 		r[i].memcpy_us = (double)t->memcpy_ns / 1e3;
 		r[i].idle_us = (double)t->idle_ns / 1e3;
 	}
-	rc = rank_bars(fp, r, n, f->ntr, si);
+	rc = rank_bars(fp, r, n, f->ntr, all, si);
 	drop(&k);
 	free(sel);
 	free(r);
@@ -311,7 +316,7 @@ tl_chart_xranks(FILE *fp, const struct tl_xrank *x)
 {
 	struct tl_chart_rank *r = tl_calloc((size_t)x->nrk + 1, sizeof(*r));
 	struct strs k = { NULL, 0, 0 };
-	int i, n = x->nshow > 0 ? x->nshow : x->nrk, si = n, rc;
+	int i, n = x->nshow > 0 ? x->nshow : x->nrk, si = -1, rc;
 
 	for (i = 0; i < n; i++) {
 		int q = x->nshow > 0 ? x->show[i] : i;
@@ -326,7 +331,7 @@ tl_chart_xranks(FILE *fp, const struct tl_xrank *x)
 		r[i].memcpy_us = (double)t->tlc[TL_TLC_EXPOSED_MEMCPY] / 1e3;
 		r[i].idle_us = (double)t->tlc[TL_TLC_IDLE] / 1e3;
 	}
-	rc = rank_bars(fp, r, n, x->nrk, si);
+	rc = rank_bars(fp, r, n, x->nrk, x->nshow == 0 || x->show_all, si);
 	drop(&k);
 	free(r);
 	return rc;
@@ -363,7 +368,7 @@ timeline(FILE *fp, const struct tl_findings *f)
 	double *busy = tl_calloc((size_t)f->ntr * TL_FSTRIP + 1, sizeof(*busy));
 	int *sel = tl_calloc((size_t)f->ntr + 1, sizeof(*sel));
 	size_t ns = 0, na = 0, ng, i, b;
-	int t, rc, c = tail_depth(f), nsel = shown(f, sel);
+	int t, rc, c = tail_depth(f), every, nsel = shown(f, sel, &every);
 	char sub[320], who[160];
 
 	for (t = 0; t < nsel; t++) {
@@ -396,10 +401,10 @@ timeline(FILE *fp, const struct tl_findings *f)
 		g[i].before = all[i].g->before;
 		g[i].after = all[i].g->after;
 	}
-	if (nsel < f->ntr)
+	if (!every)
 		snprintf(sub, sizeof(sub), "GPU busy time of the op rows' "
 		    "kernels over each trace, from its first kernel; %s",
-		    shown_words(who, sizeof(who), nsel, f->ntr, 0));
+		    shown_words(who, sizeof(who), nsel, f->ntr, 0, 0));
 	else
 		snprintf(sub, sizeof(sub), "GPU busy time of the op rows' "
 		    "kernels over each trace, from its first kernel");

@@ -14,6 +14,9 @@
  *   category_findings/<cat>_findings.md the category report
  *   standalone_analysis_fair.md, standalone_analysis_rough.md
  *   charts/NAME.svg                     the charts (lib/render/charts.h)
+ *   category_data/ranks.json            per rank and per collective
+ *                                       instance (with collectives)
+ *   summary.tsv                         the per-rank summary
  * <cat> is the category's file name in share/tl/categories.tsv (gemm,
  * convolution, batchnorm, ...).  The
  * data files exist for the categories present; the findings file also

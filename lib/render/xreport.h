@@ -14,7 +14,6 @@
 #include <stdio.h>
 
 #include "analysis/findings.h"
-#include "render/report.h"
 
 void tl_report_xrank(FILE *fp, const struct tl_findings *f);
 
@@ -24,12 +23,5 @@ void tl_report_xrank(FILE *fp, const struct tl_findings *f);
  * section above).  Nothing for several traces or none.
  */
 void tl_report_collectives(FILE *fp, const struct tl_findings *f);
-
-/*
- * The report of an analysis of per-rank summaries (tl_findings_summaries):
- * a title, what it was made from, then tl_report_xrank's section.
- */
-void tl_report_ranks(FILE *fp, const struct tl_findings *f,
-    const struct tl_report_opts *o);
 
 #endif
