@@ -110,5 +110,17 @@ ok(re.search(r"1 trace repeats a rank another trace has", sec) is not None, "a r
 d8, _, files8 = make(8, "even")
 sec = section(report(files[:4] + files8[4:8]))
 ok("(different `world_size`)" in sec, "ranks of an 8- and a 64-rank job: flagged")
+# Mixed GPU names: the upper half of an 8-rank job renamed to an H100.
+mixed = []
+for f in files8[4:8]:
+    doc = json.load(open(f))
+    for dp in doc["deviceProperties"]:
+        dp["name"] = "NVIDIA H100 80GB HBM3"
+    m = os.path.join(work, "h100-" + os.path.basename(f))
+    json.dump(doc, open(m, "w"))
+    mixed.append(m)
+sec = section(report(files8[:4] + mixed))
+ok("The traces name different GPUs." in sec and "Not one complete job" in sec, "MI300X and H100 ranks: flagged")
+ok("different GPUs" not in section(report(files8)), "one GPU name: not flagged")
 print("%s xrank" % ("ok" if bad == 0 else "FAIL"))
 sys.exit(bad > 0)
