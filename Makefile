@@ -466,7 +466,8 @@ install: all
 	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7 \
 	    $(DESTDIR)$(SHAREDIR)/samples $(DESTDIR)$(SHAREDIR)/replay
 	cp -f $(BIN) $(DESTDIR)$(PREFIX)/bin/
-	for f in $(MAN1) $(MAN5) $(MAN7) share/tl/tl.mk; do \
+	for f in $(MAN1) $(MAN5) $(MAN7) share/tl/tl.mk share/tl/tl-rank.sh \
+	    share/tl/tl-slurm.sh; do \
 	    case $$f in \
 	    man/*) d=$(DESTDIR)$(MANPREFIX)/man$${f##*.} ;; \
 	    *) d=$(DESTDIR)$(SHAREDIR) ;; \
@@ -479,6 +480,7 @@ install: all
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 	cp -f share/tl/replay/* $(DESTDIR)$(SHAREDIR)/replay/
+	chmod 755 $(DESTDIR)$(SHAREDIR)/tl-rank.sh $(DESTDIR)$(SHAREDIR)/tl-slurm.sh
 
 uninstall:
 	for f in $(BIN); do rm -f $(DESTDIR)$(PREFIX)/bin/$${f#bin/}; done
