@@ -38,6 +38,7 @@ LIBOBJ = \
 	lib/common/intern.o \
 	lib/common/idxsort.o \
 	lib/common/interval.o \
+	lib/common/jlex.o \
 	lib/common/json.o \
 	lib/common/jsonw.o \
 	lib/common/outfile.o \
@@ -143,6 +144,7 @@ LIBHDR = \
 	lib/common/intern.h \
 	lib/common/idxsort.h \
 	lib/common/interval.h \
+	lib/common/jlex.h \
 	lib/common/json.h \
 	lib/common/jsonw.h \
 	lib/common/outfile.h \
@@ -217,6 +219,7 @@ UNIT = \
 	tests/unit/test_idxsort \
 	tests/unit/test_hwspec \
 	tests/unit/test_interval \
+	tests/unit/test_jlex \
 	tests/unit/test_json \
 	tests/unit/test_kernlist \
 	tests/unit/test_kerntable \

@@ -240,10 +240,10 @@ parse_rows() {
 
 	# Hostile input: 1 MB of brackets nested 500 000 deep, in a trace
 	# event's args and in a stream's input_dims cell.  Every JSON reader
-	# refuses more than 64 levels before it tokenises, so the time is
-	# that of reading the bytes once (it grew with the square of the
-	# depth before).  Each command must fail (exit 1) or leave the row
-	# out, as it does on any too deep value.
+	# stops tokenising past 64 levels, so the time is that of reading the
+	# bytes once (it grew with the square of the depth before).  tl-parse
+	# drops the event's args (with a warning, exit 0); the others leave
+	# the row out, as they do on any too deep value.
 	nest=.bench/nest-1mb
 	if [ ! -f "$nest.json" ] || [ ! -f "$nest.tsv" ]; then
 		awk 'function nest(f, d, i) {
@@ -266,8 +266,8 @@ parse_rows() {
 	echo
 	echo "| command | wall s | best s | CPU s | MB/s | peak RSS MB | RSS / input | |"
 	echo "|---|---:|---:|---:|---:|---:|---:|---|"
-	row "tl-parse (args nested; exit 1)" "$(wc -c < "$nest.json")" n.parse \
-	    "bin/tl-parse $nest.json 2>/dev/null; [ \$? = 1 ]"
+	row "tl-parse (args nested; dropped)" "$(wc -c < "$nest.json")" n.parse \
+	    "bin/tl-parse $nest.json 2>/dev/null"
 	row "tl-perfmodel (input_dims nested)" "$bytes" n.pm \
 	    "bin/tl-perfmodel $nest.tsv 2>/dev/null"
 	row "tl-replay (input_dims nested; row left out)" "$bytes" n.replay \

@@ -15,6 +15,7 @@ ops of one side only and layout pairs, identical output across runs and
 the exit statuses.
 """
 import csv
+import json
 import io
 import os
 import re
@@ -81,10 +82,30 @@ def num(s):
 
 
 
+def is_copy(r):
+    """Every kernel of both sides a copy or fill the runtime records:
+    timed by the host link, judged as a copy (tl-findings(1))."""
+    names = [k["name"] for p in ("ref", "target")
+             for k in json.loads(r[p + "_kernels"] or "[]")]
+    return bool(names) and all(n.startswith(("Memcpy", "Memset",
+                                              "MEMORY_COPY_"))
+                               for n in names)
+
+
+def copy_gap_us(r):
+    """A matched copy the target takes more than twice as long over:
+    its recoverable time in µs, else None."""
+    if r["match"] != "both" or not is_copy(r):
+        return None
+    a, b = ns(r["ref_kernel_time_us"]), ns(r["target_kernel_time_us"])
+    return (b - a) / 1e3 if a > 0 and (b - a) * 100 > 100 * a else None
+
+
 def judge(r):
     """The Expected? of a row, by the definition of tl-findings(1)."""
     e, a = num(r["expected_ratio"]), num(r["actual_ratio"])
-    if r["match"] != "both" or e is None or a is None:
+    if r["match"] not in ("both", "product") or e is None or a is None or \
+       is_copy(r):
         return "n/a"
     if r["explained"] == "yes":
         return "yes"
@@ -115,6 +136,9 @@ def timeline_gaps(rows):
         if a == "" or b == "":
             continue
         d = ns(b) - ns(a)
+        if k == "exposed_memcpy":   # the copies' own findings left out
+            d -= sum(round(copy_gap_us(r) * 1e3) for r in rows
+                     if copy_gap_us(r) is not None)
         if d > 0 and d * 100 >= 0.5 * tot:
             out.append(("More %s on the target than on the reference" % what,
                         d, d / 1e3 / op_total_us(rows) * 100))
@@ -133,9 +157,13 @@ def ranked(rows, gaps=False):
         u = num(r["unexplained_time_us"])
         if r["match"] == "target_only" and u is None:
             u = float(t)
-        if u is None or u <= 0 or not (r["match"] == "target_only" or
-                                       judge(r) in ("no (slower)",
-                                                    "likely kernel problem")):
+        if is_copy(r) and r["match"] == "both":
+            u = copy_gap_us(r)
+        elif u is None or u <= 0 or not (
+                r["match"] == "target_only" or
+                judge(r) in ("no (slower)", "likely kernel problem")):
+            continue
+        if u is None or u <= 0:
             continue
         p = num(r["target_pct_gpu_time"])
         score = u / float(t) * p if p is not None else u / tot * 100

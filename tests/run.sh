@@ -68,6 +68,12 @@ tally "$tmp/layers"
 python3 tests/causes.py "$BIN" > "$tmp/causes" 2>&1
 tally "$tmp/causes"
 
+# The planted comparison pairs (tests/gen/gen-cmppairs.py): group and
+# product matches, the faster side never advised to adopt the slower
+# side's path, kernels compared, copies judged as copies and counted once.
+python3 tests/cmppairs.py "$BIN" > "$tmp/cmppairs" 2>&1
+tally "$tmp/cmppairs"
+
 # lib/render only renders: no threshold, no verdict chosen by comparing
 # values (they are decided in lib/analysis/verdict).
 python3 tests/renderonly.py . > "$tmp/renderonly" 2>&1

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/cmpfind.h"
+#include "analysis/schedule.h"
 #include "common/json.h"
 #include "common/util.h"
 #include "stream/category.h"
@@ -135,8 +136,17 @@ read_side(struct reader *R, int k, struct tl_cside *s)
 {
 	int64_t v;
 
+	static const short above[2] = {
+		TL_COL_REF_ABOVE_PEAK_PCT, TL_COL_TARGET_ABOVE_PEAK_PCT
+	};
+	static const short why[2] = {
+		TL_COL_REF_PERF_ERROR, TL_COL_TARGET_PERF_ERROR
+	};
+
 	s->roof = dup_col(R, R->s[k][S_ROOF]);
 	s->bw_roof = dup_col(R, R->s[k][S_BW_ROOF]);
+	s->perf_error = dup_col(R, why[k]);
+	s->above_peak_pct = NAN;
 	s->peak_tflops = tl_rr_num(&R->rr, R->s[k][S_PEAK_TFLOPS]);
 	s->peak_tbs = tl_rr_num(&R->rr, R->s[k][S_PEAK_TBS]);
 	s->mean_us = s->tflops_s = s->tbs = s->pct_roofline = s->pct_gpu =
@@ -151,6 +161,7 @@ read_side(struct reader *R, int k, struct tl_cside *s)
 	s->tbs = tl_rr_num(&R->rr, R->s[k][S_TBS]);
 	s->pct_roofline = tl_rr_num(&R->rr, R->s[k][S_PCT_ROOF]);
 	s->pct_gpu = tl_rr_num(&R->rr, R->s[k][S_PCT_GPU]);
+	s->above_peak_pct = tl_rr_num(&R->rr, above[k]);
 	kernels(R, k, s);
 }
 
@@ -169,6 +180,82 @@ judge(const struct tl_crow *w, double expected, const char *explained)
 	if (w->actual > 2 * expected)
 		return TL_CE_KERNEL;
 	return w->actual > expected ? TL_CE_SLOWER : TL_CE_FASTER;
+}
+
+const char *
+tl_crow_match_value(const struct tl_crow *w)
+{
+	static const char *const sig[3] = { "both", "ref_only",
+	    "target_only" };
+
+	if (w->form == TL_CF_PRODUCT)
+		return "product";
+	if (w->form == TL_CF_GROUP)
+		return w->match == TL_CM_REF_ONLY ? "ref_group" :
+		    "target_group";
+	return sig[w->match];
+}
+
+/* Whether a kernel name says it is a fallback kernel ("_fallback"). */
+static int
+is_fallback(const char *k)
+{
+	static const char word[] = "fallback";
+	size_t i, n = sizeof(word) - 1;
+
+	for (; *k != '\0'; k++) {
+		for (i = 0; i < n && k[i] != '\0'; i++)
+			if ((k[i] | 0x20) != word[i])
+				break;
+		if (i == n)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+has_kernel(const struct tl_cside *s, const char *name)
+{
+	int i;
+
+	for (i = 0; i < s->nkern; i++)
+		if (strcmp(s->kern[i].name, name) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * What the kernel names of a row say: copies on every present side
+ * (and which copy from pageable memory); on a matched row, other kernel
+ * names on the two sides, and a fallback kernel on one side only.
+ */
+static void
+kern_facts(struct tl_crow *w)
+{
+	int k, i, ncopy = 0, nall = 0, fb[2] = { 0, 0 };
+
+	w->fallback = -1;
+	for (k = 0; k < 2; k++) {
+		const struct tl_cside *s = &w->s[k];
+
+		for (i = 0; s->has && i < s->nkern; i++) {
+			const char *n = s->kern[i].name;
+
+			nall++;
+			ncopy += tl_kern_is_copy(n) ||
+			    strncmp(n, "MEMORY_COPY_", 12) == 0;
+			w->pageable[k] |= tl_kern_pageable_h2d(n);
+		}
+		fb[k] = s->nkern > 0 && is_fallback(s->kern[0].name);
+	}
+	w->copy = nall > 0 && ncopy == nall;
+	if (w->match != TL_CM_BOTH)
+		return;
+	w->kdiff = w->s[REF].nkern_all != w->s[TGT].nkern_all;
+	for (i = 0; !w->kdiff && i < w->s[REF].nkern; i++)
+		w->kdiff = !has_kernel(&w->s[TGT], w->s[REF].kern[i].name);
+	if (w->kdiff && fb[REF] != fb[TGT])
+		w->fallback = fb[REF] ? REF : TGT;
 }
 
 static void
@@ -197,15 +284,19 @@ read_row(struct tl_cmpfind *c, struct reader *R)
 	tl_grow(&c->row, &c->caprow, (size_t)c->nrow + 1, sizeof(*c->row));
 	w = &c->row[c->nrow++];
 	memset(w, 0, sizeof(*w));
-	if (strcmp(m, "both") == 0)
+	if (strcmp(m, "both") == 0 || strcmp(m, "product") == 0)
 		w->match = TL_CM_BOTH;
-	else if (strcmp(m, "ref_only") == 0)
+	else if (strcmp(m, "ref_only") == 0 || strcmp(m, "ref_group") == 0)
 		w->match = TL_CM_REF_ONLY;
-	else if (strcmp(m, "target_only") == 0)
+	else if (strcmp(m, "target_only") == 0 ||
+	    strcmp(m, "target_group") == 0)
 		w->match = TL_CM_TARGET_ONLY;
 	else
-		tl_die("%s: match '%s' is not both, ref_only or target_only",
+		tl_die("%s: match '%s' is not both, ref_only, target_only, "
+		    "product, ref_group or target_group",
 		    tl_stream_where(R->rr.in), m);
+	w->form = m[0] == 'p' ? TL_CF_PRODUCT : strstr(m, "_group") != NULL ?
+	    TL_CF_GROUP : TL_CF_SIG;
 	w->name = dup_col(R, TL_COL_NAME);
 	w->category = dup_col(R, TL_COL_CATEGORY);
 	w->direction = dup_col(R, TL_COL_DIRECTION);
@@ -235,6 +326,13 @@ read_row(struct tl_cmpfind *c, struct reader *R)
 	    100 * (double)w->delta_ns / (double)w->s[REF].time_ns : NAN;
 	w->other_expected = tl_rr_num(&R->rr, TL_COL_OTHER_EXPECTED_RATIO);
 	w->other_explained = dup_col(R, TL_COL_OTHER_EXPLAINED);
+	kern_facts(w);
+	if (w->copy && w->match == TL_CM_BOTH) {
+		/* A copy's time is the host link's, not the HBM roof's. */
+		w->expected = w->other_expected = NAN;
+		w->unexplained_us = w->delta_ns > 0 ?
+		    (double)w->delta_ns / 1e3 : 0;
+	}
 	w->exp = judge(w, w->expected, w->explained);
 	w->other_exp = judge(w, w->other_expected, w->other_explained);
 }
@@ -357,6 +455,37 @@ cmp_item(const void *a, const void *b)
 }
 
 /*
+ * No time counted twice: the target's exposed copies beyond the
+ * reference's, less what the copy rows and the pageable-copy patterns
+ * that are recommendations of their own recover.
+ */
+static void
+copies_once(struct tl_cmpfind *c)
+{
+	int64_t named = 0, d;
+	int i;
+
+	for (i = 0; i < c->nrow; i++)
+		if (c->row[i].copy && c->row[i].candidate && !c->row[i].in_pat)
+			named += (int64_t)(c->row[i].unexplained_us * 1e3 +
+			    0.5);
+	for (i = 0; i < c->ngap; i++)
+		if (c->gap[i].kind == TL_CG_PATTERN && c->gap[i].pat[TGT] >= 0 &&
+		    c->side[TGT]->pat[c->gap[i].pat[TGT]].kind ==
+		    TL_PAT_PAGEABLE)
+			named += c->gap[i].save_ns;
+	for (i = 0; i < c->ngap; i++) {
+		struct tl_cgap *g = &c->gap[i];
+
+		if (g->kind != TL_CG_TIMELINE || g->tlc != TL_TLC_EXPOSED_MEMCPY)
+			continue;
+		d = g->ns[TGT] - g->ns[REF] - named;
+		g->save_ns = d > 0 && (double)d * 100 >= TL_CMP_MIN_PCT *
+		    (double)c->tl_ns[TGT][TL_TLC_TOTAL] ? d : 0;
+	}
+}
+
+/*
  * Every recommendation, ranked: the candidate rows no pattern covers
  * and the gaps that recover time.  A row's rank is its place here.
  */
@@ -392,6 +521,7 @@ rank_all(struct tl_cmpfind *c)
 		c->item[c->nitem].score = w->score;
 		c->item[c->nitem++].prio = w->prio;
 	}
+	copies_once(c);
 	for (i = 0; i < c->ngap; i++) {
 		struct tl_cgap *g = &c->gap[i];
 
@@ -416,6 +546,59 @@ rank_all(struct tl_cmpfind *c)
 		}
 }
 
+/*
+ * The groups of the stream (rows of one layout_note matched as a group,
+ * lib/analysis/compare): each side's time summed, and judged.  Attention
+ * unfused on the target and slower is a recommendation (the reference
+ * runs it fused); fused on the target and slower, a recommendation
+ * about the target's fused kernel; either way the target faster: the
+ * reference may be inefficient there, never advice for the target.
+ */
+static void
+groups(struct tl_cmpfind *c)
+{
+	int att = tl_category_index("attention"), i, j, k;
+
+	for (i = 0; i < c->nrow; i++) {
+		struct tl_crow *w = &c->row[i];
+		struct tl_cgap *g;
+		int gi;
+
+		if (w->form != TL_CF_GROUP || w->grp)
+			continue;
+		g = new_gap(c, TL_CG_GROUP);
+		gi = c->ngap;
+		g->row = i;
+		g->fused_side = -1;
+		c->ngroup++;
+		for (j = i; j < c->nrow; j++) {
+			struct tl_crow *x = &c->row[j];
+
+			if (x->form != TL_CF_GROUP || x->grp ||
+			    strcmp(x->layout_note, w->layout_note) != 0)
+				continue;
+			x->grp = gi;
+			k = x->match == TL_CM_REF_ONLY ? REF : TGT;
+			g->ns[k] += x->s[k].time_ns;
+			g->nrows[k]++;
+			if (x->cat == att)
+				g->fused_side = k;
+		}
+		if (g->fused_side < 0 || g->nrows[REF] == 0 ||
+		    g->nrows[TGT] == 0)
+			continue;
+		if (g->ns[TGT] > g->ns[REF]) {
+			g->save_ns = g->ns[TGT] - g->ns[REF];
+			if (g->fused_side == REF)
+				g->fused_ns = g->ns[REF];
+		} else if (g->ns[TGT] < g->ns[REF]) {
+			g->ref_slower = 1;
+			c->nref_slower++;
+			c->ref_slower_ns += g->ns[REF] - g->ns[TGT];
+		}
+	}
+}
+
 /* Totals, judgements and the candidates for recommendations. */
 static void
 analyse(struct tl_cmpfind *c, const struct tl_findrules *r)
@@ -423,28 +606,47 @@ analyse(struct tl_cmpfind *c, const struct tl_findrules *r)
 	int i, k;
 
 	c->identical = c->nrow > 0;
+	c->kdiff_row = -1;
+	c->same_hw = c->hw[REF][0] != '\0' && strcmp(c->hw[REF], c->hw[TGT]) ==
+	    0;
 	for (i = 0; i < c->nrow; i++) {
 		struct tl_crow *w = &c->row[i];
 
-		c->nmatch[w->match]++;
+		if (w->form == TL_CF_GROUP)
+			c->ngrouprow++;
+		else
+			c->nmatch[w->match]++;
+		c->nproduct += w->form == TL_CF_PRODUCT;
+		if (w->kdiff) {
+			c->nkdiff++;
+			c->identical = 0;
+			if (c->kdiff_row < 0 || (w->fallback >= 0 &&
+			    c->row[c->kdiff_row].fallback < 0))
+				c->kdiff_row = i;
+		}
 		c->cat_present[w->cat] = 1;
 		for (k = 0; k < 2; k++) {
 			c->cat_ns[k][w->cat] += w->s[k].time_ns;
 			c->op_ns[k] += w->s[k].time_ns;
+			if (w->s[k].has && !isnan(w->s[k].above_peak_pct)) {
+				c->nabove[k]++;
+				c->above_ns[k] += w->s[k].time_ns;
+			}
 		}
 		if (w->match != TL_CM_BOTH || w->delta_ns != 0)
 			c->identical = 0;
 		if (w->match != TL_CM_BOTH)
 			continue;
-		if (w->layout_note[0] != '\0')
-			c->nlayout++;
+		w->layout = strstr(w->layout_note, "strides differ") != NULL;
+		c->nlayout += w->layout;
 		c->nexp[w->exp]++;
 		if (w->other_exp != TL_CE_NA && w->other_exp != w->exp)
 			c->nother++;
 		c->bound_ns[strcmp(w->bound, "compute") == 0 ? 0 :
 		    strcmp(w->bound, "memory") == 0 ? 1 : 2] +=
 		    w->s[TGT].time_ns;
-		w->unexplained = w->exp == TL_CE_NA && !isnan(w->delta_pct) &&
+		w->unexplained = w->exp == TL_CE_NA && !w->copy &&
+		    !isnan(w->delta_pct) &&
 		    fabs(w->delta_pct) > r->cmp_unexplained_pct;
 	}
 	c->memory_dominates = c->bound_ns[1] >= c->bound_ns[0];
@@ -454,11 +656,14 @@ analyse(struct tl_cmpfind *c, const struct tl_findrules *r)
 		const struct tl_cside *t = &w->s[TGT];
 		double u = w->unexplained_us, t_us = (double)t->time_ns / 1e3;
 
+		if (w->form == TL_CF_GROUP)
+			continue;	/* the group's gap judges them */
 		if (w->match == TL_CM_TARGET_ONLY && isnan(u))
 			w->unexplained_us = u = t_us;
 		if (!(u > 0) || t->time_ns <= 0 ||
 		    !(w->match == TL_CM_TARGET_ONLY || w->exp == TL_CE_SLOWER ||
-		    w->exp == TL_CE_KERNEL))
+		    w->exp == TL_CE_KERNEL || (w->copy && w->delta_pct >
+		    r->cmp_unexplained_pct)))
 			continue;
 		w->candidate = 1;
 		if (!isnan(t->pct_gpu))
@@ -468,6 +673,7 @@ analyse(struct tl_cmpfind *c, const struct tl_findrules *r)
 		w->prio = priority(r, w->score);
 	}
 	fast_rows(c);
+	groups(c);
 	if (!c->identical)
 		timeline_gaps(c);
 	rank_all(c);
@@ -497,6 +703,7 @@ static void
 cover_rows(struct tl_cmpfind *c, const struct tl_findings *t,
     const struct tl_fpat *p, int gi)
 {
+	struct tl_cgap *g = &c->gap[gi];
 	int i, k;
 
 	for (k = 0; k < p->nev; k++) {
@@ -505,13 +712,44 @@ cover_rows(struct tl_cmpfind *c, const struct tl_findings *t,
 		if (p->ev[k].op < 0)
 			continue;
 		op = &t->op[p->ev[k].op];
-		for (i = 0; i < c->nrow; i++)
-			if (c->row[i].match != TL_CM_REF_ONLY &&
-			    c->row[i].in_pat == 0 &&
-			    strcmp(c->row[i].name, op->name) == 0 &&
-			    strcmp(c->row[i].dims, op->dims) == 0)
-				c->row[i].in_pat = gi + 1;
+		for (i = 0; i < c->nrow; i++) {
+			struct tl_crow *w = &c->row[i];
+			int64_t u;
+
+			if (w->match == TL_CM_REF_ONLY || w->in_pat != 0 ||
+			    strcmp(w->name, op->name) != 0 ||
+			    strcmp(w->dims, op->dims) != 0)
+				continue;
+			if (w->fallback != TGT || !w->candidate) {
+				w->in_pat = gi + 1;
+				continue;
+			}
+			/*
+			 * A fallback kernel where the reference runs another:
+			 * the row names it and keeps its time; the pattern
+			 * keeps what it recovers beyond.
+			 */
+			u = (int64_t)(w->unexplained_us * 1e3 + 0.5);
+			g->save_ns = g->save_ns > u ? g->save_ns - u : 0;
+		}
 	}
+}
+
+/*
+ * The target's unfused attention named by a pattern of the sides: the
+ * groups that say the same recover nothing of their own.
+ */
+static void
+cover_groups(struct tl_cmpfind *c)
+{
+	int i;
+
+	for (i = 0; i < c->ngap; i++)
+		if (c->gap[i].kind == TL_CG_GROUP &&
+		    c->gap[i].fused_side == REF && c->gap[i].save_ns > 0) {
+			c->gap[i].save_ns = 0;
+			c->gap[i].covered = 1;
+		}
 }
 
 /* Idle and exposed communication are the timeline gaps' to name. */
@@ -555,6 +793,8 @@ tl_cmpfind_sides(struct tl_cmpfind *c, const struct tl_findings *ref,
 			g->fused_ns = att->time_ns;
 		if (g->save_ns > 0)
 			cover_rows(c, target, p, c->ngap - 1);
+		if (g->save_ns > 0 && p->kind == TL_PAT_ATTENTION)
+			cover_groups(c);
 	}
 	for (j = 0; j < ref->npat; j++) {
 		if (used[j])
@@ -643,6 +883,7 @@ tl_cmpfind_free(struct tl_cmpfind *c)
 		for (k = 0; k < 2; k++) {
 			free(w->s[k].roof);
 			free(w->s[k].bw_roof);
+			free(w->s[k].perf_error);
 			for (n = 0; n < w->s[k].nkern; n++)
 				free(w->s[k].kern[n].name);
 		}

@@ -25,14 +25,18 @@
  *   no (faster)            otherwise (A below the band);
  *   n/a                    without E or A (no bound or perf model, a
  *                          GPU without a roof for it, a reference time
- *                          of 0).
+ *                          of 0), and on a copy (every kernel a copy or
+ *                          fill: the host link times it, not a roof).
  * E rests on the roofs of the stream's roof_kind (the other kind
  * standing in where a GPU lacks a figure: the sides' roof and bw_roof
  * columns say so); the same judgement against other_expected_ratio is
  * the verdict under the other kind.
  *
  * The recommendations for the target are the matched ops judged slower
- * or likely kernel problems, and the ops on the target only; each scores
+ * or likely kernel problems, the ops on the target only (not a group's),
+ * and the matched copies the target takes more than cmp_unexplained_pct
+ * % longer over (their difference recoverable; pageable against pinned
+ * copies told by the kernel names); each scores
  * its unexplained gap times its share of the target's time:
  * unexplained_time_us / target_kernel_time_us * target_pct_gpu_time,
  * which is its unexplained time as a percentage of the target's op
@@ -60,6 +64,17 @@
  *                         recommendations of their own.  An unfused
  *                         attention on the target that the reference
  *                         runs fused is named first.
+ *   a group               rows of one group (ref_group, target_group)
+ *                         summed per side: the target slower is a
+ *                         finding (attention unfused on the target is
+ *                         named first, as the pattern; with the sides'
+ *                         pattern the group recovers nothing of its
+ *                         own); the target faster, none: the reference
+ *                         may be inefficient (nref_slower).
+ * The exposed copies' timeline gap leaves out what the copy rows and the
+ * target's pageable-copy patterns recover: no time counts twice.  A
+ * matched row whose kernel names differ is kdiff, and fallback names the
+ * side whose top kernel is a fallback kernel; "identical" needs no kdiff.
  * Matched ops that the target runs more than twice as fast as the
  * hardware ratio predicts (actual < expected / 2) are the reference's
  * possible inefficiencies (c->nfast, TL_CE_FASTER rows with fast set).
@@ -76,6 +91,14 @@
 struct tl_stream;
 
 enum tl_cmatch { TL_CM_BOTH, TL_CM_REF_ONLY, TL_CM_TARGET_ONLY };
+/*
+ * How a row was matched: on its signature (both, ref_only, target_only),
+ * as another form of the same matrix product (product: a matched row),
+ * or as a member of a group matched with the other side's ops
+ * (ref_group, target_group: one side's row, the group named by its
+ * layout_note).
+ */
+enum tl_cform { TL_CF_SIG, TL_CF_PRODUCT, TL_CF_GROUP };
 
 /* The judgement of a row against the hardware ratio. */
 enum tl_cexp {
@@ -93,6 +116,12 @@ struct tl_cside {
 	long long count;
 	int64_t time_ns;
 	double mean_us, tflops_s, tbs, pct_roofline, pct_gpu;	/* NaN: empty */
+	/*
+	 * Above its peak roof (tl-compare's above_peak_pct, perf_error):
+	 * the % of the peak roof, NaN when not; why, "" when not.
+	 */
+	double above_peak_pct;
+	char *perf_error;
 	struct tl_fkern kern[TL_CKERN];
 	int nkern, nkern_all;		/* kept, in the stream */
 	int64_t kern_other_ns;		/* the kernels not kept */
@@ -101,6 +130,16 @@ struct tl_cside {
 /* One row of the stream. */
 struct tl_crow {
 	enum tl_cmatch match;
+	enum tl_cform form;
+	int grp;			/* group: 1 + its gap */
+	int layout;			/* matched despite other strides */
+	int kdiff;			/* matched, other kernel names */
+	int fallback;			/* kdiff: the side (REF 0, TGT 1) whose
+					   top kernel is a fallback kernel and
+					   the other's not, else -1 */
+	int copy;			/* every kernel of both sides a copy:
+					   no hardware ratio, a copy's finding */
+	int pageable[2];		/* a side copies from pageable memory */
 	char *name, *category, *direction, *dims, *types, *strides;
 	char *target_strides, *layout_note, *concrete, *perf_model;
 	char *compute_spec, *bound;
@@ -133,7 +172,7 @@ struct tl_crow {
 /* Least share of the target's timeline a timeline gap must recover. */
 #define TL_CMP_MIN_PCT 0.5
 
-enum tl_cgkind { TL_CG_TIMELINE, TL_CG_PATTERN };
+enum tl_cgkind { TL_CG_TIMELINE, TL_CG_PATTERN, TL_CG_GROUP };
 
 /* A finding of the comparison that is no single op. */
 struct tl_cgap {
@@ -145,6 +184,14 @@ struct tl_cgap {
 	int64_t save_ns;		/* what the target recovers */
 	int64_t fused_ns;		/* attention: the reference's fused
 					   attention kernel time, else 0 */
+	int row;			/* group: its first row */
+	int fused_side;			/* group: the side running attention
+					   fused, -1 unknown */
+	int nrows[2];			/* group: each side's rows */
+	int ref_slower;			/* group: the reference takes longer
+					   (it may be inefficient there) */
+	int covered;			/* group: a pattern of the sides names
+					   it (tl_cmpfind_sides) */
 	double score;			/* % of the target's op kernel time */
 	enum tl_priority prio;
 };
@@ -172,6 +219,13 @@ struct tl_cmpfind {
 	int64_t op_ns[2];		/* sum of each side's kernel time */
 	int nmatch[3];			/* rows per tl_cmatch */
 	int nlayout;			/* matched despite other strides */
+	int nproduct;			/* matched as another product form */
+	int ngroup, ngrouprow;		/* groups and their rows */
+	int nref_slower;		/* groups the reference runs slower */
+	int64_t ref_slower_ns;		/* by this much together */
+	int nkdiff;			/* matched rows with other kernels */
+	int kdiff_row;			/* the first (a fallback first), -1 */
+	int same_hw;			/* both sides name the same GPU */
 	int nexp[TL_CE_N];		/* matched rows per judgement */
 	int nother;			/* matched rows judged otherwise under
 					   the other roof kind */
@@ -181,12 +235,15 @@ struct tl_cmpfind {
 					   least as long as compute-bound */
 	double unexplained_us;		/* over the recommendations */
 	int identical;			/* rows, every delta 0, nothing
-					   one-sided */
+					   one-sided, the same kernels */
 	int *rec;			/* row indexes of the recommendations */
 	int nrec;
 	int nfast;			/* matched rows much faster than
 					   predicted */
 	int64_t fast_ns;		/* the reference's excess time in them */
+	int nabove[2];			/* rows above their peak roof, per
+					   side (coverage: no efficiency) */
+	int64_t above_ns[2];		/* their kernel time */
 	const struct tl_findings *side[2];	/* the op streams, or NULL */
 	struct tl_cgap *gap;		/* timeline gaps, then patterns */
 	int ngap;
@@ -213,6 +270,8 @@ void tl_cmpfind_sides(struct tl_cmpfind *c, const struct tl_findings *ref,
 void tl_cmpfind_free(struct tl_cmpfind *c);
 /* The worst priority of a recommendation, or -1 when there is none. */
 int tl_cmpfind_worst(const struct tl_cmpfind *c);
+/* The row's match column: both, product, ref_group, ... */
+const char *tl_crow_match_value(const struct tl_crow *w);
 /* "yes", "no (slower)", ... as the reports print it. */
 const char *tl_cexp_text(enum tl_cexp e);
 /* "yes", "slower", "faster", "likely_kernel_problem", "" for the CSV. */

@@ -1,5 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +10,9 @@
 #include "common/jsonw.h"
 #include "common/strmap.h"
 #include "common/util.h"
+#include "model/opargs.h"
 #include "model/roofline.h"
+#include "model/roweff.h"
 #include "stream/schema.h"
 #include "stream/stream.h"
 
@@ -18,6 +22,7 @@ enum { REF, TGT };
 struct crow {
 	const struct tl_opsig *s[2];
 	char *note;		/* layout_note, or NULL */
+	const char *match;	/* a group's match value, or NULL */
 };
 
 /* A side's efficiency on a row. */
@@ -27,6 +32,14 @@ struct eff {
 	double lim_tflops, lim_tbs;	/* the peak roofs: physical limit */
 	struct tl_roof_out r;
 	int has_pct;
+	/*
+	 * Beyond the physical limit (tl_beyond_peak on the peak roofs):
+	 * the resource, or NULL; then has_pct is 0 and why the row's
+	 * perf_error for this side (lib/model/roweff's text).
+	 */
+	const char *beyond;
+	double beyond_pct;	/* % of the peak roof */
+	char why[512];
 };
 
 const struct tl_hw *
@@ -119,6 +132,8 @@ side_eff(const struct tl_opsig *s, struct eff *e)
 	memset(&e->r, 0, sizeof(e->r));
 	e->r.bound = "";
 	e->has_pct = 0;
+	e->beyond = NULL;
+	e->why[0] = '\0';
 	if (s == NULL)
 		return;
 	ri.has_flops = s->has_flops && !s->sum_ovf;
@@ -130,11 +145,19 @@ side_eff(const struct tl_opsig *s, struct eff *e)
 	ri.peak_tbs = e->peak_tbs;
 	tl_roofline(&ri, &e->r);
 	e->has_pct = e->r.has_roofline && ri.time_us > 0;
-	/* Faster than the physical limit allows: no efficiency. */
+	/*
+	 * Faster than the physical limit allows: no efficiency, and the
+	 * side says why (the time of one instance, as in tl-efficiency).
+	 */
 	ri.peak_tflops = e->lim_tflops;
 	ri.peak_tbs = e->lim_tbs;
-	if (tl_beyond_peak(&ri, TL_PEAK_TOL_PCT, &pct) != NULL)
-		e->has_pct = 0;
+	if ((e->beyond = tl_beyond_peak(&ri, TL_PEAK_TOL_PCT, &pct)) == NULL)
+		return;
+	e->has_pct = 0;
+	e->beyond_pct = pct;
+	tl_peak_why(e->why, sizeof(e->why), "", 0, e->beyond, pct,
+	    e->beyond[0] == 'c' ? e->lim_tflops : e->lim_tbs,
+	    ri.time_us / (double)(s->count > 0 ? s->count : 1));
 }
 
 /* The bound of a row: the roofline's, else memory for bytes without FLOPs. */
@@ -220,7 +243,304 @@ add(struct rows *rs, const struct tl_opsig *ref, const struct tl_opsig *tgt,
 	rs->r[rs->n].s[REF] = ref;
 	rs->r[rs->n].s[TGT] = tgt;
 	rs->r[rs->n].note = note;
+	rs->r[rs->n].match = NULL;
 	rs->n++;
+}
+/*
+ * Group matching (issue 31): signatures left over after the passes on
+ * the signature are matched as one op in another form where the
+ * arguments show it:
+ *   - the same signature but for concrete inputs recorded on one side
+ *     only: match both, the note says on which side;
+ *   - attention fused on one side (an attention op on Q, K, V of
+ *     [B,H,S,D], [B,H,T,D]) and unfused on the other (bmm or baddbmm
+ *     [N,S,D] x [N,D,T], softmax over [N,S,T], bmm [N,S,T] x [N,T,D],
+ *     N = B H, the same dtype): every member row keeps its side's
+ *     numbers with match ref_group or target_group and the group's note;
+ *   - one matrix product in another op form (mm, addmm, linear, matmul,
+ *     bmm, baddbmm with the same batch, M, N, K and dtype): one row with
+ *     match product, the note naming both forms.
+ */
+enum { F_NONE, F_FUSED, F_QK, F_SOFTMAX, F_AV };
+
+/* An op's product or attention key, from its arguments. */
+struct form {
+	int role;		/* F_*: attention */
+	int gemm;		/* a matrix product: b, m, n, k */
+	int64_t b, m, n, k;	/* attention: N (B H), S, T, D in b m n k */
+	const char *type;
+};
+
+static int
+is_name(const char *name, const char *const *list)
+{
+	for (; *list != NULL; list++)
+		if (strcmp(name, *list) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+shape(const struct tl_opargs *a, int i, int nd)
+{
+	return i < a->n && a->a[i].kind == TL_ARG_SHAPE && a->a[i].nd == nd;
+}
+
+static void
+form_of(const struct tl_opsig *s, struct tl_opargs *a, struct form *f)
+{
+	static const char *const mm[] = { "aten::mm", "aten::addmm", NULL };
+	static const char *const bmm[] = { "aten::bmm", "aten::baddbmm",
+	    NULL };
+	static const char *const soft[] = { "aten::_softmax",
+	    "aten::softmax", "aten::_safe_softmax", NULL };
+	const char *n = s->f[TL_SIG_NAME], *err;
+	const struct tl_arg *x, *y;
+	int i0, j;
+
+	memset(f, 0, sizeof(*f));
+	if (tl_opargs_parse(a, n, s->f[TL_SIG_DIMS], s->f[TL_SIG_TYPES], "",
+	    "", &err) < 0)
+		return;
+	i0 = strcmp(n, "aten::addmm") == 0 || strcmp(n, "aten::baddbmm") ==
+	    0;
+	if (strcmp(s->category, "attention") == 0 && shape(a, 0, 4) &&
+	    shape(a, 1, 4) && a->a[0].dim[3] == a->a[1].dim[3] &&
+	    a->a[0].dim[0] == a->a[1].dim[0]) {
+		f->role = F_FUSED;
+		f->b = a->a[0].dim[0] * a->a[0].dim[1];
+		f->m = a->a[0].dim[2];
+		f->n = a->a[1].dim[2];
+		f->k = a->a[0].dim[3];
+		f->type = a->a[0].type;
+		return;
+	}
+	if (is_name(n, soft) && (shape(a, 0, 3) || shape(a, 0, 4))) {
+		x = &a->a[0];
+		f->role = F_SOFTMAX;
+		f->b = x->dim[0] * (x->nd == 4 ? x->dim[1] : 1);
+		f->m = x->dim[x->nd - 2];
+		f->n = x->dim[x->nd - 1];
+		f->type = x->type;
+		return;
+	}
+	if (is_name(n, mm) && shape(a, i0, 2) && shape(a, i0 + 1, 2)) {
+		x = &a->a[i0];
+		y = &a->a[i0 + 1];
+		f->b = 1;
+	} else if (is_name(n, bmm) && shape(a, i0, 3) && shape(a, i0 + 1, 3)) {
+		x = &a->a[i0];
+		y = &a->a[i0 + 1];
+		if (x->dim[0] != y->dim[0])
+			return;
+		f->b = x->dim[0];
+	} else if ((strcmp(n, "aten::linear") == 0 && a->n > 1 &&
+	    a->a[0].kind == TL_ARG_SHAPE && a->a[0].nd >= 1 &&
+	    shape(a, 1, 2) && a->a[0].dim[a->a[0].nd - 1] == a->a[1].dim[1])) {
+		x = &a->a[0];
+		f->b = 1;
+		f->m = 1;
+		for (j = 0; j + 1 < x->nd; j++)
+			f->m *= x->dim[j];
+		f->n = a->a[1].dim[0];
+		f->k = a->a[1].dim[1];
+		f->type = x->type;
+		f->gemm = 1;
+		return;
+	} else if (strcmp(n, "aten::matmul") == 0 && a->n > 1 &&
+	    a->a[0].kind == TL_ARG_SHAPE && a->a[0].nd >= 2 &&
+	    shape(a, 1, 2)) {
+		x = &a->a[0];
+		y = &a->a[1];
+		f->b = 1;
+		f->m = 1;
+		for (j = 0; j + 1 < x->nd; j++)
+			f->m *= x->dim[j];
+		f->k = x->dim[x->nd - 1];
+		f->n = y->dim[1];
+		f->type = x->type;
+		f->gemm = f->k == y->dim[0];
+		return;
+	} else
+		return;
+	if (x->dim[x->nd - 1] != y->dim[y->nd - 2])
+		return;
+	f->m = x->dim[x->nd - 2];
+	f->k = x->dim[x->nd - 1];
+	f->n = y->dim[y->nd - 1];
+	f->type = x->type;
+	f->gemm = 1;
+	/* A batched product of attention's shapes: QK^T or AV. */
+	if (x->nd == 3 && is_name(n, bmm))
+		f->role = F_QK;	/* told apart from AV by the fused key */
+}
+
+/* Whether f, a batched product, is attention's QK^T or AV for key q. */
+static int
+attn_role(const struct form *f, const struct form *q)
+{
+	if (strcmp(f->type, q->type) != 0 || f->b != q->b)
+		return F_NONE;
+	if (f->role == F_SOFTMAX)
+		return f->m == q->m && f->n == q->n ? F_SOFTMAX : F_NONE;
+	if (!f->gemm || f->role != F_QK)
+		return F_NONE;
+	/* QK^T: [N,S,D] x [N,D,T]; AV: [N,S,T] x [N,T,D]. */
+	if (f->m == q->m && f->k == q->k && f->n == q->n)
+		return F_QK;
+	if (f->m == q->m && f->k == q->n && f->n == q->k)
+		return F_AV;
+	return F_NONE;
+}
+
+static const char *const side_word[2] = { "reference", "target" };
+
+/* No concrete input recorded: "" or a list of empty strings. */
+static int
+no_concrete(const char *c)
+{
+	for (; *c != '\0'; c++)
+		if (strchr("[]\", ", *c) == NULL)
+			return 0;
+	return 1;
+}
+
+struct lefts {
+	const struct tl_opsig **s[2];
+	size_t n[2], cap[2];
+};
+
+static char *
+fmt_note(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	p = tl_malloc((size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+static void
+add_group(struct rows *rs, const struct tl_opsig *s, int k, const char *note)
+{
+	add(rs, k == REF ? s : NULL, k == TGT ? s : NULL, tl_strdup(note));
+	rs->r[rs->n - 1].match = k == REF ? "ref_group" : "target_group";
+}
+
+/* Attention fused on side k and unfused on the other, from fused i. */
+static void
+attention_group(struct rows *rs, struct lefts *l, struct form *fm[2],
+    unsigned char *used[2], int k, size_t i)
+{
+	const struct form *q = &fm[k][i];
+	char *note;
+	size_t j;
+	int o = 1 - k;
+
+	for (j = 0; j < l->n[o]; j++)
+		if (!used[o][j] && attn_role(&fm[o][j], q) == F_QK)
+			break;
+	if (j == l->n[o])
+		return;
+	note = fmt_note("attention of N=%lld S=%lld T=%lld D=%lld (%s): "
+	    "fused on the %s, bmm, softmax and bmm on the %s", (long long)q->b,
+	    (long long)q->m, (long long)q->n, (long long)q->k, q->type,
+	    side_word[k], side_word[o]);
+	for (j = 0; j < l->n[k]; j++)
+		if (!used[k][j] && fm[k][j].role == F_FUSED &&
+		    fm[k][j].b == q->b && fm[k][j].m == q->m &&
+		    fm[k][j].n == q->n && fm[k][j].k == q->k &&
+		    strcmp(fm[k][j].type, q->type) == 0) {
+			used[k][j] = 1;
+			add_group(rs, l->s[k][j], k, note);
+		}
+	for (j = 0; j < l->n[o]; j++)
+		if (!used[o][j] && attn_role(&fm[o][j], q) != F_NONE) {
+			used[o][j] = 1;
+			add_group(rs, l->s[o][j], o, note);
+		}
+	free(note);
+}
+
+/* Match the leftovers as groups; add what remains as one side's only. */
+static void
+group_match(struct rows *rs, struct lefts *l)
+{
+	struct tl_opargs a;
+	struct form *fm[2];
+	unsigned char *used[2];
+	size_t i, j;
+	int k;
+
+	tl_opargs_init(&a);
+	for (k = 0; k < 2; k++) {
+		used[k] = tl_calloc(l->n[k] + 1, 1);
+		fm[k] = tl_calloc(l->n[k] + 1, sizeof(*fm[k]));
+		for (i = 0; i < l->n[k]; i++) {
+			form_of(l->s[k][i], &a, &fm[k][i]);
+			/* The type outlives the next parse. */
+			fm[k][i].type = tl_strdup(fm[k][i].type != NULL ?
+			    fm[k][i].type : "");
+		}
+	}
+	for (i = 0; i < l->n[REF]; i++)
+		for (j = 0; j < l->n[TGT] && !used[REF][i]; j++) {
+			const struct tl_opsig *x = l->s[REF][i], *y =
+			    l->s[TGT][j];
+			int nx = no_concrete(x->f[TL_SIG_CONCRETE]),
+			    ny = no_concrete(y->f[TL_SIG_CONCRETE]);
+
+			if (used[TGT][j] || nx == ny ||
+			    strcmp(x->f[TL_SIG_NAME], y->f[TL_SIG_NAME]) != 0 ||
+			    strcmp(x->f[TL_SIG_DIMS], y->f[TL_SIG_DIMS]) != 0 ||
+			    strcmp(x->f[TL_SIG_TYPES], y->f[TL_SIG_TYPES]) != 0)
+				continue;
+			used[REF][i] = used[TGT][j] = 1;
+			add(rs, x, y, fmt_note("concrete inputs recorded on "
+			    "the %s only%s", side_word[nx ? TGT : REF],
+			    strcmp(x->f[TL_SIG_STRIDES], y->f[TL_SIG_STRIDES]) !=
+			    0 ? "; strides differ" : ""));
+		}
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < l->n[k]; i++)
+			if (!used[k][i] && fm[k][i].role == F_FUSED)
+				attention_group(rs, l, fm, used, k, i);
+	for (i = 0; i < l->n[REF]; i++)
+		for (j = 0; j < l->n[TGT] && !used[REF][i]; j++) {
+			const struct form *x = &fm[REF][i], *y = &fm[TGT][j];
+
+			if (used[TGT][j] || !x->gemm || !y->gemm ||
+			    x->b != y->b || x->m != y->m || x->n != y->n ||
+			    x->k != y->k || strcmp(x->type, y->type) != 0)
+				continue;
+			used[REF][i] = used[TGT][j] = 1;
+			add(rs, l->s[REF][i], l->s[TGT][j], fmt_note("the same "
+			    "product (batch %lld, M=%lld, N=%lld, K=%lld): %s "
+			    "on the reference, %s on the target",
+			    (long long)x->b, (long long)x->m, (long long)x->n,
+			    (long long)x->k, l->s[REF][i]->f[TL_SIG_NAME],
+			    l->s[TGT][j]->f[TL_SIG_NAME]));
+			rs->r[rs->n - 1].match = "product";
+		}
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < l->n[k]; i++) {
+			if (!used[k][i])
+				add(rs, k == REF ? l->s[k][i] : NULL,
+				    k == TGT ? l->s[k][i] : NULL, NULL);
+			free((char *)fm[k][i].type);
+		}
+		free(used[k]);
+		free(fm[k]);
+		free(l->s[k]);
+	}
+	tl_opargs_free(&a);
 }
 
 /*
@@ -241,9 +561,12 @@ match(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
 		const struct tl_opsig **s[2];
 		size_t n[2], cap[2];
 	} *lk = NULL;
+	struct lefts rest;
 	size_t nlk = 0, caplk = 0, i, j;
 	int64_t t;
 	int k, added;
+
+	memset(&rest, 0, sizeof(rest));
 
 	for (k = 0; k < 2; k++)
 		used[k] = tl_calloc(side[k]->n + 1, 1);
@@ -287,15 +610,21 @@ match(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
 				add(rs, l->s[REF][j], l->s[TGT][j],
 				    layout_note(l->s[REF][j]->f[TL_SIG_STRIDES],
 				    l->s[TGT][j]->f[TL_SIG_STRIDES]));
-			else if (j < l->n[REF])
-				add(rs, l->s[REF][j], NULL, NULL);
 			else
-				add(rs, NULL, l->s[TGT][j], NULL);
+				for (k = 0; k < 2; k++)
+					if (j < l->n[k]) {
+						tl_grow(&rest.s[k],
+						    &rest.cap[k], rest.n[k] + 1,
+						    sizeof(*rest.s[k]));
+						rest.s[k][rest.n[k]++] =
+						    l->s[k][j];
+					}
 		}
 		free(l->s[REF]);
 		free(l->s[TGT]);
 	}
 	free(lk);
+	group_match(rs, &rest);
 	free(used[REF]);
 	free(used[TGT]);
 	tl_strmap_free(&loose);
@@ -407,7 +736,7 @@ w_side(struct tl_writer *w, const struct tl_opsig *s, const char *name,
 	if (s == NULL) {
 		int k;
 
-		for (k = 0; k < 8; k++)	/* count .. kernels */
+		for (k = 0; k < 10; k++)	/* count .. perf_error */
 			tl_w_empty(w);
 		return;
 	}
@@ -417,8 +746,10 @@ w_side(struct tl_writer *w, const struct tl_opsig *s, const char *name,
 	w_num(w, e->r.has_tflops_s, e->r.tflops_s);
 	w_num(w, e->r.has_tbs, e->r.tbs);
 	w_num(w, e->has_pct, e->r.pct_roofline);
+	w_num(w, e->beyond != NULL, e->beyond_pct);
 	w_num(w, s->has_pct, s->pct);
 	w_kernels(w, s, b);
+	tl_w_str(w, e->why);
 }
 
 static void
@@ -558,8 +889,8 @@ tl_compare_ops(const struct tl_opsigs *ref, const struct tl_opsigs *tgt,
 		}
 		bound = row_bound(s, &e[side]);
 		obound = row_bound(s, &oe[side]);
-		tl_w_str(w, r->s[REF] == NULL ? "target_only" :
-		    r->s[TGT] == NULL ? "ref_only" : "both");
+		tl_w_str(w, r->match != NULL ? r->match : r->s[REF] == NULL ?
+		    "target_only" : r->s[TGT] == NULL ? "ref_only" : "both");
 		tl_w_str(w, s->f[TL_SIG_NAME]);
 		tl_w_str(w, s->category);
 		tl_w_str(w, s->direction);

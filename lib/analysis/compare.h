@@ -9,7 +9,12 @@
  * Ops match on their signature (lib/analysis/opsig.h) regardless of kernel
  * names, so traces of two vendors match; signatures left over on both
  * sides that differ only in input_strides are paired next, and their
- * rows say so in layout_note.  Each matched row gets both sides' count,
+ * rows say so in layout_note.  What is left is matched as one op in
+ * another form (tl-compare(1)): concrete inputs recorded on one side
+ * only (both), attention fused on one side and bmm, softmax, bmm on the
+ * other (ref_group and target_group rows sharing the group's
+ * layout_note), one matrix product as mm, addmm, linear, matmul, bmm or
+ * baddbmm (product).  Each matched row gets both sides' count,
  * kernel time and roofline efficiency, the exact time difference, the
  * time ratio the two GPUs' figures predict and whether the measured ratio
  * stays within a tolerance of it; a signature of one side only is kept

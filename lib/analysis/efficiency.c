@@ -21,7 +21,9 @@ enum {
 	E_HW, E_ROOF_KIND, E_ROOF, E_BW_ROOF, E_PEAK_TFLOPS, E_PEAK_TBS, E_TFLOPS_S, E_TBS,
 	E_ROOFLINE_US, E_BOUND, E_PCT, E_ASSESS, E_BASE, E_PCT_BASE, E_N
 };
-enum { G_COUNT, G_MEAN, G_STD, G_MIN, G_MAX, G_N };
+enum {
+	G_COUNT, G_MEAN, G_STD, G_MIN, G_MAX, G_ABOVE_N, G_ABOVE_TIME, G_N
+};
 
 /* The ops whose bandwidth is the elementwise baseline. */
 static const char *const simple_ops[] = {
@@ -58,6 +60,8 @@ struct group {
 	double tflops_sum, tbs_sum, pct_sum;
 	long long tflops_n, tbs_n, pct_n;
 	long long beyond_n;	/* rows above their peak roof */
+	int64_t beyond_ns;	/* their kernel time */
+	char *why;		/* the first such row's perf_error, or NULL */
 	long long order;
 };
 
@@ -112,6 +116,7 @@ tl_efficiency_free(struct tl_efficiency *e)
 		for (k = 0; e->groups[i].field[k] != NULL; k++)
 			free(e->groups[i].field[k]);
 		free(e->groups[i].field);
+		free(e->groups[i].why);
 	}
 	free(e->groups);
 	tl_jb_free(&e->sig);
@@ -469,6 +474,9 @@ add_to_group(struct tl_efficiency *e, const struct tl_eff *f, int ti)
 	g->pct += isnan(pct) ? 0 : pct;
 	if (f->beyond != NULL) {	/* no part in the means */
 		g->beyond_n++;
+		g->beyond_ns += t;
+		if (g->why == NULL)
+			g->why = tl_strdup(f->why);
 		return;
 	}
 	if (f->r.has_tflops_s) {
@@ -520,6 +528,12 @@ write_stat(struct tl_writer *w, const struct group *g, int sub)
 		break;
 	case G_MAX:
 		tl_w_us(w, g->max);
+		break;
+	case G_ABOVE_N:
+		tl_w_int(w, g->beyond_n);
+		break;
+	case G_ABOVE_TIME:
+		tl_w_us(w, g->beyond_ns);
 		break;
 	}
 }
@@ -579,6 +593,10 @@ write_groups(struct tl_efficiency *e, struct tl_writer *w, int boundpos)
 			} else if (kind == O_GROUP) {
 				write_stat(w, g, sub);
 				continue;
+			} else if (g->why != NULL &&
+			    is_perf_error(e, kind, sub)) {
+				/* why its rows above peak are left out */
+				tl_w_str(w, g->why);
 			} else if (g->pct_n > 0 && is_perf_error(e, kind, sub)) {
 				/* the first row's verdict is not the group's */
 				char *t = tl_strdup(g->field[fi]);

@@ -63,7 +63,8 @@ enum {
 	C_PEAKF, C_PEAKB, C_ROOF, C_BOUND, C_BASE, C_COUNT, C_KCOUNT, C_PID,
 	C_TID, C_CPUDUR, C_ARCH, C_UNLINKED, C_NUNLINKED, C_ROOFKIND,
 	C_ROOFUSED, C_BWUSED, C_IDLEGAPS, C_NOISE, C_NNOISE, C_FRAMES, C_ITER,
-	C_STEADY, C_STEPS, C_STOTAL, C_SBUSY, C_SCOMP, C_SIDLE, C_ASSESS, C_COLL, C_N
+	C_STEADY, C_STEPS, C_STOTAL, C_SBUSY, C_SCOMP, C_SIDLE, C_ASSESS, C_COLL,
+	C_APCOUNT, C_APTIME, C_N
 };
 static const short colid[C_N] = {
 	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
@@ -85,7 +86,7 @@ static const short colid[C_N] = {
 	TL_COL_TRACE_PYTHON_FRAMES, TL_COL_ITERATION, TL_COL_STEADY,
 	TL_COL_STEADY_STEPS, TL_COL_STEADY_TOTAL_US, TL_COL_STEADY_BUSY_US,
 	TL_COL_STEADY_COMPUTE_US, TL_COL_STEADY_IDLE_US, TL_COL_ASSESSMENT,
-	TL_COL_COLLECTIVE
+	TL_COL_COLLECTIVE, TL_COL_ABOVE_PEAK_COUNT, TL_COL_ABOVE_PEAK_TIME_US
 };
 
 const int64_t tl_fgap_edges[TL_FGAP_BINS - 1] = {
@@ -515,19 +516,22 @@ row_modelled(struct tl_floader *L)
 }
 
 /*
- * The coverage sums of a row: modelled, above its peak roof, other,
+ * The coverage sums of a row: modelled, above its peak roof (peak_cnt
+ * instances, peak_ns of its time, of a group partly above), other,
  * graph launches.
  */
 static void
 cover(struct tl_findings *f, const struct tl_fop *op, int cat,
-    int64_t time_ns, long long cnt)
+    int64_t time_ns, long long cnt, int64_t peak_cnt, int64_t peak_ns)
 {
 	struct tl_fcov *c = &f->cov;
 
 	c->op_ns += time_ns;
-	if (row_modelled(f->load))
-		c->model_ns += time_ns;
-	else if (above_peak(f->load)) {
+	if (row_modelled(f->load)) {	/* peak_*: a group's rows above */
+		c->model_ns += time_ns - peak_ns;
+		c->peak_ns += peak_ns;
+		c->peak_rows += peak_cnt;
+	} else if (above_peak(f->load)) {
 		c->peak_ns += time_ns;
 		c->peak_rows += cnt;
 	}
@@ -586,7 +590,7 @@ load_row(struct tl_floader *L)
 	struct tl_fop *op;
 	struct tl_frow *row;
 	const char *catv = get(L, C_CAT);
-	int64_t idx, time_ns = 0, host = 0, cnt = 1, kc = 0;
+	int64_t idx, time_ns = 0, host = 0, cnt = 1, kc = 0, apn, apt;
 	int cat, added, name, have_host;
 	double pct = 0, v;
 
@@ -669,7 +673,17 @@ load_row(struct tl_floader *L)
 		cat_error(L, cat, tl_col_name(colid[C_KERNELS]),
 		    get(L, C_KERNELS), "is not a list of kernels with "
 		    "times 0 or more");
-	cover(f, op, cat, time_ns, cnt);
+	/*
+	 * A group (tl-efficiency --group) of rows partly above their peak
+	 * roof: those rows' count and time count as above peak, and are
+	 * left out of its efficiency and its point, as the rows of a stream
+	 * not grouped would be.
+	 */
+	if (!f->grouped || above_peak(L) ||
+	    num_i64(L, C_APCOUNT, cat, &apn) <= 0 || apn <= 0 || apn >= cnt ||
+	    num_ns(L, C_APTIME, cat, &apt) <= 0 || apt < 0 || apt > time_ns)
+		apn = apt = 0;
+	cover(f, op, cat, time_ns, cnt, apn, apt);
 	if (!f->grouped) {
 		int64_t it = -1;
 
@@ -688,6 +702,14 @@ load_row(struct tl_floader *L)
 		if (op->peak_why == NULL)
 			op->peak_why = dup_field(L, C_PERR);
 		return;
+	}
+	if (apn > 0) {	/* a group partly above: see above */
+		op->peak_ns += apt;
+		op->peak_count += apn;
+		if (op->peak_why == NULL)
+			op->peak_why = dup_field(L, C_PERR);
+		cnt -= apn;
+		time_ns -= apt;
 	}
 	switch (num(L, C_ROOF, cat, &v)) {
 	case 1:
@@ -1126,13 +1148,20 @@ analyse(struct tl_findings *f, struct tl_json *j)
 			op->fpb = (double)op->flops / (double)op->bytes;
 		if (!op->has_flops || !op->has_bytes)
 			c->missing_model++;
-		if (op->time_ns > 0) {
+		/*
+		 * The rates over the instances within the peak roof: those
+		 * above it ran beyond the physical limit (no result).
+		 */
+		op->tflops_s = op->tbs = NAN;
+		if (op->time_ns - op->peak_ns > 0 &&
+		    op->count - op->peak_count > 0) {
+			double n = (double)(op->count - op->peak_count);
+			double ns = (double)(op->time_ns - op->peak_ns);
+
 			if (op->has_flops)
-				op->tflops_s = (double)op->flops *
-				    (double)op->count / (double)op->time_ns / 1e3;
+				op->tflops_s = (double)op->flops * n / ns / 1e3;
 			if (op->has_bytes)
-				op->tbs = (double)op->bytes *
-				    (double)op->count / (double)op->time_ns / 1e3;
+				op->tbs = (double)op->bytes * n / ns / 1e3;
 		}
 		if (op->time_ns - op->peak_ns <= 0 || op->roofline_us <= 0)
 			op->has_eff = 0;
@@ -1144,7 +1173,7 @@ analyse(struct tl_findings *f, struct tl_json *j)
 			c->roofline_us += op->roofline_us;
 		}
 		if (op->has_base && strcmp(op->bound, "memory") == 0 &&
-		    op->has_bytes && op->time_ns > 0)
+		    !isnan(op->tbs))
 			op->pct_base = op->tbs / op->base_tbs * 100;
 		else
 			op->has_base = 0;

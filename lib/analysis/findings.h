@@ -55,7 +55,11 @@ struct tl_fop {
 	int has_eff;
 	double roofline_us;	/* summed over instances */
 	double eff;		/* roofline_us over kernel time, % */
-	double tflops_s, tbs;	/* over the summed kernel time */
+	/*
+	 * Over the kernel time of the instances within the peak roof; NaN
+	 * without FLOPs (bytes) or without such an instance.
+	 */
+	double tflops_s, tbs;
 	double peak_tflops, peak_tbs;
 	int has_base;
 	double base_tbs, pct_base;	/* elementwise baseline, tbs vs it */

@@ -34,16 +34,16 @@ comm(struct tl_findings *f)
 		}
 }
 
-static int
-is_pageable_h2d(const char *k)
+int
+tl_kern_pageable_h2d(const char *k)
 {
 	return strstr(k, "Pageable") != NULL && (strstr(k, "HtoD") != NULL ||
 	    strstr(k, "Host -> Device") != NULL ||
 	    strstr(k, "Pageable -> Device") != NULL);
 }
 
-static int
-is_copy_kernel(const char *k)
+int
+tl_kern_is_copy(const char *k)
 {
 	return strncmp(k, "Memcpy", 6) == 0 || strncmp(k, "Memset", 6) == 0;
 }
@@ -65,7 +65,7 @@ pageable(struct tl_findings *f)
 	for (r = 0; r < f->nrow; r++)
 		for (i = 0; i < f->row[r].nk; i++) {
 			k = &f->kev[f->row[r].k0 + i];
-			if (!is_copy_kernel(tl_fstr(f, k->name)))
+			if (!tl_kern_is_copy(tl_fstr(f, k->name)))
 				tl_ivals_add(&busy[f->row[r].tr], k->ts,
 				    k->ts + k->dur);
 		}
@@ -78,7 +78,7 @@ pageable(struct tl_findings *f)
 				continue;
 			for (i = 0, hit = 0; i < f->row[r].nk; i++) {
 				k = &f->kev[f->row[r].k0 + i];
-				if (!is_pageable_h2d(tl_fstr(f, k->name)))
+				if (!tl_kern_pageable_h2d(tl_fstr(f, k->name)))
 					continue;
 				if (pi < 0) {
 					pi = tl_patgroup_get(&g, "", "");

@@ -30,5 +30,9 @@
 #include "analysis/findings.h"
 
 void tl_schedule_find(struct tl_findings *f);
+/* A copy or fill the runtime records (Memcpy ..., Memset ...). */
+int tl_kern_is_copy(const char *k);
+/* A host-to-device copy from pageable memory, by its recorded name. */
+int tl_kern_pageable_h2d(const char *k);
 
 #endif

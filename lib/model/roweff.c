@@ -41,10 +41,7 @@ check_peak(const struct tl_roweff *e, const struct tl_roof_in *ri,
     const char *spec, const char *err, struct tl_eff *f)
 {
 	struct tl_roof_in pk = *ri;
-	const char *cause;
 	double roof;
-	size_t own = tl_perf_error_own(err);
-	int n = 0;
 
 	f->beyond = NULL;
 	f->beyond_pct = 0;
@@ -60,10 +57,21 @@ check_peak(const struct tl_roweff *e, const struct tl_roof_in *ri,
 		return;
 	f->has_pct = 0;
 	roof = f->beyond[0] == 'c' ? pk.peak_tflops : pk.peak_tbs;
-	if (ri->time_us < CLOCK_US)
+	tl_peak_why(f->why, sizeof(f->why), err, tl_perf_error_own(err),
+	    f->beyond, f->beyond_pct, roof, ri->time_us);
+}
+
+void
+tl_peak_why(char *buf, size_t size, const char *own, size_t own_len,
+    const char *beyond, double pct, double roof, double time_us)
+{
+	const char *cause;
+	int n = 0;
+
+	if (time_us < CLOCK_US)
 		cause = "the trace's clock (a kernel time this short is near "
 		    "the profiler's resolution)";
-	else if (f->beyond[0] == 'c')
+	else if (beyond[0] == 'c')
 		cause = "a model assumption or an argument the trace does not "
 		    "record (the model counts FLOPs the kernels did not run), "
 		    "else the trace's clock";
@@ -72,14 +80,14 @@ check_peak(const struct tl_roweff *e, const struct tl_roof_in *ri,
 		    "kernels did not read from memory: data reused from "
 		    "cache, or weights, experts or pages not all read), else "
 		    "the trace's clock";
-	if (own > 0)
-		n = snprintf(f->why, sizeof(f->why), "%.*s; ", (int)own, err);
-	if (n < 0 || (size_t)n >= sizeof(f->why))
+	if (own_len > 0)
+		n = snprintf(buf, size, "%.*s; ", (int)own_len, own);
+	if (n < 0 || (size_t)n >= size)
 		n = 0;
-	snprintf(f->why + n, sizeof(f->why) - (size_t)n, "%s%.0f %% of the "
+	snprintf(buf + n, size - (size_t)n, "%s%.0f %% of the "
 	    "peak %s roof (%g %s) in %g us is beyond the physical limit; "
-	    "likely cause: %s", TL_PERF_ERROR_PEAK, f->beyond_pct, f->beyond,
-	    roof, f->beyond[0] == 'c' ? "TFLOPS" : "TB/s", ri->time_us, cause);
+	    "likely cause: %s", TL_PERF_ERROR_PEAK, pct, beyond,
+	    roof, beyond[0] == 'c' ? "TFLOPS" : "TB/s", time_us, cause);
 }
 
 size_t

@@ -73,6 +73,15 @@ void tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
  */
 #define TL_PERF_ERROR_PEAK "above peak: "
 size_t tl_perf_error_own(const char *s);
+/*
+ * Write into buf the perf_error of a row above its peak roof: own_len
+ * bytes of own (the model's own text, none when 0) and "; ", then
+ * TL_PERF_ERROR_PEAK, pct % of the peak beyond roof (in TFLOPS or TB/s)
+ * in time_us, and the likely cause: the trace's clock for a kernel time
+ * under 5 us, else the model's assumption on FLOPs or bytes.
+ */
+void tl_peak_why(char *buf, size_t size, const char *own, size_t own_len,
+    const char *beyond, double pct, double roof, double time_us);
 /* The assessment of a row: TL_ASSESS_ABOVE_PEAK, tl_assessment's or "". */
 const char *tl_roweff_assessment(const struct tl_eff *f, const double thr[3]);
 

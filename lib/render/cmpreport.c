@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "model/roofline.h"
 #include "render/advice.h"
 #include "render/chartlist.h"
 #include "render/cmpreport.h"
@@ -14,6 +15,7 @@ enum { REF, TGT };
 
 #define FAIR_RECS 8	/* recommendations in the fair report */
 #define QUESTIONS 5	/* ops per kind of open question */
+#define FAIR_PEAK 20	/* rows above the peak roof listed in the fair report */
 
 static const char *const tl_label[TL_TLC_N] = {
 	"Total GPU timeline", "Busy", "Computation", "Exposed communication",
@@ -50,6 +52,14 @@ static const char *
 count_text(const struct tl_cside *s)
 {
 	return s->has ? tl_md_exact((double)s->count) : "n/a";
+}
+
+/* A side's % of roofline: "above peak" when beyond the limit, or n/a. */
+static const char *
+roof_text(const struct tl_cside *s, int d)
+{
+	return !isnan(s->above_peak_pct) ? "above peak" :
+	    num(s->pct_roofline, d);
 }
 
 static const char *
@@ -480,6 +490,49 @@ ops_table(FILE *fp, const struct tl_cmpfind *c, int max)
 		    "target, are in the rough report.\n\n", more);
 }
 
+/* What a group's judgement says, in words. */
+static const char *
+group_verdict(const struct tl_cgap *g)
+{
+	if (g->covered)
+		return "the target's unfused attention: a pattern names it";
+	if (g->ref_slower)
+		return "the reference takes longer: it may be inefficient "
+		    "there; nothing for the target to adopt";
+	if (g->save_ns > 0)
+		return g->fused_side == REF ? "the target runs unfused what "
+		    "the reference runs fused: a recommendation" :
+		    "the target's fused kernel takes longer than the "
+		    "reference's unfused ops: a recommendation";
+	return "the same time on both sides";
+}
+
+/* The groups of ops matched as one, each side's ops summed. */
+static void
+groups_table(FILE *fp, const struct tl_cmpfind *c)
+{
+	int i;
+
+	if (c->ngroup == 0)
+		return;
+	fputs("Matched as groups (the ops of one side that do the work of "
+	    "the other side's ops):\n\n| Group | Reference ops | Reference "
+	    "(ms) | Target ops | Target (ms) | Judgement |\n"
+	    "|---|---|---|---|---|---|\n", fp);
+	for (i = 0; i < c->ngap; i++) {
+		const struct tl_cgap *g = &c->gap[i];
+
+		if (g->kind != TL_CG_GROUP)
+			continue;
+		fputs("| ", fp);
+		tl_md_text(fp, c->row[g->row].layout_note, 200);
+		fprintf(fp, " | %d | %s | %d | %s | %s |\n", g->nrows[REF],
+		    tl_md_ms(g->ns[REF]), g->nrows[TGT], tl_md_ms(g->ns[TGT]),
+		    group_verdict(g));
+	}
+	fputc('\n', fp);
+}
+
 static void
 one_sided(FILE *fp, const struct tl_cmpfind *c)
 {
@@ -489,7 +542,7 @@ one_sided(FILE *fp, const struct tl_cmpfind *c)
 		const struct tl_crow *w = &c->row[i];
 		int k = w->match == TL_CM_REF_ONLY ? REF : TGT;
 
-		if (w->match == TL_CM_BOTH)
+		if (w->match == TL_CM_BOTH || w->form == TL_CF_GROUP)
 			continue;
 		if (n++ == 0)
 			fputs("| Side | Operation | Dtypes | Instances | "
@@ -505,6 +558,7 @@ one_sided(FILE *fp, const struct tl_cmpfind *c)
 	if (n == 0)
 		fputs("None: every op matched.\n", fp);
 	fputc('\n', fp);
+	groups_table(fp, c);
 }
 
 static void
@@ -515,7 +569,7 @@ layouts(FILE *fp, const struct tl_cmpfind *c)
 	for (i = 0; i < c->nrow; i++) {
 		const struct tl_crow *w = &c->row[i];
 
-		if (w->match != TL_CM_BOTH || w->layout_note[0] == '\0')
+		if (!w->layout)
 			continue;
 		if (n++ == 0)
 			fputs("| Operation | Reference strides | Target "
@@ -582,9 +636,10 @@ measures(FILE *fp, const struct tl_crow *w)
 	if (!isnan(r->tbs) || !isnan(t->tbs))
 		fprintf(fp, "| Achieved TB/s | %s | %s | | |\n",
 		    num(r->tbs, 3), num(t->tbs, 3));
-	if (!isnan(r->pct_roofline) || !isnan(t->pct_roofline))
+	if (!isnan(r->pct_roofline) || !isnan(t->pct_roofline) ||
+	    !isnan(r->above_peak_pct) || !isnan(t->above_peak_pct))
 		fprintf(fp, "| %% of roofline | %s | %s | | |\n",
-		    num(r->pct_roofline, 1), num(t->pct_roofline, 1));
+		    roof_text(r, 1), roof_text(t, 1));
 	fprintf(fp, "| %% of its op kernel time | %s | %s | | |\n",
 	    num(r->pct_gpu, 2), num(t->pct_gpu, 2));
 	if (w->other_exp != TL_CE_NA && w->other_exp != w->exp)
@@ -631,6 +686,12 @@ rec_title(FILE *fp, const struct tl_crow *w)
 	tl_md_op(fp, w->name, w->dims);
 	if (w->match == TL_CM_TARGET_ONLY)
 		fputs(": runs on the target only", fp);
+	else if (w->copy)
+		fputs(w->pageable[TGT] && !w->pageable[REF] ? ": the target "
+		    "copies from pageable host memory, the reference from "
+		    "pinned" : ": a slower copy on the target", fp);
+	else if (w->fallback == TGT)
+		fputs(": a fallback kernel on the target", fp);
 	else if (w->exp == TL_CE_KERNEL)
 		fprintf(fp, ": likely kernel problem (%s× the predicted time)",
 		    tl_md_num(w->actual / w->expected, 1));
@@ -656,6 +717,45 @@ rec_target_only(FILE *fp, const struct tl_crow *w)
 	    tl_md_ms(t->time_ns), tl_md_num(w->score, 2));
 }
 
+/* Issue, Action and Impact of a copy the target takes longer over. */
+static void
+rec_copy(FILE *fp, const struct tl_crow *w)
+{
+	const struct tl_cside *r = &w->s[REF], *t = &w->s[TGT];
+	int pageable = w->pageable[TGT] && !w->pageable[REF];
+
+	fprintf(fp, "**Issue**: the target's copies take %s ms against %s ms "
+	    "on the reference (%s %%). ", tl_md_ms(t->time_ns),
+	    tl_md_ms(r->time_ns), dpct(w->delta_pct));
+	if (t->nkern > 0 && r->nkern > 0) {
+		fputs("The target's trace records ", fp);
+		tl_md_code(fp, t->kern[0].name, 120);
+		fputs(", the reference's ", fp);
+		tl_md_code(fp, r->kern[0].name, 120);
+		fputs(". ", fp);
+	}
+	if (pageable)
+		fputs("A copy from pageable memory goes through a staging "
+		    "buffer at a fraction of the link's speed and cannot "
+		    "overlap computation. ", fp);
+	fputs("This is a difference of copies over the host link, not of a "
+	    "kernel: the GPUs' memory roofs say nothing about it.\n\n", fp);
+	fputs("**Action**: ", fp);
+	if (pageable)
+		fputs("Pin the host memory the target copies from "
+		    "(`pin_memory=True` in the `DataLoader`, "
+		    "`tensor.pin_memory()`) and copy with `non_blocking=True`, "
+		    "as the reference does.", fp);
+	else
+		fputs("Compare the two hosts' links (PCIe or NVLink generation "
+		    "and width, the NUMA node the process runs on) and whether "
+		    "the copies overlap computation on each side.", fp);
+	fprintf(fp, "\n\n**Impact**: up to %s ms, %s %% of the target's op "
+	    "kernel time, if the target copied as fast as the reference.\n\n",
+	    tl_md_ms((int64_t)(w->unexplained_us * 1e3 + 0.5)),
+	    tl_md_num(w->score, 2));
+}
+
 /* Issue (the gap), Action and Impact of a matched op. */
 static void
 rec_matched(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
@@ -672,8 +772,24 @@ rec_matched(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 	    w->exp == TL_CE_KERNEL ? "more than twice the predicted time, "
 	    "which points at the kernel rather than the hardware" :
 	    "unexpected");
+	if (w->form == TL_CF_PRODUCT) {
+		fputs("Matched as ", fp);
+		tl_md_text(fp, w->layout_note, 200);
+		fputs(".\n\n", fp);
+	}
+	if (w->fallback == TGT) {
+		fputs("The target runs the fallback kernel ", fp);
+		tl_md_code(fp, t->kern[0].name, 160);
+		fputs(" where the reference runs ", fp);
+		tl_md_code(fp, r->kern[0].name, 160);
+		fputs(": a kernel difference, not the hardware.\n\n", fp);
+	}
 	fputs("**Action**: ", fp);
-	if (w->exp == TL_CE_KERNEL)
+	if (w->fallback == TGT)
+		fputs("Find out why the library falls back on the target (the "
+		    "shape, alignment, dtype or library version) and make it "
+		    "select a tuned kernel, as the reference does. ", fp);
+	else if (w->exp == TL_CE_KERNEL)
 		fputs("Check the kernel the target selects for this shape and "
 		    "its configuration. ", fp);
 	fputs(tl_advice_kernel_cat(w->cat), fp);
@@ -713,6 +829,12 @@ gap_title(FILE *fp, const struct tl_cmpfind *c, const struct tl_cgap *g)
 	if (g->kind == TL_CG_TIMELINE) {
 		fprintf(fp, "More %s on the target than on the reference",
 		    tlc_what(g->tlc));
+		return;
+	}
+	if (g->kind == TL_CG_GROUP) {
+		fputs(g->fused_side == REF ? "Unfused attention on the target "
+		    "(the reference runs it fused)" : "Fused attention slower "
+		    "on the target than the reference's unfused ops", fp);
 		return;
 	}
 	tl_pat_title(fp, c->side[TGT], p);
@@ -819,6 +941,29 @@ gap_pattern(FILE *fp, const struct tl_cmpfind *c, const struct tl_cgap *g)
 	tl_pat_action(fp, t, p);
 }
 
+/* Issue and Action of a group the target takes longer over. */
+static void
+gap_group(FILE *fp, const struct tl_cmpfind *c, const struct tl_cgap *g)
+{
+	fputs("**Issue**: ", fp);
+	tl_md_text(fp, c->row[g->row].layout_note, 200);
+	fprintf(fp, ". The target's ops (%d signatures) take %s ms, the "
+	    "reference's (%d) %s ms.", g->nrows[TGT], tl_md_ms(g->ns[TGT]),
+	    g->nrows[REF], tl_md_ms(g->ns[REF]));
+	fputs("\n\n**Action**: ", fp);
+	if (g->fused_side == REF)
+		fputs("Run attention fused on the target, as the reference "
+		    "does: `torch.nn.functional.scaled_dot_product_attention` "
+		    "(its flash or memory-efficient backend) in place of "
+		    "matmul, softmax and matmul.", fp);
+	else
+		fputs("Check which fused attention backend and kernel the "
+		    "target selects for this shape (head dimension, dtype, "
+		    "mask) and whether another backend takes less time there; "
+		    "the reference's unfused ops show the time it can reach.",
+		    fp);
+}
+
 /* One gap as a recommendation. */
 static void
 gap_recommendation(FILE *fp, const struct tl_cmpfind *c,
@@ -831,6 +976,8 @@ gap_recommendation(FILE *fp, const struct tl_cmpfind *c,
 	fputs("\n\n", fp);
 	if (g->kind == TL_CG_TIMELINE)
 		gap_timeline(fp, c, g);
+	else if (g->kind == TL_CG_GROUP)
+		gap_group(fp, c, g);
 	else
 		gap_pattern(fp, c, g);
 	fprintf(fp, "\n\n**Impact**: %s%s ms, %s %% of the target's op kernel "
@@ -841,6 +988,9 @@ gap_recommendation(FILE *fp, const struct tl_cmpfind *c,
 		    (double)g->save_ns, (double)c->tl_ns[TGT][0]), 2));
 	if (g->kind == TL_CG_TIMELINE)
 		fputs(", if the target's GPU waited no longer than the "
+		    "reference's.", fp);
+	else if (g->kind == TL_CG_GROUP)
+		fputs(": the target's time in the group beyond the "
 		    "reference's.", fp);
 	else if (g->pat[REF] >= 0)
 		fputs(": what the change recovers on the target minus what it "
@@ -955,6 +1105,8 @@ recommendation(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 	fputs("\n\n", fp);
 	if (w->match == TL_CM_TARGET_ONLY)
 		rec_target_only(fp, w);
+	else if (w->copy)
+		rec_copy(fp, w);
 	else
 		rec_matched(fp, c, w);
 	anchor_id(id, sizeof(id), c, w);
@@ -980,7 +1132,7 @@ gap_findings(FILE *fp, const struct tl_cmpfind *c, int *n)
 				    tlc_what(g->tlc),
 				    tl_md_num(utilisation(c, TGT), 1),
 				    tl_md_num(utilisation(c, REF), 1), i + 1);
-			} else {
+			} else if (g->kind == TL_CG_PATTERN) {
 				nt++;
 				if (top == NULL)
 					top = &c->item[i];
@@ -1011,6 +1163,34 @@ gap_findings(FILE *fp, const struct tl_cmpfind *c, int *n)
 		    " runs" : "s run", tl_md_ms(c->fast_ns));
 }
 
+/* Matched ops whose kernels differ: the first, a fallback first. */
+static void
+kernel_differences(FILE *fp, const struct tl_cmpfind *c, int *n)
+{
+	const struct tl_crow *w;
+
+	if (c->kdiff_row < 0)
+		return;
+	w = &c->row[c->kdiff_row];
+	if (!c->same_hw && w->fallback < 0)
+		return;
+	fprintf(fp, "%d. %d matched op%s run%s other kernels on the two "
+	    "sides: ", ++*n, c->nkdiff, c->nkdiff == 1 ? "" : "s",
+	    c->nkdiff == 1 ? "s" : "");
+	tl_md_op(fp, w->name, w->dims);
+	fputs(" runs ", fp);
+	tl_md_code(fp, w->s[REF].nkern > 0 ? w->s[REF].kern[0].name : "",
+	    120);
+	fputs(" on the reference and ", fp);
+	tl_md_code(fp, w->s[TGT].nkern > 0 ? w->s[TGT].kern[0].name : "",
+	    120);
+	fputs(" on the target", fp);
+	if (w->fallback >= 0)
+		fprintf(fp, ", a fallback kernel on the %s", w->fallback == REF ?
+		    "reference" : "target");
+	fputs(".\n", fp);
+}
+
 /* The executive summary's paragraph and key findings. */
 static void
 key_findings(FILE *fp, const struct tl_cmpfind *c)
@@ -1026,8 +1206,8 @@ key_findings(FILE *fp, const struct tl_cmpfind *c)
 		return;
 	}
 	if (c->identical) {
-		fputs("1. The two inputs are the same op for op: every Δ is 0, "
-		    "so there are no findings.\n\n", fp);
+		fputs("1. The two inputs are the same op for op, with the same "
+		    "kernels: every Δ is 0, so there are no findings.\n\n", fp);
 		return;
 	}
 	if (c->has_tl[REF][TL_TLC_TOTAL] && c->has_tl[TGT][TL_TLC_TOTAL])
@@ -1038,10 +1218,26 @@ key_findings(FILE *fp, const struct tl_cmpfind *c)
 		    dpct(tl_dpct(c, TL_TLC_TOTAL)),
 		    dpct(tl_dpct(c, TL_TLC_COMPUTE)),
 		    dpct(tl_dpct(c, TL_TLC_IDLE)));
-	fprintf(fp, "%d. Matched ops: %d (%d of them with other strides); "
-	    "on the reference only: %d; on the target only: %d.\n", ++n,
-	    c->nmatch[TL_CM_BOTH], c->nlayout, c->nmatch[TL_CM_REF_ONLY],
-	    c->nmatch[TL_CM_TARGET_ONLY]);
+	fprintf(fp, "%d. Matched ops: %d (%d of them with other strides",
+	    ++n, c->nmatch[TL_CM_BOTH], c->nlayout);
+	if (c->nproduct > 0)
+		fprintf(fp, ", %d as another op form of the same matrix "
+		    "product", c->nproduct);
+	fprintf(fp, "); on the reference only: %d; on the target only: %d",
+	    c->nmatch[TL_CM_REF_ONLY], c->nmatch[TL_CM_TARGET_ONLY]);
+	if (c->ngroup > 0)
+		fprintf(fp, "; matched as groups (fused against unfused "
+		    "attention): %d group%s of %d op signatures", c->ngroup,
+		    c->ngroup == 1 ? "" : "s", c->ngrouprow);
+	fputs(".\n", fp);
+	kernel_differences(fp, c, &n);
+	if (c->nref_slower > 0)
+		fprintf(fp, "%d. The reference takes %s ms longer than the "
+		    "target in %d group%s matched as one (unfused against "
+		    "fused attention): the reference may be inefficient there; "
+		    "nothing for the target to adopt.\n", ++n,
+		    tl_md_ms(c->ref_slower_ns), c->nref_slower,
+		    c->nref_slower == 1 ? "" : "s");
 	fprintf(fp, "%d. Against the time ratio the two GPUs' %s roofs "
 	    "predict (within %s %%): %d matched ops within it, %d above it "
 	    "(%d of them above twice the prediction: likely kernel problems), "
@@ -1137,8 +1333,63 @@ method(FILE *fp, const struct tl_cmpfind *c)
 	    tl_md_exact(c->rules.high_pct), tl_md_exact(c->rules.medium_pct));
 }
 
+/*
+ * The coverage of the comparison: the rows of either side that ran faster
+ * than their FLOPs or bytes take at that GPU's peak roof (tl-compare's
+ * above_peak_pct), each with its side, % of the peak roof and cause; at
+ * most max (a listing limit), the count of the rest after them.
+ */
 static void
-appendix(FILE *fp, const struct tl_cmpfind *c, const struct tl_report_opts *o)
+coverage(FILE *fp, const struct tl_cmpfind *c, int max)
+{
+	int i, k, n = 0;
+
+	fputs("### Coverage\n\n", fp);
+	if (c->nabove[REF] + c->nabove[TGT] == 0) {
+		fprintf(fp, "**Above the peak roof:** none: no op of either "
+		    "side took less time than its FLOPs or bytes take at its "
+		    "GPU's peak roof (by more than %s %%).\n\n",
+		    tl_md_exact(TL_PEAK_TOL_PCT));
+		return;
+	}
+	fprintf(fp, "**Above the peak roof:** %d op%s of the reference "
+	    "(%s ms) and %d of the target (%s ms) took less time than their "
+	    "FLOPs or bytes take at the GPU's peak roof (by more than %s %%). "
+	    "No kernel goes beyond the physical limit, so their efficiency is "
+	    "no result and is left empty; their time still counts in the "
+	    "timelines, the categories and the ratios.\n\n"
+	    "| Operation | Side | %% of the peak roof | Time (ms) | Cause |\n"
+	    "|---|---|---|---|---|\n", c->nabove[REF],
+	    c->nabove[REF] == 1 ? "" : "s", tl_md_ms(c->above_ns[REF]),
+	    c->nabove[TGT], tl_md_ms(c->above_ns[TGT]),
+	    tl_md_exact(TL_PEAK_TOL_PCT));
+	for (i = 0; i < c->nrow; i++)
+		for (k = 0; k < 2; k++) {
+			const struct tl_cside *s = &c->row[i].s[k];
+
+			if (!s->has || isnan(s->above_peak_pct))
+				continue;
+			if (n++ == max)
+				continue;
+			fputs("| ", fp);
+			tl_md_op(fp, c->row[i].name, c->row[i].dims);
+			fprintf(fp, " | %s | %s | %s | ", k == REF ?
+			    "reference" : "target",
+			    tl_md_num(s->above_peak_pct, 0),
+			    tl_md_ms(s->time_ns));
+			tl_md_code(fp, s->perf_error, 400);
+			fputs(" |\n", fp);
+		}
+	if (n > max)	/* not a verdict: a listing limit */
+		fprintf(fp, "\n%d more in the rough report (and in the "
+		    "stream's `ref_above_peak_pct`, `target_above_peak_pct`).\n",
+		    n - max);
+	fputc('\n', fp);
+}
+
+static void
+appendix(FILE *fp, const struct tl_cmpfind *c, const struct tl_report_opts *o,
+    int max)
 {
 	fputs("## Appendix\n\n### Hardware used for the expectations\n\n- "
 	    "The reference", fp);
@@ -1151,6 +1402,7 @@ appendix(FILE *fp, const struct tl_cmpfind *c, const struct tl_report_opts *o)
 	expectations(fp, c);
 	fprintf(fp, "### Verdicts under the other roof kind\n\n");
 	other_verdicts(fp, c);
+	coverage(fp, c, max);
 	method(fp, c);
 	charts(fp, o);
 }
@@ -1219,7 +1471,7 @@ tl_cmpreport_fair(FILE *fp, const struct tl_cmpfind *c,
 	fputs("### Layout differences\n\n", fp);
 	layouts(fp, c);
 	fputs("---\n\n", fp);
-	appendix(fp, c, o);
+	appendix(fp, c, o, FAIR_PEAK);
 }
 
 /* The signature and perf model of a row (rough report). */
@@ -1269,8 +1521,8 @@ raw_table(FILE *fp, const struct tl_cside *r, const struct tl_cside *t)
 	    num(r->tflops_s, 3), num(t->tflops_s, 3), num(r->tbs, 4),
 	    num(t->tbs, 4));
 	fprintf(fp, "| %% of roofline | %s | %s |\n| %% of its op kernel "
-	    "time | %s | %s |\n", num(r->pct_roofline, 2),
-	    num(t->pct_roofline, 2), num(r->pct_gpu, 3), num(t->pct_gpu, 3));
+	    "time | %s | %s |\n", roof_text(r, 2),
+	    roof_text(t, 2), num(r->pct_gpu, 3), num(t->pct_gpu, 3));
 	fprintf(fp, "| Compute roof (TFLOPS/s) | %s %s | %s %s |\n",
 	    exact(r->peak_tflops), kind(r->roof), exact(t->peak_tflops),
 	    kind(t->roof));
@@ -1342,7 +1594,11 @@ raw_op(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 	raw_table(fp, &w->s[REF], &w->s[TGT]);
 	if (w->match == TL_CM_BOTH)
 		raw_calc(fp, c, w);
-	else if (w->candidate) {
+	else if (w->form == TL_CF_GROUP) {
+		fputs("- In a group matched with the other side's ops: ", fp);
+		tl_md_text(fp, w->layout_note, 200);
+		fputc('\n', fp);
+	} else if (w->candidate) {
 		fputs("- On the target only: all its time is unexplained", fp);
 		rank_note(fp, c, w);
 		fputc('\n', fp);
@@ -1373,7 +1629,8 @@ ranking(FILE *fp, const struct tl_cmpfind *c)
 			fprintf(fp, "| %d | ", i + 1);
 			gap_title(fp, c, g);
 			fprintf(fp, " | %s | %s | %s | %s | %s | %s |\n",
-			    g->kind == TL_CG_TIMELINE ? "timeline" : "pattern",
+			    g->kind == TL_CG_TIMELINE ? "timeline" :
+			    g->kind == TL_CG_GROUP ? "group" : "pattern",
 			    tl_md_ms(g->ns[TGT]), tl_md_ms(g->save_ns),
 			    tl_md_num(pct((double)g->ns[TGT],
 			    c->op_total_us * 1e3), 3), tl_md_num(g->score, 3),
@@ -1507,5 +1764,5 @@ tl_cmpreport_rough(FILE *fp, const struct tl_cmpfind *c,
 	fputs("### Where the reference may be inefficient\n\n", fp);
 	fast_table(fp, c, c->nrow);
 	questions(fp, c);
-	appendix(fp, c, o);
+	appendix(fp, c, o, c->nrow * 2);
 }

@@ -850,11 +850,11 @@ ops_csv(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 			tl_w_double(&w, op->fpb);
 		else
 			tl_w_empty(&w);
-		if (op->has_flops && op->time_ns > 0)
+		if (!isnan(op->tflops_s))
 			tl_w_double(&w, op->tflops_s);
 		else
 			tl_w_empty(&w);
-		if (op->has_bytes && op->time_ns > 0)
+		if (!isnan(op->tbs))
 			tl_w_double(&w, op->tbs);
 		else
 			tl_w_empty(&w);
@@ -1004,8 +1004,6 @@ w_num(struct tl_writer *w, double v)
 static void
 compare_csv(struct tl_outset *s, const char *p, const struct tl_cmpfind *c)
 {
-	static const char *const match[] = { "both", "ref_only",
-	    "target_only" };
 	struct tl_writer w;
 	FILE *fp = tl_outset_open(s, p, 0666);
 	int i, k;
@@ -1022,7 +1020,7 @@ compare_csv(struct tl_outset *s, const char *p, const struct tl_cmpfind *c)
 			tl_w_empty(&w);
 			tl_w_empty(&w);
 		}
-		tl_w_str(&w, match[r->match]);
+		tl_w_str(&w, tl_crow_match_value(r));
 		tl_w_str(&w, r->name);
 		tl_w_str(&w, r->category);
 		tl_w_str(&w, r->direction);

@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,8 +229,17 @@ op_facts(FILE *fp, const struct tl_fop *op)
 		if (op->has_bytes)
 			fprintf(fp, "%lld bytes per instance; ",
 			    (long long)op->bytes);
-		fprintf(fp, "achieved %s TFLOPS/s, %s TB/s\n",
-		    tl_md_num(op->tflops_s, 2), tl_md_num(op->tbs, 3));
+		if (isnan(op->tflops_s) && isnan(op->tbs))
+			fputs("achieved rate not quantified (no instance "
+			    "within the peak roof)\n", fp);
+		else if (isnan(op->tbs))
+			fprintf(fp, "achieved %s TFLOPS/s\n",
+			    tl_md_num(op->tflops_s, 2));
+		else if (isnan(op->tflops_s))
+			fprintf(fp, "achieved %s TB/s\n", tl_md_num(op->tbs, 3));
+		else
+			fprintf(fp, "achieved %s TFLOPS/s, %s TB/s\n",
+			    tl_md_num(op->tflops_s, 2), tl_md_num(op->tbs, 3));
 	}
 	if (op->params[0] != '\0') {
 		fputs("- **Model parameters:** ", fp);

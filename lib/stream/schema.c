@@ -143,6 +143,9 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	    { "kernel_time_min_us", TL_CT_US, "µs", 1 },
 	[TL_COL_KERNEL_TIME_MAX_US] =
 	    { "kernel_time_max_us", TL_CT_US, "µs", 1 },
+	[TL_COL_ABOVE_PEAK_COUNT] = { "above_peak_count", TL_CT_INT, "", 1 },
+	[TL_COL_ABOVE_PEAK_TIME_US] =
+	    { "above_peak_time_us", TL_CT_US, "µs", 1 },
 	[TL_COL_MODEL] = { "model", TL_CT_TEXT, "", 0 },
 	[TL_COL_BWD_MODEL] = { "bwd_model", TL_CT_TEXT, "", 0 },
 	[TL_COL_EXTRA_MODEL] = { "extra_model", TL_CT_TEXT, "", 0 },
@@ -199,6 +202,13 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_REF_PCT_ROOFLINE] = { "ref_pct_roofline", TL_CT_REAL, "%", 1 },
 	[TL_COL_TARGET_PCT_ROOFLINE] =
 	    { "target_pct_roofline", TL_CT_REAL, "%", 1 },
+	[TL_COL_REF_ABOVE_PEAK_PCT] =
+	    { "ref_above_peak_pct", TL_CT_REAL, "%", 1 },
+	[TL_COL_TARGET_ABOVE_PEAK_PCT] =
+	    { "target_above_peak_pct", TL_CT_REAL, "%", 1 },
+	[TL_COL_REF_PERF_ERROR] = { "ref_perf_error", TL_CT_TEXT, "", 0 },
+	[TL_COL_TARGET_PERF_ERROR] =
+	    { "target_perf_error", TL_CT_TEXT, "", 0 },
 	[TL_COL_REF_PCT_GPU_TIME] = { "ref_pct_gpu_time", TL_CT_REAL, "%", 1 },
 	[TL_COL_TARGET_PCT_GPU_TIME] =
 	    { "target_pct_gpu_time", TL_CT_REAL, "%", 1 },
@@ -296,7 +306,8 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	TL_COL_##s##_PEAK_TBS, TL_COL_##s##_COUNT, \
 	TL_COL_##s##_KERNEL_TIME_US, TL_COL_##s##_KERNEL_TIME_MEAN_US, \
 	TL_COL_##s##_TFLOPS_S, TL_COL_##s##_TBS, TL_COL_##s##_PCT_ROOFLINE, \
-	TL_COL_##s##_PCT_GPU_TIME, TL_COL_##s##_KERNELS
+	TL_COL_##s##_ABOVE_PEAK_PCT, TL_COL_##s##_PCT_GPU_TIME, \
+	TL_COL_##s##_KERNELS, TL_COL_##s##_PERF_ERROR
 #define SIDE_TIMELINE(s) \
 	TL_COL_##s##_TRACE_TOTAL_US, TL_COL_##s##_TRACE_BUSY_US, \
 	TL_COL_##s##_TRACE_COMPUTE_US, TL_COL_##s##_TRACE_EXPOSED_COMM_US, \
@@ -341,7 +352,8 @@ static const short eff[] = {
 };
 static const short group[] = {
 	TL_COL_COUNT, TL_COL_KERNEL_TIME_MEAN_US, TL_COL_KERNEL_TIME_STD_US,
-	TL_COL_KERNEL_TIME_MIN_US, TL_COL_KERNEL_TIME_MAX_US
+	TL_COL_KERNEL_TIME_MIN_US, TL_COL_KERNEL_TIME_MAX_US,
+	TL_COL_ABOVE_PEAK_COUNT, TL_COL_ABOVE_PEAK_TIME_US
 };
 static const short group_changes[] = {
 	TL_COL_KERNEL_TIME_US, TL_COL_KERNEL_COUNT, TL_COL_PCT_GPU_TIME,

@@ -2,20 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/jlex.h"
 #include "common/pool.h"
 #include "common/util.h"
 #include "trace/input.h"
 #include "trace/jsonscan.h"
 
 #define READSZ (1u << 18)
-
-/* Byte classes outside strings. */
-enum { C_OTHER, C_QUOTE, C_OPEN, C_CLOSE, C_NUL };
-
-static const unsigned char cls[256] = {
-	[0] = C_NUL, ['"'] = C_QUOTE, ['{'] = C_OPEN, ['['] = C_OPEN,
-	['}'] = C_CLOSE, [']'] = C_CLOSE
-};
 
 struct par;
 
@@ -112,76 +105,6 @@ peek(struct scanner *s, size_t *keep)
 		if (r == 0)
 			return -1;
 	}
-}
-
-/*
- * The one state machine that finds where a JSON value ends: strings (a
- * quote ends one unless an odd number of backslashes comes before it),
- * and brackets, balanced.  It goes on over d[*pos..len) (d[len] is NUL)
- * from state sp: 0 with *pos one past the value's end, 1 when the bytes
- * end first (the state kept, to go on over more of them), -1 at the byte
- * *pos that cannot be one ('}' or ']' unbalanced: sp->depth < 0; a NUL).
- * Strings are not otherwise checked here: the event reader does that.
- */
-int
-tl_span_scan(struct tl_span *sp, const char *d, size_t len, size_t *pos)
-{
-	size_t p = *pos;
-
-	while (p < len) {
-		if (sp->in_str) {
-			const char *q = memchr(d + p, '"', len - p);
-			size_t bs;
-
-			if (q == NULL) {
-				p = len;
-				break;
-			}
-			p = (size_t)(q - d);
-			for (bs = 0; p - bs > sp->strstart &&
-			    d[p - bs - 1] == '\\'; bs++)
-				;
-			p++;
-			if (bs % 2 == 0) {
-				sp->in_str = 0;
-				if (sp->depth == 0) {
-					*pos = p;
-					return 0;
-				}
-			}
-			continue;
-		}
-		/* d[len] is NUL: no bound check for the ordinary bytes. */
-		while (cls[(unsigned char)d[p]] == C_OTHER)
-			p++;
-		if (p == len)
-			break;
-		switch (cls[(unsigned char)d[p]]) {
-		case C_QUOTE:
-			sp->in_str = 1;
-			sp->strstart = p + 1;
-			break;
-		case C_OPEN:
-			sp->depth++;
-			break;
-		case C_CLOSE:
-			if (--sp->depth == 0) {
-				*pos = p + 1;
-				return 0;
-			}
-			if (sp->depth < 0) {
-				*pos = p;
-				return -1;
-			}
-			break;
-		default:	/* C_NUL */
-			*pos = p;
-			return -1;
-		}
-		p++;
-	}
-	*pos = p;
-	return 1;
 }
 
 /*

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/jlex.h"
+
 struct tl_input;
 
 /* A growable byte buffer the parse callback writes its record into. */
@@ -81,23 +83,6 @@ struct tl_scan_cb {
 				   included; <= 1: this one alone */
 	size_t block;		/* block size; 0: TL_SCAN_BLOCK */
 };
-
-/*
- * Where a JSON value ends, in pieces: the scanner's one state machine,
- * for a reader that goes on from a place it knows.  Start with all
- * zero (at the value's first byte), or with depth d and the rest zero
- * inside d open objects or arrays, outside a string.  Goes on over
- * d[*pos..len) (d[len] must be NUL): 0 with *pos one past the value's
- * end; 1 when the bytes end first (*pos == len; go on with more, the
- * string start moved as they were); -1 at the byte *pos that cannot be
- * in JSON there (a NUL, or with depth < 0 an unbalanced '}' or ']').
- */
-struct tl_span {
-	int depth, in_str;
-	size_t strstart;	/* the current string's first byte */
-};
-
-int tl_span_scan(struct tl_span *sp, const char *d, size_t len, size_t *pos);
 
 /*
  * Scan the whole input.  Returns 0, or -1 after printing

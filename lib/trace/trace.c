@@ -10,6 +10,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "common/jlex.h"
 #include "common/json.h"
 #include "common/util.h"
 #include "trace/devprops.h"
@@ -38,6 +39,7 @@ struct reader {
 	struct tl_trace *t;
 	const struct tl_trace_opts *o;
 	int64_t gpu_ns;		/* sum of the GPU events' durations */
+	uint64_t deepargs;	/* events whose args were nested too deep */
 	int failed;
 	int link_known;		/* t->link_external is decided */
 	struct pending *pend;	/* until then: the events that have a link */
@@ -91,6 +93,9 @@ struct parser {
 	size_t nunread, capunread, lastunread;
 	int id;			/* index in reader.str and reader.args */
 	struct tl_json j;
+	struct tl_jlex lex;	/* the lexer's state (deep nesting) */
+	char *dbuf;		/* an event without its args (check_event) */
+	size_t dlen, capd;
 	char *buf;		/* scratch for compact text */
 	size_t cap;
 	struct tl_strtab *str;	/* strings */
@@ -131,6 +136,7 @@ struct rec {
 	uint16_t parser;
 	uint8_t type, kind;
 	uint8_t flowcat;	/* R_FLOW_*: its TL_FC_* bit */
+	uint8_t dropped;	/* its args nested too deep: dropped */
 };
 
 static struct rec *
@@ -247,9 +253,12 @@ bad(struct reader *r, uint64_t index, uint64_t offset, const char *what)
 	return -1;
 }
 
-/* A record that says what is wrong with the event (parse_event). */
+/*
+ * A record that says what is wrong with the event (parse_event), rel
+ * bytes after its start.
+ */
 static int
-parse_error(struct tl_scan_out *out, size_t at, const char *what)
+parse_error(struct tl_scan_out *out, size_t at, const char *what, size_t rel)
 {
 	size_t n = strlen(what);
 	char *d = tl_scan_reserve(out, n + 1);
@@ -259,6 +268,7 @@ parse_error(struct tl_scan_out *out, size_t at, const char *what)
 	out->len += n + 1;
 	r = rec_at(out, at);
 	r->type = R_ERROR;
+	r->id = (int64_t)rel;
 	return 1;
 }
 
@@ -460,15 +470,6 @@ static const char *const arg_keys[NARG] = {
 	"Process Group Description", "Process Group Ranks", "Seq"
 };
 
-static const char *
-skip_blank(const char *s, const char *end)
-{
-	while (s < end && (*s == ' ' || *s == '\t' || *s == '\n' ||
-	    *s == '\r'))
-		s++;
-	return s;
-}
-
 /* One top-level member's value, as py_fast found it. */
 struct pyval {
 	const char *s;		/* NULL: absent */
@@ -476,46 +477,6 @@ struct pyval {
 	int str;		/* a string (s is inside the quotes) */
 	int esc;		/* with a backslash */
 };
-
-/* The end of the string whose opening quote is at s, or NULL. */
-static const char *
-string_end(const char *s, const char *end, int *esc)
-{
-	const char *q = s + 1, *b;
-
-	*esc = 0;
-	for (;;) {
-		size_t bs = 0;
-
-		if ((q = memchr(q, '"', (size_t)(end - q))) == NULL)
-			return NULL;
-		for (b = q; b > s + 1 && b[-1] == '\\'; b--)
-			bs++;
-		if (bs > 0)
-			*esc = 1;
-		if (bs % 2 == 0)
-			return q;
-		q++;
-	}
-}
-
-/* The end of the object or array at s (its first byte), or NULL. */
-static const char *
-nested_end(const char *s, const char *end)
-{
-	int depth = 0, esc;
-
-	for (; s < end; s++) {
-		if (*s == '"') {
-			if ((s = string_end(s, end, &esc)) == NULL)
-				return NULL;
-		} else if (*s == '{' || *s == '[')
-			depth++;
-		else if ((*s == '}' || *s == ']') && --depth == 0)
-			return s + 1;
-	}
-	return NULL;
-}
 
 /*
  * A python_function frame for TL_PY_CONTEXT without tokenising: one pass
@@ -546,7 +507,7 @@ py_fast(struct parser *p, struct tl_scan_out *out, const char *ev,
 	for (;;) {
 		struct pyval x;
 
-		s = skip_blank(s, end);
+		s = tl_jlex_blank(s, end);
 		if (s < end && *s == '}' && n == 0) {
 			s++;
 			break;
@@ -558,15 +519,16 @@ py_fast(struct parser *p, struct tl_scan_out *out, const char *ev,
 		    memchr(k, '\\', (size_t)(q - k)) != NULL)
 			return 0;
 		klen = (size_t)(q - k);
-		s = skip_blank(q + 1, end);
+		s = tl_jlex_blank(q + 1, end);
 		if (s >= end || *s != ':')
 			return 0;
-		s = skip_blank(s + 1, end);
+		s = tl_jlex_blank(s + 1, end);
 		if (s >= end)
 			return 0;
 		memset(&x, 0, sizeof(x));
 		if (*s == '"') {
-			if ((q = string_end(s, end, &esc)) == NULL)
+			esc = 0;
+			if ((q = tl_jlex_string(s, end, &esc)) == NULL)
 				return 0;
 			x.s = s + 1;
 			x.n = (size_t)(q - s - 1);
@@ -574,7 +536,8 @@ py_fast(struct parser *p, struct tl_scan_out *out, const char *ev,
 			x.esc = esc;
 			s = q + 1;
 		} else if (*s == '{' || *s == '[') {
-			if ((s = nested_end(s, end)) == NULL)
+			if ((s = tl_jlex_value(&p->lex, s, end, 1,
+			    TL_JSON_DEPTH)) == NULL)
 				return 0;
 		} else {
 			x.s = s;
@@ -597,7 +560,7 @@ py_fast(struct parser *p, struct tl_scan_out *out, const char *ev,
 				break;
 			}
 		n++;
-		s = skip_blank(s, end);
+		s = tl_jlex_blank(s, end);
 		if (s < end && *s == ',') {
 			s++;
 			continue;
@@ -608,7 +571,7 @@ py_fast(struct parser *p, struct tl_scan_out *out, const char *ev,
 		}
 		return 0;
 	}
-	if (skip_blank(s, end) != end)
+	if (tl_jlex_blank(s, end) != end)
 		return 0;
 	if (v[P_PH].s == NULL || !v[P_PH].str || v[P_PH].n != 1 ||
 	    v[P_PH].s[0] != 'X' || v[P_TS].s == NULL || v[P_TS].str ||
@@ -729,6 +692,8 @@ parser_free(void *w)
 
 	merge_unread(p);
 	tl_json_free(&p->j);
+	tl_jlex_free(&p->lex);
+	free(p->dbuf);
 	tl_strtab_free(p->str);
 	tl_strtab_free(p->args);
 	tl_strtab_free(p->raw);
@@ -924,6 +889,60 @@ tok_vals(const struct tl_json *j, const int *tk, int n, struct fval *v)
 }
 
 /*
+ * The lexer's verdict on the event ev[0..len): 0 when it is JSON nested
+ * at most TL_JSON_DEPTH deep; -1 when it is not (p->lex says what and
+ * where); 1 when it is JSON but for top-level members "args" nested
+ * deeper, which are dropped: the event without their values (each
+ * replaced by {}) is then in p->dbuf[0..p->dlen).
+ */
+static int
+check_event(struct parser *p, const char *ev, size_t len)
+{
+	const char *end = ev + len, *s, *q, *from = ev;
+	int esc;
+
+	if ((q = tl_jlex_value(&p->lex, ev, end, 0, TL_JSON_DEPTH)) == end)
+		return 0;
+	if (q != NULL || !p->lex.deep) {
+		if (q != NULL)	/* the cutter's end is a value's end */
+			p->lex.what = "malformed JSON", p->lex.at = q;
+		return -1;
+	}
+	/* Valid JSON, too deep somewhere: member by member. */
+	p->dlen = 0;
+	s = tl_jlex_blank(ev + 1, end);
+	while (*s != '}') {
+		const char *k = s, *v;
+
+		esc = 0;
+		q = tl_jlex_string(s, end, &esc);
+		s = tl_jlex_blank(tl_jlex_blank(q + 1, end) + 1, end);
+		v = s;
+		if ((s = tl_jlex_value(&p->lex, v, end, 1, TL_JSON_DEPTH)) ==
+		    NULL) {
+			if (q - k != 5 || memcmp(k, "\"args\"", 6) != 0)
+				return -1;
+			s = p->lex.end;
+			tl_grow(&p->dbuf, &p->capd, p->dlen + (size_t)(v -
+			    from) + 3, 1);
+			memcpy(p->dbuf + p->dlen, from, (size_t)(v - from));
+			p->dlen += (size_t)(v - from);
+			memcpy(p->dbuf + p->dlen, "{}", 2);
+			p->dlen += 2;
+			from = s;
+		}
+		s = tl_jlex_blank(s, end);
+		if (*s == ',')
+			s = tl_jlex_blank(s + 1, end);
+	}
+	tl_grow(&p->dbuf, &p->capd, p->dlen + (size_t)(end - from) + 1, 1);
+	memcpy(p->dbuf + p->dlen, from, (size_t)(end - from));
+	p->dlen += (size_t)(end - from);
+	p->dbuf[p->dlen] = '\0';
+	return 1;
+}
+
+/*
  * Read one event on any thread with the tokeniser: the events the
  * one-pass reader (read_event) leaves, and all of them with
  * tl_trace_opts.tokenise.  Writes a struct rec to out, or nothing for an
@@ -937,15 +956,28 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 	struct rec *rc;
 /* An error, or with TL_PY_CONTEXT a frame skipped as TL_PY_SKIP would. */
 #define EV_ERROR(what) (lenient ? (out->len = at, 0) : \
-	parse_error(out, at, (what)))
+	parse_error(out, at, (what), 0))
 	const char *cat, *err;
 	char msg[64];
 	size_t catlen, at;
-	int kind = -1, tk, f[NTOP], a[NARG], lenient = 0, r;
+	int kind = -1, tk, f[NTOP], a[NARG], lenient = 0, r, deep;
 	struct fval fv[NTOP], av[NARG];
 	unsigned fc = 0;
 
 	(void)offset;
+	/* The lexer's verdict first: a syntax error is one in any event. */
+	if ((deep = check_event(p, ev, len)) < 0) {
+		at = out->len;
+		rc = tl_scan_reserve(out, sizeof(*rc));
+		memset(rc, 0, sizeof(*rc));
+		out->len += sizeof(*rc);
+		return parse_error(out, at, p->lex.what,
+		    (size_t)(p->lex.at - ev));
+	}
+	if (deep) {		/* read the copy without the args */
+		ev = p->dbuf;
+		len = p->dlen;
+	}
 	if (prescan_cat(ev, len, &cat, &catlen)) {
 		kind = kind_of(cat, catlen, p->o->keep_python);
 		/* Launch flows go on; everything else not kept stops here. */
@@ -982,24 +1014,28 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 	tl_json_members(&p->j, f[K_ARGS], arg_keys, NARG, a);
 	tok_vals(&p->j, f, NTOP, fv);
 	tok_vals(&p->j, a, NARG, av);
+	if (deep)	/* as read_event drops them */
+		memset(av, 0, sizeof(av));
 	if ((r = fill_rec(p, out, at, kind, fc, fv, av, msg, sizeof(msg))) < 0)
 		return EV_ERROR(msg);
+	if (r > 0 && deep)
+		rec_at(out, at)->dropped = 1;
 	return r;
 #undef EV_ERROR
 }
 
 /*
  * The one-pass reader (tl_scan_cb.read): the event's members checked as
- * JSON and the ones tl reads found in one pass over its bytes, from
- * which fill_rec writes the record the tokeniser's reading gives.  It
- * reads only what it can tell is the same: JSON that jsmn tokenises the
- * same way (strings with valid escapes and no NUL, numbers and literals
- * of plain characters, nesting within TL_JSON_DEPTH), with the category
- * prescan_cat finds as its first top-level member "cat", a plain
- * string; everything else it leaves to parse_event (-1), errors too,
- * so that their messages are the tokeniser's.  An event whose category
- * is not kept is skipped, as by parse_event, as soon as that is known:
- * the rest is only scanned for its end (tl_span_scan).
+ * JSON by the lexer (lib/common/jlex) and the ones tl reads found in one
+ * pass over its bytes, from which fill_rec writes the record the
+ * tokeniser's reading gives.  It reads only what it can tell is the
+ * same: the category prescan_cat finds as the first top-level member
+ * "cat", a plain string, with no member "cat" nested before it; args
+ * nested deeper than TL_JSON_DEPTH are dropped (the record says so),
+ * as parse_event drops them.  Everything else, errors too, it leaves to
+ * parse_event (-1), whose lexer's check says what is wrong and where.
+ * An event whose category is not kept is skipped, as by parse_event,
+ * once the rest of its bytes are checked.
  */
 #define RD_MAX (1u << 24)	/* longer events go to the tokeniser */
 
@@ -1012,93 +1048,6 @@ rd_blank(const char *s)
 	while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')
 		s++;
 	return s;
-}
-
-static int
-hexdig(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
-	    (c >= 'A' && c <= 'F');
-}
-
-/*
- * The closing quote of the string whose opening quote is at s, before
- * end (a NUL), or NULL when it is not a plain one: the bytes end, a NUL,
- * an escape that is not JSON's.  *esc: 1 if it has an escape.
- */
-static const char *
-rd_string(const char *s, const char *end, int *esc)
-{
-	s++;
-	for (;;) {
-#ifdef __SSE2__
-		const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'),
-		    z = _mm_setzero_si128();
-
-		while (end - s >= 16) {
-			__m128i v = _mm_loadu_si128((const void *)s);
-			int m = _mm_movemask_epi8(_mm_or_si128(
-			    _mm_or_si128(_mm_cmpeq_epi8(v, q),
-			    _mm_cmpeq_epi8(v, b)), _mm_cmpeq_epi8(v, z)));
-
-			if (m != 0) {
-				s += __builtin_ctz((unsigned)m);
-				break;
-			}
-			s += 16;
-		}
-#endif
-		while (*s != '"' && *s != '\\' && *s != '\0')
-			s++;
-		if (*s == '"')
-			return s;
-		if (*s == '\0')
-			return NULL;
-		*esc = 1;
-		switch (s[1]) {
-		case '"': case '\\': case '/': case 'b': case 'f': case 'n':
-		case 'r': case 't':
-			s += 2;
-			break;
-		case 'u':
-			if (!hexdig(s[2]) || !hexdig(s[3]) || !hexdig(s[4]) ||
-			    !hexdig(s[5]))
-				return NULL;
-			s += 6;
-			break;
-		default:
-			return NULL;
-		}
-	}
-}
-
-/* The bytes of a number or literal as the one-pass reader takes them. */
-static const unsigned char primc[256] = {
-	['+'] = 1, ['-'] = 1, ['.'] = 1, ['0'] = 1, ['1'] = 1, ['2'] = 1,
-	['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1,
-	['9'] = 1, ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1,
-	['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1,
-	['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1,
-	['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1,
-	['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['a'] = 1, ['b'] = 1, ['c'] = 1,
-	['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1,
-	['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1,
-	['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1,
-	['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1
-};
-
-/* The end of the number or literal at s, or NULL. */
-static const char *
-rd_prim(const char *s)
-{
-	const char *t = s;
-
-	if (!(*s == '-' || (*s >= '0' && *s <= '9') || *s == 't' ||
-	    *s == 'f' || *s == 'n'))
-		return NULL;
-	while (primc[(unsigned char)*t])
-		t++;
-	return t;
 }
 
 /* 1 if the key s[0..n) is "cat". */
@@ -1217,48 +1166,69 @@ rd_known_arg(const char *s, const char *end, int *k)
 }
 
 /*
- * The end of the value at s (not blank), nested depth deep, or NULL.
- * An object or array inside may not have a member "cat": prescan_cat
- * could take it for the event's category.  With v (an object's), the
- * first value of each member arg_key knows goes into v.
+ * The end of the value at s (not blank), a top-level member's or one in
+ * args (depth 1 or 2), by the lexer, or NULL when it is not JSON or the
+ * one-pass reader leaves it to the tokeniser: nested deeper than
+ * TL_JSON_DEPTH (*deep: 1 and the end, when deep is not NULL), or with
+ * a member "cat" inside while the event's category is not known yet
+ * (nocat): prescan_cat could take it for the category.
  */
 static const char *
-rd_value(const char *s, const char *end, int depth, struct fval *v)
+rd_value(struct parser *p, const char *s, const char *end, int depth,
+    int nocat, int *deep)
 {
-	char close;
-	int esc = 0, obj;
 	const char *q;
+	int esc = 0;
 
-	if (*s == '"') {
-		q = rd_string(s, end, &esc);
-		return q != NULL ? q + 1 : NULL;
-	}
+	if (*s == '"')
+		return (q = tl_jlex_string(s, end, &esc)) != NULL ? q + 1 :
+		    NULL;
 	if (*s != '{' && *s != '[')
-		return rd_prim(s);
-	if (depth >= TL_JSON_DEPTH)
+		return tl_jlex_prim(s, end);
+	if ((q = tl_jlex_value(&p->lex, s, end, depth, TL_JSON_DEPTH)) ==
+	    NULL) {
+		if (deep == NULL || !p->lex.deep)
+			return NULL;
+		*deep = 1;
+		return p->lex.end;
+	}
+	if (nocat && memmem(s, (size_t)(q - s), "\"cat\"", 5) != NULL)
 		return NULL;
-	obj = *s == '{';
-	close = obj ? '}' : ']';
+	return q;
+}
+
+/*
+ * The end of the args object at s ('{'), or NULL as rd_value; the first
+ * value of each member arg_key knows goes into v.  A value nested too
+ * deep sets *deep, the object read to its end.
+ */
+static const char *
+rd_args(struct parser *p, const char *s, const char *end, int nocat,
+    struct fval *v, int *deep)
+{
+	const char *q;
+	int esc = 0;
+
 	s = rd_blank(s + 1);
-	if (*s == close)
+	if (*s == '}')
 		return s + 1;
 	for (;;) {
 		int k = -1;
 
-		if (obj && v != NULL && *s == '"' &&
-		    (q = rd_known_arg(s, end, &k)) != NULL) {
+		if (*s == '"' && (q = rd_known_arg(s, end, &k)) != NULL) {
 			if (k >= 0 && v[k].type != TL_J_UNDEF)
 				k = -1;
 			s = rd_blank(q);
-		} else if (obj) {
+		} else {
 			size_t n;
 
-			if (*s != '"' || (q = rd_string(s, end, &esc)) == NULL)
+			if (*s != '"' || (q = tl_jlex_string(s, end, &esc)) ==
+			    NULL)
 				return NULL;
 			n = (size_t)(q - s - 1);
-			if (is_cat(s + 1, n))
+			if (nocat && is_cat(s + 1, n))
 				return NULL;
-			if (v != NULL && (k = arg_key(s + 1, n)) >= 0 &&
+			if ((k = arg_key(s + 1, n)) >= 0 &&
 			    v[k].type != TL_J_UNDEF)
 				k = -1;
 			s = rd_blank(q + 1);
@@ -1267,21 +1237,14 @@ rd_value(const char *s, const char *end, int depth, struct fval *v)
 			s = rd_blank(s + 1);
 		}
 		q = s;
-		/* Strings and numbers here; nested values one level down. */
-		if (*s == '"')
-			s = (s = rd_string(s, end, &esc)) != NULL ? s + 1 : NULL;
-		else if (*s == '{' || *s == '[')
-			s = rd_value(s, end, depth + 1, NULL);
-		else
-			s = rd_prim(s);
-		if (s == NULL)
+		if ((s = rd_value(p, s, end, 2, nocat, deep)) == NULL)
 			return NULL;
 		if (k >= 0)
 			rd_fval(&v[k], q, s);
 		s = rd_blank(s);
 		if (*s == ',')
 			s = rd_blank(s + 1);
-		else if (*s == close)
+		else if (*s == '}')
 			return s + 1;
 		else
 			return NULL;
@@ -1365,7 +1328,9 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	struct rec *rc;
 	char msg[64];
 	size_t at;
-	int kind = -1, cat = 0, lenient = 0, r, esc;
+	const char *cv = NULL;	/* the category */
+	size_t cn = 0;
+	int kind = -1, cat = 0, lenient = 0, r, esc, deep = 0, skip = 0;
 	unsigned fc = 0;
 
 	(void)offset;
@@ -1380,7 +1345,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 			v = s = rd_blank(v);
 		else {
 			esc = 0;
-			if (*s != '"' || (q = rd_string(s, end, &esc)) ==
+			if (*s != '"' || (q = tl_jlex_string(s, end, &esc)) ==
 			    NULL)
 				return -1;
 			n = (size_t)(q - s - 1);
@@ -1391,12 +1356,15 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 			v = s = rd_blank(s + 1);
 		}
 		esc = 0;
-		if (k == K_ARGS && *s == '{' && fv[k].type == TL_J_UNDEF)
-			s = rd_value(s, end, 1, av);
+		if (k == K_ARGS && *s == '{' && fv[k].type == TL_J_UNDEF &&
+		    !skip)
+			s = rd_args(p, s, end, !cat, av, &deep);
 		else if (*s == '"')
-			s = (q = rd_string(s, end, &esc)) != NULL ? q + 1 : NULL;
+			s = (q = tl_jlex_string(s, end, &esc)) != NULL ? q + 1 :
+			    NULL;
 		else
-			s = rd_value(s, end, 1, NULL);
+			s = rd_value(p, s, end, 1, !cat, k == K_ARGS ? &deep :
+			    NULL);
 		if (s == NULL)
 			return -1;
 		if (k == NTOP && !cat) {
@@ -1404,20 +1372,11 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 			if (*v != '"' || esc)
 				return -1;
 			cat = 1;
-			kind = kind_of(v + 1, (size_t)(s - v - 2),
-			    p->o->keep_python);
-			if (kind < 0 && (fc = flow_cat(v + 1,
-			    (size_t)(s - v - 2))) == 0) {
-				struct tl_span sp = { 1, 0, 0 };
-				size_t pos = (size_t)(s - ev);
-
-				/* Not kept: only its end, as the scanner's. */
-				if (tl_span_scan(&sp, ev, avail, &pos) != 0)
-					return -1;
-				*len = pos;
-				unread(p, v + 1, (size_t)(s - v - 2));
-				return 0;
-			}
+			cv = v + 1;
+			cn = (size_t)(s - v - 2);
+			kind = kind_of(cv, cn, p->o->keep_python);
+			/* Not kept: the rest only checked, to its end. */
+			skip = kind < 0 && (fc = flow_cat(cv, cn)) == 0;
 			lenient = kind == TL_EV_PYTHON &&
 			    p->o->keep_python == TL_PY_CONTEXT;
 		} else if (k >= 0 && k < NTOP && fv[k].type == TL_J_UNDEF)
@@ -1431,11 +1390,17 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 			return -1;
 	}
 	*len = (size_t)(s + 1 - ev);
+	if (skip) {
+		unread(p, cv, cn);
+		return 0;
+	}
 	if (*len > RD_MAX)
 		return -1;
 	/* Without a category the tokeniser finds none either: not kept. */
 	if (!cat)
 		return 0;
+	if (deep)	/* args nested too deep: dropped, and counted */
+		memset(av, 0, sizeof(av));
 	at = out->len;
 	rc = tl_scan_reserve(out, sizeof(*rc));
 	memset(rc, 0, sizeof(*rc));
@@ -1446,6 +1411,8 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		out->len = at;
 		return lenient ? 0 : -1;
 	}
+	if (r > 0 && deep)
+		rec_at(out, at)->dropped = 1;
 	return r;
 }
 
@@ -1779,7 +1746,10 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 	if (rc == NULL)
 		return 0;
 	if (rc->type == R_ERROR)
-		return bad(r, index, offset, (const char *)(rc + 1));
+		return bad(r, index, offset + (uint64_t)rc->id,
+		    (const char *)(rc + 1));
+	if (rc->dropped)
+		r->deepargs++;
 	if (rc->type != R_X)
 		return flow_event(r, rc, index, offset);
 	kind = rc->kind;
@@ -1945,6 +1915,13 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 		    &t->pyahead);
 	}
 	*lost = r.lost;
+	/* Once per trace: not before a second reading (tl_trace_read). */
+	if (rc == 0 && !r.failed && r.deepargs > 0 &&
+	    !(r.lost && strcmp(path, "-") != 0))
+		tl_warn("%s: %llu event%s arguments nested more than %d deep: "
+		    "%s arguments dropped", t->path,
+		    (unsigned long long)r.deepargs, r.deepargs == 1 ? "'s" :
+		    "s'", TL_JSON_DEPTH, r.deepargs == 1 ? "its" : "their");
 	tl_map_free(&r.threads);
 	for (i = 0; i < (size_t)r.nparsers; i++) {
 		free(r.str[i].v);

@@ -65,7 +65,7 @@ columns(void)
 		}
 	}
 	CHECK(bad == 0);
-	CHECK(side == 22);
+	CHECK(side == 24);
 	CHECK(tl_col_find("no_such_column") == -1);
 	CHECK(tl_col_side(TL_COL_KERNEL_TIME_US, 0) ==
 	    TL_COL_REF_KERNEL_TIME_US);
@@ -92,7 +92,7 @@ tables(void)
 	CHECK(tl_tables[TL_TAB_PERF].cols[TL_PC_SPEC] == TL_COL_COMPUTE_SPEC);
 	CHECK(tl_tables[TL_TAB_LAUNCHERS].ncols ==
 	    tl_tables[TL_TAB_OPS].ncols + 1);
-	CHECK(tl_tables[TL_TAB_COMPARE].ncols == 17 + 2 * 14 + 9 + 2 * 6);
+	CHECK(tl_tables[TL_TAB_COMPARE].ncols == 17 + 2 * 16 + 9 + 2 * 6);
 	for (k = 0; k < TL_TLC_N; k++)
 		CHECK(strncmp(tl_col_name(tl_tlc_cols[k]), "trace_", 6) == 0);
 }
