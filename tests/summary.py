@@ -175,6 +175,26 @@ for name in ("mi300-resnet-act-checkpoint", "mi300-xdit-sd3.5"):
     ok(count(rs, "culprit") <= 10, "%s: at most 10 culprits" % name)
     ok(os.path.getsize(rs_) < 16384, "%s: summary %d bytes (stream %d)" % (name, os.path.getsize(rs_), os.path.getsize(real)))
 
+# One trace's -o: its collective instances, each with its kernels' span
+# and message bytes from the stream's collective column.
+real = os.path.join(work, "mi300-resnet-act-checkpoint.tsv")
+out = os.path.join(work, "real-o")
+run(["tl-findings", "-o", out, real], check=True)
+rj = json.load(open(os.path.join(out, "category_data", "ranks.json")))
+want = []
+for x in rows(real)[1]:
+    if not x.get("collective", "").startswith("{"):
+        continue
+    cj, kl = json.loads(x["collective"]), json.loads(x["kernels"])
+    lo = min(k["ts"] for k in kl)
+    hi = max(k["ts"] + k["dur"] for k in kl)
+    want.append((cj["seq"], cj["type"], max(cj.get("in_bytes", -1), cj.get("out_bytes", -1)), hi - lo))
+got = sorted((i["seq"], i["type"], i["bytes"], i["kernel_ms"] * 1e3) for i in rj["instances"])
+want.sort()
+ok(len(got) == len(want) == 12 and all(g[:3] == w[:3] and abs(g[3] - w[3]) < 0.002 for g, w in zip(got, want)) and
+   all(0 <= i["exposed_ms"] <= i["kernel_ms"] for i in rj["instances"]),
+   "one trace's ranks.json: its 12 collective instances, their type, bytes and kernel span")
+
 # 1 024 ranks, per-node summaries of 8 ranks, reduced in one process.
 big = os.path.join(work, "s1024")
 nodes = int(subprocess.run([sys.executable, rsum, bindir, trace, big, "1024", "straggler", "8", "20"],
