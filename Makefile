@@ -25,6 +25,8 @@ LIBOBJ = \
 	lib/analysis/findrules.o \
 	lib/analysis/fusion.o \
 	lib/analysis/gemmcause.o \
+	lib/analysis/kcause.o \
+	lib/analysis/kcause_table.o \
 	lib/analysis/kernsel.o \
 	lib/analysis/oprow.o \
 	lib/analysis/opsig.o \
@@ -75,7 +77,7 @@ LIBOBJ = \
 	lib/render/chartlist.o \
 	lib/render/charts.o \
 	lib/render/cmpreport.o \
-	lib/render/gemmtext.o \
+	lib/render/causetext.o \
 	lib/render/idlerep.o \
 	lib/render/mdtext.o \
 	lib/render/outdir.o \
@@ -119,7 +121,7 @@ LIBOBJ = \
 	lib/trace/tree.o
 
 # Generated tables and the model families have no header of their own.
-GENOBJ = lib/analysis/culprits_table.o lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o \
+GENOBJ = lib/analysis/culprits_table.o lib/analysis/kcause_table.o lib/model/gpus_table.o lib/model/models_table.o lib/render/replay_tables.o \
 	lib/stream/categories_table.o lib/stream/kernels_table.o lib/stream/ops_table.o
 LIBHDR = \
 	lib/analysis/analyst.h \
@@ -131,6 +133,7 @@ LIBHDR = \
 	lib/analysis/findrules.h \
 	lib/analysis/fusion.h \
 	lib/analysis/gemmcause.h \
+	lib/analysis/kcause.h \
 	lib/analysis/kernsel.h \
 	lib/analysis/oprow.h \
 	lib/analysis/opsig.h \
@@ -169,7 +172,7 @@ LIBHDR = \
 	lib/render/chartlist.h \
 	lib/render/charts.h \
 	lib/render/cmpreport.h \
-	lib/render/gemmtext.h \
+	lib/render/causetext.h \
 	lib/render/idlerep.h \
 	lib/render/mdtext.h \
 	lib/render/outdir.h \
@@ -279,6 +282,9 @@ all: $(BIN)
 
 lib/analysis/culprits_table.c: share/tl/culprits.tsv tests/tools/embed.awk
 	awk -v name=tl_default_culprits -f tests/tools/embed.awk share/tl/culprits.tsv > $@
+
+lib/analysis/kcause_table.c: share/tl/causes.tsv tests/tools/embed.awk
+	awk -v name=tl_default_causes -f tests/tools/embed.awk share/tl/causes.tsv > $@
 
 lib/stream/categories_table.c: share/tl/categories.tsv tests/tools/embed.awk
 	awk -v name=tl_default_categories -f tests/tools/embed.awk share/tl/categories.tsv > $@
@@ -479,7 +485,7 @@ install: all
 	    exit 1; \
 	done
 	mkdir -p $(DESTDIR)$(SHAREDIR)/models
-	cp -f share/tl/categories.tsv share/tl/culprits.tsv share/tl/kernels.tsv share/tl/ops.tsv share/tl/gpus.tsv $(DESTDIR)$(SHAREDIR)/
+	cp -f share/tl/categories.tsv share/tl/causes.tsv share/tl/culprits.tsv share/tl/kernels.tsv share/tl/ops.tsv share/tl/gpus.tsv $(DESTDIR)$(SHAREDIR)/
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 	cp -f share/tl/replay/* $(DESTDIR)$(SHAREDIR)/replay/

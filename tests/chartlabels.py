@@ -11,7 +11,8 @@ and then, per chart:
             the white halo of a roof label are the same text);
   roofs     every compute roof (g.roof with data-peak-tflops) has a label
             with its name and value, every memory roof line a label with
-            its TB/s.
+            its TB/s; the legend names every roof with its value, or "no
+            figure" for one the GPU table has no compute figure for.
 Prints "ok NAME", "FAIL NAME" (what is wrong indented under it) or
 "SKIP NAME" (no chromium; a failure with CI=true) lines, as tests/cases.sh.
 """
@@ -85,6 +86,18 @@ def check_roofs(root, texts):
                if "roof-label" in (t.get("class") or "").split()]
         if not any(name in t and re.search(r"\d", t) for t in own):
             bad.append("roof %r has no label with its name and value" % name)
+    # The legend names every roof with its value, or says it has none.
+    legend = [t for g in root.iter(SVG + "g")
+              if "legend" in (g.get("class") or "").split()
+              for t in ("".join(x.itertext()) for x in g.iter(SVG + "text"))]
+    for g in root.iter(SVG + "g"):
+        if "roof" not in (g.get("class") or "").split():
+            continue
+        name = g.get("data-label") or ""
+        if legend and not any(t.startswith(name + " \u00b7 ") and
+                              (re.search(r"\d", t[len(name):]) or
+                               "no figure" in t) for t in legend):
+            bad.append("roof %r has no legend entry with its value" % name)
     for ln in root.iter(SVG + "line"):
         if "memory-roof" not in (ln.get("class") or "").split():
             continue

@@ -115,6 +115,10 @@ def pair(expect_path):
         bad = [w for w in e["never"] if w in md]
         ok("%s, %s: never says %s" % (name, mode, e["never"]), not bad,
            bad)
+        titles = [h.lower() for h, _ in sections(md)]
+        n = [h for h in titles if any(w in h for w in e.get("once", []))]
+        ok("%s, %s: named by one recommendation at most: %s"
+           % (name, mode, e.get("once", [])), len(n) <= 1, n)
         kf = key_findings(md)
         ok("%s, %s: the key findings say %s"
            % (name, mode, e.get("key", [])),

@@ -37,7 +37,7 @@ file_err "tl-parse --capture" "$P --capture @ $SAMPLE"
 C=$BIN/tl-categorize
 file_err "tl-categorize FILE" "$C gemm @"
 file_err "tl-categorize --rules" "$C --rules @ $S"
-file_err "tl-categorize --list --ops" "$C --list --ops @"
+file_err "tl-categorize --ops (with --list)" "$C --list --ops @"
 E=$BIN/tl-efficiency
 file_err "tl-efficiency FILE" "$E --hw mi300x @"
 file_err "tl-efficiency --hw-file" "$E --hw mi300x --hw-file @ $S"
@@ -55,6 +55,8 @@ F=$BIN/tl-findings
 file_err "tl-findings FILE" "$F @"
 file_err "tl-findings --ref" "$F --ref @ --target $tmp/e.tsv $tmp/c.tsv"
 file_err "tl-findings --target" "$F --ref $tmp/e.tsv --target @ $tmp/c.tsv"
+file_err "tl-findings --culprits" "$F --culprits @ $tmp/e.tsv"
+file_err "tl-findings --failed" "$F --failed @ $tmp/e.tsv"
 check "tl-findings -o in a missing folder: exit 1, one line naming it" \
     "$F -o /nonexistent/out $tmp/e.tsv > /dev/null 2> $tmp/err; [ \$? = 1 ] && [ \$(wc -l < $tmp/err) = 1 ] && grep -q /nonexistent/out $tmp/err"
 check "tl-findings --charts in a missing folder: exit 1, one line naming it" \
@@ -73,3 +75,12 @@ check "tl-replay -o in a missing folder: exit 1, one line naming it" \
     "$R -o /nonexistent/out $tmp/e.tsv > /dev/null 2> $tmp/err; [ \$? = 1 ] && [ \$(wc -l < $tmp/err) = 1 ] && grep -q /nonexistent/out $tmp/err"
 check "tl-replay -z in a missing folder: exit 1, one line naming it" \
     "$R -z /nonexistent/r.zip $tmp/e.tsv > /dev/null 2> $tmp/err; [ \$? = 1 ] && [ \$(wc -l < $tmp/err) = 1 ] && grep -q /nonexistent/r.zip $tmp/err"
+
+# Every option of every program that names a file or folder (FILE, DIR or
+# PATH in its --help) has its checks above, by its short or long name.
+check "every file option of every --help is checked here" \
+    "for p in tl-parse tl-categorize tl-perfmodel tl-efficiency tl-compare tl-findings tl-replay; do \
+       $BIN/\$p --help | sed -n 's/^ *\(-[a-zA-Z], \)\{0,1\}\(--[a-z-]*\) \(FILE\|DIR\|PATH\).*/\2 \1/p' | \
+       while read l s; do s=\${s%,}; \
+         grep -qF \"\$p \$l\" '$0' || { [ -n \"\$s\" ] && grep -qF \"\$p \$s \" '$0'; } || { echo \"\$p \$l: not checked\"; exit 1; }; \
+       done || exit 1; done"

@@ -573,7 +573,9 @@ def fixtures():
     big = max(rest, key=lambda x: x[1])
     ok("host: the largest gap names %s with %.3f ms inside it before the "
        "launch" % (big[5][5], big[3] / 1e3),
-       re.search(r"\| %s \| %s \| %s \| %s \| [^|]* \| `%s` \|" % (
+       # length, then step, GPU and stream, pid and tid (issue 29)
+       re.search(r"\| %s \| [^|]* \| [^|]* \| [^|]* \| %s \| %s \| %s \| "
+                 r"[^|]* \| `%s` \|" % (
            md_ms(big[1]), md_ms(big[2]), md_ms(big[3]),
            md_ms(big[1] - big[2] - big[3]), big[5][5]), fair) is not None)
     _, rows, d, a = pipeline(os.path.join(here, "h100-gemm.json"), "auto",

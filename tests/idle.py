@@ -51,14 +51,16 @@ def main():
         got = []
         for r in rs:
             if r["idle_gaps"]:
-                for g in json.loads(r["idle_gaps"]):
+                # [ts, offset, dur, step, device, stream, pid, tid,
+                #  [[kind, name, context, dur(, tid)], ...]]
+                for (ts, offset, dur, step, device, stream, pid, tid,
+                     pieces) in json.loads(r["idle_gaps"]):
                     got.append({
-                        "ts": us(g["ts"]), "offset": us(g["offset"]),
-                        "dur": us(g["dur"]), "step": g["step"],
-                        "culprits": sorted([[p["kind"], p["name"],
-                                             p["context"], us(p["dur"]),
-                                             p.get("tid", "")]
-                                            for p in g["culprits"]])})
+                        "ts": us(ts), "offset": us(offset),
+                        "dur": us(dur), "step": step,
+                        "culprits": sorted([[p[0], p[1], p[2], us(p[3]),
+                                             p[4] if len(p) > 4 else ""]
+                                            for p in pieces])})
         got.sort(key=lambda g: g["ts"])
         warm = dict((g["ts"], g.pop("warm")) for g in want["gaps"])
         tids = dict((g["ts"], g.pop("tid")) for g in want["gaps"])

@@ -5,6 +5,7 @@
 #include "analysis/analyst.h"
 #include "analysis/fusion.h"
 #include "analysis/gemmcause.h"
+#include "analysis/kcause.h"
 #include "analysis/kernsel.h"
 #include "analysis/oprow.h"
 #include "analysis/schedule.h"
@@ -222,6 +223,7 @@ tl_analyst_run(struct tl_findings *f)
 	tl_fusion_find(f);
 	tl_kernsel_find(f);
 	tl_gemmcause_find(f);
+	tl_kcause_find(f);
 	tl_schedule_find(f);
 	f->cov.analysed_ns = f->nrow == 0 ? f->cov.model_ns : 0;
 	/* Collectives and copies are judged by the patterns of their kind. */

@@ -554,10 +554,51 @@ rank_all(struct tl_cmpfind *c)
  * about the target's fused kernel; either way the target faster: the
  * reference may be inefficient there, never advice for the target.
  */
+/*
+ * The fused side of a group: the side whose rows are all of one category
+ * that runs fused work (attention, a norm, MoE) while the other side has
+ * no row of it; -1 when none is.
+ */
+static int
+fused_side(const struct tl_cmpfind *c, int gi, int *cat)
+{
+	static const char *const fused[] = { "attention", "layernorm",
+	    "rmsnorm", "groupnorm", "batchnorm", "instancenorm", "moe" };
+	int one[2] = { -2, -2 }, i, k, f;
+
+	for (i = 0; i < c->nrow; i++) {
+		const struct tl_crow *x = &c->row[i];
+
+		if (x->grp != gi)
+			continue;
+		k = x->match == TL_CM_REF_ONLY ? REF : TGT;
+		one[k] = one[k] == -2 || one[k] == x->cat ? x->cat : -1;
+	}
+	for (k = 0; k < 2; k++) {
+		if (one[k] < 0 || one[k] == one[1 - k])
+			continue;
+		for (f = 0; f < (int)(sizeof(fused) / sizeof(fused[0])); f++)
+			if (tl_category_index(fused[f]) == one[k])
+				break;
+		if (f == (int)(sizeof(fused) / sizeof(fused[0])))
+			continue;
+		for (i = 0; i < c->nrow; i++)
+			if (c->row[i].grp == gi && c->row[i].cat == one[k] &&
+			    c->row[i].match != (k == REF ? TL_CM_REF_ONLY :
+			    TL_CM_TARGET_ONLY))
+				break;
+		if (i == c->nrow) {
+			*cat = one[k];
+			return k;
+		}
+	}
+	return -1;
+}
+
 static void
 groups(struct tl_cmpfind *c)
 {
-	int att = tl_category_index("attention"), i, j, k;
+	int i, j, k;
 
 	for (i = 0; i < c->nrow; i++) {
 		struct tl_crow *w = &c->row[i];
@@ -581,15 +622,14 @@ groups(struct tl_cmpfind *c)
 			k = x->match == TL_CM_REF_ONLY ? REF : TGT;
 			g->ns[k] += x->s[k].time_ns;
 			g->nrows[k]++;
-			if (x->cat == att)
-				g->fused_side = k;
 		}
-		if (g->fused_side < 0 || g->nrows[REF] == 0 ||
-		    g->nrows[TGT] == 0)
+		g->fused_side = fused_side(c, gi, &g->cat);
+		if (g->nrows[REF] == 0 || g->nrows[TGT] == 0)
 			continue;
 		if (g->ns[TGT] > g->ns[REF]) {
 			g->save_ns = g->ns[TGT] - g->ns[REF];
-			if (g->fused_side == REF)
+			if (g->fused_side == REF &&
+			    g->cat == tl_category_index("attention"))
 				g->fused_ns = g->ns[REF];
 		} else if (g->ns[TGT] < g->ns[REF]) {
 			g->ref_slower = 1;
@@ -736,20 +776,29 @@ cover_rows(struct tl_cmpfind *c, const struct tl_findings *t,
 }
 
 /*
- * The target's unfused attention named by a pattern of the sides: the
- * groups that say the same recover nothing of their own.
+ * A group whose target ops a pattern of the sides covers (the target's
+ * unfused attention, its unfused norm): the pattern names it, and the
+ * group recovers nothing of its own.
  */
 static void
 cover_groups(struct tl_cmpfind *c)
 {
-	int i;
+	int i, j;
 
-	for (i = 0; i < c->ngap; i++)
-		if (c->gap[i].kind == TL_CG_GROUP &&
-		    c->gap[i].fused_side == REF && c->gap[i].save_ns > 0) {
-			c->gap[i].save_ns = 0;
-			c->gap[i].covered = 1;
+	for (i = 0; i < c->ngap; i++) {
+		struct tl_cgap *g = &c->gap[i];
+
+		if (g->kind != TL_CG_GROUP || g->save_ns <= 0)
+			continue;
+		for (j = 0; j < c->nrow; j++)
+			if (c->row[j].grp == i + 1 && c->row[j].in_pat > 0 &&
+			    c->row[j].match == TL_CM_TARGET_ONLY)
+				break;
+		if (j < c->nrow) {
+			g->save_ns = 0;
+			g->covered = 1;
 		}
+	}
 }
 
 /* Idle and exposed communication are the timeline gaps' to name. */
@@ -793,8 +842,6 @@ tl_cmpfind_sides(struct tl_cmpfind *c, const struct tl_findings *ref,
 			g->fused_ns = att->time_ns;
 		if (g->save_ns > 0)
 			cover_rows(c, target, p, c->ngap - 1);
-		if (g->save_ns > 0 && p->kind == TL_PAT_ATTENTION)
-			cover_groups(c);
 	}
 	for (j = 0; j < ref->npat; j++) {
 		if (used[j])
@@ -804,6 +851,7 @@ tl_cmpfind_sides(struct tl_cmpfind *c, const struct tl_findings *ref,
 		g->ns[REF] = ref->pat[j].time_ns;
 	}
 	free(used);
+	cover_groups(c);
 	rank_all(c);
 }
 

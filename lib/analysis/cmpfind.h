@@ -65,12 +65,15 @@
  *                         attention on the target that the reference
  *                         runs fused is named first.
  *   a group               rows of one group (ref_group, target_group)
- *                         summed per side: the target slower is a
- *                         finding (attention unfused on the target is
- *                         named first, as the pattern; with the sides'
- *                         pattern the group recovers nothing of its
- *                         own); the target faster, none: the reference
- *                         may be inefficient (nref_slower).
+ *                         summed per side, its fused side the one whose
+ *                         rows are all of one category of fused work
+ *                         (attention, a norm, MoE) the other lacks: the
+ *                         target slower is a finding (attention unfused
+ *                         on the target named first, as the pattern; a
+ *                         group whose target rows a pattern of the sides
+ *                         covers recovers nothing of its own); the
+ *                         target faster, none: the reference may be
+ *                         inefficient (nref_slower).
  * The exposed copies' timeline gap leaves out what the copy rows and the
  * target's pageable-copy patterns recover: no time counts twice.  A
  * matched row whose kernel names differ is kdiff, and fallback names the
@@ -185,8 +188,9 @@ struct tl_cgap {
 	int64_t fused_ns;		/* attention: the reference's fused
 					   attention kernel time, else 0 */
 	int row;			/* group: its first row */
-	int fused_side;			/* group: the side running attention
-					   fused, -1 unknown */
+	int fused_side;			/* group: the side running it fused
+					   (attention, a norm, MoE), -1 none */
+	int cat;			/* group: the fused side's category */
 	int nrows[2];			/* group: each side's rows */
 	int ref_slower;			/* group: the reference takes longer
 					   (it may be inefficient there) */

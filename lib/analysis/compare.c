@@ -469,6 +469,93 @@ attention_group(struct rows *rs, struct lefts *l, struct form *fm[2],
 	free(note);
 }
 
+/*
+ * The class of a module path's component: "Qwen2RMSNorm_3" is of class
+ * Qwen2RMSNorm (tl-parse numbers the instances of each class).
+ */
+static size_t
+class_len(const char *c, size_t n)
+{
+	size_t d = n;
+
+	while (d > 0 && c[d - 1] >= '0' && c[d - 1] <= '9')
+		d--;
+	return d < n && d > 1 && c[d - 1] == '_' ? d - 1 : n;
+}
+
+/* Whether module path m ("A_0/B_1") has a module of class c[n]. */
+static int
+has_class(const char *m, const char *c, size_t n)
+{
+	const char *e;
+
+	for (; *m != '\0'; m = *e != '\0' ? e + 1 : e) {
+		e = strchr(m, '/');
+		if (e == NULL)
+			e = m + strlen(m);
+		if (class_len(m, (size_t)(e - m)) == n && memcmp(m, c, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The class of m's innermost module (its length in *n), or NULL. */
+static const char *
+inner_class(const char *m, size_t *n)
+{
+	const char *c = strrchr(m, '/');
+
+	c = c != NULL ? c + 1 : m;
+	*n = class_len(c, strlen(c));
+	return *n > 0 ? c : NULL;
+}
+
+/*
+ * A norm or MoE op on side k (the fused one, by its category) and the
+ * other side's ops of other categories inside a module of the same
+ * class: the module's work done in other ops.  The group is every
+ * leftover op inside that class on side k and those on the other.
+ */
+static void
+module_group(struct rows *rs, struct lefts *l, unsigned char *used[2],
+    int k, size_t i)
+{
+	static const char *const fused[] = { "layernorm", "rmsnorm",
+	    "groupnorm", "batchnorm", "instancenorm", "moe", NULL };
+	const struct tl_opsig *a = l->s[k][i], *x;
+	const char *cls;
+	char *note;
+	size_t j, n;
+	int o = 1 - k, any = 0;
+
+	if (!is_name(a->category, fused) ||
+	    (cls = inner_class(a->module, &n)) == NULL)
+		return;
+	for (j = 0; j < l->n[o] && !any; j++) {
+		x = l->s[o][j];
+		any = !used[o][j] && has_class(x->module, cls, n) &&
+		    strcmp(x->category, a->category) != 0;
+	}
+	if (!any)
+		return;
+	note = fmt_note("%s of module %.*s: fused on the %s, other ops on the "
+	    "%s", a->category, (int)n, cls, side_word[k], side_word[o]);
+	for (j = 0; j < l->n[k]; j++)
+		if (!used[k][j] && has_class(l->s[k][j]->module, cls, n)) {
+			used[k][j] = 1;
+			add_group(rs, l->s[k][j], k, note);
+		}
+	for (j = 0; j < l->n[o]; j++) {
+		x = l->s[o][j];
+		if (!used[o][j] && has_class(x->module, cls, n) &&
+		    strcmp(x->category, a->category) != 0) {
+			used[o][j] = 1;
+			add_group(rs, x, o, note);
+		}
+	}
+	free(note);
+}
+
 /* Match the leftovers as groups; add what remains as one side's only. */
 static void
 group_match(struct rows *rs, struct lefts *l)
@@ -512,6 +599,10 @@ group_match(struct rows *rs, struct lefts *l)
 		for (i = 0; i < l->n[k]; i++)
 			if (!used[k][i] && fm[k][i].role == F_FUSED)
 				attention_group(rs, l, fm, used, k, i);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < l->n[k]; i++)
+			if (!used[k][i])
+				module_group(rs, l, used, k, i);
 	for (i = 0; i < l->n[REF]; i++)
 		for (j = 0; j < l->n[TGT] && !used[REF][i]; j++) {
 			const struct form *x = &fm[REF][i], *y = &fm[TGT][j];

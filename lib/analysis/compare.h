@@ -12,9 +12,10 @@
  * rows say so in layout_note.  What is left is matched as one op in
  * another form (tl-compare(1)): concrete inputs recorded on one side
  * only (both), attention fused on one side and bmm, softmax, bmm on the
- * other (ref_group and target_group rows sharing the group's
- * layout_note), one matrix product as mm, addmm, linear, matmul, bmm or
- * baddbmm (product).  Each matched row gets both sides' count,
+ * other, or a norm or MoE op on one side and other ops in a module of
+ * the same class on the other (ref_group and target_group rows sharing
+ * the group's layout_note), one matrix product as mm, addmm, linear,
+ * matmul, bmm or baddbmm (product).  Each matched row gets both sides' count,
  * kernel time and roofline efficiency, the exact time difference, the
  * time ratio the two GPUs' figures predict and whether the measured ratio
  * stays within a tolerance of it; a signature of one side only is kept

@@ -19,6 +19,7 @@ tl_fidle_init(struct tl_fidle *d)
 	memset(d, 0, sizeof(*d));
 	tl_strmap_init(&d->keys);
 	tl_strmap_init(&d->wnames);
+	tl_json_init(&d->j);
 }
 
 static uint32_t
@@ -92,23 +93,36 @@ trace_at(struct tl_fidle *d, int tr)
 	return &d->tr[tr];
 }
 
-/* A string token, unescaped, in a new allocation. */
-static char *
-jstr(const struct tl_json *j, int t)
+/*
+ * Append string token t, unescaped, and a NUL to b (nothing but the NUL
+ * when t is not a string); its offset in b.
+ */
+static size_t
+jcat(struct tl_jbuf *b, const struct tl_json *j, int t)
 {
-	size_t n;
+	size_t n, at = b->n;
 	const char *s;
-	char *out;
 
-	if (t < 0 || tl_json_type(j, t) != TL_J_STRING) {
-		out = tl_malloc(1);
-		out[0] = '\0';
-		return out;
+	if (t >= 0 && tl_json_type(j, t) == TL_J_STRING) {
+		s = tl_json_text(j, t, &n);
+		tl_grow(&b->s, &b->cap, b->n + n + 1, 1);
+		b->n += tl_json_unescape(b->s + b->n, s, n);
 	}
-	s = tl_json_text(j, t, &n);
-	out = tl_malloc(n + 1);
-	out[tl_json_unescape(out, s, n)] = '\0';
-	return out;
+	tl_jb_raw(b, "", 1);
+	return at;
+}
+
+/* The first n elements of array a into v (-1 past its end). */
+static void
+elements(const struct tl_json *j, int a, int *v, int n)
+{
+	int i, k = tl_json_size(j, a), e = a + 1;
+
+	for (i = 0; i < n; i++) {
+		v[i] = i < k ? e : -1;
+		if (i + 1 < k)
+			e = tl_json_next(j, e);
+	}
 }
 
 /* A number of µs as ns, or an integer: 0, or -1 when not one. */
@@ -154,58 +168,50 @@ where_copy(struct tl_fwhere *dst, const struct tl_fwhere *src)
 	dst->tid = tl_strdup(src->tid);
 }
 
+/*
+ * Add piece p ([kind, name, context, dur] or with the other thread's tid
+ * fifth) of gap w of trace tr: its culprit's index and length.
+ */
 static int
 piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
     const struct tl_fwhere *w, int warm, size_t *ci, int64_t *pns)
 {
-	static const char *const keys[5] = {
-		"kind", "name", "context", "dur", "tid"
-	};
-	int v[5], added;
-	char *kind, *name, *ctx, *tid;
-	struct tl_jbuf key = { NULL, 0, 0 };
+	struct tl_jbuf *key = &d->scratch[0];
 	struct tl_fculprit *c;
+	size_t kind, name, ctx, tid;
 	int64_t ns, idx;
+	int v[5], added;
 
-	if (tl_json_type(j, p) != TL_J_OBJECT)
+	if (tl_json_type(j, p) != TL_J_ARRAY || tl_json_size(j, p) < 4)
 		return -1;
-	tl_json_members(j, p, keys, 5, v);
+	elements(j, p, v, 5);
 	if (jus(j, v[3], &ns) < 0 || ns < 0)
 		return -1;
-	kind = jstr(j, v[0]);
-	name = jstr(j, v[1]);
-	ctx = jstr(j, v[2]);
-	tid = jstr(j, v[4]);
-	tl_jb_int(&key, tr);
-	tl_jb_raw(&key, "\x1f", 1);
-	tl_jb_raw(&key, kind, strlen(kind) + 1);
-	tl_jb_raw(&key, name, strlen(name) + 1);
-	tl_jb_raw(&key, ctx, strlen(ctx) + 1);
-	tl_jb_raw(&key, tid, strlen(tid) + 1);
-	tl_jb_raw(&key, warm ? "w" : "s", 1);
-	idx = tl_strmap_add(&d->keys, key.s, key.n, &added);
-	tl_jb_free(&key);
+	/* The key: trace, kind, name, context, thread, warm-up. */
+	tl_jb_reset(key);
+	tl_jb_int(key, tr);
+	tl_jb_raw(key, "\x1f", 1);
+	kind = jcat(key, j, v[0]);
+	name = jcat(key, j, v[1]);
+	ctx = jcat(key, j, v[2]);
+	tid = jcat(key, j, v[4]);
+	tl_jb_raw(key, warm ? "w" : "s", 1);
+	idx = tl_strmap_add(&d->keys, key->s, key->n, &added);
 	if (added) {
 		tl_grow(&d->c, &d->cap, d->n + 1, sizeof(*d->c));
 		c = &d->c[d->n++];
 		memset(c, 0, sizeof(*c));
 		c->tr = tr;
-		c->kind = kind;
-		c->name = name;
-		c->context = ctx;
-		c->tid = tid;
+		c->kind = tl_strdup(key->s + kind);
+		c->name = tl_strdup(key->s + name);
+		c->context = tl_strdup(key->s + ctx);
+		c->tid = tl_strdup(key->s + tid);
 		c->known = -1;
 		c->piece_ns = -1;
 		c->warm = warm;
-		*ci = d->n - 1;
-	} else {
-		c = &d->c[idx];
-		*ci = (size_t)idx;
-		free(kind);
-		free(name);
-		free(ctx);
-		free(tid);
 	}
+	*ci = (size_t)idx;
+	c = &d->c[idx];
 	*pns = ns;
 	c->ns += ns;
 	if (warm)
@@ -254,12 +260,8 @@ tl_fidle_row(struct tl_fidle *d, int tr, int row, const char *json,
     int64_t noise_ns, long long noise, long long frames, int64_t iteration,
     int steady)
 {
-	static const char *const keys[9] = {
-		"ts", "offset", "dur", "step", "device", "stream", "pid", "tid",
-		"culprits"
-	};
 	struct tl_fidletr *t = trace_at(d, tr);
-	struct tl_json j;
+	struct tl_jbuf *wb = &d->scratch[1];
 	const char *err;
 	int g, k, n, rc = 0;
 
@@ -276,35 +278,36 @@ tl_fidle_row(struct tl_fidle *d, int tr, int row, const char *json,
 		t->first_step = iteration;
 	if (json[0] == '\0')
 		return 0;
-	tl_json_init(&j);
-	if (tl_json_parse(&j, json, strlen(json), &err) < 1 ||
-	    tl_json_type(&j, 0) != TL_J_ARRAY) {
-		tl_json_free(&j);
+	if (tl_json_parse(&d->j, json, strlen(json), &err) < 1 ||
+	    tl_json_type(&d->j, 0) != TL_J_ARRAY)
 		return -1;
-	}
-	n = tl_json_size(&j, 0);
-	for (k = 0, g = 1; k < n && rc == 0; k++, g = tl_json_next(&j, g)) {
+	n = tl_json_size(&d->j, 0);
+	for (k = 0, g = 1; k < n && rc == 0; k++, g = tl_json_next(&d->j, g)) {
+		const struct tl_json *j = &d->j;
 		struct tl_fwhere w;
+		size_t dev, pid, tid;
 		int v[9], p, i, np;
 
-		if (tl_json_type(&j, g) != TL_J_OBJECT) {
-			rc = -1;
-			break;
-		}
-		tl_json_members(&j, g, keys, 9, v);
+		/* [ts, offset, dur, step, device, stream, pid, tid, pieces] */
+		if (tl_json_type(j, g) != TL_J_ARRAY || tl_json_size(j, g) < 9)
+			return -1;
+		elements(j, g, v, 9);
 		memset(&w, 0, sizeof(w));
-		if (jus(&j, v[0], &w.ts_ns) < 0 ||
-		    jus(&j, v[1], &w.offset_ns) < 0 ||
-		    jus(&j, v[2], &w.len_ns) < 0 || w.len_ns < 0 || v[8] < 0 ||
-		    tl_json_type(&j, v[8]) != TL_J_ARRAY) {
-			rc = -1;
-			break;
-		}
-		w.step = jint(&j, v[3]);
-		w.stream = jint(&j, v[5]);
-		w.device = jstr(&j, v[4]);
-		w.pid = jstr(&j, v[6]);
-		w.tid = jstr(&j, v[7]);
+		if (jus(j, v[0], &w.ts_ns) < 0 ||
+		    jus(j, v[1], &w.offset_ns) < 0 ||
+		    jus(j, v[2], &w.len_ns) < 0 || w.len_ns < 0 ||
+		    tl_json_type(j, v[8]) != TL_J_ARRAY)
+			return -1;
+		w.step = jint(j, v[3]);
+		w.stream = jint(j, v[5]);
+		tl_jb_reset(wb);
+		dev = jcat(wb, j, v[4]);
+		pid = jcat(wb, j, v[6]);
+		tid = jcat(wb, j, v[7]);
+		/* Borrowed from the scratch buffer: where_copy copies. */
+		w.device = wb->s + dev;
+		w.pid = wb->s + pid;
+		w.tid = wb->s + tid;
 		t->listed++;
 		t->listed_ns += w.len_ns;
 		if (steady == 0) {
@@ -318,7 +321,7 @@ tl_fidle_row(struct tl_fidle *d, int tr, int row, const char *json,
 		if (w.len_ns > t->largest.len_ns ||
 		    t->largest.device == NULL)
 			where_copy(&t->largest, &w);
-		np = tl_json_size(&j, v[8]);
+		np = tl_json_size(j, v[8]);
 		if (row >= 0) {
 			struct tl_flgap *l;
 
@@ -338,11 +341,11 @@ tl_fidle_row(struct tl_fidle *d, int tr, int row, const char *json,
 			l->used = 0;
 		}
 		for (i = 0, p = v[8] + 1; i < np && rc == 0; i++,
-		    p = tl_json_next(&j, p)) {
+		    p = tl_json_next(j, p)) {
 			size_t ci = 0;
 			int64_t pns = 0;
 
-			rc = piece(d, tr, &j, p, &w, steady == 0, &ci, &pns);
+			rc = piece(d, tr, j, p, &w, steady == 0, &ci, &pns);
 			if (rc == 0 && row >= 0) {
 				tl_grow(&d->pc, &d->cappc, d->npc + 1,
 				    sizeof(*d->pc));
@@ -351,9 +354,7 @@ tl_fidle_row(struct tl_fidle *d, int tr, int row, const char *json,
 				d->lg[d->nlg - 1].np++;
 			}
 		}
-		where_free(&w);
 	}
-	tl_json_free(&j);
 	return rc;
 }
 
@@ -538,6 +539,9 @@ tl_fidle_free(struct tl_fidle *d)
 	free(d->lg);
 	free(d->pc);
 	tl_strmap_free(&d->wnames);
+	tl_json_free(&d->j);
+	tl_jb_free(&d->scratch[0]);
+	tl_jb_free(&d->scratch[1]);
 	for (i = 0; i < d->ntr; i++) {
 		free(d->tr[i].steps);
 		free(d->tr[i].iters);
@@ -599,6 +603,8 @@ tl_fidle_compare(const struct tl_fidle *ref, const struct tl_fidle *tgt,
 			}
 			v[k].ns[s] += x->ns;
 			v[k].gaps[s] += x->gaps;
+			if (v[k].at[s] == NULL)
+				v[k].at[s] = x;
 		}
 	tl_jb_free(&key);
 	tl_strmap_free(&keys);

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/json.h"
+#include "common/jsonw.h"
 #include "common/strmap.h"
 #include "common/util.h"
 #include "stream/known.h"
@@ -116,6 +118,8 @@ struct tl_fidle {
 	struct tl_fpiece *pc;
 	size_t npc, cappc;
 	struct tl_strmap wnames;	/* the listed gaps' device, pid, tid */
+	struct tl_json j;	/* scratch: a row's idle_gaps */
+	struct tl_jbuf scratch[2];
 	struct tl_fidletr *tr;	/* by trace */
 	size_t ntr;
 	struct tl_strmap keys;
@@ -175,6 +179,8 @@ int tl_fidle_is_host(const struct tl_fculprit *x);
 /* A culprit on both sides of a comparison. */
 struct tl_fidlecmp {
 	const struct tl_fculprit *c;	/* its name, kind, context */
+	const struct tl_fculprit *at[2];	/* on each side (its first
+						   trace's), NULL absent */
 	int64_t ns[2];		/* the idle it covers: reference, target */
 	long long gaps[2];
 };

@@ -1,6 +1,7 @@
 /* See LICENSE file for copyright and license details. */
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -582,6 +583,32 @@ idle_row(struct tl_floader *L, int cat, int tr)
 		    get(L, C_IDLEGAPS), "is not a list of idle gaps");
 }
 
+/*
+ * An op's text fields, read through their columns (colid): each is the
+ * value of the op's first row.
+ */
+static const struct {
+	short col;	/* C_* */
+	size_t off;	/* of the char * in struct tl_fop */
+} optext[] = {
+	{ C_NAME, offsetof(struct tl_fop, name) },
+	{ C_DIR, offsetof(struct tl_fop, direction) },
+	{ C_DIMS, offsetof(struct tl_fop, dims) },
+	{ C_TYPES, offsetof(struct tl_fop, types) },
+	{ C_STRIDES, offsetof(struct tl_fop, strides) },
+	{ C_CONCRETE, offsetof(struct tl_fop, concrete) },
+	{ C_MODEL, offsetof(struct tl_fop, perf_model) },
+	{ C_PARAMS, offsetof(struct tl_fop, params) },
+	{ C_SPEC, offsetof(struct tl_fop, compute_spec) },
+	{ C_BOUND, offsetof(struct tl_fop, bound) },
+	{ C_PERR, offsetof(struct tl_fop, perf_error) },
+	{ C_PARENT, offsetof(struct tl_fop, parent_name) },
+	{ C_MODULE, offsetof(struct tl_fop, module) },
+	{ C_STACK, offsetof(struct tl_fop, call_stack) },
+	{ C_UID, offsetof(struct tl_fop, uid) },
+	{ C_TRACE, offsetof(struct tl_fop, trace) }
+};
+
 static void
 load_row(struct tl_floader *L)
 {
@@ -593,6 +620,7 @@ load_row(struct tl_floader *L)
 	int64_t idx, time_ns = 0, host = 0, cnt = 1, kc = 0, apn, apt;
 	int cat, added, name, have_host;
 	double pct = 0, v;
+	size_t i;
 
 	if ((cat = tl_category_parse(catv)) < 0)
 		tl_die("%s: unknown category '%s'", tl_stream_where(L->in),
@@ -629,22 +657,9 @@ load_row(struct tl_floader *L)
 		op = &f->op[f->nop++];
 		memset(op, 0, sizeof(*op));
 		op->cat = cat;
-		op->name = dup_field(L, C_NAME);
-		op->direction = dup_field(L, C_DIR);
-		op->dims = dup_field(L, C_DIMS);
-		op->types = dup_field(L, C_TYPES);
-		op->strides = dup_field(L, C_STRIDES);
-		op->concrete = dup_field(L, C_CONCRETE);
-		op->perf_model = dup_field(L, C_MODEL);
-		op->params = dup_field(L, C_PARAMS);
-		op->compute_spec = dup_field(L, C_SPEC);
-		op->bound = dup_field(L, C_BOUND);
-		op->perf_error = dup_field(L, C_PERR);
-		op->parent_name = dup_field(L, C_PARENT);
-		op->module = dup_field(L, C_MODULE);
-		op->call_stack = dup_field(L, C_STACK);
-		op->uid = dup_field(L, C_UID);
-		op->trace = dup_field(L, C_TRACE);
+		for (i = 0; i < sizeof(optext) / sizeof(optext[0]); i++)
+			*(char **)(void *)((char *)op + optext[i].off) =
+			    dup_field(L, optext[i].col);
 		op->has_flops = num_i64(L, C_FLOPS, cat, &op->flops) > 0;
 		op->has_bytes = num_i64(L, C_BYTES, cat, &op->bytes) > 0;
 		if (num(L, C_PEAKF, cat, &v) > 0)
@@ -1570,7 +1585,8 @@ tl_patkind_name(enum tl_patkind k)
 		"unfused_attention", "decomposed_norm", "layout_conversion",
 		"layout_copy", "elementwise_chain", "gemm_alignment",
 		"gemm_old_arch", "gemm_tile", "pageable_copy", "sync", "idle",
-		"exposed_comm", "recompute", "gemm_shape", "idle_culprit"
+		"exposed_comm", "recompute", "gemm_shape", "kernel_cause",
+		"idle_culprit"
 	};
 
 	return k < TL_PAT_N ? name[k] : "";
@@ -1642,6 +1658,9 @@ tl_findings_free(struct tl_findings *f)
 	free(f->failed);
 	f->failed = NULL;
 	tl_fidle_free(&f->idle);
+	if (f->causes_loaded)
+		tl_known_free(&f->causes);
+	f->causes_loaded = 0;
 
 	for (i = 0; i < f->nop; i++) {
 		struct tl_fop *op = &f->op[i];

@@ -309,6 +309,8 @@ enum tl_patkind {
 	TL_PAT_RECOMPUTE,	/* activation-checkpoint recompute */
 	TL_PAT_GEMM_SHAPE,	/* a GEMM's shape against the GPU: tiles and
 				   waves, padding, skinny, FP32 (cause) */
+	TL_PAT_KERNEL_CAUSE,	/* a known cause of a slow convolution,
+				   attention, MoE or elementwise op (kc) */
 	TL_PAT_CULPRIT,		/* a known idle culprit (share/tl/culprits.tsv) */
 	TL_PAT_N
 };
@@ -346,6 +348,33 @@ struct tl_gshape {
 	double ref_eff;		/* pad: the efficiency it is timed at, % */
 	int estimate;		/* pad without ref_op: at the expected range */
 	unsigned prec;		/* TL_PREC_* the GPU's table row has */
+};
+
+/*
+ * A known cause's numbers (TL_PAT_KERNEL_CAUSE, lib/analysis/kcause): the
+ * row of the causes table (share/tl/causes.tsv) whose words say it, and
+ * the numbers its {name} placeholders and the -o JSON show.
+ */
+enum tl_kcunit {
+	TL_KCU_INT,		/* an integer */
+	TL_KCU_NUM,		/* a real, shown with digits decimals */
+	TL_KCU_MS,		/* nanoseconds, shown (and in JSON) as ms */
+	TL_KCU_TEXT,		/* text */
+	TL_KCU_OP		/* an op signature (f->op index) */
+};
+#define TL_KC_MAXNUM 24
+struct tl_kcnum {
+	const char *name;	/* a static string */
+	enum tl_kcunit unit;
+	int digits;
+	double v;
+	char text[200];
+};
+struct tl_kcause {
+	long row;		/* of f->causes */
+	int estimate;		/* the recoverable time is an estimate */
+	int n;
+	struct tl_kcnum num[TL_KC_MAXNUM];
 };
 
 /* Precisions a GPU's table row has matrix units for. */
@@ -388,6 +417,7 @@ struct tl_fpat {
 	int64_t tile_m, tile_n;	/* tile of the kernel; 0 unknown */
 	int splitk;		/* the kernel splits K */
 	struct tl_gshape gs;	/* TL_PAT_GEMM_SHAPE */
+	struct tl_kcause kc;	/* TL_PAT_KERNEL_CAUSE */
 	double tbs;		/* norm: bandwidth of the pass; -1 none */
 	int tbs_baseline;	/* 1 the elementwise baseline, 0 the roof */
 	/*
@@ -509,6 +539,9 @@ struct tl_findings {
 	 * load a user's known-culprit table into it before the load.
 	 */
 	struct tl_fidle idle;
+	/* The known causes' table (lib/analysis/kcause), once loaded. */
+	struct tl_known causes;
+	int causes_loaded;
 };
 
 /* A module instance and what ran under it (fusion candidates). */

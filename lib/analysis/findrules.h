@@ -71,6 +71,17 @@ struct tl_convexpect {
 /* By enum tl_convkind; TL_CONV_OTHER has none (pattern NULL). */
 extern const struct tl_convexpect tl_conv_expect[TL_CONV_N];
 
+/*
+ * A fused attention kernel's expected efficiency, % of its roofline:
+ * 40-70 % from TL_ATT_SHORT_N queries up, 10-30 % below (lib/analysis/
+ * fusion's unfused-attention pattern and kcause's attention causes).
+ */
+#define TL_ATT_LONG_LO 40
+#define TL_ATT_LONG_HI 70
+#define TL_ATT_SHORT_LO 10
+#define TL_ATT_SHORT_HI 30
+#define TL_ATT_SHORT_N 1024
+
 /* An efficiency against its expected range. */
 enum tl_expect { TL_EXP_NONE, TL_EXP_BELOW, TL_EXP_WITHIN, TL_EXP_ABOVE };
 

@@ -16,12 +16,6 @@
 #define WINDOW 48
 /* Most rows of one chain. */
 #define CHAIN_MAX 64
-/* Efficiency ranges of a fused attention kernel, % of its roofline. */
-#define ATT_LONG_LO 40
-#define ATT_LONG_HI 70
-#define ATT_SHORT_LO 10
-#define ATT_SHORT_HI 30
-#define ATT_SHORT_N 1024
 
 static const struct tl_fop *
 op_of(const struct tl_findings *f, int r)
@@ -217,13 +211,13 @@ attention(struct tl_findings *f, struct tl_opctx *c)
 		roof = attn_model(c, f->row[tl_row_at(f, flip ? e : g1)].op, qk,
 		    av, flip, pat);
 		/* The fused kernel's time at the ends of its range. */
-		lo = qk[1] < ATT_SHORT_N ? ATT_SHORT_LO : ATT_LONG_LO;
-		hi = qk[1] < ATT_SHORT_N ? ATT_SHORT_HI : ATT_LONG_HI;
+		lo = qk[1] < TL_ATT_SHORT_N ? TL_ATT_SHORT_LO : TL_ATT_LONG_LO;
+		hi = qk[1] < TL_ATT_SHORT_N ? TL_ATT_SHORT_HI : TL_ATT_LONG_HI;
 		if (pat->eff_lo == 0 || lo < pat->eff_lo)
 			pat->eff_lo = lo;
 		if (hi > pat->eff_hi)
 			pat->eff_hi = hi;
-		if (qk[1] < ATT_SHORT_N)
+		if (qk[1] < TL_ATT_SHORT_N)
 			pat->short_seq = 1;
 		pat->model_lo_ns += (int64_t)(roof / (lo / 100) + 0.5);
 		pat->model_hi_ns += (int64_t)(roof / (hi / 100) + 0.5);

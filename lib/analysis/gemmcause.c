@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "analysis/gemmcause.h"
+#include "analysis/kcause.h"
 #include "analysis/kernsel.h"
 #include "analysis/oprow.h"
 #include "common/util.h"
@@ -271,6 +272,69 @@ fp32(const struct tl_fop *op, const char *hw, int64_t left, struct cand *x)
 	return x->save > 0;
 }
 
+/* The words of a cause: its row of the causes table and its numbers. */
+static void
+words(struct tl_findings *f, const struct tl_gshape *s,
+    const struct tl_kname *kn, int want, struct tl_kcause *k)
+{
+	static const char *const key[] = {
+		[TL_GC_FEW_TILES] = "gemm_few_tiles",
+		[TL_GC_LAST_WAVE] = "gemm_last_wave",
+		[TL_GC_PAD] = "gemm_padding", [TL_GC_SKINNY] = "gemm_skinny",
+		[TL_GC_FP32] = "gemm_fp32",
+	};
+	const char *adv = tl_precision_advice(s->prec);
+
+	memset(k, 0, sizeof(*k));
+	k->row = tl_kcause_row(f, s->cause == TL_GC_PAD && s->ref_op < 0 ?
+	    "gemm_padding_est" : s->cause == TL_GC_SKINNY && s->thin == 1 ?
+	    "gemm_gemv" : key[s->cause]);
+	k->estimate = s->estimate;
+	if (s->b != 1)
+		tl_kcn_text(k, "shape", "M x N x K = %lld x %lld x %lld (batch "
+		    "%lld)", (long long)s->m, (long long)s->n, (long long)s->k,
+		    (long long)s->b);
+	else
+		tl_kcn_text(k, "shape", "M x N x K = %lld x %lld x %lld",
+		    (long long)s->m, (long long)s->n, (long long)s->k);
+	switch (s->cause) {
+	case TL_GC_FEW_TILES:
+	case TL_GC_LAST_WAVE:
+		tl_kcn_int(k, "tiles", s->tiles);
+		tl_kcn_int(k, "tile_m", kn->tm);
+		tl_kcn_int(k, "tile_n", kn->tn);
+		tl_kcn_int(k, "cus", s->cus);
+		tl_kcn_int(k, "waves", s->waves);
+		tl_kcn_real(k, "last_fill", s->last_fill, 1);
+		tl_kcn_real(k, "idle_pct", s->waves * s->cus > 0 ? 100 -
+		    (double)s->tiles * 100 / (double)(s->waves * s->cus) : 0, 1);
+		break;
+	case TL_GC_PAD:
+		tl_kcn_int(k, "align", want);
+		tl_kcn_int(k, "padded_m", s->pm);
+		tl_kcn_int(k, "padded_n", s->pn);
+		tl_kcn_int(k, "padded_k", s->pk);
+		tl_kcn_real(k, "ref_eff", s->ref_eff, 1);
+		if (s->ref_op >= 0)
+			tl_kcn_op(k, "ref_op", s->ref_op);
+		tl_kcn_real(k, "expect_lo", f->rules.gemm_expect_lo, 0);
+		tl_kcn_real(k, "expect_hi", f->rules.gemm_expect_hi, 0);
+		break;
+	case TL_GC_SKINNY:
+		tl_kcn_int(k, "thin", s->thin);
+		tl_kcn_text(k, "lowbit", "%s", tl_lowbit_weights(s->prec));
+		break;
+	case TL_GC_FP32:
+		tl_kcn_text(k, "low_prec", "%s", s->prec & TL_PREC_BF16 ?
+		    "BF16" : "FP16");
+		tl_kcn_real(k, "tflops_low", s->tflops16, 0);
+		tl_kcn_real(k, "tflops_fp32", s->tflops32, 1);
+		tl_kcn_text(k, "precision_advice", "%s", adv != NULL ? adv :
+		    "a lower precision");
+		break;
+	}
+}
+
 /* The pattern of op o's cause, made or added to. */
 static void
 add(struct tl_findings *f, struct tl_patgroup *g, int o, struct cand *x,
@@ -293,6 +357,7 @@ add(struct tl_findings *f, struct tl_patgroup *g, int o, struct cand *x,
 		p->tile_n = kn->tn;
 		p->splitk = kn->splitk;
 		p->align_want = want;
+		words(f, &p->gs, kn, want, &p->kc);
 	}
 	p->save_ns += x->save;
 	p->save_lo_ns += x->lo < x->hi ? x->lo : x->hi;
@@ -372,6 +437,7 @@ tl_gemmcause_find(struct tl_findings *f)
 			add(f, &g, o, &best, &kn, want);
 		}
 	}
+	tl_kcause_totals(f, TL_PAT_GEMM_SHAPE);
 	tl_patgroup_free(&g);
 	tl_opctx_free(&c);
 }

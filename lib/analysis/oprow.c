@@ -97,14 +97,29 @@ int
 tl_op_param(struct tl_opctx *c, const struct tl_fop *op, const char *key,
     int64_t *v)
 {
+	return tl_op_param_at(c, op, key, -1, v);
+}
+
+int
+tl_op_param_at(struct tl_opctx *c, const struct tl_fop *op, const char *key,
+    int idx, int64_t *v)
+{
 	const char *err, *txt;
 	size_t len;
-	int t;
+	int t, i;
 
 	if (op->params[0] == '\0' || tl_json_parse(&c->j, op->params,
 	    strlen(op->params), &err) < 1 || tl_json_type(&c->j, 0) !=
-	    TL_J_OBJECT || (t = tl_json_get(&c->j, 0, key, strlen(key))) < 0 ||
-	    tl_json_type(&c->j, t) != TL_J_PRIM)
+	    TL_J_OBJECT || (t = tl_json_get(&c->j, 0, key, strlen(key))) < 0)
+		return 0;
+	if (idx >= 0) {
+		if (tl_json_type(&c->j, t) != TL_J_ARRAY ||
+		    idx >= tl_json_size(&c->j, t))
+			return 0;
+		for (t++, i = 0; i < idx; i++)
+			t = tl_json_next(&c->j, t);
+	}
+	if (tl_json_type(&c->j, t) != TL_J_PRIM)
 		return 0;
 	txt = tl_json_text(&c->j, t, &len);
 	return tl_parse_i64(txt, len, v) == 0;

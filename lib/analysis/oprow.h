@@ -41,6 +41,9 @@ const char *tl_mod_model(const char *path, char *buf, size_t n);
 /* An integer model parameter of op (params JSON); 1 found. */
 int tl_op_param(struct tl_opctx *c, const struct tl_fop *op,
     const char *key, int64_t *v);
+/* Element idx of an integer array parameter (idx -1: an integer); 1. */
+int tl_op_param_at(struct tl_opctx *c, const struct tl_fop *op,
+    const char *key, int idx, int64_t *v);
 /*
  * Elements of argument slot i of op, -1 when it is not a shape; the
  * largest over every tensor argument for i = -1.

@@ -22,7 +22,7 @@ static const short cols[] = {
 	TL_COL_DIRECTION, TL_COL_PERF_MODEL, TL_COL_FLOPS, TL_COL_BYTES,
 	TL_COL_COMPUTE_SPEC, TL_COL_TRACE_TOTAL_US, TL_COL_TRACE_BUSY_US,
 	TL_COL_TRACE_COMPUTE_US, TL_COL_TRACE_EXPOSED_COMM_US,
-	TL_COL_TRACE_EXPOSED_MEMCPY_US, TL_COL_TRACE_IDLE_US
+	TL_COL_TRACE_EXPOSED_MEMCPY_US, TL_COL_TRACE_IDLE_US, TL_COL_MODULE
 };
 
 /* What reading one input needs besides the result. */
@@ -70,6 +70,7 @@ first_row(struct tl_sigreader *r, struct tl_opsig *s)
 		s->f[k] = field(r, tl_sig_cols[k]);
 	s->category = field(r, TL_COL_CATEGORY);
 	s->direction = field(r, TL_COL_DIRECTION);
+	s->module = field(r, TL_COL_MODULE);
 	if (r->have_perf) {
 		s->perf_model = field(r, TL_COL_PERF_MODEL);
 		s->compute_spec = field(r, TL_COL_COMPUTE_SPEC);
@@ -321,6 +322,7 @@ tl_opsigs_free(struct tl_opsigs *o)
 			free(s->f[f]);
 		free(s->category);
 		free(s->direction);
+		free(s->module);
 		free(s->perf_model);
 		free(s->compute_spec);
 		for (k = 0; k < s->nk; k++)

@@ -33,6 +33,7 @@ struct tl_opsig {
 	char *f[TL_SIG_N];	/* the signature, decoded text; no trace */
 	/* from the first row; direction "" when the rows disagree */
 	char *category, *direction, *perf_model, *compute_spec;
+	char *module;		/* the first row's module path, or "" */
 	int has_flops, has_bytes;
 	int64_t flops, bytes;	/* of one instance */
 	/* over every instance */

@@ -495,15 +495,16 @@ static const char *
 group_verdict(const struct tl_cgap *g)
 {
 	if (g->covered)
-		return "the target's unfused attention: a pattern names it";
+		return "a pattern of the target names it";
 	if (g->ref_slower)
 		return "the reference takes longer: it may be inefficient "
 		    "there; nothing for the target to adopt";
 	if (g->save_ns > 0)
 		return g->fused_side == REF ? "the target runs unfused what "
 		    "the reference runs fused: a recommendation" :
-		    "the target's fused kernel takes longer than the "
-		    "reference's unfused ops: a recommendation";
+		    g->fused_side == TGT ? "the target's fused kernel takes "
+		    "longer than the reference's unfused ops: a recommendation" :
+		    "the target takes longer: a recommendation";
 	return "the same time on both sides";
 }
 
@@ -832,9 +833,16 @@ gap_title(FILE *fp, const struct tl_cmpfind *c, const struct tl_cgap *g)
 		return;
 	}
 	if (g->kind == TL_CG_GROUP) {
-		fputs(g->fused_side == REF ? "Unfused attention on the target "
-		    "(the reference runs it fused)" : "Fused attention slower "
-		    "on the target than the reference's unfused ops", fp);
+		if (g->fused_side < 0)
+			fputs("Other ops on the two sides, longer on the "
+			    "target", fp);
+		else
+			fprintf(fp, g->fused_side == REF ? "Unfused %s on the "
+			    "target (the reference runs it fused)" : "Fused %s "
+			    "slower on the target than the reference's unfused "
+			    "ops", strcmp(tl_category(g->cat)->value,
+			    "attention") == 0 ? "attention" :
+			    tl_category(g->cat)->title);
 		return;
 	}
 	tl_pat_title(fp, c->side[TGT], p);
@@ -951,11 +959,29 @@ gap_group(FILE *fp, const struct tl_cmpfind *c, const struct tl_cgap *g)
 	    "reference's (%d) %s ms.", g->nrows[TGT], tl_md_ms(g->ns[TGT]),
 	    g->nrows[REF], tl_md_ms(g->ns[REF]));
 	fputs("\n\n**Action**: ", fp);
-	if (g->fused_side == REF)
+	if (g->fused_side < 0)
+		fputs("Compare the two code paths of this module (framework "
+		    "and library versions, fusion and compile settings): the "
+		    "reference does the same work in less time.", fp);
+	else if (g->fused_side == REF && strcmp(tl_category(g->cat)->value,
+	    "attention") != 0)
+		fprintf(fp, "Run the module's %s as one fused op on the target, "
+		    "as the reference does (%s), in place of its separate "
+		    "ops.", tl_category(g->cat)->title,
+		    strcmp(tl_category(g->cat)->value, "moe") == 0 ? "a fused "
+		    "MoE kernel: one grouped GEMM over the experts, the tokens "
+		    "sorted by expert" : "the framework's fused norm, "
+		    "`torch.nn.functional.layer_norm` or `rms_norm`, or "
+		    "`torch.compile`");
+	else if (g->fused_side == REF)
 		fputs("Run attention fused on the target, as the reference "
 		    "does: `torch.nn.functional.scaled_dot_product_attention` "
 		    "(its flash or memory-efficient backend) in place of "
 		    "matmul, softmax and matmul.", fp);
+	else if (strcmp(tl_category(g->cat)->value, "attention") != 0)
+		fprintf(fp, "Check the fused %s kernel the target selects for "
+		    "this shape and dtype; the reference's unfused ops show the "
+		    "time it can reach.", tl_category(g->cat)->title);
 	else
 		fputs("Check which fused attention backend and kernel the "
 		    "target selects for this shape (head dimension, dtype, "
@@ -1227,15 +1253,16 @@ key_findings(FILE *fp, const struct tl_cmpfind *c)
 	    c->nmatch[TL_CM_REF_ONLY], c->nmatch[TL_CM_TARGET_ONLY]);
 	if (c->ngroup > 0)
 		fprintf(fp, "; matched as groups (fused against unfused "
-		    "attention): %d group%s of %d op signatures", c->ngroup,
+		    "attention, norms, MoE): %d group%s of %d op signatures",
+		    c->ngroup,
 		    c->ngroup == 1 ? "" : "s", c->ngrouprow);
 	fputs(".\n", fp);
 	kernel_differences(fp, c, &n);
 	if (c->nref_slower > 0)
 		fprintf(fp, "%d. The reference takes %s ms longer than the "
-		    "target in %d group%s matched as one (unfused against "
-		    "fused attention): the reference may be inefficient there; "
-		    "nothing for the target to adopt.\n", ++n,
+		    "target in %d group%s of ops matched as one (such as "
+		    "unfused against fused attention): the reference may be "
+		    "inefficient there; nothing for the target to adopt.\n", ++n,
 		    tl_md_ms(c->ref_slower_ns), c->nref_slower,
 		    c->nref_slower == 1 ? "" : "s");
 	fprintf(fp, "%d. Against the time ratio the two GPUs' %s roofs "

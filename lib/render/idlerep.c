@@ -179,18 +179,22 @@ tl_md_culprit_compare(FILE *fp, const struct tl_findings *ref,
 	}
 	fputs(" By culprit, largest change first:\n\n| Culprit | Context | "
 	    "Reference (ms) | Target (ms) | Change (ms) | Gaps (ref / target) "
-	    "|\n|---|---|---|---|---|---|\n", fp);
+	    "| Its largest piece: where (target, else reference) |\n"
+	    "|---|---|---|---|---|---|---|\n", fp);
 	for (i = 0; i < n && shown < max; i++, shown++) {
 		fputs("| ", fp);
 		tl_md_culprit_name(fp, v[i].c);
 		fputs(" | ", fp);
 		if (strcmp(v[i].c->context, v[i].c->name) != 0)
 			tl_md_code(fp, v[i].c->context, 100);
-		fprintf(fp, " | %s | %s | %s (%s) | %lld / %lld |\n",
+		fprintf(fp, " | %s | %s | %s (%s) | %lld / %lld | ",
 		    tl_md_ms(v[i].ns[0]), tl_md_ms(v[i].ns[1]),
 		    tl_md_ms_signed(v[i].ns[1] - v[i].ns[0]),
 		    v[i].ns[1] > v[i].ns[0] ? "grew" : v[i].ns[1] < v[i].ns[0] ?
 		    "shrank" : "same", v[i].gaps[0], v[i].gaps[1]);
+		tl_md_where(fp, &(v[i].at[1] != NULL ? v[i].at[1] :
+		    v[i].at[0])->where);
+		fputs(" |\n", fp);
 	}
 	fputc('\n', fp);
 	free(v);

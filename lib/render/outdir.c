@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analysis/gemmcause.h"
+#include "analysis/kcause.h"
 #include "analysis/xrank.h"
 #include "analysis/xsummary.h"
 #include "common/json.h"
@@ -13,7 +14,6 @@
 #include "common/util.h"
 #include "render/charts.h"
 #include "render/cmpreport.h"
-#include "render/gemmtext.h"
 #include "render/outdir.h"
 #include "render/xreport.h"
 #include "stream/category.h"
@@ -199,6 +199,45 @@ gemm_shape_json(struct tl_jbuf *b, const struct tl_findings *f,
 		tl_jb_str(b, adv);
 	else
 		tl_jb_lit(b, "null");
+}
+
+/* A known cause's name and numbers (lib/analysis/kcause). */
+static void
+kcause_json(struct tl_jbuf *b, const struct tl_findings *f,
+    const struct tl_fpat *p)
+{
+	char key[80];
+	int i;
+
+	jb_kstr(b, "cause", tl_kcause_name(f, p));
+	for (i = 0; i < p->kc.n; i++) {
+		const struct tl_kcnum *n = &p->kc.num[i];
+
+		switch (n->unit) {
+		case TL_KCU_INT:
+			jb_kint(b, n->name, (int64_t)n->v);
+			break;
+		case TL_KCU_NUM:
+			jb_knum(b, n->name, n->v);
+			break;
+		case TL_KCU_MS:
+			snprintf(key, sizeof(key), "%s_ms", n->name);
+			jb_knum(b, key, n->v / 1e6);
+			break;
+		case TL_KCU_TEXT:
+			jb_kstr(b, n->name, n->text);
+			break;
+		case TL_KCU_OP:
+			jb_key(b, n->name);
+			tl_jb_lit(b, "{");
+			jb_kstr(b, "name", f->op[(int)n->v].name);
+			jb_kjson(b, "input_dims", f->op[(int)n->v].dims);
+			tl_jb_lit(b, "}");
+			break;
+		}
+	}
+	jb_key(b, "estimate");
+	tl_jb_lit(b, p->kc.estimate ? "true" : "false");
 }
 
 static void
@@ -396,6 +435,8 @@ pat_json(struct tl_jbuf *b, const struct tl_findings *f, int i)
 	}
 	if (p->kind == TL_PAT_GEMM_SHAPE)
 		gemm_shape_json(b, f, p);
+	if (p->kind == TL_PAT_KERNEL_CAUSE)
+		kcause_json(b, f, p);
 	if (p->kind == TL_PAT_CULPRIT && p->culprit < f->idle.n) {
 		const struct tl_fculprit *x = &f->idle.c[p->culprit];
 
@@ -505,6 +546,9 @@ analysis_json(struct tl_outset *s, const char *p, const struct tl_findings *f)
 			if (f->pat[r->pat].kind == TL_PAT_GEMM_SHAPE)
 				jb_kstr(&b, "cause", tl_gemmcause_name(
 				    f->pat[r->pat].gs.cause));
+			if (f->pat[r->pat].kind == TL_PAT_KERNEL_CAUSE)
+				jb_kstr(&b, "cause", tl_kcause_name(f,
+				    &f->pat[r->pat]));
 		} else {
 			jb_kstr(&b, "op", f->op[r->op].name);
 			jb_kjson(&b, "input_dims", f->op[r->op].dims);

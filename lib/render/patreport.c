@@ -3,10 +3,11 @@
 #include <string.h>
 
 #include "analysis/analyst.h"
+#include "analysis/kcause.h"
 #include "analysis/kernsel.h"
 #include "analysis/oprow.h"
 #include "common/util.h"
-#include "render/gemmtext.h"
+#include "render/causetext.h"
 #include "render/idlerep.h"
 #include "render/mdtext.h"
 #include "render/patreport.h"
@@ -179,7 +180,8 @@ tl_pat_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		fputs("Activation-checkpoint recompute", fp);
 		break;
 	case TL_PAT_GEMM_SHAPE:
-		tl_gemm_title(fp, p);
+	case TL_PAT_KERNEL_CAUSE:
+		tl_kc_text(fp, f, p, TL_KCC_TITLE);
 		break;
 	case TL_PAT_CULPRIT:
 		tl_md_text(fp, culprit_field(f, p, TL_KC_TITLE), 200);
@@ -189,6 +191,7 @@ tl_pat_title(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 	}
 	if (op != NULL && (p->kind == TL_PAT_GEMM_ALIGN ||
 	    p->kind == TL_PAT_GEMM_ARCH || p->kind == TL_PAT_GEMM_TILE ||
+	    p->kind == TL_PAT_KERNEL_CAUSE ||
 	    (p->kind == TL_PAT_GEMM_SHAPE && p->gs.cause != TL_GC_FP32))) {
 		fputs(": ", fp);
 		tl_md_op(fp, op->name, op->dims);
@@ -397,7 +400,8 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		    f->cov.op_ns), 1));
 		break;
 	case TL_PAT_GEMM_SHAPE:
-		tl_gemm_issue(fp, f, p);
+	case TL_PAT_KERNEL_CAUSE:
+		tl_kc_text(fp, f, p, TL_KCC_ISSUE);
 		break;
 	case TL_PAT_CULPRIT:
 		culprit_issue(fp, f, p);
@@ -579,7 +583,8 @@ tl_pat_action(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		    "choice.", fp);
 		break;
 	case TL_PAT_GEMM_SHAPE:
-		tl_gemm_action(fp, p);
+	case TL_PAT_KERNEL_CAUSE:
+		tl_kc_text(fp, f, p, TL_KCC_ACTION);
 		break;
 	case TL_PAT_CULPRIT:
 		fputs("Path A: ", fp);
@@ -670,7 +675,8 @@ tl_pat_impact(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		fputs(": the recomputed ops' time", fp);
 		break;
 	case TL_PAT_GEMM_SHAPE:
-		tl_gemm_impact(fp, p);
+	case TL_PAT_KERNEL_CAUSE:
+		tl_kc_text(fp, f, p, TL_KCC_IMPACT);
 		break;
 	case TL_PAT_CULPRIT:
 		fputs(": the idle this culprit covers in the gaps (the generic "
@@ -724,7 +730,12 @@ tl_prio_text(FILE *fp, const struct tl_findings *f, enum tl_priority p,
 		break;
 	}
 	fputc(')', fp);
-	if (capped)
+	if (capped && (timeline & 4))
+		fprintf(fp, ", lowered to %s: what it recovers is not "
+		    "quantified, and its ops take under %s %% of the GPU "
+		    "timeline, the most it can recover", tl_priority_name(p),
+		    tl_md_num(p == TL_PRIO_LOW ? r->slot_pct : r->cap_pct, 1));
+	else if (capped)
 		fprintf(fp, ", lowered to %s: it recovers under %s %% of the "
 		    "GPU timeline", tl_priority_name(p), tl_md_num(p ==
 		    TL_PRIO_LOW ? r->slot_pct : r->cap_pct, 1));
@@ -741,7 +752,7 @@ tl_pat_prio(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 	    100 : 0;
 
 	tl_prio_text(fp, f, p->prio, p->seed_prio, p->prio_rule, p->capped, sh,
-	    p->eff, tl | 2);
+	    p->eff, tl | 2 | (p->unquantified ? 4 : 0));
 }
 
 /* 1 if a frame only dispatches a module call or a Python builtin. */

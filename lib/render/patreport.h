@@ -37,7 +37,8 @@ void tl_pat_anchor(char *buf, size_t n, int i);
  * "High (seed rule: 12.3 % of compute, above 10 %)" and, when capped,
  * what lowered it.  share: the item's share the rule read; timeline:
  * bit 1, that share is of the GPU timeline rather than of compute; bit
- * 2, eff is the share of a pattern's time its fix keeps.
+ * 2, eff is the share of a pattern's time its fix keeps; bit 4, what it
+ * recovers is not quantified (capped by its whole time).
  */
 void tl_prio_text(FILE *fp, const struct tl_findings *f, enum tl_priority p,
     enum tl_priority seed, int rule, int capped, double share, double eff,

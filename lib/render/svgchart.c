@@ -613,12 +613,17 @@ legend_roofs(FILE *f, const struct plan *pl, double y)
 		r = &pl->r[i];
 		put_sample(f, y - 4, dashes[pl->dash[i]]);
 		out(f, "<text x=\"%d\" y=\"%p\">%T", RF_LX + 34, y, r->label);
+		/* No compute figure: its ops meet the memory roof only. */
 		if (positive(r->peak_tflops))
 			out(f, " \xc2\xb7 %G TFLOPS/s", r->peak_tflops);
+		else
+			out(f, " \xc2\xb7 no figure");
 		out(f, "</text>\n<text x=\"%d\" y=\"%p\" font-size=\"11\" "
 		    "fill=\"#555555\">", RF_LX + 34, y + 13);
 		if (positive(r->peak_tflops))
 			out(f, "%t \xc2\xb7 ", r->kind);
+		else
+			out(f, "memory roof only \xc2\xb7 ");
 		out(f, "%d op%s</text>\n", pl->used[i], pl->used[i] == 1 ?
 		    "" : "s");
 		y += LG_ROOF;

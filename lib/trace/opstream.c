@@ -63,17 +63,32 @@ w_host(struct tl_opstream *os, const struct tl_trace *t,
 	tl_w_us(os->w, e->dur);
 }
 
+/* Event i's uid, or an empty field when i < 0. */
+static void
+w_ev_uid(struct tl_opstream *os, const struct tl_trace *t, int i)
+{
+	if (i >= 0)
+		tl_w_int(os->w, t->ev[i].uid);
+	else
+		tl_w_empty(os->w);
+}
+
+/* Event i's name, or an empty field when i < 0. */
+static void
+w_ev_name(struct tl_opstream *os, const struct tl_trace *t, int i)
+{
+	if (i >= 0)
+		w_interned(os, t, t->ev[i].name);
+	else
+		tl_w_empty(os->w);
+}
+
 /* Event i's uid and name, or two empty fields when i < 0. */
 static void
 w_event(struct tl_opstream *os, const struct tl_trace *t, int i)
 {
-	if (i >= 0) {
-		tl_w_int(os->w, t->ev[i].uid);
-		w_interned(os, t, t->ev[i].name);
-	} else {
-		tl_w_empty(os->w);
-		tl_w_empty(os->w);
-	}
+	w_ev_uid(os, t, i);
+	w_ev_name(os, t, i);
 }
 
 static void
@@ -238,33 +253,49 @@ one_offs(const struct tl_trace *t, const struct tl_rows *rows)
 
 
 /*
- * The row's steady flag (1: in the steady-state window and no one-time
- * cost) and the window's step count and timeline; empty without
- * iterations.
+ * Column col of the steady-state window: the row's steady flag (1: in
+ * the window and no one-time cost; it is iteration x of c->it), the
+ * window's step count and timeline; empty without iterations.
  */
 static void
-steady_cols(struct tl_opstream *os, const struct rowctx *c,
-    const struct tl_row *r)
+steady_col(struct tl_opstream *os, const struct rowctx *c,
+    const struct tl_row *r, long x, int col)
 {
-	long x;
-	int k;
-
 	if (!c->has_steady) {
-		for (k = 0; k < 6; k++)
-			tl_w_empty(os->w);
+		tl_w_empty(os->w);
 		return;
 	}
-	x = tl_iters_of(&c->it, c->t, r->op);
-	tl_w_int(os->w, x >= 0 && c->it.v[x].steady &&
-	    !c->oneoff[r - c->rows->v]);
-	tl_w_int(os->w, (int64_t)(c->it.hi - c->it.lo));
-	tl_w_us(os->w, c->stl.total);
-	tl_w_us(os->w, c->stl.busy);
-	tl_w_us(os->w, c->stl.compute);
-	tl_w_us(os->w, c->stl.idle);
+	switch (col) {
+	case TL_COL_STEADY:
+		tl_w_int(os->w, x >= 0 && c->it.v[x].steady &&
+		    !c->oneoff[r - c->rows->v]);
+		break;
+	case TL_COL_STEADY_STEPS:
+		tl_w_int(os->w, (int64_t)(c->it.hi - c->it.lo));
+		break;
+	case TL_COL_STEADY_TOTAL_US:
+		tl_w_us(os->w, c->stl.total);
+		break;
+	case TL_COL_STEADY_BUSY_US:
+		tl_w_us(os->w, c->stl.busy);
+		break;
+	case TL_COL_STEADY_COMPUTE_US:
+		tl_w_us(os->w, c->stl.compute);
+		break;
+	default:
+		tl_w_us(os->w, c->stl.idle);
+		break;
+	}
 }
 
-/* The listed idle gaps that row r's GPU events end (trace/culprit.h). */
+/*
+ * The listed idle gaps that row r's GPU events end (trace/culprit.h), as
+ * tl-format(5) gives them: one array per gap, [ts, offset, dur, step,
+ * device, stream, pid, tid, pieces], each piece [kind, name, context,
+ * dur] with the other thread's tid fifth.  Arrays, not objects: the
+ * column is most of what the culprits add to the stream, which every
+ * later stage reads.
+ */
 static void
 idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
     const struct tl_row *r)
@@ -272,155 +303,307 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 	const struct tl_trace *t = c->t;
 	const int *gpu = tl_row_gpu(c->rows, r);
 	const struct tl_idlegap *g;
+	struct tl_jbuf *b = &os->jb;
 	int k, n = 0;
 	uint32_t i;
 
-	tl_jb_reset(&os->jb);
+	tl_jb_reset(b);
 	for (k = 0; k < r->ngpu; k++) {
 		const struct tl_event *e;
 
 		if ((g = tl_culprits_gap(&c->cul, gpu[k])) == NULL)
 			continue;
 		e = &t->ev[gpu[k]];
-		tl_jb_lit(&os->jb, n++ ? ",{\"ts\":" : "[{\"ts\":");
-		tl_jb_us(&os->jb, g->start);
-		tl_jb_lit(&os->jb, ",\"offset\":");
-		tl_jb_us(&os->jb, g->start - c->cul.first_ts);
-		tl_jb_lit(&os->jb, ",\"dur\":");
-		tl_jb_us(&os->jb, g->len);
-		tl_jb_lit(&os->jb, ",\"step\":");
+		tl_jb_lit(b, n++ ? ",[" : "[[");
+		tl_jb_us(b, g->start);
+		tl_jb_lit(b, ",");
+		tl_jb_us(b, g->start - c->cul.first_ts);
+		tl_jb_lit(b, ",");
+		tl_jb_us(b, g->len);
+		tl_jb_lit(b, ",");
 		if (g->step == TL_NONE)
-			tl_jb_lit(&os->jb, "null");
+			tl_jb_lit(b, "null");
 		else
-			tl_jb_int(&os->jb, g->step);
-		tl_jb_lit(&os->jb, ",\"device\":");
-		tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, e)));
-		tl_jb_lit(&os->jb, ",\"stream\":");
+			tl_jb_int(b, g->step);
+		tl_jb_lit(b, ",");
+		tl_jb_str(b, tl_str(t->str, tl_ev_pid(t, e)));
+		tl_jb_lit(b, ",");
 		if (e->stream == TL_NONE)
-			tl_jb_lit(&os->jb, "null");
+			tl_jb_lit(b, "null");
 		else
-			tl_jb_int(&os->jb, e->stream);
-		tl_jb_lit(&os->jb, ",\"uid\":");
-		tl_jb_int(&os->jb, e->uid);
+			tl_jb_int(b, e->stream);
+		tl_jb_lit(b, ",");
 		if (g->launch >= 0) {
 			const struct tl_event *l = &t->ev[g->launch];
 
-			tl_jb_lit(&os->jb, ",\"pid\":");
-			tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, l)));
-			tl_jb_lit(&os->jb, ",\"tid\":");
-			tl_jb_str(&os->jb, tl_str(t->str, tl_ev_tid(t, l)));
-		}
-		tl_jb_lit(&os->jb, ",\"culprits\":[");
+			tl_jb_str(b, tl_str(t->str, tl_ev_pid(t, l)));
+			tl_jb_lit(b, ",");
+			tl_jb_str(b, tl_str(t->str, tl_ev_tid(t, l)));
+		} else
+			tl_jb_lit(b, "\"\",\"\"");
+		tl_jb_lit(b, ",[");
 		for (i = 0; i < g->np; i++) {
 			const struct tl_cpiece *p = &c->cul.piece[g->p0 + i];
 
-			tl_jb_lit(&os->jb, i ? ",{\"kind\":" : "{\"kind\":");
-			tl_jb_str(&os->jb, tl_ckind_names[p->kind]);
-			tl_jb_lit(&os->jb, ",\"name\":");
-			tl_jb_str(&os->jb, p->name);
-			tl_jb_lit(&os->jb, ",\"context\":");
-			tl_jb_str(&os->jb, p->context);
-			tl_jb_lit(&os->jb, ",\"dur\":");
-			tl_jb_us(&os->jb, p->ns);
+			tl_jb_lit(b, i ? ",[" : "[");
+			tl_jb_str(b, tl_ckind_names[p->kind]);
+			tl_jb_lit(b, ",");
+			tl_jb_str(b, p->name);
+			tl_jb_lit(b, ",");
+			tl_jb_str(b, p->context);
+			tl_jb_lit(b, ",");
+			tl_jb_us(b, p->ns);
 			if (p->thread >= 0) {
-				tl_jb_lit(&os->jb, ",\"tid\":");
-				tl_jb_str(&os->jb, tl_str(t->str,
+				tl_jb_lit(b, ",");
+				tl_jb_str(b, tl_str(t->str,
 				    t->threads[p->thread].tid));
 			}
-			tl_jb_lit(&os->jb, "}");
+			tl_jb_lit(b, "]");
 		}
-		tl_jb_lit(&os->jb, "]}");
+		tl_jb_lit(b, "]]");
 	}
 	if (n > 0)
-		tl_jb_lit(&os->jb, "]");
-	tl_w_mem(os->w, os->jb.s, os->jb.n);
+		tl_jb_lit(b, "]");
+	tl_w_mem(os->w, b->s, b->n);
 }
 
-/* Row r of the op stream, with the module columns when cs != NULL. */
+/* What the columns of one row read, found once per row (w_col). */
+struct rowvals {
+	const struct tl_event *e;	/* the row's op */
+	struct tl_args args;		/* the args a model reads */
+	int parent, fwd;		/* events, or -1 */
+	long it;			/* its iteration in c->it, or -1 */
+};
+
+/* Column col of row r (tl_tables' op stream, launchers or stack). */
+static void
+w_col(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
+    const struct rowvals *v, struct tl_callstack *cs, int col)
+{
+	const struct tl_trace *t = c->t;
+	const struct tl_rows *rows = c->rows;
+	const struct tl_timeline *tl = c->tl;
+	const struct tl_event *e = v->e;
+
+	switch (col) {
+	case TL_COL_TRACE:
+		tl_w_str(os->w, t->name);
+		break;
+	case TL_COL_RANK:
+		if (t->rank != NULL)
+			tl_w_str(os->w, t->rank);
+		else
+			tl_w_empty(os->w);
+		break;
+	case TL_COL_UID:
+		tl_w_int(os->w, e->uid);
+		break;
+	case TL_COL_NAME:
+		if (r->name != NULL)
+			tl_w_str(os->w, r->name);
+		else
+			w_interned(os, t, e->name);
+		break;
+	case TL_COL_CATEGORY:
+		tl_w_str(os->w, r->category);
+		break;
+	case TL_COL_DIRECTION:
+		tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
+		break;
+	case TL_COL_ROW_KIND:
+		tl_w_str(os->w, tl_rowkind_name(r->kind));
+		break;
+	case TL_COL_PID:
+		w_interned(os, t, tl_ev_pid(t, e));
+		break;
+	case TL_COL_TID:
+		w_interned(os, t, tl_ev_tid(t, e));
+		break;
+	case TL_COL_TS_US:
+		tl_w_us(os->w, e->ts);
+		break;
+	case TL_COL_CPU_DUR_US:
+		tl_w_us(os->w, e->dur);
+		break;
+	case TL_COL_KERNEL_COUNT:
+		tl_w_int(os->w, r->ngpu);
+		break;
+	case TL_COL_KERNEL_TIME_US:
+		tl_w_us(os->w, r->busy);
+		break;
+	case TL_COL_SUBTREE_KERNEL_TIME_US:
+		tl_w_us(os->w, tl_subtree_busy(t, r->op));
+		break;
+	case TL_COL_KERNELS:
+		kernels_json(os, t, rows, r);
+		break;
+	case TL_COL_INPUT_DIMS:
+		w_interned(os, t, v->args.dims);
+		break;
+	case TL_COL_INPUT_TYPES:
+		w_interned(os, t, v->args.types);
+		break;
+	case TL_COL_INPUT_STRIDES:
+		w_interned(os, t, v->args.strides);
+		break;
+	case TL_COL_CONCRETE_INPUTS:
+		w_interned(os, t, v->args.concrete);
+		break;
+	case TL_COL_PARENT_UID:
+		w_ev_uid(os, t, v->parent);
+		break;
+	case TL_COL_PARENT_NAME:
+		w_ev_name(os, t, v->parent);
+		break;
+	case TL_COL_FWD_UID:
+		w_ev_uid(os, t, v->fwd);
+		break;
+	case TL_COL_FWD_NAME:
+		w_ev_name(os, t, v->fwd);
+		break;
+	case TL_COL_SEQ:
+		w_opt_int(os, e->seq);
+		break;
+	case TL_COL_PCT_GPU_TIME:
+		if (rows->total_busy > 0)
+			tl_w_double(os->w, (double)r->busy /
+			    (double)rows->total_busy * 100.0);
+		else
+			tl_w_empty(os->w);
+		break;
+	case TL_COL_TRACE_TOTAL_US:
+		tl_w_us(os->w, tl->total);
+		break;
+	case TL_COL_TRACE_BUSY_US:
+		tl_w_us(os->w, tl->busy);
+		break;
+	case TL_COL_TRACE_COMPUTE_US:
+		tl_w_us(os->w, tl->compute);
+		break;
+	case TL_COL_TRACE_EXPOSED_COMM_US:
+		tl_w_us(os->w, tl->exposed_comm);
+		break;
+	case TL_COL_TRACE_EXPOSED_MEMCPY_US:
+		tl_w_us(os->w, tl->exposed_memcpy);
+		break;
+	case TL_COL_TRACE_IDLE_US:
+		tl_w_us(os->w, tl->idle);
+		break;
+	case TL_COL_TRACE_UNLINKED_US:
+		tl_w_us(os->w, tl->unlinked_busy);
+		break;
+	case TL_COL_TRACE_UNLINKED_COUNT:
+		tl_w_int(os->w, tl->unlinked_events);
+		break;
+	case TL_COL_TRACE_GPU:
+		tl_w_str(os->w, t->gpu.name);
+		break;
+	case TL_COL_TRACE_GPU_ARCH:
+		tl_w_str(os->w, t->gpu.arch);
+		break;
+	case TL_COL_TRACE_GPU_COMPUTE_UNITS:
+		w_pos_int(os, t->gpu.compute_units);
+		break;
+	case TL_COL_TRACE_GPU_MEMORY_BYTES:
+		w_pos_int(os, t->gpu.memory_bytes);
+		break;
+	case TL_COL_TRACE_GPU_KERNEL_ARCH:
+		tl_w_str(os->w, t->gpu.kernel_arch);
+		break;
+	case TL_COL_CONTEXT_ARGS:
+		tl_context_args(t, &c->steps, rows, r, &os->jb);
+		tl_w_mem(os->w, os->jb.s, os->jb.n);
+		break;
+	case TL_COL_ITERATION:
+		w_opt_int(os, v->it >= 0 ? c->it.v[v->it].number : TL_NONE);
+		break;
+	case TL_COL_PHASE:
+		if (v->it >= 0)
+			tl_w_str(os->w,
+			    tl_phase_names[c->it.v[v->it].si.phase]);
+		else
+			tl_w_empty(os->w);
+		break;
+	case TL_COL_COLLECTIVE:
+		tl_coll_json(&c->colls, t, rows, (size_t)(r - rows->v),
+		    &os->jb);
+		tl_w_mem(os->w, os->jb.s, os->jb.n);
+		break;
+	case TL_COL_STEADY:
+	case TL_COL_STEADY_STEPS:
+	case TL_COL_STEADY_TOTAL_US:
+	case TL_COL_STEADY_BUSY_US:
+	case TL_COL_STEADY_COMPUTE_US:
+	case TL_COL_STEADY_IDLE_US:
+		steady_col(os, c, r, v->it, col);
+		break;
+	case TL_COL_IDLE_GAPS:
+		if (os->no_culprits)
+			tl_w_empty(os->w);
+		else
+			idle_gaps_json(os, c, r);
+		break;
+	case TL_COL_TRACE_IDLE_NOISE_US:
+		if (os->no_culprits)
+			tl_w_empty(os->w);
+		else
+			tl_w_us(os->w, c->cul.noise_ns);
+		break;
+	case TL_COL_TRACE_IDLE_NOISE_COUNT:
+		if (os->no_culprits)
+			tl_w_empty(os->w);
+		else
+			tl_w_int(os->w, c->cul.noise_count);
+		break;
+	case TL_COL_TRACE_PYTHON_FRAMES:
+		if (t->thread_py != NULL || t->npy > 0)
+			tl_w_int(os->w, (int64_t)t->npy);
+		else
+			tl_w_empty(os->w);
+		break;
+	case TL_COL_MODULE:
+		tl_module_of(cs, r->op, &os->jb);
+		tl_w_mem(os->w, os->jb.s, os->jb.n);
+		break;
+	case TL_COL_CALL_STACK:
+		tl_callstack_of(cs, r->op, os->depth, &os->jb);
+		tl_w_mem(os->w, os->jb.s, os->jb.n);
+		break;
+	default:
+		tl_die("internal error: no writer for op stream column %s",
+		    tl_col_name(col));
+	}
+}
+
+/*
+ * Row r of the op stream: the columns of its table in tl_tables, in
+ * their order, then the module columns (TL_TAB_STACK) when cs != NULL.
+ */
 static void
 w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
     struct tl_callstack *cs)
 {
 	const struct tl_trace *t = c->t;
-	const struct tl_rows *rows = c->rows;
-	const struct tl_timeline *tl = c->tl;
-	const struct tl_event *e = &t->ev[r->op];
-	/* A pseudo-op's parent is the op it was split from. */
-	int p = r->kind == TL_ROW_PSEUDO ? r->op :
-	    tl_tree_cpu_ancestor(t, r->op);
-	int fwd = r->fwd >= 0 ? r->fwd : tl_forward_of(t, r->op);
-	const struct tl_event *a = r->kind == TL_ROW_BWD && r->fwd >= 0 ?
-	    &t->ev[r->fwd] : e;	/* the args a model reads */
-	long x;
+	const struct tl_tabdef *tab = &tl_tables[os->launchers ?
+	    TL_TAB_LAUNCHERS : TL_TAB_OPS];
+	struct rowvals v;
+	int k, fwd;
 
-	w_trace(os, t);
-	tl_w_int(os->w, e->uid);
-	if (r->name != NULL)
-		tl_w_str(os->w, r->name);
-	else
-		w_interned(os, t, e->name);
-	tl_w_str(os->w, r->category);
-	tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
-	tl_w_str(os->w, tl_rowkind_name(r->kind));
-	w_host(os, t, e);
-	tl_w_int(os->w, r->ngpu);
-	tl_w_us(os->w, r->busy);
-	if (os->launchers)
-		tl_w_us(os->w, tl_subtree_busy(t, r->op));
-	kernels_json(os, t, rows, r);
-	w_args(os, t, a);
-	w_event(os, t, p);
-	w_event(os, t, fwd != r->op ? fwd : -1);
-	w_opt_int(os, e->seq);
-	if (rows->total_busy > 0)
-		tl_w_double(os->w, (double)r->busy /
-		    (double)rows->total_busy * 100.0);
-	else
-		tl_w_empty(os->w);
-	tl_w_us(os->w, tl->total);
-	tl_w_us(os->w, tl->busy);
-	tl_w_us(os->w, tl->compute);
-	tl_w_us(os->w, tl->exposed_comm);
-	tl_w_us(os->w, tl->exposed_memcpy);
-	tl_w_us(os->w, tl->idle);
-	tl_w_us(os->w, tl->unlinked_busy);
-	tl_w_int(os->w, tl->unlinked_events);
-	tl_w_str(os->w, t->gpu.name);
-	tl_w_str(os->w, t->gpu.arch);
-	w_pos_int(os, t->gpu.compute_units);
-	w_pos_int(os, t->gpu.memory_bytes);
-	tl_w_str(os->w, t->gpu.kernel_arch);
-	tl_context_args(t, &c->steps, rows, r, &os->jb);
-	tl_w_mem(os->w, os->jb.s, os->jb.n);
-	if ((x = tl_iters_of(&c->it, t, r->op)) >= 0) {
-		tl_w_int(os->w, c->it.v[x].number);
-		tl_w_str(os->w, tl_phase_names[c->it.v[x].si.phase]);
-	} else {
-		tl_w_empty(os->w);
-		tl_w_empty(os->w);
-	}
-	tl_coll_json(&c->colls, t, rows, (size_t)(r - rows->v), &os->jb);
-	tl_w_mem(os->w, os->jb.s, os->jb.n);
-	steady_cols(os, c, r);
-	if (os->no_culprits) {
-		tl_w_empty(os->w);
-		tl_w_empty(os->w);
-		tl_w_empty(os->w);
-	} else {
-		idle_gaps_json(os, c, r);
-		tl_w_us(os->w, c->cul.noise_ns);
-		tl_w_int(os->w, c->cul.noise_count);
-	}
-	if (t->thread_py != NULL || t->npy > 0)
-		tl_w_int(os->w, (int64_t)t->npy);
-	else
-		tl_w_empty(os->w);
-	if (cs != NULL) {
-		tl_module_of(cs, r->op, &os->jb);
-		tl_w_mem(os->w, os->jb.s, os->jb.n);
-		tl_callstack_of(cs, r->op, os->depth, &os->jb);
-		tl_w_mem(os->w, os->jb.s, os->jb.n);
-	}
+	v.e = &t->ev[r->op];
+	/* A pseudo-op's parent is the op it was split from. */
+	v.parent = r->kind == TL_ROW_PSEUDO ? r->op :
+	    tl_tree_cpu_ancestor(t, r->op);
+	fwd = r->fwd >= 0 ? r->fwd : tl_forward_of(t, r->op);
+	v.fwd = fwd != r->op ? fwd : -1;
+	/* The args a model reads: a backward row's are its forward op's. */
+	tl_ev_args(t, r->kind == TL_ROW_BWD && r->fwd >= 0 ? &t->ev[r->fwd] :
+	    v.e, &v.args);
+	v.it = tl_iters_of(&c->it, t, r->op);
+	for (k = 0; k < tab->ncols; k++)
+		w_col(os, c, r, &v, cs, tab->cols[k]);
+	if (cs != NULL)
+		for (k = 0; k < tl_tables[TL_TAB_STACK].ncols; k++)
+			w_col(os, c, r, &v, cs, tl_tables[TL_TAB_STACK].cols[k]);
 	tl_w_eol(os->w);
 }
 
