@@ -162,9 +162,11 @@ parse_rows() {
 	done
 	echo
 	for w in bench gap; do
-		awk -v a="cul.$w" -v b="cul.$w.no" -v w="$w" '
-		    $1 == a { cpu = $5; rss = $4 } $1 == b { cpu0 = $5 }
-		    END { if (cpu0 > 0) printf "- %s trace: the culprits cost %+.1f %% CPU (target: at most +10 %%)\n", w, (cpu / cpu0 - 1) * 100 }' "$res"
+		if [ $w = bench ]; then bytes=$(wc -c < "$big"); else
+			bytes=$(gzip -dc "$gap" | wc -c); fi
+		awk -v a="cul.$w" -v b="cul.$w.no" -v w="$w" -v bytes="$bytes" '
+		    $1 == a { cpu = $5; rss = $4 } $1 == b { cpu0 = $5; rss0 = $4 }
+		    END { if (cpu0 > 0) printf "- %s trace: the culprits cost %+.1f %% CPU (target: at most +10 %%); peak RSS %.1f %% of the JSON (%.1f %% without them; target: within 10 %%)\n", w, (cpu / cpu0 - 1) * 100, rss * 1024 / bytes * 100, rss0 * 1024 / bytes * 100 }' "$res"
 	done
 
 	# Threads: the first size's gzip trace on 2, 4 ... threads below the

@@ -437,14 +437,7 @@ tl_gemmcause_find(struct tl_findings *f)
 			add(f, &g, o, &best, &kn, want);
 		}
 	}
-	/* The time and calls of each pattern, now summed. */
-	for (o = 0; o < f->npat; o++)
-		if (f->pat[o].kind == TL_PAT_GEMM_SHAPE) {
-			tl_kcn_set(&f->pat[o].kc, "kernel_time", TL_KCU_MS,
-			    (double)f->pat[o].time_ns);
-			tl_kcn_set(&f->pat[o].kc, "calls", TL_KCU_INT,
-			    (double)f->pat[o].calls);
-		}
+	tl_kcause_totals(f, TL_PAT_GEMM_SHAPE);
 	tl_patgroup_free(&g);
 	tl_opctx_free(&c);
 }

@@ -249,9 +249,46 @@ save_between(const struct tl_fop *op, double lo, double hi, struct cand *x)
 	return x->lo > 0;
 }
 
+/*
+ * A 16-bit convolution whose input is contiguous NCHW (its channels a
+ * whole plane apart) on a GPU with 16-bit matrix units: the layout those
+ * kernels take is NHWC.  1 with *key and the numbers set; 0 when the
+ * layout-conversion pattern (layout) already gives that advice.
+ */
+static int
+nchw(struct tl_opctx *c, const struct tl_fop *op, int o,
+    const struct conv *cv, struct tl_kcause *k, const char **key, int layout)
+{
+	const struct tl_arg *a = tl_op_arg(c, o, 0);
+	const char *dt;
+	char st[96];
+	int i, named = 0;
+
+	if (layout || cv->sp != 2 || a->nst != 4 || cv->x[1] < 2 ||
+	    a->st[3] != 1 || a->st[2] != cv->x[3] ||
+	    a->st[1] != cv->x[2] * cv->x[3])
+		return 0;
+	dt = strstr(op->types, "BFloat16") != NULL ? "BF16" :
+	    strstr(op->types, "Half") != NULL ? "FP16" : NULL;
+	if (dt == NULL || (op->gpu_prec & (strcmp(dt, "BF16") == 0 ?
+	    TL_PREC_BF16 : TL_PREC_FP16)) == 0)
+		return 0;
+	for (i = 0; i < op->nkern; i++)
+		named |= tl_contains_ci(op->kern[i].name, "nchw") &&
+		    !tl_contains_ci(op->kern[i].name, "nhwc");
+	*key = named ? "conv_nchw" : "conv_nchw_strides";
+	snprintf(st, sizeof(st), "(%lld, %lld, %lld, %lld)", (long long)a->st[0],
+	    (long long)a->st[1], (long long)a->st[2], (long long)a->st[3]);
+	tl_kcn_text(k, "dtype", "%s", dt);
+	tl_kcn_text(k, "in_strides", "%s", st);
+	tl_kcn_int(k, "channel_stride", a->st[1]);
+	return 1;
+}
+
 /* The convolution's cause, by what it is first; 0 for none. */
 static int
-conv_cause(struct tl_opctx *c, const struct tl_fop *op, int o, struct cand *x)
+conv_cause(struct tl_opctx *c, const struct tl_fop *op, int o, struct cand *x,
+    int layout)
 {
 	const struct tl_convexpect *e;
 	struct conv cv;
@@ -337,7 +374,7 @@ conv_cause(struct tl_opctx *c, const struct tl_fop *op, int o, struct cand *x)
 		x->key = "conv_strided";
 		tl_kcn_int(&x->kc, "stride", s);
 		tl_kcn_real(&x->kc, "read_pct", read, 1);
-	} else
+	} else if (!nchw(c, op, o, &cv, &x->kc, &x->key, layout))
 		return 0;
 	if (x->save <= 0 && !save_between(op, e->lo, e->hi, x))
 		return 0;
@@ -570,6 +607,20 @@ moe_cause(struct tl_opctx *c, const struct tl_findings *f, int o,
 }
 
 void
+tl_kcause_totals(struct tl_findings *f, enum tl_patkind kind)
+{
+	int i;
+
+	for (i = 0; i < f->npat; i++)
+		if (f->pat[i].kind == kind) {
+			tl_kcn_set(&f->pat[i].kc, "kernel_time", TL_KCU_MS,
+			    (double)f->pat[i].time_ns);
+			tl_kcn_set(&f->pat[i].kc, "calls", TL_KCU_INT,
+			    (double)f->pat[i].calls);
+		}
+}
+
+void
 tl_kcause_find(struct tl_findings *f)
 {
 	struct tl_patgroup g;
@@ -578,9 +629,11 @@ tl_kcause_find(struct tl_findings *f)
 	struct cand x;
 	char key[64];
 	long row;
-	int o, pi;
+	int o, pi, layout = 0;
 
 	load(f);
+	for (o = 0; o < f->npat; o++)
+		layout |= f->pat[o].kind == TL_PAT_LAYOUT;
 	tl_opctx_init(&c, f);
 	tl_patgroup_init(&g, f, TL_PAT_KERNEL_CAUSE);
 	for (o = 0; o < f->nop; o++) {
@@ -590,7 +643,7 @@ tl_kcause_find(struct tl_findings *f)
 		    !op->has_eff || op->eff > 100)
 			continue;
 		if (!(tl_category_is(op->cat, "conv") &&
-		    conv_cause(&c, op, o, &x)) &&
+		    conv_cause(&c, op, o, &x, layout)) &&
 		    !(tl_category_is(op->cat, "attention") &&
 		    att_cause(&c, f, o, &x)) &&
 		    !(tl_category_is(op->cat, "moe") &&
@@ -600,16 +653,22 @@ tl_kcause_find(struct tl_findings *f)
 			continue;
 		tl_kcn_ms(&x.kc, "kernel_time", op->time_ns - op->claimed_ns);
 		x.kc.row = row;
-		snprintf(key, sizeof(key), "%s/%d", x.key, o);
+		/* One layout pattern per trace set: the advice is the same. */
+		if (strncmp(x.key, "conv_nchw", 9) == 0)
+			snprintf(key, sizeof(key), "%s", x.key);
+		else
+			snprintf(key, sizeof(key), "%s/%d", x.key, o);
 		pi = tl_patgroup_get(&g, key, "");	/* may move f->pat */
 		p = &f->pat[pi];
-		p->kc = x.kc;
+		if (p->calls == 0)
+			p->kc = x.kc;
 		p->save_ns += x.save;
 		p->save_lo_ns += x.lo < x.hi ? x.lo : x.hi;
 		p->save_hi_ns += x.lo < x.hi ? x.hi : x.lo;
 		p->upper |= x.upper;
 		tl_patgroup_op(&g, pi, o);
 	}
+	tl_kcause_totals(f, TL_PAT_KERNEL_CAUSE);
 	tl_patgroup_free(&g);
 	tl_opctx_free(&c);
 }

@@ -30,6 +30,11 @@ const char *tl_kcause_name(const struct tl_findings *f,
 const char *tl_kcause_text(const struct tl_findings *f,
     const struct tl_fpat *p, int c);
 
+/*
+ * Set the numbers kernel_time and calls of every pattern of kind to the
+ * pattern's summed time and calls (after its ops are added).
+ */
+void tl_kcause_totals(struct tl_findings *f, enum tl_patkind kind);
 /* The row of the causes table whose key is key (loading it), -1. */
 long tl_kcause_row(struct tl_findings *f, const char *key);
 

@@ -28,7 +28,6 @@ static const char *const sync_calls[] = {
 
 /* A host interval of one thread: an event (id >= 0) or a frame (-id - 1). */
 struct hent {
-	int64_t ts, end;
 	int32_t id;
 	int32_t parent;		/* index in the thread's entries, or -1 */
 };
@@ -45,8 +44,6 @@ struct hthread {
 	int built;
 	struct hent *e;		/* by start, longest first */
 	size_t n;
-	struct seg *s;		/* by start */
-	size_t ns, caps;
 };
 
 /* An owner's share of a piece of time. */
@@ -70,6 +67,10 @@ struct ctx {
 	size_t nsv, capsv;
 	size_t capgap, cappiece;
 	struct tl_ivals win;	/* the union of the listed gaps */
+	struct seg *sg;		/* scratch: the segments of a walk */
+	size_t nsg, capsg;
+	int32_t *stk;		/* scratch: a walk's stack */
+	size_t capstk;
 };
 
 /* 1 if [s, e) overlaps a listed gap (x->win, merged). */
@@ -180,36 +181,21 @@ bucket(struct ctx *x)
 	free(py2ev);
 }
 
-/*
- * Add segment [start, end) of owner to h, clipped to the listed gaps
- * (x->win): only time inside them is ever asked for, and a long event
- * (an annotation around the step) would otherwise cut the whole run into
- * segments.  Segments come in order of start: *w is the first gap that
- * may still overlap one.
- */
-static void
-emit(const struct ctx *x, struct hthread *h, size_t *w, int64_t start,
-    int64_t end, int32_t owner)
+/* An entry's start and end, from its event or frame (8 bytes an entry). */
+static int64_t
+ent_ts(const struct tl_trace *t, const struct hent *e)
 {
-	while (*w < x->win.n && x->win.v[*w].end <= start)
-		(*w)++;
-	for (; *w < x->win.n && x->win.v[*w].start < end; (*w)++) {
-		int64_t s = start > x->win.v[*w].start ? start :
-		    x->win.v[*w].start;
-		int64_t e = end < x->win.v[*w].end ? end : x->win.v[*w].end;
-
-		if (e > s) {
-			if (h->ns == h->caps)
-				tl_grow(&h->s, &h->caps, h->ns + 1,
-				    sizeof(*h->s));
-			h->s[h->ns].start = s;
-			h->s[h->ns].end = e;
-			h->s[h->ns++].owner = owner;
-		}
-		if (x->win.v[*w].end > end)
-			break;	/* the gap goes on past this segment */
-	}
+	return e->id >= 0 ? t->ev[e->id].ts : t->py[-e->id - 1].ts;
 }
+
+static int64_t
+ent_end(const struct tl_trace *t, const struct hent *e)
+{
+	return e->id >= 0 ? t->ev[e->id].ts + t->ev[e->id].dur :
+	    t->py[-e->id - 1].ts + t->py[-e->id - 1].dur;
+}
+
+static const struct tl_trace *sort_trace;	/* cmp_hent's trace */
 
 /*
  * By start, the longer first at equal starts (an event encloses those
@@ -220,11 +206,13 @@ static int
 cmp_hent(const void *a, const void *b)
 {
 	const struct hent *x = a, *y = b;
+	int64_t xs = ent_ts(sort_trace, x), ys = ent_ts(sort_trace, y);
+	int64_t xe = ent_end(sort_trace, x), ye = ent_end(sort_trace, y);
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	if (x->end != y->end)
-		return x->end > y->end ? -1 : 1;
+	if (xs != ys)
+		return xs < ys ? -1 : 1;
+	if (xe != ye)
+		return xe > ye ? -1 : 1;
 	if ((x->id < 0) != (y->id < 0))
 		return x->id < 0 ? 1 : -1;
 	if (x->id >= 0)
@@ -234,9 +222,11 @@ cmp_hent(const void *a, const void *b)
 
 /*
  * A thread's entries by start (the longer first at equal starts, so an
- * event encloses those that start with it), their parents, and its time
- * inside the listed gaps cut into segments, each owned by the innermost
- * entry open then: the one that started last.
+ * event encloses those that start with it) and their parents: the entry
+ * on top of the stack of those not yet ended when each starts.  Time is
+ * owned by the innermost entry open then, the one that started last
+ * (walk); it is cut into segments only inside the span asked about, so
+ * that no thread's whole run is ever held as segments.
  */
 static struct hthread *
 build(struct ctx *x, size_t k)
@@ -244,8 +234,7 @@ build(struct ctx *x, size_t k)
 	const struct tl_trace *t = x->t;
 	struct hthread *h = &x->th[k];
 	int32_t *stack;
-	size_t i, sp = 0, w = 0;
-	int64_t pos = 0;
+	size_t i, sp = 0;
 
 	if (h->built)
 		return h;
@@ -255,40 +244,19 @@ build(struct ctx *x, size_t k)
 		return h;
 	h->e = tl_malloc(h->n * sizeof(*h->e));
 	for (i = 0; i < h->n; i++) {
-		int32_t id = h->id[i];
-
-		if (id >= 0) {
-			h->e[i].ts = t->ev[id].ts;
-			h->e[i].end = t->ev[id].ts + t->ev[id].dur;
-		} else {
-			h->e[i].ts = t->py[-id - 1].ts;
-			h->e[i].end = t->py[-id - 1].ts + t->py[-id - 1].dur;
-		}
-		h->e[i].id = id;
+		h->e[i].id = h->id[i];
 		h->e[i].parent = -1;
 	}
 	free(h->id);
 	h->id = NULL;
+	sort_trace = t;
 	if (h->n > 1)
 		qsort(h->e, h->n, sizeof(*h->e), cmp_hent);
 	stack = tl_malloc(h->n * sizeof(*stack));
-	for (i = 0; i <= h->n; i++) {
-		int64_t ts = i < h->n ? h->e[i].ts : INT64_MAX;
-
-		while (sp > 0 && h->e[stack[sp - 1]].end <= ts) {
-			int32_t top = stack[--sp];
-
-			if (h->e[top].end > pos) {
-				emit(x, h, &w, pos, h->e[top].end, top);
-				pos = h->e[top].end;
-			}
-		}
-		if (i == h->n)
-			break;
-		if (sp > 0)
-			emit(x, h, &w, pos, ts, stack[sp - 1]);
-		if (pos < ts)
-			pos = ts;
+	for (i = 0; i < h->n; i++) {
+		while (sp > 0 && ent_end(t, &h->e[stack[sp - 1]]) <=
+		    ent_ts(t, &h->e[i]))
+			sp--;
 		h->e[i].parent = sp > 0 ? stack[sp - 1] : -1;
 		stack[sp++] = (int32_t)i;
 	}
@@ -296,39 +264,85 @@ build(struct ctx *x, size_t k)
 	return h;
 }
 
-/* The first segment of h that ends after a. */
-static size_t
-first_seg(const struct hthread *h, int64_t a)
+static void
+seg(struct ctx *x, int64_t start, int64_t end, int32_t owner)
 {
-	size_t lo = 0, hi = h->ns;
+	if (end <= start)
+		return;
+	if (x->nsg == x->capsg)
+		tl_grow(&x->sg, &x->capsg, x->nsg + 1, sizeof(*x->sg));
+	x->sg[x->nsg].start = start;
+	x->sg[x->nsg].end = end;
+	x->sg[x->nsg++].owner = owner;
+}
 
-	while (lo < hi) {
+/*
+ * The segments of [a, c) on thread h into x->sg, each owned by the entry
+ * that started last among those open then.  The stack of entries not yet
+ * taken off when the last entry starting at or before a started is that
+ * entry's chain of parents (build); from there the entries starting
+ * before c go on it as they start, and come off once they have ended.
+ */
+static void
+walk(struct ctx *x, const struct hthread *h, int64_t a, int64_t c)
+{
+	size_t lo = 0, hi = h->n, i, sp, d = 0;
+	int64_t pos = a, ts;
+	int32_t p;
+
+	x->nsg = 0;
+	while (lo < hi) {	/* the first entry starting after a */
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (h->s[mid].end <= a)
+		if (ent_ts(x->t, &h->e[mid]) <= a)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo;
+	for (p = lo > 0 ? (int32_t)lo - 1 : -1; p >= 0; p = h->e[p].parent)
+		d++;
+	if (x->capstk < d + 1)
+		tl_grow(&x->stk, &x->capstk, d + 1, sizeof(*x->stk));
+	sp = d;
+	for (p = lo > 0 ? (int32_t)lo - 1 : -1; p >= 0; p = h->e[p].parent)
+		x->stk[--d] = p;
+	for (i = lo;; i++) {
+		int last = i >= h->n || ent_ts(x->t, &h->e[i]) >= c;
+
+		ts = last ? c : ent_ts(x->t, &h->e[i]);
+		while (sp > 0 && ent_end(x->t, &h->e[x->stk[sp - 1]]) <= ts) {
+			int32_t top = x->stk[--sp];
+			int64_t end = ent_end(x->t, &h->e[top]);
+
+			if (end > pos) {
+				seg(x, pos, end, top);
+				pos = end;
+			}
+		}
+		if (sp > 0)
+			seg(x, pos, ts, x->stk[sp - 1]);
+		if (pos < ts)
+			pos = ts;
+		if (last)
+			break;
+		if (sp == x->capstk)
+			tl_grow(&x->stk, &x->capstk, sp + 1, sizeof(*x->stk));
+		x->stk[sp++] = (int32_t)i;
+	}
 }
 
-/* Add owner's share of [a, c) on thread h to the scratch shares. */
+/* Add the owners' shares of [a, c) on thread h to the scratch shares. */
 static void
 shares(struct ctx *x, const struct hthread *h, int64_t a, int64_t c)
 {
-	size_t lo = first_seg(h, a);
+	size_t i;
 
-	for (; lo < h->ns && h->s[lo].start < c; lo++) {
-		int64_t s = h->s[lo].start > a ? h->s[lo].start : a;
-		int64_t e = h->s[lo].end < c ? h->s[lo].end : c;
-
-		if (e <= s)
-			continue;
+	walk(x, h, a, c);
+	for (i = 0; i < x->nsg; i++) {
 		if (x->nsh == x->capsh)
 			tl_grow(&x->sh, &x->capsh, x->nsh + 1, sizeof(*x->sh));
-		x->sh[x->nsh].owner = h->s[lo].owner;
-		x->sh[x->nsh++].ns = e - s;
+		x->sh[x->nsh].owner = x->sg[i].owner;
+		x->sh[x->nsh++].ns = x->sg[i].end - x->sg[i].start;
 	}
 }
 
@@ -405,7 +419,8 @@ context(const struct ctx *x, const struct hthread *h, int32_t k,
 
 	while ((p = h->e[p].parent) >= 0) {
 		if (s1 > s0) {
-			if (h->e[p].ts < s0 || h->e[p].end > s1)
+			if (ent_ts(x->t, &h->e[p]) < s0 ||
+			    ent_end(x->t, &h->e[p]) > s1)
 				break;
 			best = p;
 		} else if (h->e[p].id >= 0)
@@ -566,21 +581,18 @@ explain(struct ctx *x, int64_t a, int64_t b, int next)
 		const char *callctx = context(x, h, o, s0, s1);
 		size_t j;
 
-		/* The synchronising intervals, for the other threads. */
-		for (j = first_seg(h, a); j < h->ns && h->s[j].start < cut;
-		    j++) {
-			int64_t s, e;
-
-			if (h->s[j].end <= a || !is_sync_ent(x, h,
-			    h->s[j].owner))
+		/*
+		 * The synchronising intervals, for the other threads: the
+		 * segments of [a, cut) (shares above) a sync call owns.
+		 */
+		for (j = 0; j < x->nsg; j++) {
+			if (!is_sync_ent(x, h, x->sg[j].owner))
 				continue;
-			s = h->s[j].start > a ? h->s[j].start : a;
-			e = h->s[j].end < cut ? h->s[j].end : cut;
 			if (x->nsv == x->capsv)
 				tl_grow(&x->sv, &x->capsv, x->nsv + 1,
 				    sizeof(*x->sv));
-			x->sv[x->nsv].start = s;
-			x->sv[x->nsv++].end = e;
+			x->sv[x->nsv].start = x->sg[j].start;
+			x->sv[x->nsv++].end = x->sg[j].end;
 		}
 		sync_pieces(x, t->ev[launch].thread, call, callctx, sync, s0,
 		    s1);
@@ -682,13 +694,14 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	for (i = 0; i < t->nthreads; i++) {
 		free(x.th[i].id);
 		free(x.th[i].e);
-		free(x.th[i].s);
 	}
 	free(x.th);
 	free(x.sync);
 	free(x.iterev);
 	free(x.sh);
 	free(x.sv);
+	free(x.sg);
+	free(x.stk);
 }
 
 void

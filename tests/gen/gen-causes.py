@@ -45,6 +45,9 @@ recoverable time at its low end:
   h100-conv-transposed ConvTranspose2d 3x3 stride 2: 1 or 2 taps a side.
   h100-conv-depthwise  384 groups of 1 channel, 3x3.
   h100-conv-strided    1x1 stride 2: reads 25 % of the input positions.
+  h100-conv-nchw       a BF16 3x3 convolution with NCHW strides on an NCHW
+                       kernel (an H100 has BF16 matrix units): channels
+                       3136 elements apart; channels_last.
   v100-fp32-conv       an FP32 3x3 convolution on a V100: FP16 autocast.
 Attention (H100, BF16; FLOPs = 4 * B * H_Q * N_Q * N_KV * d, bytes =
 2 * (q + k + v + o), TraceLens' SDPA; a fused kernel is expected at
@@ -461,6 +464,23 @@ def main():
         "title": "elementwise chain", "numbers": {"bytes": 13 * n * 2,
                                             "fused_bytes": 3 * n * 2},
         "recoverable_ms": total * 10 / 13 / 1e3}
+
+    t = gp.Trace()
+    x, w = [32, 256, 56, 56], [256, 256, 3, 3]
+    conv(t, 0, x, w, 1, (1, 1), 1, 1, False, BF16,
+         "sm80_xmma_fprop_implicit_gemm_bf16bf16_bf16f32_f32_nchwkcrs_nchw_"
+         "tilesize128x128x32_stage4_warpsize2x2x1_g1_tensor16x8x16_kernel",
+         600, strides=nchw_strides)
+    t.write(os.path.join(out, "h100-conv-nchw.json"))
+    roof, _, _ = conv_roof_us(x, w, x, False)
+    cases["h100-conv-nchw"] = {
+        "hw": "h100", "pattern": "kernel_cause", "cause": "conv_nchw",
+        "title": open_title("conv_nchw"),
+        "numbers": {"dtype": "BF16", "in_strides": "(802816, 3136, 56, 1)",
+                    "channel_stride": 3136, "efficiency_pct": roof / 6,
+                    "estimate": True},
+        "recoverable_ms": (600 - roof / 0.5) / 1e3,
+        "recoverable_high_ms": (600 - roof / 0.7) / 1e3}
 
     t = gp.Trace()
     conv(t, 0, [32, 64, 56, 56], [64, 64, 3, 3], 1, (1, 1), 1, 1, False, F32,
