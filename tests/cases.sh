@@ -128,6 +128,10 @@ if need_shared "real traces"; then
 	mkdir -p "$tmp/xrank"
 	check "across ranks: straggler, host straggler, slow link, shifted windows, 8 and 64 ranks, incomplete jobs" \
 	    "python3 tests/xrank.py $BIN $T/mi300-resnet-act-checkpoint.json.gz $tmp/xrank > $tmp/xrank.log || { grep FAIL $tmp/xrank.log; false; }"
+	# Per-rank summaries: bounded, merged associatively, the same report
+	# as the op streams', 1 024 ranks reduced under 64 MB (tests/summary.py).
+	check "per-rank summaries: small, mergeable byte for byte, same report as the streams, 1024 ranks in 64 MB" \
+	    "python3 tests/summary.py $BIN $T/mi300-resnet-act-checkpoint.json.gz $tmp/summary > $tmp/summary.log || { grep FAIL $tmp/summary.log; false; }"
 	for f in "$T"/*.json.gz; do
 		n=$(basename "$f" .json.gz)
 		check "$n: each linked GPU event counted once" \

@@ -200,7 +200,7 @@ ev() {	# NAME TS TYPES CONCRETE DIMS
 	ev aten::save 300 '["float",""]' "[\"\",\"$tmp/outside/saved\"]" '[[4],[]]'
 	ev aten::manual_seed 400 '["Scalar"]' '["7"]' '[[]]'
 	ev c10d::allreduce_ 500 '["float"]' '[""]' '[[4]]'
-	ev "$(printf 'aten::relu\033[2J')" 600 '["float"]' '[""]' '[[4,3]]'
+	ev 'aten::relu\u001b[2J' 600 '["float"]' '[""]' '[[4,3]]'	# an ESC, JSON-escaped
 	ev aten::relu 700 '["float"]' '[""]' '[[4,3]]'
 	echo '{"ph":"i","name":"end","pid":1,"tid":1,"ts":900}]}'
 } > $tmp/evil/trace.json

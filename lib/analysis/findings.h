@@ -568,6 +568,13 @@ struct tl_fmod {
 void tl_findings_load(struct tl_findings *f, char *const *files, int nfiles);
 /* The same from a stream opened with tl_stream_open; the caller closes it. */
 void tl_findings_read(struct tl_findings *f, struct tl_stream *in);
+/*
+ * The cross-rank analysis of per-rank summaries (analysis/xsummary.h)
+ * into f, which holds nothing else (f->ntr stays 0): f->xr only, with the
+ * GPU table's links of the first rank that names its GPU row and the
+ * user's (f->ranks_per_node, f->net_gbs).
+ */
+void tl_findings_summaries(struct tl_findings *f, struct tl_stream *in);
 void tl_findings_free(struct tl_findings *f);
 
 /*
@@ -575,6 +582,8 @@ void tl_findings_free(struct tl_findings *f);
  * collectives and waits least (analysis/xrank.h); -1 for none.
  */
 int tl_findings_straggler(const struct tl_findings *f);
+/* The trace (f->tr index) of the cross-rank analysis' rank r, or -1. */
+int tl_findings_xtrace(const struct tl_findings *f, int r);
 /* The worst priority of a bottleneck, or -1 when there is none. */
 int tl_findings_worst(const struct tl_findings *f);
 /* A new pattern of kind k, zeroed but for its kind (example_row -1). */

