@@ -10,6 +10,7 @@
 #include "analysis/cmpfind.h"
 #include "analysis/findings.h"
 #include "analysis/findrules.h"
+#include "analysis/kcause.h"
 #include "analysis/xsummary.h"
 #include "common/outfile.h"
 #include "common/util.h"
@@ -28,7 +29,7 @@ static const char usage_str[] =
     "                   [--replay PCT,EFF] [--utilisation PCT]\n"
     "                   [--ranks-per-node N] [--net-bandwidth GBS]\n"
     "                   [--failed FILE] [--summary FILE]\n"
-    "                   [--culprits FILE]\n"
+    "                   [--culprits FILE] [--causes FILE]\n"
     "                   [--ref FILE --target FILE] [file ...]\n";
 
 static const char help_str[] =
@@ -64,6 +65,9 @@ static const char help_str[] =
     "      --utilisation P    flag GPU utilisation below P % (default 95)\n"
     "      --culprits FILE    known idle culprits: adds to and overrides\n"
     "                         the built-in table (rows with the same key)\n"
+    "      --causes FILE      the words of the known causes of slow\n"
+    "                         kernels: rows that replace the built-in\n"
+    "                         table's rows with the same key\n"
     "      --ranks-per-node N the job's ranks (GPUs) per node: a collective\n"
     "                         whose group fits in one node is judged\n"
     "                         against the GPU's links, others against\n"
@@ -85,6 +89,7 @@ static const char help_str[] =
     "  -V, --version          print the version and exit\n";
 
 static const char *culprits;	/* --culprits */
+static const char *causes;	/* --causes */
 
 static void
 usage(FILE *fp, int status)
@@ -92,10 +97,15 @@ usage(FILE *fp, int status)
 	tl_usage(fp, status, usage_str, help_str);
 }
 
-/* The known idle culprits into f before its load: 0, or -1 (said why). */
+/*
+ * The known idle culprits and the known causes' words into f before its
+ * load: 0, or -1 (said why).
+ */
 static int
-load_culprits(struct tl_findings *f)
+load_tables(struct tl_findings *f)
 {
+	if (causes != NULL && tl_kcause_load(f, causes) < 0)
+		return -1;
 	tl_fidle_init(&f->idle);
 	return tl_fidle_known(&f->idle, culprits);
 }
@@ -118,16 +128,17 @@ comparative(struct tl_stream *in, const struct tl_findings *opts,
 		tl_diex(TL_EXIT_USAGE, "%s: a comparison (tl-compare) has no "
 		    "category report; use --report fair or rough, or -o DIR",
 		    in->path);
-	if (culprits != NULL && side[0] == NULL)
-		tl_diex(TL_EXIT_USAGE, "%s: --culprits with a comparison goes "
-		    "with --ref and --target", in->path);
+	if ((culprits != NULL || causes != NULL) && side[0] == NULL)
+		tl_diex(TL_EXIT_USAGE, "%s: --%s with a comparison goes "
+		    "with --ref and --target", in->path, culprits != NULL ?
+		    "culprits" : "causes");
 	tl_cmpfind_read(&c, in, &opts->rules);
 	/* Each side analysed on its own, for its patterns. */
 	for (k = 0; side[0] != NULL && k < 2; k++) {
 		sf[k] = tl_calloc(1, sizeof(*sf[k]));
 		sf[k]->rules = opts->rules;
 		sf[k]->utilisation_min = opts->utilisation_min;
-		if (load_culprits(sf[k]) < 0)
+		if (load_tables(sf[k]) < 0)
 			exit(TL_EXIT_ERROR);
 		tl_analyst_load(sf[k], &side[k], 1);
 	}
@@ -175,7 +186,8 @@ pair(const char *s, const char *name, double *v, int n)
 enum {
 	OPT_CHARTS = 256, OPT_REPORT, OPT_REPLAY, OPT_TITLE, OPT_BOTTLENECK,
 	OPT_MEDIUM, OPT_TOP, OPT_UTILISATION, OPT_REF, OPT_TARGET, OPT_CULPRITS,
-	OPT_RANKS_PER_NODE, OPT_NET_BANDWIDTH, OPT_FAILED, OPT_SUMMARY
+	OPT_RANKS_PER_NODE, OPT_NET_BANDWIDTH, OPT_FAILED, OPT_SUMMARY,
+	OPT_CAUSES
 };
 
 /* The summary of f (or of the summaries in) into path, complete or absent. */
@@ -223,6 +235,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "bottleneck", required_argument, NULL, OPT_BOTTLENECK },
 		{ "charts", required_argument, NULL, OPT_CHARTS },
+		{ "causes", required_argument, NULL, OPT_CAUSES },
 		{ "culprits", required_argument, NULL, OPT_CULPRITS },
 		{ "category", required_argument, NULL, 'C' },
 		{ "failed", required_argument, NULL, OPT_FAILED },
@@ -269,6 +282,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_CHARTS:
 			charts = optarg;
+			break;
+		case OPT_CAUSES:
+			causes = optarg;
 			break;
 		case OPT_CULPRITS:
 			culprits = optarg;
@@ -399,7 +415,7 @@ main(int argc, char *argv[])
 		usage(stderr, TL_EXIT_USAGE);
 	}
 
-	if (culprits != NULL && load_culprits(&f) < 0)
+	if ((culprits != NULL || causes != NULL) && load_tables(&f) < 0)
 		return TL_EXIT_ERROR;
 	tl_stdout_buffer();
 	tl_stream_open(&in, argv + optind, argc - optind);

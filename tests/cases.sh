@@ -599,6 +599,19 @@ check "findings --ref/--target: which culprits grew and which shrank" \
      grep -q '.enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__. (annotation) |  | 0.000 | 10.100 | +10.100 (grew) | 0 / 2 | ts 1019100.000 us (+19.100 ms), step 2, GPU .0. stream 7, pid .100. tid .100. |' $tmp/r.md && \
      $F --culprits $tmp/cul.tsv $tmp/c.tsv 2>/dev/null >/dev/null; [ \$? = 2 ]"
 
+# The known causes' words (issue 31): a user's row replaces the
+# built-in one of its key, its {name} placeholders filled the same way.
+$P tests/causes/h100-conv-fewchan.json 2>/dev/null | $E --hw h100 > $tmp/fewchan.tsv
+printf 'key\ttitle\tissue\taction\nconv_few_channels\tMy stem of {in_channels} channels\tIt reads {channel_bytes} bytes a position.\tPad it to {pad_channels}.\n' > $tmp/causes.tsv
+check "findings --causes: the user's row rewords the cause, with its numbers" \
+    "$F --causes $tmp/causes.tsv $tmp/fewchan.tsv > $tmp/r.md && grep -q '^### .* Priority 1: My stem of 3 channels: .aten::convolution.' $tmp/r.md && \
+     grep -q 'It reads 6 bytes a position.' $tmp/r.md && grep -q 'Pad it to 8.' $tmp/r.md && ! grep -q 'Convolution with few input channels' $tmp/r.md && \
+     $F $tmp/fewchan.tsv | grep -q '^### .* Priority 1: Convolution with few input channels'"
+check "findings --causes: a bad table is an error with file and line; a comparison needs --ref/--target" \
+    "printf 'key\ttitle\na\tt\na\tt\n' > $tmp/badc.tsv; $F --causes $tmp/badc.tsv $tmp/fewchan.tsv 2> $tmp/e > /dev/null; [ \$? = 1 ] && grep -q 'badc.tsv:3: key .a. twice' $tmp/e && \
+     $F --causes /nonexistent $tmp/fewchan.tsv 2> /dev/null > /dev/null; [ \$? = 1 ] && \
+     $Q --ref $tmp/fewchan.tsv --target $tmp/fewchan.tsv > $tmp/cc.tsv && $F --causes $tmp/causes.tsv $tmp/cc.tsv 2>/dev/null >/dev/null; [ \$? = 2 ]"
+
 check "tl-parse --no-culprits: idle_gaps and the noise columns empty, the rest the same; only with op rows" \
     "$P --no-culprits $ID/idle-sync.json > $tmp/a && $P $ID/idle-sync.json > $tmp/b && \
      $COLS=idle_gaps,trace_idle_noise_us,trace_idle_noise_count < $tmp/a | awk -F'\t' '\$1 \$2 \$3 != \"\" { bad = 1 } END { exit bad }' && \

@@ -247,7 +247,8 @@ kernel_class(struct tl_floader *L, uint32_t id, const char *name)
 }
 
 static void
-add_kernel(struct tl_fop *op, const char *name, int64_t ns)
+add_kernel(struct tl_fop *op, const char *name, int64_t ns, int64_t grid,
+    int64_t block)
 {
 	int i;
 
@@ -262,7 +263,12 @@ add_kernel(struct tl_fop *op, const char *name, int64_t ns)
 		op->kern[op->nkern].name = tl_strdup(name);
 		op->kern[op->nkern].time_ns = 0;
 		op->kern[op->nkern].count = 0;
+		op->kern[op->nkern].grid = op->kern[op->nkern].block = -1;
 		op->nkern++;
+	}
+	if (op->kern[i].grid < 0 && grid > 0 && block > 0) {
+		op->kern[i].grid = grid;
+		op->kern[i].block = block;
 	}
 	op->kern[i].time_ns += ns;
 	op->kern[i].count++;
@@ -299,7 +305,7 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 		} else
 			kc = kernel_kinds(it->name);
 		if (!L->f->grouped || op->count == 0)
-			add_kernel(op, it->name, it->dur);
+			add_kernel(op, it->name, it->dur, it->grid, it->block);
 		if (kc & KC_LAYOUT)
 			op->layout_ns += it->dur;
 		if (kc & KC_D2H)

@@ -31,6 +31,8 @@ struct tl_fkern {
 	char *name;
 	int64_t time_ns;
 	long long count;
+	int64_t grid, block;	/* workgroups, work-items in each (the first
+				   event that records them); -1 none */
 };
 
 #define TL_FKERN_MAX 6
@@ -341,6 +343,9 @@ struct tl_gshape {
 	double tflops32, tflops16;	/* fp32: the GPU's FP32 and BF16 (else
 					   FP16) matrix rates */
 	int64_t tiles;		/* output tiles of tile_m x tile_n */
+	int from_grid;		/* tiles are the kernel's workgroups (its
+				   grid), the name giving no tile */
+	int64_t wg_threads;	/* from_grid: work-items per workgroup */
 	int cus;		/* the GPU's compute units (GPU table) */
 	int64_t waves;		/* ceil(tiles / cus) */
 	double last_fill;	/* share of the last wave's CUs busy, % */

@@ -183,6 +183,8 @@ gemm_shape_json(struct tl_jbuf *b, const struct tl_findings *f,
 	for (i = 0; i < sizeof(num) / sizeof(num[0]); i++)
 		jb_kint(b, num[i].key, num[i].v);
 	jb_knum(b, "last_wave_busy_pct", g->last_fill);
+	jb_key(b, "tiles_from_grid");
+	tl_jb_lit(b, g->from_grid ? "true" : "false");
 	jb_key(b, "reference_op");
 	if (p->gs.ref_op >= 0) {
 		tl_jb_lit(b, "{");
