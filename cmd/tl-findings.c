@@ -421,6 +421,10 @@ main(int argc, char *argv[])
 	tl_stream_open(&in, argv + optind, argc - optind);
 	switch (tl_cmpfind_kind(&in)) {
 	case 1:
+		if (summary != NULL)
+			tl_diex(TL_EXIT_USAGE, "%s: --summary goes with op "
+			    "streams or summaries, not a comparison "
+			    "(tl-compare)", in.path);
 		worst = comparative(&in, &f, side, report, outdir, charts, &o);
 		tl_stream_close(&in);
 		if (tl_close_stdout())

@@ -62,6 +62,8 @@ check "tl-findings -o in a missing folder: exit 1, one line naming it" \
     "$F -o /nonexistent/out $tmp/e.tsv > /dev/null 2> $tmp/err; [ \$? = 1 ] && [ \$(wc -l < $tmp/err) = 1 ] && grep -q /nonexistent/out $tmp/err"
 check "tl-findings --charts in a missing folder: exit 1, one line naming it" \
     "$F --charts /nonexistent/ch $tmp/e.tsv > /dev/null 2> $tmp/err; [ \$? = 1 ] && [ \$(wc -l < $tmp/err) = 1 ] && grep -q /nonexistent/ch $tmp/err"
+check "tl-findings --summary in a missing folder: exit 1, one line naming it" \
+    "$F --summary /nonexistent/s.tsv $tmp/e.tsv > /dev/null 2> $tmp/err; [ \$? = 1 ] && [ \$(wc -l < $tmp/err) = 1 ] && grep -q /nonexistent/s.tsv $tmp/err"
 Q=$BIN/tl-perfmodel
 file_err "tl-perfmodel FILE" "$Q @"
 file_err "tl-perfmodel --ops" "$Q --ops @ $S"
