@@ -34,6 +34,7 @@ LIBOBJ = \
 	lib/analysis/serving.o \
 	lib/analysis/verdict.o \
 	lib/analysis/xrank.o \
+	lib/analysis/xsummary.o \
 	lib/common/checked.o \
 	lib/common/hashmap.o \
 	lib/common/intern.o \
@@ -140,6 +141,7 @@ LIBHDR = \
 	lib/analysis/serving.h \
 	lib/analysis/verdict.h \
 	lib/analysis/xrank.h \
+	lib/analysis/xsummary.h \
 	lib/common/checked.h \
 	lib/common/hashmap.h \
 	lib/common/intern.h \
@@ -398,6 +400,10 @@ tsan:
 
 bench: all $(TOOLS)
 	sh tests/bench.sh
+	sh tests/benchranks.sh
+
+bench-ranks: all $(TOOLS)
+	sh tests/benchranks.sh
 
 # libFuzzer harnesses (tests/fuzz/), built with clang against a copy of the
 # library compiled for fuzzing in fuzz/obj; everything made goes under
@@ -469,7 +475,8 @@ install: all
 	    $(DESTDIR)$(MANPREFIX)/man5 $(DESTDIR)$(MANPREFIX)/man7 \
 	    $(DESTDIR)$(SHAREDIR)/samples $(DESTDIR)$(SHAREDIR)/replay
 	cp -f $(BIN) $(DESTDIR)$(PREFIX)/bin/
-	for f in $(MAN1) $(MAN5) $(MAN7) share/tl/tl.mk; do \
+	for f in $(MAN1) $(MAN5) $(MAN7) share/tl/tl.mk share/tl/tl-rank.sh \
+	    share/tl/tl-slurm.sh; do \
 	    case $$f in \
 	    man/*) d=$(DESTDIR)$(MANPREFIX)/man$${f##*.} ;; \
 	    *) d=$(DESTDIR)$(SHAREDIR) ;; \
@@ -482,6 +489,7 @@ install: all
 	cp -f share/tl/models/* $(DESTDIR)$(SHAREDIR)/models/
 	cp -f share/tl/samples/* $(DESTDIR)$(SHAREDIR)/samples/
 	cp -f share/tl/replay/* $(DESTDIR)$(SHAREDIR)/replay/
+	chmod 755 $(DESTDIR)$(SHAREDIR)/tl-rank.sh $(DESTDIR)$(SHAREDIR)/tl-slurm.sh
 
 uninstall:
 	for f in $(BIN); do rm -f $(DESTDIR)$(PREFIX)/bin/$${f#bin/}; done
@@ -495,4 +503,4 @@ clean:
 	    tests/fault/outfile.o
 	rm -rf fuzz/obj fuzz/bin
 
-.PHONY: all check static asan tsan bench fuzz install uninstall clean
+.PHONY: all check static asan tsan bench bench-ranks fuzz install uninstall clean

@@ -10,10 +10,14 @@
 #include "analysis/cmpfind.h"
 #include "analysis/findings.h"
 #include "analysis/findrules.h"
+#include "analysis/kcause.h"
+#include "analysis/xsummary.h"
+#include "common/outfile.h"
 #include "common/util.h"
 #include "render/cmpreport.h"
 #include "render/outdir.h"
 #include "render/report.h"
+#include "render/xreport.h"
 #include "stream/category.h"
 #include "stream/stream.h"
 
@@ -24,8 +28,8 @@ static const char usage_str[] =
     "                   [--critical PCT,EFF] [--high PCT,EFF] [--medium PCT]\n"
     "                   [--replay PCT,EFF] [--utilisation PCT]\n"
     "                   [--ranks-per-node N] [--net-bandwidth GBS]\n"
-    "                   [--failed FILE]\n"
-    "                   [--culprits FILE]\n"
+    "                   [--failed FILE] [--summary FILE]\n"
+    "                   [--culprits FILE] [--causes FILE]\n"
     "                   [--ref FILE --target FILE] [file ...]\n";
 
 static const char help_str[] =
@@ -41,7 +45,8 @@ static const char help_str[] =
     "  -C, --category CAT     the category of --report category (gemm, conv\n"
     "                         or convolution, batchnorm, attention, ...)\n"
     "  -o, --output DIR       write the analysis directory (both reports,\n"
-    "                         per-category data, findings and charts)\n"
+    "                         per-category data, findings, charts and\n"
+    "                         the per-rank summary)\n"
     "                         instead of a report on stdout; it replaces\n"
     "                         the previous run's files there as a whole\n"
     "      --charts DIR       also write the SVG charts into DIR\n"
@@ -60,6 +65,9 @@ static const char help_str[] =
     "      --utilisation P    flag GPU utilisation below P % (default 95)\n"
     "      --culprits FILE    known idle culprits: adds to and overrides\n"
     "                         the built-in table (rows with the same key)\n"
+    "      --causes FILE      the words of the known causes of slow\n"
+    "                         kernels: rows that replace the built-in\n"
+    "                         table's rows with the same key\n"
     "      --ranks-per-node N the job's ranks (GPUs) per node: a collective\n"
     "                         whose group fits in one node is judged\n"
     "                         against the GPU's links, others against\n"
@@ -69,6 +77,11 @@ static const char help_str[] =
     "                         listed at the top of the report\n"
     "      --net-bandwidth G  the network's bandwidth per GPU, GB/s in one\n"
     "                         direction (with --ranks-per-node)\n"
+    "      --summary FILE     write the per-rank summary of each trace\n"
+    "                         (tl-format(5)) to FILE instead of a report;\n"
+    "                         given summaries, merge them into one.\n"
+    "                         Given summaries without it: the cross-rank\n"
+    "                         analysis of what they hold\n"
     "      --ref FILE         with a comparison: the reference's op stream,\n"
     "                         whose patterns are compared with the target's\n"
     "      --target FILE      with a comparison: the target's op stream\n"
@@ -76,6 +89,7 @@ static const char help_str[] =
     "  -V, --version          print the version and exit\n";
 
 static const char *culprits;	/* --culprits */
+static const char *causes;	/* --causes */
 
 static void
 usage(FILE *fp, int status)
@@ -83,10 +97,15 @@ usage(FILE *fp, int status)
 	tl_usage(fp, status, usage_str, help_str);
 }
 
-/* The known idle culprits into f before its load: 0, or -1 (said why). */
+/*
+ * The known idle culprits and the known causes' words into f before its
+ * load: 0, or -1 (said why).
+ */
 static int
-load_culprits(struct tl_findings *f)
+load_tables(struct tl_findings *f)
 {
+	if (causes != NULL && tl_kcause_load(f, causes) < 0)
+		return -1;
 	tl_fidle_init(&f->idle);
 	return tl_fidle_known(&f->idle, culprits);
 }
@@ -109,16 +128,17 @@ comparative(struct tl_stream *in, const struct tl_findings *opts,
 		tl_diex(TL_EXIT_USAGE, "%s: a comparison (tl-compare) has no "
 		    "category report; use --report fair or rough, or -o DIR",
 		    in->path);
-	if (culprits != NULL && side[0] == NULL)
-		tl_diex(TL_EXIT_USAGE, "%s: --culprits with a comparison goes "
-		    "with --ref and --target", in->path);
+	if ((culprits != NULL || causes != NULL) && side[0] == NULL)
+		tl_diex(TL_EXIT_USAGE, "%s: --%s with a comparison goes "
+		    "with --ref and --target", in->path, culprits != NULL ?
+		    "culprits" : "causes");
 	tl_cmpfind_read(&c, in, &opts->rules);
 	/* Each side analysed on its own, for its patterns. */
 	for (k = 0; side[0] != NULL && k < 2; k++) {
 		sf[k] = tl_calloc(1, sizeof(*sf[k]));
 		sf[k]->rules = opts->rules;
 		sf[k]->utilisation_min = opts->utilisation_min;
-		if (load_culprits(sf[k]) < 0)
+		if (load_tables(sf[k]) < 0)
 			exit(TL_EXIT_ERROR);
 		tl_analyst_load(sf[k], &side[k], 1);
 	}
@@ -166,8 +186,48 @@ pair(const char *s, const char *name, double *v, int n)
 enum {
 	OPT_CHARTS = 256, OPT_REPORT, OPT_REPLAY, OPT_TITLE, OPT_BOTTLENECK,
 	OPT_MEDIUM, OPT_TOP, OPT_UTILISATION, OPT_REF, OPT_TARGET, OPT_CULPRITS,
-	OPT_RANKS_PER_NODE, OPT_NET_BANDWIDTH, OPT_FAILED
+	OPT_RANKS_PER_NODE, OPT_NET_BANDWIDTH, OPT_FAILED, OPT_SUMMARY,
+	OPT_CAUSES
 };
+
+/* The summary of f (or of the summaries in) into path, complete or absent. */
+static void
+write_summary(const char *path, struct tl_findings *f, struct tl_stream *in)
+{
+	struct tl_outfile of;
+	FILE *fp = tl_outfile_open(&of, path, 0666);
+
+	if (in != NULL)
+		tl_xsum_merge(fp, in);
+	else
+		tl_xsum_write(fp, f->xr);
+	tl_outfile_commit(&of);
+}
+
+/* tl-findings given per-rank summaries: merge them, or analyse them. */
+static int
+summaries(struct tl_stream *in, struct tl_findings *f, const char *report,
+    const char *outdir, const char *charts, const char *summary,
+    const struct tl_report_opts *o)
+{
+	if (strcmp(report, "category") == 0 || charts != NULL)
+		tl_diex(TL_EXIT_USAGE, "%s: per-rank summaries have no %s; "
+		    "use --report fair or rough, or -o DIR", in->path,
+		    charts != NULL ? "charts" : "category report");
+	if (summary != NULL) {
+		if (outdir != NULL)
+			tl_diex(TL_EXIT_USAGE, "%s: --summary merges summaries; "
+			    "-o DIR analyses them: one at a time", in->path);
+		write_summary(summary, f, in);
+		return TL_EXIT_OK;
+	}
+	tl_findings_summaries(f, in);
+	if (outdir != NULL)
+		tl_outdir_ranks(outdir, f, o);
+	else
+		tl_report_ranks(stdout, f, o);
+	return TL_EXIT_OK;
+}
 
 int
 main(int argc, char *argv[])
@@ -175,6 +235,7 @@ main(int argc, char *argv[])
 	static const struct option longopts[] = {
 		{ "bottleneck", required_argument, NULL, OPT_BOTTLENECK },
 		{ "charts", required_argument, NULL, OPT_CHARTS },
+		{ "causes", required_argument, NULL, OPT_CAUSES },
 		{ "culprits", required_argument, NULL, OPT_CULPRITS },
 		{ "category", required_argument, NULL, 'C' },
 		{ "failed", required_argument, NULL, OPT_FAILED },
@@ -189,6 +250,7 @@ main(int argc, char *argv[])
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "output", required_argument, NULL, 'o' },
 		{ "report", required_argument, NULL, OPT_REPORT },
+		{ "summary", required_argument, NULL, OPT_SUMMARY },
 		{ "ref", required_argument, NULL, OPT_REF },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "target", required_argument, NULL, OPT_TARGET },
@@ -201,6 +263,7 @@ main(int argc, char *argv[])
 	struct tl_report_opts o = { NULL, NULL, 20 };
 	struct tl_stream in;
 	const char *report = NULL, *outdir = NULL, *charts = NULL;
+	const char *summary = NULL;
 	char *side[2] = { NULL, NULL };
 	int ch, cat = -1, fail_on = -1, worst, status = TL_EXIT_OK;
 	long long top;
@@ -219,6 +282,9 @@ main(int argc, char *argv[])
 			break;
 		case OPT_CHARTS:
 			charts = optarg;
+			break;
+		case OPT_CAUSES:
+			causes = optarg;
 			break;
 		case OPT_CULPRITS:
 			culprits = optarg;
@@ -283,6 +349,9 @@ main(int argc, char *argv[])
 		case OPT_TITLE:
 			o.title = optarg;
 			break;
+		case OPT_SUMMARY:
+			summary = optarg;
+			break;
 		case OPT_UTILISATION:
 			pair(optarg, "utilisation", v, 1);
 			f.utilisation_min = v[0];
@@ -346,12 +415,16 @@ main(int argc, char *argv[])
 		usage(stderr, TL_EXIT_USAGE);
 	}
 
-	if (culprits != NULL && load_culprits(&f) < 0)
+	if ((culprits != NULL || causes != NULL) && load_tables(&f) < 0)
 		return TL_EXIT_ERROR;
 	tl_stdout_buffer();
 	tl_stream_open(&in, argv + optind, argc - optind);
 	switch (tl_cmpfind_kind(&in)) {
 	case 1:
+		if (summary != NULL)
+			tl_diex(TL_EXIT_USAGE, "%s: --summary goes with op "
+			    "streams or summaries, not a comparison "
+			    "(tl-compare)", in.path);
 		worst = comparative(&in, &f, side, report, outdir, charts, &o);
 		tl_stream_close(&in);
 		if (tl_close_stdout())
@@ -366,8 +439,26 @@ main(int argc, char *argv[])
 	if (side[0] != NULL)
 		tl_diex(TL_EXIT_USAGE, "%s: --ref and --target go with a "
 		    "comparison (tl-compare), not an op stream", in.path);
+	if (tl_xsum_is(&in)) {
+		status = summaries(&in, &f, report, outdir, charts, summary,
+		    &o);
+		tl_stream_close(&in);
+		tl_findings_free(&f);
+		if (tl_close_stdout())
+			return TL_EXIT_ERROR;
+		return status;
+	}
+	if (summary != NULL && (outdir != NULL || charts != NULL))
+		tl_diex(TL_EXIT_USAGE, "%s: --summary writes the summary "
+		    "instead of the analysis; -o DIR holds it too (summary.tsv)",
+		    in.path);
 	tl_analyst_read(&f, &in);
 	tl_stream_close(&in);
+	if (summary != NULL) {
+		write_summary(summary, &f, NULL);
+		tl_findings_free(&f);
+		return tl_close_stdout() ? TL_EXIT_ERROR : TL_EXIT_OK;
+	}
 	if (charts != NULL)
 		tl_outdir_charts(charts, &f);
 	if (outdir != NULL)

@@ -128,6 +128,10 @@ if need_shared "real traces"; then
 	mkdir -p "$tmp/xrank"
 	check "across ranks: straggler, host straggler, slow link, shifted windows, 8 and 64 ranks, incomplete jobs" \
 	    "python3 tests/xrank.py $BIN $T/mi300-resnet-act-checkpoint.json.gz $tmp/xrank > $tmp/xrank.log || { grep FAIL $tmp/xrank.log; false; }"
+	# Per-rank summaries: bounded, merged associatively, the same report
+	# as the op streams', 1 024 ranks reduced under 64 MB (tests/summary.py).
+	check "per-rank summaries: small, mergeable byte for byte, same report as the streams, 1024 ranks in 64 MB" \
+	    "python3 tests/summary.py $BIN $T/mi300-resnet-act-checkpoint.json.gz $tmp/summary > $tmp/summary.log || { grep FAIL $tmp/summary.log; false; }"
 	for f in "$T"/*.json.gz; do
 		n=$(basename "$f" .json.gz)
 		check "$n: each linked GPU event counted once" \
@@ -594,6 +598,19 @@ check "findings --ref/--target: which culprits grew and which shrank" \
      grep -q '.torchvision/transforms/functional.py(467): resize. (Python) | .enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__. | 10.100 | 0.000 | -10.100 (shrank)' $tmp/r.md && \
      grep -q '.enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__. (annotation) |  | 0.000 | 10.100 | +10.100 (grew) | 0 / 2 | ts 1019100.000 us (+19.100 ms), step 2, GPU .0. stream 7, pid .100. tid .100. |' $tmp/r.md && \
      $F --culprits $tmp/cul.tsv $tmp/c.tsv 2>/dev/null >/dev/null; [ \$? = 2 ]"
+
+# The known causes' words (issue 31): a user's row replaces the
+# built-in one of its key, its {name} placeholders filled the same way.
+$P tests/causes/h100-conv-fewchan.json 2>/dev/null | $E --hw h100 > $tmp/fewchan.tsv
+printf 'key\ttitle\tissue\taction\nconv_few_channels\tMy stem of {in_channels} channels\tIt reads {channel_bytes} bytes a position.\tPad it to {pad_channels}.\n' > $tmp/causes.tsv
+check "findings --causes: the user's row rewords the cause, with its numbers" \
+    "$F --causes $tmp/causes.tsv $tmp/fewchan.tsv > $tmp/r.md && grep -q '^### .* Priority 1: My stem of 3 channels: .aten::convolution.' $tmp/r.md && \
+     grep -q 'It reads 6 bytes a position.' $tmp/r.md && grep -q 'Pad it to 8.' $tmp/r.md && ! grep -q 'Convolution with few input channels' $tmp/r.md && \
+     $F $tmp/fewchan.tsv | grep -q '^### .* Priority 1: Convolution with few input channels'"
+check "findings --causes: a bad table is an error with file and line; a comparison needs --ref/--target" \
+    "printf 'key\ttitle\na\tt\na\tt\n' > $tmp/badc.tsv; $F --causes $tmp/badc.tsv $tmp/fewchan.tsv 2> $tmp/e > /dev/null; [ \$? = 1 ] && grep -q 'badc.tsv:3: key .a. twice' $tmp/e && \
+     $F --causes /nonexistent $tmp/fewchan.tsv 2> /dev/null > /dev/null; [ \$? = 1 ] && \
+     $Q --ref $tmp/fewchan.tsv --target $tmp/fewchan.tsv > $tmp/cc.tsv && $F --causes $tmp/causes.tsv $tmp/cc.tsv 2>/dev/null >/dev/null; [ \$? = 2 ]"
 
 check "tl-parse --no-culprits: idle_gaps and the noise columns empty, the rest the same; only with op rows" \
     "$P --no-culprits $ID/idle-sync.json > $tmp/a && $P $ID/idle-sync.json > $tmp/b && \

@@ -56,11 +56,14 @@ file_err "tl-findings FILE" "$F @"
 file_err "tl-findings --ref" "$F --ref @ --target $tmp/e.tsv $tmp/c.tsv"
 file_err "tl-findings --target" "$F --ref $tmp/e.tsv --target @ $tmp/c.tsv"
 file_err "tl-findings --culprits" "$F --culprits @ $tmp/e.tsv"
+file_err "tl-findings --causes" "$F --causes @ $tmp/e.tsv"
 file_err "tl-findings --failed" "$F --failed @ $tmp/e.tsv"
 check "tl-findings -o in a missing folder: exit 1, one line naming it" \
     "$F -o /nonexistent/out $tmp/e.tsv > /dev/null 2> $tmp/err; [ \$? = 1 ] && [ \$(wc -l < $tmp/err) = 1 ] && grep -q /nonexistent/out $tmp/err"
 check "tl-findings --charts in a missing folder: exit 1, one line naming it" \
     "$F --charts /nonexistent/ch $tmp/e.tsv > /dev/null 2> $tmp/err; [ \$? = 1 ] && [ \$(wc -l < $tmp/err) = 1 ] && grep -q /nonexistent/ch $tmp/err"
+check "tl-findings --summary in a missing folder: exit 1, one line naming it" \
+    "$F --summary /nonexistent/s.tsv $tmp/e.tsv > /dev/null 2> $tmp/err; [ \$? = 1 ] && [ \$(wc -l < $tmp/err) = 1 ] && grep -q /nonexistent/s.tsv $tmp/err"
 Q=$BIN/tl-perfmodel
 file_err "tl-perfmodel FILE" "$Q @"
 file_err "tl-perfmodel --ops" "$Q --ops @ $S"

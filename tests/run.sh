@@ -207,12 +207,14 @@ for e in tests/bad/stream/*.expect tests/bad/table/*.expect; do
 done
 
 # End-to-end cases; tl-replay and its runner; the trace multiplier's
-# scaling checks; the batch rules of share/tl/tl.mk; a category added to
+# scaling checks; the batch rules of share/tl/tl.mk and the cluster
+# recipes of tl(7) (stand-in sbatch and parallel); a category added to
 # the category table (tests/category/); output files complete or absent;
 # GPU identification and device kinds (tests/devices.sh); every file
 # option and operand of every program, missing or a folder: exit 1.
 for c in tests/cases.sh tests/replay.sh tests/outputs.sh tests/scale.sh \
-    tests/tlmk.sh tests/category.sh tests/devices.sh tests/fileopts.sh; do
+    tests/tlmk.sh tests/recipes.sh tests/category.sh tests/devices.sh \
+    tests/fileopts.sh; do
 	sh "$c" "$BIN" "$SHARED" > "$tmp/cases" 2>&1
 	tally "$tmp/cases"
 done

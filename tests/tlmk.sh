@@ -65,6 +65,12 @@ check "tl.mk: a truncated trace fails the make; the others are merged and analys
      grep -q 'could not be analysed' out/report/standalone_analysis_fair.md &&
      grep -q 'tr/rank2.json.gz: .*cut short' out/report/standalone_analysis_fair.md &&
      [ -s out/report/standalone_analysis_rough.md ] && [ \$(wc -l < out/failed.txt) = 1 ]"
+check "tl.mk: each trace's summary beside its stream, none for the failed one; make ranks reads the summaries alone, lists it and fails" \
+    "[ -s out/rank0.summary.tsv ] && [ -s out/rank1.summary.tsv ] && [ -s out/rank3.summary.tsv ] && [ ! -e out/rank2.summary.tsv ] &&
+     $binabs/tl-findings --summary want-sum.tsv out/rank0.ops.tsv && cmp want-sum.tsv out/rank0.summary.tsv &&
+     mkdir sums && cp out/*.summary.tsv out/rank2.failed sums/ && ! make -s -f $MK OUT=sums TLBIN=$binabs/ ranks 2> err &&
+     grep -q '^tl.mk: 1 traces failed' err && grep -q 'tr/rank2.json.gz: .*cut short' sums/ranks/standalone_analysis_fair.md &&
+     grep -q 'From the per-rank summaries of 3 traces' sums/ranks/standalone_analysis_fair.md && [ -s sums/ranks/summary.tsv ]"
 rm -f tr/rank2.json.gz
 check "tl.mk: a single per-rank target, as a Slurm task or GNU parallel job runs it" \
     "rm -f out/rank1.ops.tsv && $TLMK out/rank1.ops.tsv &&

@@ -21,8 +21,9 @@ def ok(cond, what):
         bad += 1
 
 
-def report(files):
-    """tl-parse each file, one stream, tl-efficiency, tl-findings."""
+def report(files, outdir=None):
+    """tl-parse each file, one stream, tl-efficiency, tl-findings (and
+    tl-findings -o outdir)."""
     rows = []
     for f in files:
         out = subprocess.run([bindir + "/tl-parse", f], capture_output=True, text=True, check=True).stdout
@@ -30,6 +31,9 @@ def report(files):
         rows += lines[1:] if rows else lines
     eff = subprocess.run([bindir + "/tl-efficiency", "--hw", "mi300x"], input="\n".join(rows) + "\n",
                          capture_output=True, text=True, check=True).stdout
+    if outdir is not None:
+        subprocess.run([bindir + "/tl-findings", "-o", outdir], input=eff, capture_output=True, text=True,
+                       check=True)
     return subprocess.run([bindir + "/tl-findings"], input=eff, capture_output=True, text=True,
                           check=True).stdout
 
@@ -56,7 +60,8 @@ def make(n, kind, seed=1):
 
 def check_set(n, kind):
     d, exp, files = make(n, kind)
-    sec = section(report(files))
+    out = os.path.join(d, "out") if n > 16 else None
+    sec = section(report(files, out))
     name = "%s, %d ranks" % (kind, n)
     ok("Not one complete job" not in sec, name + ": one complete job, no flag")
     m = re.search(r"\*\*Straggler:\*\* rank (\d+) ", sec)
@@ -93,6 +98,15 @@ def check_set(n, kind):
     ok(seen == min(n, 10), name + ": %d ranks listed (got %d)" % (min(n, 10), seen))
     if n > 10:
         ok(len(sec) < 20000, name + ": the section stays short (%d bytes)" % len(sec))
+    if out is not None:
+        # Over 16 ranks the per-rank charts show the latest, the straggler,
+        # the slowest and the reference, and say so.
+        for c in ("ranks.svg", "timeline.svg"):
+            svg = open(os.path.join(out, "charts", c)).read()
+            shown = set(re.findall(r"rank (\d+): ", svg))
+            ok("of %d traces: the latest" % n in svg and 10 <= len(shown) <= 13 and
+               (exp["straggler"] is None or str(exp["straggler"]) in shown) and "0" in shown,
+               name + ": charts/%s shows %d ranks of %d, the straggler and the reference among them" % (c, len(shown), n))
     return d, files
 
 
@@ -110,5 +124,17 @@ ok(re.search(r"1 trace repeats a rank another trace has", sec) is not None, "a r
 d8, _, files8 = make(8, "even")
 sec = section(report(files[:4] + files8[4:8]))
 ok("(different `world_size`)" in sec, "ranks of an 8- and a 64-rank job: flagged")
+# Mixed GPU names: the upper half of an 8-rank job renamed to an H100.
+mixed = []
+for f in files8[4:8]:
+    doc = json.load(open(f))
+    for dp in doc["deviceProperties"]:
+        dp["name"] = "NVIDIA H100 80GB HBM3"
+    m = os.path.join(work, "h100-" + os.path.basename(f))
+    json.dump(doc, open(m, "w"))
+    mixed.append(m)
+sec = section(report(files8[:4] + mixed))
+ok("The traces name different GPUs." in sec and "Not one complete job" in sec, "MI300X and H100 ranks: flagged")
+ok("different GPUs" not in section(report(files8)), "one GPU name: not flagged")
 print("%s xrank" % ("ok" if bad == 0 else "FAIL"))
 sys.exit(bad > 0)

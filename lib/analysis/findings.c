@@ -9,6 +9,7 @@
 #include "analysis/findings.h"
 #include "analysis/serving.h"
 #include "analysis/xrank.h"
+#include "analysis/xsummary.h"
 #include "common/idxsort.h"
 #include "common/json.h"
 #include "common/strmap.h"
@@ -246,7 +247,8 @@ kernel_class(struct tl_floader *L, uint32_t id, const char *name)
 }
 
 static void
-add_kernel(struct tl_fop *op, const char *name, int64_t ns)
+add_kernel(struct tl_fop *op, const char *name, int64_t ns, int64_t grid,
+    int64_t block)
 {
 	int i;
 
@@ -261,7 +263,12 @@ add_kernel(struct tl_fop *op, const char *name, int64_t ns)
 		op->kern[op->nkern].name = tl_strdup(name);
 		op->kern[op->nkern].time_ns = 0;
 		op->kern[op->nkern].count = 0;
+		op->kern[op->nkern].grid = op->kern[op->nkern].block = -1;
 		op->nkern++;
+	}
+	if (op->kern[i].grid < 0 && grid > 0 && block > 0) {
+		op->kern[i].grid = grid;
+		op->kern[i].block = block;
 	}
 	op->kern[i].time_ns += ns;
 	op->kern[i].count++;
@@ -298,7 +305,7 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 		} else
 			kc = kernel_kinds(it->name);
 		if (!L->f->grouped || op->count == 0)
-			add_kernel(op, it->name, it->dur);
+			add_kernel(op, it->name, it->dur, it->grid, it->block);
 		if (kc & KC_LAYOUT)
 			op->layout_ns += it->dur;
 		if (kc & KC_D2H)
@@ -1405,6 +1412,8 @@ loader_new(struct tl_findings *f)
 	return L;
 }
 
+static void links(struct tl_findings *f, const char *hw);
+
 static void
 load(struct tl_findings *f, struct tl_floader *L)
 {
@@ -1471,20 +1480,33 @@ load(struct tl_findings *f, struct tl_floader *L)
 		f->roof_kind = tl_strdup("");
 	for (k = 0; k < f->ntr; k++)
 		finish_trace(f, &f->tr[k], &L->names);
-	for (k = 0; k < f->ntr; k++)
-		tl_xrank_trace(f->xr, k, f->tr[k].name, f->tr[k].rank,
-		    f->tr[k].gpu, f->tr[k].busy_ns, f->tr[k].compute_ns,
-		    f->tr[k].idle_ns);
-	{
-		const struct tl_hw *hw = f->hw != NULL ? tl_hw_find(f->hw) :
-		    NULL;
-		const char *lname = NULL;
-		double link = hw != NULL ? tl_hw_link_gbs(hw, &lname, NULL) :
-		    0;
+	for (k = 0; k < f->ntr; k++) {
+		const struct tl_ftrace *t = &f->tr[k];
+		int64_t tlc[TL_TLC_N];
 
-		tl_xrank_links(f->xr, link, lname, f->ranks_per_node,
-		    f->net_gbs);
+		tlc[TL_TLC_TOTAL] = t->total_ns;
+		tlc[TL_TLC_BUSY] = t->busy_ns;
+		tlc[TL_TLC_COMPUTE] = t->compute_ns;
+		tlc[TL_TLC_EXPOSED_COMM] = t->comm_ns;
+		tlc[TL_TLC_EXPOSED_MEMCPY] = t->memcpy_ns;
+		tlc[TL_TLC_IDLE] = t->idle_ns;
+		tl_xrank_trace(f->xr, k, t->name, t->rank, t->gpu, t->hw, tlc);
 	}
+	{	/* each trace's largest idle culprits, for its summary */
+		size_t i, n = 0;
+
+		for (i = 0; i < f->idle.n; i++) {
+			const struct tl_fculprit *c = &f->idle.c[i];
+
+			n = i > 0 && c->tr == f->idle.c[i - 1].tr ? n + 1 : 0;
+			if (n < TL_XSUM_CULPRITS && !c->warm)
+				tl_xrank_culprit(f->xr, c->tr, c->kind,
+				    c->name, c->ns);
+		}
+	}
+	if (f->ntr > 1)	/* the cross-rank analysis reads summaries only */
+		tl_xsum_canon(f->xr);
+	links(f, f->hw);
 	tl_xrank_finish(f->xr);
 	analyse(f, &L->j);
 	op_facts(f, &L->j);
@@ -1599,6 +1621,36 @@ tl_findings_worst(const struct tl_findings *f)
 	return f->nbottlenecks > 0 ? (int)f->op[f->bottlenecks[0]].prio : -1;
 }
 
+/* The links of the GPU table row hw ("" unknown) and the user's. */
+static void
+links(struct tl_findings *f, const char *hw)
+{
+	const struct tl_hw *h = hw != NULL && hw[0] != '\0' ?
+	    tl_hw_find(hw) : NULL;
+	const char *lname = NULL;
+	double link = h != NULL ? tl_hw_link_gbs(h, &lname, NULL) : 0;
+
+	tl_xrank_links(f->xr, link, lname, f->ranks_per_node, f->net_gbs);
+}
+
+void
+tl_findings_summaries(struct tl_findings *f, struct tl_stream *in)
+{
+	int r;
+
+	f->xr = tl_calloc(1, sizeof(*f->xr));
+	tl_xrank_init(f->xr);
+	tl_xsum_read(f->xr, in);
+	if (f->xr->nrk == 0)
+		tl_die("%s: no rows: a summary holds one rank row at least",
+		    in->path);
+	/* The GPU table row, as an op stream's first row names it. */
+	for (r = 0; r < f->xr->nrk && f->xr->rk[r].hw[0] == '\0'; r++)
+		;
+	links(f, r < f->xr->nrk ? f->xr->rk[r].hw : NULL);
+	tl_xrank_finish(f->xr);
+}
+
 void
 tl_findings_free(struct tl_findings *f)
 {
@@ -1700,7 +1752,21 @@ tl_findings_cat(const struct tl_findings *f, const char *value)
 }
 
 int
+tl_findings_xtrace(const struct tl_findings *f, int r)
+{
+	int k;
+
+	if (f->xr == NULL || r < 0 || r >= f->xr->nrk)
+		return -1;
+	for (k = 0; k < f->ntr; k++)
+		if (strcmp(f->tr[k].name, f->xr->rk[r].name) == 0 &&
+		    strcmp(f->tr[k].rank, f->xr->rk[r].rank_text) == 0)
+			return k;
+	return -1;
+}
+
+int
 tl_findings_straggler(const struct tl_findings *f)
 {
-	return f->xr != NULL ? f->xr->straggler : -1;
+	return f->xr != NULL ? tl_findings_xtrace(f, f->xr->straggler) : -1;
 }

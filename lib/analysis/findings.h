@@ -31,6 +31,8 @@ struct tl_fkern {
 	char *name;
 	int64_t time_ns;
 	long long count;
+	int64_t grid, block;	/* workgroups, work-items in each (the first
+				   event that records them); -1 none */
 };
 
 #define TL_FKERN_MAX 6
@@ -341,6 +343,9 @@ struct tl_gshape {
 	double tflops32, tflops16;	/* fp32: the GPU's FP32 and BF16 (else
 					   FP16) matrix rates */
 	int64_t tiles;		/* output tiles of tile_m x tile_n */
+	int from_grid;		/* tiles are the kernel's workgroups (its
+				   grid), the name giving no tile */
+	int64_t wg_threads;	/* from_grid: work-items per workgroup */
 	int cus;		/* the GPU's compute units (GPU table) */
 	int64_t waves;		/* ceil(tiles / cus) */
 	double last_fill;	/* share of the last wave's CUs busy, % */
@@ -563,6 +568,13 @@ struct tl_fmod {
 void tl_findings_load(struct tl_findings *f, char *const *files, int nfiles);
 /* The same from a stream opened with tl_stream_open; the caller closes it. */
 void tl_findings_read(struct tl_findings *f, struct tl_stream *in);
+/*
+ * The cross-rank analysis of per-rank summaries (analysis/xsummary.h)
+ * into f, which holds nothing else (f->ntr stays 0): f->xr only, with the
+ * GPU table's links of the first rank that names its GPU row and the
+ * user's (f->ranks_per_node, f->net_gbs).
+ */
+void tl_findings_summaries(struct tl_findings *f, struct tl_stream *in);
 void tl_findings_free(struct tl_findings *f);
 
 /*
@@ -570,6 +582,8 @@ void tl_findings_free(struct tl_findings *f);
  * collectives and waits least (analysis/xrank.h); -1 for none.
  */
 int tl_findings_straggler(const struct tl_findings *f);
+/* The trace (f->tr index) of the cross-rank analysis' rank r, or -1. */
+int tl_findings_xtrace(const struct tl_findings *f, int r);
 /* The worst priority of a bottleneck, or -1 when there is none. */
 int tl_findings_worst(const struct tl_findings *f);
 /* A new pattern of kind k, zeroed but for its kind (example_row -1). */

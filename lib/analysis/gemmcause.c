@@ -184,6 +184,27 @@ pad(struct tl_opctx *c, struct tl_findings *f, int o, int64_t m, int64_t n,
 	return x->save > 0;
 }
 
+/*
+ * The workgroups of op's longest kernel that records its grid, -1 none.
+ * A grid that is a multiple of the compute units is left out: persistent
+ * kernels launch one workgroup (or a few) per compute unit and loop over
+ * the tiles, so their grid says nothing of tiles.
+ */
+static int64_t
+grid_tiles(const struct tl_fop *op, int cus, int64_t *threads)
+{
+	int k, at = -1;
+
+	for (k = 0; k < op->nkern; k++)
+		if (op->kern[k].grid > 0 && (at < 0 ||
+		    op->kern[k].time_ns > op->kern[at].time_ns))
+			at = k;
+	if (at < 0 || op->kern[at].grid % cus == 0)
+		return -1;
+	*threads = op->kern[at].block;
+	return op->kern[at].grid;
+}
+
 /* Tiles and waves against the compute units. */
 static int
 tiles(const struct tl_findrules *r, const struct tl_fop *op,
@@ -193,11 +214,15 @@ tiles(const struct tl_findrules *r, const struct tl_fop *op,
 	double u, floor_ns = op->has_eff ? op->roofline_us * 1e3 : 0;
 	int64_t ideal;
 
-	if (kn->tm <= 0 || kn->tn <= 0 || cus <= 0 || kn->splitk ||
-	    kn->streamk || m <= 0 || n <= 0)
+	if (cus <= 0 || kn->splitk || kn->streamk || m <= 0 || n <= 0)
 		return 0;
 	/* Column-major libraries: the tile's first size runs along N. */
-	x->s.tiles = b * ceil_div(n, kn->tm) * ceil_div(m, kn->tn);
+	if (kn->tm > 0 && kn->tn > 0)
+		x->s.tiles = b * ceil_div(n, kn->tm) * ceil_div(m, kn->tn);
+	else if ((x->s.tiles = grid_tiles(op, cus, &x->s.wg_threads)) > 0)
+		x->s.from_grid = 1;
+	else
+		return 0;
 	x->s.waves = ceil_div(x->s.tiles, cus);
 	x->s.last_fill = (double)(x->s.tiles - (x->s.waves - 1) * cus) / cus * 100;
 	u = (double)x->s.tiles / (double)(x->s.waves * cus);
@@ -288,7 +313,10 @@ words(struct tl_findings *f, const struct tl_gshape *s,
 	memset(k, 0, sizeof(*k));
 	k->row = tl_kcause_row(f, s->cause == TL_GC_PAD && s->ref_op < 0 ?
 	    "gemm_padding_est" : s->cause == TL_GC_SKINNY && s->thin == 1 ?
-	    "gemm_gemv" : key[s->cause]);
+	    "gemm_gemv" : s->from_grid && s->cause == TL_GC_FEW_TILES ?
+	    "gemm_few_tiles_grid" : s->from_grid &&
+	    s->cause == TL_GC_LAST_WAVE ? "gemm_last_wave_grid" :
+	    key[s->cause]);
 	k->estimate = s->estimate;
 	if (s->b != 1)
 		tl_kcn_text(k, "shape", "M x N x K = %lld x %lld x %lld (batch "
@@ -301,6 +329,7 @@ words(struct tl_findings *f, const struct tl_gshape *s,
 	case TL_GC_FEW_TILES:
 	case TL_GC_LAST_WAVE:
 		tl_kcn_int(k, "tiles", s->tiles);
+		tl_kcn_int(k, "wg_threads", s->wg_threads);
 		tl_kcn_int(k, "tile_m", kn->tm);
 		tl_kcn_int(k, "tile_n", kn->tn);
 		tl_kcn_int(k, "cus", s->cus);

@@ -42,15 +42,25 @@ struct conv {
 	int tr;
 };
 
+int
+tl_kcause_load(struct tl_findings *f, const char *path)
+{
+	if (f->causes_loaded)
+		tl_known_free(&f->causes);
+	f->causes_loaded = 0;
+	/* A user's row may leave out the columns after the key. */
+	if (tl_known_load(&f->causes, tl_default_causes, "causes.tsv", path,
+	    kcols, TL_KCC_N, 1) < 0)
+		return -1;
+	f->causes_loaded = 1;
+	return 0;
+}
+
 static void
 load(struct tl_findings *f)
 {
-	if (f->causes_loaded)
-		return;
-	if (tl_known_load(&f->causes, tl_default_causes, "causes.tsv", NULL,
-	    kcols, TL_KCC_N, TL_KCC_N) < 0)
+	if (!f->causes_loaded && tl_kcause_load(f, NULL) < 0)
 		tl_die("the built-in causes table does not load");
-	f->causes_loaded = 1;
 }
 
 long

@@ -31,6 +31,14 @@ const char *tl_kcause_text(const struct tl_findings *f,
     const struct tl_fpat *p, int c);
 
 /*
+ * Load the causes table into f: the built-in one and the user's file path
+ * (NULL none), whose rows replace the built-in rows of the same key (to
+ * reword a cause; a new key names no cause tl computes).  0, or -1 after
+ * saying why ("prog: FILE:LINE: what").  tl_kcause_find loads the
+ * built-in table when nothing was loaded.
+ */
+int tl_kcause_load(struct tl_findings *f, const char *path);
+/*
  * Set the numbers kernel_time and calls of every pattern of kind to the
  * pattern's summed time and calls (after its ops are added).
  */

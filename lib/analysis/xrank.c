@@ -10,12 +10,16 @@
 /* One rank's record of one collective instance. */
 struct tl_xinst {
 	int tr;
+	int ordered;		/* seq is the order on the rank (no Seq) */
 	int64_t key;		/* index in x->str of its matching key */
+	int64_t pg;		/* index in x->str of its process group */
 	int64_t type;		/* index in x->str of its type */
+	int64_t seq;
 	int64_t bytes;		/* largest of in/out bytes; -1 unknown */
 	int64_t group;		/* group size; 0 unknown */
 	int64_t start, end;	/* its kernels, own clock */
 	int64_t iter;		/* its iteration, -1 none */
+	int64_t exposed;	/* no compute kernel overlaps; -1 not yet */
 };
 
 /* A compute kernel of a rank, for the overlap of its collectives. */
@@ -48,12 +52,14 @@ tl_xrank_free(struct tl_xrank *x)
 	tl_strmap_free(&x->steps);
 	tl_strmap_free(&x->ops);
 	free(x->in);
-	free(x->pend);
 	free(x->step);
 	free(x->optime);
 	free(x->busy);
 	free(x->rk);
 	free(x->outlier);
+	free(x->cul);
+	free(x->show);
+	free(x->res);
 	memset(x, 0, sizeof(*x));
 }
 
@@ -64,28 +70,72 @@ rank_at(struct tl_xrank *x, int tr)
 		tl_grow(&x->rk, &x->caprk, (size_t)tr + 1, sizeof(*x->rk));
 		memset(x->rk + x->nrk, 0, ((size_t)tr + 1 - (size_t)x->nrk) *
 		    sizeof(*x->rk));
-		for (; x->nrk <= tr; x->nrk++)
+		for (; x->nrk <= tr; x->nrk++) {
 			x->rk[x->nrk].rank = -1;
+			x->rk[x->nrk].name = x->rk[x->nrk].gpu =
+			    x->rk[x->nrk].hw = x->rk[x->nrk].rank_text = "";
+		}
 	}
 	return &x->rk[tr];
 }
 
+/* s interned in x->str: a copy that lives as long as x. */
+static const char *
+intern(struct tl_xrank *x, const char *s)
+{
+	int added;
+
+	return tl_strmap_key(&x->str, tl_strmap_add(&x->str, s, strlen(s),
+	    &added));
+}
+
 void
 tl_xrank_trace(struct tl_xrank *x, int tr, const char *name,
-    const char *rank, const char *gpu, int64_t busy_ns, int64_t compute_ns,
-    int64_t idle_ns)
+    const char *rank, const char *gpu, const char *hw,
+    const int64_t tlc[TL_TLC_N])
 {
 	struct tl_xrk *r = rank_at(x, tr);
 	char *end;
 	long v;
 
-	r->name = name;
-	r->gpu = gpu;
+	r->name = intern(x, name);
+	r->gpu = intern(x, gpu);
+	r->hw = intern(x, hw != NULL ? hw : "");
+	r->rank_text = intern(x, rank);
 	v = strtol(rank, &end, 10);
 	r->rank = rank[0] != '\0' && *end == '\0' && v >= 0 ? v : -1;
-	r->busy_ns = busy_ns;
-	r->compute_ns = compute_ns;
-	r->idle_ns = idle_ns;
+	memcpy(r->tlc, tlc, sizeof(r->tlc));
+	r->busy_ns = tlc[TL_TLC_BUSY];
+	r->compute_ns = tlc[TL_TLC_COMPUTE];
+	r->idle_ns = tlc[TL_TLC_IDLE];
+}
+
+void
+tl_xrank_span(struct tl_xrank *x, int tr, int64_t first, int64_t last)
+{
+	struct tl_xrk *r = rank_at(x, tr);
+
+	if (r->first_ns == 0 && r->last_ns == 0)
+		r->first_ns = first, r->last_ns = last;
+	if (first < r->first_ns)
+		r->first_ns = first;
+	if (last > r->last_ns)
+		r->last_ns = last;
+}
+
+void
+tl_xrank_culprit(struct tl_xrank *x, int tr, const char *kind,
+    const char *name, int64_t ns)
+{
+	struct tl_xcul *c;
+
+	rank_at(x, tr);
+	tl_grow(&x->cul, &x->capcul, x->ncul + 1, sizeof(*x->cul));
+	c = &x->cul[x->ncul++];
+	c->tr = tr;
+	c->kind = intern(x, kind);
+	c->name = intern(x, name);
+	c->ns = ns;
 }
 
 static int64_t
@@ -129,25 +179,82 @@ key2(struct tl_strmap *m, const char *a, size_t na, const char *b,
 	return tl_strmap_add(m, buf, na + nb + 1, added);
 }
 
-/* Per-instance keys: the ordinal within (pg, iteration) needs all rows. */
-struct tl_xpend {
-	int tr;
-	int64_t seq, iter;
-	int ordered;
-	char pg[128];
-};
+void
+tl_xrank_step(struct tl_xrank *x, int tr, int64_t iter, int64_t lo,
+    int64_t hi)
+{
+	char num[48];
+	int64_t k;
+	int added;
 
+	rank_at(x, tr);
+	snprintf(num, sizeof(num), "%d:%lld", tr, (long long)iter);
+	k = tl_strmap_add(&x->steps, num, strlen(num), &added);
+	if (added) {
+		tl_grow(&x->step, &x->capstep, (size_t)k + 1,
+		    sizeof(*x->step));
+		x->step[k].tr = tr;
+		x->step[k].iter = iter;
+		x->step[k].start = lo;
+		x->step[k].end = hi;
+	}
+	if (lo < x->step[k].start)
+		x->step[k].start = lo;
+	if (hi > x->step[k].end)
+		x->step[k].end = hi;
+}
+
+void
+tl_xrank_op(struct tl_xrank *x, int tr, const char *name, int64_t ns)
+{
+	char num[32];
+	int64_t k;
+	int added;
+
+	rank_at(x, tr);
+	snprintf(num, sizeof(num), "%d", tr);
+	k = key2(&x->ops, num, strlen(num), name, strlen(name), &added);
+	if (added) {
+		tl_grow(&x->optime, &x->capop, (size_t)k + 1,
+		    sizeof(*x->optime));
+		x->optime[k] = 0;
+	}
+	x->optime[k] += ns;
+}
+
+void
+tl_xrank_inst(struct tl_xrank *x, int tr, const struct tl_xin *v)
+{
+	struct tl_xinst *in;
+	int added;
+
+	rank_at(x, tr);
+	tl_grow(&x->in, &x->capin, x->nin + 1, sizeof(*x->in));
+	in = &x->in[x->nin++];
+	in->tr = tr;
+	in->ordered = v->ordered;
+	in->key = -1;
+	in->pg = tl_strmap_add(&x->str, v->pg, strlen(v->pg), &added);
+	in->type = tl_strmap_add(&x->str, v->type, strlen(v->type), &added);
+	in->seq = v->seq;
+	in->bytes = v->bytes;
+	in->group = v->group;
+	in->start = v->start;
+	in->end = v->end;
+	in->iter = v->iter;
+	in->exposed = v->exposed;
+	if (in->group > x->rk[tr].world)
+		x->rk[tr].world = in->group;
+}
 
 void
 tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int is_comm,
     const char *coll, const struct tl_kernlist *kl, int64_t iteration,
     struct tl_json *j)
 {
-	int64_t lo = INT64_MAX, hi = INT64_MIN;
-	const char *err, *s;
-	char num[32];
+	int64_t lo = INT64_MAX, hi = INT64_MIN, ns = 0;
+	const char *err;
 	size_t i, n;
-	int added;
 
 	for (i = 0; i < kl->n; i++) {
 		if (kl->v[i].ts < lo)
@@ -156,47 +263,13 @@ tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int is_comm,
 			hi = kl->v[i].ts + kl->v[i].dur;
 	}
 	rank_at(x, tr);
-	if (kl->n > 0) {
-		struct tl_xrk *r = &x->rk[tr];
-
-		if (r->first_ns == 0 && r->last_ns == 0)
-			r->first_ns = lo, r->last_ns = hi;
-		if (lo < r->first_ns)
-			r->first_ns = lo;
-		if (hi > r->last_ns)
-			r->last_ns = hi;
-	}
-	if (kl->n > 0 && iteration >= 0) {
-		int64_t k;
-
-		snprintf(num, sizeof(num), "%d:%lld", tr, (long long)iteration);
-		k = tl_strmap_add(&x->steps, num, strlen(num), &added);
-		if (added) {
-			tl_grow(&x->step, &x->capstep, (size_t)k + 1,
-			    sizeof(*x->step));
-			x->step[k].tr = tr;
-			x->step[k].iter = iteration;
-			x->step[k].start = lo;
-			x->step[k].end = hi;
-		}
-		if (lo < x->step[k].start)
-			x->step[k].start = lo;
-		if (hi > x->step[k].end)
-			x->step[k].end = hi;
-	}
+	if (kl->n > 0)
+		tl_xrank_span(x, tr, lo, hi);
+	if (kl->n > 0 && iteration >= 0)
+		tl_xrank_step(x, tr, iteration, lo, hi);
 	if (!is_comm) {
-		int64_t k;
-
-		snprintf(num, sizeof(num), "%d", tr);
-		k = key2(&x->ops, num, strlen(num), name, strlen(name),
-		    &added);
-		if (added) {
-			tl_grow(&x->optime, &x->capop, (size_t)k + 1,
-			    sizeof(*x->optime));
-			x->optime[k] = 0;
-		}
 		for (i = 0; i < kl->n; i++) {
-			x->optime[k] += kl->v[i].dur;
+			ns += kl->v[i].dur;
 			if (kl->v[i].dur <= 0)
 				continue;
 			tl_grow(&x->busy, &x->capbusy, x->nbusy + 1,
@@ -205,6 +278,7 @@ tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int is_comm,
 			x->busy[x->nbusy].start = kl->v[i].ts;
 			x->busy[x->nbusy++].end = kl->v[i].ts + kl->v[i].dur;
 		}
+		tl_xrank_op(x, tr, name, ns);
 		return;
 	}
 	if (coll[0] == '\0' || kl->n == 0 ||
@@ -212,41 +286,37 @@ tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int is_comm,
 	    tl_json_type(j, 0) != TL_J_OBJECT)
 		return;
 	{
-		struct tl_xinst *in;
-		struct tl_xpend *p;
-		int64_t seq = jint(j, "seq", -1), ib, ob;
-		const char *t;
+		struct tl_xin v;
+		char pg[128], type[64];
+		const char *s;
+		int64_t ib, ob;
 
-		if (seq < 0)
+		v.seq = jint(j, "seq", -1);
+		if (v.seq < 0)
 			return;
-		tl_grow(&x->in, &x->capin, x->nin + 1, sizeof(*x->in));
-		in = &x->in[x->nin];
-		tl_grow(&x->pend, &x->cappend, x->nin + 1, sizeof(*x->pend));
-		p = &x->pend[x->nin++];
-		in->tr = tr;
-		in->iter = iteration;
-		in->start = lo;
-		in->end = hi;
-		in->group = jint(j, "group_size", 0);
+		v.iter = iteration;
+		v.start = lo;
+		v.end = hi;
+		v.exposed = -1;
+		v.group = jint(j, "group_size", 0);
 		ib = jint(j, "in_bytes", -1);
 		ob = jint(j, "out_bytes", -1);
-		in->bytes = ib > ob ? ib : ob;
+		v.bytes = ib > ob ? ib : ob;
 		s = jstr(j, "type", &n);
-		t = n > 0 ? s : "unknown";
-		in->type = tl_strmap_add(&x->str, t, n > 0 ? n : strlen(t),
-		    &added);
+		if (n == 0 || n >= sizeof(type))
+			s = "unknown", n = 7;
+		memcpy(type, s, n);
+		type[n] = '\0';
+		v.type = type;
 		s = jstr(j, "pg_name", &n);
-		if (n >= sizeof(p->pg))
-			n = sizeof(p->pg) - 1;
-		memcpy(p->pg, s, n);
-		p->pg[n] = '\0';
-		p->tr = tr;
-		p->seq = seq;
-		p->iter = iteration;
+		if (n >= sizeof(pg))
+			n = sizeof(pg) - 1;
+		memcpy(pg, s, n);
+		pg[n] = '\0';
+		v.pg = pg;
 		s = jstr(j, "seq_source", &n);
-		p->ordered = n == 5 && memcmp(s, "order", 5) == 0;
-		if (in->group > rank_at(x, tr)->world)
-			x->rk[tr].world = in->group;
+		v.ordered = n == 5 && memcmp(s, "order", 5) == 0;
+		tl_xrank_inst(x, tr, &v);
 	}
 }
 
@@ -320,20 +390,20 @@ make_keys(struct tl_xrank *x)
 	struct tl_strmap first;	/* (tr, pg, iter) -> its first seq */
 	int64_t *firstseq = NULL;
 	size_t cap = 0, i;
-	char buf[192];
+	char buf[320];
 	int added, noiter = 0;
 
 	tl_strmap_init(&first);
 	for (i = 0; i < x->nin; i++) {
-		const struct tl_xpend *p = &x->pend[i];
+		const struct tl_xinst *p = &x->in[i];
 		int64_t k;
 
 		if (!p->ordered)
 			continue;
 		if (p->iter < 0)
 			noiter = 1;
-		snprintf(buf, sizeof(buf), "%d\037%s\037%lld", p->tr, p->pg,
-		    (long long)p->iter);
+		snprintf(buf, sizeof(buf), "%d\037%s\037%lld", p->tr,
+		    tl_strmap_key(&x->str, p->pg), (long long)p->iter);
 		k = tl_strmap_add(&first, buf, strlen(buf), &added);
 		if (added) {
 			tl_grow(&firstseq, &cap, (size_t)k + 1,
@@ -343,21 +413,22 @@ make_keys(struct tl_xrank *x)
 			firstseq[k] = p->seq;
 	}
 	for (i = 0; i < x->nin; i++) {
-		const struct tl_xpend *p = &x->pend[i];
+		const struct tl_xinst *p = &x->in[i];
+		const char *pg = tl_strmap_key(&x->str, p->pg);
 
 		if (!p->ordered)
-			snprintf(buf, sizeof(buf), "%s\037s%lld", p->pg,
+			snprintf(buf, sizeof(buf), "%s\037s%lld", pg,
 			    (long long)p->seq);
 		else if (p->iter >= 0) {
-			char b2[192];
+			char b2[320];
 
 			snprintf(b2, sizeof(b2), "%d\037%s\037%lld", p->tr,
-			    p->pg, (long long)p->iter);
-			snprintf(buf, sizeof(buf), "%s\037i%lld:%lld", p->pg,
+			    pg, (long long)p->iter);
+			snprintf(buf, sizeof(buf), "%s\037i%lld:%lld", pg,
 			    (long long)p->iter, (long long)(p->seq -
 			    firstseq[tl_strmap_get(&first, b2, strlen(b2))]));
 		} else
-			snprintf(buf, sizeof(buf), "%s\037o%lld", p->pg,
+			snprintf(buf, sizeof(buf), "%s\037o%lld", pg,
 			    (long long)p->seq);
 		x->in[i].key = tl_strmap_add(&x->str, buf, strlen(buf),
 		    &added);
@@ -726,13 +797,13 @@ exposed(const struct tl_xrank *x, const size_t *first, int tr, int64_t s,
 static void
 per_type(struct tl_xrank *x, int single)
 {
-	size_t *first = busy_union(x), i;
+	size_t i;
 	int k, nt = x->nrk > 0 ? x->nrk : 1;
 
 	for (i = 0; i < x->nin; i++) {
 		const struct tl_xinst *in = &x->in[i];
 		int slot = type_slot(x, tl_strmap_key(&x->str, in->type));
-		int64_t ex = exposed(x, first, in->tr, in->start, in->end);
+		int64_t ex = in->exposed;
 
 		x->coll_ns += in->end - in->start;
 		x->exposed_ns += ex;
@@ -754,7 +825,6 @@ per_type(struct tl_xrank *x, int single)
 		if (strcmp(tl_strmap_key(&x->str, in->type), "unknown") == 0)
 			x->unknown_type++;
 	}
-	free(first);
 	for (k = 0; k < x->ntype; k++) {
 		struct tl_xtype *t = &x->type[k];
 
@@ -775,6 +845,103 @@ per_type(struct tl_xrank *x, int single)
 	x->exposed_ns /= nt;
 }
 
+/* The ranks per-rank charts show (x->show). */
+static void
+show(struct tl_xrank *x)
+{
+	char *in = tl_calloc((size_t)x->nrk + 1, 1);
+	int r, k;
+
+	x->show = tl_calloc((size_t)x->nrk + 1, sizeof(*x->show));
+	x->show_all = x->nrk <= TL_XSHOW || x->noutlier == 0;
+	if (x->show_all)
+		memset(in, 1, (size_t)x->nrk);
+	else {
+		for (k = 0; k < x->noutlier; k++)
+			in[x->outlier[k]] = 1;
+		if (x->straggler >= 0)
+			in[x->straggler] = 1;
+		if (x->slowest >= 0)
+			in[x->slowest] = 1;
+		in[x->ref] = 1;
+	}
+	for (r = 0; r < x->nrk; r++)
+		if (in[r])
+			x->show[x->nshow++] = r;
+	free(in);
+}
+
+void
+tl_xrank_get_inst(const struct tl_xrank *x, size_t i, int *tr,
+    struct tl_xin *v)
+{
+	const struct tl_xinst *in = &x->in[i];
+
+	*tr = in->tr;
+	v->pg = tl_strmap_key(&x->str, in->pg);
+	v->type = tl_strmap_key(&x->str, in->type);
+	v->seq = in->seq;
+	v->ordered = in->ordered;
+	v->iter = in->iter;
+	v->bytes = in->bytes;
+	v->group = in->group;
+	v->start = in->start;
+	v->end = in->end;
+	v->exposed = in->exposed;
+}
+
+size_t
+tl_xrank_nsteps(const struct tl_xrank *x)
+{
+	return x->steps.n;
+}
+
+void
+tl_xrank_get_step(const struct tl_xrank *x, size_t i, int *tr,
+    int64_t *iter, int64_t *lo, int64_t *hi)
+{
+	*tr = x->step[i].tr;
+	*iter = x->step[i].iter;
+	*lo = x->step[i].start;
+	*hi = x->step[i].end;
+}
+
+size_t
+tl_xrank_nops(const struct tl_xrank *x)
+{
+	return x->ops.n;
+}
+
+const char *
+tl_xrank_get_op(const struct tl_xrank *x, size_t i, int *tr, int64_t *ns)
+{
+	const char *k = tl_strmap_key(&x->ops, (int64_t)i);
+
+	*tr = atoi(k);
+	*ns = x->optime[i];
+	return strchr(k, '\037') + 1;
+}
+
+void
+tl_xrank_exposed(struct tl_xrank *x)
+{
+	size_t *first, i;
+
+	for (i = 0; i < x->nin && x->in[i].exposed >= 0; i++)
+		;
+	if (i == x->nin)
+		return;
+	first = busy_union(x);
+	for (i = 0; i < x->nin; i++) {
+		struct tl_xinst *in = &x->in[i];
+
+		if (in->exposed < 0)
+			in->exposed = exposed(x, first, in->tr, in->start,
+			    in->end);
+	}
+	free(first);
+}
+
 void
 tl_xrank_finish(struct tl_xrank *x)
 {
@@ -784,6 +951,7 @@ tl_xrank_finish(struct tl_xrank *x)
 	int64_t *v, *a, nsteps, ssum = 0, ssec = 0;
 	int r;
 
+	tl_xrank_exposed(x);
 	if (x->nin == 0)
 		return;
 	if (x->nrk < 2) {
@@ -889,6 +1057,9 @@ tl_xrank_finish(struct tl_xrank *x)
 		int64_t sks = 0, ske = 0;
 		int64_t *xf = tl_calloc(ng, sizeof(*xf));
 
+		x->res = tl_calloc(ng, sizeof(*x->res));
+		x->nres = ng;
+
 		for (i = 0; i < ng; i++) {
 			int64_t A = INT64_MIN, A2 = INT64_MIN, F = INT64_MAX;
 			int64_t elo = INT64_MAX, ehi = INT64_MIN, med, E, T;
@@ -932,6 +1103,23 @@ tl_xrank_finish(struct tl_xrank *x)
 				x->rk[in->tr].wait_ns += A - s;
 				x->rk[in->tr].late_ns += s - med;
 				x->rk[in->tr].xfer_ns += T;
+			}
+			{
+				struct tl_xres *rs = &x->res[i];
+
+				rs->pg = tl_strmap_key(&x->str, in0->pg);
+				rs->type = tl_strmap_key(&x->str, in0->type);
+				rs->seq = in0->seq;
+				rs->iter = in0->iter;
+				rs->bytes = in0->bytes;
+				rs->group = in0->group;
+				rs->nranks = (int)n;
+				rs->last = last;
+				rs->start_spread_ns = A - F;
+				rs->end_spread_ns = ehi - elo;
+				rs->xfer_ns = T;
+				rs->kernel_ns = E - med;
+				rs->start_ns = med;
 			}
 			slot = type_slot(x, tl_strmap_key(&x->str, in0->type));
 			if (slot >= 0) {
@@ -1009,4 +1197,5 @@ tl_xrank_finish(struct tl_xrank *x)
 out:
 	free(idx);
 	free(g);
+	show(x);
 }

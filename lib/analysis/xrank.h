@@ -47,16 +47,17 @@
 #include "common/json.h"
 #include "common/strmap.h"
 #include "stream/kernlist.h"
+#include "stream/schema.h"
 
 struct tl_xinst;
-struct tl_xpend;
 struct tl_xspan;
 struct tl_xstep;
 
 /* One rank (trace) as the analysis sees it. */
 struct tl_xrk {
-	const char *name, *gpu;	/* not owned */
+	const char *name, *gpu, *hw, *rank_text;	/* in x->str */
 	long rank;		/* the rank column; -1 none */
+	int64_t tlc[TL_TLC_N];	/* its GPU timeline (TL_TLC_*) */
 	int64_t world;		/* largest group size among its collectives */
 	int64_t compute_ns, idle_ns, busy_ns;
 	/* per instance matched: */
@@ -93,6 +94,7 @@ struct tl_xtype {
 /* Collectives under 1 MiB a step from which they are latency-bound. */
 #define TL_XSMALL_STEP 8
 #define TL_XTOP 10
+#define TL_XSHOW 16		/* ranks a per-rank chart shows at most */
 
 /* The straggler's extra time by op name, against the median rank. */
 struct tl_xextra {
@@ -100,13 +102,46 @@ struct tl_xextra {
 	int64_t extra_ns;	/* per step */
 };
 
+/* An idle culprit of a rank (analysis/culprits.h), for its summary. */
+struct tl_xcul {
+	int tr;
+	const char *kind, *name;	/* interned in x->str */
+	int64_t ns;
+};
+
+/* One rank's record of a collective instance, as tl_xrank_inst takes it. */
+struct tl_xin {
+	const char *pg, *type;	/* process group name, type ("unknown") */
+	int64_t seq;		/* the trace's Seq, or its order (ordered) */
+	int ordered;		/* seq_source "order" */
+	int64_t iter;		/* its iteration, -1 none */
+	int64_t bytes;		/* the larger message, -1 unknown */
+	int64_t group;		/* group size, 0 unknown */
+	int64_t start, end;	/* its kernels, the rank's clock */
+	int64_t exposed;	/* of its kernel time, what no compute
+				   kernel overlaps; -1: from the rows */
+};
+
+/* A matched instance, as the analysis found it (for the -o data). */
+struct tl_xres {
+	const char *pg, *type;	/* interned in x->str */
+	int64_t seq, iter, bytes, group;
+	int nranks;		/* ranks that recorded it */
+	int last;		/* the rank (index) that arrived last */
+	int64_t start_spread_ns;	/* last arrival - first, aligned */
+	int64_t end_spread_ns;	/* latest end - earliest end, aligned */
+	int64_t xfer_ns;	/* median end - last arrival */
+	int64_t kernel_ns;	/* median end - median start */
+	int64_t start_ns;	/* the median start, the reference clock */
+};
+
 struct tl_xrank {
 	/* input, as rows come */
-	struct tl_strmap str;	/* strings: pgs, op names */
+	struct tl_strmap str;	/* strings: pgs, types, keys, names */
 	struct tl_xinst *in;
 	size_t nin, capin;
-	struct tl_xpend *pend;	/* by instance: what its key is made of */
-	size_t cappend;
+	struct tl_xcul *cul;	/* idle culprits, for the summary */
+	size_t ncul, capcul;
 	struct tl_strmap steps;	/* (trace, iteration) -> index in step */
 	struct tl_xstep *step;
 	size_t capstep;
@@ -166,14 +201,51 @@ struct tl_xrank {
 	long nranks;		/* distinct ranks */
 	int *outlier;		/* the TL_XTOP most outlying ranks */
 	int noutlier;
+	int *show;		/* the ranks per-rank charts show, in order:
+				   all up to TL_XSHOW, else the outliers,
+				   the straggler, the slowest and the ref */
+	int nshow;
+	int show_all;		/* show holds every rank */
+	struct tl_xres *res;	/* the matched instances, in order */
+	size_t nres;
 };
 
 void tl_xrank_init(struct tl_xrank *x);
 void tl_xrank_free(struct tl_xrank *x);
-/* Trace tr's rank, GPU and timeline (call for tr = 0, 1, ... in order). */
+/*
+ * Trace tr's name, rank, GPU and timeline (TL_TLC_* in ns), copied.  The
+ * rows' and the summaries' functions below take tr as a dense index.
+ */
 void tl_xrank_trace(struct tl_xrank *x, int tr, const char *name,
-    const char *rank, const char *gpu, int64_t busy_ns, int64_t compute_ns,
-    int64_t idle_ns);
+    const char *rank, const char *gpu, const char *hw,
+    const int64_t tlc[TL_TLC_N]);
+/* Trace tr's kernels span [first, last) at least (its own clock). */
+void tl_xrank_span(struct tl_xrank *x, int tr, int64_t first, int64_t last);
+/* Trace tr's iteration iter spans [lo, hi) at least. */
+void tl_xrank_step(struct tl_xrank *x, int tr, int64_t iter, int64_t lo,
+    int64_t hi);
+/* ns more kernel time of op name on trace tr (not a collective). */
+void tl_xrank_op(struct tl_xrank *x, int tr, const char *name, int64_t ns);
+/* A collective instance trace tr recorded. */
+void tl_xrank_inst(struct tl_xrank *x, int tr, const struct tl_xin *v);
+/* An idle culprit of trace tr (kept for the summary only). */
+void tl_xrank_culprit(struct tl_xrank *x, int tr, const char *kind,
+    const char *name, int64_t ns);
+/*
+ * Each instance's exposed time from the compute kernels the rows gave,
+ * where tl_xrank_inst was not told it (tl_xrank_finish calls it).
+ */
+void tl_xrank_exposed(struct tl_xrank *x);
+/* What was put in, for the summary: instance i, step i, op i. */
+void tl_xrank_get_inst(const struct tl_xrank *x, size_t i, int *tr,
+    struct tl_xin *v);
+size_t tl_xrank_nsteps(const struct tl_xrank *x);
+void tl_xrank_get_step(const struct tl_xrank *x, size_t i, int *tr,
+    int64_t *iter, int64_t *lo, int64_t *hi);
+size_t tl_xrank_nops(const struct tl_xrank *x);
+/* Op i's name (its trace in *tr, its kernel time in *ns). */
+const char *tl_xrank_get_op(const struct tl_xrank *x, size_t i, int *tr,
+    int64_t *ns);
 /*
  * A row of trace tr: its name, category, collective column (empty when
  * none), GPU events, host start and iteration (-1 none); j is scratch.

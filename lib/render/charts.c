@@ -221,25 +221,117 @@ trace_shown(const struct tl_ftrace *t, int c, struct strs *k)
 }
 
 static int
+cmp_int(const void *a, const void *b)
+{
+	return (*(const int *)a > *(const int *)b) -
+	    (*(const int *)a < *(const int *)b);
+}
+
+/*
+ * The traces (f->tr indices, in order) a per-trace chart shows into sel:
+ * every one, or those the cross-rank analysis picked (xrank.h, show);
+ * how many.
+ */
+static int
+shown(const struct tl_findings *f, int *sel, int *all)
+{
+	const struct tl_xrank *x = f->xr;
+	int i, n = 0;
+
+	*all = x == NULL || x->nshow == 0 || x->show_all;
+	if (*all) {
+		for (i = 0; i < f->ntr; i++)
+			sel[n++] = i;
+		return n;
+	}
+	for (i = 0; i < x->nshow; i++)
+		if ((sel[n] = tl_findings_xtrace(f, x->show[i])) >= 0)
+			n++;
+	if (n > 1)
+		qsort(sel, (size_t)n, sizeof(*sel), cmp_int);
+	return n;
+}
+
+/* The subtitle of a chart of n of the ntr traces (all of them or not). */
+static const char *
+shown_words(char *buf, size_t size, int n, int ntr, int all, int straggler)
+{
+	if (!all)
+		snprintf(buf, size, "%d of %d traces: the latest to arrive at "
+		    "the collectives, the straggler, the slowest and the "
+		    "reference", n, ntr);
+	else
+		snprintf(buf, size, straggler ? "%d traces; the straggler "
+		    "arrives last at the collectives" : "%d traces; no "
+		    "straggler", ntr);
+	return buf;
+}
+
+/*
+ * The per-rank bars r[0..n) of ntr ranks (all or not) and their subtitle;
+ * s: the straggler's index, or -1.
+ */
+static int
+rank_bars(FILE *fp, const struct tl_chart_rank *r, int n, int ntr, int all,
+    int s)
+{
+	char sub[160];
+
+	return tl_svg_ranks(fp, tl_charts[TL_CHART_RANKS].title,
+	    shown_words(sub, sizeof(sub), n, ntr, all, s >= 0), r, (size_t)n,
+	    s >= 0 ? (size_t)s : (size_t)n);
+}
+
+static int
 ranks(FILE *fp, const struct tl_findings *f)
 {
 	struct tl_chart_rank *r = tl_calloc((size_t)f->ntr + 1, sizeof(*r));
+	int *sel = tl_calloc((size_t)f->ntr + 1, sizeof(*sel));
 	struct strs k = { NULL, 0, 0 };
-	int i, s = tl_findings_straggler(f), rc, c = tail_depth(f);
-	char sub[64];
+	int i, s = tl_findings_straggler(f), rc, c = tail_depth(f), n, si, all;
 
-	for (i = 0; i < f->ntr; i++) {
-		r[i].label = trace_label(&f->tr[i], &k);
-		r[i].shown = trace_shown(&f->tr[i], c, &k);
-		r[i].compute_us = (double)f->tr[i].compute_ns / 1e3;
-		r[i].comm_us = (double)f->tr[i].comm_ns / 1e3;
-		r[i].memcpy_us = (double)f->tr[i].memcpy_ns / 1e3;
-		r[i].idle_us = (double)f->tr[i].idle_ns / 1e3;
+	n = shown(f, sel, &all);
+	si = -1;
+	for (i = 0; i < n; i++) {
+		const struct tl_ftrace *t = &f->tr[sel[i]];
+
+		if (sel[i] == s)
+			si = i;
+		r[i].label = trace_label(t, &k);
+		r[i].shown = trace_shown(t, c, &k);
+		r[i].compute_us = (double)t->compute_ns / 1e3;
+		r[i].comm_us = (double)t->comm_ns / 1e3;
+		r[i].memcpy_us = (double)t->memcpy_ns / 1e3;
+		r[i].idle_us = (double)t->idle_ns / 1e3;
 	}
-	snprintf(sub, sizeof(sub), s >= 0 ? "%d traces; the straggler arrives "
-	    "last at the collectives" : "%d traces; no straggler", f->ntr);
-	rc = tl_svg_ranks(fp, tl_charts[TL_CHART_RANKS].title, sub, r,
-	    (size_t)f->ntr, s >= 0 ? (size_t)s : (size_t)f->ntr);
+	rc = rank_bars(fp, r, n, f->ntr, all, si);
+	drop(&k);
+	free(sel);
+	free(r);
+	return rc;
+}
+
+int
+tl_chart_xranks(FILE *fp, const struct tl_xrank *x)
+{
+	struct tl_chart_rank *r = tl_calloc((size_t)x->nrk + 1, sizeof(*r));
+	struct strs k = { NULL, 0, 0 };
+	int i, n = x->nshow > 0 ? x->nshow : x->nrk, si = -1, rc;
+
+	for (i = 0; i < n; i++) {
+		int q = x->nshow > 0 ? x->show[i] : i;
+		const struct tl_xrk *t = &x->rk[q];
+
+		if (q == x->straggler)
+			si = i;
+		r[i].label = t->rank_text[0] != '\0' ? keep(&k, "rank %s: %s",
+		    t->rank_text, t->name) : t->name;
+		r[i].compute_us = (double)t->tlc[TL_TLC_COMPUTE] / 1e3;
+		r[i].comm_us = (double)t->tlc[TL_TLC_EXPOSED_COMM] / 1e3;
+		r[i].memcpy_us = (double)t->tlc[TL_TLC_EXPOSED_MEMCPY] / 1e3;
+		r[i].idle_us = (double)t->tlc[TL_TLC_IDLE] / 1e3;
+	}
+	rc = rank_bars(fp, r, n, x->nrk, x->nshow == 0 || x->show_all, si);
 	drop(&k);
 	free(r);
 	return rc;
@@ -274,11 +366,13 @@ timeline(FILE *fp, const struct tl_findings *f)
 	    sizeof(*all));
 	struct strs k = { NULL, 0, 0 };
 	double *busy = tl_calloc((size_t)f->ntr * TL_FSTRIP + 1, sizeof(*busy));
+	int *sel = tl_calloc((size_t)f->ntr + 1, sizeof(*sel));
 	size_t ns = 0, na = 0, ng, i, b;
-	int t, rc, c = tail_depth(f);
+	int t, rc, c = tail_depth(f), every, nsel = shown(f, sel, &every);
+	char sub[320], who[160];
 
-	for (t = 0; t < f->ntr; t++) {
-		const struct tl_ftrace *tr = &f->tr[t];
+	for (t = 0; t < nsel; t++) {
+		const struct tl_ftrace *tr = &f->tr[sel[t]];
 
 		if (tr->strip == NULL)
 			continue;
@@ -307,9 +401,16 @@ timeline(FILE *fp, const struct tl_findings *f)
 		g[i].before = all[i].g->before;
 		g[i].after = all[i].g->after;
 	}
-	rc = tl_svg_strip(fp, tl_charts[TL_CHART_TIMELINE].title, "GPU busy "
-	    "time of the op rows' kernels over each trace, from its first "
-	    "kernel", s, ns, g, ng);
+	if (!every)
+		snprintf(sub, sizeof(sub), "GPU busy time of the op rows' "
+		    "kernels over each trace, from its first kernel; %s",
+		    shown_words(who, sizeof(who), nsel, f->ntr, 0, 0));
+	else
+		snprintf(sub, sizeof(sub), "GPU busy time of the op rows' "
+		    "kernels over each trace, from its first kernel");
+	rc = tl_svg_strip(fp, tl_charts[TL_CHART_TIMELINE].title, sub, s, ns,
+	    g, ng);
+	free(sel);
 	drop(&k);
 	free(busy);
 	free(all);

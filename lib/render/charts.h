@@ -11,10 +11,16 @@
 
 #include "analysis/cmpfind.h"
 #include "analysis/findings.h"
+#include "analysis/xrank.h"
 #include "render/chartlist.h"
 
 /* Write chart i (TL_CHART_*) of f; 0, or -1 on a write error. */
 int tl_chart_write(FILE *fp, const struct tl_findings *f, int i);
+/*
+ * ranks.svg of a cross-rank analysis of summaries (tl_findings_summaries):
+ * the ranks x->show picks; 0, or -1 on a write error.
+ */
+int tl_chart_xranks(FILE *fp, const struct tl_xrank *x);
 /* Write the comparison chart of c; 0, or -1 on a write error. */
 int tl_cmpchart_write(FILE *fp, const struct tl_cmpfind *c);
 

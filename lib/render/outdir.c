@@ -5,6 +5,8 @@
 
 #include "analysis/gemmcause.h"
 #include "analysis/kcause.h"
+#include "analysis/xrank.h"
+#include "analysis/xsummary.h"
 #include "common/json.h"
 #include "common/jsonw.h"
 #include "common/outfile.h"
@@ -13,6 +15,7 @@
 #include "render/charts.h"
 #include "render/cmpreport.h"
 #include "render/outdir.h"
+#include "render/xreport.h"
 #include "stream/category.h"
 #include "stream/schema.h"
 
@@ -180,6 +183,8 @@ gemm_shape_json(struct tl_jbuf *b, const struct tl_findings *f,
 	for (i = 0; i < sizeof(num) / sizeof(num[0]); i++)
 		jb_kint(b, num[i].key, num[i].v);
 	jb_knum(b, "last_wave_busy_pct", g->last_fill);
+	jb_key(b, "tiles_from_grid");
+	tl_jb_lit(b, g->from_grid ? "true" : "false");
 	jb_key(b, "reference_op");
 	if (p->gs.ref_op >= 0) {
 		tl_jb_lit(b, "{");
@@ -693,6 +698,124 @@ tree_data(struct tl_outset *s, const char *p, const struct tl_findings *f, int c
 	tl_jb_free(&b);
 }
 
+static double
+ms(int64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+/* v, or TL_FNONE (null in JSON) when it is none. */
+static int64_t
+opt(int64_t v, int64_t none)
+{
+	return v == none ? TL_FNONE : v;
+}
+
+/*
+ * category_data/ranks.json: each rank as the cross-rank analysis saw it
+ * and each collective instance (matched across the ranks, or one trace's
+ * own): tl-findings(1) documents the keys.
+ */
+static void
+ranks_json(struct tl_outset *s, const char *p, const struct tl_xrank *x)
+{
+	struct tl_jbuf b = { 0 };
+	int64_t nst = x->nsteps > 0 ? x->nsteps : 1;
+	size_t i;
+	int r;
+
+	tl_jb_lit(&b, "{");
+	jb_kint(&b, "summary_version", TL_XSUM_VERSION);
+	jb_key(&b, "straggler");
+	if (x->straggler >= 0)
+		tl_jb_str(&b, x->rk[x->straggler].name);
+	else
+		tl_jb_lit(&b, "null");
+	jb_knum(&b, "step_ms", ms(x->step_ns));
+	jb_knum(&b, "recoverable_ms", ms(x->recover_ns));
+	jb_knum(&b, "transfer_ms", ms(x->xfer_ns));
+	jb_key(&b, "ranks");
+	tl_jb_lit(&b, "[");
+	for (r = 0; r < x->nrk; r++) {
+		const struct tl_xrk *k = &x->rk[r];
+
+		jb_comma(&b);
+		tl_jb_lit(&b, "{");
+		jb_kstr(&b, "trace", k->name);
+		jb_kstr(&b, "rank", k->rank_text);
+		jb_kstr(&b, "gpu", k->gpu);
+		jb_kint(&b, "world_size", k->world);
+		jb_kint(&b, "aligned", k->aligned);
+		jb_knum(&b, "offset_ms", ms(k->offset_ns));
+		jb_knum(&b, "wait_ms", ms(k->wait_ns / nst));
+		jb_knum(&b, "late_ms", x->matched > 0 ?
+		    ms(k->late_ns / x->matched) : 0);
+		jb_kint(&b, "last_at", k->last);
+		jb_knum(&b, "step_ms", ms(k->step_ns));
+		jb_kint(&b, "steps", k->nsteps);
+		jb_knum(&b, "computation_ms", ms(k->compute_ns));
+		jb_knum(&b, "idle_ms", ms(k->idle_ns));
+		tl_jb_lit(&b, "}");
+	}
+	tl_jb_lit(&b, "]");
+	jb_key(&b, "instances");
+	tl_jb_lit(&b, "[");
+	if (x->nrk > 1)
+		for (i = 0; i < x->nres; i++) {
+			const struct tl_xres *v = &x->res[i];
+
+			jb_comma(&b);
+			tl_jb_lit(&b, "{");
+			jb_kstr(&b, "pg", v->pg);
+			jb_kint(&b, "seq", v->seq);
+			jb_kopt(&b, "iteration", opt(v->iter, -1));
+			jb_kstr(&b, "type", v->type);
+			jb_kopt(&b, "bytes", opt(v->bytes, -1));
+			jb_kint(&b, "group_size", v->group);
+			jb_kint(&b, "ranks", v->nranks);
+			jb_kstr(&b, "last", x->rk[v->last].name);
+			jb_knum(&b, "start_ms", ms(v->start_ns));
+			jb_knum(&b, "start_spread_ms", ms(v->start_spread_ns));
+			jb_knum(&b, "end_spread_ms", ms(v->end_spread_ns));
+			jb_knum(&b, "kernel_ms", ms(v->kernel_ns));
+			jb_knum(&b, "transfer_ms", ms(v->xfer_ns));
+			tl_jb_lit(&b, "}");
+		}
+	else
+		for (i = 0; i < x->nin; i++) {
+			struct tl_xin v;
+			int tr;
+
+			tl_xrank_get_inst(x, i, &tr, &v);
+			jb_comma(&b);
+			tl_jb_lit(&b, "{");
+			jb_kstr(&b, "pg", v.pg);
+			jb_kint(&b, "seq", v.seq);
+			jb_kopt(&b, "iteration", opt(v.iter, -1));
+			jb_kstr(&b, "type", v.type);
+			jb_kopt(&b, "bytes", opt(v.bytes, -1));
+			jb_kint(&b, "group_size", v.group);
+			jb_kint(&b, "ranks", 1);
+			jb_knum(&b, "start_ms", ms(v.start));
+			jb_knum(&b, "kernel_ms", ms(v.end - v.start));
+			jb_knum(&b, "exposed_ms", ms(v.exposed));
+			tl_jb_lit(&b, "}");
+		}
+	tl_jb_lit(&b, "]}");
+	write_jbuf(s, p, &b);
+	tl_jb_free(&b);
+}
+
+/* summary.tsv: the per-rank summary of every trace (tl-format(5)). */
+static void
+summary_tsv(struct tl_outset *s, const struct tl_xrank *x)
+{
+	FILE *fp = tl_outset_open(s, "summary.tsv", 0666);
+
+	tl_xsum_write(fp, x);
+	tl_outset_close(s, fp);
+}
+
 static void
 metadata(struct tl_outset *s, const char *p, const struct tl_findings *f, int c)
 {
@@ -901,6 +1024,10 @@ tl_outdir_write(const char *dir, const struct tl_findings *f,
 		}
 	}
 	analysis_json(s, "category_data/analysis.json", f);
+	if (f->xr != NULL && f->xr->nin > 0)
+		ranks_json(s, "category_data/ranks.json", f->xr);
+	if (f->xr != NULL)
+		summary_tsv(s, f->xr);
 	charts(s, "charts", f);
 	ro.charts = "charts";
 	report_file(s, "standalone_analysis_fair.md", f, 0, &ro,
@@ -996,5 +1123,30 @@ tl_outdir_compare(const char *dir, const struct tl_cmpfind *c,
 	tl_cmpreport_rough(fp, c, &ro);
 	tl_outset_close(s, fp);
 	compare_csv(s, "comparative_ops.csv", c);
+	tl_outset_commit(s);
+}
+
+void
+tl_outdir_ranks(const char *dir, const struct tl_findings *f,
+    const struct tl_report_opts *o)
+{
+	struct tl_outset *s = tl_outset_begin(dir, "tl-findings");
+	const char *const name[2] = { "standalone_analysis_fair.md",
+	    "standalone_analysis_rough.md" };
+	FILE *fp;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		fp = tl_outset_open(s, name[k], 0666);
+		tl_report_ranks(fp, f, o);
+		tl_outset_close(s, fp);
+	}
+	ranks_json(s, "category_data/ranks.json", f->xr);
+	summary_tsv(s, f->xr);
+	if (f->xr->nrk > 1) {
+		fp = tl_outset_open(s, "charts/ranks.svg", 0666);
+		(void)tl_chart_xranks(fp, f->xr);
+		tl_outset_close(s, fp);
+	}
 	tl_outset_commit(s);
 }

@@ -14,6 +14,9 @@
  *   category_findings/<cat>_findings.md the category report
  *   standalone_analysis_fair.md, standalone_analysis_rough.md
  *   charts/NAME.svg                     the charts (lib/render/charts.h)
+ *   category_data/ranks.json            per rank and per collective
+ *                                       instance (with collectives)
+ *   summary.tsv                         the per-rank summary
  * <cat> is the category's file name in share/tl/categories.tsv (gemm,
  * convolution, batchnorm, ...).  The
  * data files exist for the categories present; the findings file also
@@ -33,6 +36,13 @@
 void tl_outdir_write(const char *dir, const struct tl_findings *f,
     const struct tl_report_opts *o);
 void tl_outdir_compare(const char *dir, const struct tl_cmpfind *c,
+    const struct tl_report_opts *o);
+/*
+ * The analysis of per-rank summaries (tl_findings_summaries) into dir:
+ * standalone_analysis_fair.md and _rough.md (tl_report_ranks),
+ * category_data/ranks.json and summary.tsv (the summaries merged).
+ */
+void tl_outdir_ranks(const char *dir, const struct tl_findings *f,
     const struct tl_report_opts *o);
 /* Write the charts of an analysis, or of a comparison, into dir. */
 void tl_outdir_charts(const char *dir, const struct tl_findings *f);

@@ -6,6 +6,7 @@
 #include "analysis/analyst.h"
 #include "analysis/kernsel.h"
 #include "analysis/oprow.h"
+#include "analysis/xrank.h"
 #include "common/util.h"
 #include "render/advice.h"
 #include "render/chartlist.h"
@@ -1824,4 +1825,32 @@ tl_report_rough(FILE *fp, const struct tl_findings *f,
 	fputc('\n', fp);
 	tl_report_serving(fp, f);
 	appendix(fp, f, o);
+}
+
+void
+tl_report_ranks(FILE *fp, const struct tl_findings *f,
+    const struct tl_report_opts *o)
+{
+	const struct tl_xrank *x = f->xr;
+
+	fputs("# ", fp);
+	if (o->title != NULL)
+		fputs(o->title, fp);
+	else
+		fprintf(fp, "%d rank%s", x->nrk, x->nrk == 1 ? "" : "s");
+	fputs(": cross-rank analysis\n\n", fp);
+	fprintf(fp, "From the per-rank summaries of %d trace%s (tl-format(5), "
+	    "\"The per-rank summary\"): each rank's timeline, steps, "
+	    "collective instances, top ops and idle culprits. Each rank's own "
+	    "findings are in its own report.\n\n", x->nrk,
+	    x->nrk == 1 ? "" : "s");
+	if (x->nrk <= 1 || x->nin == 0) {
+		if (f->failed != NULL)
+			tl_report_xrank(fp, f);
+		fputs(x->nrk <= 1 ? "One rank: nothing to compare across "
+		    "ranks.\n" : "No collective instance in the summaries: "
+		    "nothing to align or compare across ranks.\n", fp);
+		return;
+	}
+	tl_report_xrank(fp, f);
 }

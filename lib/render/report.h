@@ -30,5 +30,11 @@ void tl_report_rough(FILE *fp, const struct tl_findings *f,
     const struct tl_report_opts *o);
 void tl_report_category(FILE *fp, const struct tl_findings *f, int cat,
     const struct tl_report_opts *o);
+/*
+ * The report of an analysis of per-rank summaries (tl_findings_summaries):
+ * a title, what it was made from, then the section across ranks.
+ */
+void tl_report_ranks(FILE *fp, const struct tl_findings *f,
+    const struct tl_report_opts *o);
 
 #endif

@@ -194,7 +194,7 @@ tl_report_collectives(FILE *fp, const struct tl_findings *f)
 {
 	const struct tl_xrank *x = f->xr;
 
-	if (x == NULL || x->nin == 0 || f->ntr > 1)
+	if (x == NULL || x->nin == 0 || x->nrk > 1)
 		return;
 	fputs("## Collectives\n\n", fp);
 	types(fp, x, 1);
@@ -210,7 +210,7 @@ tl_report_xrank(FILE *fp, const struct tl_findings *f)
 		failed(fp, f->failed);
 	if (x == NULL || x->nin == 0)
 		return;
-	if (f->ntr <= 1)
+	if (x->nrk <= 1)
 		return;
 	fputs("## Across ranks\n\n", fp);
 	if (x->matched == 0) {
@@ -321,3 +321,4 @@ tl_report_xrank(FILE *fp, const struct tl_findings *f)
 	types(fp, x, 0);
 	spread(fp, x);
 }
+

@@ -31,11 +31,20 @@ place_names(struct tl_kernlist *k)
 		k->v[i].name = k->names + k->v[i].nameat;
 }
 
+/* An integer member's text (NULL absent): its value, -1 when none. */
+static int64_t
+count(const char *v, size_t n)
+{
+	int64_t x;
+
+	return v != NULL && tl_parse_i64(v, n, &x) == 0 && x > 0 ? x : -1;
+}
+
 /*
- * Add the event whose members name, ts, dur and launch_ts have the texts
- * v[0..4) of lengths n[0..4) (v[3] NULL without launch_ts), its name
- * unescaped when unescape, after the names at *used: 0, or -1 (nothing
- * added) when ts or dur is not a time or dur is below 0.
+ * Add the event whose members name, ts, dur, launch_ts, grid and block
+ * have the texts v[0..NKEY) of lengths n[0..NKEY) (NULL when absent), its
+ * name unescaped when unescape, after the names at *used: 0, or -1
+ * (nothing added) when ts or dur is not a time or dur is below 0.
  */
 static int
 add_item(struct tl_kernlist *k, size_t *used, const char *const *v,
@@ -51,6 +60,8 @@ add_item(struct tl_kernlist *k, size_t *used, const char *const *v,
 	it->launch = -1;
 	it->launch_bad = v[3] != NULL &&
 	    tl_parse_us_ns(v[3], n[3], &it->launch) < 0;
+	it->grid = count(v[4], n[4]);
+	it->block = count(v[5], n[5]);
 	/* The name after the ones before it (place_names points at it). */
 	tl_grow(&k->names, &k->namecap, *used + n[0] + 1, 1);
 	it->nameat = *used;
@@ -66,14 +77,19 @@ add_item(struct tl_kernlist *k, size_t *used, const char *const *v,
 	return 0;
 }
 
-/* The member of an event that a key names: name, ts, dur, launch_ts. */
+/* The members of an event read: name, ts, dur, launch_ts, grid, block. */
+#define NKEY 6
+
+/* The member of an event that a key names, -1 none of them. */
 static int
 event_key(const char *s, size_t n)
 {
 	switch (n) {
 	case 2: return memcmp(s, "ts", 2) == 0 ? 1 : -1;
 	case 3: return memcmp(s, "dur", 3) == 0 ? 2 : -1;
-	case 4: return memcmp(s, "name", 4) == 0 ? 0 : -1;
+	case 4: return memcmp(s, "name", 4) == 0 ? 0 :
+	    memcmp(s, "grid", 4) == 0 ? 4 : -1;
+	case 5: return memcmp(s, "block", 5) == 0 ? 5 : -1;
 	case 9: return memcmp(s, "launch_ts", 9) == 0 ? 3 : -1;
 	}
 	return -1;
@@ -107,9 +123,9 @@ read_plain(struct tl_kernlist *k, const char *s)
 	if (*p == ']')
 		return p[1] == '\0' ? 0 : -1;
 	for (;;) {
-		const char *v[4] = { NULL, NULL, NULL, NULL };
-		size_t vn[4] = { 0, 0, 0, 0 };
-		int str[4] = { 0, 0, 0, 0 };
+		const char *v[NKEY] = { NULL };
+		size_t vn[NKEY] = { 0 };
+		int str[NKEY] = { 0 };
 
 		if (*p++ != '{')
 			return -1;
@@ -152,6 +168,7 @@ read_plain(struct tl_kernlist *k, const char *s)
 		}
 		if (v[0] == NULL || !str[0] || v[1] == NULL || str[1] ||
 		    v[2] == NULL || str[2] || (v[3] != NULL && str[3]) ||
+		    (v[4] != NULL && str[4]) || (v[5] != NULL && str[5]) ||
 		    add_item(k, &used, v, vn, 0) < 0)
 			return -1;
 		if (*p == ',')
@@ -168,11 +185,12 @@ read_plain(struct tl_kernlist *k, const char *s)
 int
 tl_kernlist_read(struct tl_kernlist *k, const char *s)
 {
-	static const char *const keys[] = { "name", "ts", "dur", "launch_ts" };
+	static const char *const keys[NKEY] = { "name", "ts", "dur",
+	    "launch_ts", "grid", "block" };
 	struct tl_json *j = &k->j;
 	const char *err;
 	size_t used = 0;
-	int tok, e, v[4];
+	int tok, e, v[NKEY];
 
 	k->n = 0;
 	if (s[0] == '\0')
@@ -185,16 +203,16 @@ tl_kernlist_read(struct tl_kernlist *k, const char *s)
 		return -1;
 	for (tok = 1, e = 0; e < tl_json_size(j, 0); e++,
 	    tok = tl_json_next(j, tok)) {
-		const char *txt[4] = { NULL, NULL, NULL, NULL };
-		size_t len[4] = { 0, 0, 0, 0 };
+		const char *txt[NKEY] = { NULL };
+		size_t len[NKEY] = { 0 };
 		int m;
 
 		if (tl_json_type(j, tok) != TL_J_OBJECT)
 			break;
-		tl_json_members(j, tok, keys, 4, v);
+		tl_json_members(j, tok, keys, NKEY, v);
 		if (v[0] < 0 || v[1] < 0 || v[2] < 0)
 			break;
-		for (m = 0; m < 4; m++)
+		for (m = 0; m < NKEY; m++)
 			if (v[m] >= 0)
 				txt[m] = tl_json_text(j, v[m], &len[m]);
 		if (add_item(k, &used, txt, len, 1) < 0)

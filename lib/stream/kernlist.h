@@ -21,6 +21,7 @@ struct tl_kitem {
 	int64_t ts, dur;	/* ns */
 	int64_t launch;		/* ns; -1 without launch_ts */
 	int launch_bad;		/* launch_ts is there but is not a time */
+	int64_t grid, block;	/* workgroups, work-items in each; -1 none */
 };
 
 struct tl_kernlist {

@@ -267,6 +267,10 @@ const struct tl_coldef tl_cols[TL_COL_N] = {
 	[TL_COL_UNEXPLAINED_PCT] = { "unexplained_pct", TL_CT_REAL, "%", 1 },
 	[TL_COL_PCT_CATEGORY] = { "pct_category", TL_CT_REAL, "%", 1 },
 	[TL_COL_BOTTLENECK] = { "bottleneck", TL_CT_TEXT, "", 0 },
+	[TL_COL_SUMMARY_VERSION] = { "summary_version", TL_CT_INT, "", 0 },
+	[TL_COL_RECORD] = { "record", TL_CT_TEXT, "", 0 },
+	[TL_COL_SEQ_SOURCE] = { "seq_source", TL_CT_TEXT, "", 0 },
+	[TL_COL_GROUP_SIZE] = { "group_size", TL_CT_INT, "", 1 },
 };
 
 /* The op stream's columns before and after the launcher view's extra one. */
@@ -413,6 +417,16 @@ static const short cat_ops[] = {
 	TL_COL_PERF_MODEL, TL_COL_PARAMS, TL_COL_BOTTLENECK, TL_COL_PRIORITY
 };
 
+static const short summary[] = {
+	TL_COL_SUMMARY_VERSION, TL_COL_TRACE, TL_COL_RANK, TL_COL_RECORD,
+	TL_COL_KEY, TL_COL_TYPE, TL_COL_TRACE_GPU, TL_COL_HW, TL_COL_ITERATION,
+	TL_COL_SEQ, TL_COL_SEQ_SOURCE, TL_COL_GPU_START_US, TL_COL_GPU_SPAN_US,
+	TL_COL_TIME_US, TL_COL_BYTES, TL_COL_GROUP_SIZE, TL_COL_TRACE_TOTAL_US,
+	TL_COL_TRACE_BUSY_US, TL_COL_TRACE_COMPUTE_US,
+	TL_COL_TRACE_EXPOSED_COMM_US, TL_COL_TRACE_EXPOSED_MEMCPY_US,
+	TL_COL_TRACE_IDLE_US
+};
+
 #define COLS(a) a, (int)(sizeof(a) / sizeof(a[0]))
 #define FORMAT "tl-format.5"
 
@@ -453,6 +467,8 @@ const struct tl_tabdef tl_tables[TL_TAB_N] = {
 	    "The comparative per-op table", COLS(cmp_ops), NULL, 0 },
 	[TL_TAB_CAT_OPS] = { "tl-findings", "-o", "tl-findings.1",
 	    "category_data/", COLS(cat_ops), NULL, 0 },
+	[TL_TAB_SUMMARY] = { "tl-findings", "--summary", FORMAT,
+	    "The per-rank summary", COLS(summary), NULL, 0 },
 };
 
 const short tl_tlc_cols[TL_TLC_N] = {

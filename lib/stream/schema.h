@@ -135,6 +135,9 @@ enum tl_col {
 	TL_COL_PRIORITY, TL_COL_HW_EXPECTED, TL_COL_OTHER_HW_EXPECTED,
 	TL_COL_UNEXPLAINED_PCT,
 	TL_COL_PCT_CATEGORY, TL_COL_BOTTLENECK,
+	/* tl-findings --summary: the per-rank summary */
+	TL_COL_SUMMARY_VERSION, TL_COL_RECORD, TL_COL_SEQ_SOURCE,
+	TL_COL_GROUP_SIZE,
 	TL_COL_N
 };
 
@@ -174,6 +177,7 @@ enum tl_table {
 	TL_TAB_REPLAY_RESULTS,	/* replay.py --results of a tl-replay package */
 	TL_TAB_CMP_OPS,		/* tl-findings -o: comparative_ops.csv */
 	TL_TAB_CAT_OPS,		/* tl-findings -o: category_data/CAT_ops.csv */
+	TL_TAB_SUMMARY,		/* tl-findings --summary: per-rank summary */
 	TL_TAB_N
 };
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/checked.h"
 #include "common/hashmap.h"
 #include "common/idxsort.h"
 #include "common/pool.h"
@@ -104,11 +105,70 @@ w_args(struct tl_opstream *os, const struct tl_trace *t,
 	w_interned(os, t, a.concrete);
 }
 
+/* The product of a recorded "[x, y, z]" (interned id s); -1 when none. */
+static int64_t
+dims_product(const struct tl_trace *t, uint32_t s)
+{
+	const char *p = tl_str(t->str, s), *end = p + tl_strsize(t->str, s);
+	int64_t v = 1, d;
+	int n = 0;
+
+	if (s == 0 || p >= end || *p++ != '[')
+		return -1;
+	for (;;) {
+		while (p < end && *p == ' ')
+			p++;
+		for (d = 0; p < end && *p >= '0' && *p <= '9'; p++)
+			if (d > INT64_MAX / 10 - 9)
+				return -1;
+			else
+				d = d * 10 + (*p - '0');
+		if (tl_mul(&v, v, d) < 0)
+			return -1;
+		n++;
+		while (p < end && *p == ' ')
+			p++;
+		if (p < end && *p == ',')
+			p++;
+		else
+			break;
+	}
+	return p < end && *p == ']' && n > 0 ? v : -1;
+}
+
+/*
+ * A GPU event's workgroups and work-items per workgroup: the products of
+ * its recorded grid and block.  hipExtModuleLaunchKernel takes (and the
+ * profiler records) the global work size, in work-items; the other launch
+ * calls (CUDA's, hipLaunchKernel, hipModuleLaunchKernel) the grid in
+ * workgroups (blocks).  0 when the event records none.
+ */
+static int
+grid_block(const struct tl_trace *t, const struct tl_event *g,
+    int64_t *grid, int64_t *block)
+{
+	const struct tl_event *l;
+
+	*grid = dims_product(t, g->grid);
+	*block = dims_product(t, g->block);
+	if (*grid <= 0 || *block <= 0)
+		return 0;
+	l = g->parent >= 0 ? &t->ev[g->parent] : NULL;
+	if (l != NULL && (l->kind == TL_EV_RUNTIME || l->kind == TL_EV_DRIVER) &&
+	    strcmp(tl_ev_name(t, l), "hipExtModuleLaunchKernel") == 0) {
+		if (*grid % *block != 0)
+			return 0;
+		*grid /= *block;
+	}
+	return 1;
+}
+
 static void
 kernels_json(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_rows *rows, const struct tl_row *r)
 {
 	const int *gpu = tl_row_gpu(rows, r);
+	int64_t grid, block;
 	int k;
 
 	tl_jb_reset(&os->jb);
@@ -136,6 +196,12 @@ kernels_json(struct tl_opstream *os, const struct tl_trace *t,
 		    t->ev[g->parent].kind == TL_EV_DRIVER)) {
 			tl_jb_lit(&os->jb, ",\"launch_ts\":");
 			tl_jb_us(&os->jb, t->ev[g->parent].ts);
+		}
+		if (grid_block(t, g, &grid, &block)) {
+			tl_jb_lit(&os->jb, ",\"grid\":");
+			tl_jb_int(&os->jb, grid);
+			tl_jb_lit(&os->jb, ",\"block\":");
+			tl_jb_int(&os->jb, block);
 		}
 		tl_jb_lit(&os->jb, "}");
 	}

@@ -14,7 +14,12 @@
 # is the usual case) leaves no stream but OUT/NAME.failed with tl-parse's
 # message; the others are still merged and analysed, the report lists the
 # failed ones (OUT/failed.txt), and the make fails at the end, saying how
-# many.  A rerun redoes only what is missing or older than its trace.
+# many.  Each trace also gets OUT/NAME.summary.tsv, its per-rank summary
+# (tl-findings --summary, tl-format(5)); "make ranks" analyses the
+# summaries in OUT alone (OUT/ranks/, tl-findings -o), so that the traces
+# and their streams can stay on the hosts that made them and only the
+# summaries move (tl-rank.sh, tl-slurm.sh, tl(7)).  A rerun redoes only
+# what is missing or older than its trace.
 # Single targets run anywhere
 # the directories are shared, e.g. one per Slurm array task or GNU parallel
 # job across hosts (tl(7)):
@@ -34,8 +39,9 @@
 #		tl-efficiency and tl-findings (--ranks-per-node N ...)
 #	TLBIN	directory of the tl programs, with a trailing / (default:
 #		found in PATH)
-# Targets: all (default: the report), ops (the per-rank streams only),
-# clean.
+# Targets: all (default: the report and the summaries), ops (the per-rank
+# streams only), summaries, ranks (the analysis of the summaries in OUT,
+# with the traces that failed: OUT/NAME.failed), clean.
 
 TRACES = .
 OUT = tl-out
@@ -55,9 +61,31 @@ TL_JSON := $(sort $(wildcard $(TRACES)/*.json))
 TL_OPS := $(patsubst $(TRACES)/%.json.gz,$(OUT)/%.ops.tsv,$(TL_GZ)) \
 	$(patsubst $(TRACES)/%.json,$(OUT)/%.ops.tsv,$(TL_JSON))
 
+TL_SUMS := $(TL_OPS:.ops.tsv=.summary.tsv)
+
 TL_REPORT = $(OUT)/report/standalone_analysis_fair.md
-all: $(TL_REPORT)
+all: $(TL_REPORT) $(TL_SUMS)
 ops: $(TL_OPS)
+summaries: $(TL_SUMS)
+
+# Each rank's summary, where its stream is (none for a trace that failed).
+$(OUT)/%.summary.tsv: $(OUT)/%.ops.tsv
+	@if [ -e $< ]; then $(TL_FINDINGS) $(FINDFLAGS) --summary $@ $<; fi
+
+# The cross-rank analysis of the summaries in OUT (a rank's or a node's,
+# whoever made them), listing the traces that failed (OUT/*.failed); the
+# make fails when some did.  Needs no trace: OUT may hold summaries only.
+ranks:
+	@s=$$(ls $(OUT)/*.summary.tsv 2> /dev/null); \
+	if [ -z "$$s" ]; then \
+	    echo "tl.mk: no *.summary.tsv in $(OUT)" >&2; exit 1; fi; \
+	for f in $(OUT)/*.failed; do [ ! -e "$$f" ] || cat "$$f"; \
+	    done > $(OUT)/ranks-failed.txt; \
+	$(TL_FINDINGS) $(FINDFLAGS) --failed $(OUT)/ranks-failed.txt \
+	    -o $(OUT)/ranks $$s || exit 1; \
+	n=$$(grep -c . $(OUT)/ranks-failed.txt); if [ "$$n" -gt 0 ]; then \
+	    echo "tl.mk: $$n traces failed (listed in" \
+	    "$(OUT)/ranks-failed.txt and the report)" >&2; exit 1; fi
 
 # The cross-rank report of the traces that worked, listing those that
 # failed; then the make fails when some did (the report stays: precious).
@@ -107,8 +135,8 @@ $(OUT)/all.tsv: $(TL_OPS)
 	    { rm -f $@.tmp; exit 1; }
 
 clean:
-	rm -rf $(TL_OPS) $(TL_OPS:.ops.tsv=.failed) $(OUT)/all.tsv \
-	    $(OUT)/failed.txt $(OUT)/report
+	rm -rf $(TL_OPS) $(TL_OPS:.ops.tsv=.failed) $(TL_SUMS) $(OUT)/all.tsv \
+	    $(OUT)/failed.txt $(OUT)/report $(OUT)/ranks-failed.txt $(OUT)/ranks
 
-.PHONY: all ops clean
+.PHONY: all ops summaries ranks clean
 .DELETE_ON_ERROR:

@@ -18,6 +18,15 @@ b along M: tiles = B * ceil(N / a) * ceil(M / b).
                        4 tiles for 304 CUs, one wave 1.3 % busy.
   mi300-gemm-lastwave  mm 7808x4096 @ 4096x640 on MT128x128: 5 x 61 = 305
                        tiles, 2 waves, the last 1 of 304 CUs busy.
+  h100-gemm-grid       mm 256x8192 @ 8192x256 on a kernel whose name has no
+                       tile, its grid [4, 1, 1] blocks of 256 threads
+                       (cudaLaunchKernel: the grid counts blocks): 4
+                       workgroups for 132 SMs.
+  mi300-gemm-grid      mm 7808x4096 @ 4096x640 launched by
+                       hipExtModuleLaunchKernel with grid [78080, 1, 1]
+                       and block [256, 1, 1]: that launch call records
+                       work-items, so 78080 / 256 = 305 workgroups, 2 waves
+                       on 304 CUs, the last 1 CU busy.
   h100-gemm-pad        mm 4097^3 at 53 % of its roofline beside mm 4096^3
                        at 80 %: N and K pad to 4160 (multiples of 64), timed
                        at the aligned GEMM's 80 %.
@@ -106,10 +115,14 @@ def ceil_div(a, b):
     return -(-a // b)
 
 
-def mm(t, ts, m, k, n, typ, kname, dur):
+def mm(t, ts, m, k, n, typ, kname, dur, call="cudaLaunchKernel",
+       grid=None, block=None):
     e = t.op("aten::mm", ts, 20, [[m, k], [k, n]], [typ, typ],
              [[k, 1], [n, 1]])
-    t.launch(e, "cudaLaunchKernel", ts + 5, 4, kname, ts + 10, dur)
+    t.launch(e, call, ts + 5, 4, kname, ts + 10, dur)
+    if grid is not None:
+        t.ev[-2]["args"]["grid"] = grid
+        t.ev[-2]["args"]["block"] = block
     return ts + 10 + dur + 10
 
 
@@ -279,6 +292,28 @@ def main():
         cases[name] = {
             "hw": "mi300x", "cause": cause, "title": title,
             "numbers": dict(waves(m, n, (128, 128), 304), m=m, n=n, k=k)}
+
+    for name, dev, hw, m, k, n, call, grid, dur, cause, cus, tiles in (
+            ("h100-gemm-grid", None, "h100", 256, 8192, 256,
+             "cudaLaunchKernel", [4, 1, 1], 100, "few_tiles", 132, 4),
+            ("mi300-gemm-grid", MI300X, "mi300x", 7808, 4096, 640,
+             "hipExtModuleLaunchKernel", [305 * 256, 1, 1], 200,
+             "last_wave", 304, 305)):
+        t = gp.Trace()
+        mm(t, 0, m, k, n, BF16, "generic_gemm_kernel_bf16", dur, call, grid,
+           [256, 1, 1])
+        t.write(os.path.join(out, name + ".json"), dev)
+        w = ceil_div(tiles, cus)
+        cases[name] = {
+            "hw": hw, "cause": cause,
+            "title": "fewer output tiles than compute units"
+            if cause == "few_tiles" else "last wave of tiles is mostly empty",
+            "numbers": {"tiles": tiles, "compute_units": cus, "waves": w,
+                        "last_wave_busy_pct": (tiles - (w - 1) * cus) / cus
+                        * 100, "tiles_from_grid": True}}
+        if name == "h100-gemm-grid":
+            cases[name]["recoverable_ms"] = (dur - max(
+                dur * tiles / cus, h100_roof_us(m, n, k))) / 1e3
 
     t = gp.Trace()
     ref = round(h100_roof_us(4096, 4096, 4096) / 0.80, 3)

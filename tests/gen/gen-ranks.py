@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Rank sets for the cross-rank analysis, made from a shared trace.
 
-usage: gen-ranks.py TRACE.json.gz OUTDIR N KIND [SEED]
+usage: gen-ranks.py TRACE.json.gz OUTDIR N KIND [SEED [KERNELS]]
 
 KIND: straggler (one rank computes 1.2x slower), host (one rank's host
 is slow: its GPU waits between kernels), link (every collective's transfer
@@ -32,7 +32,7 @@ src, out, n, kind = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
 seed = int(sys.argv[5]) if len(sys.argv) > 5 else 1
 rnd = random.Random(seed)
 STEPS = 4
-NK = 60                 # compute kernels a step
+NK = int(sys.argv[6]) if len(sys.argv) > 6 else 60  # compute kernels a step
 BUSBW = 100e9           # bytes/s of bus bandwidth
 os.makedirs(out, exist_ok=True)
 

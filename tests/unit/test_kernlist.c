@@ -15,6 +15,7 @@ same(const struct tl_kernlist *a, int ra, const struct tl_kernlist *b, int rb)
 
 		if (x->ts != y->ts || x->dur != y->dur ||
 		    x->launch != y->launch || x->launch_bad != y->launch_bad ||
+		    x->grid != y->grid || x->block != y->block ||
 		    x->namelen != y->namelen ||
 		    memcmp(x->name, y->name, x->namelen + 1) != 0)
 			return 0;
@@ -33,7 +34,8 @@ mutations(void)
 	static const char *const texts[] = {
 		"[{\"uid\":1,\"name\":\"gemm_kernel\",\"pid\":\"2\","
 		"\"stream\":7,\"ts\":2915995412271.24,\"dur\":3.965,"
-		"\"launch_ts\":2915995412228.036},{\"uid\":2,\"name\":"
+		"\"launch_ts\":2915995412228.036,\"grid\":305,\"block\":256},"
+		"{\"uid\":2,\"name\":"
 		"\"void at::native::f<16, long>(char*)\",\"pid\":\"2\","
 		"\"stream\":null,\"ts\":-5,\"dur\":0}]",
 		"[{\"name\":\"\xc3\xa9t\xe9\",\"ts\":1e3,\"dur\":1.0005,"
@@ -104,6 +106,13 @@ main(void)
 		CHECK(k.v[1].ts == 12000 && k.v[1].dur == 3000);
 		CHECK(k.v[1].launch == -1 && !k.v[1].launch_bad);
 	}
+
+	/* A kernel's workgroups and their work-items; -1 when absent. */
+	CHECK(tl_kernlist_read(&k, "[{\"name\":\"g\",\"ts\":1,\"dur\":1,"
+	    "\"grid\":305,\"block\":256},{\"name\":\"h\",\"ts\":2,"
+	    "\"dur\":1}]") == 0);
+	CHECK(k.n == 2 && k.v[0].grid == 305 && k.v[0].block == 256 &&
+	    k.v[1].grid == -1 && k.v[1].block == -1);
 
 	/* A launch time that is not one: marked, and the list goes on. */
 	CHECK(tl_kernlist_read(&k, "[{\"name\":\"a\",\"ts\":1,\"dur\":1,"
