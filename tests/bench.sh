@@ -498,7 +498,8 @@ linking), the sorted (link, event) pairs while linking (16 bytes per GPU
 event), the timeline's intervals, or the op stream's rows (48 bytes
 each, and 4 bytes per GPU event in them). Interned strings do not grow
 with K; input and output buffers take about 3 MB, and reading on N
-threads adds N + 3 blocks of 256 KiB, each with the records read from it,
+threads adds N + 3 blocks of 256 KiB (at most 2 MiB in all: 128 KiB
+blocks at 8 threads), each with the records read from it,
 and each thread's own string table; writing the rows on N threads, two
 chunks of 128 rows a thread (about 0.5 MiB).
 
@@ -517,9 +518,10 @@ whole when it grows.
 Where tl-parse's time goes (CPU samples of `tl-parse t.json.gz` at
 0.5 GB, two threads, `perf record`): 48 % reading the events, in one pass
 over each event's bytes that finds its end, checks the JSON and picks out
-the members tl needs (on the main thread and the workers; events it
-cannot read plainly, such as malformed ones, go to the jsmn tokeniser,
-which says what is wrong); 12 % inflating (ISA-L, on the input thread);
+the members tl needs (on the main thread and the workers;
+the strict lexer, lib/common/jlex, says where each string, number and
+nested value ends and what is wrong with a malformed event; the few
+valid events it cannot read plainly go to the jsmn tokeniser); 12 % inflating (ISA-L, on the input thread);
 14 % formatting the op stream's rows (on all threads, in chunks written
 in order); on the main thread alone, 12 % merging the records in file
 order (string ids, threads, flows, linking keys, pruning the
