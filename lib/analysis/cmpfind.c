@@ -657,6 +657,14 @@ analyse(struct tl_cmpfind *c, const struct tl_findrules *r)
 		else
 			c->nmatch[w->match]++;
 		c->nproduct += w->form == TL_CF_PRODUCT;
+		/*
+		 * The same convolution on the same GPU with other kernels:
+		 * the library searched or chose its algorithm differently
+		 * (benchmark mode, find mode, workspace limit, version).
+		 */
+		w->algo = w->kdiff && w->fallback < 0 && c->same_hw &&
+		    w->cat == tl_category_index("conv") &&
+		    w->s[REF].nkern > 0 && w->s[TGT].nkern > 0;
 		if (w->kdiff) {
 			c->nkdiff++;
 			c->identical = 0;

@@ -140,6 +140,10 @@ struct tl_crow {
 	int fallback;			/* kdiff: the side (REF 0, TGT 1) whose
 					   top kernel is a fallback kernel and
 					   the other's not, else -1 */
+	int algo;			/* kdiff, no fallback: a convolution of
+					   one shape on one GPU for which the
+					   library chose another algorithm
+					   (its kernels) in the two runs */
 	int copy;			/* every kernel of both sides a copy:
 					   no hardware ratio, a copy's finding */
 	int pageable[2];		/* a side copies from pageable memory */

@@ -693,6 +693,8 @@ rec_title(FILE *fp, const struct tl_crow *w)
 		    "pinned" : ": a slower copy on the target", fp);
 	else if (w->fallback == TGT)
 		fputs(": a fallback kernel on the target", fp);
+	else if (w->algo)
+		fputs(": another convolution algorithm on the target", fp);
 	else if (w->exp == TL_CE_KERNEL)
 		fprintf(fp, ": likely kernel problem (%s× the predicted time)",
 		    tl_md_num(w->actual / w->expected, 1));
@@ -784,12 +786,26 @@ rec_matched(FILE *fp, const struct tl_cmpfind *c, const struct tl_crow *w)
 		fputs(" where the reference runs ", fp);
 		tl_md_code(fp, r->kern[0].name, 160);
 		fputs(": a kernel difference, not the hardware.\n\n", fp);
+	} else if (w->algo) {
+		fputs("The library chose another algorithm for this shape on "
+		    "the same GPU: the target runs ", fp);
+		tl_md_code(fp, t->kern[0].name, 160);
+		fputs(" where the reference runs ", fp);
+		tl_md_code(fp, r->kern[0].name, 160);
+		fputs(".\n\n", fp);
 	}
 	fputs("**Action**: ", fp);
 	if (w->fallback == TGT)
 		fputs("Find out why the library falls back on the target (the "
 		    "shape, alignment, dtype or library version) and make it "
 		    "select a tuned kernel, as the reference does. ", fp);
+	else if (w->algo)
+		fputs("Make the two runs choose alike: benchmark mode "
+		    "(`torch.backends.cudnn.benchmark = True`, the same flag on "
+		    "every vendor's build of PyTorch, times the algorithms once "
+		    "per shape), the workspace the convolution library may use "
+		    "and its version decide which algorithm runs; set them "
+		    "alike on both runs. ", fp);
 	else if (w->exp == TL_CE_KERNEL)
 		fputs("Check the kernel the target selects for this shape and "
 		    "its configuration. ", fp);
@@ -1214,6 +1230,8 @@ kernel_differences(FILE *fp, const struct tl_cmpfind *c, int *n)
 	if (w->fallback >= 0)
 		fprintf(fp, ", a fallback kernel on the %s", w->fallback == REF ?
 		    "reference" : "target");
+	else if (w->algo)
+		fputs(", another convolution algorithm for the same shape", fp);
 	fputs(".\n", fp);
 }
 

@@ -56,6 +56,13 @@ predicts a time ratio of 1 for every matched op.
               one vllm::outplace_fused_experts (300): the target faster, no
               recommendation, the reference may be inefficient (500 µs).
   moe-rev     the same, roles swapped: unfused MoE on the target, 500 µs.
+  conv-algo   an H100 both sides: the same BF16 3x3 convolution
+              aten::convolution [[32,256,56,56],[256,256,3,3]], stride 1,
+              padding 1, channels_last, on an implicit-GEMM kernel (300)
+              against another algorithm's kernel (900) on the target: the
+              first recommendation names another convolution algorithm,
+              both kernels and benchmark mode; 600 µs; never "the same op
+              for op".
   concrete    aten::add [[4096,4096],[4096,4096],[]] (100 both), its
               concrete inputs recorded on the target only: one matched
               row, nothing one-sided, no recommendation.
@@ -259,6 +266,31 @@ def concrete(recorded):
     return t
 
 
+CONV_IGEMM = ("sm90_xmma_fprop_implicit_gemm_bf16bf16_bf16f32_f32_nhwckrsc_"
+              "nhwc_tilesize128x128x64_warpgroupsize1x1x1_g1_execute_"
+              "kernel__5x_cudnn")
+CONV_OTHER = ("sm80_xmma_fprop_implicit_gemm_indexed_wo_smem_bf16bf16_"
+              "bf16f32_f32_nhwckrsc_nhwc_tilesize128x16x64_stage1_"
+              "warpsize4x1x1_g1_tensor16x8x16_kernel")
+
+
+def conv(kname, dur):
+    """A BF16 3x3 convolution, stride 1, padding 1, channels_last."""
+    t = Side()
+    x, w = [32, 256, 56, 56], [256, 256, 3, 3]
+    e = t.run("aten::convolution", [x, w, [], [], [], [], [], [], []],
+              [BF16, BF16, "", "ScalarList", "ScalarList", "ScalarList",
+               "Scalar", "ScalarList", "Scalar"],
+              [[56 * 56 * 256, 1, 56 * 256, 256], [9 * 256, 1, 3 * 256, 256],
+               [], [], [], [], [], [], []], kname, dur)
+    for ev in t.ev:
+        if ev.get("cat") == "cpu_op" and ev["args"]["External id"] == e:
+            ev["args"]["Concrete Inputs"] = [
+                "", "", "", "[1, 1]", "[1, 1]", "[1, 1]", "False", "[0, 0]",
+                "1"]
+    return t
+
+
 def pair(out, name, ref, tgt, expect, dev=None):
     ref.write(os.path.join(out, name + ".ref.json"), dev)
     tgt.write(os.path.join(out, name + ".target.json"), dev)
@@ -327,6 +359,18 @@ def main():
         # tiles (issue 31's GEMM causes): not this pair's question.
         "first_sides": "any",
         "key": [FALLBACK, "a fallback kernel on the target"]})
+    pair(out, "conv-algo", conv(CONV_IGEMM, 300), conv(CONV_OTHER, 900), {
+        "match": {"aten::convolution": ["both"]},
+        "faster": "ref",
+        "first": {"title": "another convolution algorithm on the target",
+                  "words": [CONV_IGEMM, CONV_OTHER,
+                            "torch.backends.cudnn.benchmark"],
+                  "impact_ms": (900 - 300) / 1000},
+        # With both sides the target's own convolution causes may come
+        # first: not this pair's question.
+        "first_sides": "any",
+        "key": ["another convolution algorithm for the same shape"],
+        "never": ["same op for op", "fallback"]})
     pair(out, "copy", copy(PINNED, 1000), copy(PAGEABLE, 3000), {
         "match": {"aten::copy_": ["both"], "aten::mm": ["both"]},
         "faster": "ref",
