@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/kcause.h"
@@ -616,6 +617,91 @@ moe_cause(struct tl_opctx *c, const struct tl_findings *f, int o,
 	return 1;
 }
 
+/*
+ * Keys and values expanded for grouped-query attention: signature r
+ * copies an expanded view [B, H_KV, n_rep, N, D] (stride 0 along n_rep,
+ * as `expand` then `reshape` leaves it) into B x H_KV*n_rep heads, which
+ * attention op o then reads as H_Q = H_KV*n_rep key/value heads.  With
+ * the unexpanded keys and values and a kernel that takes fewer of them
+ * the copies go; 1 when r is such a copy for o.
+ */
+static int
+kv_expand_for(struct tl_opctx *c, const struct tl_findings *f, int o, int r,
+    int64_t *src_heads)
+{
+	const struct tl_fop *op = &f->op[o], *cp = &f->op[r];
+	const struct tl_arg *a;
+	int64_t b, hq, hkv, nkv, d;
+
+	if (r == o || cp->time_ns <= 0 || cp->claimed_ns >= cp->time_ns ||
+	    strcmp(cp->trace, op->trace) != 0 ||
+	    !tl_op_param(c, op, "B", &b) || !tl_op_param(c, op, "H_Q", &hq) ||
+	    !tl_op_param(c, op, "H_KV", &hkv) ||
+	    !tl_op_param(c, op, "N_KV", &nkv) ||
+	    !tl_op_param(c, op, "d_h_qk", &d) || hkv != hq || hq < 2)
+		return 0;
+	a = tl_op_arg(c, r, 0);
+	if (a->nd != 5 || a->nst != 5 || a->st[2] != 0 || a->dim[2] < 2 ||
+	    a->dim[0] != b || a->dim[1] * a->dim[2] != hq || a->dim[3] != nkv ||
+	    a->dim[4] != d)
+		return 0;
+	*src_heads = a->dim[1];
+	return 1;
+}
+
+/* One kernel_cause pattern per attention signature fed expanded K/V. */
+static void
+kv_expand(struct tl_opctx *c, struct tl_findings *f, struct tl_patgroup *g)
+{
+	unsigned char *used = tl_calloc((size_t)f->nop + 1, 1);
+	struct tl_fpat *p;
+	struct tl_kcause kc;
+	char key[64];
+	int64_t hkv = 0, hq, copies, bytes;
+	long row = tl_kcause_row(f, "attn_kv_expand");
+	int o, r, pi, n;
+
+	for (o = 0; row >= 0 && o < f->nop; o++) {
+		if (!tl_category_is(f->op[o].cat, "attention") ||
+		    !tl_op_param(c, &f->op[o], "H_Q", &hq))
+			continue;
+		n = 0;
+		copies = bytes = 0;
+		for (r = 0; r < f->nop; r++) {
+			if (used[r] || !kv_expand_for(c, f, o, r, &hkv))
+				continue;
+			used[r] = 1;
+			n++;
+			copies += f->op[r].count;
+			bytes += f->op[r].count * tl_op_numel(c, r, 0) *
+			    tl_op_elsize(c, r, 0);
+		}
+		if (n == 0)
+			continue;
+		memset(&kc, 0, sizeof(kc));
+		kc.row = row;
+		tl_kcn_text(&kc, "attention", "%s", f->op[o].name);
+		tl_kcn_int(&kc, "kv_heads", hkv);
+		tl_kcn_int(&kc, "heads", hq);
+		tl_kcn_int(&kc, "n_rep", hq / hkv);
+		tl_kcn_int(&kc, "copies", copies);
+		tl_kcn_real(&kc, "copy_mb", (double)bytes / 1e6, 1);
+		snprintf(key, sizeof(key), "attn_kv_expand/%d", o);
+		pi = tl_patgroup_get(g, key, "");	/* may move f->pat */
+		p = &f->pat[pi];
+		p->kc = kc;
+		for (r = 0; r < f->nop; r++)
+			if (used[r] == 1) {
+				p->save_ns += f->op[r].time_ns -
+				    f->op[r].claimed_ns;
+				tl_patgroup_op(g, pi, r);
+				used[r] = 2;
+			}
+		p->save_lo_ns = p->save_hi_ns = p->save_ns;
+	}
+	free(used);
+}
+
 void
 tl_kcause_totals(struct tl_findings *f, enum tl_patkind kind)
 {
@@ -678,6 +764,7 @@ tl_kcause_find(struct tl_findings *f)
 		p->upper |= x.upper;
 		tl_patgroup_op(&g, pi, o);
 	}
+	kv_expand(&c, f, &g);
 	tl_kcause_totals(f, TL_PAT_KERNEL_CAUSE);
 	tl_patgroup_free(&g);
 	tl_opctx_free(&c);

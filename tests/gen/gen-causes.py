@@ -68,6 +68,12 @@ Attention (H100, BF16; FLOPs = 4 * B * H_Q * N_Q * N_KV * d, bytes =
                        at the d = 128 op's efficiency.
   h100-attn-short      flash, batch 1, 8 heads, 512 queries: 1 x 8 x 4 = 32
                        blocks of 128 queries for 132 SMs (24.2 % busy).
+  h100-attn-kv-expand  grouped-query attention, 32 query heads on 8
+                       key/value heads, whose keys and values are copied
+                       to 32 heads first (HF's repeat_kv: aten::clone of an
+                       expanded [2,8,4,2048,128] view, stride 0 along the
+                       repeat, 150 us each), then flash at 60 % of its
+                       roof: the two copies' 300 us are recoverable.
 MoE (vllm::outplace_fused_experts, BF16, gated: FLOPs = 2 T H I k (g + 1)
 + T H (2k - 1), bytes = 2 (T H + E_act (g + 1) H I + T H) with E_act =
 E (1 - ((E - k) / E)^T), TraceLens' FusedMoE):
@@ -455,6 +461,24 @@ def main():
                     "busy_pct": blocks / 132 * 100, "block_q": 128,
                     "efficiency_pct": roof / 40 * 100},
         "recoverable_ms": (40 - max(40 * blocks / 132, roof)) / 1e3}
+
+    t = gp.Trace()
+    qg, src = [2, 32, 2048, 128], [2, 8, 4, 2048, 128]
+    ts = 0
+    for _ in range(2):	# keys, then values
+        e = t.op("aten::clone", ts, 20, [src, []], [BF16, ""],
+                 [[8 * 2048 * 128, 2048 * 128, 0, 128, 1], []])
+        t.launch(e, "cudaLaunchKernel", ts + 5, 4, gp.ADD, ts + 20, 150)
+        ts += 20 + 150 + 10
+    roof = attn_roof_us(qg, qg)
+    attn(t, ts, qg, qg, round(roof / 0.60, 3))
+    t.write(os.path.join(out, "h100-attn-kv-expand.json"))
+    cases["h100-attn-kv-expand"] = {
+        "hw": "h100", "pattern": "kernel_cause", "cause": "attn_kv_expand",
+        "title": open_title("attn_kv_expand"),
+        "numbers": {"kv_heads": 8, "heads": 32, "n_rep": 4, "copies": 2,
+                    "copy_mb": 2 * prod(src) * 2 / 1e6},
+        "recoverable_ms": 2 * 150 / 1e3}
 
     for name, tok, dur, cause, (lo, hi) in (
             ("h100-moe-decode", 8, 400, "moe_weight_bound", (50, 80)),
