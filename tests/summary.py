@@ -208,7 +208,13 @@ peak = subprocess.run([sys.executable, "-c", "import resource, subprocess, sys; 
                        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
                        bindir + "/tl-findings", "-o", out] + files,
                       check=True, capture_output=True, text=True).stdout
-ok(int(peak) <= 64 * 1024, "1024 ranks reduce in %d KB (at most 64 MB)" % int(peak))
+# A sanitizer build's shadow memory is no measure of tl's own: the bound
+# holds for the plain build (make check), which the sanitizer runs of CI
+# follow with the same data.
+with open(bindir + "/tl-findings", "rb") as f:
+    sanitized = any(s in f.read() for s in (b"__asan_init", b"__tsan_init"))
+if not sanitized:
+    ok(int(peak) <= 64 * 1024, "1024 ranks reduce in %d KB (at most 64 MB)" % int(peak))
 md = open(os.path.join(out, "standalone_analysis_fair.md")).read()
 m = re.search(r"\*\*Straggler:\*\* rank (\d+) ", md)
 ok(m is not None and int(m.group(1)) == exp["straggler"], "1024 ranks: straggler rank %d" % exp["straggler"])
