@@ -195,6 +195,8 @@ check_tree(const char *dir)
 			check_json(text, len);
 		else if (nl > 4 && strcmp(de->d_name + nl - 4, ".csv") == 0)
 			fz_check_fields(text, len, 1, 0);
+		else if (strcmp(de->d_name, "summary.tsv") == 0)
+			fz_check_fields(text, len, 0, 0);	/* per-rank summary */
 		else if (strcmp(de->d_name, ".tl-findings.manifest") == 0)
 			CHECK(memchr(text, '\0', len) == NULL &&
 			    strstr(text, "..") == NULL);
