@@ -515,6 +515,27 @@ tl_fidle_gap_where(const struct tl_fidle *d, long i, struct tl_fwhere *w)
 	w->tid = (char *)tl_strmap_key(&d->wnames, l->tid);
 }
 
+int
+tl_fidle_gap_at(const struct tl_fidle *d, size_t tr, int64_t start_ns,
+    int64_t len_ns, long i, struct tl_fwhere *w)
+{
+	int known = tr < d->ntr && d->tr[tr].listed > 0;
+	const struct tl_fwhere *l = known ? &d->tr[tr].largest : NULL;
+
+	if (i >= 0)
+		tl_fidle_gap_where(d, i, w);
+	else {
+		w->step = w->stream = TL_FNONE;
+		w->device = w->pid = w->tid = "";
+	}
+	w->ts_ns = start_ns;
+	w->len_ns = len_ns;
+	/* The trace's first event: where any listed gap's offset counts
+	   from. */
+	w->offset_ns = known ? start_ns - (l->ts_ns - l->offset_ns) : 0;
+	return known;
+}
+
 const char *
 tl_fidle_kfield(const struct tl_fidle *d, const struct tl_fculprit *x, int c)
 {

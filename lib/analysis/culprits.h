@@ -169,6 +169,15 @@ int64_t tl_fidle_attribute(struct tl_fidle *d, int row, int64_t end_ns,
  * strings are d's, not to be freed.
  */
 void tl_fidle_gap_where(const struct tl_fidle *d, long i, struct tl_fwhere *w);
+/*
+ * Where a gap of trace tr that starts at start_ns (trace time) is, for a
+ * reader going to a trace viewer: w->ts_ns = start_ns; its offset from the
+ * trace's first event (known only when tl-parse listed gaps for the trace);
+ * step, device, stream, pid and tid of listed gap i (d->lg), or none when
+ * i < 0.  Returns 1 when the offset is known, else 0 (offset 0).
+ */
+int tl_fidle_gap_at(const struct tl_fidle *d, size_t tr, int64_t start_ns,
+    int64_t len_ns, long i, struct tl_fwhere *w);
 
 /* The known row's field c (TL_KC_*) of culprit x, or "" when unknown. */
 const char *tl_fidle_kfield(const struct tl_fidle *d,
