@@ -634,3 +634,46 @@ tl_fidle_compare(const struct tl_fidle *ref, const struct tl_fidle *tgt,
 	*out = v;
 	return n;
 }
+
+static int
+cmp_known(const void *a, const void *b)
+{
+	const struct tl_fidleknown *x = a, *y = b;
+	int64_t dx = x->ns[1] - x->ns[0], dy = y->ns[1] - y->ns[0];
+
+	if ((x->title[0] == '\0') != (y->title[0] == '\0'))
+		return x->title[0] == '\0' ? 1 : -1;
+	if (dx < 0)
+		dx = -dx;
+	if (dy < 0)
+		dy = -dy;
+	if (dx != dy)
+		return dx > dy ? -1 : 1;
+	return strcmp(x->title, y->title);
+}
+
+size_t
+tl_fidle_compare_known(const struct tl_fidle *ref, const struct tl_fidle *tgt,
+    const struct tl_fidlecmp *v, size_t n, struct tl_fidleknown **out)
+{
+	struct tl_fidleknown *k = tl_calloc(n + 1, sizeof(*k));
+	size_t nk = 0, i, j;
+	int s;
+
+	for (i = 0; i < n; i++) {
+		const char *title = v[i].at[1] != NULL ?
+		    tl_fidle_kfield(tgt, v[i].at[1], TL_KC_TITLE) :
+		    tl_fidle_kfield(ref, v[i].at[0], TL_KC_TITLE);
+
+		for (j = 0; j < nk && strcmp(k[j].title, title) != 0; j++)
+			;
+		if (j == nk)
+			k[nk++].title = title;
+		for (s = 0; s < 2; s++)
+			k[j].ns[s] += v[i].ns[s];
+	}
+	if (nk > 1)
+		qsort(k, nk, sizeof(*k), cmp_known);
+	*out = k;
+	return nk;
+}

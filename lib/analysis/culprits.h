@@ -202,4 +202,20 @@ struct tl_fidlecmp {
 size_t tl_fidle_compare(const struct tl_fidle *ref, const struct tl_fidle *tgt,
     struct tl_fidlecmp **out);
 
+/* The idle of the compared culprits that one known cause covers. */
+struct tl_fidleknown {
+	const char *title;	/* the known row's; "" for no known cause */
+	int64_t ns[2];		/* reference, target */
+};
+
+/*
+ * The n compared culprits v (of tl_fidle_compare) summed by known cause
+ * (the known table's row each matched, on the target's side, else the
+ * reference's), the largest change first and those with no known cause
+ * last, into *out (malloc'd); returns how many.
+ */
+size_t tl_fidle_compare_known(const struct tl_fidle *ref,
+    const struct tl_fidle *tgt, const struct tl_fidlecmp *v, size_t n,
+    struct tl_fidleknown **out);
+
 #endif

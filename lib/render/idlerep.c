@@ -148,6 +148,32 @@ tl_md_culprits(FILE *fp, const struct tl_findings *f, int tr, int max)
 	fputc('\n', fp);
 }
 
+/* The change of the idle summed by known cause, in a sentence. */
+static void
+known_change(FILE *fp, const struct tl_findings *ref,
+    const struct tl_findings *tgt, const struct tl_fidlecmp *v, size_t n)
+{
+	struct tl_fidleknown *k;
+	size_t nk = tl_fidle_compare_known(&ref->idle, &tgt->idle, v, n, &k), i;
+
+	fputs("\n\nBy known cause: ", fp);
+	for (i = 0; i < nk; i++) {
+		if (i > 0)
+			fputs("; ", fp);
+		fputs("**", fp);
+		if (k[i].title[0] != '\0')
+			tl_md_text(fp, k[i].title, 200);
+		else
+			fputs("culprits of no known cause", fp);
+		fprintf(fp, "**: %s -> %s ms (%s, %s)", tl_md_ms(k[i].ns[0]),
+		    tl_md_ms(k[i].ns[1]), tl_md_ms_signed(k[i].ns[1] -
+		    k[i].ns[0]), k[i].ns[1] > k[i].ns[0] ? "grew" :
+		    k[i].ns[1] < k[i].ns[0] ? "shrank" : "same");
+	}
+	fputs(".\n\n", fp);
+	free(k);
+}
+
 void
 tl_md_culprit_compare(FILE *fp, const struct tl_findings *ref,
     const struct tl_findings *tgt, int max)
@@ -177,7 +203,8 @@ tl_md_culprit_compare(FILE *fp, const struct tl_findings *ref,
 		free(v);
 		return;
 	}
-	fputs(" By culprit, largest change first:\n\n| Culprit | Context | "
+	known_change(fp, ref, tgt, v, n);
+	fputs("By culprit, largest change first:\n\n| Culprit | Context | "
 	    "Reference (ms) | Target (ms) | Change (ms) | Gaps (ref / target) "
 	    "| Its largest piece: where (target, else reference) |\n"
 	    "|---|---|---|---|---|---|---|\n", fp);
