@@ -193,6 +193,28 @@ add_field(struct tl_stream *s, int k, char *p, size_t n, unsigned char esc)
 	s->esc[k] = esc;
 }
 
+/* The splitter's state along a line: fields found, the current one's start. */
+struct cut {
+	int nf;
+	size_t start;
+	unsigned char esc;
+};
+
+/* A tab, backslash or NUL at line[p]: a field ends, has an escape, or fails. */
+static inline void
+cut_at(struct tl_stream *s, char *line, size_t p, struct cut *c)
+{
+	if (line[p] == '\t') {
+		add_field(s, c->nf++, line + c->start, p - c->start, c->esc);
+		line[p] = '\0';
+		c->start = p + 1;
+		c->esc = 0;
+	} else if (line[p] == '\\')
+		c->esc = 1;
+	else
+		fail(s, "NUL byte: not a text stream");
+}
+
 /*
  * Split a TSV line in place (tabs become NULs; line[len] is writable);
  * a NUL byte in it is an error.  One pass finds the tabs, backslashes
@@ -201,9 +223,8 @@ add_field(struct tl_stream *s, int k, char *p, size_t n, unsigned char esc)
 static void
 split_tsv(struct tl_stream *s, char *line, size_t len)
 {
-	size_t i, start = 0;
-	unsigned char esc = 0;
-	int nf = 0;
+	struct cut c = { 0, 0, 0 };
+	size_t i;
 
 #ifdef __SSE2__
 	const __m128i tab = _mm_set1_epi8('\t'), bs = _mm_set1_epi8('\\');
@@ -218,37 +239,17 @@ split_tsv(struct tl_stream *s, char *line, size_t len)
 
 		if (len - i < 16)
 			m &= (1u << (len - i)) - 1;
-		while (m != 0) {
-			size_t p = i + (size_t)__builtin_ctz(m);
-
-			m &= m - 1;
-			if (line[p] == '\t') {
-				add_field(s, nf++, line + start, p - start, esc);
-				line[p] = '\0';
-				start = p + 1;
-				esc = 0;
-			} else if (line[p] == '\\')
-				esc = 1;
-			else
-				fail(s, "NUL byte: not a text stream");
-		}
+		for (; m != 0; m &= m - 1)
+			cut_at(s, line, i + (size_t)__builtin_ctz(m), &c);
 	}
 #else
-	for (i = 0; i < len; i++) {
-		if (line[i] == '\t') {
-			add_field(s, nf++, line + start, i - start, esc);
-			line[i] = '\0';
-			start = i + 1;
-			esc = 0;
-		} else if (line[i] == '\\')
-			esc = 1;
-		else if (line[i] == '\0')
-			fail(s, "NUL byte: not a text stream");
-	}
+	for (i = 0; i < len; i++)
+		if (line[i] == '\t' || line[i] == '\\' || line[i] == '\0')
+			cut_at(s, line, i, &c);
 #endif
-	add_field(s, nf++, line + start, len - start, esc);
+	add_field(s, c.nf++, line + c.start, len - c.start, c.esc);
 	line[len] = '\0';
-	s->nf = nf;
+	s->nf = c.nf;
 }
 
 /* Read one raw record of the current file: 1, or 0 at its end. */
