@@ -574,19 +574,27 @@ tl_fidle_free(struct tl_fidle *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* The larger change first: the sizes of changes x and y (ns[1] - ns[0]). */
 static int
-cmp_delta(const void *a, const void *b)
+by_change(const int64_t *x, const int64_t *y)
 {
-	const struct tl_fidlecmp *x = a, *y = b;
-	int64_t dx = x->ns[1] - x->ns[0], dy = y->ns[1] - y->ns[0];
-	int c;
+	int64_t dx = x[1] - x[0], dy = y[1] - y[0];
 
 	if (dx < 0)
 		dx = -dx;
 	if (dy < 0)
 		dy = -dy;
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
+	return dx != dy ? (dx > dy ? -1 : 1) : 0;
+}
+
+static int
+cmp_delta(const void *a, const void *b)
+{
+	const struct tl_fidlecmp *x = a, *y = b;
+	int c;
+
+	if ((c = by_change(x->ns, y->ns)) != 0)
+		return c;
 	if ((c = strcmp(x->c->name, y->c->name)) != 0)
 		return c;
 	return strcmp(x->c->context, y->c->context);
@@ -639,16 +647,12 @@ static int
 cmp_known(const void *a, const void *b)
 {
 	const struct tl_fidleknown *x = a, *y = b;
-	int64_t dx = x->ns[1] - x->ns[0], dy = y->ns[1] - y->ns[0];
+	int c;
 
 	if ((x->title[0] == '\0') != (y->title[0] == '\0'))
 		return x->title[0] == '\0' ? 1 : -1;
-	if (dx < 0)
-		dx = -dx;
-	if (dy < 0)
-		dy = -dy;
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
+	if ((c = by_change(x->ns, y->ns)) != 0)
+		return c;
 	return strcmp(x->title, y->title);
 }
 
