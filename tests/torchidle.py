@@ -171,6 +171,49 @@ def compare(b, d, w0, w2):
                                 zip(got, want)), got, want)
 
 
+def escaping(b, d):
+    """Item 8: names from the trace, escaped wherever they land."""
+    bad = 'aug|ment<b>"q"\tt\nn&`*'
+    with open(os.path.join(d, "dl0.json"), encoding="utf-8") as f:
+        doc = json.load(f)
+    for e in doc["traceEvents"]:
+        n = str(e.get("name", ""))
+        if n.endswith(": augment"):
+            e["name"] = n[:n.rindex(": ") + 2] + bad
+        elif n == "aten::zero_":      # the op after the longest gaps
+            e["name"] = "aten::" + bad
+    tr = os.path.join(d, "bad.json")
+    with open(tr, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    out = os.path.join(d, "bad.o")
+    md = run("%s/tl-parse %s | %s/tl-efficiency --hw h100 > %s/bad.eff && "
+             "%s/tl-findings --report rough %s/bad.eff" % (b, tr, b, d, b, d))
+    run("%s/tl-findings -o %s %s/bad.eff" % (b, out, d))
+    cell = "aug\\|ment<b>\"q\"\\tt\\nn&'*"
+    check("escaping: a culprit's name in a Markdown table cell",
+          re.search(r"^\| 1 \| `[^`]*%s` \(Python\) \|" % re.escape(cell),
+                    md, re.M) is not None, None, cell)
+    with open(os.path.join(out, "category_data", "analysis.json"),
+              encoding="utf-8") as f:
+        a = json.load(f)
+    check("escaping: the name round-trips through -o analysis.json",
+          any(c["name"].endswith(": " + bad)
+              for c in a["idle"][0]["culprits"]), None, bad)
+    with open(os.path.join(out, "summary.tsv"), encoding="utf-8") as f:
+        lines = f.read().split("\n")
+    tsv = [x.split("\t") for x in lines if "\tculprit\t" in x]
+    check("escaping: summary.tsv keeps one line of fields per culprit",
+          tsv and all(len(x) == len(lines[0].split("\t")) for x in tsv) and
+          any(x[4].endswith("aug|ment<b>\"q\"\\tt\\nn&`*") for x in tsv),
+          tsv[:2], bad)
+    with open(os.path.join(out, "charts", "timeline.svg"),
+              encoding="utf-8") as f:
+        svg = f.read()
+    check("escaping: an op's name in timeline.svg's gap list",
+          "before aten::aug|ment&lt;b&gt;&quot;q&quot;&#9;t&#10;n&amp;`*" in svg
+          and "<b>" not in svg, None, bad)
+
+
 def main():
     b = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "bin")
     with tempfile.TemporaryDirectory() as d:
@@ -181,6 +224,7 @@ def main():
         for kind in KINDS:
             w[kind] = one(b, d, kind)
         compare(b, d, w["dl0"], w["dl2"])
+        escaping(b, d)
     return 1 if fails else 0
 
 
