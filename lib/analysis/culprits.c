@@ -386,6 +386,37 @@ tl_fidle_is_host(const struct tl_fculprit *x)
 	    strcmp(x->kind, "no_launch") != 0;
 }
 
+size_t
+tl_fidle_unknown(const struct tl_fidle *d, const struct tl_fculprit **out,
+    size_t max, int64_t *rest_ns, long long *rest)
+{
+	size_t i, j, n = 0;
+
+	*rest_ns = 0;
+	*rest = 0;
+	for (i = 0; i < d->n; i++) {
+		const struct tl_fculprit *x = &d->c[i];
+
+		if (x->known >= 0 || !tl_fidle_is_host(x) || x->ns <= 0)
+			continue;
+		/* Keep out[] the max largest, by insertion. */
+		if (n == max && (max == 0 || out[max - 1]->ns >= x->ns)) {
+			*rest_ns += x->ns;
+			(*rest)++;
+			continue;
+		}
+		if (n == max) {
+			*rest_ns += out[--n]->ns;
+			(*rest)++;
+		}
+		for (j = n; j > 0 && out[j - 1]->ns < x->ns; j--)
+			out[j] = out[j - 1];
+		out[j] = x;
+		n++;
+	}
+	return n;
+}
+
 /* The first known row that matches culprit x, or -1. */
 static long
 match(const struct tl_fidle *d, const struct tl_fculprit *x)

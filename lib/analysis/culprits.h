@@ -182,6 +182,14 @@ int tl_fidle_gap_at(const struct tl_fidle *d, size_t tr, int64_t start_ns,
 /* The known row's field c (TL_KC_*) of culprit x, or "" when unknown. */
 const char *tl_fidle_kfield(const struct tl_fidle *d,
     const struct tl_fculprit *x, int c);
+/*
+ * The host culprits that no known row matches (all traces), the most idle
+ * first: up to max into out; *rest_ns and *rest the idle and count of
+ * the others.  Returns how many went into out.
+ */
+size_t tl_fidle_unknown(const struct tl_fidle *d,
+    const struct tl_fculprit **out, size_t max, int64_t *rest_ns,
+    long long *rest);
 /* 1 if culprit x is host activity (kind cpu_op, annotation, python, sync). */
 int tl_fidle_is_host(const struct tl_fculprit *x);
 

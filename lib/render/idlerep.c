@@ -44,6 +44,47 @@ tl_md_culprit_name(FILE *fp, const struct tl_fculprit *x)
 }
 
 void
+tl_md_idle_rest(FILE *fp, const struct tl_findings *f)
+{
+	const struct tl_fidle *d = &f->idle;
+	const struct tl_fculprit *x[3];
+	int64_t rest_ns, none = 0, launch = 0;
+	long long rest;
+	size_t n = tl_fidle_unknown(d, x, 3, &rest_ns, &rest), i;
+	int any = 0;
+
+	for (i = 0; i < d->ntr; i++) {
+		any |= d->tr[i].has;
+		none += d->tr[i].none_ns;
+		launch += d->tr[i].launch_ns + d->tr[i].nolaunch_ns;
+	}
+	if (!any)
+		return;
+	if (n > 0) {
+		fputs(" In the listed gaps, host activity that no known cause "
+		    "covers (share/tl/culprits.tsv, --culprits): ", fp);
+		for (i = 0; i < n; i++) {
+			if (i > 0)
+				fputs(", ", fp);
+			tl_md_culprit_name(fp, x[i]);
+			if (strcmp(x[i]->context, x[i]->name) != 0) {
+				fputs(" under ", fp);
+				tl_md_code(fp, x[i]->context, 100);
+			}
+			fprintf(fp, " %s ms in %lld gap%s", tl_md_ms(x[i]->ns),
+			    x[i]->gaps, x[i]->gaps == 1 ? "" : "s");
+		}
+		if (rest > 0)
+			fprintf(fp, " and %lld more, %s ms", rest,
+			    tl_md_ms(rest_ns));
+		fputs(" (the culprit table says where each is).", fp);
+	}
+	fprintf(fp, " Not attributable to host work: %s ms with no host "
+	    "activity recorded on the launching thread, %s ms from the launch "
+	    "calls to the GPU work.", tl_md_ms(none), tl_md_ms(launch));
+}
+
+void
 tl_md_where(FILE *fp, const struct tl_fwhere *w)
 {
 	fprintf(fp, "ts %s us (+%s ms)", tl_md_num((double)w->ts_ns / 1e3, 3),

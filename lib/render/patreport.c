@@ -383,6 +383,7 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 			    "%s ms after it (the stream has no launch times to "
 			    "split it further).", tl_md_ms(p->part[0]),
 			    tl_md_ms(p->save_ns - p->part[0]));
+		tl_md_idle_rest(fp, f);
 		break;
 	case TL_PAT_COMM:
 		fprintf(fp, "collective communication that no computation "
