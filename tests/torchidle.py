@@ -110,6 +110,28 @@ def one(b, d, kind):
     if kind != "zerograd":
         check("%s: the first recommendation is '%s'" % (kind, title),
               mine and mine[0][0] == "1", recs[:3], title)
+    # What the trace cannot attribute, in the generic idle finding; the
+    # known culprit is not among the unknown ones it names.
+    none = sum(p[3] for g in want["gaps"] for p in g["pieces"]
+               if p[0] == "none") / 1e3
+    launch = sum(p[3] for g in want["gaps"] for p in g["pieces"]
+                 if p[0] == "launch") / 1e3
+    m = re.search(r"Not attributable to host work: ([\d.,]+) ms with no "
+                  r"host activity recorded on the launching thread, "
+                  r"([\d.,]+) ms from the launch calls", md)
+    check("%s: the generic idle finding: no host activity %.3f ms, launch "
+          "%.3f ms" % (kind, none, launch),
+          m is not None and close(ms(m.group(1)), none, 0, 0.02) and
+          close(ms(m.group(2)), launch, 0, 0.02), m and m.groups(),
+          (none, launch))
+    u = re.search(r"host activity that no known cause covers[^:]*: (.*?) "
+                  r"\(the culprit table", md)
+    top = max((p for g in want["gaps"] for p in g["pieces"]
+               if g["known_us"] > 0 and p[0] not in ("none", "launch")),
+              key=lambda p: p[3], default=None)
+    check("%s: the known culprit is not among the unknown ones" % kind,
+          top is not None and (u is None or "`%s`" % top[1] not in
+                               u.group(1)), u and u.group(1)[:200], top)
     # Item 7: the longest gaps, where to find them (JSON, SVG).
     with open(os.path.join(out, "category_data", "analysis.json"),
               encoding="utf-8") as f:
