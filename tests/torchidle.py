@@ -116,7 +116,8 @@ def one(b, d, kind):
                if p[0] == "none") / 1e3
     launch = sum(p[3] for g in want["gaps"] for p in g["pieces"]
                  if p[0] == "launch") / 1e3
-    m = re.search(r"Not attributable to host work: ([\d.,]+) ms with no "
+    m = re.search(r"Not attributable to host work, across all listed gaps: "
+                  r"([\d.,]+) ms with no "
                   r"host activity recorded on the launching thread, "
                   r"([\d.,]+) ms from the launch calls", md)
     check("%s: the generic idle finding: no host activity %.3f ms, launch "

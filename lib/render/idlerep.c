@@ -61,7 +61,8 @@ tl_md_idle_rest(FILE *fp, const struct tl_findings *f)
 	if (!any)
 		return;
 	if (n > 0) {
-		fputs(" In the listed gaps, host activity that no known cause "
+		fputs(" Across all listed gaps (this and the other idle "
+		    "findings together), host activity that no known cause "
 		    "covers (share/tl/culprits.tsv, --culprits): ", fp);
 		for (i = 0; i < n; i++) {
 			if (i > 0)
@@ -79,7 +80,8 @@ tl_md_idle_rest(FILE *fp, const struct tl_findings *f)
 			    tl_md_ms(rest_ns));
 		fputs(" (the culprit table says where each is).", fp);
 	}
-	fprintf(fp, " Not attributable to host work: %s ms with no host "
+	fprintf(fp, " Not attributable to host work, across all listed gaps: "
+	    "%s ms with no host "
 	    "activity recorded on the launching thread, %s ms from the launch "
 	    "calls to the GPU work.", tl_md_ms(none), tl_md_ms(launch));
 }

@@ -91,9 +91,11 @@ culprit_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		fputs(" under ", fp);
 		tl_md_code(fp, x->context, 100);
 	}
-	fprintf(fp, " (%s ms in %lld step%s; its largest piece, %s ms, at ",
-	    tl_md_ms(x->found_ns), x->nsteps, plural(x->nsteps),
-	    tl_md_ms(x->piece_ns));
+	fprintf(fp, " (%s ms", tl_md_ms(x->found_ns));
+	/* A trace without steps: none to count. */
+	if (x->nsteps > 0)
+		fprintf(fp, " in %lld step%s", x->nsteps, plural(x->nsteps));
+	fprintf(fp, "; its largest piece, %s ms, at ", tl_md_ms(x->piece_ns));
 	tl_md_where(fp, &x->where);
 	fputs(")", fp);
 	for (i = 0; i < d->n; i++) {
