@@ -16,7 +16,12 @@ struct tl_writer {
 	int csv;
 	int col;
 	char *buf;		/* what was written, without fp */
-	size_t len, cap;
+	size_t len, cap;	/* of buf, or with fp of out */
+	/*
+	 * With fp: the row being written, out with one fwrite at its end
+	 * (tl_w_eol) or when full, not one call per field.
+	 */
+	char out[4096];
 };
 
 void tl_w_init(struct tl_writer *w, FILE *fp, int csv);
@@ -48,7 +53,7 @@ void tl_fmt_double(char *buf, size_t n, double d);
 size_t tl_tsv_decode(char *dst, const char *src, size_t n);
 /* Decimal text of v into buf (at least 21 bytes); its length. */
 size_t tl_fmt_i64(char *buf, int64_t v);
-/* Microseconds text of ns into buf (at least 32 bytes). */
-void tl_fmt_us(char *buf, size_t n, int64_t ns);
+/* Microseconds text of ns into buf (at least 32 bytes); its length. */
+size_t tl_fmt_us(char *buf, size_t n, int64_t ns);
 
 #endif
