@@ -18,6 +18,13 @@ tl_w_init(struct tl_writer *w, FILE *fp, int csv)
 	w->col = 0;
 	w->buf = NULL;
 	w->len = w->cap = 0;
+	w->rows = 0;
+}
+
+void
+tl_w_rows(struct tl_writer *w)
+{
+	w->rows = 1;
 }
 
 void
@@ -33,6 +40,14 @@ flush(struct tl_writer *w)
 	if (w->len > 0)
 		fwrite(w->out, 1, w->len, w->fp);
 	w->len = 0;
+}
+
+/* The end of a call that writes: out now, unless rows are held. */
+static inline void
+done(struct tl_writer *w)
+{
+	if (w->fp != NULL && !w->rows)
+		flush(w);
 }
 
 /* Room for n more bytes (with fp at most sizeof(out)) at the end. */
@@ -124,8 +139,8 @@ sep(struct tl_writer *w)
 		putch(w, w->csv ? ',' : '\t');
 }
 
-void
-tl_w_mem(struct tl_writer *w, const char *s, size_t n)
+static void
+mem_field(struct tl_writer *w, const char *s, size_t n)
 {
 	size_t i, run = 0;
 
@@ -159,6 +174,13 @@ tl_w_mem(struct tl_writer *w, const char *s, size_t n)
 	put(w, s + run, n - run);
 }
 
+void
+tl_w_mem(struct tl_writer *w, const char *s, size_t n)
+{
+	mem_field(w, s, n);
+	done(w);
+}
+
 size_t
 tl_tsv_decode(char *dst, const char *p, size_t n)
 {
@@ -186,6 +208,7 @@ tl_w_raw(struct tl_writer *w, const char *s, size_t n)
 {
 	sep(w);
 	put(w, s, n);
+	done(w);
 }
 
 void
@@ -198,6 +221,7 @@ void
 tl_w_empty(struct tl_writer *w)
 {
 	sep(w);
+	done(w);
 }
 
 void
@@ -205,6 +229,7 @@ tl_w_int(struct tl_writer *w, int64_t v)
 {
 	sep(w);
 	w->len += tl_fmt_i64(room(w, 24), v);
+	done(w);
 }
 
 /* "00" "01" .. "99": two digits a division. */
@@ -216,26 +241,41 @@ static const char digit_pairs[201] =
 size_t
 tl_fmt_i64(char *buf, int64_t v)
 {
-	char tmp[24], *p = tmp + sizeof(tmp);
+	static const uint64_t p10[20] = {
+		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+		100000000000ull, 1000000000000ull, 10000000000000ull,
+		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+		100000000000000000ull, 1000000000000000000ull,
+		10000000000000000000ull
+	};
 	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	size_t n;
+	size_t k = v < 0, n;
+	unsigned t;
+	char *p;
 
+	if (v < 0)
+		buf[0] = '-';
+	if (u < 10) {
+		buf[k] = (char)('0' + u);
+		buf[k + 1] = '\0';
+		return k + 1;
+	}
+	/* Its digits: floor(log10(u)) + 1, from its bit length. */
+	t = (unsigned)((64 - __builtin_clzll(u)) * 1233) >> 12;
+	n = t + 1 - (u < p10[t]);
+	p = buf + k + n;
+	*p = '\0';
 	while (u >= 100) {
 		p -= 2;
 		memcpy(p, digit_pairs + 2 * (u % 100), 2);
 		u /= 100;
 	}
-	if (u >= 10) {
-		p -= 2;
-		memcpy(p, digit_pairs + 2 * u, 2);
-	} else
-		*--p = (char)('0' + u);
-	if (v < 0)
-		*--p = '-';
-	n = (size_t)(tmp + sizeof(tmp) - p);
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return n;
+	if (u >= 10)
+		memcpy(p - 2, digit_pairs + 2 * u, 2);
+	else
+		p[-1] = (char)('0' + u);
+	return k + n;
 }
 
 size_t
@@ -271,6 +311,7 @@ tl_w_us(struct tl_writer *w, int64_t ns)
 {
 	sep(w);
 	w->len += tl_fmt_us(room(w, 32), 32, ns);
+	done(w);
 }
 
 /*
@@ -532,11 +573,13 @@ tl_w_double(struct tl_writer *w, double d)
 		tl_fmt_double(cache[h].text, sizeof(cache[h].text), d);
 		if (cache[h].text[0] == '\0') {	/* NaN, inf: not cached */
 			sep(w);
+			done(w);
 			return;
 		}
 	}
 	sep(w);
 	put(w, cache[h].text, strlen(cache[h].text));
+	done(w);
 }
 
 void

@@ -18,13 +18,20 @@ struct tl_writer {
 	char *buf;		/* what was written, without fp */
 	size_t len, cap;	/* of buf, or with fp of out */
 	/*
-	 * With fp: the row being written, out with one fwrite at its end
-	 * (tl_w_eol) or when full, not one call per field.
+	 * With fp: what is written, out at the end of each call, or with
+	 * rows set (tl_w_rows) at the end of each row (tl_w_eol) or when
+	 * full: one fwrite a row, not one a field.
 	 */
+	int rows;
 	char out[4096];
 };
 
 void tl_w_init(struct tl_writer *w, FILE *fp, int csv);
+/*
+ * With fp, hold each row until its end (tl_w_eol): nothing else may write
+ * to fp in the middle of a row, and a row not ended is not written.
+ */
+void tl_w_rows(struct tl_writer *w);
 /*
  * A writer into memory (buf[0..len), malloc'd, yours to free): rows
  * formatted on one thread and written out on another.

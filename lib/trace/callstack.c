@@ -12,7 +12,9 @@ struct tl_callstack {
 	size_t n;
 	int *chain;
 	size_t cap;
-	int shared;		/* py and up are another's */
+	/* by name in t->pystr: 1 if an "nn.Module: " frame's */
+	unsigned char *ismod;
+	int shared;		/* py, up and ismod are another's */
 };
 
 static const struct tl_trace *sort_t;
@@ -36,7 +38,7 @@ struct tl_callstack *
 tl_callstack_new(const struct tl_trace *t)
 {
 	struct tl_callstack *cs = tl_calloc(1, sizeof(*cs));
-	size_t i;
+	size_t i, ns;
 	int top = -1;
 
 	cs->t = t;
@@ -66,6 +68,12 @@ tl_callstack_new(const struct tl_trace *t)
 		cs->up[i] = top;
 		top = (int)i;
 	}
+	/* Names repeat: which are modules' is found once a name. */
+	ns = cs->n > 0 && t->pystr != NULL ? tl_strtab_count(t->pystr) : 0;
+	cs->ismod = tl_calloc(ns + 1, 1);
+	for (i = 0; i < ns; i++)
+		cs->ismod[i] = strncmp(tl_str(t->pystr, (uint32_t)i),
+		    "nn.Module: ", 11) == 0;
 	return cs;
 }
 
@@ -77,6 +85,7 @@ tl_callstack_dup(const struct tl_callstack *cs)
 	d->t = cs->t;
 	d->py = cs->py;
 	d->up = cs->up;
+	d->ismod = cs->ismod;
 	d->n = cs->n;
 	d->shared = 1;
 	return d;
@@ -90,6 +99,7 @@ tl_callstack_free(struct tl_callstack *cs)
 	if (!cs->shared) {
 		free(cs->py);
 		free(cs->up);
+		free(cs->ismod);
 	}
 	free(cs->chain);
 	free(cs);
@@ -161,6 +171,7 @@ tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
 	for (k = n; k-- > 0;) {
 		int c = cs->chain[k];
 
+		/* strlen: up to a NUL in a name, as written before */
 		tl_jb_lit(out, c >= 0 ? tl_ev_name(t, &t->ev[c]) :
 		    tl_str(t->pystr, t->py[cs->py[-2 - c]].name));
 		if (k > 0)
@@ -177,8 +188,7 @@ tl_module_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
 
 	tl_jb_reset(out);
 	for (f = innermost(cs, i); f >= 0; f = cs->up[f]) {
-		if (strncmp(tl_str(t->pystr, t->py[cs->py[f]].name),
-		    "nn.Module: ", 11) != 0)
+		if (!cs->ismod[t->py[cs->py[f]].name])
 			continue;
 		tl_grow(&cs->chain, &cs->cap, n + 1, sizeof(*cs->chain));
 		cs->chain[n++] = cs->py[f];

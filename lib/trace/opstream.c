@@ -232,6 +232,19 @@ struct rowctx {
 	int has_steady;
 	struct tl_timeline stl;	/* its timeline */
 	unsigned char *oneoff;	/* by row: a one-time cost (warm-up) */
+	/* a row's columns, those of the trace formatted once (plan_rows) */
+	struct rowstep *plan;
+	int nplan;
+	struct tl_writer text;
+};
+
+/*
+ * A step of writing a row: column col, or (col < 0) n columns whose
+ * values are the trace's, the same on every row, as text[off..off+len).
+ */
+struct rowstep {
+	int col, n;
+	size_t off, len;
 };
 
 /*
@@ -641,17 +654,92 @@ w_col(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	}
 }
 
+/* 1 if column col's value is the trace's: the same on every row. */
+static int
+trace_col(int col)
+{
+	switch (col) {
+	case TL_COL_TRACE:
+	case TL_COL_RANK:
+	case TL_COL_TRACE_TOTAL_US:
+	case TL_COL_TRACE_BUSY_US:
+	case TL_COL_TRACE_COMPUTE_US:
+	case TL_COL_TRACE_EXPOSED_COMM_US:
+	case TL_COL_TRACE_EXPOSED_MEMCPY_US:
+	case TL_COL_TRACE_IDLE_US:
+	case TL_COL_TRACE_UNLINKED_US:
+	case TL_COL_TRACE_UNLINKED_COUNT:
+	case TL_COL_TRACE_GPU:
+	case TL_COL_TRACE_GPU_ARCH:
+	case TL_COL_TRACE_GPU_COMPUTE_UNITS:
+	case TL_COL_TRACE_GPU_MEMORY_BYTES:
+	case TL_COL_TRACE_GPU_KERNEL_ARCH:
+	case TL_COL_STEADY_STEPS:
+	case TL_COL_STEADY_TOTAL_US:
+	case TL_COL_STEADY_BUSY_US:
+	case TL_COL_STEADY_COMPUTE_US:
+	case TL_COL_STEADY_IDLE_US:
+	case TL_COL_TRACE_IDLE_NOISE_US:
+	case TL_COL_TRACE_IDLE_NOISE_COUNT:
+	case TL_COL_TRACE_PYTHON_FRAMES:
+		return 1;
+	}
+	return 0;
+}
+
 /*
- * Row r of the op stream: the columns of its table in tl_tables, in
- * their order, then the module columns (TL_TAB_STACK) when cs != NULL.
+ * The steps of a row: the columns of its table in tl_tables, in their
+ * order, then the module columns (TL_TAB_STACK) with stack; each run of
+ * the trace's columns formatted here once, not on every row (a third of
+ * a row's fields).
  */
+static void
+plan_rows(struct tl_opstream *os, struct rowctx *c, int stack)
+{
+	const struct tl_tabdef *tab = &tl_tables[os->launchers ?
+	    TL_TAB_LAUNCHERS : TL_TAB_OPS];
+	const struct tl_tabdef *st = &tl_tables[TL_TAB_STACK];
+	int k, n = tab->ncols + (stack ? st->ncols : 0);
+	struct tl_opstream tmp = *os;
+	struct rowvals none;
+
+	memset(&none, 0, sizeof(none));
+	memset(&tmp.jb, 0, sizeof(tmp.jb));
+	tl_w_init_mem(&c->text, os->w->csv);
+	tmp.w = &c->text;
+	c->plan = tl_calloc((size_t)n, sizeof(*c->plan));
+	c->nplan = 0;
+	for (k = 0; k < n; k++) {
+		int col = k < tab->ncols ? tab->cols[k] :
+		    st->cols[k - tab->ncols];
+		struct rowstep *p = &c->plan[c->nplan];
+
+		if (!trace_col(col)) {
+			p->col = col;
+			c->nplan++;
+			continue;
+		}
+		if (c->nplan == 0 || p[-1].col >= 0) {
+			p->col = -1;
+			p->n = 0;
+			p->off = c->text.len;
+			c->text.col = 0;
+			c->nplan++;
+		} else
+			p--;
+		w_col(&tmp, c, NULL, &none, NULL, col);
+		p->n++;
+		p->len = c->text.len - p->off;
+	}
+	tl_jb_free(&tmp.jb);
+}
+
+/* Row r of the op stream, by the steps of plan_rows. */
 static void
 w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
     struct tl_callstack *cs)
 {
 	const struct tl_trace *t = c->t;
-	const struct tl_tabdef *tab = &tl_tables[os->launchers ?
-	    TL_TAB_LAUNCHERS : TL_TAB_OPS];
 	struct rowvals v;
 	int k, fwd;
 
@@ -665,11 +753,18 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	tl_ev_args(t, r->kind == TL_ROW_BWD && r->fwd >= 0 ? &t->ev[r->fwd] :
 	    v.e, &v.args);
 	v.it = tl_iters_of(&c->it, t, r->op);
-	for (k = 0; k < tab->ncols; k++)
-		w_col(os, c, r, &v, cs, tab->cols[k]);
-	if (cs != NULL)
-		for (k = 0; k < tl_tables[TL_TAB_STACK].ncols; k++)
-			w_col(os, c, r, &v, cs, tl_tables[TL_TAB_STACK].cols[k]);
+	for (k = 0; k < c->nplan; k++) {
+		const struct rowstep *p = &c->plan[k];
+
+		if (p->col >= 0)
+			w_col(os, c, r, &v, cs, p->col);
+		else if (p->len == 0)
+			tl_w_empty(os->w);
+		else {
+			tl_w_raw(os->w, c->text.buf + p->off, p->len);
+			os->w->col += p->n - 1;
+		}
+	}
 	tl_w_eol(os->w);
 }
 
@@ -814,11 +909,14 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		tl_timeline(t, &sw, TL_ALL_DEVICES, 0, &c.stl);
 		c.oneoff = one_offs(t, rows);
 	}
+	plan_rows(os, &c, cs != NULL);
 	if (os->threads > 1 && rows->n > 2 * CHUNK)
 		rows_par(os, &c, cs, os->threads);
 	else
 		for (i = 0; i < rows->n; i++)
 			w_row(os, &c, &rows->v[i], cs);
+	free(c.plan);
+	free(c.text.buf);
 	tl_colls_free(&c.colls);
 	tl_culprits_free(&c.cul);
 	free(c.oneoff);
