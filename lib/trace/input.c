@@ -71,11 +71,6 @@ struct tl_input {
 	uint64_t done;		/* bytes of JSON read */
 	off_t size;		/* of a regular file; else 0 */
 	double t0, shown_at;
-	/* tl_input_read's buffers, given in turn. */
-	struct tl_input_req ring[NBUF];
-	int ringon;
-	struct tl_input_req *cur;
-	long curpos;
 };
 
 #define PROGRESS_EVERY 0.25	/* seconds */
@@ -291,8 +286,20 @@ z_read(struct zin *z, unsigned char *dst, size_t n)
 		if (z->how == Z_COPY) {
 			size_t k;
 
-			if (z->at == z->have && z_load(z) < 0)
-				return 0;
+			if (z->at == z->have && !z->eof) {
+				/* Straight into dst: no copy of the bytes. */
+				ssize_t r = read(z->fd, dst + got, n - got);
+
+				if (r < 0) {
+					z->err = Z_ERRNO;
+					z->msg = strerror(errno);
+					return 0;
+				}
+				if (r == 0)
+					z->eof = 1;
+				got += (size_t)r;
+				continue;
+			}
 			if (z->at == z->have)
 				return got;
 			k = z->have - z->at;
@@ -598,45 +605,6 @@ tl_input_open(const char *path)
 	return in;
 }
 
-long
-tl_input_read(struct tl_input *in, char *dst, size_t n)
-{
-	size_t got = 0;
-	int i;
-
-	if (!in->ringon) {
-		in->ringon = 1;
-		for (i = 0; i < NBUF; i++) {
-			in->ring[i].buf = tl_malloc(BUFSZ);
-			in->ring[i].n = BUFSZ;
-			tl_input_give(in, &in->ring[i]);
-		}
-	}
-	while (got < n) {
-		long k;
-
-		if (in->cur == NULL) {
-			in->cur = tl_input_next(in);
-			in->curpos = 0;
-		}
-		if (in->cur->got < 0)	/* an error stays, as the end does */
-			return got > 0 ? (long)got : -1;
-		if (in->cur->got == 0)
-			return (long)got;	/* end of input: stays there */
-		k = in->cur->got - in->curpos;
-		if ((size_t)k > n - got)
-			k = (long)(n - got);
-		memcpy(dst + got, in->cur->buf + in->curpos, (size_t)k);
-		got += (size_t)k;
-		in->curpos += k;
-		if (in->curpos == in->cur->got) {
-			tl_input_give(in, in->cur);
-			in->cur = NULL;
-		}
-	}
-	return (long)got;
-}
-
 const char *
 tl_input_name(const struct tl_input *in)
 {
@@ -658,7 +626,7 @@ tl_input_is_gzip(const struct tl_input *in)
 int
 tl_input_close(struct tl_input *in)
 {
-	int rc = 0, zrc, i, finished;
+	int rc = 0, zrc, finished;
 
 	tl_pool_free(in->pool);
 	if (in->shown)		/* take the progress line away */
@@ -670,9 +638,6 @@ tl_input_close(struct tl_input *in)
 		tl_warn("%s: %s", in->name, in->errmsg);
 		rc = -1;
 	}
-	if (in->ringon)
-		for (i = 0; i < NBUF; i++)
-			free(in->ring[i].buf);
 	free(in->name);
 	free(in);
 	return rc;

@@ -22,19 +22,13 @@ struct tl_input *tl_input_open(const char *path);
 /* No progress line for the inputs opened after (tl-parse -q). */
 void tl_input_quiet(int on);
 /*
- * Read up to n bytes into dst; return the count, 0 at end of input, -1 on
- * a read error (see tl_input_error).
- */
-long tl_input_read(struct tl_input *in, char *dst, size_t n);
-/*
- * Or, without a copy: the input thread reads or inflates straight into
- * each buffer given, in the order given, 256 KiB a call as for
- * tl_input_read; then calls the notify function, on its own thread,
- * with the request; the caller takes the requests back in that order
- * (tl_input_next).  got is the count filled: n, less at the end of the
- * input, 0 after it, -1 if it failed before any byte (a failure after
- * some shows in the next request).  Use one way or the other on one
- * input, not both.
+ * Reading, without a copy: the input thread reads or inflates straight
+ * into each buffer given, in the order given, 256 KiB a call; then calls
+ * the notify function, on its own thread, with the request; the caller
+ * takes the requests back in that order (tl_input_next).  got is the
+ * count filled: n, less at the end of the input, 0 after it, -1 if it
+ * failed before any byte (a failure after some shows in the next
+ * request; tl_input_error says what).
  */
 struct tl_input_req {
 	char *buf;

@@ -10,6 +10,21 @@
 
 #define READSZ (1u << 18)
 
+/*
+ * With one thread the input thread fills NSBLK buffers of SBLK bytes in
+ * turn, and the scanner reads them where they are: the bytes of an
+ * event cut by a buffer's end (at most SHEAD) are copied before the next
+ * buffer's first byte, longer ones into a buffer of the scanner's own.
+ */
+#define NSBLK 4
+#define SBLK (1u << 18)
+#define SHEAD (64u << 10)
+
+struct sblk {
+	struct tl_input_req req;	/* first: the input thread fills it */
+	char *mem;		/* SHEAD + SBLK + 1 bytes */
+};
+
 struct par;
 
 struct scanner {
@@ -23,6 +38,9 @@ struct scanner {
 	int failed;
 	const struct tl_scan_cb *cb;
 	struct par *par;	/* several threads: the blocks, else NULL */
+	struct sblk *sb;	/* one thread: the input's buffers */
+	struct sblk *held;	/* the one buf points into, or NULL */
+	char *own;		/* else buf is here (cap bytes) */
 	void *w;		/* this thread's parse state */
 	struct tl_scan_out out;	/* and its records */
 };
@@ -44,6 +62,8 @@ fail(struct scanner *s, size_t at, const char *what)
  * were added, 0 at end of input, -1 on error.  Positions are shifted by
  * keep; the caller adjusts its own offsets by the returned shift.
  */
+static int refill_sb(struct scanner *s, size_t keep, size_t *shift);
+
 static int
 refill(struct scanner *s, size_t keep, size_t *shift)
 {
@@ -52,6 +72,8 @@ refill(struct scanner *s, size_t keep, size_t *shift)
 	*shift = 0;
 	if (s->eof)
 		return 0;
+	if (s->par == NULL)
+		return refill_sb(s, keep, shift);
 	if (keep > 0) {
 		memmove(s->buf, s->buf + keep, s->len - keep);
 		s->len -= keep;
@@ -66,10 +88,7 @@ refill(struct scanner *s, size_t keep, size_t *shift)
 			return fail(s, 0, "event or value larger than 256 MiB");
 		tl_grow(&s->buf, &s->cap, need + 1, 1);
 	}
-	if (s->par != NULL)
-		n = par_read(s, s->buf + s->len, s->cap - s->len - 1);
-	else
-		n = tl_input_read(s->in, s->buf + s->len, s->cap - s->len - 1);
+	n = par_read(s, s->buf + s->len, s->cap - s->len - 1);
 	if (n < 0) {		/* not a place in the JSON text */
 		tl_warn("%s: %s", s->name, tl_input_error(s->in));
 		s->failed = 1;
@@ -80,6 +99,73 @@ refill(struct scanner *s, size_t keep, size_t *shift)
 		return 0;
 	}
 	s->len += (size_t)n;
+	return 1;
+}
+
+/*
+ * refill with one thread: the next buffer the input thread filled, with
+ * buf[keep..len) before it (in the room before its bytes, or with it
+ * in s->buf's own memory when longer).
+ */
+static int
+refill_sb(struct scanner *s, size_t keep, size_t *shift)
+{
+	struct tl_input_req *give[NSBLK], *r;
+	size_t tail = s->len - keep, got, i;
+	char *d;
+
+	if (s->sb == NULL) {
+		s->sb = tl_calloc(NSBLK, sizeof(*s->sb));
+		for (i = 0; i < NSBLK; i++) {
+			s->sb[i].mem = tl_malloc(SHEAD + SBLK + 1);
+			s->sb[i].req.buf = s->sb[i].mem + SHEAD;
+			s->sb[i].req.n = SBLK;
+			give[i] = &s->sb[i].req;
+		}
+		tl_input_give_n(s->in, give, NSBLK);
+	}
+	*shift = keep;
+	s->pos -= keep;
+	s->base += keep;
+	if (keep > 0) {		/* what was read stays at buf[0..len) */
+		s->buf += keep;
+		s->len = tail;
+	}
+	if (tail > TL_EVENT_MAX)
+		return fail(s, 0, "event or value larger than 256 MiB");
+	r = tl_input_next(s->in);	/* kept by the scanner from here */
+	if (r->got <= 0) {
+		if (r->got == 0) {
+			s->eof = 1;
+			return 0;
+		}
+		tl_warn("%s: %s", s->name, tl_input_error(s->in));
+		s->failed = 1;
+		return -1;
+	}
+	got = (size_t)r->got;
+	if (tail <= SHEAD) {
+		d = r->buf - tail;
+		if (tail > 0)
+			memcpy(d, s->buf, tail);
+		if (s->held != NULL)
+			tl_input_give(s->in, &s->held->req);
+		s->held = (struct sblk *)(void *)r;
+	} else {
+		if (s->held == NULL)	/* buf is the scanner's own */
+			memmove(s->own, s->buf, tail);
+		tl_grow(&s->own, &s->cap, tail + got + 1, 1);
+		if (s->held != NULL) {
+			memcpy(s->own, s->buf, tail);
+			tl_input_give(s->in, &s->held->req);
+			s->held = NULL;
+		}
+		memcpy(s->own + tail, r->buf, got);
+		tl_input_give(s->in, r);
+		d = s->own;
+	}
+	s->buf = d;
+	s->len = tail + got;
 	return 1;
 }
 
@@ -685,7 +771,7 @@ par_read(struct scanner *s, char *dst, size_t n)
 
 	/*
 	 * Little at a time: mostly the scanner only needs the end of an
-	 * event that straddles two blocks.  But as tl_input_read, short
+	 * event that straddles two blocks.  But short
 	 * only at the end of the input.
 	 */
 	if (n > PARREAD)
@@ -865,7 +951,18 @@ scan_done(struct scanner *s)
 	if (s->cb->parse != NULL)
 		s->cb->wfree(s->w);
 	free(s->out.p);
-	free(s->buf);
+	if (s->par == NULL && s->sb != NULL) {
+		size_t i;
+
+		/* None is filled once the scanner is done. */
+		tl_input_cancel(s->in);
+		for (i = 0; i < NSBLK; i++)
+			free(s->sb[i].mem);
+		free(s->sb);
+	}
+	free(s->own);
+	if (s->par != NULL)
+		free(s->buf);
 }
 
 int
