@@ -1,7 +1,10 @@
 /* See LICENSE file for copyright and license details. */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/idxsort.h"
 #include "common/util.h"
 #include "trace/callstack.h"
 
@@ -34,6 +37,50 @@ cmp_frame(const void *a, const void *b)
 	return i < j ? -1 : i > j;	/* array order */
 }
 
+/*
+ * cs->py in cmp_frame's order, without a comparison a pair: a stable
+ * natural merge sort by start (tl_idxsort: the frames come about in
+ * start order), a stable counting sort by thread, then the few runs of
+ * one thread and start put in cmp_frame's order by insertion.  The
+ * order is qsort's: cmp_frame orders every pair.
+ */
+static void
+sort_frames(struct tl_callstack *cs)
+{
+	const struct tl_trace *t = cs->t;
+	size_t n = cs->n, i, j, nth = 0, *at;
+	int32_t *idx;
+
+	if (n > INT32_MAX) {
+		qsort(cs->py, n, sizeof(*cs->py), cmp_frame);
+		return;
+	}
+	idx = tl_malloc(n * sizeof(*idx));
+	for (i = 0; i < n; i++) {
+		idx[i] = (int32_t)i;
+		if (t->py[i].thread >= nth)
+			nth = (size_t)t->py[i].thread + 1;
+	}
+	tl_idxsort(idx, n, t->py, sizeof(*t->py),
+	    offsetof(struct tl_pyframe, ts));
+	at = tl_calloc(nth + 1, sizeof(*at));
+	for (i = 0; i < n; i++)
+		at[t->py[i].thread + 1]++;
+	for (i = 1; i <= nth; i++)
+		at[i] += at[i - 1];
+	for (i = 0; i < n; i++)
+		cs->py[at[t->py[idx[i]].thread]++] = idx[i];
+	free(at);
+	free(idx);
+	for (i = 1; i < n; i++) {
+		int f = cs->py[i];
+
+		for (j = i; j > 0 && cmp_frame(&cs->py[j - 1], &f) > 0; j--)
+			cs->py[j] = cs->py[j - 1];
+		cs->py[j] = f;
+	}
+}
+
 struct tl_callstack *
 tl_callstack_new(const struct tl_trace *t)
 {
@@ -48,7 +95,7 @@ tl_callstack_new(const struct tl_trace *t)
 		cs->py[i] = (int)i;
 	sort_t = t;
 	if (cs->n > 0)
-		qsort(cs->py, cs->n, sizeof(*cs->py), cmp_frame);
+		sort_frames(cs);
 	/*
 	 * The open frames form a chain through up[]: the innermost one is
 	 * top, the one around it up[top], and so on (no stack array: frames
