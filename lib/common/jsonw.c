@@ -73,6 +73,15 @@ json_run(const char *s, size_t n)
 		if (m != 0)
 			return i + (size_t)__builtin_ctz((unsigned)m);
 	}
+	if (i < n && n >= 16) {	/* the last 16 bytes, less those seen */
+		__m128i x = _mm_loadu_si128((const void *)(s + n - 16));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_cmplt_epi8(x, sp), _mm_or_si128(_mm_cmpeq_epi8(x, q),
+		    _mm_cmpeq_epi8(x, bs))));
+
+		m >>= i - (n - 16);
+		return m != 0 ? i + (size_t)__builtin_ctz(m) : n;
+	}
 #endif
 	for (; i < n; i++)
 		if (json_stop((unsigned char)s[i]))

@@ -117,6 +117,15 @@ plain_run(const char *s, size_t n, const char *tab, char c1, char c2,
 		if (m != 0)
 			return i + (size_t)__builtin_ctz((unsigned)m);
 	}
+	if (i < n && n >= 16) {	/* the last 16 bytes, less those seen */
+		__m128i x = _mm_loadu_si128((const void *)(s + n - 16));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(x, v1), _mm_cmpeq_epi8(x, v2)),
+		    _mm_or_si128(_mm_cmpeq_epi8(x, v3), _mm_cmpeq_epi8(x, v4))));
+
+		m >>= i - (n - 16);
+		return m != 0 ? i + (size_t)__builtin_ctz(m) : n;
+	}
 #else
 	(void)c1, (void)c2, (void)c3, (void)c4;
 #endif
