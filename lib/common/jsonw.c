@@ -34,16 +34,6 @@ tl_jb_grow(struct tl_jbuf *b, size_t n)
 	tl_grow(&b->s, &b->cap, b->n + n + 1, 1);
 }
 
-void
-tl_jb_raw(struct tl_jbuf *b, const char *s, size_t n)
-{
-	if (b->cap - b->n <= n)
-		tl_jb_grow(b, n);
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
-}
-
 /* 1 if byte c does not go into a JSON string as it is (tl_jb_str). */
 static int
 json_stop(unsigned char c)

@@ -14,9 +14,18 @@ struct tl_jbuf {
 
 void tl_jb_reset(struct tl_jbuf *b);
 void tl_jb_free(struct tl_jbuf *b);
-void tl_jb_raw(struct tl_jbuf *b, const char *s, size_t n);
 /* Room for n more bytes and a NUL. */
 void tl_jb_grow(struct tl_jbuf *b, size_t n);
+/* Bytes s[0..n) as they are (inline: a literal's copy is a few moves). */
+static inline void
+tl_jb_raw(struct tl_jbuf *b, const char *s, size_t n)
+{
+	if (b->cap - b->n <= n)
+		tl_jb_grow(b, n);
+	memcpy(b->s + b->n, s, n);
+	b->n += n;
+	b->s[b->n] = '\0';
+}
 /* A string literal (its length known where it is called). */
 static inline void
 tl_jb_lit(struct tl_jbuf *b, const char *s)

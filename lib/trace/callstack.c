@@ -206,7 +206,9 @@ tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
 			take_py = 1;
 		else
 			take_py = t->py[cs->py[f]].ts >= t->ev[a].ts;
-		tl_grow(&cs->chain, &cs->cap, n + 1, sizeof(*cs->chain));
+		if (n >= cs->cap)
+			tl_grow(&cs->chain, &cs->cap, n + 1,
+			    sizeof(*cs->chain));
 		if (take_py) {
 			cs->chain[n++] = -2 - f;
 			f = cs->up[f];
@@ -237,7 +239,9 @@ tl_module_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
 	for (f = innermost(cs, i); f >= 0; f = cs->up[f]) {
 		if (!cs->ismod[t->py[cs->py[f]].name])
 			continue;
-		tl_grow(&cs->chain, &cs->cap, n + 1, sizeof(*cs->chain));
+		if (n >= cs->cap)
+			tl_grow(&cs->chain, &cs->cap, n + 1,
+			    sizeof(*cs->chain));
 		cs->chain[n++] = cs->py[f];
 	}
 	for (k = n; k-- > 0;) {
