@@ -257,25 +257,23 @@ static const uint64_t p10[20] = {
 	10000000000000000000ull
 };
 
-size_t
-tl_fmt_i64(char *buf, int64_t v)
+/* The decimal digits of u into buf, NUL-terminated; their count. */
+static inline size_t
+fmt_u64(char *buf, uint64_t u)
 {
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	size_t k = v < 0, n;
+	size_t n;
 	unsigned t;
 	char *p;
 
-	if (v < 0)
-		buf[0] = '-';
 	if (u < 10) {
-		buf[k] = (char)('0' + u);
-		buf[k + 1] = '\0';
-		return k + 1;
+		buf[0] = (char)('0' + u);
+		buf[1] = '\0';
+		return 1;
 	}
 	/* Its digits: floor(log10(u)) + 1, from its bit length. */
 	t = (unsigned)((64 - __builtin_clzll(u)) * 1233) >> 12;
 	n = t + 1 - (u < p10[t]);
-	p = buf + k + n;
+	p = buf + n;
 	*p = '\0';
 	while (u >= 100) {
 		p -= 2;
@@ -286,7 +284,17 @@ tl_fmt_i64(char *buf, int64_t v)
 		memcpy(p - 2, digit_pairs + 2 * u, 2);
 	else
 		p[-1] = (char)('0' + u);
-	return k + n;
+	return n;
+}
+
+size_t
+tl_fmt_i64(char *buf, int64_t v)
+{
+	if (v < 0) {
+		buf[0] = '-';
+		return 1 + fmt_u64(buf + 1, -(uint64_t)v);
+	}
+	return fmt_u64(buf, (uint64_t)v);
 }
 
 size_t
@@ -304,7 +312,7 @@ tl_fmt_us(char *buf, size_t n, int64_t ns)
 	}
 	if (ns < 0)
 		buf[k++] = '-';
-	k += tl_fmt_i64(buf + k, (int64_t)(a / 1000));
+	k += fmt_u64(buf + k, a / 1000);
 	if (frac != 0) {
 		buf[k++] = '.';
 		buf[k++] = (char)('0' + frac / 100);

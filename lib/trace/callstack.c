@@ -18,6 +18,7 @@ struct tl_callstack {
 	/* by name in t->pystr: 1 if an "nn.Module: " frame's */
 	unsigned char *ismod;
 	int shared;		/* py, up and ismod are another's */
+	int last_i, last_f;	/* the last innermost(): a row asks twice */
 };
 
 static const struct tl_trace *sort_t;
@@ -89,6 +90,7 @@ tl_callstack_new(const struct tl_trace *t)
 	int top = -1;
 
 	cs->t = t;
+	cs->last_i = -1;
 	cs->n = t->thread_py != NULL ? t->npy : 0;
 	cs->py = tl_malloc((cs->n + 1) * sizeof(*cs->py));
 	for (i = 0; i < cs->n; i++)
@@ -135,6 +137,7 @@ tl_callstack_dup(const struct tl_callstack *cs)
 	d->ismod = cs->ismod;
 	d->n = cs->n;
 	d->shared = 1;
+	d->last_i = -1;
 	return d;
 }
 
@@ -152,9 +155,21 @@ tl_callstack_free(struct tl_callstack *cs)
 	free(cs);
 }
 
+static int find_innermost(struct tl_callstack *cs, int i);
+
 /* Innermost frame of i's thread that contains i's start, or -1. */
 static int
 innermost(struct tl_callstack *cs, int i)
+{
+	if (i != cs->last_i) {
+		cs->last_f = find_innermost(cs, i);
+		cs->last_i = i;
+	}
+	return cs->last_f;
+}
+
+static int
+find_innermost(struct tl_callstack *cs, int i)
 {
 	const struct tl_trace *t = cs->t;
 	const struct tl_event *e = &t->ev[i];
