@@ -114,6 +114,7 @@ struct parser {
 	struct {
 		char s[LASTSZ];
 		uint32_t n, id;
+		const char *str;	/* the interned copy */
 	} last[2];
 };
 
@@ -153,16 +154,24 @@ put_str(struct parser *p, struct rec *r, int k, const char *s, size_t n)
 
 	if ((k == S_PID || k == S_TID) && n > 0 && n <= LASTSZ) {
 		int x = k == S_TID;
+		size_t i = 0;
 
-		if (p->last[x].n != n || memcmp(p->last[x].s, s, n) != 0) {
+		/* A few bytes: compared here rather than by a call. */
+		if (p->last[x].n == n)
+			while (i < n && p->last[x].s[i] == s[i])
+				i++;
+		if (i != n || p->last[x].n != n) {
 			memcpy(p->last[x].s, s, n);
 			p->last[x].n = (uint32_t)n;
 			p->last[x].id = tl_intern(p->str, s, n);
+			p->last[x].str = tl_str(p->str, p->last[x].id);
 		}
-		id = p->last[x].id;
-	} else
-		id = tl_intern(p->str, s, n);
-
+		r->sid[k] = p->last[x].id;
+		r->s[k] = p->last[x].str;
+		r->slen[k] = (uint32_t)n;
+		return;
+	}
+	id = tl_intern(p->str, s, n);
 	r->sid[k] = id;
 	r->s[k] = tl_str(p->str, id);
 	r->slen[k] = (uint32_t)n;
@@ -281,8 +290,11 @@ parse_error(struct tl_scan_out *out, size_t at, const char *what, size_t rel)
  */
 struct fval {
 	const char *s;
-	size_t n;
-	enum tl_jtype type;
+	uint32_t n;		/* events are at most TL_EVENT_MAX bytes */
+	uint8_t type;		/* enum tl_jtype */
+	uint8_t esc;		/* a string that may hold an escape */
+	uint8_t timed;		/* a time read already: ns */
+	int64_t ns;
 };
 
 /* String k: the unescaped string or the number text of v ("" else). */
@@ -292,7 +304,7 @@ put_scalar(struct parser *p, struct rec *r, int k, const struct fval *v)
 	size_t n = v->n;
 	const char *s = v->s;
 
-	if (v->type == TL_J_STRING && memchr(s, '\\', n)) {
+	if (v->type == TL_J_STRING && v->esc && memchr(s, '\\', n)) {
 		tl_grow(&p->buf, &p->cap, n + 1, 1);
 		n = tl_json_unescape(p->buf, s, n);
 		s = p->buf;
@@ -358,6 +370,10 @@ static int
 time_field(const struct fval *v, const char *key, int64_t *ns, char *msg,
     size_t msgsz)
 {
+	if (v->timed) {
+		*ns = v->ns;
+		return 0;
+	}
 	if (v->type == TL_J_UNDEF) {
 		snprintf(msg, msgsz, "missing \"%s\"", key);
 		return -1;
@@ -882,8 +898,12 @@ tok_vals(const struct tl_json *j, const int *tk, int n, struct fval *v)
 	for (i = 0; i < n; i++) {
 		memset(&v[i], 0, sizeof(v[i]));
 		if (tk[i] >= 0) {
-			v[i].s = tl_json_text(j, tk[i], &v[i].n);
-			v[i].type = tl_json_type(j, tk[i]);
+			size_t n;
+
+			v[i].s = tl_json_text(j, tk[i], &n);
+			v[i].n = (uint32_t)n;
+			v[i].type = (uint8_t)tl_json_type(j, tk[i]);
+			v[i].esc = 1;
 		}
 	}
 }
@@ -1057,14 +1077,18 @@ is_cat(const char *s, size_t n)
 	return n == 3 && s[0] == 'c' && s[1] == 'a' && s[2] == 't';
 }
 
-/* The value whose text is s[0..end), as the tokeniser gives it. */
+/*
+ * The value whose text is s[0..end), as the tokeniser gives it; esc as
+ * struct fval has it.
+ */
 static void
-rd_fval(struct fval *v, const char *s, const char *end)
+rd_fval(struct fval *v, const char *s, const char *end, int esc)
 {
 	v->type = *s == '"' ? TL_J_STRING : *s == '{' ? TL_J_OBJECT :
 	    *s == '[' ? TL_J_ARRAY : TL_J_PRIM;
 	v->s = v->type == TL_J_STRING ? s + 1 : s;
-	v->n = (size_t)(end - s) - (v->type == TL_J_STRING ? 2 : 0);
+	v->n = (uint32_t)(end - s) - (v->type == TL_J_STRING ? 2 : 0);
+	v->esc = (uint8_t)esc;
 }
 
 /* The index in arg_keys of the key s[0..n), or -1. */
@@ -1199,8 +1223,8 @@ rd_value(struct parser *p, const char *s, const char *end, int depth,
 
 /*
  * The end of the args object at s ('{'), or NULL as rd_value; the first
- * value of each member arg_key knows goes into v.  A value nested too
- * deep sets *deep, the object read to its end.
+ * value of each member arg_key knows goes into v (none when v is NULL).
+ * A value nested too deep sets *deep, the object read to its end.
  */
 static const char *
 rd_args(struct parser *p, const char *s, const char *end, int nocat,
@@ -1216,7 +1240,7 @@ rd_args(struct parser *p, const char *s, const char *end, int nocat,
 		int k = -1;
 
 		if (*s == '"' && (q = rd_known_arg(s, end, &k)) != NULL) {
-			if (k >= 0 && v[k].type != TL_J_UNDEF)
+			if (k >= 0 && (v == NULL || v[k].type != TL_J_UNDEF))
 				k = -1;
 			s = rd_blank(q);
 		} else {
@@ -1229,7 +1253,7 @@ rd_args(struct parser *p, const char *s, const char *end, int nocat,
 			if (nocat && is_cat(s + 1, n))
 				return NULL;
 			if ((k = arg_key(s + 1, n)) >= 0 &&
-			    v[k].type != TL_J_UNDEF)
+			    (v == NULL || v[k].type != TL_J_UNDEF))
 				k = -1;
 			s = rd_blank(q + 1);
 			if (*s != ':')
@@ -1240,7 +1264,7 @@ rd_args(struct parser *p, const char *s, const char *end, int nocat,
 		if ((s = rd_value(p, s, end, 2, nocat, deep)) == NULL)
 			return NULL;
 		if (k >= 0)
-			rd_fval(&v[k], q, s);
+			rd_fval(&v[k], q, s, 1);
 		s = rd_blank(s);
 		if (*s == ',')
 			s = rd_blank(s + 1);
@@ -1318,6 +1342,45 @@ rd_known_key(const char *s, const char *end, int *k)
 }
 #undef KEY
 
+/*
+ * A time at s ("ts", "dur") in microseconds, read as it is lexed: the end
+ * of the number, with *ns what tl_parse_us_ns makes of it, for the plain
+ * numbers Kineto writes (at most 15 digits, then at most 3 after a
+ * point); NULL for any other bytes (the lexer and tl_parse_us_ns judge
+ * them then).  The bytes end with one that cannot be in a number.
+ */
+static const char *
+rd_time(const char *s, int64_t *ns)
+{
+	const char *t = s;
+	int64_t ip = 0, frac;
+
+	if (*t == '0')		/* no leading zeros in JSON */
+		t++;
+	else
+		while (TL_JLEX_DIGIT(*t) && t - s < 16)
+			ip = ip * 10 + (*t++ - '0');
+	if (t == s || t - s > 15)
+		return NULL;
+	ip *= 1000;
+	if (*t == '.') {
+		if (!TL_JLEX_DIGIT(t[1]))
+			return NULL;
+		frac = (t[1] - '0') * 100;
+		t += 2;
+		if (TL_JLEX_DIGIT(*t)) {
+			frac += (*t++ - '0') * 10;
+			if (TL_JLEX_DIGIT(*t))
+				frac += *t++ - '0';
+		}
+		ip += frac;
+	}
+	if (TL_JLEX_DIGIT(*t) || *t == '.' || (*t | 0x20) == 'e')
+		return NULL;
+	*ns = ip;
+	return t;
+}
+
 static int
 read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
     uint64_t offset, size_t *len)
@@ -1328,14 +1391,15 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	struct rec *rc;
 	char msg[64];
 	size_t at;
+	int64_t ns;
 	const char *cv = NULL;	/* the category */
 	size_t cn = 0;
 	int kind = -1, cat = 0, lenient = 0, r, esc, deep = 0, skip = 0;
+	int avset = 0;		/* av is cleared */
 	unsigned fc = 0;
 
 	(void)offset;
 	memset(fv, 0, sizeof(fv));
-	memset(av, 0, sizeof(av));
 	while (*s != '}') {
 		const char *v;
 		size_t n;
@@ -1356,10 +1420,22 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 			v = s = rd_blank(s + 1);
 		}
 		esc = 0;
-		if (k == K_ARGS && *s == '{' && fv[k].type == TL_J_UNDEF &&
-		    !skip)
-			s = rd_args(p, s, end, !cat, av, &deep);
-		else if (*s == '"')
+		if ((k == K_TS || k == K_DUR) && (q = rd_time(s, &ns)) != NULL) {
+			if (fv[k].type == TL_J_UNDEF) {
+				rd_fval(&fv[k], s, q, 0);
+				fv[k].timed = 1;
+				fv[k].ns = ns;
+			}
+			s = q;
+		} else if (k == K_ARGS && *s == '{' && fv[k].type == TL_J_UNDEF &&
+		    !skip) {
+			/* A frame's record has no args: nothing kept. */
+			if (!avset && !(cat && kind == TL_EV_PYTHON)) {
+				memset(av, 0, sizeof(av));
+				avset = 1;
+			}
+			s = rd_args(p, s, end, !cat, avset ? av : NULL, &deep);
+		} else if (*s == '"')
 			s = (q = tl_jlex_string(s, end, &esc)) != NULL ? q + 1 :
 			    NULL;
 		else
@@ -1380,7 +1456,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 			lenient = kind == TL_EV_PYTHON &&
 			    p->o->keep_python == TL_PY_CONTEXT;
 		} else if (k >= 0 && k < NTOP && fv[k].type == TL_J_UNDEF)
-			rd_fval(&fv[k], v, s);
+			rd_fval(&fv[k], v, s, esc);
 		s = rd_blank(s);
 		if (*s == ',') {
 			s = rd_blank(s + 1);
@@ -1399,8 +1475,8 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	/* Without a category the tokeniser finds none either: not kept. */
 	if (!cat)
 		return 0;
-	if (deep)	/* args nested too deep: dropped, and counted */
-		memset(av, 0, sizeof(av));
+	if (deep || (!avset && kind != TL_EV_PYTHON))
+		memset(av, 0, sizeof(av));	/* none, or nested too deep */
 	at = out->len;
 	rc = tl_scan_reserve(out, sizeof(*rc));
 	memset(rc, 0, sizeof(*rc));
