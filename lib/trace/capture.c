@@ -536,10 +536,10 @@ align(const struct merge *m, const struct graph *g, const int *gpu, size_t n,
 		size_t s;
 
 		for (s = 0; s < ns; s++)
-			if (stream[s] == t->ev[gpu[k]].stream)
+			if (stream[s] == tl_ev_stream(t, &t->ev[gpu[k]]))
 				break;
 		if (s == ns) {
-			stream[ns] = t->ev[gpu[k]].stream;
+			stream[ns] = tl_ev_stream(t, &t->ev[gpu[k]]);
 			head[ns++] = n;
 		}
 		next[k] = head[s];
@@ -623,8 +623,8 @@ copy_event(struct merge *m, const struct graph *g, int li, int i)
 	e->flags = TL_F_TREE;
 	if (TL_IS_HOST(ce->kind)) {
 		e->child = -1;
-		e->nwork = 0;
-		e->seq = TL_NONE;
+		e->flags &= (uint16_t)~TL_F_WORK;
+		e->pseq = tl_small_put(t, TL_NONE);
 		e->fwd = -1;
 		e->args = 0;
 	}
@@ -798,7 +798,7 @@ graft(struct merge *m, struct graph *g, int li, const int *gpu,
 		for (int a = call; a >= 0 && a != li; a = t->ev[a].parent) {
 			t->ev[a].flags |= TL_F_GPU_BELOW;
 			if (!(ge->flags & TL_F_COMM))
-				t->ev[a].nwork++;
+				t->ev[a].flags |= TL_F_WORK;
 		}
 	}
 	free(take);

@@ -149,8 +149,8 @@ grid_block(const struct tl_trace *t, const struct tl_event *g,
 {
 	const struct tl_event *l;
 
-	*grid = dims_product(t, g->grid);
-	*block = dims_product(t, g->block);
+	*grid = dims_product(t, tl_ev_grid(t, g));
+	*block = dims_product(t, tl_ev_block(t, g));
 	if (*grid <= 0 || *block <= 0)
 		return 0;
 	l = g->parent >= 0 ? &t->ev[g->parent] : NULL;
@@ -183,10 +183,10 @@ kernels_json(struct tl_opstream *os, const struct tl_trace *t,
 		tl_jb_lit(&os->jb, ",\"pid\":");
 		tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, g)));
 		tl_jb_lit(&os->jb, ",\"stream\":");
-		if (g->stream == TL_NONE)
+		if (tl_ev_stream(t, g) == TL_NONE)
 			tl_jb_lit(&os->jb, "null");
 		else
-			tl_jb_int(&os->jb, g->stream);
+			tl_jb_int(&os->jb, tl_ev_stream(t, g));
 		tl_jb_lit(&os->jb, ",\"ts\":");
 		tl_jb_us(&os->jb, g->ts);
 		tl_jb_lit(&os->jb, ",\"dur\":");
@@ -394,10 +394,10 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 		tl_jb_lit(b, ",");
 		tl_jb_str(b, tl_str(t->str, tl_ev_pid(t, e)));
 		tl_jb_lit(b, ",");
-		if (e->stream == TL_NONE)
+		if (tl_ev_stream(t, e) == TL_NONE)
 			tl_jb_lit(b, "null");
 		else
-			tl_jb_int(b, e->stream);
+			tl_jb_int(b, tl_ev_stream(t, e));
 		tl_jb_lit(b, ",");
 		if (g->launch >= 0) {
 			const struct tl_event *l = &t->ev[g->launch];
@@ -528,7 +528,7 @@ w_col(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 		w_ev_name(os, t, v->fwd);
 		break;
 	case TL_COL_SEQ:
-		w_opt_int(os, e->seq);
+		w_opt_int(os, tl_ev_seq(t, e));
 		break;
 	case TL_COL_PCT_GPU_TIME:
 		if (rows->total_busy > 0)
@@ -870,7 +870,7 @@ tl_os_kernels(struct tl_opstream *os, const struct tl_trace *t,
 		tl_w_str(os->w, tl_gpuclass_name(g->flags & TL_F_COMM ? TL_GC_COMM :
 		    g->flags & TL_F_MEMCPY_CLASS ? TL_GC_MEMCPY : TL_GC_COMPUTE));
 		w_interned(os, t, tl_ev_pid(t, g));
-		w_opt_int(os, g->stream);
+		w_opt_int(os, tl_ev_stream(t, g));
 		tl_w_us(os->w, g->ts);
 		tl_w_us(os->w, g->dur);
 		w_opt_int(os, g->link);
@@ -891,8 +891,8 @@ tl_os_kernels(struct tl_opstream *os, const struct tl_trace *t,
 			for (k = 0; k < 7; k++)
 				tl_w_empty(os->w);
 		}
-		w_interned(os, t, g->grid);
-		w_interned(os, t, g->block);
+		w_interned(os, t, tl_ev_grid(t, g));
+		w_interned(os, t, tl_ev_block(t, g));
 		tl_w_eol(os->w);
 	}
 }

@@ -39,7 +39,7 @@ set_bit(uint8_t *set, int i)
 static int
 work(const struct tl_event *e)
 {
-	return e->nwork;
+	return (e->flags & TL_F_WORK) != 0;
 }
 
 static const struct tl_opinfo *
@@ -198,8 +198,6 @@ collect(struct ctx *c, int op, int kind, int fwd)
 	int i;
 
 	r->fwd = fwd;
-	tl_grow(&rows->gpu, &rows->capgpu, rows->ngpu +
-	    (size_t)t->ev[op].nwork + 1, sizeof(*rows->gpu));
 	tl_grow(&c->stack, &c->cap, 1, sizeof(*c->stack));
 	c->stack[sp++] = op;
 	while (sp > 0) {
@@ -211,6 +209,9 @@ collect(struct ctx *c, int op, int kind, int fwd)
 				if (!(e->flags & TL_F_COMM) &&
 				    !bit(c->covered, ch)) {
 					set_bit(c->covered, ch);
+					tl_grow(&rows->gpu, &rows->capgpu,
+					    rows->ngpu + (size_t)r->ngpu + 1,
+					    sizeof(*rows->gpu));
 					add_gpu(rows, r, ch);
 				}
 			} else if (e->flags & TL_F_GPU_BELOW) {

@@ -19,7 +19,7 @@
 #include "trace/trace.h"
 
 /* The record's size is what bounds memory (trace.h); keep it there. */
-_Static_assert(sizeof(struct tl_event) <= 64, "struct tl_event grew");
+_Static_assert(sizeof(struct tl_event) <= 56, "struct tl_event grew");
 _Static_assert(sizeof(struct tl_args) == 20, "struct tl_args has padding");
 
 /* An event read before the linking key was known, and its External id. */
@@ -1804,6 +1804,41 @@ py_frame(struct reader *r, const struct rec *rc)
 	return 0;
 }
 
+int32_t
+tl_small_put(struct tl_trace *t, int64_t v)
+{
+	if (v >= TL_SMALL_MIN && v <= INT32_MAX)
+		return (int32_t)v;
+	if (v == TL_NONE)
+		return INT32_MIN;
+	/* Events of one stream or thread repeat their value. */
+	if (t->nwide == 0 || t->wide[t->nwide - 1] != v) {
+		if (t->nwide >= (size_t)((int64_t)TL_SMALL_MIN - INT32_MIN - 1))
+			tl_die("%s: more than %zu integers out of the 32-bit "
+			    "range", t->path, t->nwide);
+		tl_grow(&t->wide, &t->capwide, t->nwide + 1,
+		    sizeof(*t->wide));
+		t->wide[t->nwide++] = v;
+	}
+	return (int32_t)((uint32_t)INT32_MIN + 1 + (uint32_t)(t->nwide - 1));
+}
+
+uint32_t
+tl_launch_id(struct tl_trace *t, uint32_t grid, uint32_t block)
+{
+	uint32_t *v = tl_map32_at(&t->launchmap,
+	    (uint64_t)grid << 32 | block);
+
+	if (*v == 0) {
+		tl_grow(&t->launch, &t->caplaunch, t->nlaunch + 1,
+		    sizeof(*t->launch));
+		t->launch[t->nlaunch].grid = grid;
+		t->launch[t->nlaunch].block = block;
+		*v = (uint32_t)++t->nlaunch;
+	}
+	return *v - 1;
+}
+
 /*
  * Add what parse_event found to the trace, in array order: string ids,
  * threads, flows and the linking key depend on the events before.
@@ -1857,19 +1892,21 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 	else
 		e->fwd = -1;
 	if (TL_IS_GPU(kind)) {
-		e->stream = rc->stream;
-		e->grid = rec_intern(r, rc, S_GRID);
-		e->block = rec_intern(r, rc, S_BLOCK);
-		if (e->stream == TL_NONE) {
+		int64_t stream = rc->stream;
+		uint32_t grid = rec_intern(r, rc, S_GRID);
+
+		e->launch = tl_launch_id(t, grid, rec_intern(r, rc, S_BLOCK));
+		if (stream == TL_NONE) {
 			int64_t v;
 			const char *ts = tl_str(t->str, tid);
 
 			/* Old traces: the stream is the GPU tid. */
 			if (tl_parse_i64(ts, tl_strsize(t->str, tid), &v) == 0)
-				e->stream = v;
+				stream = v;
 		}
+		e->pstream = tl_small_put(t, stream);
 	} else {
-		e->seq = rc->seq;
+		e->pseq = tl_small_put(t, rc->seq);
 		e->child = -1;
 	}
 	if (rc->sid[S_KERNEL] != 0)
@@ -1965,6 +2002,7 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 	t->link_external = 1;	/* when no launch call decides it */
 	tl_map32_init(&t->flows);
 	tl_map_init(&t->launch_kernel);
+	tl_map32_init(&t->launchmap);
 	memset(&r, 0, sizeof(r));
 	r.t = t;
 	r.o = o;
@@ -2065,6 +2103,9 @@ tl_trace_free(struct tl_trace *t)
 	free(t->unread);
 	tl_map32_free(&t->flows);
 	tl_map_free(&t->launch_kernel);
+	tl_map32_free(&t->launchmap);
+	free(t->launch);
+	free(t->wide);
 	free(t->threads);
 	tl_strtab_free(t->str);
 	tl_strtab_free(t->argtab);

@@ -59,8 +59,10 @@ enum {
 	TL_F_GPU_BELOW = 32,	/* host event with a linked GPU event below */
 	TL_F_FLOW = 64,		/* GPU event on the thread of the end of a
 				   launch flow with its link, which starts too */
-	TL_F_NOFLOW = 128	/* GPU event whose link no launch flow has:
+	TL_F_NOFLOW = 128,	/* GPU event whose link no launch flow has:
 				   linked by the correlation id alone */
+	TL_F_WORK = 256		/* host event with a linked non-collective
+				   GPU event below */
 };
 
 /*
@@ -79,7 +81,7 @@ enum {
 extern const char *const tl_flowcat_names[TL_NFLOWCAT];
 
 /*
- * One kept event, 64 bytes: a trace may hold millions, and these records
+ * One kept event, 56 bytes: a trace may hold millions, and these records
  * are most of tl-parse's memory.  Most fields belong to one kind of event
  * only, so they share space; read a union member only for the kinds its
  * comment names.  "Host" is TL_IS_HOST, "GPU" TL_IS_GPU; annotations use
@@ -87,10 +89,6 @@ extern const char *const tl_flowcat_names[TL_NFLOWCAT];
  */
 struct tl_event {
 	int64_t ts, dur;	/* ns */
-	union {
-		int64_t seq;	/* host: Sequence number, or TL_NONE */
-		int64_t stream;	/* GPU: stream, or TL_NONE */
-	};
 	union {
 		/*
 		 * Runtime and driver calls until linked, and GPU events: the
@@ -113,16 +111,22 @@ struct tl_event {
 	uint32_t thread;	/* (pid, tid): tl_ev_pid(), tl_ev_tid() */
 	int32_t parent, sibling;	/* -1 = none */
 	union {
-		struct {	/* host */
-			int32_t child;	/* first child, or -1 */
-			int32_t nwork;	/* linked non-collective GPU events
-					   below (TL_F_GPU_BELOW: any) */
-		};
-		struct {	/* GPU: compact JSON or 0 */
-			uint32_t grid, block;
-		};
+		int32_t child;	/* host: first child, or -1 */
+		/* GPU: its grid and block: tl_ev_grid(), tl_ev_block() */
+		uint32_t launch;
 	};
-	uint8_t kind, flags;
+	/* Packed 64-bit integers (tl_small_get()); TL_NONE when absent. */
+	union {
+		int32_t pseq;	/* host: Sequence number: tl_ev_seq() */
+		int32_t pstream;	/* GPU: stream: tl_ev_stream() */
+	};
+	uint16_t flags;
+	uint8_t kind;
+};
+
+/* A GPU event's grid and block: compact JSON ids or 0. */
+struct tl_launch {
+	uint32_t grid, block;
 };
 
 /*
@@ -258,6 +262,13 @@ struct tl_trace {
 	 */
 	struct tl_strtab *pythr;
 	uint32_t *thread_py;
+	/* By tl_event.launch; launchmap: (grid, block) -> index + 1. */
+	struct tl_launch *launch;
+	size_t nlaunch, caplaunch;
+	struct tl_map32 launchmap;
+	/* The packed integers that do not fit in 32 bits (tl_small_get). */
+	int64_t *wide;
+	size_t nwide, capwide;
 };
 
 /*
@@ -284,6 +295,56 @@ tl_ev_tid(const struct tl_trace *t, const struct tl_event *e)
 {
 	return t->threads[e->thread].tid;
 }
+
+/*
+ * A 64-bit integer packed into 32 bits: INT32_MIN is TL_NONE, a value
+ * from TL_SMALL_MIN up is itself, and one below that and above INT32_MIN
+ * is entry (v - INT32_MIN - 1) of tl_trace.wide.
+ */
+#define TL_SMALL_MIN (-((int32_t)1 << 30))
+
+static inline int64_t
+tl_small_get(const struct tl_trace *t, int32_t v)
+{
+	if (v >= TL_SMALL_MIN)
+		return v;
+	if (v == INT32_MIN)
+		return TL_NONE;
+	return t->wide[(uint32_t)v - (uint32_t)INT32_MIN - 1];
+}
+
+/* v packed for t (any int64_t; TL_NONE included). */
+int32_t tl_small_put(struct tl_trace *t, int64_t v);
+
+/* A host event's Sequence number, or TL_NONE. */
+static inline int64_t
+tl_ev_seq(const struct tl_trace *t, const struct tl_event *e)
+{
+	return tl_small_get(t, e->pseq);
+}
+
+/* A GPU event's stream, or TL_NONE. */
+static inline int64_t
+tl_ev_stream(const struct tl_trace *t, const struct tl_event *e)
+{
+	return tl_small_get(t, e->pstream);
+}
+
+/* A GPU event's grid and block (interned compact JSON, or 0). */
+static inline uint32_t
+tl_ev_grid(const struct tl_trace *t, const struct tl_event *e)
+{
+	return t->launch[e->launch].grid;
+}
+
+static inline uint32_t
+tl_ev_block(const struct tl_trace *t, const struct tl_event *e)
+{
+	return t->launch[e->launch].block;
+}
+
+/* The index in tl_trace.launch of (grid, block), added if new. */
+uint32_t tl_launch_id(struct tl_trace *t, uint32_t grid, uint32_t block);
 
 /* The arguments of a cpu_op (all 0 for other events). */
 void tl_ev_args(const struct tl_trace *t, const struct tl_event *e,

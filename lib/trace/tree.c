@@ -12,7 +12,7 @@
 
 #define BLEED_NS 1000		/* a sub-µs bleed makes a sibling */
 
-static const struct tl_event *sort_ev;
+static const struct tl_trace *sort_t;
 
 /*
  * Children are pushed to the front of their parent's list while the tree
@@ -153,7 +153,7 @@ attach(struct tl_trace *t, int r, int g)
 	for (a = r; a >= 0; a = t->ev[a].parent) {
 		t->ev[a].flags |= TL_F_GPU_BELOW;
 		if (!(e->flags & TL_F_COMM))
-			t->ev[a].nwork++;
+			t->ev[a].flags |= TL_F_WORK;
 	}
 }
 
@@ -323,11 +323,12 @@ tl_is_autograd_fn(const char *name)
 static int
 cmp_seq_uid(const void *a, const void *b)
 {
-	const struct tl_event *x = &sort_ev[*(const int *)a];
-	const struct tl_event *y = &sort_ev[*(const int *)b];
+	const struct tl_event *x = &sort_t->ev[*(const int *)a];
+	const struct tl_event *y = &sort_t->ev[*(const int *)b];
+	int64_t sx = tl_ev_seq(sort_t, x), sy = tl_ev_seq(sort_t, y);
 
-	if (x->seq != y->seq)
-		return x->seq < y->seq ? -1 : 1;
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
 	return x->uid < y->uid ? -1 : x->uid > y->uid;
 }
 
@@ -338,15 +339,17 @@ link_fwd_bwd(struct tl_trace *t)
 	size_t n = 0, i, j, k;
 
 	for (i = 0; i < t->nev; i++)
-		if (t->ev[i].seq != TL_NONE && TL_IS_HOST(t->ev[i].kind))
+		if (TL_IS_HOST(t->ev[i].kind) &&
+		    tl_ev_seq(t, &t->ev[i]) != TL_NONE)
 			idx[n++] = (int)i;
-	sort_ev = t->ev;
+	sort_t = t;
 	if (n > 0)
 		qsort(idx, n, sizeof(*idx), cmp_seq_uid);
 	for (i = 0; i < n; i = j) {
 		int b = -1, f = -1;
 
-		for (j = i; j < n && t->ev[idx[j]].seq == t->ev[idx[i]].seq; j++)
+		for (j = i; j < n && t->ev[idx[j]].pseq == t->ev[idx[i]].pseq;
+		    j++)
 			if (b < 0 && tl_is_autograd_fn(tl_ev_name(t,
 			    &t->ev[idx[j]])))
 				b = idx[j];

@@ -80,8 +80,9 @@ same_trace(const struct tl_trace *a, const struct tl_trace *b)
 		    tl_str(b->str, y.concrete)) ||
 		    strcmp(tl_str(a->str, x.comm), tl_str(b->str, y.comm)))
 			return 0;
-		if (TL_IS_GPU(e->kind) && (strcmp(tl_str(a->str, e->grid),
-		    tl_str(b->str, e->grid)) != 0))
+		if (TL_IS_GPU(e->kind) && (strcmp(tl_str(a->str,
+		    tl_ev_grid(a, e)), tl_str(b->str, tl_ev_grid(b, e))) != 0 ||
+		    tl_ev_stream(a, e) != tl_ev_stream(b, e)))
 			return 0;
 	}
 	for (i = 0; i < a->nthreads; i++)
@@ -243,6 +244,71 @@ known_keys(void)
 	unlink(path);
 }
 
+/*
+ * The 64-bit integers a record packs into 32 bits (trace.h): Sequence
+ * numbers and streams at and past the edges of the packed range read
+ * back whole, repeated ones too; each kernel keeps its grid and block.
+ */
+static void
+wide_values(void)
+{
+	static const int64_t seq[] = {
+		9, INT32_MAX, (int64_t)INT32_MAX + 1, -((int64_t)1 << 30),
+		-((int64_t)1 << 30) - 1, INT32_MIN, 9007199254740993,
+		9007199254740993, INT64_MIN + 1
+	};
+	static const int64_t stream[] = {
+		7, -5, (int64_t)1 << 32, (int64_t)1 << 32, -((int64_t)1 << 35),
+		INT64_MAX
+	};
+	char path[] = "/tmp/test_wide.XXXXXX", *err, buf[512];
+	size_t ns = sizeof(seq) / sizeof(seq[0]);
+	size_t ng = sizeof(stream) / sizeof(stream[0]), i;
+	int fd = mkstemp(path), threads;
+	FILE *fp;
+
+	CHECK(fd >= 0);
+	CHECK((fp = fdopen(fd, "w")) != NULL);
+	fputs("{\"traceEvents\": [\n", fp);
+	for (i = 0; i < ns; i++)
+		fprintf(fp, "{\"ph\": \"X\", \"cat\": \"cpu_op\", "
+		    "\"name\": \"aten::mm\", \"pid\": 7, \"tid\": 7, "
+		    "\"ts\": %zu, \"dur\": 1, \"args\": {\"Sequence "
+		    "number\": %lld}},\n", 10 * i, (long long)seq[i]);
+	for (i = 0; i < ng; i++)
+		fprintf(fp, "{\"ph\": \"X\", \"cat\": \"kernel\", "
+		    "\"name\": \"k\", \"pid\": 0, \"tid\": 7, \"ts\": %zu, "
+		    "\"dur\": 1, \"args\": {\"stream\": %lld, \"grid\": "
+		    "[%zu, 1, 1], \"block\": [64, 1, 1]}}%s\n", 10 * i,
+		    (long long)stream[i], i % 2, i + 1 < ng ? "," : "");
+	fputs("]}\n", fp);
+	CHECK(fclose(fp) == 0);
+	for (threads = 1; threads <= 2; threads++) {
+		struct tl_trace *t = readit(path, threads, 0, TL_PY_SKIP, 0,
+		    &err);
+
+		CHECK(t != NULL && t->nev == ns + ng);
+		for (i = 0; t != NULL && i < ns + ng && i < t->nev; i++) {
+			const struct tl_event *e = &t->ev[i];
+
+			if (i < ns) {
+				CHECK(tl_ev_seq(t, e) == seq[i]);
+				continue;
+			}
+			CHECK(tl_ev_stream(t, e) == stream[i - ns]);
+			snprintf(buf, sizeof(buf), "[%zu,1,1]", (i - ns) % 2);
+			CHECK(strcmp(tl_str(t->str, tl_ev_grid(t, e)),
+			    buf) == 0);
+			CHECK(strcmp(tl_str(t->str, tl_ev_block(t, e)),
+			    "[64,1,1]") == 0);
+		}
+		CHECK(t == NULL || t->nlaunch == 2);
+		tl_trace_free(t);
+		free(err);
+	}
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -257,6 +323,7 @@ main(void)
 
 	tl_setprogname("test_scan");
 	known_keys();
+	wide_values();
 	for (k = 0; k < sizeof(pat) / sizeof(pat[0]); k++) {
 		if (glob(pat[k], 0, NULL, &g) != 0)
 			continue;
