@@ -313,6 +313,31 @@ put_scalar(struct parser *p, struct rec *r, int k, const struct fval *v)
 	put_str(p, r, k, n > 0 ? s : "", n);
 }
 
+/*
+ * String k, S_PID or S_TID, as put_scalar writes it: the last one's id
+ * when the bytes are the same (events come in runs on a thread), found
+ * without a call.
+ */
+static inline void
+put_thread(struct parser *p, struct rec *r, int k, const struct fval *v)
+{
+	int x = k == S_TID;
+	size_t i = 0, n = v->n;
+
+	if ((v->type == TL_J_PRIM || (v->type == TL_J_STRING && !v->esc)) &&
+	    n > 0 && p->last[x].n == n) {
+		while (i < n && p->last[x].s[i] == v->s[i])
+			i++;
+		if (i == n) {
+			r->sid[k] = p->last[x].id;
+			r->s[k] = p->last[x].str;
+			r->slen[k] = (uint32_t)n;
+			return;
+		}
+	}
+	put_scalar(p, r, k, v);
+}
+
 /* String k: v as compact JSON; "" for none or null. */
 static void
 put_compact(struct parser *p, struct rec *r, int k, const struct fval *v)
@@ -824,8 +849,8 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		rc->id = id;
 		rc->flowcat = (uint8_t)fc;
 		if (ph == 'f') {
-			put_scalar(p, rc, S_PID, &f[K_PID]);
-			put_scalar(p, rc, S_TID, &f[K_TID]);
+			put_thread(p, rc, S_PID, &f[K_PID]);
+			put_thread(p, rc, S_TID, &f[K_TID]);
 		}
 		return 1;
 	}
@@ -850,8 +875,8 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		return -1;
 	}
 	put_scalar(p, rc, S_NAME, &f[K_NAME]);
-	put_scalar(p, rc, S_PID, &f[K_PID]);
-	put_scalar(p, rc, S_TID, &f[K_TID]);
+	put_thread(p, rc, S_PID, &f[K_PID]);
+	put_thread(p, rc, S_TID, &f[K_TID]);
 	if (kind == TL_EV_PYTHON)
 		return 1;	/* py_frame reads no more */
 	rc->corr = int_arg(&a[A_CORR]);
@@ -1061,13 +1086,22 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 
 /* Past blanks; the bytes end with a NUL. */
 static const char *
+rd_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* The same, none or Kineto's one blank found without a call. */
+static inline const char *
 rd_blank(const char *s)
 {
 	if ((unsigned char)*s > ' ')
 		return s;
-	while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')
-		s++;
-	return s;
+	if (*s == ' ' && (unsigned char)s[1] > ' ')
+		return s + 1;
+	return rd_blanks(s);
 }
 
 /* 1 if the key s[0..n) is "cat". */
@@ -1261,10 +1295,19 @@ rd_args(struct parser *p, const char *s, const char *end, int nocat,
 			s = rd_blank(s + 1);
 		}
 		q = s;
-		if ((s = rd_value(p, s, end, 2, nocat, deep)) == NULL)
+		esc = 0;
+		/* rd_value's ways, the plain ones here without a call. */
+		if (*s == '"')
+			s = (s = tl_jlex_string(s, end, &esc)) != NULL ? s + 1 :
+			    NULL;
+		else if (*s != '{' && *s != '[')
+			s = tl_jlex_prim(s, end);
+		else
+			s = rd_value(p, s, end, 2, nocat, deep);
+		if (s == NULL)
 			return NULL;
 		if (k >= 0)
-			rd_fval(&v[k], q, s, 1);
+			rd_fval(&v[k], q, s, esc);
 		s = rd_blank(s);
 		if (*s == ',')
 			s = rd_blank(s + 1);
@@ -1343,21 +1386,100 @@ rd_known_key(const char *s, const char *end, int *k)
 #undef KEY
 
 /*
+ * The members of an event in the order Kineto writes them, each as the
+ * 8 bytes that start it (quote, name, quote, colon, blank) on a
+ * little-endian machine: the reader expects the next in this order, and
+ * one 8-byte comparison finds it (else it takes the key its other ways).
+ */
+#define LE8(a, b, c, d, e, f, g, h) ((uint64_t)(unsigned char)(a) | \
+	(uint64_t)(unsigned char)(b) << 8 | (uint64_t)(unsigned char)(c) << 16 | \
+	(uint64_t)(unsigned char)(d) << 24 | (uint64_t)(unsigned char)(e) << 32 | \
+	(uint64_t)(unsigned char)(f) << 40 | (uint64_t)(unsigned char)(g) << 48 | \
+	(uint64_t)(unsigned char)(h) << 56)
+#define MASK(n) ((n) == 8 ? ~0ull : (1ull << 8 * (n)) - 1)
+static const struct rd_next {
+	uint64_t pat, mask;
+	int len, k;
+} rd_order[] = {
+	{ LE8('"', 'p', 'h', '"', ':', ' ', 0, 0), MASK(6), 6, K_PH },
+	{ LE8('"', 'c', 'a', 't', '"', ':', ' ', 0), MASK(7), 7, NTOP },
+	{ LE8('"', 'n', 'a', 'm', 'e', '"', ':', ' '), MASK(8), 8, K_NAME },
+	{ LE8('"', 'p', 'i', 'd', '"', ':', ' ', 0), MASK(7), 7, K_PID },
+	{ LE8('"', 't', 'i', 'd', '"', ':', ' ', 0), MASK(7), 7, K_TID },
+	{ LE8('"', 't', 's', '"', ':', ' ', 0, 0), MASK(6), 6, K_TS },
+	{ LE8('"', 'd', 'u', 'r', '"', ':', ' ', 0), MASK(7), 7, K_DUR },
+	{ LE8('"', 'a', 'r', 'g', 's', '"', ':', ' '), MASK(8), 8, K_ARGS }
+};
+#define NORDER (sizeof(rd_order) / sizeof(rd_order[0]))
+/* By top_key's index (NTOP: "cat"): the place in rd_order after it. */
+static const unsigned char rd_after[NTOP + 1] = {
+	[K_PH] = 1, [NTOP] = 2, [K_NAME] = 3, [K_PID] = 4, [K_TID] = 5,
+	[K_TS] = 6, [K_DUR] = 7, [K_ARGS] = 8, [K_ID] = 0
+};
+#undef LE8
+#undef MASK
+
+/*
+ * The count of digits that start the 8 bytes w (little-endian) and, in
+ * *v, their value (Lemire's SWAR parse: the bytes checked for digits,
+ * then joined in pairs, fours, eights).
+ */
+static inline int
+swar_digits(uint64_t w, uint64_t *v)
+{
+	uint64_t x = w ^ 0x3030303030303030ull;	/* a digit: 0..9 */
+	/* The top bit of each byte that is not a digit (a carry out of one
+	   only reaches bytes after it). */
+	uint64_t nd = ((x + 0x7676767676767676ull) | x) &
+	    0x8080808080808080ull;
+	int n = nd == 0 ? 8 : __builtin_ctzll(nd) >> 3;
+
+	if (n == 0)
+		return 0;
+	x <<= 8 * (8 - n);	/* zeros before them: leading zeros */
+	x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;
+	x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffull;
+	*v = (x * 10000 + (x >> 32)) & 0xffffffffull;
+	return n;
+}
+
+/*
  * A time at s ("ts", "dur") in microseconds, read as it is lexed: the end
  * of the number, with *ns what tl_parse_us_ns makes of it, for the plain
  * numbers Kineto writes (at most 15 digits, then at most 3 after a
  * point); NULL for any other bytes (the lexer and tl_parse_us_ns judge
- * them then).  The bytes end with one that cannot be in a number.
+ * them then).  The bytes end with one that cannot be in a number, and
+ * at least 24 of them come before end when the digits are read 8 at a
+ * time.
  */
 static const char *
-rd_time(const char *s, int64_t *ns)
+rd_time(const char *s, const char *end, int64_t *ns)
 {
 	const char *t = s;
 	int64_t ip = 0, frac;
 
 	if (*t == '0')		/* no leading zeros in JSON */
 		t++;
-	else
+	else if (end - s >= 24 && TL_JLEX_DIGIT(*t)) {
+		uint64_t w, v = 0;
+		int n;
+
+		memcpy(&w, t, 8);
+		n = swar_digits(w, &v);
+		ip = (int64_t)v;
+		t += n;
+		if (n == 8) {
+			memcpy(&w, t, 8);
+			n = swar_digits(w, &v);
+			if (n == 8)	/* 16 digits or more */
+				return NULL;
+			while (n-- > 0) {
+				ip *= 10;
+				t++;
+			}
+			ip += (int64_t)v;
+		}
+	} else
 		while (TL_JLEX_DIGIT(*t) && t - s < 16)
 			ip = ip * 10 + (*t++ - '0');
 	if (t == s || t - s > 15)
@@ -1396,7 +1518,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	size_t cn = 0;
 	int kind = -1, cat = 0, lenient = 0, r, esc, deep = 0, skip = 0;
 	int avset = 0;		/* av is cleared */
-	unsigned fc = 0;
+	unsigned fc = 0, nx = 0;	/* the member expected: rd_order[nx] */
 
 	(void)offset;
 	memset(fv, 0, sizeof(fv));
@@ -1405,22 +1527,36 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		size_t n;
 		int k;
 
-		if (*s == '"' && (v = rd_known_key(s, end, &k)) != NULL)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		uint64_t w;
+
+		if (nx < NORDER && end - s >= 8 && (memcpy(&w, s, 8),
+		    (w & rd_order[nx].mask) == rd_order[nx].pat)) {
+			k = rd_order[nx].k;
+			v = s = rd_blank(s + rd_order[nx].len);
+			nx++;
+		} else
+#endif
+		if (*s == '"' && (v = rd_known_key(s, end, &k)) != NULL) {
 			v = s = rd_blank(v);
-		else {
+			if (rd_after[k] > nx)
+				nx = rd_after[k];
+		} else {
 			esc = 0;
 			if (*s != '"' || (q = tl_jlex_string(s, end, &esc)) ==
 			    NULL)
 				return -1;
 			n = (size_t)(q - s - 1);
 			k = top_key(s + 1, n);
+			if (k >= 0 && rd_after[k] > nx)
+				nx = rd_after[k];
 			s = rd_blank(q + 1);
 			if (*s != ':')
 				return -1;
 			v = s = rd_blank(s + 1);
 		}
 		esc = 0;
-		if ((k == K_TS || k == K_DUR) && (q = rd_time(s, &ns)) != NULL) {
+		if ((k == K_TS || k == K_DUR) && (q = rd_time(s, end, &ns)) != NULL) {
 			if (fv[k].type == TL_J_UNDEF) {
 				rd_fval(&fv[k], s, q, 0);
 				fv[k].timed = 1;
@@ -1438,6 +1574,8 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		} else if (*s == '"')
 			s = (q = tl_jlex_string(s, end, &esc)) != NULL ? q + 1 :
 			    NULL;
+		else if (*s != '{' && *s != '[')	/* as rd_value */
+			s = tl_jlex_prim(s, end);
 		else
 			s = rd_value(p, s, end, 1, !cat, k == K_ARGS ? &deep :
 			    NULL);
