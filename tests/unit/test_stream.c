@@ -130,6 +130,47 @@ split_lines(void)
 	tl_stream_close(&s);
 }
 
+/*
+ * A line longer than the reader's buffer (TL_STREAM_BUF), lines across
+ * its refills, a last line without a newline: every field as written.
+ */
+static void
+long_lines(void)
+{
+	enum { BIG = 3 * TL_STREAM_BUF + 5, NL = 40000 };
+	size_t cap = BIG + (size_t)NL * 32 + 64, o = 0;
+	char *text = malloc(cap), *files[1] = { path }, want[32];
+	struct tl_stream s;
+	int i, ok = 1;
+
+	o += (size_t)snprintf(text, cap, "a\tb\n");
+	memset(text + o, 'q', BIG);
+	o += BIG;
+	o += (size_t)snprintf(text + o, cap - o, "\tx\\\\y\n");
+	for (i = 0; i < NL; i++)
+		o += (size_t)snprintf(text + o, cap - o, "r%d\t%s%d%s", i,
+		    i % 7 == 0 ? "\\\\" : "", i * 3, i + 1 < NL ? "\n" : "");
+	write_file(text);
+	tl_stream_open(&s, files, 1);
+	CHECK(tl_stream_next(&s) == 1);
+	CHECK(s.flen[0] == BIG && s.f[0][0] == 'q' && s.f[0][BIG - 1] == 'q');
+	CHECK_STR(tl_stream_get(&s, 1), "x\\y");
+	for (i = 0; i < NL && tl_stream_next(&s); i++) {
+		snprintf(want, sizeof(want), "r%d", i);
+		if (strcmp(tl_stream_get(&s, 0), want) != 0)
+			ok = 0;
+		snprintf(want, sizeof(want), "%s%d", i % 7 == 0 ? "\\" : "",
+		    i * 3);
+		if (strcmp(tl_stream_get(&s, 1), want) != 0 ||
+		    s.esc[1] != (i % 7 == 0))
+			ok = 0;
+	}
+	CHECK(ok && i == NL);
+	CHECK(tl_stream_next(&s) == 0 && s.lineno == NL + 2);
+	tl_stream_close(&s);
+	free(text);
+}
+
 int
 main(void)
 {
@@ -208,5 +249,6 @@ main(void)
 	tl_stream_close(&s);
 	remove(path);
 	split_lines();
+	long_lines();
 	return unit_done("test_stream");
 }
