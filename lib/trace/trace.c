@@ -1471,14 +1471,16 @@ rd_time(const char *s, const char *end, int64_t *ns)
 		t += n;
 		if (n == 8) {
 			memcpy(&w, t, 8);
+			static const int64_t pow10[8] = {
+				1, 10, 100, 1000, 10000, 100000, 1000000,
+				10000000
+			};
+
 			n = swar_digits(w, &v);
 			if (n == 8)	/* 16 digits or more */
 				return NULL;
-			while (n-- > 0) {
-				ip *= 10;
-				t++;
-			}
-			ip += (int64_t)v;
+			ip = ip * pow10[n] + (int64_t)v;
+			t += n;
 		}
 	} else
 		while (TL_JLEX_DIGIT(*t) && t - s < 16)
