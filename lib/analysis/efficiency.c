@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/efficiency.h"
 #include "common/jsonw.h"
@@ -383,35 +384,66 @@ spool_error(const struct tl_efficiency *e, const char *what)
 	    "or give --no-baseline)", e->spooldir, what, strerror(errno));
 }
 
-/* Replay the spool with the baseline columns appended. */
+/* One spooled row (NUL-terminated, without its newline), baseline appended. */
+static void
+replay_row(struct tl_efficiency *e, struct tl_writer *w, char *line,
+    size_t n, size_t r, char ***f, size_t *fcap)
+{
+	int nf, k;
+
+	if (!w->csv)		/* TSV to TSV: the line as it is */
+		tl_w_raw(w, line, n);
+	else {
+		nf = split(line, f, fcap);
+		for (k = 0; k < nf; k++)
+			put_field(w, (*f)[k]);
+	}
+	write_baseline(e, w, e->notes[r].trace, e->notes[r].memory,
+	    e->notes[r].tbs);
+	tl_w_eol(w);
+}
+
+/*
+ * Replay the spool with the baseline columns appended: read(2) in large
+ * blocks, each line taken where it lies.
+ */
 static void
 replay(struct tl_efficiency *e, struct tl_writer *w)
 {
-	char *line = NULL, **f = NULL;
-	size_t cap = 0, fcap = 0, r = 0;
+	char *buf, **f = NULL, *p, *nl;
+	size_t cap = SPOOL_BUF, have = 0, fcap = 0, r = 0;
+	int fd = fileno(e->spool);
 	ssize_t n;
 
-	rewind(e->spool);
-	while ((n = getline(&line, &cap, e->spool)) > 0) {
-		int nf, k;
-
-		line[n - 1] = '\0';
-		if (!w->csv) {		/* TSV to TSV: the line as it is */
-			fwrite(line, 1, (size_t)n - 1, w->fp);
-			w->col = 1;
-		} else {
-			nf = split(line, &f, &fcap);
-			for (k = 0; k < nf; k++)
-				put_field(w, f[k]);
-		}
-		write_baseline(e, w, e->notes[r].trace, e->notes[r].memory,
-		    e->notes[r].tbs);
-		tl_w_eol(w);
-		r++;
-	}
-	if (ferror(e->spool))
+	if (lseek(fd, 0, SEEK_SET) < 0)
 		spool_error(e, "read error");
-	free(line);
+	buf = tl_malloc(cap + 1);
+	for (;;) {
+		do
+			n = read(fd, buf + have, cap - have);
+		while (n < 0 && errno == EINTR);
+		if (n < 0)
+			spool_error(e, "read error");
+		if (n == 0)
+			break;
+		have += (size_t)n;
+		for (p = buf; (nl = memchr(p, '\n', have - (size_t)(p - buf))) !=
+		    NULL; p = nl + 1) {
+			*nl = '\0';
+			replay_row(e, w, p, (size_t)(nl - p), r++, &f, &fcap);
+		}
+		have -= (size_t)(p - buf);
+		memmove(buf, p, have);
+		if (have == cap) {	/* a row longer than the buffer */
+			cap *= 2;
+			buf = tl_realloc(buf, cap + 1);
+		}
+	}
+	if (have > 0) {		/* every row ends with a newline: never */
+		buf[have - 1] = '\0';
+		replay_row(e, w, buf, have - 1, r, &f, &fcap);
+	}
+	free(buf);
 	free(f);
 }
 

@@ -19,6 +19,7 @@ void
 tl_opctx_free(struct tl_opctx *c)
 {
 	tl_json_free(&c->j);
+	free(c->j_text);
 	tl_opargs_free(&c->a);
 }
 
@@ -108,9 +109,16 @@ tl_op_param_at(struct tl_opctx *c, const struct tl_fop *op, const char *key,
 	size_t len;
 	int t, i;
 
-	if (op->params[0] == '\0' || tl_json_parse(&c->j, op->params,
-	    strlen(op->params), &err) < 1 || tl_json_type(&c->j, 0) !=
-	    TL_J_OBJECT || (t = tl_json_get(&c->j, 0, key, strlen(key))) < 0)
+	if (op->params[0] == '\0')
+		return 0;
+	/* The analyses ask an op for several keys in a row: parse it once. */
+	if (c->j_text == NULL || strcmp(c->j_text, op->params) != 0) {
+		free(c->j_text);
+		c->j_text = tl_strdup(op->params);
+		c->j_ok = tl_json_parse(&c->j, c->j_text, strlen(c->j_text),
+		    &err) >= 1 && tl_json_type(&c->j, 0) == TL_J_OBJECT;
+	}
+	if (!c->j_ok || (t = tl_json_get(&c->j, 0, key, strlen(key))) < 0)
 		return 0;
 	if (idx >= 0) {
 		if (tl_json_type(&c->j, t) != TL_J_ARRAY ||

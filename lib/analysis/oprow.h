@@ -20,6 +20,8 @@
 struct tl_opctx {
 	struct tl_findings *f;
 	struct tl_json j;
+	char *j_text;		/* the params parsed into j (a copy), or NULL */
+	int j_ok;		/* they are a JSON object */
 	struct tl_opargs a;
 	int a_op;		/* the signature parsed into a, -1 none */
 };

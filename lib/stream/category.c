@@ -226,8 +226,10 @@ tl_category_index(const char *value)
 	int i;
 
 	ensure();
+	/* The first byte first: this runs for every row. */
 	for (i = 0; i < ncat; i++)
-		if (strcmp(cat[i].value, value) == 0)
+		if (cat[i].value[0] == value[0] &&
+		    strcmp(cat[i].value, value) == 0)
 			return i;
 	return -1;
 }
@@ -239,7 +241,8 @@ tl_category_parse(const char *s)
 
 	ensure();
 	for (i = 0; i < ncat; i++)
-		if (strcmp(s, cat[i].value) == 0 || strcmp(s, cat[i].file) == 0)
+		if ((s[0] == cat[i].value[0] && strcmp(s, cat[i].value) == 0) ||
+		    (s[0] == cat[i].file[0] && strcmp(s, cat[i].file) == 0))
 			return i;
 	return -1;
 }

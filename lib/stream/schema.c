@@ -564,6 +564,7 @@ tl_rr_init(struct tl_rowreader *r, struct tl_stream *in, const short *cols,
 	for (c = 0; c < TL_COL_N; c++) {
 		r->pos[c] = -1;
 		r->v[c].s = "";
+		r->v[c].n = 0;
 		r->v[c].d = NAN;
 		r->v[c].parsed = 1;
 	}
@@ -613,31 +614,33 @@ tl_rr_need(const struct tl_rowreader *r, int c)
 static void
 parse(struct tl_rowreader *r, int c, struct tl_field *v)
 {
-	int i = r->pos[c];
-
+	(void)r;
 	v->parsed = 1;
 	v->i = 0;
 	v->d = NAN;
+	/* The field's decoded text, as tl_stream_try_* would read it. */
 	switch (tl_cols[c].type) {
 	case TL_CT_INT:
-		v->has = tl_stream_try_i64(r->in, i, &v->i);
+		v->has = v->n == 0 ? 0 : tl_parse_i64(v->s, v->n, &v->i) < 0 ?
+		    -1 : 1;
 		if (v->has > 0)
 			v->d = (double)v->i;
 		break;
 	case TL_CT_US:
-		v->has = tl_stream_try_us(r->in, i, &v->i);
+		v->has = v->n == 0 ? 0 : tl_parse_us_ns(v->s, v->n, &v->i) < 0 ?
+		    -1 : 1;
 		if (v->has > 0)
 			v->d = (double)v->i / 1e3;
 		break;
 	case TL_CT_REAL:
-		v->has = tl_stream_try_double(r->in, i, &v->d);
+		v->has = tl_stream_parse_double(v->s, v->n, &v->d);
 		break;
 	default:
 		v->has = v->s[0] != '\0';
 		return;
 	}
 	if (v->has < 0)
-		v->why = tl_num_out_of_range(v->s, strlen(v->s)) ?
+		v->why = tl_num_out_of_range(v->s, v->n) ?
 		    "is out of range" : tl_cols[c].type == TL_CT_INT ?
 		    "is not an integer" : "is not a number";
 	else if (v->has == 0)
@@ -685,10 +688,12 @@ tl_rr_fill(struct tl_rowreader *r)
 		i = r->read[k].pos;
 		if (in->esc[i]) {
 			v->s = r->dec + off;
-			off += tl_tsv_decode(r->dec + off, in->f[i],
-			    in->flen[i]) + 1;
-		} else
+			v->n = tl_tsv_decode(r->dec + off, in->f[i], in->flen[i]);
+			off += v->n + 1;
+		} else {
 			v->s = in->f[i];
+			v->n = in->flen[i];
+		}
 		v->parsed = 0;
 	}
 }

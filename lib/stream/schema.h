@@ -237,6 +237,7 @@ void tl_sig_more(struct tl_jbuf *key, const char *field);
 /* One field of the current row (tl_rr_field; tl_rr_text for its text). */
 struct tl_field {
 	const char *s;	/* the decoded text; "" when empty or absent */
+	size_t n;	/* its length */
 	int has;	/* 1 a value; 0 empty or absent; -1 not a number of
 			   the column's type, not finite, or a negative
 			   quantity (the accessors below die then) */

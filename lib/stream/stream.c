@@ -571,19 +571,64 @@ tl_stream_try_us(struct tl_stream *s, int i, int64_t *ns)
 	return tl_parse_us_ns(t, strlen(t), ns) < 0 ? -1 : 1;
 }
 
+/* 10^k, exact in a double, for k <= 22. */
+static const double pow10_exact[23] = {
+	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
+	1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
+};
+
+int
+tl_stream_parse_double(const char *t, size_t n, double *v)
+{
+	const char *p = t, *e = t + n;
+	uint64_t w = 0;
+	int frac = -1;
+	char *end;
+
+	*v = NAN;
+	if (n == 0)
+		return 0;
+	/*
+	 * Plain decimals ("-12.5", the stream's form) whose digits fit in
+	 * 53 bits, with at most 22 after the point: the digits and the power
+	 * of ten are exact doubles, so one division rounds correctly, as
+	 * strtod does (Clinger, "How to read floating point numbers
+	 * accurately", PLDI 1990).  Anything else goes to strtod.
+	 */
+	if (*p == '-')
+		p++;
+	if (p < e && *p >= '0' && *p <= '9') {
+		for (; p < e; p++) {
+			if (*p >= '0' && *p <= '9') {
+				w = w * 10 + (uint64_t)(*p - '0');
+				if (w >= (1ull << 53))
+					break;
+				if (frac >= 0)
+					frac++;
+			} else if (*p == '.' && frac < 0 && p + 1 < e)
+				frac = 0;
+			else
+				break;
+		}
+		if (p == e && frac != 0 && frac <= 22) {
+			*v = frac > 0 ? (double)w / pow10_exact[frac] : (double)w;
+			if (*t == '-')
+				*v = -*v;
+			return 1;
+		}
+	}
+	errno = 0;
+	*v = strtod(t, &end);
+	/* An overflow is not infinity. */
+	return end != e || (errno == ERANGE && *v != 0) ? -1 : 1;
+}
+
 int
 tl_stream_try_double(struct tl_stream *s, int i, double *v)
 {
 	const char *t = tl_stream_get(s, i);
-	char *end;
 
-	*v = NAN;
-	if (t[0] == '\0')
-		return 0;
-	errno = 0;
-	*v = strtod(t, &end);
-	/* An overflow is not infinity. */
-	return *end != '\0' || (errno == ERANGE && *v != 0) ? -1 : 1;
+	return tl_stream_parse_double(t, strlen(t), v);
 }
 
 /* r of a tl_stream_try_* on field i, dying when it is -1. */

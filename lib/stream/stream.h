@@ -94,6 +94,12 @@ double tl_stream_double(struct tl_stream *s, int i);
 int tl_stream_try_i64(struct tl_stream *s, int i, int64_t *v);
 int tl_stream_try_us(struct tl_stream *s, int i, int64_t *ns);
 int tl_stream_try_double(struct tl_stream *s, int i, double *v);
+/*
+ * The number of text t[0..n) (NUL-terminated: t[n] is '\0'), as
+ * tl_stream_try_double reads a field: 1 with *v, 0 empty (NaN), -1 not a
+ * number (or out of range).
+ */
+int tl_stream_parse_double(const char *t, size_t n, double *v);
 void tl_stream_not_a(struct tl_stream *s, int i, const char *what)
     __attribute__((noreturn));
 /* Write field i of the current record (empty for i < 0). */

@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +172,67 @@ long_lines(void)
 	free(text);
 }
 
+/* tl_stream_parse_double's answer is strtod's, bit for bit. */
+static int
+same_double(const char *t)
+{
+	double a, b;
+	char *end;
+	int r, want;
+
+	r = tl_stream_parse_double(t, strlen(t), &a);
+	if (t[0] == '\0')
+		return r == 0 && a != a;
+	errno = 0;
+	b = strtod(t, &end);
+	want = *end != '\0' || (errno == ERANGE && b != 0) ? -1 : 1;
+	return r == want && memcmp(&a, &b, sizeof(a)) == 0;
+}
+
+static void
+doubles(void)
+{
+	static const char *const fixed[] = {
+		"", "0", "-0", "1.", ".5", "-", "-.5", "1e5", "1.5E-3", "0x10",
+		" 1", "1 ", "inf", "nan", "00012.50", "9007199254740991",
+		"9007199254740992", "9007199254740993", "0.1", "-0.3",
+		"0.0005565005311969503", "123456789012345678901234",
+		"1.0000000000000000000001", "0.00000000000000000000001",
+		"4.35e308", "1e-400", "1..2", "1.2.3", "12a", "--1", "+1"
+	};
+	char t[48];
+	unsigned x = 12345;
+	size_t k;
+	int i, j, n, ok = 1;
+
+	for (k = 0; k < sizeof(fixed) / sizeof(fixed[0]); k++)
+		if (!same_double(fixed[k])) {
+			ok = 0;
+			fprintf(stderr, "parse_double differs on '%s'\n",
+			    fixed[k]);
+		}
+	for (i = 0; i < 200000; i++) {
+		x = x * 1103515245u + 12345u;
+		n = 1 + (int)(x >> 16) % 24;
+		j = 0;
+		if (x & 1)
+			t[j++] = '-';
+		for (k = 0; k < (size_t)n; k++) {
+			x = x * 1103515245u + 12345u;
+			t[j++] = (char)('0' + (x >> 16) % 10);
+			if (k + 1 < (size_t)n && (x >> 8) % 9 == 0 &&
+			    memchr(t, '.', (size_t)j) == NULL)
+				t[j++] = '.';
+		}
+		t[j] = '\0';
+		if (!same_double(t)) {
+			ok = 0;
+			fprintf(stderr, "parse_double differs on '%s'\n", t);
+		}
+	}
+	CHECK(ok);
+}
+
 int
 main(void)
 {
@@ -250,5 +312,6 @@ main(void)
 	remove(path);
 	split_lines();
 	long_lines();
+	doubles();
 	return unit_done("test_stream");
 }
