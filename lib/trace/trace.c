@@ -1537,6 +1537,21 @@ rd_set(struct fval *v, const char *s, const char *e, int esc)
 	v->timed = 0;
 }
 
+/* The time at s into v (rd_time, rd_set); its end, or NULL. */
+static inline const char *
+rd_timed(struct fval *v, const char *s, const char *end)
+{
+	const char *q;
+	int64_t ns;
+
+	if ((q = rd_time(s, end, &ns)) == NULL)
+		return NULL;
+	rd_set(v, s, q, 0);
+	v->timed = 1;
+	v->ns = ns;
+	return q;
+}
+
 static int
 read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
     uint64_t offset, size_t *len)
@@ -1591,17 +1606,10 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		goto general;
 	rd_set(&fv[K_TID], s, q, esc);
 	if ((s = RD_LIT(q, end, ", \"ts\": ")) == NULL ||
-	    (q = rd_time(s, end, &ns)) == NULL)
+	    (q = rd_timed(&fv[K_TS], s, end)) == NULL ||
+	    (s = RD_LIT(q, end, ", \"dur\": ")) == NULL ||
+	    (q = rd_timed(&fv[K_DUR], s, end)) == NULL)
 		goto general;
-	rd_set(&fv[K_TS], s, q, 0);
-	fv[K_TS].timed = 1;
-	fv[K_TS].ns = ns;
-	if ((s = RD_LIT(q, end, ", \"dur\": ")) == NULL ||
-	    (q = rd_time(s, end, &ns)) == NULL)
-		goto general;
-	rd_set(&fv[K_DUR], s, q, 0);
-	fv[K_DUR].timed = 1;
-	fv[K_DUR].ns = ns;
 	if ((s = RD_LIT(q, end, ", \"args\": {")) == NULL)
 		goto general;
 	s--;
