@@ -386,6 +386,7 @@ main(int argc, char *argv[])
 	int ch, rval = 0;
 
 	tl_setprogname(argv[0]);
+	tl_malloc_tune();	/* peak memory: docs/PERFORMANCE.md */
 	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
 	while ((ch = getopt_long(argc, argv, "cdhij:klmNn:O:qs:StuVw:", longopts,
 	    NULL)) != -1)

@@ -433,8 +433,9 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 	const int *gpu = tl_row_gpu(c->rows, r);
 	const struct tl_idlegap *g;
 	struct tl_jbuf *b = &os->jb;
-	int k, n = 0;
-	uint32_t i;
+	int k, n = 0, launch;
+	uint32_t i, np;
+	int64_t step;
 
 	tl_jb_reset(b);
 	for (k = 0; k < r->ngpu; k++) {
@@ -448,12 +449,12 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 		tl_jb_lit(b, ",");
 		tl_jb_us(b, g->start - c->cul.first_ts);
 		tl_jb_lit(b, ",");
-		tl_jb_us(b, g->len);
+		tl_jb_us(b, tl_gap_len(t, g));
 		tl_jb_lit(b, ",");
-		if (g->step == TL_NONE)
+		if ((step = tl_gap_step(t, &c->it, g)) == TL_NONE)
 			tl_jb_lit(b, "null");
 		else
-			tl_jb_int(b, g->step);
+			tl_jb_int(b, step);
 		tl_jb_lit(b, ",");
 		jb_interned(b, c, tl_ev_pid(t, e));
 		tl_jb_lit(b, ",");
@@ -462,8 +463,8 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 		else
 			tl_jb_int(b, tl_ev_stream(t, e));
 		tl_jb_lit(b, ",");
-		if (g->launch >= 0) {
-			const struct tl_event *l = &t->ev[g->launch];
+		if ((launch = tl_gap_launch(t, g)) >= 0) {
+			const struct tl_event *l = &t->ev[launch];
 
 			tl_jb_str(b, tl_str(t->str, tl_ev_pid(t, l)));
 			tl_jb_lit(b, ",");
@@ -471,15 +472,16 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 		} else
 			tl_jb_lit(b, "\"\",\"\"");
 		tl_jb_lit(b, ",[");
-		for (i = 0; i < g->np; i++) {
+		np = tl_gap_np(&c->cul, g);
+		for (i = 0; i < np; i++) {
 			const struct tl_cpiece *p = &c->cul.piece[g->p0 + i];
 
 			tl_jb_lit(b, i ? ",[" : "[");
 			tl_jb_str(b, tl_ckind_names[p->kind]);
 			tl_jb_lit(b, ",");
-			tl_jb_str(b, p->name);
+			tl_jb_str(b, tl_cp_name(t, p->name));
 			tl_jb_lit(b, ",");
-			tl_jb_str(b, p->context);
+			tl_jb_str(b, tl_cp_name(t, p->context));
 			tl_jb_lit(b, ",");
 			tl_jb_us(b, p->ns);
 			if (p->thread >= 0) {
@@ -834,8 +836,8 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 
 struct chunk {
 	size_t k;		/* rows k * CHUNK on */
-	char *buf;
-	size_t len;
+	char *buf;		/* a written chunk's, reused, or NULL */
+	size_t len, cap;
 };
 
 struct rowpar {
@@ -860,6 +862,8 @@ format_chunk(void *ctx, void *st, void *job)
 	size_t i;
 
 	tl_w_init_mem(&w, keep->csv);
+	w.buf = ch->buf;
+	w.cap = ch->cap;
 	rs->os.w = &w;
 	for (i = ch->k * CHUNK; i < (ch->k + 1) * CHUNK &&
 	    i < rp->c->rows->n; i++)
@@ -867,16 +871,27 @@ format_chunk(void *ctx, void *st, void *job)
 	rs->os.w = keep;
 	ch->buf = w.buf;
 	ch->len = w.len;
+	ch->cap = w.cap;
 }
 
-/* Write the oldest chunk held, once formatted. */
+/*
+ * Write the oldest chunk held, once formatted, and hand its buffer to
+ * next (NULL: free it): the chunks in flight reuse their buffers rather
+ * than each fault in pages of its own.
+ */
 static void
-write_chunk(struct tl_pool *pool, struct rowstate *mine, FILE *fp)
+write_chunk(struct tl_pool *pool, struct rowstate *mine, FILE *fp,
+    struct chunk *next)
 {
 	struct chunk *ch = tl_pool_take(pool, mine);
 
 	fwrite(ch->buf, 1, ch->len, fp);
-	free(ch->buf);
+	if (next != NULL) {
+		next->buf = ch->buf;
+		next->cap = ch->cap;
+	} else
+		free(ch->buf);
+	ch->buf = NULL;
 }
 
 /*
@@ -911,12 +926,12 @@ rows_par(struct tl_opstream *os, const struct rowctx *c,
 	    (size_t)nth + AHEAD, 1);
 	for (k = 0; k < nch; k++) {
 		if (tl_pool_held(pool) == (size_t)nth + AHEAD)
-			write_chunk(pool, &st[0], os->w->fp);
+			write_chunk(pool, &st[0], os->w->fp, &ch[k]);
 		ch[k].k = k;
 		tl_pool_submit(pool, &ch[k]);
 	}
 	while (tl_pool_held(pool) > 0)
-		write_chunk(pool, &st[0], os->w->fp);
+		write_chunk(pool, &st[0], os->w->fp, NULL);
 	tl_pool_free(pool);
 	for (i = 1; i < nth; i++) {
 		tl_callstack_free(st[i].cs);
