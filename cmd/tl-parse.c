@@ -386,6 +386,7 @@ main(int argc, char *argv[])
 	int ch, rval = 0;
 
 	tl_setprogname(argv[0]);
+	tl_malloc_tune();	/* peak memory: docs/PERFORMANCE.md */
 	argv[0] = (char *)tl_progname();	/* getopt's messages use it */
 	while ((ch = getopt_long(argc, argv, "cdhij:klmNn:O:qs:StuVw:", longopts,
 	    NULL)) != -1)
@@ -505,6 +506,7 @@ main(int argc, char *argv[])
 		return TL_EXIT_ERROR;
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, opt.csv);
+	tl_w_rows(&w);
 	os.depth = opt.stack ? 0 : CONTEXT_DEPTH;
 	os.threads = opt.threads > 0 ? (int)opt.threads : tl_ncpu();
 	if (argc == 0)

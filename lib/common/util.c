@@ -3,6 +3,9 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -376,6 +379,14 @@ tl_pipe_grow(int fd)
 		(void)fcntl(fd, F_SETPIPE_SZ, TL_PIPE_SIZE);
 #else
 	(void)fd;
+#endif
+}
+
+void
+tl_malloc_tune(void)
+{
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+	mallopt(M_MMAP_THRESHOLD, TL_MMAP_MIN);
 #endif
 }
 

@@ -146,6 +146,17 @@ int tl_close_stdout(void);
 /* Put stdout behind a large buffer (and a pipe there, tl_pipe_grow). */
 void tl_stdout_buffer(void);
 /*
+ * Give each allocation of TL_MMAP_MIN bytes or more pages of its own,
+ * returned to the system when freed (glibc's M_MMAP_THRESHOLD; nothing
+ * elsewhere).  glibc's own threshold grows up to 32 MiB as large blocks
+ * are freed, and the blocks above it then come from the heaps of the
+ * threads' arenas, whose freed pages stay resident: for a program that
+ * holds a large trace and makes and frees large arrays in phases
+ * (tl-parse), that is several MB of peak memory, more the more threads.
+ */
+#define TL_MMAP_MIN (128 * 1024)
+void tl_malloc_tune(void);
+/*
  * When fd is a pipe, make it hold TL_PIPE_SIZE bytes (Linux's
  * F_SETPIPE_SZ; 64 KiB by default, and at most 1 MiB unless the
  * administrator allows more), so that a stage of a pipeline wakes the

@@ -65,7 +65,7 @@ struct ctx {
 	size_t nsh, capsh;
 	struct tl_ival *sv;	/* a gap's synchronising intervals */
 	size_t nsv, capsv;
-	size_t capgap, cappiece;
+	size_t cappiece;
 	struct tl_ivals win;	/* the union of the listed gaps */
 	struct seg *sg;		/* scratch: the segments of a walk */
 	size_t nsg, capsg;
@@ -380,13 +380,20 @@ is_sync_ent(const struct ctx *x, const struct hthread *h, int32_t k)
 	    x->t->ev[id].kind == TL_EV_DRIVER);
 }
 
-static const char *
-ent_name(const struct ctx *x, const struct hthread *h, int32_t k)
+/* Entry k's name, as tl_cpiece holds it. */
+static int32_t
+ent_name(const struct hthread *h, int32_t k)
 {
-	int32_t id = h->e[k].id;
+	return h->e[k].id;
+}
 
-	return id >= 0 ? tl_ev_name(x->t, &x->t->ev[id]) :
-	    tl_str(x->t->pystr, x->t->py[-id - 1].name);
+const char *
+tl_cp_name(const struct tl_trace *t, int32_t id)
+{
+	if (id == TL_CP_NONE)
+		return "";
+	return id >= 0 ? tl_ev_name(t, &t->ev[id]) :
+	    tl_str(t->pystr, t->py[-id - 1].name);
 }
 
 static int
@@ -415,7 +422,7 @@ ent_kind(const struct ctx *x, const struct hthread *h, int32_t k)
  * frames around it are the library's plumbing (dataloader.py's
  * __next__), so it wins over the frames outside it.
  */
-static const char *
+static int32_t
 context(const struct ctx *x, const struct hthread *h, int32_t k,
     int64_t s0, int64_t s1)
 {
@@ -436,11 +443,11 @@ context(const struct ctx *x, const struct hthread *h, int32_t k,
 		if (ent_kind(x, h, p) == TL_CK_ANNOTATION)
 			ann = p;
 	}
-	return ent_name(x, h, ann >= 0 ? ann : best);
+	return ent_name(h, ann >= 0 ? ann : best);
 }
 
 static void
-add_piece(struct ctx *x, const char *name, const char *ctxname, int64_t ns,
+add_piece(struct ctx *x, int32_t name, int32_t ctxname, int64_t ns,
     int kind, int thread)
 {
 	struct tl_culprits *c = x->c;
@@ -479,7 +486,7 @@ best_share(const struct ctx *x, int sync, const struct hthread *h)
  * the process did meanwhile (the busiest one), the rest to the call.
  */
 static void
-sync_pieces(struct ctx *x, size_t k, const char *call, const char *callctx,
+sync_pieces(struct ctx *x, size_t k, int32_t call, int32_t callctx,
     int64_t total, int64_t s0, int64_t s1)
 {
 	const struct tl_trace *t = x->t;
@@ -511,7 +518,7 @@ sync_pieces(struct ctx *x, size_t k, const char *call, const char *callctx,
 	if (bestowner >= 0) {
 		const struct hthread *h = &x->th[bestth];
 
-		add_piece(x, ent_name(x, h, bestowner),
+		add_piece(x, ent_name(h, bestowner),
 		    context(x, h, bestowner, s0, s1), bestns,
 		    ent_kind(x, h, bestowner), (int)bestth);
 	}
@@ -528,37 +535,66 @@ cmp_piece(const void *a, const void *b)
 	return x->kind < y->kind ? -1 : x->kind > y->kind;
 }
 
-/* The culprits of gap [a, b) that GPU event next ends. */
+int
+tl_gap_launch(const struct tl_trace *t, const struct tl_idlegap *g)
+{
+	int launch = t->ev[g->next].parent;
+
+	if (launch < 0 || (t->ev[launch].kind != TL_EV_RUNTIME &&
+	    t->ev[launch].kind != TL_EV_DRIVER))
+		return -1;
+	return launch;
+}
+
+int64_t
+tl_gap_len(const struct tl_trace *t, const struct tl_idlegap *g)
+{
+	return t->ev[g->next].ts - g->start;
+}
+
+uint32_t
+tl_gap_np(const struct tl_culprits *c, const struct tl_idlegap *g)
+{
+	size_t i = (size_t)(g - c->gap);
+
+	return (uint32_t)(i + 1 < c->ngap ? g[1].p0 : c->npiece) - g->p0;
+}
+
+int64_t
+tl_gap_step(const struct tl_trace *t, const struct tl_iters *it,
+    const struct tl_idlegap *g)
+{
+	int launch = tl_gap_launch(t, g);
+	long k;
+
+	if (launch < 0 || (k = tl_iters_of(it, t, launch)) < 0)
+		return TL_NONE;
+	return it->v[k].number;
+}
+
+/* The culprits of gap g (its pieces, from here on). */
 static void
-explain(struct ctx *x, int64_t a, int64_t b, int next)
+explain(struct ctx *x, struct tl_idlegap *g)
 {
 	const struct tl_trace *t = x->t;
 	struct tl_culprits *c = x->c;
-	struct tl_idlegap *g;
-	int launch = t->ev[next].parent;
+	int launch = tl_gap_launch(t, g);
+	int64_t a = g->start, b = t->ev[g->next].ts;
 	int64_t s0 = 0, s1 = 0, l, cut, covered = 0, sync = 0;
 	struct hthread *h;
+	uint32_t np;
 	long it, bi;
 	size_t i;
 
-	if (c->ngap == x->capgap)
-		tl_grow(&c->gap, &x->capgap, c->ngap + 1, sizeof(*g));
-	g = &c->gap[c->ngap++];
-	g->start = a;
-	g->len = b - a;
-	g->next = next;
-	g->step = TL_NONE;
 	g->p0 = (uint32_t)c->npiece;
-	if (launch < 0 || (t->ev[launch].kind != TL_EV_RUNTIME &&
-	    t->ev[launch].kind != TL_EV_DRIVER)) {
-		g->launch = -1;
-		add_piece(x, "", "", b - a, TL_CK_NOLAUNCH, -1);
-		g->np = 1;
+	if (c->npiece > UINT32_MAX - 8)
+		tl_die("%s: too many idle gaps", t->path);
+	if (launch < 0) {
+		add_piece(x, TL_CP_NONE, TL_CP_NONE, b - a, TL_CK_NOLAUNCH,
+		    -1);
 		return;
 	}
-	g->launch = launch;
 	if ((it = tl_iters_of(x->it, t, launch)) >= 0) {
-		g->step = x->it->v[it].number;
 		s0 = x->it->v[it].ts;
 		s1 = x->it->v[it].end;
 	}
@@ -579,16 +615,16 @@ explain(struct ctx *x, int64_t a, int64_t b, int next)
 	if ((bi = best_share(x, 0, h)) >= 0) {
 		int32_t o = x->sh[bi].owner;
 
-		add_piece(x, ent_name(x, h, o), context(x, h, o, s0, s1),
+		add_piece(x, ent_name(h, o), context(x, h, o, s0, s1),
 		    covered, ent_kind(x, h, o), -1);
 	}
-	add_piece(x, "", "", (cut - a) - covered - sync, TL_CK_NONE, -1);
-	add_piece(x, tl_ev_name(t, &t->ev[launch]), "", b - cut,
-	    TL_CK_LAUNCH, -1);
+	add_piece(x, TL_CP_NONE, TL_CP_NONE, (cut - a) - covered - sync,
+	    TL_CK_NONE, -1);
+	add_piece(x, launch, TL_CP_NONE, b - cut, TL_CK_LAUNCH, -1);
 	if (sync > 0) {
 		int32_t o = x->sh[best_share(x, 1, h)].owner;
-		const char *call = ent_name(x, h, o);
-		const char *callctx = context(x, h, o, s0, s1);
+		int32_t call = ent_name(h, o);
+		int32_t callctx = context(x, h, o, s0, s1);
 		size_t j;
 
 		/*
@@ -607,10 +643,9 @@ explain(struct ctx *x, int64_t a, int64_t b, int next)
 		sync_pieces(x, t->ev[launch].thread, call, callctx, sync, s0,
 		    s1);
 	}
-	g = &c->gap[c->ngap - 1];
-	g->np = (uint32_t)(c->npiece - g->p0);
-	if (g->np > 1)
-		qsort(c->piece + g->p0, g->np, sizeof(*c->piece), cmp_piece);
+	np = (uint32_t)c->npiece - g->p0;
+	if (np > 1)
+		qsort(c->piece + g->p0, np, sizeof(*c->piece), cmp_piece);
 }
 
 static int
@@ -628,8 +663,7 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	struct ctx x;
 	uint32_t *dev;
 	int32_t *idx;
-	struct tl_idlegap *pend = NULL;
-	size_t i, d, ndev, n = 0, npend = 0, cappend = 0;
+	size_t i, d, ndev, n = 0, capgap = 0;
 
 	memset(c, 0, sizeof(*c));
 	memset(&x, 0, sizeof(x));
@@ -673,12 +707,12 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 			if (any && e->ts > hi) {
 				if (e->ts - hi >= TL_GAP_NOISE_NS) {
 					tl_ivals_add(&x.win, hi, e->ts);
-					if (npend == cappend)
-						tl_grow(&pend, &cappend,
-						    npend + 1, sizeof(*pend));
-					pend[npend].start = hi;
-					pend[npend].len = e->ts - hi;
-					pend[npend++].next = idx[i];
+					if (c->ngap == capgap)
+						tl_grow(&c->gap, &capgap,
+						    c->ngap + 1,
+						    sizeof(*c->gap));
+					c->gap[c->ngap].start = hi;
+					c->gap[c->ngap++].next = idx[i];
 				} else {
 					c->noise_ns += e->ts - hi;
 					c->noise_count++;
@@ -689,18 +723,25 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 			any = 1;
 		}
 	}
+	free(dev);
+	free(idx);
+	/*
+	 * Explained in the order they are looked up in, so that a gap's
+	 * pieces end where the next gap's start (tl_gap_np).
+	 */
+	if (c->ngap > 1)
+		qsort(c->gap, c->ngap, sizeof(*c->gap), cmp_gap);
 	/* Only the host events in some gap matter (and their ancestors). */
 	tl_ivals_merge(&x.win);
 	bucket(&x);
-	for (i = 0; i < npend; i++)
-		explain(&x, pend[i].start, pend[i].start + pend[i].len,
-		    pend[i].next);
-	free(pend);
 	tl_ivals_free(&x.win);
-	if (c->ngap > 1)
-		qsort(c->gap, c->ngap, sizeof(*c->gap), cmp_gap);
-	free(dev);
-	free(idx);
+	for (i = 0; i < c->ngap; i++)
+		explain(&x, &c->gap[i]);
+	/* Held until the rows are written: no more than they need. */
+	if (c->ngap > 0)
+		c->gap = tl_realloc(c->gap, c->ngap * sizeof(*c->gap));
+	if (c->npiece > 0)
+		c->piece = tl_realloc(c->piece, c->npiece * sizeof(*c->piece));
 	for (i = 0; i < t->nthreads; i++) {
 		free(x.th[i].id);
 		free(x.th[i].e);

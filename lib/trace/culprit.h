@@ -54,22 +54,32 @@ enum tl_ckind {
 };
 extern const char *const tl_ckind_names[7];
 
-/* One piece of a gap: its culprit and the ns it covers. */
+/*
+ * One piece of a gap: its culprit and the ns it covers.  Names are those
+ * of an event (id >= 0), a Python frame (id -i - 1: tl_trace.py[i]) or
+ * none (TL_CP_NONE: ""): tl_cp_name().  24 bytes: a trace may have
+ * hundreds of thousands of gaps, all held until the rows are written.
+ */
 struct tl_cpiece {
-	const char *name;	/* the culprit (trace text; "" for NONE) */
-	const char *context;	/* its outermost enclosing event, or "" */
 	int64_t ns;
-	int thread;		/* the host thread (tl_event.thread) it ran
+	int32_t name;		/* the culprit (TL_CP_NONE for NONE) */
+	int32_t context;	/* its outermost enclosing event, or none */
+	int32_t thread;		/* the host thread (tl_event.thread) it ran
 				   on when not the launching one, else -1 */
 	uint8_t kind;		/* enum tl_ckind */
 };
+#define TL_CP_NONE INT32_MIN
 
+/*
+ * A listed gap [start, the start of GPU event next): 16 bytes.  Its
+ * pieces, by ns descending, are piece[p0] up to the next gap's p0
+ * (tl_gap_np); its launch call and iteration: tl_gap_launch,
+ * tl_gap_step.
+ */
 struct tl_idlegap {
-	int64_t start, len;	/* ns */
-	int next;		/* the GPU event that ends it */
-	int launch;		/* its launch call, or -1 */
-	int64_t step;		/* the launch call's iteration, or TL_NONE */
-	uint32_t p0, np;	/* its pieces, by ns descending */
+	int64_t start;		/* ns */
+	int32_t next;		/* the GPU event that ends it */
+	uint32_t p0;
 };
 
 struct tl_culprits {
@@ -89,5 +99,16 @@ void tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 void tl_culprits_free(struct tl_culprits *c);
 /* The listed gap that GPU event i ends, or NULL. */
 const struct tl_idlegap *tl_culprits_gap(const struct tl_culprits *c, int i);
+
+/* A piece's name or context (tl_cpiece.name, .context): trace text. */
+const char *tl_cp_name(const struct tl_trace *t, int32_t id);
+
+/* A gap's length, pieces and launch call (-1: none). */
+int64_t tl_gap_len(const struct tl_trace *t, const struct tl_idlegap *g);
+uint32_t tl_gap_np(const struct tl_culprits *c, const struct tl_idlegap *g);
+int tl_gap_launch(const struct tl_trace *t, const struct tl_idlegap *g);
+/* The number of the iteration that holds its launch call, or TL_NONE. */
+int64_t tl_gap_step(const struct tl_trace *t, const struct tl_iters *it,
+    const struct tl_idlegap *g);
 
 #endif
