@@ -172,7 +172,7 @@ def outdir(bindir, data, name, want):
     # The timeline chart's gap list: each listed gap's line under it
     # says where a trace viewer shows it.
     at = re.findall(r'<text class="gap-at"[^>]*>([^<]*)</text>', svg)
-    swant = ["ts %.3f us (+%.3f ms from the trace's first event), step %d, "
+    swant = ["ts %.3f us (+%.3f ms from the first event), step %d, "
              "GPU 0 stream 7, pid 100 tid %s" %
              (g["ts"], g["offset"] / 1000.0, g["step"], g["tid"])
              for g in listed[:5]]

@@ -153,7 +153,7 @@ def one(b, d, kind):
         svg = f.read()
     sl = []
     for x in re.findall(r'<text class="gap-at"[^>]*>([^<]*)</text>', svg):
-        m = re.match(r"ts ([\d.]+) us \(\+([\d.]+) ms from the trace's "
+        m = re.match(r"ts ([\d.]+) us \(\+([\d.]+) ms from the "
                      r"first event\), step (\d+), GPU 0 stream 7, pid 100 "
                      r"tid 100$", x)
         sl.append((float(m.group(1)), float(m.group(2)), int(m.group(3)))

@@ -317,25 +317,24 @@ put_gap_at(FILE *f, const struct tl_chart_gap *g, double y)
 
 	snprintf(ts, sizeof(ts), "%.3f", g->ts_us);
 	out(f, "<text class=\"gap-at\" x=\"%d\" y=\"%p\" "
-	    "fill=\"#555555\">ts %s us (+%M ms from the trace's first "
-	    "event)", ST_X + 16, y, ts, g->offset_us);
+	    "fill=\"#555555\">ts %s us (+%M ms from the first event)",
+	    ST_X + 16, y, ts, g->offset_us);
 	if (g->has_step)
 		fprintf(f, ", step %lld", g->step);
 	if (g->device != NULL && g->device[0] != '\0') {
 		out(f, ", GPU ");
-		tl_svg_text(f, g->device, 40);
+		tl_svg_text(f, g->device, 24);
 	}
 	if (g->has_stream)
 		fprintf(f, " stream %lld", g->stream);
 	if (g->pid != NULL && g->pid[0] != '\0') {
 		out(f, ", pid ");
-		tl_svg_text(f, g->pid, 40);
+		tl_svg_text(f, g->pid, 24);
 		out(f, " tid ");
-		tl_svg_text(f, g->tid, 40);
+		tl_svg_text(f, g->tid, 24);
 	}
 	if (!g->listed)
-		out(f, "; under 10 \xc2\xb5s, so not listed by tl-parse (no step "
-		    "or thread)");
+		out(f, "; under 10 \xc2\xb5s: not listed (no step, thread)");
 	out(f, "</text>\n");
 }
 
@@ -390,10 +389,9 @@ put_gap_list(FILE *f, const struct tl_chart_strip *s, size_t ns,
 		    "never waited between kernels</text>\n", ST_X, y + ST_LINE);
 	if (at > 0)
 		out(f, "<text x=\"%d\" y=\"%p\" fill=\"#555555\">In Perfetto "
-		    "or chrome://tracing (time from the trace's first event): "
-		    "go to the offset on the GPU's stream row; the launching "
-		    "thread's row (pid, tid) shows what the host did.</text>\n",
-		    ST_X, y + ST_LINE);
+		    "or chrome://tracing: the offset on the GPU's stream row; "
+		    "the pid, tid row shows the host.</text>\n", ST_X,
+		    y + ST_LINE);
 	out(f, "</g>\n");
 }
 

@@ -560,7 +560,7 @@ check_strip(const char *s)
 	CHECK(strstr(s, "after aten::copy_&lt;x&gt;</text>") != NULL);
 	/* Where a trace viewer shows a gap, under its line. */
 	CHECK(count(s, "class=\"gap-at\"") == 1);
-	CHECK(strstr(s, ">ts 1000250.500 us (+0.300 ms from the trace's first "
+	CHECK(strstr(s, ">ts 1000250.500 us (+0.300 ms from the first "
 	    "event), step 4, GPU 0 stream 7, pid 100 tid t&lt;1&gt;</text>") !=
 	    NULL);
 	/* A strip's short name in the list, its full one in the data. */
