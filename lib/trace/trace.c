@@ -114,6 +114,7 @@ struct parser {
 	struct {
 		char s[LASTSZ];
 		uint32_t n, id;
+		const char *str;	/* the interned copy */
 	} last[2];
 };
 
@@ -153,16 +154,24 @@ put_str(struct parser *p, struct rec *r, int k, const char *s, size_t n)
 
 	if ((k == S_PID || k == S_TID) && n > 0 && n <= LASTSZ) {
 		int x = k == S_TID;
+		size_t i = 0;
 
-		if (p->last[x].n != n || memcmp(p->last[x].s, s, n) != 0) {
+		/* A few bytes: compared here rather than by a call. */
+		if (p->last[x].n == n)
+			while (i < n && p->last[x].s[i] == s[i])
+				i++;
+		if (i != n || p->last[x].n != n) {
 			memcpy(p->last[x].s, s, n);
 			p->last[x].n = (uint32_t)n;
 			p->last[x].id = tl_intern(p->str, s, n);
+			p->last[x].str = tl_str(p->str, p->last[x].id);
 		}
-		id = p->last[x].id;
-	} else
-		id = tl_intern(p->str, s, n);
-
+		r->sid[k] = p->last[x].id;
+		r->s[k] = p->last[x].str;
+		r->slen[k] = (uint32_t)n;
+		return;
+	}
+	id = tl_intern(p->str, s, n);
 	r->sid[k] = id;
 	r->s[k] = tl_str(p->str, id);
 	r->slen[k] = (uint32_t)n;
@@ -281,8 +290,11 @@ parse_error(struct tl_scan_out *out, size_t at, const char *what, size_t rel)
  */
 struct fval {
 	const char *s;
-	size_t n;
-	enum tl_jtype type;
+	uint32_t n;		/* events are at most TL_EVENT_MAX bytes */
+	uint8_t type;		/* enum tl_jtype */
+	uint8_t esc;		/* a string that may hold an escape */
+	uint8_t timed;		/* a time read already: ns */
+	int64_t ns;
 };
 
 /* String k: the unescaped string or the number text of v ("" else). */
@@ -292,13 +304,38 @@ put_scalar(struct parser *p, struct rec *r, int k, const struct fval *v)
 	size_t n = v->n;
 	const char *s = v->s;
 
-	if (v->type == TL_J_STRING && memchr(s, '\\', n)) {
+	if (v->type == TL_J_STRING && v->esc && memchr(s, '\\', n)) {
 		tl_grow(&p->buf, &p->cap, n + 1, 1);
 		n = tl_json_unescape(p->buf, s, n);
 		s = p->buf;
 	} else if (v->type != TL_J_STRING && v->type != TL_J_PRIM)
 		n = 0;
 	put_str(p, r, k, n > 0 ? s : "", n);
+}
+
+/*
+ * String k, S_PID or S_TID, as put_scalar writes it: the last one's id
+ * when the bytes are the same (events come in runs on a thread), found
+ * without a call.
+ */
+static inline void
+put_thread(struct parser *p, struct rec *r, int k, const struct fval *v)
+{
+	int x = k == S_TID;
+	size_t i = 0, n = v->n;
+
+	if ((v->type == TL_J_PRIM || (v->type == TL_J_STRING && !v->esc)) &&
+	    n > 0 && p->last[x].n == n) {
+		while (i < n && p->last[x].s[i] == v->s[i])
+			i++;
+		if (i == n) {
+			r->sid[k] = p->last[x].id;
+			r->s[k] = p->last[x].str;
+			r->slen[k] = (uint32_t)n;
+			return;
+		}
+	}
+	put_scalar(p, r, k, v);
 }
 
 /* String k: v as compact JSON; "" for none or null. */
@@ -358,6 +395,10 @@ static int
 time_field(const struct fval *v, const char *key, int64_t *ns, char *msg,
     size_t msgsz)
 {
+	if (v->timed) {
+		*ns = v->ns;
+		return 0;
+	}
 	if (v->type == TL_J_UNDEF) {
 		snprintf(msg, msgsz, "missing \"%s\"", key);
 		return -1;
@@ -808,8 +849,8 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		rc->id = id;
 		rc->flowcat = (uint8_t)fc;
 		if (ph == 'f') {
-			put_scalar(p, rc, S_PID, &f[K_PID]);
-			put_scalar(p, rc, S_TID, &f[K_TID]);
+			put_thread(p, rc, S_PID, &f[K_PID]);
+			put_thread(p, rc, S_TID, &f[K_TID]);
 		}
 		return 1;
 	}
@@ -834,8 +875,8 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		return -1;
 	}
 	put_scalar(p, rc, S_NAME, &f[K_NAME]);
-	put_scalar(p, rc, S_PID, &f[K_PID]);
-	put_scalar(p, rc, S_TID, &f[K_TID]);
+	put_thread(p, rc, S_PID, &f[K_PID]);
+	put_thread(p, rc, S_TID, &f[K_TID]);
 	if (kind == TL_EV_PYTHON)
 		return 1;	/* py_frame reads no more */
 	rc->corr = int_arg(&a[A_CORR]);
@@ -882,8 +923,12 @@ tok_vals(const struct tl_json *j, const int *tk, int n, struct fval *v)
 	for (i = 0; i < n; i++) {
 		memset(&v[i], 0, sizeof(v[i]));
 		if (tk[i] >= 0) {
-			v[i].s = tl_json_text(j, tk[i], &v[i].n);
-			v[i].type = tl_json_type(j, tk[i]);
+			size_t n;
+
+			v[i].s = tl_json_text(j, tk[i], &n);
+			v[i].n = (uint32_t)n;
+			v[i].type = (uint8_t)tl_json_type(j, tk[i]);
+			v[i].esc = 1;
 		}
 	}
 }
@@ -1041,13 +1086,22 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 
 /* Past blanks; the bytes end with a NUL. */
 static const char *
+rd_blanks(const char *s)
+{
+	while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')
+		s++;
+	return s;
+}
+
+/* The same, none or Kineto's one blank found without a call. */
+static inline const char *
 rd_blank(const char *s)
 {
 	if ((unsigned char)*s > ' ')
 		return s;
-	while (*s == ' ' || *s == '\n' || *s == '\r' || *s == '\t')
-		s++;
-	return s;
+	if (*s == ' ' && (unsigned char)s[1] > ' ')
+		return s + 1;
+	return rd_blanks(s);
 }
 
 /* 1 if the key s[0..n) is "cat". */
@@ -1057,14 +1111,18 @@ is_cat(const char *s, size_t n)
 	return n == 3 && s[0] == 'c' && s[1] == 'a' && s[2] == 't';
 }
 
-/* The value whose text is s[0..end), as the tokeniser gives it. */
+/*
+ * The value whose text is s[0..end), as the tokeniser gives it; esc as
+ * struct fval has it.
+ */
 static void
-rd_fval(struct fval *v, const char *s, const char *end)
+rd_fval(struct fval *v, const char *s, const char *end, int esc)
 {
 	v->type = *s == '"' ? TL_J_STRING : *s == '{' ? TL_J_OBJECT :
 	    *s == '[' ? TL_J_ARRAY : TL_J_PRIM;
 	v->s = v->type == TL_J_STRING ? s + 1 : s;
-	v->n = (size_t)(end - s) - (v->type == TL_J_STRING ? 2 : 0);
+	v->n = (uint32_t)(end - s) - (v->type == TL_J_STRING ? 2 : 0);
+	v->esc = (uint8_t)esc;
 }
 
 /* The index in arg_keys of the key s[0..n), or -1. */
@@ -1199,8 +1257,8 @@ rd_value(struct parser *p, const char *s, const char *end, int depth,
 
 /*
  * The end of the args object at s ('{'), or NULL as rd_value; the first
- * value of each member arg_key knows goes into v.  A value nested too
- * deep sets *deep, the object read to its end.
+ * value of each member arg_key knows goes into v (none when v is NULL).
+ * A value nested too deep sets *deep, the object read to its end.
  */
 static const char *
 rd_args(struct parser *p, const char *s, const char *end, int nocat,
@@ -1216,7 +1274,7 @@ rd_args(struct parser *p, const char *s, const char *end, int nocat,
 		int k = -1;
 
 		if (*s == '"' && (q = rd_known_arg(s, end, &k)) != NULL) {
-			if (k >= 0 && v[k].type != TL_J_UNDEF)
+			if (k >= 0 && (v == NULL || v[k].type != TL_J_UNDEF))
 				k = -1;
 			s = rd_blank(q);
 		} else {
@@ -1229,7 +1287,7 @@ rd_args(struct parser *p, const char *s, const char *end, int nocat,
 			if (nocat && is_cat(s + 1, n))
 				return NULL;
 			if ((k = arg_key(s + 1, n)) >= 0 &&
-			    v[k].type != TL_J_UNDEF)
+			    (v == NULL || v[k].type != TL_J_UNDEF))
 				k = -1;
 			s = rd_blank(q + 1);
 			if (*s != ':')
@@ -1237,10 +1295,19 @@ rd_args(struct parser *p, const char *s, const char *end, int nocat,
 			s = rd_blank(s + 1);
 		}
 		q = s;
-		if ((s = rd_value(p, s, end, 2, nocat, deep)) == NULL)
+		esc = 0;
+		/* rd_value's ways, the plain ones here without a call. */
+		if (*s == '"')
+			s = (s = tl_jlex_string(s, end, &esc)) != NULL ? s + 1 :
+			    NULL;
+		else if (*s != '{' && *s != '[')
+			s = tl_jlex_prim(s, end);
+		else
+			s = rd_value(p, s, end, 2, nocat, deep);
+		if (s == NULL)
 			return NULL;
 		if (k >= 0)
-			rd_fval(&v[k], q, s);
+			rd_fval(&v[k], q, s, esc);
 		s = rd_blank(s);
 		if (*s == ',')
 			s = rd_blank(s + 1);
@@ -1318,50 +1385,312 @@ rd_known_key(const char *s, const char *end, int *k)
 }
 #undef KEY
 
+/*
+ * The members of an event in the order Kineto writes them, each as the
+ * 8 bytes that start it (quote, name, quote, colon, blank) on a
+ * little-endian machine: the reader expects the next in this order, and
+ * one 8-byte comparison finds it (else it takes the key its other ways).
+ */
+#define LE8(a, b, c, d, e, f, g, h) ((uint64_t)(unsigned char)(a) | \
+	(uint64_t)(unsigned char)(b) << 8 | (uint64_t)(unsigned char)(c) << 16 | \
+	(uint64_t)(unsigned char)(d) << 24 | (uint64_t)(unsigned char)(e) << 32 | \
+	(uint64_t)(unsigned char)(f) << 40 | (uint64_t)(unsigned char)(g) << 48 | \
+	(uint64_t)(unsigned char)(h) << 56)
+#define MASK(n) ((n) == 8 ? ~0ull : (1ull << 8 * (n)) - 1)
+static const struct rd_next {
+	uint64_t pat, mask;
+	int len, k;
+} rd_order[] = {
+	{ LE8('"', 'p', 'h', '"', ':', ' ', 0, 0), MASK(6), 6, K_PH },
+	{ LE8('"', 'c', 'a', 't', '"', ':', ' ', 0), MASK(7), 7, NTOP },
+	{ LE8('"', 'n', 'a', 'm', 'e', '"', ':', ' '), MASK(8), 8, K_NAME },
+	{ LE8('"', 'p', 'i', 'd', '"', ':', ' ', 0), MASK(7), 7, K_PID },
+	{ LE8('"', 't', 'i', 'd', '"', ':', ' ', 0), MASK(7), 7, K_TID },
+	{ LE8('"', 't', 's', '"', ':', ' ', 0, 0), MASK(6), 6, K_TS },
+	{ LE8('"', 'd', 'u', 'r', '"', ':', ' ', 0), MASK(7), 7, K_DUR },
+	{ LE8('"', 'a', 'r', 'g', 's', '"', ':', ' '), MASK(8), 8, K_ARGS }
+};
+#define NORDER (sizeof(rd_order) / sizeof(rd_order[0]))
+/* By top_key's index (NTOP: "cat"): the place in rd_order after it. */
+static const unsigned char rd_after[NTOP + 1] = {
+	[K_PH] = 1, [NTOP] = 2, [K_NAME] = 3, [K_PID] = 4, [K_TID] = 5,
+	[K_TS] = 6, [K_DUR] = 7, [K_ARGS] = 8, [K_ID] = 0
+};
+#undef LE8
+#undef MASK
+
+/*
+ * The count of digits that start the 8 bytes w (little-endian) and, in
+ * *v, their value (Lemire's SWAR parse: the bytes checked for digits,
+ * then joined in pairs, fours, eights).
+ */
+static inline int
+swar_digits(uint64_t w, uint64_t *v)
+{
+	uint64_t x = w ^ 0x3030303030303030ull;	/* a digit: 0..9 */
+	/* The top bit of each byte that is not a digit (a carry out of one
+	   only reaches bytes after it). */
+	uint64_t nd = ((x + 0x7676767676767676ull) | x) &
+	    0x8080808080808080ull;
+	int n = nd == 0 ? 8 : __builtin_ctzll(nd) >> 3;
+
+	*v = 0;
+	if (n == 0)
+		return 0;
+	x <<= 8 * (8 - n);	/* zeros before them: leading zeros */
+	x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffull;
+	x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffull;
+	*v = (x * 10000 + (x >> 32)) & 0xffffffffull;
+	return n;
+}
+
+/*
+ * A time at s ("ts", "dur") in microseconds, read as it is lexed: the end
+ * of the number, with *ns what tl_parse_us_ns makes of it, for the plain
+ * numbers Kineto writes (at most 15 digits, then at most 3 after a
+ * point); NULL for any other bytes (the lexer and tl_parse_us_ns judge
+ * them then).  The bytes end with one that cannot be in a number, and
+ * at least 24 of them come before end when the digits are read 8 at a
+ * time.
+ */
+static const char *
+rd_time(const char *s, const char *end, int64_t *ns)
+{
+	const char *t = s;
+	int64_t ip = 0, frac;
+
+	if (*t == '0')		/* no leading zeros in JSON */
+		t++;
+	else if (end - s >= 24 && TL_JLEX_DIGIT(*t)) {
+		uint64_t w, v = 0;
+		int n;
+
+		memcpy(&w, t, 8);
+		n = swar_digits(w, &v);
+		ip = (int64_t)v;
+		t += n;
+		if (n == 8) {
+			memcpy(&w, t, 8);
+			static const int64_t pow10[8] = {
+				1, 10, 100, 1000, 10000, 100000, 1000000,
+				10000000
+			};
+
+			n = swar_digits(w, &v);
+			if (n == 8)	/* 16 digits or more */
+				return NULL;
+			ip = ip * pow10[n] + (int64_t)v;
+			t += n;
+		}
+	} else
+		while (TL_JLEX_DIGIT(*t) && t - s < 16)
+			ip = ip * 10 + (*t++ - '0');
+	if (t == s || t - s > 15)
+		return NULL;
+	ip *= 1000;
+	if (*t == '.') {
+		if (!TL_JLEX_DIGIT(t[1]))
+			return NULL;
+		frac = (t[1] - '0') * 100;
+		t += 2;
+		if (TL_JLEX_DIGIT(*t)) {
+			frac += (*t++ - '0') * 10;
+			if (TL_JLEX_DIGIT(*t))
+				frac += *t++ - '0';
+		}
+		ip += frac;
+	}
+	if (TL_JLEX_DIGIT(*t) || *t == '.' || (*t | 0x20) == 'e')
+		return NULL;
+	*ns = ip;
+	return t;
+}
+
+/*
+ * At s, the bytes lit[0..n) (a constant: compared without a call); the
+ * byte after them, or NULL.
+ */
+#define RD_LIT(s, end, lit) ((size_t)((end) - (s)) >= sizeof(lit) - 1 && \
+	memcmp((s), (lit), sizeof(lit) - 1) == 0 ? (s) + sizeof(lit) - 1 : NULL)
+
+/* The end of the string or number or literal at s, or NULL. */
+static inline const char *
+rd_plain(const char *s, const char *end, int *esc)
+{
+	if (*s == '"')
+		return (s = tl_jlex_string(s, end, esc)) != NULL ? s + 1 : NULL;
+	if (*s == '{' || *s == '[')
+		return NULL;
+	return tl_jlex_prim(s, end);
+}
+
+/* The value at s as struct fval has it, from its text s[0..e). */
+static inline void
+rd_set(struct fval *v, const char *s, const char *e, int esc)
+{
+	int str = *s == '"';
+
+	v->type = str ? TL_J_STRING : TL_J_PRIM;
+	v->s = s + str;
+	v->n = (uint32_t)(e - s) - 2 * (uint32_t)str;
+	v->esc = (uint8_t)esc;
+	v->timed = 0;
+}
+
+/* The time at s into v (rd_time, rd_set); its end, or NULL. */
+static inline const char *
+rd_timed(struct fval *v, const char *s, const char *end)
+{
+	const char *q;
+	int64_t ns;
+
+	if ((q = rd_time(s, end, &ns)) == NULL)
+		return NULL;
+	rd_set(v, s, q, 0);
+	v->timed = 1;
+	v->ns = ns;
+	return q;
+}
+
 static int
 read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
     uint64_t offset, size_t *len)
 {
 	struct parser *p = w;
-	const char *s = rd_blank(ev + 1), *end = ev + avail, *q;
+	const char *s, *end = ev + avail, *q;
 	struct fval fv[NTOP], av[NARG];
 	struct rec *rc;
 	char msg[64];
 	size_t at;
+	int64_t ns;
 	const char *cv = NULL;	/* the category */
 	size_t cn = 0;
 	int kind = -1, cat = 0, lenient = 0, r, esc, deep = 0, skip = 0;
-	unsigned fc = 0;
+	int avset = 0;		/* av is cleared */
+	unsigned fc = 0, nx = 0;	/* the member expected: rd_order[nx] */
 
 	(void)offset;
+	/*
+	 * An 'X' event as Kineto writes it first: its members in its order,
+	 * each key with the blanks around it (a literal compared at once),
+	 * each value checked by the lexer as below; the first byte that is
+	 * not where that order puts it sends the event to the general loop
+	 * (which reads it again from its start).
+	 */
+	esc = 0;
+	if ((s = RD_LIT(ev, end, "{\"ph\": ")) == NULL ||
+	    (q = rd_plain(s, end, &esc)) == NULL || *s != '"')
+		goto general;
+	rd_set(&fv[K_PH], s, q, esc);
+	if ((s = RD_LIT(q, end, ", \"cat\": \"")) == NULL ||
+	    (q = tl_jlex_string(s - 1, end, &esc)) == NULL || esc)
+		goto general;
+	cat = 1;
+	cv = s;
+	cn = (size_t)(q - s);
+	kind = kind_of(cv, cn, p->o->keep_python);
+	skip = kind < 0 && (fc = flow_cat(cv, cn)) == 0;
+	lenient = kind == TL_EV_PYTHON && p->o->keep_python == TL_PY_CONTEXT;
+	if ((s = RD_LIT(q + 1, end, ", \"name\": ")) == NULL ||
+	    (q = rd_plain(s, end, &esc)) == NULL)
+		goto general;
+	rd_set(&fv[K_NAME], s, q, esc);
+	esc = 0;
+	if ((s = RD_LIT(q, end, ", \"pid\": ")) == NULL ||
+	    (q = rd_plain(s, end, &esc)) == NULL)
+		goto general;
+	rd_set(&fv[K_PID], s, q, esc);
+	esc = 0;
+	if ((s = RD_LIT(q, end, ", \"tid\": ")) == NULL ||
+	    (q = rd_plain(s, end, &esc)) == NULL)
+		goto general;
+	rd_set(&fv[K_TID], s, q, esc);
+	if ((s = RD_LIT(q, end, ", \"ts\": ")) == NULL ||
+	    (q = rd_timed(&fv[K_TS], s, end)) == NULL ||
+	    (s = RD_LIT(q, end, ", \"dur\": ")) == NULL ||
+	    (q = rd_timed(&fv[K_DUR], s, end)) == NULL)
+		goto general;
+	if ((s = RD_LIT(q, end, ", \"args\": {")) == NULL)
+		goto general;
+	s--;
+	if (skip)
+		q = rd_value(p, s, end, 1, 0, &deep);
+	else {
+		if (kind != TL_EV_PYTHON) {
+			memset(av, 0, sizeof(av));
+			avset = 1;
+		}
+		q = rd_args(p, s, end, 0, avset ? av : NULL, &deep);
+	}
+	if (q == NULL || *q != '}')
+		goto general;
+	fv[K_ARGS].type = TL_J_OBJECT;	/* only told apart from none */
+	fv[K_ID].type = TL_J_UNDEF;
+	fv[K_ID].timed = 0;
+	s = q;
+	goto read;
+general:
+	kind = -1;
+	cat = lenient = deep = skip = avset = 0;
+	fc = nx = 0;
+	cv = NULL;
+	cn = 0;
+	s = rd_blank(ev + 1);
 	memset(fv, 0, sizeof(fv));
-	memset(av, 0, sizeof(av));
 	while (*s != '}') {
 		const char *v;
 		size_t n;
 		int k;
 
-		if (*s == '"' && (v = rd_known_key(s, end, &k)) != NULL)
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		uint64_t w;
+
+		if (nx < NORDER && end - s >= 8 && (memcpy(&w, s, 8),
+		    (w & rd_order[nx].mask) == rd_order[nx].pat)) {
+			k = rd_order[nx].k;
+			v = s = rd_blank(s + rd_order[nx].len);
+			nx++;
+		} else
+#endif
+		if (*s == '"' && (v = rd_known_key(s, end, &k)) != NULL) {
 			v = s = rd_blank(v);
-		else {
+			if (rd_after[k] > nx)
+				nx = rd_after[k];
+		} else {
 			esc = 0;
 			if (*s != '"' || (q = tl_jlex_string(s, end, &esc)) ==
 			    NULL)
 				return -1;
 			n = (size_t)(q - s - 1);
 			k = top_key(s + 1, n);
+			if (k >= 0 && rd_after[k] > nx)
+				nx = rd_after[k];
 			s = rd_blank(q + 1);
 			if (*s != ':')
 				return -1;
 			v = s = rd_blank(s + 1);
 		}
 		esc = 0;
-		if (k == K_ARGS && *s == '{' && fv[k].type == TL_J_UNDEF &&
-		    !skip)
-			s = rd_args(p, s, end, !cat, av, &deep);
-		else if (*s == '"')
+		if ((k == K_TS || k == K_DUR) && (q = rd_time(s, end, &ns)) != NULL) {
+			if (fv[k].type == TL_J_UNDEF) {
+				rd_fval(&fv[k], s, q, 0);
+				fv[k].timed = 1;
+				fv[k].ns = ns;
+			}
+			s = q;
+		} else if (k == K_ARGS && *s == '{' && fv[k].type == TL_J_UNDEF &&
+		    !skip) {
+			/* A frame's record has no args: nothing kept. */
+			if (!avset && !(cat && kind == TL_EV_PYTHON)) {
+				memset(av, 0, sizeof(av));
+				avset = 1;
+			}
+			s = rd_args(p, s, end, !cat, avset ? av : NULL, &deep);
+		} else if (*s == '"')
 			s = (q = tl_jlex_string(s, end, &esc)) != NULL ? q + 1 :
 			    NULL;
+		else if (*s != '{' && *s != '[')	/* as rd_value */
+			s = tl_jlex_prim(s, end);
 		else
 			s = rd_value(p, s, end, 1, !cat, k == K_ARGS ? &deep :
 			    NULL);
@@ -1380,7 +1709,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 			lenient = kind == TL_EV_PYTHON &&
 			    p->o->keep_python == TL_PY_CONTEXT;
 		} else if (k >= 0 && k < NTOP && fv[k].type == TL_J_UNDEF)
-			rd_fval(&fv[k], v, s);
+			rd_fval(&fv[k], v, s, esc);
 		s = rd_blank(s);
 		if (*s == ',') {
 			s = rd_blank(s + 1);
@@ -1389,6 +1718,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		} else if (*s != '}')
 			return -1;
 	}
+read:
 	*len = (size_t)(s + 1 - ev);
 	if (skip) {
 		unread(p, cv, cn);
@@ -1399,8 +1729,8 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	/* Without a category the tokeniser finds none either: not kept. */
 	if (!cat)
 		return 0;
-	if (deep)	/* args nested too deep: dropped, and counted */
-		memset(av, 0, sizeof(av));
+	if (deep || (!avset && kind != TL_EV_PYTHON))
+		memset(av, 0, sizeof(av));	/* none, or nested too deep */
 	at = out->len;
 	rc = tl_scan_reserve(out, sizeof(*rc));
 	memset(rc, 0, sizeof(*rc));

@@ -245,6 +245,56 @@ known_keys(void)
 }
 
 /*
+ * Times ("ts", "dur") of every length and form, read by the one-pass
+ * reader 8 digits at a time as Kineto writes them and byte by byte near
+ * the end of the bytes (the last event): read as the tokeniser reads
+ * them (tl_parse_us_ns), errors included.
+ */
+static void
+times(void)
+{
+	static const char *const form[] = {
+		"0", "7", "10", "1234567", "12345678", "123456789",
+		"10840892", "1234567812345", "123456781234567",
+		"1234567812345678", "1695835573040878", "99999999.999",
+		"12345678.9", "12345678.12", "0.5", "1.25", "2.125", "2.1255",
+		"7.00", "1.", "01", "-1", "-0.5", "1e3", "1E-2", "2.5e1",
+		"\"5\"", "null", "2NaN"
+	};
+	char path[] = "/tmp/test_scan.XXXXXX", buf[1024], *err;
+	size_t i, j, n;
+	int fd = mkstemp(path), python;
+
+	CHECK(fd >= 0);
+	close(fd);
+	for (i = 0; i < sizeof(form) / sizeof(form[0]); i++)
+		for (j = 0; j < 3; j++) {
+			const char *a = form[i], *b = form[(i + j) %
+			    (sizeof(form) / sizeof(form[0]))];
+
+			n = (size_t)snprintf(buf, sizeof(buf),
+			    "{\"traceEvents\": [\n"
+			    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": "
+			    "\"k\", \"pid\": 0, \"tid\": 7, \"ts\": %s, "
+			    "\"dur\": %s, \"args\": {\"stream\": 7}},\n"
+			    "{\"ph\": \"X\", \"cat\": \"python_function\", "
+			    "\"name\": \"f\", \"pid\": 0, \"tid\": 7, "
+			    "\"ts\": %s, \"dur\": %s, \"args\": {}},\n"
+			    "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": "
+			    "\"k\", \"pid\": 0, \"tid\": 7, \"args\": {}, "
+			    "\"dur\": %s, \"ts\": %s}]}", a, b, b, a, b, a);
+			unit_writen(path, buf, n);
+			for (python = TL_PY_SKIP; python <= TL_PY_CONTEXT;
+			    python++) {
+				tl_trace_free(one_pass_same(path, python,
+				    &err));
+				free(err);
+			}
+		}
+	unlink(path);
+}
+
+/*
  * The 64-bit integers a record packs into 32 bits (trace.h): Sequence
  * numbers and streams at and past the edges of the packed range read
  * back whole, repeated ones too; each kernel keeps its grid and block.
@@ -323,6 +373,7 @@ main(void)
 
 	tl_setprogname("test_scan");
 	known_keys();
+	times();
 	wide_values();
 	for (k = 0; k < sizeof(pat) / sizeof(pat[0]); k++) {
 		if (glob(pat[k], 0, NULL, &g) != 0)
