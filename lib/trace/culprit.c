@@ -482,16 +482,22 @@ ent_kind(const struct ctx *x, const struct hthread *h, int32_t k)
 }
 
 /*
- * Entry k's context: its outermost enclosing entry inside the iteration
- * [s0, s1) (s1 <= s0: none; then its outermost enclosing cpu_op or
- * annotation), or itself.
+ * Entry k's context: its outermost enclosing annotation inside the
+ * iteration [s0, s1), else its outermost enclosing entry there (s1 <= s0:
+ * no iteration; then its outermost enclosing cpu_op or annotation), or
+ * itself.  An annotation names what the code was doing (the DataLoader's
+ * enumerate(DataLoader)#..., Optimizer.zero_grad#...) where the Python
+ * frames around it are the library's plumbing (dataloader.py's
+ * __next__), so it wins over the frames outside it.
  */
 static int32_t
 context(const struct ctx *x, const struct hthread *h, int32_t k,
     int64_t s0, int64_t s1)
 {
-	int32_t best = k, p = k;
+	int32_t best = k, p = k, ann = -1;
 
+	if (ent_kind(x, h, k) == TL_CK_ANNOTATION)
+		ann = k;
 	while ((p = h->e[p].parent) >= 0) {
 		if (s1 > s0) {
 			if (ent_ts(x->t, &h->e[p]) < s0 ||
@@ -500,8 +506,12 @@ context(const struct ctx *x, const struct hthread *h, int32_t k,
 			best = p;
 		} else if (h->e[p].id >= 0)
 			best = p;
+		else
+			continue;
+		if (ent_kind(x, h, p) == TL_CK_ANNOTATION)
+			ann = p;
 	}
-	return ent_name(h, best);
+	return ent_name(h, ann >= 0 ? ann : best);
 }
 
 static void
