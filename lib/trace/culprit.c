@@ -482,19 +482,53 @@ ent_kind(const struct ctx *x, const struct hthread *h, int32_t k)
 }
 
 /*
- * Entry k's context: its outermost enclosing annotation inside the
- * iteration [s0, s1), else its outermost enclosing entry there (s1 <= s0:
+ * Entry k's context: its outermost enclosing annotation inside its
+ * iteration ([s0, s1), the launch's, or one before it that holds k), else its outermost enclosing entry there (s1 <= s0:
  * no iteration; then its outermost enclosing cpu_op or annotation), or
  * itself.  An annotation names what the code was doing (the DataLoader's
  * enumerate(DataLoader)#..., Optimizer.zero_grad#...) where the Python
  * frames around it are the library's plumbing (dataloader.py's
  * __next__), so it wins over the frames outside it.
  */
+/*
+ * The step of the same process as the one at [*s0, *s1) that holds time
+ * ts, before it (the end of a step whose last gap the next step's first
+ * launch ends), into *s0, *s1; unchanged when none does.
+ */
+static void
+step_of(const struct ctx *x, int64_t ts, int64_t *s0, int64_t *s1)
+{
+	const struct tl_iters *it = x->it;
+	size_t lo = 0, hi = it->n, i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (it->v[mid].ts < *s0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == it->n)
+		return;
+	for (i = lo; i-- > 0 && lo - i <= 8;)
+		if (it->v[i].pid == it->v[lo].pid && it->v[i].ts <= ts &&
+		    ts < it->v[i].end) {
+			*s0 = it->v[i].ts;
+			*s1 = it->v[i].end;
+			return;
+		}
+}
+
 static int32_t
 context(const struct ctx *x, const struct hthread *h, int32_t k,
     int64_t s0, int64_t s1)
 {
 	int32_t best = k, p = k, ann = -1;
+
+	/* Below its own step: the launch's, or one before it. */
+	if (s1 > s0 && ent_ts(x->t, &h->e[k]) < s0)
+		step_of(x, ent_ts(x->t, &h->e[k]), &s0, &s1);
 
 	if (ent_kind(x, h, k) == TL_CK_ANNOTATION)
 		ann = k;
