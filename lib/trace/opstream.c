@@ -144,13 +144,13 @@ dims_product(const struct tl_trace *t, uint32_t s)
  * workgroups (blocks).  0 when the event records none.
  */
 static int
-grid_block(const struct tl_trace *t, const struct tl_event *g,
-    int64_t *grid, int64_t *block)
+grid_block(const struct tl_trace *t, const int64_t *dims,
+    const struct tl_event *g, int64_t *grid, int64_t *block)
 {
 	const struct tl_event *l;
 
-	*grid = dims_product(t, tl_ev_grid(t, g));
-	*block = dims_product(t, tl_ev_block(t, g));
+	*grid = dims[2 * g->launch];
+	*block = dims[2 * g->launch + 1];
 	if (*grid <= 0 || *block <= 0)
 		return 0;
 	l = g->parent >= 0 ? &t->ev[g->parent] : NULL;
@@ -193,6 +193,8 @@ struct rowctx {
 	/* interned id -> offset << 32 | length of its JSON string in jtext */
 	struct tl_map jstr;
 	struct tl_jbuf jtext;
+	/* by launch id (tl_event.launch): its grid's and block's products */
+	int64_t *dims;
 };
 
 /*
@@ -206,7 +208,8 @@ struct rowstep {
 
 /*
  * The JSON strings of the kernels' names and pids, escaped once a
- * string (c->jstr): 130 names for 8 065 kernels in a diffusion trace.
+ * string (c->jstr): 130 names for 8 065 kernels in a diffusion trace;
+ * and the grid and block products of each launch shape (c->dims).
  */
 static void
 json_names(struct rowctx *c)
@@ -216,6 +219,12 @@ json_names(struct rowctx *c)
 
 	tl_map_init(&c->jstr);
 	memset(&c->jtext, 0, sizeof(c->jtext));
+	/* A few launch shapes for thousands of kernels: each parsed once. */
+	c->dims = tl_malloc((2 * t->nlaunch + 1) * sizeof(*c->dims));
+	for (i = 0; i < t->nlaunch; i++) {
+		c->dims[2 * i] = dims_product(t, t->launch[i].grid);
+		c->dims[2 * i + 1] = dims_product(t, t->launch[i].block);
+	}
 	for (i = 0; i < c->rows->ngpu; i++) {
 		const struct tl_event *g = &t->ev[c->rows->gpu[i]];
 		uint32_t id[2];
@@ -284,7 +293,7 @@ kernels_json(struct tl_opstream *os, const struct rowctx *c,
 			tl_jb_lit(&os->jb, ",\"launch_ts\":");
 			tl_jb_us(&os->jb, t->ev[g->parent].ts);
 		}
-		if (grid_block(t, g, &grid, &block)) {
+		if (grid_block(t, c->dims, g, &grid, &block)) {
 			tl_jb_lit(&os->jb, ",\"grid\":");
 			tl_jb_int(&os->jb, grid);
 			tl_jb_lit(&os->jb, ",\"block\":");
@@ -985,6 +994,7 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	free(c.text.buf);
 	tl_map_free(&c.jstr);
 	tl_jb_free(&c.jtext);
+	free(c.dims);
 	tl_colls_free(&c.colls);
 	tl_culprits_free(&c.cul);
 	free(c.oneoff);
