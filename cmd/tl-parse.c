@@ -506,6 +506,7 @@ main(int argc, char *argv[])
 		return TL_EXIT_ERROR;
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, opt.csv);
+	tl_w_rows(&w);
 	os.depth = opt.stack ? 0 : CONTEXT_DEPTH;
 	os.threads = opt.threads > 0 ? (int)opt.threads : tl_ncpu();
 	if (argc == 0)

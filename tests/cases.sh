@@ -620,7 +620,15 @@ check "tl-parse --no-culprits: idle_gaps and the noise columns empty, the rest t
      $P --no-culprits -t $ID/idle-sync.json 2>/dev/null; [ \$? = 2 ]"
 check "culprit names are escaped in the report (Markdown specials in a Python frame's name)" \
     "sed 's/log_metrics/log|x\`<b>*m*/' $ID/idle-sync.json > $tmp/esc.json && $P $tmp/esc.json | $E --hw h100 | $F --report rough > $tmp/r.md && \
-     grep -F 'log\\|x' $tmp/r.md | grep -F \"<b>*m*\\\` (Python)\" | awk -F' [|] ' 'END { exit !(NR == 1 && NF == 9) }'"
+     grep -F 'log\\|x' $tmp/r.md | grep '^| ' | grep -F \"<b>*m*\\\` (Python)\" | awk -F' [|] ' 'END { exit !(NR == 1 && NF == 9) }'"
+check "torch.compile's generated wrapper (inductor's call) is a known culprit with its idle" \
+    "sed 's|train.py(50): log_metrics|/tmp/torchinductor_root/ab/cabcd.py(12): call|' $ID/idle-sync.json > $tmp/ind.json && $P $tmp/ind.json | $E --hw h100 | $F > $tmp/r.md && \
+     grep -q \"^### .* Priority 1: torch.compile's Python wrapper\" $tmp/r.md && grep -q 'GPU idles 2.067 ms' $tmp/r.md && grep -q 'reduce-overhead' $tmp/r.md"
+if need_shared "GPU graph capture culprit"; then
+check "GPU graph capture is a known culprit (vLLM's capture trace): start-up, profile past it; no '0 steps' without steps" \
+    "$P $T/mi300-vllm-prefilldecode-piecewise.capture.json.gz 2>/dev/null | $E --hw mi300x | $F > $tmp/r.md && \
+     grep -q '^### .* Priority 1: GPU graph capture' $tmp/r.md && grep -q 'profile past it' $tmp/r.md && ! grep -q ' in 0 steps' $tmp/r.md"
+fi
 check "the largest gaps give the trace ts, the offset from the trace's start, step, GPU, stream, pid, tid and how to find them" \
     "$P $ID/idle-threads.json | $E --hw h100 | $F --report rough > $tmp/r.md && grep -qF '| 1000500.000 | 0.500 | 1.470 | 1 | \`0\`, 7 | \`100\`, \`200\` |' $tmp/r.md && \
      grep -qF '| 1002500.000 | 2.500 | 1.530 | 1 | \`0\`, 7 | \`100\`, \`100\` |' $tmp/r.md && grep -q 'To find a gap in Perfetto or chrome://tracing' $tmp/r.md"

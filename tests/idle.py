@@ -11,6 +11,7 @@ step and pieces, and the summed noise gaps.  Prints ok/FAIL lines; exits
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -150,6 +151,9 @@ def outdir(bindir, data, name, want):
         with open(os.path.join(d, "o", "category_data", "analysis.json"),
                   encoding="utf-8") as f:
             a = json.load(f)
+        with open(os.path.join(d, "o", "charts", "timeline.svg"),
+                  encoding="utf-8") as f:
+            svg = f.read()
     idle = a["idle"][0]
     agg = {}
     for g in want["gaps"]:
@@ -165,9 +169,19 @@ def outdir(bindir, data, name, want):
               g["device"], g["stream"], g["pid"], g["tid"]) for g in gl]
     wwant = [(g["ts"], g["offset"] / 1000.0, g["dur"] / 1000.0, g["step"],
               "0", 7, "100", g["tid"]) for g in listed[:5]]
+    # The timeline chart's gap list: each listed gap's line under it
+    # says where a trace viewer shows it.
+    at = re.findall(r'<text class="gap-at"[^>]*>([^<]*)</text>', svg)
+    swant = ["ts %.3f us (+%.3f ms from the trace's first event), step %d, "
+             "GPU 0 stream 7, pid 100 tid %s" %
+             (g["ts"], g["offset"] / 1000.0, g["step"], g["tid"])
+             for g in listed[:5]]
+    sgot = [x for x in at if "not listed" not in x]
     checks = [("-o analysis.json: each culprit's idle", got == agg),
               ("-o analysis.json: the longest gaps, where to find them",
-               sorted(where) == sorted(wwant))]
+               sorted(where) == sorted(wwant)),
+              ("timeline.svg: the longest gaps, where to find them",
+               sorted(sgot) == sorted(swant))]
     if "first" in want:
         r = a["recommendations"][0]
         checks.append(("-o analysis.json: the first recommendation is the "
@@ -180,7 +194,8 @@ def outdir(bindir, data, name, want):
         print("%s %s: %s" % ("ok" if ok else "FAIL", name, what))
         if not ok:
             fails += 1
-            print("  got  %s %s\n  want %s %s" % (got, where, agg, wwant))
+            print("  got  %s %s %s\n  want %s %s %s" %
+                  (got, where, sgot, agg, wwant, swant))
     return fails
 
 

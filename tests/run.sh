@@ -232,6 +232,11 @@ tally "$tmp/esc"
 # tests/gen/gen-idle.py (answers written by the generator).
 python3 tests/idle.py "$BIN" > "$tmp/idle" 2>&1
 tally "$tmp/idle"
+# The same on real PyTorch host recordings with synthetic GPU work
+# (tests/gen/gen-torchidle.py): the culprits, the known causes first,
+# where the gaps are, and the 0- against the 2-worker DataLoader.
+python3 tests/torchidle.py "$BIN" > "$tmp/torchidle" 2>&1
+tally "$tmp/torchidle"
 
 # Graph launches: the capture fixtures, and the shared graph-mode traces
 # with their capture traces (numbers recomputed from the trace JSON,

@@ -386,6 +386,37 @@ tl_fidle_is_host(const struct tl_fculprit *x)
 	    strcmp(x->kind, "no_launch") != 0;
 }
 
+size_t
+tl_fidle_unknown(const struct tl_fidle *d, const struct tl_fculprit **out,
+    size_t max, int64_t *rest_ns, long long *rest)
+{
+	size_t i, j, n = 0;
+
+	*rest_ns = 0;
+	*rest = 0;
+	for (i = 0; i < d->n; i++) {
+		const struct tl_fculprit *x = &d->c[i];
+
+		if (x->known >= 0 || !tl_fidle_is_host(x) || x->ns <= 0)
+			continue;
+		/* Keep out[] the max largest, by insertion. */
+		if (n == max && (max == 0 || out[max - 1]->ns >= x->ns)) {
+			*rest_ns += x->ns;
+			(*rest)++;
+			continue;
+		}
+		if (n == max) {
+			*rest_ns += out[--n]->ns;
+			(*rest)++;
+		}
+		for (j = n; j > 0 && out[j - 1]->ns < x->ns; j--)
+			out[j] = out[j - 1];
+		out[j] = x;
+		n++;
+	}
+	return n;
+}
+
 /* The first known row that matches culprit x, or -1. */
 static long
 match(const struct tl_fidle *d, const struct tl_fculprit *x)
@@ -515,6 +546,27 @@ tl_fidle_gap_where(const struct tl_fidle *d, long i, struct tl_fwhere *w)
 	w->tid = (char *)tl_strmap_key(&d->wnames, l->tid);
 }
 
+int
+tl_fidle_gap_at(const struct tl_fidle *d, size_t tr, int64_t start_ns,
+    int64_t len_ns, long i, struct tl_fwhere *w)
+{
+	int known = tr < d->ntr && d->tr[tr].listed > 0;
+	const struct tl_fwhere *l = known ? &d->tr[tr].largest : NULL;
+
+	if (i >= 0)
+		tl_fidle_gap_where(d, i, w);
+	else {
+		w->step = w->stream = TL_FNONE;
+		w->device = w->pid = w->tid = "";
+	}
+	w->ts_ns = start_ns;
+	w->len_ns = len_ns;
+	/* The trace's first event: where any listed gap's offset counts
+	   from. */
+	w->offset_ns = known ? start_ns - (l->ts_ns - l->offset_ns) : 0;
+	return known;
+}
+
 const char *
 tl_fidle_kfield(const struct tl_fidle *d, const struct tl_fculprit *x, int c)
 {
@@ -553,19 +605,27 @@ tl_fidle_free(struct tl_fidle *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* The larger change first: the sizes of changes x and y (ns[1] - ns[0]). */
 static int
-cmp_delta(const void *a, const void *b)
+by_change(const int64_t *x, const int64_t *y)
 {
-	const struct tl_fidlecmp *x = a, *y = b;
-	int64_t dx = x->ns[1] - x->ns[0], dy = y->ns[1] - y->ns[0];
-	int c;
+	int64_t dx = x[1] - x[0], dy = y[1] - y[0];
 
 	if (dx < 0)
 		dx = -dx;
 	if (dy < 0)
 		dy = -dy;
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
+	return dx != dy ? (dx > dy ? -1 : 1) : 0;
+}
+
+static int
+cmp_delta(const void *a, const void *b)
+{
+	const struct tl_fidlecmp *x = a, *y = b;
+	int c;
+
+	if ((c = by_change(x->ns, y->ns)) != 0)
+		return c;
 	if ((c = strcmp(x->c->name, y->c->name)) != 0)
 		return c;
 	return strcmp(x->c->context, y->c->context);
@@ -612,4 +672,43 @@ tl_fidle_compare(const struct tl_fidle *ref, const struct tl_fidle *tgt,
 		qsort(v, n, sizeof(*v), cmp_delta);
 	*out = v;
 	return n;
+}
+
+static int
+cmp_known(const void *a, const void *b)
+{
+	const struct tl_fidleknown *x = a, *y = b;
+	int c;
+
+	if ((x->title[0] == '\0') != (y->title[0] == '\0'))
+		return x->title[0] == '\0' ? 1 : -1;
+	if ((c = by_change(x->ns, y->ns)) != 0)
+		return c;
+	return strcmp(x->title, y->title);
+}
+
+size_t
+tl_fidle_compare_known(const struct tl_fidle *ref, const struct tl_fidle *tgt,
+    const struct tl_fidlecmp *v, size_t n, struct tl_fidleknown **out)
+{
+	struct tl_fidleknown *k = tl_calloc(n + 1, sizeof(*k));
+	size_t nk = 0, i, j;
+	int s;
+
+	for (i = 0; i < n; i++) {
+		const char *title = v[i].at[1] != NULL ?
+		    tl_fidle_kfield(tgt, v[i].at[1], TL_KC_TITLE) :
+		    tl_fidle_kfield(ref, v[i].at[0], TL_KC_TITLE);
+
+		for (j = 0; j < nk && strcmp(k[j].title, title) != 0; j++)
+			;
+		if (j == nk)
+			k[nk++].title = title;
+		for (s = 0; s < 2; s++)
+			k[j].ns[s] += v[i].ns[s];
+	}
+	if (nk > 1)
+		qsort(k, nk, sizeof(*k), cmp_known);
+	*out = k;
+	return nk;
 }

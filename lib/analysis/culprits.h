@@ -169,10 +169,27 @@ int64_t tl_fidle_attribute(struct tl_fidle *d, int row, int64_t end_ns,
  * strings are d's, not to be freed.
  */
 void tl_fidle_gap_where(const struct tl_fidle *d, long i, struct tl_fwhere *w);
+/*
+ * Where a gap of trace tr that starts at start_ns (trace time) is, for a
+ * reader going to a trace viewer: w->ts_ns = start_ns; its offset from the
+ * trace's first event (known only when tl-parse listed gaps for the trace);
+ * step, device, stream, pid and tid of listed gap i (d->lg), or none when
+ * i < 0.  Returns 1 when the offset is known, else 0 (offset 0).
+ */
+int tl_fidle_gap_at(const struct tl_fidle *d, size_t tr, int64_t start_ns,
+    int64_t len_ns, long i, struct tl_fwhere *w);
 
 /* The known row's field c (TL_KC_*) of culprit x, or "" when unknown. */
 const char *tl_fidle_kfield(const struct tl_fidle *d,
     const struct tl_fculprit *x, int c);
+/*
+ * The host culprits that no known row matches (all traces), the most idle
+ * first: up to max into out; *rest_ns and *rest the idle and count of
+ * the others.  Returns how many went into out.
+ */
+size_t tl_fidle_unknown(const struct tl_fidle *d,
+    const struct tl_fculprit **out, size_t max, int64_t *rest_ns,
+    long long *rest);
 /* 1 if culprit x is host activity (kind cpu_op, annotation, python, sync). */
 int tl_fidle_is_host(const struct tl_fculprit *x);
 
@@ -192,5 +209,21 @@ struct tl_fidlecmp {
  */
 size_t tl_fidle_compare(const struct tl_fidle *ref, const struct tl_fidle *tgt,
     struct tl_fidlecmp **out);
+
+/* The idle of the compared culprits that one known cause covers. */
+struct tl_fidleknown {
+	const char *title;	/* the known row's; "" for no known cause */
+	int64_t ns[2];		/* reference, target */
+};
+
+/*
+ * The n compared culprits v (of tl_fidle_compare) summed by known cause
+ * (the known table's row each matched, on the target's side, else the
+ * reference's), the largest change first and those with no known cause
+ * last, into *out (malloc'd); returns how many.
+ */
+size_t tl_fidle_compare_known(const struct tl_fidle *ref,
+    const struct tl_fidle *tgt, const struct tl_fidlecmp *v, size_t n,
+    struct tl_fidleknown **out);
 
 #endif

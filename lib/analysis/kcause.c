@@ -617,36 +617,52 @@ moe_cause(struct tl_opctx *c, const struct tl_findings *f, int o,
 	return 1;
 }
 
+/* An attention op's shape, read once for all the candidate copies. */
+struct kv_attn {
+	int64_t b, hq, nkv, d;
+};
+
 /*
  * Keys and values expanded for grouped-query attention: signature r
  * copies an expanded view [B, H_KV, n_rep, N, D] (stride 0 along n_rep,
  * as `expand` then `reshape` leaves it) into B x H_KV*n_rep heads, which
- * attention op o then reads as H_Q = H_KV*n_rep key/value heads.  With
- * the unexpanded keys and values and a kernel that takes fewer of them
- * the copies go; 1 when r is such a copy for o.
+ * attention op o (of shape q) then reads as H_Q = H_KV*n_rep key/value
+ * heads.  With the unexpanded keys and values and a kernel that takes
+ * fewer of them the copies go; 1 when r is such a copy for o.
  */
 static int
-kv_expand_for(struct tl_opctx *c, const struct tl_findings *f, int o, int r,
-    int64_t *src_heads)
+kv_expand_for(struct tl_opctx *c, const struct tl_findings *f, int o,
+    const struct kv_attn *q, int r, int64_t *src_heads)
 {
 	const struct tl_fop *op = &f->op[o], *cp = &f->op[r];
 	const struct tl_arg *a;
-	int64_t b, hq, hkv, nkv, d;
 
 	if (r == o || cp->time_ns <= 0 || cp->claimed_ns >= cp->time_ns ||
-	    strcmp(cp->trace, op->trace) != 0 ||
-	    !tl_op_param(c, op, "B", &b) || !tl_op_param(c, op, "H_Q", &hq) ||
-	    !tl_op_param(c, op, "H_KV", &hkv) ||
-	    !tl_op_param(c, op, "N_KV", &nkv) ||
-	    !tl_op_param(c, op, "d_h_qk", &d) || hkv != hq || hq < 2)
+	    strcmp(cp->trace, op->trace) != 0)
 		return 0;
 	a = tl_op_arg(c, r, 0);
 	if (a->nd != 5 || a->nst != 5 || a->st[2] != 0 || a->dim[2] < 2 ||
-	    a->dim[0] != b || a->dim[1] * a->dim[2] != hq || a->dim[3] != nkv ||
-	    a->dim[4] != d)
+	    a->dim[0] != q->b || a->dim[1] * a->dim[2] != q->hq ||
+	    a->dim[3] != q->nkv || a->dim[4] != q->d)
 		return 0;
 	*src_heads = a->dim[1];
 	return 1;
+}
+
+/*
+ * Attention op o's shape into *q: 1 when it reads as many key/value heads
+ * as query heads (at least 2), as it does after the copies.
+ */
+static int
+kv_attn_of(struct tl_opctx *c, const struct tl_fop *op, struct kv_attn *q)
+{
+	int64_t hkv;
+
+	return tl_op_param(c, op, "B", &q->b) &&
+	    tl_op_param(c, op, "H_Q", &q->hq) &&
+	    tl_op_param(c, op, "H_KV", &hkv) &&
+	    tl_op_param(c, op, "N_KV", &q->nkv) &&
+	    tl_op_param(c, op, "d_h_qk", &q->d) && hkv == q->hq && q->hq >= 2;
 }
 
 /* One kernel_cause pattern per attention signature fed expanded K/V. */
@@ -656,6 +672,7 @@ kv_expand(struct tl_opctx *c, struct tl_findings *f, struct tl_patgroup *g)
 	unsigned char *used = tl_calloc((size_t)f->nop + 1, 1);
 	struct tl_fpat *p;
 	struct tl_kcause kc;
+	struct kv_attn q;
 	char key[64];
 	int64_t hkv = 0, hq, copies, bytes;
 	long row = tl_kcause_row(f, "attn_kv_expand");
@@ -663,12 +680,13 @@ kv_expand(struct tl_opctx *c, struct tl_findings *f, struct tl_patgroup *g)
 
 	for (o = 0; row >= 0 && o < f->nop; o++) {
 		if (!tl_category_is(f->op[o].cat, "attention") ||
-		    !tl_op_param(c, &f->op[o], "H_Q", &hq))
+		    !tl_op_param(c, &f->op[o], "H_Q", &hq) ||
+		    !kv_attn_of(c, &f->op[o], &q))
 			continue;
 		n = 0;
 		copies = bytes = 0;
 		for (r = 0; r < f->nop; r++) {
-			if (used[r] || !kv_expand_for(c, f, o, r, &hkv))
+			if (used[r] || !kv_expand_for(c, f, o, &q, r, &hkv))
 				continue;
 			used[r] = 1;
 			n++;

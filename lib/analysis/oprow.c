@@ -6,13 +6,19 @@
 #include "common/util.h"
 #include "model/dtype.h"
 
+#define NARGS (int)(sizeof(((struct tl_opctx *)0)->a_op) / sizeof(int))
+
 void
 tl_opctx_init(struct tl_opctx *c, struct tl_findings *f)
 {
+	int k;
+
 	memset(c, 0, sizeof(*c));
 	c->f = f;
-	tl_opargs_init(&c->a);
-	c->a_op = -1;
+	for (k = 0; k < NARGS; k++) {
+		tl_opargs_init(&c->a[k]);
+		c->a_op[k] = -1;
+	}
 }
 
 void
@@ -20,7 +26,10 @@ tl_opctx_free(struct tl_opctx *c)
 {
 	tl_json_free(&c->j);
 	free(c->j_text);
-	tl_opargs_free(&c->a);
+	int k;
+
+	for (k = 0; k < NARGS; k++)
+		tl_opargs_free(&c->a[k]);
 }
 
 /* Copy s[0..n) into buf, cut to its size. */
@@ -133,48 +142,51 @@ tl_op_param_at(struct tl_opctx *c, const struct tl_fop *op, const char *key,
 	return tl_parse_i64(txt, len, v) == 0;
 }
 
-/* Parse the arguments of signature op into c->a; 0 ok. */
-static int
-parse_args(struct tl_opctx *c, int op)
+/* The arguments of signature op, parsed once while kept; NULL on error. */
+static const struct tl_opargs *
+args_of(struct tl_opctx *c, int op)
 {
 	const struct tl_fop *o = &c->f->op[op];
 	const char *err;
+	int k;
 
-	if (c->a_op == op)
-		return 0;
-	c->a_op = -1;
-	if (tl_opargs_parse(&c->a, o->name, o->dims, o->types, o->strides,
+	for (k = 0; k < NARGS; k++)
+		if (c->a_op[k] == op)
+			return &c->a[k];
+	k = (int)(c->a_next++ % NARGS);
+	c->a_op[k] = -1;
+	if (tl_opargs_parse(&c->a[k], o->name, o->dims, o->types, o->strides,
 	    o->concrete, &err) < 0)
-		return -1;
-	c->a_op = op;
-	return 0;
+		return NULL;
+	c->a_op[k] = op;
+	return &c->a[k];
 }
 
 const struct tl_arg *
 tl_op_arg(struct tl_opctx *c, int op, int i)
 {
 	static const struct tl_opargs none;
+	const struct tl_opargs *a = args_of(c, op);
 
-	if (parse_args(c, op) < 0)
-		return tl_oparg(&none, 0);
-	return tl_oparg(&c->a, i);
+	return tl_oparg(a != NULL ? a : &none, a != NULL ? i : 0);
 }
 
 int64_t
 tl_op_numel(struct tl_opctx *c, int op, int i)
 {
+	const struct tl_opargs *args = args_of(c, op);
 	const struct tl_arg *a;
 	int64_t best = -1, n;
 	int k;
 
-	if (parse_args(c, op) < 0)
+	if (args == NULL)
 		return -1;
 	if (i >= 0) {
-		a = tl_oparg(&c->a, i);
+		a = tl_oparg(args, i);
 		return a->kind == TL_ARG_SHAPE ? tl_arg_numel(a) : -1;
 	}
-	for (k = 0; k < c->a.n; k++) {
-		a = tl_oparg(&c->a, k);
+	for (k = 0; k < args->n; k++) {
+		a = tl_oparg(args, k);
 		if (a->kind == TL_ARG_SHAPE && tl_arg_maybe_tensor(a) &&
 		    (n = tl_arg_numel(a)) > best)
 			best = n;
@@ -185,9 +197,11 @@ tl_op_numel(struct tl_opctx *c, int op, int i)
 int
 tl_op_elsize(struct tl_opctx *c, int op, int i)
 {
-	if (parse_args(c, op) < 0)
+	const struct tl_opargs *args = args_of(c, op);
+
+	if (args == NULL)
 		return 0;
-	return tl_dtype_bytes(tl_oparg(&c->a, i)->type);
+	return tl_dtype_bytes(tl_oparg(args, i)->type);
 }
 
 int64_t

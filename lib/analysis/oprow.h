@@ -22,8 +22,14 @@ struct tl_opctx {
 	struct tl_json j;
 	char *j_text;		/* the params parsed into j (a copy), or NULL */
 	int j_ok;		/* they are a JSON object */
-	struct tl_opargs a;
-	int a_op;		/* the signature parsed into a, -1 none */
+	/*
+	 * The arguments of the signatures parsed last (the analyses go
+	 * back and forth between an op and its neighbours): a[k] holds
+	 * those of signature a_op[k], -1 none; a_next is the one to reuse.
+	 */
+	struct tl_opargs a[8];
+	int a_op[8];
+	unsigned a_next;
 };
 
 void tl_opctx_init(struct tl_opctx *c, struct tl_findings *f);

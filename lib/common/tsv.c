@@ -6,6 +6,10 @@
 #include "common/tsv.h"
 #include "common/util.h"
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 void
 tl_w_init(struct tl_writer *w, FILE *fp, int csv)
 {
@@ -14,6 +18,13 @@ tl_w_init(struct tl_writer *w, FILE *fp, int csv)
 	w->col = 0;
 	w->buf = NULL;
 	w->len = w->cap = 0;
+	w->rows = 0;
+}
+
+void
+tl_w_rows(struct tl_writer *w)
+{
+	w->rows = 1;
 }
 
 void
@@ -22,30 +33,55 @@ tl_w_init_mem(struct tl_writer *w, int csv)
 	tl_w_init(w, NULL, csv);
 }
 
-/* Bytes s[0..n) out, to the file or into memory. */
+/* With fp: what is held, out. */
 static void
-put(struct tl_writer *w, const char *s, size_t n)
+flush(struct tl_writer *w)
+{
+	if (w->len > 0)
+		fwrite(w->out, 1, w->len, w->fp);
+	w->len = 0;
+}
+
+/* The end of a call that writes: out now, unless rows are held. */
+static inline void
+done(struct tl_writer *w)
+{
+	if (w->fp != NULL && !w->rows)
+		flush(w);
+}
+
+/* Room for n more bytes (with fp at most sizeof(out)) at the end. */
+static inline char *
+room(struct tl_writer *w, size_t n)
 {
 	if (w->fp != NULL) {
-		fwrite(s, 1, n, w->fp);
-		return;
+		if (sizeof(w->out) - w->len < n)
+			flush(w);
+		return w->out + w->len;
 	}
 	if (w->cap - w->len < n)
 		tl_grow(&w->buf, &w->cap, w->len + n, 1);
-	memcpy(w->buf + w->len, s, n);
+	return w->buf + w->len;
+}
+
+/* Bytes s[0..n) out, to the file or into memory. */
+static inline void
+put(struct tl_writer *w, const char *s, size_t n)
+{
+	if (w->fp != NULL && n > sizeof(w->out) / 2) {
+		flush(w);
+		fwrite(s, 1, n, w->fp);
+		return;
+	}
+	memcpy(room(w, n), s, n);
 	w->len += n;
 }
 
-static void
+static inline void
 putch(struct tl_writer *w, char c)
 {
-	if (w->fp != NULL) {
-		putc_unlocked(c, w->fp);
-		return;
-	}
-	if (w->cap == w->len)
-		tl_grow(&w->buf, &w->cap, w->len + 1, 1);
-	w->buf[w->len++] = c;
+	*room(w, 1) = c;
+	w->len++;
 }
 
 /* The letter of a byte's TSV escape (COPY text: \t \n \r \\), else 0. */
@@ -53,29 +89,67 @@ static const char tsv_esc[256] = {
 	['\t'] = 't', ['\n'] = 'n', ['\r'] = 'r', ['\\'] = '\\'
 };
 
-/* 1 if byte c has a TSV escape (tl_bytes_run). */
-static int
-tsv_stop(unsigned char c)
+/* 1 if byte c must be quoted in CSV (RFC 4180): , " CR LF. */
+static const char csv_quote[256] = {
+	[','] = 1, ['"'] = 1, ['\n'] = 1, ['\r'] = 1
+};
+
+/*
+ * The run of s[0..n) with no byte of table tab (tsv_esc or csv_quote),
+ * whose four bytes are c1..c4: sixteen bytes at a time with SSE2.
+ */
+static inline size_t
+plain_run(const char *s, size_t n, const char *tab, char c1, char c2,
+    char c3, char c4)
 {
-	return tsv_esc[c] != 0;
+	size_t i = 0;
+
+#ifdef __SSE2__
+	const __m128i v1 = _mm_set1_epi8(c1), v2 = _mm_set1_epi8(c2),
+	    v3 = _mm_set1_epi8(c3), v4 = _mm_set1_epi8(c4);
+
+	for (; n - i >= 16; i += 16) {
+		__m128i x = _mm_loadu_si128((const void *)(s + i));
+		int m = _mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(x, v1), _mm_cmpeq_epi8(x, v2)),
+		    _mm_or_si128(_mm_cmpeq_epi8(x, v3), _mm_cmpeq_epi8(x, v4))));
+
+		if (m != 0)
+			return i + (size_t)__builtin_ctz((unsigned)m);
+	}
+	if (i < n && n >= 16) {	/* the last 16 bytes, less those seen */
+		__m128i x = _mm_loadu_si128((const void *)(s + n - 16));
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(_mm_cmpeq_epi8(x, v1), _mm_cmpeq_epi8(x, v2)),
+		    _mm_or_si128(_mm_cmpeq_epi8(x, v3), _mm_cmpeq_epi8(x, v4))));
+
+		m >>= i - (n - 16);
+		return m != 0 ? i + (size_t)__builtin_ctz(m) : n;
+	}
+#else
+	(void)c1, (void)c2, (void)c3, (void)c4;
+#endif
+	for (; i < n; i++)
+		if (tab[(unsigned char)s[i]])
+			return i;
+	return n;
 }
 
-/* The run of s[0..n) that needs no escape: no byte below 0x0e or '\\'. */
 static size_t
-plain_run(const char *s, size_t n)
+tsv_run(const char *s, size_t n)
 {
-	return tl_bytes_run(s, n, 0x0e, 0, '\\', '\\', tsv_stop);
+	return plain_run(s, n, tsv_esc, '\t', '\n', '\r', '\\');
 }
 
-static void
+static inline void
 sep(struct tl_writer *w)
 {
 	if (w->col++ > 0)
 		putch(w, w->csv ? ',' : '\t');
 }
 
-void
-tl_w_mem(struct tl_writer *w, const char *s, size_t n)
+static void
+mem_field(struct tl_writer *w, const char *s, size_t n)
 {
 	size_t i, run = 0;
 
@@ -83,15 +157,7 @@ tl_w_mem(struct tl_writer *w, const char *s, size_t n)
 	if (n == 0)
 		return;
 	if (w->csv) {
-		int quote = 0;
-
-		for (i = 0; i < n; i++)
-			if (s[i] == ',' || s[i] == '"' || s[i] == '\n' ||
-			    s[i] == '\r') {
-				quote = 1;
-				break;
-			}
-		if (!quote) {
+		if (plain_run(s, n, csv_quote, ',', '"', '\n', '\r') == n) {
 			put(w, s, n);
 			return;
 		}
@@ -104,13 +170,24 @@ tl_w_mem(struct tl_writer *w, const char *s, size_t n)
 		putch(w, '"');
 		return;
 	}
-	for (i = plain_run(s, n); i < n; i = run + plain_run(s + run, n - run)) {
+	for (i = tsv_run(s, n); i < n; i = run + tsv_run(s + run, n - run)) {
+		char *p;
+
 		put(w, s + run, i - run);
-		putch(w, '\\');
-		putch(w, tsv_esc[(unsigned char)s[i]]);
+		p = room(w, 2);
+		p[0] = '\\';
+		p[1] = tsv_esc[(unsigned char)s[i]];
+		w->len += 2;
 		run = i + 1;
 	}
 	put(w, s + run, n - run);
+}
+
+void
+tl_w_mem(struct tl_writer *w, const char *s, size_t n)
+{
+	mem_field(w, s, n);
+	done(w);
 }
 
 size_t
@@ -140,6 +217,7 @@ tl_w_raw(struct tl_writer *w, const char *s, size_t n)
 {
 	sep(w);
 	put(w, s, n);
+	done(w);
 }
 
 void
@@ -152,38 +230,74 @@ void
 tl_w_empty(struct tl_writer *w)
 {
 	sep(w);
+	done(w);
 }
 
 void
 tl_w_int(struct tl_writer *w, int64_t v)
 {
-	char buf[32];
-	size_t n = tl_fmt_i64(buf, v);
-
 	sep(w);
-	put(w, buf, n);
+	w->len += tl_fmt_i64(room(w, 24), v);
+	done(w);
+}
+
+/* "00" "01" .. "99": two digits a division. */
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+/* 10^k, k < 20. */
+static const uint64_t p10[20] = {
+	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
+	10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
+	100000000000ull, 1000000000000ull, 10000000000000ull,
+	100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+	100000000000000000ull, 1000000000000000000ull,
+	10000000000000000000ull
+};
+
+/* The decimal digits of u into buf, NUL-terminated; their count. */
+static inline size_t
+fmt_u64(char *buf, uint64_t u)
+{
+	size_t n;
+	unsigned t;
+	char *p;
+
+	if (u < 10) {
+		buf[0] = (char)('0' + u);
+		buf[1] = '\0';
+		return 1;
+	}
+	/* Its digits: floor(log10(u)) + 1, from its bit length. */
+	t = (unsigned)((64 - __builtin_clzll(u)) * 1233) >> 12;
+	n = t + 1 - (u < p10[t]);
+	p = buf + n;
+	*p = '\0';
+	while (u >= 100) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * (u % 100), 2);
+		u /= 100;
+	}
+	if (u >= 10)
+		memcpy(p - 2, digit_pairs + 2 * u, 2);
+	else
+		p[-1] = (char)('0' + u);
+	return n;
 }
 
 size_t
 tl_fmt_i64(char *buf, int64_t v)
 {
-	char tmp[24];
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	size_t n = 0, k = 0;
-
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u > 0);
-	if (v < 0)
-		buf[k++] = '-';
-	while (n > 0)
-		buf[k++] = tmp[--n];
-	buf[k] = '\0';
-	return k;
+	if (v < 0) {
+		buf[0] = '-';
+		return 1 + fmt_u64(buf + 1, -(uint64_t)v);
+	}
+	return fmt_u64(buf, (uint64_t)v);
 }
 
-void
+size_t
 tl_fmt_us(char *buf, size_t n, int64_t ns)
 {
 	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
@@ -194,30 +308,29 @@ tl_fmt_us(char *buf, size_t n, int64_t ns)
 	if (n < 24) {		/* "-" 16 digits "." 3 digits NUL, rounded up */
 		if (n > 0)
 			buf[0] = '\0';
-		return;
+		return 0;
 	}
 	if (ns < 0)
 		buf[k++] = '-';
-	k += tl_fmt_i64(buf + k, (int64_t)(a / 1000));
+	k += fmt_u64(buf + k, a / 1000);
 	if (frac != 0) {
 		buf[k++] = '.';
 		buf[k++] = (char)('0' + frac / 100);
-		buf[k++] = (char)('0' + frac / 10 % 10);
-		buf[k++] = (char)('0' + frac % 10);
+		memcpy(buf + k, digit_pairs + 2 * (frac % 100), 2);
+		k += 2;
 		while (buf[k - 1] == '0')
 			k--;
 	}
 	buf[k] = '\0';
+	return k;
 }
 
 void
 tl_w_us(struct tl_writer *w, int64_t ns)
 {
-	char buf[32];
-
-	tl_fmt_us(buf, sizeof(buf), ns);
 	sep(w);
-	put(w, buf, strlen(buf));
+	w->len += tl_fmt_us(room(w, 32), 32, ns);
+	done(w);
 }
 
 /*
@@ -304,14 +417,6 @@ typedef unsigned __int128 u128;
 static u128
 pow10_128(int k)
 {
-	static const uint64_t p10[20] = {
-		1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-		10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
-		100000000000ull, 1000000000000ull, 10000000000000ull,
-		100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-		100000000000000000ull, 1000000000000000000ull,
-		10000000000000000000ull
-	};
 
 	return k <= 19 ? (u128)p10[k] : (u128)p10[19] * p10[k - 19];
 }
@@ -479,11 +584,13 @@ tl_w_double(struct tl_writer *w, double d)
 		tl_fmt_double(cache[h].text, sizeof(cache[h].text), d);
 		if (cache[h].text[0] == '\0') {	/* NaN, inf: not cached */
 			sep(w);
+			done(w);
 			return;
 		}
 	}
 	sep(w);
 	put(w, cache[h].text, strlen(cache[h].text));
+	done(w);
 }
 
 void
@@ -491,6 +598,8 @@ tl_w_eol(struct tl_writer *w)
 {
 	putch(w, '\n');	/* LF for CSV too, as the TSV */
 	w->col = 0;
+	if (w->fp != NULL)
+		flush(w);
 }
 
 void

@@ -16,10 +16,22 @@ struct tl_writer {
 	int csv;
 	int col;
 	char *buf;		/* what was written, without fp */
-	size_t len, cap;
+	size_t len, cap;	/* of buf, or with fp of out */
+	/*
+	 * With fp: what is written, out at the end of each call, or with
+	 * rows set (tl_w_rows) at the end of each row (tl_w_eol) or when
+	 * full: one fwrite a row, not one a field.
+	 */
+	int rows;
+	char out[4096];
 };
 
 void tl_w_init(struct tl_writer *w, FILE *fp, int csv);
+/*
+ * With fp, hold each row until its end (tl_w_eol): nothing else may write
+ * to fp in the middle of a row, and a row not ended is not written.
+ */
+void tl_w_rows(struct tl_writer *w);
 /*
  * A writer into memory (buf[0..len), malloc'd, yours to free): rows
  * formatted on one thread and written out on another.
@@ -48,7 +60,7 @@ void tl_fmt_double(char *buf, size_t n, double d);
 size_t tl_tsv_decode(char *dst, const char *src, size_t n);
 /* Decimal text of v into buf (at least 21 bytes); its length. */
 size_t tl_fmt_i64(char *buf, int64_t v);
-/* Microseconds text of ns into buf (at least 32 bytes). */
-void tl_fmt_us(char *buf, size_t n, int64_t ns);
+/* Microseconds text of ns into buf (at least 32 bytes); its length. */
+size_t tl_fmt_us(char *buf, size_t n, int64_t ns);
 
 #endif

@@ -187,42 +187,4 @@ FILE *tl_tmpfile(const char **dir);
 /* Parse a whole decimal number; 0 on success. */
 int tl_parse_long(const char *s, long long min, long long max, long long *out);
 
-/*
- * The length of the run of s[0..n) in which stop() takes no byte, for
- * the writers' escaping.  Eight bytes a step while the word has no byte
- * below `below`, none with its high bit set (when high), and none equal
- * to c1 or c2: the word tests of Anderson's "Bit Twiddling Hacks"
- * ("Determine if a word has a byte less than n", "... equal to n"), which
- * must find every byte stop() takes; then byte by byte through a word
- * that has one.  Inline, so that each caller's constants and stop() fold
- * into its own loop.
- */
-static inline size_t
-tl_bytes_run(const char *s, size_t n, unsigned below, int high,
-    unsigned char c1, unsigned char c2, int (*stop)(unsigned char))
-{
-	const uint64_t ones = 0x0101010101010101ull, highs = ones << 7;
-	size_t i = 0, e;
-
-	while (i < n) {
-		if (n - i >= 8) {
-			uint64_t x, y1, y2;
-
-			memcpy(&x, s + i, 8);
-			y1 = x ^ ones * c1;
-			y2 = x ^ ones * c2;
-			if (((((x - ones * below) & ~x) | (high ? x : 0) |
-			    ((y1 - ones) & ~y1) | ((y2 - ones) & ~y2)) &
-			    highs) == 0) {
-				i += 8;
-				continue;
-			}
-		}
-		for (e = n - i > 8 ? i + 8 : n; i < e; i++)
-			if (stop((unsigned char)s[i]))
-				return i;
-	}
-	return n;
-}
-
 #endif

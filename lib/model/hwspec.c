@@ -1021,8 +1021,11 @@ find_spec(const struct tl_hw *hw, const char *name)
 
 	if (name == NULL)
 		return NULL;
+	/* The first letter first: tl-efficiency asks for every row. */
 	for (i = 0; i < hw->nspec; i++)
-		if (case_eq(hw->spec[i].name, name))
+		if (lower((unsigned char)hw->spec[i].name[0]) ==
+		    lower((unsigned char)name[0]) &&
+		    case_eq(hw->spec[i].name, name))
 			return &hw->spec[i];
 	return NULL;
 }

@@ -47,8 +47,9 @@ check_peak(const struct tl_roweff *e, const struct tl_roof_in *ri,
 	f->beyond_pct = 0;
 	f->why[0] = '\0';
 	if (e->user_tflops == 0)
-		pk.peak_tflops = f->hw != NULL && spec[0] != '\0' ?
-		    tl_hw_figure(f->hw, spec, TL_FIG_PEAK, NULL) : 0;
+		pk.peak_tflops = f->hw == NULL || spec[0] == '\0' ? 0 :
+		    f->hw == e->m_hw && strcmp(spec, e->m_spec) == 0 ?
+		    e->m_peak : tl_hw_figure(f->hw, spec, TL_FIG_PEAK, NULL);
 	if (e->user_tbs == 0)
 		pk.peak_tbs = f->hw != NULL ?
 		    tl_hw_figure(f->hw, "hbm_tbs", TL_FIG_PEAK, NULL) : 0;
@@ -133,9 +134,20 @@ tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
 	out->hw = hw;
 	out->peak_tflops = e->user_tflops;
 	out->peak_tbs = e->user_tbs;
-	if (out->peak_tflops == 0 && hw != NULL && spec[0] != '\0')
-		out->peak_tflops = tl_hw_tflops(hw, spec, e->roof, &used, NULL);
-	else if (out->peak_tflops > 0)
+	if (out->peak_tflops == 0 && hw != NULL && spec[0] != '\0') {
+		if (hw != e->m_hw || strcmp(spec, e->m_spec) != 0) {
+			e->m_hw = NULL;
+			e->m_tflops = tl_hw_tflops(hw, spec, e->roof,
+			    &e->m_used, NULL);
+			e->m_peak = tl_hw_figure(hw, spec, TL_FIG_PEAK, NULL);
+			if (strlen(spec) < sizeof(e->m_spec)) {
+				strcpy(e->m_spec, spec);
+				e->m_hw = hw;
+			}
+		}
+		out->peak_tflops = e->m_tflops;
+		used = e->m_used;
+	} else if (out->peak_tflops > 0)
 		used = "user";
 	if (out->peak_tbs == 0 && hw != NULL)
 		out->peak_tbs = tl_hw_hbm(hw, e->roof, &bw_used, NULL);

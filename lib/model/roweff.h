@@ -28,6 +28,15 @@ struct tl_roweff {
 	enum tl_roof roof;
 	double user_tflops, user_tbs;	/* roofs for every op; 0 = GPU's */
 	double tol_pct;		/* above the peak roof by more: beyond */
+	/*
+	 * The roofs of the last GPU and compute spec asked for (rows of a
+	 * stream repeat them): its TFLOPS for roof and the kind used, its
+	 * peak TFLOPS.  m_hw NULL: none yet.
+	 */
+	const struct tl_hw *m_hw;
+	char m_spec[48];
+	double m_tflops, m_peak;
+	const char *m_used;
 };
 
 /* The efficiency of one row. */

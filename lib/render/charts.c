@@ -341,6 +341,7 @@ tl_chart_xranks(FILE *fp, const struct tl_xrank *x)
 struct tgap {
 	const struct tl_fgap *g;
 	size_t strip;
+	int tr;			/* its trace (f->tr) */
 	int64_t start;		/* the strip's span start */
 };
 
@@ -355,6 +356,28 @@ by_len(const void *a, const void *b)
 		return x->strip < y->strip ? -1 : 1;
 	return x->g->start_ns < y->g->start_ns ? -1 :
 	    x->g->start_ns > y->g->start_ns;
+}
+
+/* Where gap a is in its trace, for the trace viewer, into c. */
+static int
+where(const struct tl_fidle *d, const struct tgap *a, struct tl_chart_gap *c)
+{
+	struct tl_fwhere w;
+
+	if (!tl_fidle_gap_at(d, (size_t)a->tr, a->g->start_ns, a->g->len_ns,
+	    a->g->listed, &w))
+		return 0;
+	c->ts_us = (double)w.ts_ns / 1e3;
+	c->offset_us = (double)w.offset_ns / 1e3;
+	c->has_step = w.step != TL_FNONE;
+	c->step = c->has_step ? (long long)w.step : 0;
+	c->has_stream = w.stream != TL_FNONE;
+	c->stream = c->has_stream ? (long long)w.stream : 0;
+	c->device = w.device;
+	c->pid = w.pid;
+	c->tid = w.tid;
+	c->listed = a->g->listed >= 0;
+	return 1;
 }
 
 static int
@@ -387,6 +410,7 @@ timeline(FILE *fp, const struct tl_findings *f)
 		for (i = 0; i < (size_t)tr->ntop; i++) {
 			all[na].g = &tr->top[i];
 			all[na].strip = ns;
+			all[na].tr = sel[t];
 			all[na++].start = tr->span_start_ns;
 		}
 		ns++;
@@ -400,6 +424,7 @@ timeline(FILE *fp, const struct tl_findings *f)
 		g[i].len_us = (double)all[i].g->len_ns / 1e3;
 		g[i].before = all[i].g->before;
 		g[i].after = all[i].g->after;
+		g[i].has_at = where(&f->idle, &all[i], &g[i]);
 	}
 	if (!every)
 		snprintf(sub, sizeof(sub), "GPU busy time of the op rows' "

@@ -44,6 +44,49 @@ tl_md_culprit_name(FILE *fp, const struct tl_fculprit *x)
 }
 
 void
+tl_md_idle_rest(FILE *fp, const struct tl_findings *f)
+{
+	const struct tl_fidle *d = &f->idle;
+	const struct tl_fculprit *x[3];
+	int64_t rest_ns, none = 0, launch = 0;
+	long long rest;
+	size_t n = tl_fidle_unknown(d, x, 3, &rest_ns, &rest), i;
+	int any = 0;
+
+	for (i = 0; i < d->ntr; i++) {
+		any |= d->tr[i].has;
+		none += d->tr[i].none_ns;
+		launch += d->tr[i].launch_ns + d->tr[i].nolaunch_ns;
+	}
+	if (!any)
+		return;
+	if (n > 0) {
+		fputs(" Across all listed gaps (this and the other idle "
+		    "findings together), host activity that no known cause "
+		    "covers (share/tl/culprits.tsv, --culprits): ", fp);
+		for (i = 0; i < n; i++) {
+			if (i > 0)
+				fputs(", ", fp);
+			tl_md_culprit_name(fp, x[i]);
+			if (strcmp(x[i]->context, x[i]->name) != 0) {
+				fputs(" under ", fp);
+				tl_md_code(fp, x[i]->context, 100);
+			}
+			fprintf(fp, " %s ms in %lld gap%s", tl_md_ms(x[i]->ns),
+			    x[i]->gaps, x[i]->gaps == 1 ? "" : "s");
+		}
+		if (rest > 0)
+			fprintf(fp, " and %lld more, %s ms", rest,
+			    tl_md_ms(rest_ns));
+		fputs(" (the culprit table says where each is).", fp);
+	}
+	fprintf(fp, " Not attributable to host work, across all listed gaps: "
+	    "%s ms with no host "
+	    "activity recorded on the launching thread, %s ms from the launch "
+	    "calls to the GPU work.", tl_md_ms(none), tl_md_ms(launch));
+}
+
+void
 tl_md_where(FILE *fp, const struct tl_fwhere *w)
 {
 	fprintf(fp, "ts %s us (+%s ms)", tl_md_num((double)w->ts_ns / 1e3, 3),
@@ -148,6 +191,32 @@ tl_md_culprits(FILE *fp, const struct tl_findings *f, int tr, int max)
 	fputc('\n', fp);
 }
 
+/* The change of the idle summed by known cause, in a sentence. */
+static void
+known_change(FILE *fp, const struct tl_findings *ref,
+    const struct tl_findings *tgt, const struct tl_fidlecmp *v, size_t n)
+{
+	struct tl_fidleknown *k;
+	size_t nk = tl_fidle_compare_known(&ref->idle, &tgt->idle, v, n, &k), i;
+
+	fputs("\n\nBy known cause: ", fp);
+	for (i = 0; i < nk; i++) {
+		if (i > 0)
+			fputs("; ", fp);
+		fputs("**", fp);
+		if (k[i].title[0] != '\0')
+			tl_md_text(fp, k[i].title, 200);
+		else
+			fputs("culprits of no known cause", fp);
+		fprintf(fp, "**: %s -> %s ms (%s, %s)", tl_md_ms(k[i].ns[0]),
+		    tl_md_ms(k[i].ns[1]), tl_md_ms_signed(k[i].ns[1] -
+		    k[i].ns[0]), k[i].ns[1] > k[i].ns[0] ? "grew" :
+		    k[i].ns[1] < k[i].ns[0] ? "shrank" : "same");
+	}
+	fputs(".\n\n", fp);
+	free(k);
+}
+
 void
 tl_md_culprit_compare(FILE *fp, const struct tl_findings *ref,
     const struct tl_findings *tgt, int max)
@@ -177,7 +246,8 @@ tl_md_culprit_compare(FILE *fp, const struct tl_findings *ref,
 		free(v);
 		return;
 	}
-	fputs(" By culprit, largest change first:\n\n| Culprit | Context | "
+	known_change(fp, ref, tgt, v, n);
+	fputs("By culprit, largest change first:\n\n| Culprit | Context | "
 	    "Reference (ms) | Target (ms) | Change (ms) | Gaps (ref / target) "
 	    "| Its largest piece: where (target, else reference) |\n"
 	    "|---|---|---|---|---|---|---|\n", fp);

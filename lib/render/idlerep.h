@@ -17,6 +17,13 @@
  * how to find a gap in a viewer.
  */
 void tl_md_culprits(FILE *fp, const struct tl_findings *f, int tr, int max);
+/*
+ * For the generic idle finding: what of the listed gaps' idle no known
+ * cause covers (the largest unknown host culprits, by name) and what the
+ * trace cannot attribute (no host activity recorded, launch latency), a
+ * sentence starting with a space; nothing when the stream has no culprits.
+ */
+void tl_md_idle_rest(FILE *fp, const struct tl_findings *f);
 /* What culprit x is, in words, with its name as code. */
 void tl_md_culprit_name(FILE *fp, const struct tl_fculprit *x);
 /*

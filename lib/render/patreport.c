@@ -91,9 +91,11 @@ culprit_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 		fputs(" under ", fp);
 		tl_md_code(fp, x->context, 100);
 	}
-	fprintf(fp, " (%s ms in %lld step%s; its largest piece, %s ms, at ",
-	    tl_md_ms(x->found_ns), x->nsteps, plural(x->nsteps),
-	    tl_md_ms(x->piece_ns));
+	fprintf(fp, " (%s ms", tl_md_ms(x->found_ns));
+	/* A trace without steps: none to count. */
+	if (x->nsteps > 0)
+		fprintf(fp, " in %lld step%s", x->nsteps, plural(x->nsteps));
+	fprintf(fp, "; its largest piece, %s ms, at ", tl_md_ms(x->piece_ns));
 	tl_md_where(fp, &x->where);
 	fputs(")", fp);
 	for (i = 0; i < d->n; i++) {
@@ -383,6 +385,7 @@ tl_pat_issue(FILE *fp, const struct tl_findings *f, const struct tl_fpat *p)
 			    "%s ms after it (the stream has no launch times to "
 			    "split it further).", tl_md_ms(p->part[0]),
 			    tl_md_ms(p->save_ns - p->part[0]));
+		tl_md_idle_rest(fp, f);
 		break;
 	case TL_PAT_COMM:
 		fprintf(fp, "collective communication that no computation "
@@ -865,8 +868,6 @@ tl_md_gaps(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t)
 	const struct tl_fidle *d = &f->idle;
 	size_t k = (size_t)(t - f->tr);
 	int g, first = k < d->ntr && d->tr[k].listed > 0, short_gaps = 0;
-	int64_t t0 = first ? d->tr[k].largest.ts_ns -
-	    d->tr[k].largest.offset_ns : 0;
 
 	fputs("| Start (us, trace time) | From the trace's start (ms) | Length "
 	    "(ms) | Step | GPU, stream | pid, tid | Host not yet in the op "
@@ -883,12 +884,12 @@ tl_md_gaps(FILE *fp, const struct tl_findings *f, const struct tl_ftrace *t)
 			short_gaps++;
 			continue;
 		}
+		tl_fidle_gap_at(d, k, gp->start_ns, gp->len_ns, gp->listed, &w);
 		fprintf(fp, "| %s | %s | %s | ",
 		    tl_md_num((double)gp->start_ns / 1e3, 3),
-		    first ? tl_md_ms(gp->start_ns - t0) : "n/a",
+		    first ? tl_md_ms(w.offset_ns) : "n/a",
 		    tl_md_ms(gp->len_ns));
 		if (gp->listed >= 0) {
-			tl_fidle_gap_where(d, gp->listed, &w);
 			if (w.step != TL_FNONE)
 				fprintf(fp, "%lld", (long long)w.step);
 			fputs(" | ", fp);

@@ -146,6 +146,14 @@ struct tl_chart_gap {
 	double start_us;	/* from the start of its span */
 	double len_us;
 	const char *before, *after;	/* the ops around it, or NULL */
+	/* where a trace viewer shows it (has_at 0: unknown) */
+	int has_at;
+	int listed;		/* tl-parse listed it (step, thread known) */
+	double ts_us;		/* its start, trace time */
+	double offset_us;	/* from the trace's first event */
+	int has_step, has_stream;
+	long long step, stream;
+	const char *device, *pid, *tid;	/* "" when unknown */
 };
 
 /*

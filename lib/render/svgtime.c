@@ -309,12 +309,53 @@ put_gap_marks(FILE *f, const struct tl_chart_strip *s, size_t ns,
 	free(n);
 }
 
+/* Where gap g is, for the trace viewer: a line of the gap list. */
+static void
+put_gap_at(FILE *f, const struct tl_chart_gap *g, double y)
+{
+	char ts[64];
+
+	snprintf(ts, sizeof(ts), "%.3f", g->ts_us);
+	out(f, "<text class=\"gap-at\" x=\"%d\" y=\"%p\" "
+	    "fill=\"#555555\">ts %s us (+%M ms from the trace's first "
+	    "event)", ST_X + 16, y, ts, g->offset_us);
+	if (g->has_step)
+		fprintf(f, ", step %lld", g->step);
+	if (g->device != NULL && g->device[0] != '\0') {
+		out(f, ", GPU ");
+		tl_svg_text(f, g->device, 40);
+	}
+	if (g->has_stream)
+		fprintf(f, " stream %lld", g->stream);
+	if (g->pid != NULL && g->pid[0] != '\0') {
+		out(f, ", pid ");
+		tl_svg_text(f, g->pid, 40);
+		out(f, " tid ");
+		tl_svg_text(f, g->tid, 40);
+	}
+	if (!g->listed)
+		out(f, "; under 10 \xc2\xb5s, so not listed by tl-parse (no step "
+		    "or thread)");
+	out(f, "</text>\n");
+}
+
+/* The lines the gap list takes. */
+static size_t
+gap_lines(const struct tl_chart_gap *g, size_t ng)
+{
+	size_t i, n = ng > 0 ? ng : 1, at = 0;
+
+	for (i = 0; i < ng; i++)
+		at += g[i].has_at != 0;
+	return n + at + (at > 0);
+}
+
 /* The list of the gaps under the strips. */
 static void
 put_gap_list(FILE *f, const struct tl_chart_strip *s, size_t ns,
     const struct tl_chart_gap *g, size_t ng, double y)
 {
-	size_t i;
+	size_t i, at = 0;
 
 	out(f, "<g class=\"gap-list\" font-size=\"11\">\n<text x=\"%d\" "
 	    "y=\"%p\" font-size=\"12\" font-weight=\"bold\">Largest gaps"
@@ -338,10 +379,21 @@ put_gap_list(FILE *f, const struct tl_chart_strip *s, size_t ns,
 			tl_svg_text(f, g[i].after, 50);
 		}
 		out(f, "</text>\n");
+		if (g[i].has_at) {
+			y += ST_LINE;
+			put_gap_at(f, &g[i], y);
+			at++;
+		}
 	}
 	if (ng == 0)
 		out(f, "<text x=\"%d\" y=\"%p\" fill=\"#555555\">none: the GPU "
 		    "never waited between kernels</text>\n", ST_X, y + ST_LINE);
+	if (at > 0)
+		out(f, "<text x=\"%d\" y=\"%p\" fill=\"#555555\">In Perfetto "
+		    "or chrome://tracing (time from the trace's first event): "
+		    "go to the offset on the GPU's stream row; the launching "
+		    "thread's row (pid, tid) shows what the host did.</text>\n",
+		    ST_X, y + ST_LINE);
 	out(f, "</g>\n");
 }
 
@@ -379,7 +431,7 @@ tl_svg_strip(FILE *f, const char *title, const char *subtitle,
 	size_t i;
 	int h;
 
-	h = (int)ceil(list + ST_LINE * (double)(ng > 0 ? ng : 1) + 24);
+	h = (int)ceil(list + ST_LINE * (double)gap_lines(g, ng) + 24);
 	tl_svg_begin(f, "tl-strip", ST_W, h);
 	out(f, " data-strips=\"%d\" data-gaps=\"%d\">\n<title>%T</title>\n",
 	    (int)ns, (int)ng, title);

@@ -1,7 +1,10 @@
 /* See LICENSE file for copyright and license details. */
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/idxsort.h"
 #include "common/util.h"
 #include "trace/callstack.h"
 
@@ -12,7 +15,10 @@ struct tl_callstack {
 	size_t n;
 	int *chain;
 	size_t cap;
-	int shared;		/* py and up are another's */
+	/* by name in t->pystr: 1 if an "nn.Module: " frame's */
+	unsigned char *ismod;
+	int shared;		/* py, up and ismod are another's */
+	int last_i, last_f;	/* the last innermost(): a row asks twice */
 };
 
 static const struct tl_trace *sort_t;
@@ -32,21 +38,66 @@ cmp_frame(const void *a, const void *b)
 	return i < j ? -1 : i > j;	/* array order */
 }
 
+/*
+ * cs->py in cmp_frame's order, without a comparison a pair: a stable
+ * natural merge sort by start (tl_idxsort: the frames come about in
+ * start order), a stable counting sort by thread, then the few runs of
+ * one thread and start put in cmp_frame's order by insertion.  The
+ * order is qsort's: cmp_frame orders every pair.
+ */
+static void
+sort_frames(struct tl_callstack *cs)
+{
+	const struct tl_trace *t = cs->t;
+	size_t n = cs->n, i, j, nth = 0, *at;
+	int32_t *idx;
+
+	if (n > INT32_MAX) {
+		qsort(cs->py, n, sizeof(*cs->py), cmp_frame);
+		return;
+	}
+	idx = tl_malloc(n * sizeof(*idx));
+	for (i = 0; i < n; i++) {
+		idx[i] = (int32_t)i;
+		if (t->py[i].thread >= nth)
+			nth = (size_t)t->py[i].thread + 1;
+	}
+	tl_idxsort(idx, n, t->py, sizeof(*t->py),
+	    offsetof(struct tl_pyframe, ts));
+	at = tl_calloc(nth + 1, sizeof(*at));
+	for (i = 0; i < n; i++)
+		at[t->py[i].thread + 1]++;
+	for (i = 1; i <= nth; i++)
+		at[i] += at[i - 1];
+	for (i = 0; i < n; i++)
+		cs->py[at[t->py[idx[i]].thread]++] = idx[i];
+	free(at);
+	free(idx);
+	for (i = 1; i < n; i++) {
+		int f = cs->py[i];
+
+		for (j = i; j > 0 && cmp_frame(&cs->py[j - 1], &f) > 0; j--)
+			cs->py[j] = cs->py[j - 1];
+		cs->py[j] = f;
+	}
+}
+
 struct tl_callstack *
 tl_callstack_new(const struct tl_trace *t)
 {
 	struct tl_callstack *cs = tl_calloc(1, sizeof(*cs));
-	size_t i;
+	size_t i, ns;
 	int top = -1;
 
 	cs->t = t;
+	cs->last_i = -1;
 	cs->n = t->thread_py != NULL ? t->npy : 0;
 	cs->py = tl_malloc((cs->n + 1) * sizeof(*cs->py));
 	for (i = 0; i < cs->n; i++)
 		cs->py[i] = (int)i;
 	sort_t = t;
 	if (cs->n > 0)
-		qsort(cs->py, cs->n, sizeof(*cs->py), cmp_frame);
+		sort_frames(cs);
 	/*
 	 * The open frames form a chain through up[]: the innermost one is
 	 * top, the one around it up[top], and so on (no stack array: frames
@@ -66,6 +117,12 @@ tl_callstack_new(const struct tl_trace *t)
 		cs->up[i] = top;
 		top = (int)i;
 	}
+	/* Names repeat: which are modules' is found once a name. */
+	ns = cs->n > 0 && t->pystr != NULL ? tl_strtab_count(t->pystr) : 0;
+	cs->ismod = tl_calloc(ns + 1, 1);
+	for (i = 0; i < ns; i++)
+		cs->ismod[i] = strncmp(tl_str(t->pystr, (uint32_t)i),
+		    "nn.Module: ", 11) == 0;
 	return cs;
 }
 
@@ -77,8 +134,10 @@ tl_callstack_dup(const struct tl_callstack *cs)
 	d->t = cs->t;
 	d->py = cs->py;
 	d->up = cs->up;
+	d->ismod = cs->ismod;
 	d->n = cs->n;
 	d->shared = 1;
+	d->last_i = -1;
 	return d;
 }
 
@@ -90,14 +149,27 @@ tl_callstack_free(struct tl_callstack *cs)
 	if (!cs->shared) {
 		free(cs->py);
 		free(cs->up);
+		free(cs->ismod);
 	}
 	free(cs->chain);
 	free(cs);
 }
 
+static int find_innermost(struct tl_callstack *cs, int i);
+
 /* Innermost frame of i's thread that contains i's start, or -1. */
 static int
 innermost(struct tl_callstack *cs, int i)
+{
+	if (i != cs->last_i) {
+		cs->last_f = find_innermost(cs, i);
+		cs->last_i = i;
+	}
+	return cs->last_f;
+}
+
+static int
+find_innermost(struct tl_callstack *cs, int i)
 {
 	const struct tl_trace *t = cs->t;
 	const struct tl_event *e = &t->ev[i];
@@ -149,7 +221,9 @@ tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
 			take_py = 1;
 		else
 			take_py = t->py[cs->py[f]].ts >= t->ev[a].ts;
-		tl_grow(&cs->chain, &cs->cap, n + 1, sizeof(*cs->chain));
+		if (n >= cs->cap)
+			tl_grow(&cs->chain, &cs->cap, n + 1,
+			    sizeof(*cs->chain));
 		if (take_py) {
 			cs->chain[n++] = -2 - f;
 			f = cs->up[f];
@@ -161,6 +235,7 @@ tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
 	for (k = n; k-- > 0;) {
 		int c = cs->chain[k];
 
+		/* strlen: up to a NUL in a name, as written before */
 		tl_jb_lit(out, c >= 0 ? tl_ev_name(t, &t->ev[c]) :
 		    tl_str(t->pystr, t->py[cs->py[-2 - c]].name));
 		if (k > 0)
@@ -177,10 +252,11 @@ tl_module_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
 
 	tl_jb_reset(out);
 	for (f = innermost(cs, i); f >= 0; f = cs->up[f]) {
-		if (strncmp(tl_str(t->pystr, t->py[cs->py[f]].name),
-		    "nn.Module: ", 11) != 0)
+		if (!cs->ismod[t->py[cs->py[f]].name])
 			continue;
-		tl_grow(&cs->chain, &cs->cap, n + 1, sizeof(*cs->chain));
+		if (n >= cs->cap)
+			tl_grow(&cs->chain, &cs->cap, n + 1,
+			    sizeof(*cs->chain));
 		cs->chain[n++] = cs->py[f];
 	}
 	for (k = n; k-- > 0;) {

@@ -144,13 +144,13 @@ dims_product(const struct tl_trace *t, uint32_t s)
  * workgroups (blocks).  0 when the event records none.
  */
 static int
-grid_block(const struct tl_trace *t, const struct tl_event *g,
-    int64_t *grid, int64_t *block)
+grid_block(const struct tl_trace *t, const int64_t *dims,
+    const struct tl_event *g, int64_t *grid, int64_t *block)
 {
 	const struct tl_event *l;
 
-	*grid = dims_product(t, tl_ev_grid(t, g));
-	*block = dims_product(t, tl_ev_block(t, g));
+	*grid = dims[2 * g->launch];
+	*block = dims[2 * g->launch + 1];
 	if (*grid <= 0 || *block <= 0)
 		return 0;
 	l = g->parent >= 0 ? &t->ev[g->parent] : NULL;
@@ -161,52 +161,6 @@ grid_block(const struct tl_trace *t, const struct tl_event *g,
 		*grid /= *block;
 	}
 	return 1;
-}
-
-static void
-kernels_json(struct tl_opstream *os, const struct tl_trace *t,
-    const struct tl_rows *rows, const struct tl_row *r)
-{
-	const int *gpu = tl_row_gpu(rows, r);
-	int64_t grid, block;
-	int k;
-
-	tl_jb_reset(&os->jb);
-	tl_jb_lit(&os->jb, "[");
-	for (k = 0; k < r->ngpu; k++) {
-		const struct tl_event *g = &t->ev[gpu[k]];
-
-		tl_jb_lit(&os->jb, k ? ",{\"uid\":" : "{\"uid\":");
-		tl_jb_int(&os->jb, g->uid);
-		tl_jb_lit(&os->jb, ",\"name\":");
-		tl_jb_str(&os->jb, tl_ev_name(t, g));
-		tl_jb_lit(&os->jb, ",\"pid\":");
-		tl_jb_str(&os->jb, tl_str(t->str, tl_ev_pid(t, g)));
-		tl_jb_lit(&os->jb, ",\"stream\":");
-		if (tl_ev_stream(t, g) == TL_NONE)
-			tl_jb_lit(&os->jb, "null");
-		else
-			tl_jb_int(&os->jb, tl_ev_stream(t, g));
-		tl_jb_lit(&os->jb, ",\"ts\":");
-		tl_jb_us(&os->jb, g->ts);
-		tl_jb_lit(&os->jb, ",\"dur\":");
-		tl_jb_us(&os->jb, g->dur);
-		/* The launch call's start: where the host let the GPU go. */
-		if (g->parent >= 0 && (t->ev[g->parent].kind == TL_EV_RUNTIME ||
-		    t->ev[g->parent].kind == TL_EV_DRIVER)) {
-			tl_jb_lit(&os->jb, ",\"launch_ts\":");
-			tl_jb_us(&os->jb, t->ev[g->parent].ts);
-		}
-		if (grid_block(t, g, &grid, &block)) {
-			tl_jb_lit(&os->jb, ",\"grid\":");
-			tl_jb_int(&os->jb, grid);
-			tl_jb_lit(&os->jb, ",\"block\":");
-			tl_jb_int(&os->jb, block);
-		}
-		tl_jb_lit(&os->jb, "}");
-	}
-	tl_jb_lit(&os->jb, "]");
-	tl_w_mem(os->w, os->jb.s, os->jb.n);
 }
 
 static void
@@ -232,7 +186,125 @@ struct rowctx {
 	int has_steady;
 	struct tl_timeline stl;	/* its timeline */
 	unsigned char *oneoff;	/* by row: a one-time cost (warm-up) */
+	/* a row's columns, those of the trace formatted once (plan_rows) */
+	struct rowstep *plan;
+	int nplan;
+	struct tl_writer text;
+	/* interned id -> offset << 32 | length of its JSON string in jtext */
+	struct tl_map jstr;
+	struct tl_jbuf jtext;
+	/* by launch id (tl_event.launch): its grid's and block's products */
+	int64_t *dims;
 };
+
+/*
+ * A step of writing a row: column col, or (col < 0) n columns whose
+ * values are the trace's, the same on every row, as text[off..off+len).
+ */
+struct rowstep {
+	int col, n;
+	size_t off, len;
+};
+
+/*
+ * The JSON strings of the kernels' names and pids, escaped once a
+ * string (c->jstr): 130 names for 8 065 kernels in a diffusion trace;
+ * and the grid and block products of each launch shape (c->dims).
+ */
+static void
+json_names(struct rowctx *c)
+{
+	const struct tl_trace *t = c->t;
+	size_t i;
+
+	tl_map_init(&c->jstr);
+	memset(&c->jtext, 0, sizeof(c->jtext));
+	/* A few launch shapes for thousands of kernels: each parsed once. */
+	c->dims = tl_malloc((2 * t->nlaunch + 1) * sizeof(*c->dims));
+	for (i = 0; i < t->nlaunch; i++) {
+		c->dims[2 * i] = dims_product(t, t->launch[i].grid);
+		c->dims[2 * i + 1] = dims_product(t, t->launch[i].block);
+	}
+	for (i = 0; i < c->rows->ngpu; i++) {
+		const struct tl_event *g = &t->ev[c->rows->gpu[i]];
+		uint32_t id[2];
+		int k;
+
+		id[0] = g->name;
+		id[1] = tl_ev_pid(t, g);
+		for (k = 0; k < 2; k++) {
+			size_t off = c->jtext.n;
+
+			if (tl_map_get(&c->jstr, id[k], 0) != NULL)
+				continue;
+			tl_jb_str(&c->jtext, tl_str(t->str, id[k]));
+			if (c->jtext.n - off > UINT32_MAX || off > INT32_MAX)
+				continue;	/* written without the cache */
+			tl_map_put(&c->jstr, id[k], 0,
+			    (int64_t)off << 32 | (int64_t)(c->jtext.n - off));
+		}
+	}
+}
+
+/* The JSON string of interned id, from c->jstr when it is there. */
+static void
+jb_interned(struct tl_jbuf *b, const struct rowctx *c, uint32_t id)
+{
+	const int64_t *v = tl_map_get(&c->jstr, id, 0);
+
+	if (v != NULL)
+		tl_jb_raw(b, c->jtext.s + (*v >> 32), (size_t)(uint32_t)*v);
+	else
+		tl_jb_str(b, tl_str(c->t->str, id));
+}
+
+static void
+kernels_json(struct tl_opstream *os, const struct rowctx *c,
+    const struct tl_row *r)
+{
+	const struct tl_trace *t = c->t;
+	const int *gpu = tl_row_gpu(c->rows, r);
+	int64_t grid, block;
+	int k;
+
+	tl_jb_reset(&os->jb);
+	tl_jb_lit(&os->jb, "[");
+	for (k = 0; k < r->ngpu; k++) {
+		const struct tl_event *g = &t->ev[gpu[k]];
+
+		tl_jb_lit(&os->jb, k ? ",{\"uid\":" : "{\"uid\":");
+		tl_jb_int(&os->jb, g->uid);
+		tl_jb_lit(&os->jb, ",\"name\":");
+		jb_interned(&os->jb, c, g->name);
+		tl_jb_lit(&os->jb, ",\"pid\":");
+		jb_interned(&os->jb, c, tl_ev_pid(t, g));
+		tl_jb_lit(&os->jb, ",\"stream\":");
+		if (tl_ev_stream(t, g) == TL_NONE)
+			tl_jb_lit(&os->jb, "null");
+		else
+			tl_jb_int(&os->jb, tl_ev_stream(t, g));
+		tl_jb_lit(&os->jb, ",\"ts\":");
+		tl_jb_us(&os->jb, g->ts);
+		tl_jb_lit(&os->jb, ",\"dur\":");
+		tl_jb_us(&os->jb, g->dur);
+		/* The launch call's start: where the host let the GPU go. */
+		if (g->parent >= 0 && (t->ev[g->parent].kind == TL_EV_RUNTIME ||
+		    t->ev[g->parent].kind == TL_EV_DRIVER)) {
+			tl_jb_lit(&os->jb, ",\"launch_ts\":");
+			tl_jb_us(&os->jb, t->ev[g->parent].ts);
+		}
+		if (grid_block(t, c->dims, g, &grid, &block)) {
+			tl_jb_lit(&os->jb, ",\"grid\":");
+			tl_jb_int(&os->jb, grid);
+			tl_jb_lit(&os->jb, ",\"block\":");
+			tl_jb_int(&os->jb, block);
+		}
+		tl_jb_lit(&os->jb, "}");
+	}
+	tl_jb_lit(&os->jb, "]");
+	tl_w_mem(os->w, os->jb.s, os->jb.n);
+}
+
 
 /*
  * One-time costs: the first instance of an op signature (name, shapes,
@@ -393,7 +465,7 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 		else
 			tl_jb_int(b, step);
 		tl_jb_lit(b, ",");
-		tl_jb_str(b, tl_str(t->str, tl_ev_pid(t, e)));
+		jb_interned(b, c, tl_ev_pid(t, e));
 		tl_jb_lit(b, ",");
 		if (tl_ev_stream(t, e) == TL_NONE)
 			tl_jb_lit(b, "null");
@@ -503,7 +575,7 @@ w_col(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 		tl_w_us(os->w, tl_subtree_busy(t, r->op));
 		break;
 	case TL_COL_KERNELS:
-		kernels_json(os, t, rows, r);
+		kernels_json(os, c, r);
 		break;
 	case TL_COL_INPUT_DIMS:
 		w_interned(os, t, v->args.dims);
@@ -643,17 +715,92 @@ w_col(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	}
 }
 
+/* 1 if column col's value is the trace's: the same on every row. */
+static int
+trace_col(int col)
+{
+	switch (col) {
+	case TL_COL_TRACE:
+	case TL_COL_RANK:
+	case TL_COL_TRACE_TOTAL_US:
+	case TL_COL_TRACE_BUSY_US:
+	case TL_COL_TRACE_COMPUTE_US:
+	case TL_COL_TRACE_EXPOSED_COMM_US:
+	case TL_COL_TRACE_EXPOSED_MEMCPY_US:
+	case TL_COL_TRACE_IDLE_US:
+	case TL_COL_TRACE_UNLINKED_US:
+	case TL_COL_TRACE_UNLINKED_COUNT:
+	case TL_COL_TRACE_GPU:
+	case TL_COL_TRACE_GPU_ARCH:
+	case TL_COL_TRACE_GPU_COMPUTE_UNITS:
+	case TL_COL_TRACE_GPU_MEMORY_BYTES:
+	case TL_COL_TRACE_GPU_KERNEL_ARCH:
+	case TL_COL_STEADY_STEPS:
+	case TL_COL_STEADY_TOTAL_US:
+	case TL_COL_STEADY_BUSY_US:
+	case TL_COL_STEADY_COMPUTE_US:
+	case TL_COL_STEADY_IDLE_US:
+	case TL_COL_TRACE_IDLE_NOISE_US:
+	case TL_COL_TRACE_IDLE_NOISE_COUNT:
+	case TL_COL_TRACE_PYTHON_FRAMES:
+		return 1;
+	}
+	return 0;
+}
+
 /*
- * Row r of the op stream: the columns of its table in tl_tables, in
- * their order, then the module columns (TL_TAB_STACK) when cs != NULL.
+ * The steps of a row: the columns of its table in tl_tables, in their
+ * order, then the module columns (TL_TAB_STACK) with stack; each run of
+ * the trace's columns formatted here once, not on every row (a third of
+ * a row's fields).
  */
+static void
+plan_rows(struct tl_opstream *os, struct rowctx *c, int stack)
+{
+	const struct tl_tabdef *tab = &tl_tables[os->launchers ?
+	    TL_TAB_LAUNCHERS : TL_TAB_OPS];
+	const struct tl_tabdef *st = &tl_tables[TL_TAB_STACK];
+	int k, n = tab->ncols + (stack ? st->ncols : 0);
+	struct tl_opstream tmp = *os;
+	struct rowvals none;
+
+	memset(&none, 0, sizeof(none));
+	memset(&tmp.jb, 0, sizeof(tmp.jb));
+	tl_w_init_mem(&c->text, os->w->csv);
+	tmp.w = &c->text;
+	c->plan = tl_calloc((size_t)n, sizeof(*c->plan));
+	c->nplan = 0;
+	for (k = 0; k < n; k++) {
+		int col = k < tab->ncols ? tab->cols[k] :
+		    st->cols[k - tab->ncols];
+		struct rowstep *p = &c->plan[c->nplan];
+
+		if (!trace_col(col)) {
+			p->col = col;
+			c->nplan++;
+			continue;
+		}
+		if (c->nplan == 0 || p[-1].col >= 0) {
+			p->col = -1;
+			p->n = 0;
+			p->off = c->text.len;
+			c->text.col = 0;
+			c->nplan++;
+		} else
+			p--;
+		w_col(&tmp, c, NULL, &none, NULL, col);
+		p->n++;
+		p->len = c->text.len - p->off;
+	}
+	tl_jb_free(&tmp.jb);
+}
+
+/* Row r of the op stream, by the steps of plan_rows. */
 static void
 w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
     struct tl_callstack *cs)
 {
 	const struct tl_trace *t = c->t;
-	const struct tl_tabdef *tab = &tl_tables[os->launchers ?
-	    TL_TAB_LAUNCHERS : TL_TAB_OPS];
 	struct rowvals v;
 	int k, fwd;
 
@@ -667,11 +814,18 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	tl_ev_args(t, r->kind == TL_ROW_BWD && r->fwd >= 0 ? &t->ev[r->fwd] :
 	    v.e, &v.args);
 	v.it = tl_iters_of(&c->it, t, r->op);
-	for (k = 0; k < tab->ncols; k++)
-		w_col(os, c, r, &v, cs, tab->cols[k]);
-	if (cs != NULL)
-		for (k = 0; k < tl_tables[TL_TAB_STACK].ncols; k++)
-			w_col(os, c, r, &v, cs, tl_tables[TL_TAB_STACK].cols[k]);
+	for (k = 0; k < c->nplan; k++) {
+		const struct rowstep *p = &c->plan[k];
+
+		if (p->col >= 0)
+			w_col(os, c, r, &v, cs, p->col);
+		else if (p->len == 0)
+			tl_w_empty(os->w);
+		else {
+			tl_w_raw(os->w, c->text.buf + p->off, p->len);
+			os->w->col += p->n - 1;
+		}
+	}
 	tl_w_eol(os->w);
 }
 
@@ -829,11 +983,18 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 		tl_timeline(t, &sw, TL_ALL_DEVICES, 0, &c.stl);
 		c.oneoff = one_offs(t, rows);
 	}
+	plan_rows(os, &c, cs != NULL);
+	json_names(&c);
 	if (os->threads > 1 && rows->n > 2 * CHUNK)
 		rows_par(os, &c, cs, os->threads);
 	else
 		for (i = 0; i < rows->n; i++)
 			w_row(os, &c, &rows->v[i], cs);
+	free(c.plan);
+	free(c.text.buf);
+	tl_map_free(&c.jstr);
+	tl_jb_free(&c.jtext);
+	free(c.dims);
 	tl_colls_free(&c.colls);
 	tl_culprits_free(&c.cul);
 	free(c.oneoff);

@@ -432,14 +432,19 @@ sglang_names(struct tl_trace *t)
 static void
 kernel_arch(struct tl_trace *t)
 {
+	/*
+	 * Each name once, in the order of their first kernels: what a name
+	 * sets does not change when it is seen again (tl_gpuinfo_kernel).
+	 */
+	unsigned char *seen = tl_calloc(tl_strtab_count(t->str) + 1, 1);
 	size_t i;
-	uint32_t last = UINT32_MAX;
 
 	for (i = 0; i < t->nev; i++)
-		if (t->ev[i].kind == TL_EV_KERNEL && t->ev[i].name != last) {
-			last = t->ev[i].name;
+		if (t->ev[i].kind == TL_EV_KERNEL && !seen[t->ev[i].name]) {
+			seen[t->ev[i].name] = 1;
 			tl_gpuinfo_kernel(&t->gpu, tl_ev_name(t, &t->ev[i]));
 		}
+	free(seen);
 }
 
 void

@@ -91,9 +91,15 @@ static const struct tl_chart_strip strips[] = {
 	{ "trace two", "two", 1000, busy2, 4 }
 };
 static const struct tl_chart_gap gaps[] = {
-	{ 1, 250, 250, "aten::mm", "aten::add" },
-	{ 0, 250, 200, "aten::copy_<x>", "" },
-	{ 0, 251, 1, NULL, NULL }	/* right by the one before */
+	{ .strip = 1, .start_us = 250, .len_us = 250, .before = "aten::mm",
+	    .after = "aten::add", .has_at = 1, .listed = 1,
+	    .ts_us = 1000250.5, .offset_us = 300, .has_step = 1, .step = 4,
+	    .has_stream = 1, .stream = 7, .device = "0", .pid = "100",
+	    .tid = "t<1>" },
+	{ .strip = 0, .start_us = 250, .len_us = 200,
+	    .before = "aten::copy_<x>", .after = "" },
+	{ .strip = 0, .start_us = 251, .len_us = 1 }	/* right by the one
+							   before */
 };
 
 /* Gap lengths: bins 2 and 5 (2-5 µs, 20-50 µs) only. */
@@ -552,6 +558,11 @@ check_strip(const char *s)
 	CHECK_STR(attr(c, "data-strip"), "0");
 	CHECK_STR(attr(c, "width"), "3");
 	CHECK(strstr(s, "after aten::copy_&lt;x&gt;</text>") != NULL);
+	/* Where a trace viewer shows a gap, under its line. */
+	CHECK(count(s, "class=\"gap-at\"") == 1);
+	CHECK(strstr(s, ">ts 1000250.500 us (+0.300 ms from the trace's first "
+	    "event), step 4, GPU 0 stream 7, pid 100 tid t&lt;1&gt;</text>") !=
+	    NULL);
 	/* A strip's short name in the list, its full one in the data. */
 	CHECK(strstr(s, "0.250 ms idle at 0.250 ms in two: after "
 	    "aten::mm, before aten::add</text>") != NULL);

@@ -1,4 +1,6 @@
 /* See LICENSE file for copyright and license details. */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,6 +79,51 @@ escape_cases(void)
 	CHECK(rt == 0);
 }
 
+/*
+ * tl_fmt_i64 and tl_fmt_us (digit pairs, length from the bit length)
+ * against printf on numbers of every length and sign.
+ */
+static void
+number_cases(void)
+{
+	char got[40], want[48];
+	unsigned long long x = 88172645463325252ull;
+	int bad = 0, badus = 0, i;
+
+	for (i = 0; i < 200000; i++) {
+		long long v, ns;
+		unsigned long long a;
+		size_t n, k;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		v = (long long)(x >> (x & 63));
+		if (i & 1)
+			v = -v;
+		if (i == 0)
+			v = INT64_MIN;
+		n = tl_fmt_i64(got, v);
+		snprintf(want, sizeof(want), "%lld", v);
+		if (strcmp(got, want) != 0 || n != strlen(want))
+			bad++;
+		ns = (long long)(x >> (x % 40));
+		if (i & 2)
+			ns = -ns;
+		a = ns < 0 ? 0ull - (unsigned long long)ns : (unsigned long long)ns;
+		snprintf(want, sizeof(want), "%s%llu.%03u", ns < 0 ? "-" : "",
+		    a / 1000, (unsigned)(a % 1000));
+		k = strlen(want);
+		while (want[k - 1] == '0')
+			want[--k] = '\0';
+		if (want[k - 1] == '.')
+			want[--k] = '\0';
+		n = tl_fmt_us(got, sizeof(got), ns);
+		if (strcmp(got, want) != 0 || n != k)
+			badus++;
+	}
+	CHECK(bad == 0);
+	CHECK(badus == 0);
+}
+
 static const char *
 us(long long ns)
 {
@@ -144,6 +191,24 @@ main(void)
 	tl_w_eol(&w);
 	CHECK(w.len == 12 && memcmp(w.buf, "\"x,\"\"y\"\"\",z\n", w.len) == 0);
 	free(w.buf);
+	/* Rows held until their end (tl_w_rows): nothing out before. */
+	text = NULL;
+	fp = open_memstream(&text, &size);
+	tl_w_init(&w, fp, 0);
+	tl_w_rows(&w);
+	tl_w_str(&w, "a\tb");
+	tl_w_us(&w, -1500);
+	fflush(fp);
+	CHECK(size == 0);
+	tl_w_eol(&w);
+	fflush(fp);
+	CHECK(size == 10 && memcmp(text, "a\\tb\t-1.5\n", 10) == 0);
+	fclose(fp);
+	free(text);
+	CHECK_STR(us(0), "0");
+	CHECK_STR(us(-7), "-0.007");
+	CHECK_STR(us(10), "0.01");
 	escape_cases();
+	number_cases();
 	return unit_done("test_tsv");
 }
