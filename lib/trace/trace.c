@@ -1396,7 +1396,7 @@ rd_known_key(const char *s, const char *end, int *k)
 	(uint64_t)(unsigned char)(d) << 24 | (uint64_t)(unsigned char)(e) << 32 | \
 	(uint64_t)(unsigned char)(f) << 40 | (uint64_t)(unsigned char)(g) << 48 | \
 	(uint64_t)(unsigned char)(h) << 56)
-#define MASK(n) ((n) == 8 ? ~0ull : (1ull << 8 * (n)) - 1)
+#define MASK(n) (~0ull >> (64 - 8 * (n)))	/* the first n bytes */
 static const struct rd_next {
 	uint64_t pat, mask;
 	int len, k;
