@@ -89,6 +89,8 @@ parse_rows() {
 	row "tl-parse t.json (-j $NCPU)" "$2" "$3.plain" "bin/tl-parse $4"
 	row "tl-parse -j 1 t.json.gz" "$2" "$3.gz1" "bin/tl-parse -j 1 $5"
 	row "tl-parse t.json.gz (-j $NCPU)" "$2" "$3.gz" "bin/tl-parse $5"
+	# Memory must not grow with threads (issue 33): 8 even on fewer CPUs.
+	row "tl-parse -j 8 t.json.gz" "$2" "$3.gz8" "bin/tl-parse -j 8 $5"
 }
 
 {
@@ -391,6 +393,11 @@ parse_rows() {
 			r = (r1 > r2 ? r1 : r2) * 1024 / b * 100
 			printf "| %s: tl-parse peak RSS < 10 %% of the JSON | %.1f %% | %s |\n",
 			    n, r, (r < 10 ? "yes" : "no")
+			r8 = v[size ".gz8", 4]; r1 = v[size ".gz1", 4]
+			if (r1 > 0)
+				printf "| %s: tl-parse -j 8 peak RSS <= 1.1 × -j 1, < 10 %% of the JSON | %.2f×, %.1f %% | %s |\n",
+				    n, r8 / r1, r8 * 1024 / b * 100,
+				    (r8 <= 1.1 * r1 && r8 * 1024 / b * 100 < 10 ? "yes" : "no")
 			pp = v[size ".pipe", 2]
 			if (size <= 500)
 				printf "| %s: %s, gzip input, < 5 s | %.2f s (%.2f s) | %s |\n",

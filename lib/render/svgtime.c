@@ -346,7 +346,7 @@ gap_lines(const struct tl_chart_gap *g, size_t ng)
 
 	for (i = 0; i < ng; i++)
 		at += g[i].has_at != 0;
-	return n + at + (at > 0);
+	return n + at + 2 * (at > 0);	/* the note on finding a gap: two lines */
 }
 
 /* The list of the gaps under the strips. */
@@ -389,9 +389,11 @@ put_gap_list(FILE *f, const struct tl_chart_strip *s, size_t ns,
 		    "never waited between kernels</text>\n", ST_X, y + ST_LINE);
 	if (at > 0)
 		out(f, "<text x=\"%d\" y=\"%p\" fill=\"#555555\">In Perfetto "
-		    "or chrome://tracing: the offset on the GPU's stream row; "
-		    "the pid, tid row shows the host.</text>\n", ST_X,
-		    y + ST_LINE);
+		    "or chrome://tracing (time from the trace's first event): "
+		    "go to the offset on the GPU's stream row;</text>\n"
+		    "<text x=\"%d\" y=\"%p\" fill=\"#555555\">the launching "
+		    "thread's row (pid, tid) shows what the host did.</text>\n",
+		    ST_X, y + ST_LINE, ST_X, y + 2 * ST_LINE);
 	out(f, "</g>\n");
 }
 

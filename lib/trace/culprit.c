@@ -67,18 +67,41 @@ struct ctx {
 	size_t nsv, capsv;
 	size_t cappiece;
 	struct tl_ivals win;	/* the union of the listed gaps */
+	size_t finger;		/* in_gaps' last answer */
 	struct seg *sg;		/* scratch: the segments of a walk */
 	size_t nsg, capsg;
 	int32_t *stk;		/* scratch: a walk's stack */
 	size_t capstk;
 };
 
-/* 1 if [s, e) overlaps a listed gap (x->win, merged). */
+/*
+ * 1 if [s, e) overlaps a listed gap (x->win, merged).  The gap looked for
+ * is the first that ends after s; the events come nearly in time order,
+ * so the search gallops from the last one found (as tree.c's).
+ */
 static int
-in_gaps(const struct ctx *x, int64_t s, int64_t e)
+in_gaps(struct ctx *x, int64_t s, int64_t e)
 {
-	size_t lo = 0, hi = x->win.n;
+	size_t n = x->win.n, f = x->finger < n ? x->finger : n;
+	size_t lo, hi, p, step = 1;
 
+	/* Below lo every gap ends at or before s; from hi on, after it. */
+	if (f < n && x->win.v[f].end <= s) {
+		lo = f + 1;
+		for (p = lo; p < n && x->win.v[p].end <= s; p = f + step) {
+			lo = p + 1;
+			step *= 2;
+		}
+		hi = p < n ? p : n;
+	} else {
+		hi = f;
+		for (p = f; p > 0 && x->win.v[p - 1].end > s; ) {
+			hi = p - 1;
+			p = hi >= step ? hi - step + 1 : 0;
+			step *= 2;
+		}
+		lo = p;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -87,7 +110,8 @@ in_gaps(const struct ctx *x, int64_t s, int64_t e)
 		else
 			hi = mid;
 	}
-	return lo < x->win.n && x->win.v[lo].start < e;
+	x->finger = lo;
+	return lo < n && x->win.v[lo].start < e;
 }
 
 static int
@@ -136,7 +160,7 @@ static void
 bucket(struct ctx *x)
 {
 	const struct tl_trace *t = x->t;
-	size_t i, npythr;
+	size_t i, npythr, k = 0;
 	int32_t *py2ev;
 
 	x->th = tl_calloc(t->nthreads > 0 ? t->nthreads : 1, sizeof(*x->th));
@@ -146,9 +170,10 @@ bucket(struct ctx *x)
 		switch (e->kind) {
 		case TL_EV_CPU_OP:
 		case TL_EV_ANNOTATION:
-			if (x->niterev > 0 && bsearch(&(int32_t){ (int32_t)i },
-			    x->iterev, x->niterev, sizeof(*x->iterev),
-			    cmp_i32) != NULL)
+			/* x->iterev is sorted: walk it along with i. */
+			while (k < x->niterev && x->iterev[k] < (int32_t)i)
+				k++;
+			if (k < x->niterev && x->iterev[k] == (int32_t)i)
 				continue;
 			break;
 		case TL_EV_RUNTIME:
@@ -221,6 +246,47 @@ cmp_hent(const void *a, const void *b)
 }
 
 /*
+ * ids[0..n) (its events, in trace order, then its frames) into e in
+ * cmp_hent's order, parents -1.  Events and frames each come nearly in
+ * start order: each is sorted by start in about linear time (tl_idxsort,
+ * stable), the two merged, and only the entries that start together
+ * compared whole.
+ */
+static void
+sort_ids(const struct tl_trace *t, int32_t *ids, size_t n, struct hent *e)
+{
+	size_t ne = 0, i, j, k;
+
+	while (ne < n && ids[ne] >= 0)
+		ne++;
+	tl_idxsort(ids, ne, t->ev, sizeof(*t->ev),
+	    offsetof(struct tl_event, ts));
+	for (i = ne; i < n; i++)
+		ids[i] = -ids[i] - 1;
+	tl_idxsort(ids + ne, n - ne, t->py, sizeof(*t->py),
+	    offsetof(struct tl_pyframe, ts));
+	for (i = ne; i < n; i++)
+		ids[i] = -ids[i] - 1;
+	for (i = 0, j = ne, k = 0; k < n; k++) {
+		if (j == n || (i < ne && t->ev[ids[i]].ts <=
+		    t->py[-ids[j] - 1].ts))
+			e[k].id = ids[i++];
+		else
+			e[k].id = ids[j++];
+		e[k].parent = -1;
+	}
+	sort_trace = t;
+	for (i = 0; i < n; i = j) {
+		int64_t ts = ent_ts(t, &e[i]);
+
+		for (j = i + 1; j < n && ent_ts(t, &e[j]) == ts; j++)
+			;
+		if (j - i > 1)
+			qsort(e + i, j - i, sizeof(*e), cmp_hent);
+	}
+}
+
+/*
  * A thread's entries by start (the longer first at equal starts, so an
  * event encloses those that start with it) and their parents: the entry
  * on top of the stack of those not yet ended when each starts.  Time is
@@ -243,15 +309,9 @@ build(struct ctx *x, size_t k)
 	if (h->n == 0)
 		return h;
 	h->e = tl_malloc(h->n * sizeof(*h->e));
-	for (i = 0; i < h->n; i++) {
-		h->e[i].id = h->id[i];
-		h->e[i].parent = -1;
-	}
+	sort_ids(t, h->id, h->n, h->e);
 	free(h->id);
 	h->id = NULL;
-	sort_trace = t;
-	if (h->n > 1)
-		qsort(h->e, h->n, sizeof(*h->e), cmp_hent);
 	stack = tl_malloc(h->n * sizeof(*stack));
 	for (i = 0; i < h->n; i++) {
 		while (sp > 0 && ent_end(t, &h->e[stack[sp - 1]]) <=
@@ -358,10 +418,18 @@ cmp_share(const void *a, const void *b)
 static void
 sum_shares(struct ctx *x)
 {
-	size_t i, n = 0;
+	size_t i, j, n = 0;
 
-	if (x->nsh > 1)
+	if (x->nsh > 32)
 		qsort(x->sh, x->nsh, sizeof(*x->sh), cmp_share);
+	else		/* most gaps have a few: no call per comparison */
+		for (i = 1; i < x->nsh; i++) {
+			struct share v = x->sh[i];
+
+			for (j = i; j > 0 && x->sh[j - 1].owner > v.owner; j--)
+				x->sh[j] = x->sh[j - 1];
+			x->sh[j] = v;
+		}
 	for (i = 0; i < x->nsh; i++) {
 		if (n > 0 && x->sh[n - 1].owner == x->sh[i].owner)
 			x->sh[n - 1].ns += x->sh[i].ns;

@@ -1396,7 +1396,7 @@ rd_known_key(const char *s, const char *end, int *k)
 	(uint64_t)(unsigned char)(d) << 24 | (uint64_t)(unsigned char)(e) << 32 | \
 	(uint64_t)(unsigned char)(f) << 40 | (uint64_t)(unsigned char)(g) << 48 | \
 	(uint64_t)(unsigned char)(h) << 56)
-#define MASK(n) ((n) == 8 ? ~0ull : (1ull << 8 * (n)) - 1)
+#define MASK(n) (~0ull >> (64 - 8 * (n)))	/* the first n bytes */
 static const struct rd_next {
 	uint64_t pat, mask;
 	int len, k;
@@ -1445,16 +1445,16 @@ swar_digits(uint64_t w, uint64_t *v)
 }
 
 /*
- * A time at s ("ts", "dur") in microseconds, read as it is lexed: the end
- * of the number, with *ns what tl_parse_us_ns makes of it, for the plain
- * numbers Kineto writes (at most 15 digits, then at most 3 after a
- * point); NULL for any other bytes (the lexer and tl_parse_us_ns judge
- * them then).  The bytes end with one that cannot be in a number, and
- * at least 24 of them come before end when the digits are read 8 at a
- * time.
+ * A time at s ("ts", "dur") in microseconds, read into v as it is lexed:
+ * the end of the number, with v->ns what tl_parse_us_ns makes of it
+ * (v->timed), for the plain numbers Kineto writes (at most 15 digits,
+ * then at most 3 after a point); NULL for any other bytes (the lexer and
+ * tl_parse_us_ns judge them then).  The bytes end with one that cannot
+ * be in a number, and at least 24 of them come before end when the
+ * digits are read 8 at a time.
  */
 static const char *
-rd_time(const char *s, const char *end, int64_t *ns)
+rd_timed(struct fval *v, const char *s, const char *end)
 {
 	const char *t = s;
 	int64_t ip = 0, frac;
@@ -1502,7 +1502,12 @@ rd_time(const char *s, const char *end, int64_t *ns)
 	}
 	if (TL_JLEX_DIGIT(*t) || *t == '.' || (*t | 0x20) == 'e')
 		return NULL;
-	*ns = ip;
+	v->type = TL_J_PRIM;
+	v->s = s;
+	v->n = (uint32_t)(t - s);
+	v->esc = 0;
+	v->timed = 1;
+	v->ns = ip;
 	return t;
 }
 
@@ -1537,21 +1542,6 @@ rd_set(struct fval *v, const char *s, const char *e, int esc)
 	v->timed = 0;
 }
 
-/* The time at s into v (rd_time, rd_set); its end, or NULL. */
-static inline const char *
-rd_timed(struct fval *v, const char *s, const char *end)
-{
-	const char *q;
-	int64_t ns;
-
-	if ((q = rd_time(s, end, &ns)) == NULL)
-		return NULL;
-	rd_set(v, s, q, 0);
-	v->timed = 1;
-	v->ns = ns;
-	return q;
-}
-
 static int
 read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
     uint64_t offset, size_t *len)
@@ -1562,7 +1552,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	struct rec *rc;
 	char msg[64];
 	size_t at;
-	int64_t ns;
+	struct fval tv;
 	const char *cv = NULL;	/* the category */
 	size_t cn = 0;
 	int kind = -1, cat = 0, lenient = 0, r, esc, deep = 0, skip = 0;
@@ -1671,12 +1661,10 @@ general:
 			v = s = rd_blank(s + 1);
 		}
 		esc = 0;
-		if ((k == K_TS || k == K_DUR) && (q = rd_time(s, end, &ns)) != NULL) {
-			if (fv[k].type == TL_J_UNDEF) {
-				rd_fval(&fv[k], s, q, 0);
-				fv[k].timed = 1;
-				fv[k].ns = ns;
-			}
+		if ((k == K_TS || k == K_DUR) &&
+		    (q = rd_timed(&tv, s, end)) != NULL) {
+			if (fv[k].type == TL_J_UNDEF)
+				fv[k] = tv;
 			s = q;
 		} else if (k == K_ARGS && *s == '{' && fv[k].type == TL_J_UNDEF &&
 		    !skip) {
