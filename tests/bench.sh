@@ -483,32 +483,52 @@ well above zero at the start means other work shared the machine: compare
 the shortest times then, and expect the two-threaded `tl-parse t.json.gz`
 to suffer more from a busy core than the one-threaded `zcat`.
 
-Where tl-parse's memory goes: one 64-byte record (`struct tl_event`) per
+Where tl-parse's memory goes: one 56-byte record (`struct tl_event`) per
 kept event (cpu_op, runtime, kernel, memcpy, memset, annotation), about
-one per 1.1 KB of JSON in this trace, so about 5.6 % of the JSON. The
+one per 0.96 KB of JSON in this trace (592 920 records in the 568 MB
+trace: 31.7 MiB), so about 5.8 % of the JSON. The
 python_function half of the trace gives the module context: a 24-byte
 record per frame kept (`struct tl_pyframe`), and only the nn.Module
-frames and those a cpu_op starts in are kept, pruned while reading in
+frames, those a cpu_op starts in and those of at least 10 µs (which may
+own part of an idle gap) are kept, pruned while reading in
 batches of 16 384 frames against a sorted index of the cpu_ops read (4
-bytes each): on this trace about one frame in eight, about 0.6 % of the
+bytes each): on this trace 189 090 frames, about 0.8 % of the
 JSON with the index and the batch (`--no-context` skips the frames,
 `--stack` keeps them all). The record shares space
 between the kinds of events: a cpu_op's sequence number with a GPU
-event's stream, its arguments (the four strings interned as one tuple)
-and forward op with a launch's linking key, its child and GPU count with
-the launch geometry; it names its thread by an index into a table of
-(pid, tid) pairs. Beside the records there is one large transient at a
-time: the flow index while reading (8 bytes a slot: the low half of the
-id and the flow's bits, the high halves only once an id needs them;
-about 0.7 %; folded into a flag of the GPU events and freed before
-linking), the sorted (link, event) pairs while linking (16 bytes per GPU
-event), the timeline's intervals, or the op stream's rows (48 bytes
-each, and 4 bytes per GPU event in them). Interned strings do not grow
+event's stream (both packed into 32 bits; the rare value outside that
+range goes to a side table), its arguments (the four strings interned as
+one tuple) and forward op with a launch's linking key, its first child
+with the GPU event's grid and block (one id of the interned pair); "has
+GPU work below" is a flag bit, not a count; it names its thread by an
+index into a table of (pid, tid) pairs. Beside the records there is one
+large transient at a time: the flow index while reading (8 bytes a slot:
+the low half of the id and the flow's bits, the high halves only once an
+id needs them; about 0.7 %; folded into a flag of the GPU events and
+freed before linking), the sorted (link, event) pairs while linking (16
+bytes per GPU event), the timeline's intervals, or the op stream's rows
+(48 bytes each, and 4 bytes per GPU event in them). The idle culprits
+(`trace/culprit.h`) hold 16 bytes per listed gap and 24 per piece (event
+and frame ids, not pointers; a gap's length, launch call and step are
+found again when its row is written) until the rows are written; while
+they are found, the host events and frames that overlap some gap (8
+bytes each) and the union of the gaps (16 bytes a gap): on the 568 MB
+trace the culprits add about 1.4 MiB at the peak (`--no-culprits`: 48.1
+MiB, default 49.4 MiB). Interned strings do not grow
 with K; input and output buffers take about 3 MB, and reading on N
 threads adds N + 3 blocks of 256 KiB (at most 2 MiB in all: 128 KiB
 blocks at 8 threads), each with the records read from it,
-and each thread's own string table; writing the rows on N threads, two
-chunks of 128 rows a thread (about 0.5 MiB).
+and each thread's own string table; writing the rows on N threads, N + 2
+chunks of 128 rows in flight (about 0.2 MB each on this trace), each
+formatted into the buffer of a chunk already written. tl-parse sets
+glibc's mmap threshold to a fixed 128 KiB (`tl_malloc_tune`): left to
+itself glibc raises it as large blocks are freed, and the large arrays of
+the later phases then come from the heaps of the threads' arenas, whose
+freed pages stay resident (peak RSS of tl-parse on the 568 MB trace,
+gzipped, at commit 10a0bbb: 59.4 MiB by default on 2 CPUs, 59.2 MiB at
+`-j 1`, 67.2 MiB at `-j 8`; with the records above, the culprits' layout,
+the reused chunks and the threshold: 49.4 MiB (9.1 % of the JSON) by
+default, 49.5 MiB at `-j 1`, 52.4 MiB at `-j 8`, 1.06×).
 
 What memory costs on the machine below: the first touch of a page costs
 6 to 16 µs in this virtual machine, whether the page is faulted in or
@@ -523,22 +543,24 @@ and past 64 KiB they grow in address space set aside for them (256 MiB,
 whole when it grows.
 
 Where tl-parse's time goes (CPU samples of `tl-parse t.json.gz` at
-0.5 GB, two threads, `perf record`): 48 % reading the events, in one pass
-over each event's bytes that finds its end, checks the JSON and picks out
-the members tl needs (on the main thread and the workers;
-the strict lexer, lib/common/jlex, says where each string, number and
-nested value ends and what is wrong with a malformed event; the few
-valid events it cannot read plainly go to the jsmn tokeniser); 12 % inflating (ISA-L, on the input thread);
-14 % formatting the op stream's rows (on all threads, in chunks written
-in order); on the main thread alone, 12 % merging the records in file
+0.5 GB, two threads, `perf record`, self time by function): about 43 %
+reading the events, in one pass over each event's bytes that finds its
+end, checks the JSON and picks out the members tl needs (on the main
+thread and the workers, straight from the input thread's buffers: the
+text is not copied; the strict lexer, lib/common/jlex, says where each
+string, number and nested value ends and what is wrong with a malformed
+event; an 'X' event laid out as Kineto writes it is read as one fixed
+sequence of members, each value still checked by the lexer; the few
+valid events it cannot read plainly go to the jsmn tokeniser), a fifth
+of it interning names; 13 % inflating (ISA-L, on the input thread);
+9 % formatting the op stream's rows (on all threads, in chunks written
+in order); on the main thread alone, 8 % merging the records in file
 order (string ids, threads, flows, linking keys, pruning the
-python_function frames; half of it is the first touch of the events'
-pages) and 3 % building the call tree and linking; and 6 % in the
-kernel waking and putting threads to sleep (the threads hand each other
-blocks of input: about 3 000 context switches a run). The read is bound
-by the CPU: its threads (input, main, N - 1 workers) keep both cores
-about 90 % busy, and the main thread's merging is what more cores do not
-shorten.
+python_function frames) and 8 % building the call tree, linking, the
+idle culprits and the per-op rollup; and 7 % in the kernel (first
+touches of pages, reads of the file, threads waking each other). The
+read is bound by the CPU, and the main thread's merging is what more
+cores do not shorten.
 
 tl-findings keeps 32 bytes per GPU event of its input (and as much again
 while it sorts them) for the idle-gap analysis and the median kernel
