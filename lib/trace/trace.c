@@ -79,6 +79,22 @@ struct hull {
 #define LASTSZ 32
 
 /*
+ * Args values that are arrays or objects ("Input Dims", "grid", ...)
+ * repeat byte for byte: put_compact keeps the last NEST_WAYS distinct
+ * ones of a set (chosen by a hash of the member's key and the value's
+ * first 16 bytes) as the parser's raw table holds them, and rd_args
+ * looks a value up there before lexing it (nest_seen).
+ */
+#define NEST_BITS 8
+#define NEST_WAYS 8
+#define NEST_WORDS 4
+struct nest {
+	const char *s;		/* raw's copy of the text: NULL, none */
+	uint32_t n, raw;	/* its length and id in raw */
+	uint32_t tag;		/* its hash (nest_seen), never 0 */
+};
+
+/*
  * One reading thread's own state.  It interns the strings it reads in
  * tables of its own (so that the hashing is done on every thread), and
  * merge_event maps its ids to the trace's, interning each string in the
@@ -107,6 +123,8 @@ struct parser {
 	struct tl_strtab *raw;
 	uint32_t *rawto;
 	size_t caprawto;
+	/* Nested args values already checked, in sets (nest_seen). */
+	struct nest (*nest)[NEST_WAYS];
 	/*
 	 * The last pid and tid interned (events come in runs on a thread):
 	 * their id in str, when at most LASTSZ bytes.
@@ -294,7 +312,18 @@ struct fval {
 	uint8_t type;		/* enum tl_jtype */
 	uint8_t esc;		/* a string that may hold an escape */
 	uint8_t timed;		/* a time read already: ns */
-	int64_t ns;
+	union {
+		int64_t ns;
+		/*
+		 * An args member's array or object, by rd_args: its id in
+		 * the parser's raw + 1 when nest_seen knew its bytes, else
+		 * nest_seen's tag for put_compact to keep it under (0:
+		 * neither).
+		 */
+		struct {
+			uint32_t raw, tag;
+		};
+	};
 };
 
 /* String k: the unescaped string or the number text of v ("" else). */
@@ -355,7 +384,21 @@ put_compact(struct parser *p, struct rec *r, int k, const struct fval *v)
 		n += 2;
 	}
 	/* Argument lists repeat, blanks and all: each is compacted once. */
-	raw = tl_intern(p->raw, s, n);
+	if (v->type != TL_J_STRING && v->raw != 0)
+		raw = v->raw - 1;	/* nest_seen found it */
+	else {
+		raw = tl_intern(p->raw, s, n);
+		if (v->type != TL_J_STRING && v->tag != 0) {
+			/* Checked by the lexer: the first of its set now. */
+			struct nest *w = p->nest[v->tag >> (32 - NEST_BITS)];
+
+			memmove(w + 1, w, (NEST_WAYS - 1) * sizeof(*w));
+			w[0].s = tl_str(p->raw, raw);
+			w[0].n = (uint32_t)n;
+			w[0].raw = raw;
+			w[0].tag = v->tag;
+		}
+	}
 	if (raw < p->caprawto && p->rawto[raw] != 0) {
 		id = p->rawto[raw] - 1;
 		r->sid[k] = id;
@@ -664,6 +707,7 @@ parser_new(void *ctx)
 	p->str = tl_strtab_new();
 	p->args = tl_strtab_new();
 	p->raw = tl_strtab_new();
+	p->nest = tl_calloc(1u << NEST_BITS, sizeof(*p->nest));
 	return p;
 }
 
@@ -738,6 +782,7 @@ parser_free(void *w)
 	tl_strtab_free(p->str);
 	tl_strtab_free(p->args);
 	tl_strtab_free(p->raw);
+	free(p->nest);
 	free(p->rawto);
 	free(p->buf);
 	free(p);
@@ -1256,6 +1301,67 @@ rd_value(struct parser *p, const char *s, const char *end, int depth,
 }
 
 /*
+ * In the 8 bytes w (little-endian), the lowest bit of the first '}', or
+ * 0 (the haszero test: bytes after the first may be flagged too).
+ */
+static inline uint64_t
+nest_close(uint64_t w)
+{
+	uint64_t x = w ^ 0x7d7d7d7d7d7d7d7dull;
+	uint64_t z = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
+
+	return z & -z;
+}
+
+/*
+ * The end of the array or object at s, the value of args member k
+ * (arg_keys), when its bytes start with those of one put_compact kept
+ * (p->nest), with v->raw its id in p->raw + 1: a valid array or object
+ * ends where its own bytes say, so the lexer, which checked that one at
+ * the same depth, would find it again here.  Else NULL, with v->set the
+ * set to keep it in + 1 (0 when too near end to choose one).  The set
+ * is chosen by the key and the bytes at s up to the first '}' (the end
+ * of args, after an array) or NEST_WORDS * 8 bytes: the value and what
+ * Kineto writes after it.
+ */
+static const char *
+nest_seen(struct parser *p, int k, const char *s, const char *end,
+    struct fval *v)
+{
+	struct nest *w;
+	uint64_t h = (uint64_t)k * 0x9e3779b97f4a7c15ull, x, c;
+	uint32_t tag;
+	int i;
+
+	if (end - s < 8 * NEST_WORDS)
+		return NULL;
+	for (i = 0; i < NEST_WORDS; i++) {
+		memcpy(&x, s + 8 * i, 8);
+		if ((c = nest_close(x)) != 0)
+			x &= c - 1;
+		h = (h ^ x) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+		if (c != 0)
+			break;
+	}
+	tag = (uint32_t)(h >> 32) | 1;
+	w = p->nest[tag >> (32 - NEST_BITS)];
+	for (i = 0; i < NEST_WAYS && w[i].s != NULL; i++)
+		if (w[i].tag == tag && w[i].n <= (size_t)(end - s) &&
+		    memcmp(w[i].s, s, w[i].n) == 0) {
+			struct nest hit = w[i];
+
+			/* The first of its set now. */
+			memmove(w + 1, w, (size_t)i * sizeof(*w));
+			w[0] = hit;
+			v->raw = hit.raw + 1;
+			return s + hit.n;
+		}
+	v->tag = tag;
+	return NULL;
+}
+
+/*
  * The end of the args object at s ('{'), or NULL as rd_value; the first
  * value of each member arg_key knows goes into v (none when v is NULL).
  * A value nested too deep sets *deep, the object read to its end.
@@ -1302,8 +1408,9 @@ rd_args(struct parser *p, const char *s, const char *end, int nocat,
 			    NULL;
 		else if (*s != '{' && *s != '[')
 			s = tl_jlex_prim(s, end);
-		else
-			s = rd_value(p, s, end, 2, nocat, deep);
+		else if (k < 0 || nocat || (s = nest_seen(p, k, q, end,
+		    &v[k])) == NULL)
+			s = rd_value(p, q, end, 2, nocat, deep);
 		if (s == NULL)
 			return NULL;
 		if (k >= 0)
