@@ -1149,6 +1149,33 @@ rd_blank(const char *s)
 	return rd_blanks(s);
 }
 
+/*
+ * At s, the bytes lit[0..n): the byte after them, or NULL.  For a
+ * constant lit (RD_LIT) the comparison is a few 8-byte ones, without a
+ * call: lit's words are constants then.
+ */
+static inline const char *
+rd_lit(const char *s, const char *end, const char *lit, size_t n)
+{
+	uint64_t a, b;
+	size_t i;
+
+	if ((size_t)(end - s) < n)
+		return NULL;
+	if (n < 8)
+		return memcmp(s, lit, n) == 0 ? s + n : NULL;
+	for (i = 0; i + 8 < n; i += 8) {
+		memcpy(&a, s + i, 8);
+		memcpy(&b, lit + i, 8);
+		if (a != b)
+			return NULL;
+	}
+	memcpy(&a, s + n - 8, 8);	/* the last 8, overlapping */
+	memcpy(&b, lit + n - 8, 8);
+	return a == b ? s + n : NULL;
+}
+#define RD_LIT(s, end, lit) rd_lit((s), (end), (lit), sizeof(lit) - 1)
+
 /* 1 if the key s[0..n) is "cat". */
 static int
 is_cat(const char *s, size_t n)
@@ -1200,8 +1227,7 @@ arg_key(const char *s, size_t n)
  * In rd_known_arg and rd_known_key: when the bytes at s before end are
  * the literal lit, the key is kk (*k) and the value starts after it.
  */
-#define KEY(lit, kk) if ((size_t)(end - s) >= sizeof(lit) - 1 && \
-	memcmp(s, lit, sizeof(lit) - 1) == 0) \
+#define KEY(lit, kk) if (RD_LIT(s, end, lit) != NULL) \
 	return *k = (kk), s + sizeof(lit) - 1
 
 /*
@@ -1373,6 +1399,19 @@ rd_args(struct parser *p, const char *s, const char *end, int nocat,
 	const char *q;
 	int esc = 0;
 
+	/*
+	 * A Python frame's, as Kineto writes it: the keys compared as one
+	 * literal each, the values checked by the lexer; any other byte
+	 * sends the object to the loop below, from its start.
+	 */
+	if (v == NULL &&
+	    (q = RD_LIT(s, end, "{\"Python parent id\": ")) != NULL &&
+	    (q = tl_jlex_prim(q, end)) != NULL &&
+	    (q = RD_LIT(q, end, ", \"Python id\": ")) != NULL &&
+	    (q = tl_jlex_prim(q, end)) != NULL &&
+	    (q = RD_LIT(q, end, ", \"Ev Idx\": ")) != NULL &&
+	    (q = tl_jlex_prim(q, end)) != NULL && *q == '}')
+		return q + 1;
 	s = rd_blank(s + 1);
 	if (*s == '}')
 		return s + 1;
@@ -1618,12 +1657,6 @@ rd_timed(struct fval *v, const char *s, const char *end)
 	return t;
 }
 
-/*
- * At s, the bytes lit[0..n) (a constant: compared without a call); the
- * byte after them, or NULL.
- */
-#define RD_LIT(s, end, lit) ((size_t)((end) - (s)) >= sizeof(lit) - 1 && \
-	memcmp((s), (lit), sizeof(lit) - 1) == 0 ? (s) + sizeof(lit) - 1 : NULL)
 
 /* The end of the string or number or literal at s, or NULL. */
 static inline const char *
