@@ -86,6 +86,7 @@ struct hull {
  * looks a value up there before lexing it (nest_seen).
  */
 #define NEST_BITS 8
+#define NAMED_BITS 11		/* put_str's cache: 32 KiB */
 #define NEST_WAYS 8
 #define NEST_WORDS 4
 struct nest {
@@ -125,6 +126,12 @@ struct parser {
 	size_t caprawto;
 	/* Nested args values already checked, in sets (nest_seen). */
 	struct nest (*nest)[NEST_WAYS];
+	const char *empty;	/* str's "" */
+	/* Strings of 8 bytes and more put_str interned, by a hash. */
+	struct named {
+		const char *s;	/* str's copy (NULL: none) */
+		uint32_t n, id;
+	} *named;
 	/*
 	 * The last pid and tid interned (events come in runs on a thread):
 	 * their id in str, when at most LASTSZ bytes.
@@ -186,6 +193,34 @@ put_str(struct parser *p, struct rec *r, int k, const char *s, size_t n)
 		}
 		r->sid[k] = p->last[x].id;
 		r->s[k] = p->last[x].str;
+		r->slen[k] = (uint32_t)n;
+		return;
+	}
+	if (n == 0) {		/* id 0 (intern.h) */
+		r->sid[k] = 0;
+		r->s[k] = p->empty;
+		r->slen[k] = 0;
+		return;
+	}
+	if (n >= 8) {
+		/* Names repeat: the last one of its slot, compared here. */
+		uint64_t a, b, c;
+		struct named *e;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n / 2 - 4, 8);
+		memcpy(&c, s + n - 8, 8);
+		a = (a ^ n) * 0x9e3779b97f4a7c15ull;
+		a = (a ^ (a >> 29) ^ b) * 0xff51afd7ed558ccdull;
+		a = (a ^ (a >> 32) ^ c) * 0xc4ceb9fe1a85ec53ull;
+		e = &p->named[a >> (64 - NAMED_BITS)];
+		if (e->n != n || memcmp(e->s, s, n) != 0) {
+			e->id = tl_intern(p->str, s, n);
+			e->s = tl_str(p->str, e->id);
+			e->n = (uint32_t)n;
+		}
+		r->sid[k] = e->id;
+		r->s[k] = e->s;
 		r->slen[k] = (uint32_t)n;
 		return;
 	}
@@ -708,6 +743,8 @@ parser_new(void *ctx)
 	p->args = tl_strtab_new();
 	p->raw = tl_strtab_new();
 	p->nest = tl_calloc(1u << NEST_BITS, sizeof(*p->nest));
+	p->named = tl_calloc(1u << NAMED_BITS, sizeof(*p->named));
+	p->empty = tl_str(p->str, 0);
 	return p;
 }
 
@@ -783,6 +820,7 @@ parser_free(void *w)
 	tl_strtab_free(p->args);
 	tl_strtab_free(p->raw);
 	free(p->nest);
+	free(p->named);
 	free(p->rawto);
 	free(p->buf);
 	free(p);
