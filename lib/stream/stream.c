@@ -577,16 +577,6 @@ static const double pow10_exact[23] = {
 	1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
 };
 
-/* 10^k, k <= 19, as integers: the divisors of wide(). */
-static const uint64_t p10_u64[20] = {
-	1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull,
-	10000000ull, 100000000ull, 1000000000ull, 10000000000ull,
-	100000000000ull, 1000000000000ull, 10000000000000ull,
-	100000000000000ull, 1000000000000000ull, 10000000000000000ull,
-	100000000000000000ull, 1000000000000000000ull,
-	10000000000000000000ull
-};
-
 typedef unsigned __int128 u128;
 
 /* Bits of x > 0: its highest set bit's position plus one. */
@@ -608,8 +598,7 @@ bits128(u128 x)
 static double
 wide(uint64_t w, int k)
 {
-	u128 d = k <= 19 ? (u128)p10_u64[k] : (u128)p10_u64[19] *
-	    p10_u64[k - 19];
+	u128 d = (u128)pow10_exact[k];	/* exact: 5^22 < 2^53 */
 	int s = 54 + bits128(d) - (64 - __builtin_clzll(w)), drop;
 	u128 x, q, r;
 	uint64_t m, low, half;
