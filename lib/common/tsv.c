@@ -315,7 +315,7 @@ tl_w_int(struct tl_writer *w, int64_t v)
 	done(w);
 }
 
-/* "00" "01" .. "99": two digits a division. */
+/* "00" "01" .. "99": two digits a table entry. */
 static const char digit_pairs[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233"
     "34353637383940414243444546474849505152535455565758596061626364656667"
@@ -349,7 +349,15 @@ fmt_u64(char *buf, uint64_t u)
 	n = t + 1 - (u < p10[t]);
 	p = buf + n;
 	*p = '\0';
-	while (u >= 100) {
+	while (u >= 10000) {	/* four digits a division */
+		unsigned r = (unsigned)(u % 10000);
+
+		u /= 10000;
+		p -= 4;
+		memcpy(p, digit_pairs + 2 * (r / 100), 2);
+		memcpy(p + 2, digit_pairs + 2 * (r % 100), 2);
+	}
+	if (u >= 100) {
 		p -= 2;
 		memcpy(p, digit_pairs + 2 * (u % 100), 2);
 		u /= 100;
