@@ -107,13 +107,23 @@ tl_map_get(const struct tl_map *m, uint64_t k1, uint64_t k2)
  * Key k's first slot.  Keys that differ only in their low four bits (ids
  * handed out in sequence, as correlation and flow ids are) go to one
  * group of 16 slots, so that a run of them is a few cache lines, not one
- * line each; the rest of the key picks the group, well mixed, so that
- * keys alike in their low bits still spread over the groups.
+ * line each.  The rest of the key picks the group by Fibonacci hashing
+ * (Knuth, TAOCP vol. 3, 6.4: the top bits of its product with 2^64 / the
+ * golden ratio), which puts the groups of consecutive runs far apart and
+ * evenly spaced, so that a run's group is seldom taken: a mixed hash of
+ * the rest placed runs at random, a taken group pushed a whole run into
+ * the next ones, and runs piled up (40 steps a lookup for the flow ids of
+ * a Kineto trace, 1 now).  Middle bits of the product turn the slot
+ * within the group, so that keys alike in their low four bits (multiples
+ * of 16) do not all start at the group's first slot.
  */
 static size_t
 first32(const struct tl_map32 *m, uint64_t k)
 {
-	return (size_t)((mix(0, k >> 4) << 4 | (k & 15)) & (m->cap - 1));
+	uint64_t p = (k >> 4) * 0x9e3779b97f4a7c15ull;
+	int lg = __builtin_ctzll((unsigned long long)m->cap) - 4;
+
+	return (size_t)((p >> (64 - lg)) << 4 | ((k ^ (p >> 28)) & 15));
 }
 
 void

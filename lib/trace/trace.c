@@ -1,5 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "common/idxsort.h"
 #include "common/jlex.h"
 #include "common/json.h"
 #include "common/util.h"
@@ -1759,32 +1761,30 @@ set_link(struct reader *r, size_t i, int64_t corr, int64_t extid)
 	r->pend[r->npend++].i = i;
 }
 
-/* The frame thread of cpu_op i and its start, for sorting. */
-static const struct tl_trace *sort_t;
-
+/* 1 if cpu_op a comes after cpu_op b: by frame thread, then start. */
 static int
-cmp_host(const void *a, const void *b)
+host_after(const struct tl_trace *t, int32_t a, int32_t b)
 {
-	const struct tl_event *x = &sort_t->ev[*(const int32_t *)a];
-	const struct tl_event *y = &sort_t->ev[*(const int32_t *)b];
-	uint32_t tx = sort_t->thread_py[x->thread];
-	uint32_t ty = sort_t->thread_py[y->thread];
+	const struct tl_event *x = &t->ev[a], *y = &t->ev[b];
+	uint32_t tx = t->thread_py[x->thread], ty = t->thread_py[y->thread];
 
-	if (tx != ty)
-		return tx < ty ? -1 : 1;
-	return x->ts < y->ts ? -1 : x->ts > y->ts;
+	return tx != ty ? tx > ty : x->ts > y->ts;
 }
 
 /*
  * Add the cpu_ops read since the last call to r->ops, kept sorted by
- * frame thread and start: sort the new ones, merge from the back.
+ * frame thread and start: sort the new ones (counted out by frame
+ * thread, then each thread's by start with tl_idxsort: a thread's come
+ * nearly in start order; both steps keep the order of equals), merge
+ * from the back.
  */
 static void
 add_hosts(struct reader *r)
 {
 	struct tl_trace *t = r->t;
-	size_t i, n0 = r->nops, nn = 0, a, b, o;
-	int32_t *nw = NULL;
+	size_t i, n0 = r->nops, nn = 0, a, b, o, nth;
+	int32_t *nw = NULL, *by = NULL;
+	size_t *at;
 
 	for (i = r->opscan; i < t->nev; i++)
 		if (t->ev[i].kind == TL_EV_CPU_OP)
@@ -1793,19 +1793,30 @@ add_hosts(struct reader *r)
 		r->opscan = t->nev;
 		return;
 	}
-	nw = tl_malloc(nn * sizeof(*nw));
-	for (i = r->opscan, nn = 0; i < t->nev; i++)
+	nth = tl_strtab_count(t->pythr);
+	at = tl_calloc(nth + 1, sizeof(*at));
+	by = tl_malloc(nn * sizeof(*by));
+	for (i = r->opscan; i < t->nev; i++)
 		if (t->ev[i].kind == TL_EV_CPU_OP)
-			nw[nn++] = (int32_t)i;
+			at[t->thread_py[t->ev[i].thread] + 1]++;
+	for (i = 0; i < nth; i++)
+		at[i + 1] += at[i];
+	for (i = r->opscan; i < t->nev; i++)
+		if (t->ev[i].kind == TL_EV_CPU_OP)
+			by[at[t->thread_py[t->ev[i].thread]]++] = (int32_t)i;
 	r->opscan = t->nev;
-	sort_t = t;
-	qsort(nw, nn, sizeof(*nw), cmp_host);
+	/* at[k] is now where thread k's end: sort each by start. */
+	for (i = 0, a = 0; i < nth; a = at[i++])
+		tl_idxsort(by + a, at[i] - a, t->ev, sizeof(*t->ev),
+		    offsetof(struct tl_event, ts));
+	free(at);
+	nw = by;
 	tl_grow(&r->ops, &r->capops, n0 + nn, sizeof(*r->ops));
 	a = n0;
 	b = nn;
 	o = n0 + nn;
 	while (b > 0) {
-		if (a > 0 && cmp_host(&r->ops[a - 1], &nw[b - 1]) > 0)
+		if (a > 0 && host_after(t, r->ops[a - 1], nw[b - 1]))
 			r->ops[--o] = r->ops[--a];
 		else
 			r->ops[--o] = nw[--b];
