@@ -365,10 +365,12 @@ fv_text(struct parser *p, const struct fval *v, const char **s)
 static void
 put_scalar(struct parser *p, struct rec *r, int k, const struct fval *v)
 {
-	const char *s;
-	size_t n = fv_text(p, v, &s);
+	size_t n = v->n;
+	const char *s = v->s;
 
-	if (v->type != TL_J_STRING && v->type != TL_J_PRIM)
+	if (v->type == TL_J_STRING && v->esc && memchr(s, '\\', n))
+		n = unesc(p, s, n, &s);
+	else if (v->type != TL_J_STRING && v->type != TL_J_PRIM)
 		n = 0;
 	put_str(p, r, k, n > 0 ? s : "", n);
 }
@@ -467,12 +469,15 @@ fv_i64(struct parser *p, const struct fval *v, int64_t *x)
 }
 
 /* Integer value of v, or TL_NONE if absent or not an integer. */
-static int64_t
+static inline int64_t
 int_arg(struct parser *p, const struct fval *v)
 {
 	int64_t x;
 
-	return fv_i64(p, v, &x) < 0 ? TL_NONE : x;
+	if (v->type == TL_J_UNDEF || (v->esc ? fv_i64(p, v, &x) :
+	    tl_parse_i64(v->s, v->n, &x)) < 0)
+		return TL_NONE;
+	return x;
 }
 
 /* 0, or -1 with the message in msg. */
