@@ -1565,13 +1565,25 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	    (q = rd_plain(s, end, &esc)) == NULL || *s != '"')
 		goto general;
 	rd_set(&fv[K_PH], s, q, esc);
-	if ((s = RD_LIT(q, end, ", \"cat\": \"")) == NULL ||
-	    (q = tl_jlex_string(s - 1, end, &esc)) == NULL || esc)
+	if ((s = RD_LIT(q, end, ", \"cat\": \"")) == NULL)
 		goto general;
+	/* The commonest categories as literals (kind_of's names). */
+	if ((q = RD_LIT(s, end, "python_function\"")) != NULL)
+		kind = p->o->keep_python ? TL_EV_PYTHON : -1;
+	else if ((q = RD_LIT(s, end, "cpu_op\"")) != NULL)
+		kind = TL_EV_CPU_OP;
+	else if ((q = RD_LIT(s, end, "cuda_runtime\"")) != NULL)
+		kind = TL_EV_RUNTIME;
+	else if ((q = RD_LIT(s, end, "kernel\"")) != NULL)
+		kind = TL_EV_KERNEL;
+	else if ((q = tl_jlex_string(s - 1, end, &esc)) == NULL || esc)
+		goto general;
+	else
+		kind = kind_of(s, (size_t)(q++ - s), p->o->keep_python);
+	q--;			/* at the closing quote */
 	cat = 1;
 	cv = s;
 	cn = (size_t)(q - s);
-	kind = kind_of(cv, cn, p->o->keep_python);
 	skip = kind < 0 && (fc = flow_cat(cv, cn)) == 0;
 	lenient = kind == TL_EV_PYTHON && p->o->keep_python == TL_PY_CONTEXT;
 	if ((s = RD_LIT(q + 1, end, ", \"name\": ")) == NULL ||
