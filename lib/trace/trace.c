@@ -1565,6 +1565,41 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	    (q = rd_plain(s, end, &esc)) == NULL || *s != '"')
 		goto general;
 	rd_set(&fv[K_PH], s, q, esc);
+	if ((s = RD_LIT(q, end, ", \"id\": ")) != NULL) {
+		/* A launch flow's end as Kineto writes it, the same way. */
+		if ((q = rd_plain(s, end, &esc)) == NULL)
+			goto general;
+		rd_set(&fv[K_ID], s, q, esc);
+		esc = 0;
+		if ((s = RD_LIT(q, end, ", \"pid\": ")) == NULL ||
+		    (q = rd_plain(s, end, &esc)) == NULL)
+			goto general;
+		rd_set(&fv[K_PID], s, q, esc);
+		esc = 0;
+		if ((s = RD_LIT(q, end, ", \"tid\": ")) == NULL ||
+		    (q = rd_plain(s, end, &esc)) == NULL)
+			goto general;
+		rd_set(&fv[K_TID], s, q, esc);
+		if ((s = RD_LIT(q, end, ", \"ts\": ")) == NULL ||
+		    (q = rd_timed(&fv[K_TS], s, end)) == NULL ||
+		    (s = RD_LIT(q, end, ", \"cat\": \"ac2g\"")) == NULL ||
+		    (q = RD_LIT(s, end, ", \"name\": \"ac2g\"")) == NULL)
+			goto general;
+		cat = 1;
+		cv = s - 5;	/* ac2g */
+		cn = 4;
+		skip = (fc = flow_cat(cv, cn)) == 0;
+		rd_set(&fv[K_NAME], q - 6, q, 0);
+		if (*q == '}')
+			s = q;
+		else if ((s = RD_LIT(q, end, ", \"bp\": \"e\"}")) != NULL)
+			s--;
+		else
+			goto general;
+		fv[K_DUR].type = fv[K_ARGS].type = TL_J_UNDEF;
+		fv[K_DUR].timed = fv[K_ARGS].timed = 0;
+		goto read;
+	}
 	if ((s = RD_LIT(q, end, ", \"cat\": \"")) == NULL)
 		goto general;
 	/* The commonest categories as literals (kind_of's names). */
