@@ -1756,11 +1756,19 @@ map_id(struct tl_strtab *tab, struct idmap *m, uint32_t id, const char *s,
 	return g;
 }
 
-/* The trace's id of string k of the record. */
-static uint32_t
+/*
+ * The trace's id of string k of the record; inline, as most are ids
+ * seen before (a record has up to 11 strings).
+ */
+static inline uint32_t
 rec_intern(struct reader *r, const struct rec *rc, int k)
 {
-	return map_id(r->t->str, &r->str[rc->parser], rc->sid[k], rc->s[k],
+	const struct idmap *m = &r->str[rc->parser];
+	uint32_t id = rc->sid[k];
+
+	if (id < m->cap && m->v[id] != 0)
+		return m->v[id] - 1;
+	return map_id(r->t->str, &r->str[rc->parser], id, rc->s[k],
 	    rc->slen[k]);
 }
 
