@@ -19,6 +19,13 @@ struct tl_callstack {
 	unsigned char *ismod;
 	int shared;		/* py, up and ismod are another's */
 	int last_i, last_f;	/* the last innermost(): a row asks twice */
+	/*
+	 * The module path from frame mod_m out (-2: none yet): rows in a
+	 * row run in the same module, and a path is a walk to the outermost
+	 * frame and a copy of each module's name.
+	 */
+	int mod_m;
+	struct tl_jbuf mod;
 };
 
 static const struct tl_trace *sort_t;
@@ -91,6 +98,7 @@ tl_callstack_new(const struct tl_trace *t)
 
 	cs->t = t;
 	cs->last_i = -1;
+	cs->mod_m = -2;
 	cs->n = t->thread_py != NULL ? t->npy : 0;
 	cs->py = tl_malloc((cs->n + 1) * sizeof(*cs->py));
 	for (i = 0; i < cs->n; i++)
@@ -138,6 +146,7 @@ tl_callstack_dup(const struct tl_callstack *cs)
 	d->n = cs->n;
 	d->shared = 1;
 	d->last_i = -1;
+	d->mod_m = -2;
 	return d;
 }
 
@@ -152,6 +161,7 @@ tl_callstack_free(struct tl_callstack *cs)
 		free(cs->ismod);
 	}
 	free(cs->chain);
+	tl_jb_free(&cs->mod);
 	free(cs);
 }
 
@@ -251,7 +261,16 @@ tl_module_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
 	int f;
 
 	tl_jb_reset(out);
-	for (f = innermost(cs, i); f >= 0; f = cs->up[f]) {
+	for (f = innermost(cs, i); f >= 0 &&
+	    !cs->ismod[t->py[cs->py[f]].name]; f = cs->up[f])
+		;
+	if (f == cs->mod_m) {
+		if (cs->mod.n > 0)
+			tl_jb_raw(out, cs->mod.s, cs->mod.n);
+		return;
+	}
+	cs->mod_m = f;
+	for (; f >= 0; f = cs->up[f]) {
 		if (!cs->ismod[t->py[cs->py[f]].name])
 			continue;
 		if (n >= cs->cap)
@@ -264,4 +283,7 @@ tl_module_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
 		if (k > 0)
 			tl_jb_raw(out, "/", 1);
 	}
+	tl_jb_reset(&cs->mod);
+	if (out->n > 0)
+		tl_jb_raw(&cs->mod, out->s, out->n);
 }
