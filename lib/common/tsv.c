@@ -135,10 +135,84 @@ plain_run(const char *s, size_t n, const char *tab, char c1, char c2,
 	return n;
 }
 
+/* 1 if a word of bytes w has a byte below 0x0e or a '\\' (exact). */
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+static inline int
+tsv_word(uint64_t w)
+{
+	uint64_t b = w ^ ('\\' * ONES);
+
+	return (((w - 0x0e * ONES) & ~w) | ((b - ONES) & ~b)) & HIGHS ? 1 : 0;
+}
+
+/*
+ * The run of s[0..n) with no byte to escape in TSV (\t \n \r \\).  Its
+ * test is looser and cheaper than plain_run's: a byte at most 0x0d
+ * (unsigned) or a '\\', two compares; a byte 0x00-0x0d that needs no
+ * escape (rare in text) is ruled out by the table.  Sixty-four bytes at
+ * a time while nothing is found, then sixteen; a short field by words.
+ */
 static size_t
 tsv_run(const char *s, size_t n)
 {
-	return plain_run(s, n, tsv_esc, '\t', '\n', '\r', '\\');
+	size_t i = 0;
+
+#ifdef __SSE2__
+	const __m128i lim = _mm_set1_epi8(0x0d), bs = _mm_set1_epi8('\\');
+#define TSV_HIT(x) _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8((x), lim), (x)), \
+	    _mm_cmpeq_epi8((x), bs))
+	unsigned m;
+
+	for (; n - i >= 64; i += 64) {
+		__m128i a = _mm_loadu_si128((const void *)(s + i)),
+		    b = _mm_loadu_si128((const void *)(s + i + 16)),
+		    c = _mm_loadu_si128((const void *)(s + i + 32)),
+		    d = _mm_loadu_si128((const void *)(s + i + 48));
+
+		if (_mm_movemask_epi8(_mm_or_si128(
+		    _mm_or_si128(TSV_HIT(a), TSV_HIT(b)),
+		    _mm_or_si128(TSV_HIT(c), TSV_HIT(d)))) != 0)
+			break;
+	}
+	for (; n - i >= 16; i += 16) {
+		__m128i x = _mm_loadu_si128((const void *)(s + i));
+
+		for (m = (unsigned)_mm_movemask_epi8(TSV_HIT(x)); m != 0;
+		    m &= m - 1)
+			if (tsv_esc[(unsigned char)s[i + __builtin_ctz(m)]])
+				return i + (size_t)__builtin_ctz(m);
+	}
+	if (i < n && n >= 16) {	/* the last 16 bytes, less those seen */
+		__m128i x = _mm_loadu_si128((const void *)(s + n - 16));
+
+		m = (unsigned)_mm_movemask_epi8(TSV_HIT(x)) >> (i - (n - 16));
+		for (; m != 0; m &= m - 1)
+			if (tsv_esc[(unsigned char)s[i + __builtin_ctz(m)]])
+				return i + (size_t)__builtin_ctz(m);
+		return n;
+	}
+#undef TSV_HIT
+#endif
+	if (n - i >= 8) {	/* 8 to 15 bytes: two words, overlapping */
+		uint64_t a, b;
+
+		memcpy(&a, s + i, 8);
+		memcpy(&b, s + n - 8, 8);
+		if (!tsv_word(a) && !tsv_word(b))
+			return n;
+	} else if (n - i >= 4) {	/* 4 to 7 */
+		uint32_t a, b;
+
+		memcpy(&a, s + i, 4);
+		memcpy(&b, s + n - 4, 4);
+		if (!tsv_word((uint64_t)a << 32 | b))
+			return n;
+	}
+	for (; i < n; i++)
+		if (tsv_esc[(unsigned char)s[i]])
+			return i;
+	return n;
 }
 
 static inline void
@@ -146,6 +220,41 @@ sep(struct tl_writer *w)
 {
 	if (w->col++ > 0)
 		putch(w, w->csv ? ',' : '\t');
+}
+
+/*
+ * A TSV field of 4 to 16 bytes with nothing to escape (most of the short
+ * ones: pids, names of kinds, shapes) tested and copied as two words
+ * each, overlapping, without a call; -1 when it has something to escape.
+ */
+static inline int
+small_field(struct tl_writer *w, const char *s, size_t n)
+{
+	char *p;
+
+	if (n >= 8) {
+		uint64_t a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		if (tsv_word(a) || tsv_word(b))
+			return -1;
+		p = room(w, n);
+		memcpy(p, &a, 8);
+		memcpy(p + n - 8, &b, 8);
+	} else {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		if (tsv_word((uint64_t)a << 32 | b))
+			return -1;
+		p = room(w, n);
+		memcpy(p, &a, 4);
+		memcpy(p + n - 4, &b, 4);
+	}
+	w->len += n;
+	return 0;
 }
 
 static void
@@ -170,6 +279,8 @@ mem_field(struct tl_writer *w, const char *s, size_t n)
 		putch(w, '"');
 		return;
 	}
+	if (n >= 4 && n <= 16 && !small_field(w, s, n))
+		return;
 	for (i = tsv_run(s, n); i < n; i = run + tsv_run(s + run, n - run)) {
 		char *p;
 
@@ -241,7 +352,7 @@ tl_w_int(struct tl_writer *w, int64_t v)
 	done(w);
 }
 
-/* "00" "01" .. "99": two digits a division. */
+/* "00" "01" .. "99": two digits a table entry. */
 static const char digit_pairs[201] =
     "00010203040506070809101112131415161718192021222324252627282930313233"
     "34353637383940414243444546474849505152535455565758596061626364656667"
@@ -275,7 +386,15 @@ fmt_u64(char *buf, uint64_t u)
 	n = t + 1 - (u < p10[t]);
 	p = buf + n;
 	*p = '\0';
-	while (u >= 100) {
+	while (u >= 10000) {	/* four digits a division */
+		unsigned r = (unsigned)(u % 10000);
+
+		u /= 10000;
+		p -= 4;
+		memcpy(p, digit_pairs + 2 * (r / 100), 2);
+		memcpy(p + 2, digit_pairs + 2 * (r % 100), 2);
+	}
+	if (u >= 100) {
 		p -= 2;
 		memcpy(p, digit_pairs + 2 * (u % 100), 2);
 		u /= 100;
@@ -453,10 +572,12 @@ digits_of(u128 c128, int p, char *dig)
 	uint64_t c = (uint64_t)c128;	/* < 10^17 */
 	int i;
 
-	for (i = p - 1; i >= 0; i--) {
-		dig[i] = (char)('0' + (int)(c % 10));
-		c /= 10;
+	for (i = p - 2; i >= 0; i -= 2) {	/* two digits a division */
+		memcpy(dig + i, digit_pairs + 2 * (c % 100), 2);
+		c /= 100;
 	}
+	if (i == -1)
+		dig[0] = (char)('0' + (int)c);
 }
 
 /* Fast path of tl_fmt_double; 0, or -1 when d is out of its range. */
@@ -464,14 +585,17 @@ static int
 fmt_fast(char *buf, size_t n, double d)
 {
 	double a = fabs(d);
-	uint64_t m;
+	uint64_t m, bits;
 	int ex, s, E, p;
 	u128 c17;
 	char dig[18];
 
 	if (!(a >= 1e-5 && a < 1e15))
 		return -1;
-	m = (uint64_t)ldexp(frexp(a, &ex), 53);
+	/* A normal double: a = m * 2^(ex - 53), m of 53 bits (frexp's). */
+	memcpy(&bits, &a, sizeof(bits));
+	m = (bits & ((1ull << 52) - 1)) | 1ull << 52;
+	ex = (int)(bits >> 52) - 1022;
 	s = 53 - ex;
 	if (s < 1 || s > 120)
 		return -1;

@@ -20,11 +20,11 @@ struct tl_callstack {
 	int shared;		/* py, up and ismod are another's */
 	int last_i, last_f;	/* the last innermost(): a row asks twice */
 	/*
-	 * The module path from frame mod_m out (-2: none yet): rows in a
-	 * row run in the same module, and a path is a walk to the outermost
-	 * frame and a copy of each module's name.
+	 * The last module path, of its innermost module frame mod_f (-1:
+	 * none yet): rows in a row mostly share it (5 869 of 7 762 in a
+	 * diffusion trace), and building it walks every frame up.
 	 */
-	int mod_m;
+	int mod_f;
 	struct tl_jbuf mod;
 };
 
@@ -98,7 +98,7 @@ tl_callstack_new(const struct tl_trace *t)
 
 	cs->t = t;
 	cs->last_i = -1;
-	cs->mod_m = -2;
+	cs->mod_f = -1;
 	cs->n = t->thread_py != NULL ? t->npy : 0;
 	cs->py = tl_malloc((cs->n + 1) * sizeof(*cs->py));
 	for (i = 0; i < cs->n; i++)
@@ -146,7 +146,7 @@ tl_callstack_dup(const struct tl_callstack *cs)
 	d->n = cs->n;
 	d->shared = 1;
 	d->last_i = -1;
-	d->mod_m = -2;
+	d->mod_f = -1;
 	return d;
 }
 
@@ -261,15 +261,16 @@ tl_module_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
 	int f;
 
 	tl_jb_reset(out);
-	for (f = innermost(cs, i); f >= 0 &&
-	    !cs->ismod[t->py[cs->py[f]].name]; f = cs->up[f])
-		;
-	if (f == cs->mod_m) {
-		if (cs->mod.n > 0)
-			tl_jb_raw(out, cs->mod.s, cs->mod.n);
+	for (f = innermost(cs, i); f >= 0; f = cs->up[f])
+		if (cs->ismod[t->py[cs->py[f]].name])
+			break;
+	if (f < 0)
+		return;
+	if (f == cs->mod_f) {
+		tl_jb_raw(out, cs->mod.s, cs->mod.n);
 		return;
 	}
-	cs->mod_m = f;
+	cs->mod_f = f;
 	for (; f >= 0; f = cs->up[f]) {
 		if (!cs->ismod[t->py[cs->py[f]].name])
 			continue;
@@ -284,6 +285,5 @@ tl_module_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
 			tl_jb_raw(out, "/", 1);
 	}
 	tl_jb_reset(&cs->mod);
-	if (out->n > 0)
-		tl_jb_raw(&cs->mod, out->s, out->n);
+	tl_jb_raw(&cs->mod, out->s, out->n);
 }

@@ -507,7 +507,7 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 	tl_w_mem(os->w, b->s, b->n);
 }
 
-/* What the columns of one row read, found once per row (w_col). */
+/* What the columns of one row read, found once per row (w_cols). */
 struct rowvals {
 	const struct tl_event *e;	/* the row's op */
 	struct tl_args args;		/* the args a model reads */
@@ -515,203 +515,222 @@ struct rowvals {
 	long it;			/* its iteration in c->it, or -1 */
 };
 
-/* Column col of row r (tl_tables' op stream, launchers or stack). */
+/*
+ * The columns of row r (tl_tables' op stream, launchers or stack) by
+ * steps p[0..n) (plan_rows): in one call, not one a column.
+ */
 static void
-w_col(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
-    const struct rowvals *v, struct tl_callstack *cs, int col)
+w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
+    const struct rowvals *v, struct tl_callstack *cs, const struct rowstep *p,
+    int n)
 {
 	const struct tl_trace *t = c->t;
 	const struct tl_rows *rows = c->rows;
 	const struct tl_timeline *tl = c->tl;
 	const struct tl_event *e = v->e;
 
-	switch (col) {
-	case TL_COL_TRACE:
-		tl_w_str(os->w, t->name);
-		break;
-	case TL_COL_RANK:
-		if (t->rank != NULL)
-			tl_w_str(os->w, t->rank);
-		else
-			tl_w_empty(os->w);
-		break;
-	case TL_COL_UID:
-		tl_w_int(os->w, e->uid);
-		break;
-	case TL_COL_NAME:
-		if (r->name != NULL)
-			tl_w_str(os->w, r->name);
-		else
-			w_interned(os, t, e->name);
-		break;
-	case TL_COL_CATEGORY:
-		tl_w_str(os->w, r->category);
-		break;
-	case TL_COL_DIRECTION:
-		tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
-		break;
-	case TL_COL_ROW_KIND:
-		tl_w_str(os->w, tl_rowkind_name(r->kind));
-		break;
-	case TL_COL_PID:
-		w_interned(os, t, tl_ev_pid(t, e));
-		break;
-	case TL_COL_TID:
-		w_interned(os, t, tl_ev_tid(t, e));
-		break;
-	case TL_COL_TS_US:
-		tl_w_us(os->w, e->ts);
-		break;
-	case TL_COL_CPU_DUR_US:
-		tl_w_us(os->w, e->dur);
-		break;
-	case TL_COL_KERNEL_COUNT:
-		tl_w_int(os->w, r->ngpu);
-		break;
-	case TL_COL_KERNEL_TIME_US:
-		tl_w_us(os->w, r->busy);
-		break;
-	case TL_COL_SUBTREE_KERNEL_TIME_US:
-		tl_w_us(os->w, tl_subtree_busy(t, r->op));
-		break;
-	case TL_COL_KERNELS:
-		kernels_json(os, c, r);
-		break;
-	case TL_COL_INPUT_DIMS:
-		w_interned(os, t, v->args.dims);
-		break;
-	case TL_COL_INPUT_TYPES:
-		w_interned(os, t, v->args.types);
-		break;
-	case TL_COL_INPUT_STRIDES:
-		w_interned(os, t, v->args.strides);
-		break;
-	case TL_COL_CONCRETE_INPUTS:
-		w_interned(os, t, v->args.concrete);
-		break;
-	case TL_COL_PARENT_UID:
-		w_ev_uid(os, t, v->parent);
-		break;
-	case TL_COL_PARENT_NAME:
-		w_ev_name(os, t, v->parent);
-		break;
-	case TL_COL_FWD_UID:
-		w_ev_uid(os, t, v->fwd);
-		break;
-	case TL_COL_FWD_NAME:
-		w_ev_name(os, t, v->fwd);
-		break;
-	case TL_COL_SEQ:
-		w_opt_int(os, tl_ev_seq(t, e));
-		break;
-	case TL_COL_PCT_GPU_TIME:
-		if (rows->total_busy > 0)
-			tl_w_double(os->w, (double)r->busy /
-			    (double)rows->total_busy * 100.0);
-		else
-			tl_w_empty(os->w);
-		break;
-	case TL_COL_TRACE_TOTAL_US:
-		tl_w_us(os->w, tl->total);
-		break;
-	case TL_COL_TRACE_BUSY_US:
-		tl_w_us(os->w, tl->busy);
-		break;
-	case TL_COL_TRACE_COMPUTE_US:
-		tl_w_us(os->w, tl->compute);
-		break;
-	case TL_COL_TRACE_EXPOSED_COMM_US:
-		tl_w_us(os->w, tl->exposed_comm);
-		break;
-	case TL_COL_TRACE_EXPOSED_MEMCPY_US:
-		tl_w_us(os->w, tl->exposed_memcpy);
-		break;
-	case TL_COL_TRACE_IDLE_US:
-		tl_w_us(os->w, tl->idle);
-		break;
-	case TL_COL_TRACE_UNLINKED_US:
-		tl_w_us(os->w, tl->unlinked_busy);
-		break;
-	case TL_COL_TRACE_UNLINKED_COUNT:
-		tl_w_int(os->w, tl->unlinked_events);
-		break;
-	case TL_COL_TRACE_GPU:
-		tl_w_str(os->w, t->gpu.name);
-		break;
-	case TL_COL_TRACE_GPU_ARCH:
-		tl_w_str(os->w, t->gpu.arch);
-		break;
-	case TL_COL_TRACE_GPU_COMPUTE_UNITS:
-		w_pos_int(os, t->gpu.compute_units);
-		break;
-	case TL_COL_TRACE_GPU_MEMORY_BYTES:
-		w_pos_int(os, t->gpu.memory_bytes);
-		break;
-	case TL_COL_TRACE_GPU_KERNEL_ARCH:
-		tl_w_str(os->w, t->gpu.kernel_arch);
-		break;
-	case TL_COL_CONTEXT_ARGS:
-		tl_context_args(t, &c->steps, rows, r, &os->jb);
-		tl_w_mem(os->w, os->jb.s, os->jb.n);
-		break;
-	case TL_COL_ITERATION:
-		w_opt_int(os, v->it >= 0 ? c->it.v[v->it].number : TL_NONE);
-		break;
-	case TL_COL_PHASE:
-		if (v->it >= 0)
-			tl_w_str(os->w,
-			    tl_phase_names[c->it.v[v->it].si.phase]);
-		else
-			tl_w_empty(os->w);
-		break;
-	case TL_COL_COLLECTIVE:
-		tl_coll_json(&c->colls, t, rows, (size_t)(r - rows->v),
-		    &os->jb);
-		tl_w_mem(os->w, os->jb.s, os->jb.n);
-		break;
-	case TL_COL_STEADY:
-	case TL_COL_STEADY_STEPS:
-	case TL_COL_STEADY_TOTAL_US:
-	case TL_COL_STEADY_BUSY_US:
-	case TL_COL_STEADY_COMPUTE_US:
-	case TL_COL_STEADY_IDLE_US:
-		steady_col(os, c, r, v->it, col);
-		break;
-	case TL_COL_IDLE_GAPS:
-		if (os->no_culprits)
-			tl_w_empty(os->w);
-		else
-			idle_gaps_json(os, c, r);
-		break;
-	case TL_COL_TRACE_IDLE_NOISE_US:
-		if (os->no_culprits)
-			tl_w_empty(os->w);
-		else
-			tl_w_us(os->w, c->cul.noise_ns);
-		break;
-	case TL_COL_TRACE_IDLE_NOISE_COUNT:
-		if (os->no_culprits)
-			tl_w_empty(os->w);
-		else
-			tl_w_int(os->w, c->cul.noise_count);
-		break;
-	case TL_COL_TRACE_PYTHON_FRAMES:
-		if (t->thread_py != NULL || t->npy > 0)
-			tl_w_int(os->w, (int64_t)t->npy);
-		else
-			tl_w_empty(os->w);
-		break;
-	case TL_COL_MODULE:
-		tl_module_of(cs, r->op, &os->jb);
-		tl_w_mem(os->w, os->jb.s, os->jb.n);
-		break;
-	case TL_COL_CALL_STACK:
-		tl_callstack_of(cs, r->op, os->depth, &os->jb);
-		tl_w_mem(os->w, os->jb.s, os->jb.n);
-		break;
-	default:
-		tl_die("internal error: no writer for op stream column %s",
-		    tl_col_name(col));
+	for (; n-- > 0; p++) {
+		int col = p->col;
+
+		/* the trace's columns, formatted once */
+		if (col < 0) {
+			if (p->len == 0)
+				tl_w_empty(os->w);
+			else {
+				tl_w_raw(os->w, c->text.buf + p->off, p->len);
+				os->w->col += p->n - 1;
+			}
+			continue;
+		}
+		switch (col) {
+		case TL_COL_TRACE:
+			tl_w_str(os->w, t->name);
+			break;
+		case TL_COL_RANK:
+			if (t->rank != NULL)
+				tl_w_str(os->w, t->rank);
+			else
+				tl_w_empty(os->w);
+			break;
+		case TL_COL_UID:
+			tl_w_int(os->w, e->uid);
+			break;
+		case TL_COL_NAME:
+			if (r->name != NULL)
+				tl_w_str(os->w, r->name);
+			else
+				w_interned(os, t, e->name);
+			break;
+		case TL_COL_CATEGORY:
+			tl_w_str(os->w, r->category);
+			break;
+		case TL_COL_DIRECTION:
+			tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
+			break;
+		case TL_COL_ROW_KIND:
+			tl_w_str(os->w, tl_rowkind_name(r->kind));
+			break;
+		case TL_COL_PID:
+			w_interned(os, t, tl_ev_pid(t, e));
+			break;
+		case TL_COL_TID:
+			w_interned(os, t, tl_ev_tid(t, e));
+			break;
+		case TL_COL_TS_US:
+			tl_w_us(os->w, e->ts);
+			break;
+		case TL_COL_CPU_DUR_US:
+			tl_w_us(os->w, e->dur);
+			break;
+		case TL_COL_KERNEL_COUNT:
+			tl_w_int(os->w, r->ngpu);
+			break;
+		case TL_COL_KERNEL_TIME_US:
+			tl_w_us(os->w, r->busy);
+			break;
+		case TL_COL_SUBTREE_KERNEL_TIME_US:
+			tl_w_us(os->w, tl_subtree_busy(t, r->op));
+			break;
+		case TL_COL_KERNELS:
+			kernels_json(os, c, r);
+			break;
+		case TL_COL_INPUT_DIMS:
+			w_interned(os, t, v->args.dims);
+			break;
+		case TL_COL_INPUT_TYPES:
+			w_interned(os, t, v->args.types);
+			break;
+		case TL_COL_INPUT_STRIDES:
+			w_interned(os, t, v->args.strides);
+			break;
+		case TL_COL_CONCRETE_INPUTS:
+			w_interned(os, t, v->args.concrete);
+			break;
+		case TL_COL_PARENT_UID:
+			w_ev_uid(os, t, v->parent);
+			break;
+		case TL_COL_PARENT_NAME:
+			w_ev_name(os, t, v->parent);
+			break;
+		case TL_COL_FWD_UID:
+			w_ev_uid(os, t, v->fwd);
+			break;
+		case TL_COL_FWD_NAME:
+			w_ev_name(os, t, v->fwd);
+			break;
+		case TL_COL_SEQ:
+			w_opt_int(os, tl_ev_seq(t, e));
+			break;
+		case TL_COL_PCT_GPU_TIME:
+			if (rows->total_busy > 0)
+				tl_w_double(os->w, (double)r->busy /
+				    (double)rows->total_busy * 100.0);
+			else
+				tl_w_empty(os->w);
+			break;
+		case TL_COL_TRACE_TOTAL_US:
+			tl_w_us(os->w, tl->total);
+			break;
+		case TL_COL_TRACE_BUSY_US:
+			tl_w_us(os->w, tl->busy);
+			break;
+		case TL_COL_TRACE_COMPUTE_US:
+			tl_w_us(os->w, tl->compute);
+			break;
+		case TL_COL_TRACE_EXPOSED_COMM_US:
+			tl_w_us(os->w, tl->exposed_comm);
+			break;
+		case TL_COL_TRACE_EXPOSED_MEMCPY_US:
+			tl_w_us(os->w, tl->exposed_memcpy);
+			break;
+		case TL_COL_TRACE_IDLE_US:
+			tl_w_us(os->w, tl->idle);
+			break;
+		case TL_COL_TRACE_UNLINKED_US:
+			tl_w_us(os->w, tl->unlinked_busy);
+			break;
+		case TL_COL_TRACE_UNLINKED_COUNT:
+			tl_w_int(os->w, tl->unlinked_events);
+			break;
+		case TL_COL_TRACE_GPU:
+			tl_w_str(os->w, t->gpu.name);
+			break;
+		case TL_COL_TRACE_GPU_ARCH:
+			tl_w_str(os->w, t->gpu.arch);
+			break;
+		case TL_COL_TRACE_GPU_COMPUTE_UNITS:
+			w_pos_int(os, t->gpu.compute_units);
+			break;
+		case TL_COL_TRACE_GPU_MEMORY_BYTES:
+			w_pos_int(os, t->gpu.memory_bytes);
+			break;
+		case TL_COL_TRACE_GPU_KERNEL_ARCH:
+			tl_w_str(os->w, t->gpu.kernel_arch);
+			break;
+		case TL_COL_CONTEXT_ARGS:
+			tl_context_args(t, &c->steps, rows, r, &os->jb);
+			tl_w_mem(os->w, os->jb.s, os->jb.n);
+			break;
+		case TL_COL_ITERATION:
+			w_opt_int(os, v->it >= 0 ? c->it.v[v->it].number :
+			    TL_NONE);
+			break;
+		case TL_COL_PHASE:
+			if (v->it >= 0)
+				tl_w_str(os->w,
+				    tl_phase_names[c->it.v[v->it].si.phase]);
+			else
+				tl_w_empty(os->w);
+			break;
+		case TL_COL_COLLECTIVE:
+			tl_coll_json(&c->colls, t, rows, (size_t)(r - rows->v),
+			    &os->jb);
+			tl_w_mem(os->w, os->jb.s, os->jb.n);
+			break;
+		case TL_COL_STEADY:
+		case TL_COL_STEADY_STEPS:
+		case TL_COL_STEADY_TOTAL_US:
+		case TL_COL_STEADY_BUSY_US:
+		case TL_COL_STEADY_COMPUTE_US:
+		case TL_COL_STEADY_IDLE_US:
+			steady_col(os, c, r, v->it, col);
+			break;
+		case TL_COL_IDLE_GAPS:
+			if (os->no_culprits)
+				tl_w_empty(os->w);
+			else
+				idle_gaps_json(os, c, r);
+			break;
+		case TL_COL_TRACE_IDLE_NOISE_US:
+			if (os->no_culprits)
+				tl_w_empty(os->w);
+			else
+				tl_w_us(os->w, c->cul.noise_ns);
+			break;
+		case TL_COL_TRACE_IDLE_NOISE_COUNT:
+			if (os->no_culprits)
+				tl_w_empty(os->w);
+			else
+				tl_w_int(os->w, c->cul.noise_count);
+			break;
+		case TL_COL_TRACE_PYTHON_FRAMES:
+			if (t->thread_py != NULL || t->npy > 0)
+				tl_w_int(os->w, (int64_t)t->npy);
+			else
+				tl_w_empty(os->w);
+			break;
+		case TL_COL_MODULE:
+			tl_module_of(cs, r->op, &os->jb);
+			tl_w_mem(os->w, os->jb.s, os->jb.n);
+			break;
+		case TL_COL_CALL_STACK:
+			tl_callstack_of(cs, r->op, os->depth, &os->jb);
+			tl_w_mem(os->w, os->jb.s, os->jb.n);
+			break;
+		default:
+			tl_die("internal error: no writer for op stream "
+			    "column %s", tl_col_name(col));
+		}
 	}
 }
 
@@ -763,8 +782,10 @@ plan_rows(struct tl_opstream *os, struct rowctx *c, int stack)
 	int k, n = tab->ncols + (stack ? st->ncols : 0);
 	struct tl_opstream tmp = *os;
 	struct rowvals none;
+	struct rowstep one;
 
 	memset(&none, 0, sizeof(none));
+	memset(&one, 0, sizeof(one));
 	memset(&tmp.jb, 0, sizeof(tmp.jb));
 	tl_w_init_mem(&c->text, os->w->csv);
 	tmp.w = &c->text;
@@ -775,6 +796,7 @@ plan_rows(struct tl_opstream *os, struct rowctx *c, int stack)
 		    st->cols[k - tab->ncols];
 		struct rowstep *p = &c->plan[c->nplan];
 
+		one.col = col;
 		if (!trace_col(col)) {
 			p->col = col;
 			c->nplan++;
@@ -788,7 +810,7 @@ plan_rows(struct tl_opstream *os, struct rowctx *c, int stack)
 			c->nplan++;
 		} else
 			p--;
-		w_col(&tmp, c, NULL, &none, NULL, col);
+		w_cols(&tmp, c, NULL, &none, NULL, &one, 1);
 		p->n++;
 		p->len = c->text.len - p->off;
 	}
@@ -802,7 +824,7 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 {
 	const struct tl_trace *t = c->t;
 	struct rowvals v;
-	int k, fwd;
+	int fwd;
 
 	v.e = &t->ev[r->op];
 	/* A pseudo-op's parent is the op it was split from. */
@@ -814,18 +836,7 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	tl_ev_args(t, r->kind == TL_ROW_BWD && r->fwd >= 0 ? &t->ev[r->fwd] :
 	    v.e, &v.args);
 	v.it = tl_iters_of(&c->it, t, r->op);
-	for (k = 0; k < c->nplan; k++) {
-		const struct rowstep *p = &c->plan[k];
-
-		if (p->col >= 0)
-			w_col(os, c, r, &v, cs, p->col);
-		else if (p->len == 0)
-			tl_w_empty(os->w);
-		else {
-			tl_w_raw(os->w, c->text.buf + p->off, p->len);
-			os->w->col += p->n - 1;
-		}
-	}
+	w_cols(os, c, r, &v, cs, c->plan, c->nplan);
 	tl_w_eol(os->w);
 }
 

@@ -36,22 +36,24 @@ escape_ref(char *dst, const unsigned char *s, size_t n)
 }
 
 /*
- * Fields of every length up to 40, from bytes next to the escaped ones
- * (the word-at-a-time scan's edge cases: 0x00-0x0f, '[' '\\' ']', 0x80
- * and up), escaped by tl_w_mem as byte by byte, and decoded back.
+ * Fields of every length up to 200, from bytes next to the escaped ones
+ * (the word-at-a-time and 16- and 64-byte scans' edge cases: 0x00-0x0f,
+ * '[' '\\' ']', 0x80 and up), few or many of them, escaped by tl_w_mem
+ * as byte by byte, and decoded back.
  */
 static void
 escape_cases(void)
 {
 	static const unsigned char pool[] = { 0, 1, 8, '\t', '\n', 11, 12, '\r',
 	    14, 15, 31, ' ', 'a', '[', '\\', ']', 0x7f, 0x80, 0x8d, 0xdc, 0xff };
-	unsigned char in[40];
-	char want[81], back[81];
+	unsigned char in[200];
+	char want[401], back[401];
 	unsigned seed = 1;
 	int bad = 0, rt = 0, round;
 
-	for (round = 0; round < 4000; round++) {
-		size_t n = (size_t)round % 41, i, k;
+	for (round = 0; round < 40000; round++) {
+		size_t n = (size_t)round % 201, i, k;
+		unsigned every = 2 + (unsigned)round / 201 % 150;
 		char *text = NULL;
 		size_t size = 0;
 		FILE *fp = open_memstream(&text, &size);
@@ -59,8 +61,8 @@ escape_cases(void)
 
 		for (i = 0; i < n; i++) {
 			seed = seed * 1103515245u + 12345u;
-			/* mostly plain, sometimes one of the pool */
-			in[i] = (seed >> 16) % 4 == 0 ?
+			/* mostly plain, one in every of the pool */
+			in[i] = (seed >> 16) % every == 0 ?
 			    pool[(seed >> 20) % sizeof(pool)] :
 			    (unsigned char)('a' + (seed >> 20) % 26);
 		}
