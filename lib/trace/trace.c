@@ -1536,6 +1536,31 @@ rd_set(struct fval *v, const char *s, const char *e, int esc)
 	v->timed = 0;
 }
 
+/*
+ * At s, Kineto's ", \"pid\": V, \"tid\": V, \"ts\": T": the values into
+ * f[K_PID], f[K_TID] and f[K_TS] as rd_plain and rd_timed check them;
+ * the byte after, or NULL.
+ */
+static inline const char *
+rd_thread_ts(const char *s, const char *end, struct fval *f)
+{
+	const char *q;
+	int esc = 0;
+
+	if ((s = RD_LIT(s, end, ", \"pid\": ")) == NULL ||
+	    (q = rd_plain(s, end, &esc)) == NULL)
+		return NULL;
+	rd_set(&f[K_PID], s, q, esc);
+	esc = 0;
+	if ((s = RD_LIT(q, end, ", \"tid\": ")) == NULL ||
+	    (q = rd_plain(s, end, &esc)) == NULL)
+		return NULL;
+	rd_set(&f[K_TID], s, q, esc);
+	if ((s = RD_LIT(q, end, ", \"ts\": ")) == NULL)
+		return NULL;
+	return rd_timed(&f[K_TS], s, end);
+}
+
 static int
 read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
     uint64_t offset, size_t *len)
@@ -1570,18 +1595,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		if ((q = rd_plain(s, end, &esc)) == NULL)
 			goto general;
 		rd_set(&fv[K_ID], s, q, esc);
-		esc = 0;
-		if ((s = RD_LIT(q, end, ", \"pid\": ")) == NULL ||
-		    (q = rd_plain(s, end, &esc)) == NULL)
-			goto general;
-		rd_set(&fv[K_PID], s, q, esc);
-		esc = 0;
-		if ((s = RD_LIT(q, end, ", \"tid\": ")) == NULL ||
-		    (q = rd_plain(s, end, &esc)) == NULL)
-			goto general;
-		rd_set(&fv[K_TID], s, q, esc);
-		if ((s = RD_LIT(q, end, ", \"ts\": ")) == NULL ||
-		    (q = rd_timed(&fv[K_TS], s, end)) == NULL ||
+		if ((q = rd_thread_ts(q, end, fv)) == NULL ||
 		    (s = RD_LIT(q, end, ", \"cat\": \"ac2g\"")) == NULL ||
 		    (q = RD_LIT(s, end, ", \"name\": \"ac2g\"")) == NULL)
 			goto general;
@@ -1625,18 +1639,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	    (q = rd_plain(s, end, &esc)) == NULL)
 		goto general;
 	rd_set(&fv[K_NAME], s, q, esc);
-	esc = 0;
-	if ((s = RD_LIT(q, end, ", \"pid\": ")) == NULL ||
-	    (q = rd_plain(s, end, &esc)) == NULL)
-		goto general;
-	rd_set(&fv[K_PID], s, q, esc);
-	esc = 0;
-	if ((s = RD_LIT(q, end, ", \"tid\": ")) == NULL ||
-	    (q = rd_plain(s, end, &esc)) == NULL)
-		goto general;
-	rd_set(&fv[K_TID], s, q, esc);
-	if ((s = RD_LIT(q, end, ", \"ts\": ")) == NULL ||
-	    (q = rd_timed(&fv[K_TS], s, end)) == NULL ||
+	if ((q = rd_thread_ts(q, end, fv)) == NULL ||
 	    (s = RD_LIT(q, end, ", \"dur\": ")) == NULL ||
 	    (q = rd_timed(&fv[K_DUR], s, end)) == NULL)
 		goto general;
