@@ -647,8 +647,17 @@ tl_json_unescape(char *dst, const char *src, size_t len)
 
 	while (i < len) {
 		unsigned cp, lo;
-		char c = src[i++];
+		const char *bs = memchr(src + i, '\\', len - i);
+		size_t run = bs != NULL ? (size_t)(bs - src) - i : len - i;
+		char c;
 
+		/* The run before the next escape as it is: most have none. */
+		memmove(dst + o, src + i, run);
+		i += run;
+		o += run;
+		if (i >= len)
+			break;
+		c = src[i++];
 		if (c != '\\' || i >= len) {
 			dst[o++] = c;
 			continue;

@@ -414,6 +414,15 @@ main(void)
 	CHECK(n == 4 && memcmp(buf, "\xef\xbf\xbdx", 4) == 0);
 	n = tl_json_unescape(buf, "a\\\"b\\\\c\\/d\\n", 12);
 	CHECK_STR(buf, "a\"b\\c/d\n");
+	/* Runs between escapes, a last lone backslash, decoded in place. */
+	n = tl_json_unescape(buf, "hipLaunch\\tKernel\\u00e9x\\", 25);
+	CHECK(n == 20 && memcmp(buf, "hipLaunch\tKernel\xc3\xa9x\\", 20) == 0);
+	strcpy(buf, "plain text");
+	CHECK(tl_json_unescape(buf, buf, 10) == 10);
+	CHECK_STR(buf, "plain text");
+	strcpy(buf, "ab\\ncd\\\\e");
+	CHECK(tl_json_unescape(buf, buf, 9) == 7);
+	CHECK_STR(buf, "ab\ncd\\e");
 
 	tl_json_init(&j);
 	CHECK(tl_json_parse(&j, ev, strlen(ev), &err) > 0);
