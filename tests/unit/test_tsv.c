@@ -124,6 +124,29 @@ number_cases(void)
 	}
 	CHECK(bad == 0);
 	CHECK(badus == 0);
+	/* Runs of near times: tl_fmt_us keeps the digits above the last four. */
+	for (badus = 0, i = 0; i < 200000; i++) {
+		long long ns;
+		size_t n, k;
+
+		if (i % 1000 == 0)
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		ns = (long long)(x >> (x % 24)) + (long long)i * 977;
+		if (i % 5000 < 2500)
+			ns = -ns;
+		snprintf(want, sizeof(want), "%s%llu.%03u", ns < 0 ? "-" : "",
+		    (unsigned long long)llabs(ns) / 1000,
+		    (unsigned)((unsigned long long)llabs(ns) % 1000));
+		k = strlen(want);
+		while (want[k - 1] == '0')
+			want[--k] = '\0';
+		if (want[k - 1] == '.')
+			want[--k] = '\0';
+		n = tl_fmt_us(got, sizeof(got), ns);
+		if (strcmp(got, want) != 0 || n != k)
+			badus++;
+	}
+	CHECK(badus == 0);
 }
 
 static const char *
