@@ -135,6 +135,7 @@ run(const struct tl_effopts *o, int argc, char *argv[])
 
 	tl_stdout_buffer();
 	tl_w_init(&w, stdout, opt.csv);
+	tl_w_rows(&w);		/* one fwrite a row, not one a field */
 	tl_efficiency_run(e, argv, argc, &w);
 	tl_efficiency_free(e);
 	tl_hwauto_free(&hwa);

@@ -550,8 +550,8 @@ thread and the workers, straight from the input thread's buffers: the
 text is not copied; the strict lexer, lib/common/jlex, says where each
 string, number and nested value ends and what is wrong with a malformed
 event; an 'X' event laid out as Kineto writes it is read as one fixed
-sequence of members, each value still checked by the lexer; the few
-valid events it cannot read plainly go to the jsmn tokeniser), a fifth
+sequence of members, each value still checked by the lexer; any other
+layout by the same reader, member by member), a fifth
 of it interning names; 13 % inflating (ISA-L, on the input thread);
 9 % formatting the op stream's rows (on all threads, in chunks written
 in order); on the main thread alone, 8 % merging the records in file

@@ -228,6 +228,12 @@ tally "$tmp/examples"
 python3 tests/escaping.py "$BIN" > "$tmp/esc" 2>&1
 tally "$tmp/esc"
 
+# Valid events in shapes Kineto does not write (escaped keys and
+# category, a "cat" nested before the event's own, events over 16 MiB,
+# one rejected in each shape): read as the same events written plainly.
+python3 tests/shapes.py "$BIN" > "$tmp/shapes" 2>&1
+tally "$tmp/shapes"
+
 # Idle gaps and their host culprits on the hand-made traces of
 # tests/gen/gen-idle.py (answers written by the generator).
 python3 tests/idle.py "$BIN" > "$tmp/idle" 2>&1

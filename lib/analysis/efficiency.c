@@ -726,6 +726,7 @@ tl_efficiency_run(struct tl_efficiency *e, char *const *files, int nfiles,
 		e->spoolbuf = tl_malloc(SPOOL_BUF);
 		setvbuf(e->spool, e->spoolbuf, _IOFBF, SPOOL_BUF);
 		tl_w_init(&sw, e->spool, 0);
+		tl_w_rows(&sw);
 	}
 	setup(e, w);
 	while (tl_rr_next(&e->rr)) {

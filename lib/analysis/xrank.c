@@ -5,6 +5,7 @@
 
 #include "analysis/xrank.h"
 #include "common/idxsort.h"
+#include "common/tsv.h"
 #include "common/util.h"
 
 /* One rank's record of one collective instance. */
@@ -184,12 +185,16 @@ tl_xrank_step(struct tl_xrank *x, int tr, int64_t iter, int64_t lo,
     int64_t hi)
 {
 	char num[48];
+	size_t n;
 	int64_t k;
 	int added;
 
 	rank_at(x, tr);
-	snprintf(num, sizeof(num), "%d:%lld", tr, (long long)iter);
-	k = tl_strmap_add(&x->steps, num, strlen(num), &added);
+	/* "tr:iter" by hand: this runs for every row. */
+	n = tl_fmt_i64(num, tr);
+	num[n++] = ':';
+	n += tl_fmt_i64(num + n, iter);
+	k = tl_strmap_add(&x->steps, num, n, &added);
 	if (added) {
 		tl_grow(&x->step, &x->capstep, (size_t)k + 1,
 		    sizeof(*x->step));
@@ -212,8 +217,8 @@ tl_xrank_op(struct tl_xrank *x, int tr, const char *name, int64_t ns)
 	int added;
 
 	rank_at(x, tr);
-	snprintf(num, sizeof(num), "%d", tr);
-	k = key2(&x->ops, num, strlen(num), name, strlen(name), &added);
+	k = key2(&x->ops, num, tl_fmt_i64(num, tr), name, strlen(name),
+	    &added);
 	if (added) {
 		tl_grow(&x->optime, &x->capop, (size_t)k + 1,
 		    sizeof(*x->optime));

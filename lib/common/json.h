@@ -3,7 +3,8 @@
 #define TL_JSON_H
 
 /*
- * Tokenising one JSON value (a trace event) with jsmn, and the small
+ * Tokenising one JSON value (a metadata value, a stream cell; trace events
+ * only in the tests' second reading) with jsmn, and the small
  * helpers tl needs on its tokens.  This is the only file that includes
  * <jsmn.h>; it is always built with JSMN_PARENT_LINKS and JSMN_STRICT.
  */

@@ -215,6 +215,20 @@ cut_at(struct tl_stream *s, char *line, size_t p, struct cut *c)
 		fail(s, "NUL byte: not a text stream");
 }
 
+#ifdef __SSE2__
+/* The mask of the tabs, backslashes and NULs of p[0..16). */
+static inline uint64_t
+special16(const char *p)
+{
+	const __m128i tab = _mm_set1_epi8('\t'), bs = _mm_set1_epi8('\\');
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
+
+	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
+	    _mm_or_si128(_mm_cmpeq_epi8(x, tab), _mm_cmpeq_epi8(x, bs)),
+	    _mm_cmpeq_epi8(x, _mm_setzero_si128())));
+}
+#endif
+
 /*
  * Split a TSV line in place (tabs become NULs; line[len] is writable,
  * and 16 bytes after it readable); a NUL byte in it is an error.  One pass finds the tabs, backslashes
@@ -227,15 +241,18 @@ split_tsv(struct tl_stream *s, char *line, size_t len)
 	size_t i;
 
 #ifdef __SSE2__
-	const __m128i tab = _mm_set1_epi8('\t'), bs = _mm_set1_epi8('\\');
-	const __m128i nul = _mm_setzero_si128();
+	/* Sixty-four bytes a step while there are, then sixteen. */
+	for (i = 0; i + 64 <= len; i += 64) {
+		uint64_t m = special16(line + i) |
+		    special16(line + i + 16) << 16 |
+		    special16(line + i + 32) << 32 |
+		    special16(line + i + 48) << 48;
 
-	for (i = 0; i < len; i += 16) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)
-		    (line + i));
-		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-		    _mm_or_si128(_mm_cmpeq_epi8(x, tab), _mm_cmpeq_epi8(x, bs)),
-		    _mm_cmpeq_epi8(x, nul)));
+		for (; m != 0; m &= m - 1)
+			cut_at(s, line, i + (size_t)__builtin_ctzll(m), &c);
+	}
+	for (; i < len; i += 16) {
+		unsigned m = (unsigned)special16(line + i);
 
 		if (len - i < 16)
 			m &= (1u << (len - i)) - 1;
@@ -577,32 +594,76 @@ static const double pow10_exact[23] = {
 	1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
 };
 
+typedef unsigned __int128 u128;
+
+/* Bits of x > 0: its highest set bit's position plus one. */
+static int
+bits128(u128 x)
+{
+	uint64_t hi = (uint64_t)(x >> 64);
+
+	return hi != 0 ? 128 - __builtin_clzll(hi) :
+	    64 - __builtin_clzll((uint64_t)x);
+}
+
+/*
+ * w / 10^k correctly rounded (to nearest, ties to even), for 0 < w <
+ * 2^64 and 1 <= k <= 22, in integers: q = floor(w * 2^s / 10^k) has at
+ * least 54 bits (w * 2^s fits 128 bits since 10^22 < 2^74); its top 53
+ * are the double's, rounded by the bits below them and the remainder.
+ */
+static double
+wide(uint64_t w, int k)
+{
+	u128 d = (u128)pow10_exact[k];	/* exact: 5^22 < 2^53 */
+	int s = 54 + bits128(d) - (64 - __builtin_clzll(w)), drop;
+	u128 x, q, r;
+	uint64_t m, low, half;
+
+	if (s < 0)		/* w alone has the bits */
+		s = 0;
+	x = (u128)w << s;
+	q = x / d;
+	r = x - q * d;
+
+	drop = bits128(q) - 53;		/* 1 or 2 */
+	m = (uint64_t)(q >> drop);
+	low = (uint64_t)q & ((1ull << drop) - 1);
+	half = 1ull << (drop - 1);
+	if (low > half || (low == half && (r != 0 || (m & 1))))
+		m++;		/* 2^53 at most: still exact */
+	return ldexp((double)m, drop - s);
+}
+
 int
 tl_stream_parse_double(const char *t, size_t n, double *v)
 {
 	const char *p = t, *e = t + n;
 	uint64_t w = 0;
-	int frac = -1;
+	int frac = -1, nd = 0;
 	char *end;
 
 	*v = NAN;
 	if (n == 0)
 		return 0;
 	/*
-	 * Plain decimals ("-12.5", the stream's form) whose digits fit in
-	 * 53 bits, with at most 22 after the point: the digits and the power
-	 * of ten are exact doubles, so one division rounds correctly, as
-	 * strtod does (Clinger, "How to read floating point numbers
-	 * accurately", PLDI 1990).  Anything else goes to strtod.
+	 * Plain decimals ("-12.5", the stream's form) of at most 19
+	 * significant digits, with at most 22 after the point: digits that
+	 * fit in 53 bits and the power of ten are exact doubles, so one
+	 * division rounds correctly, as strtod does (Clinger, "How to read
+	 * floating point numbers accurately", PLDI 1990); more digits (the
+	 * shortest text of most doubles has 16 or 17) are divided exactly
+	 * in 128-bit integers.  Anything else goes to strtod.
 	 */
 	if (*p == '-')
 		p++;
 	if (p < e && *p >= '0' && *p <= '9') {
 		for (; p < e; p++) {
 			if (*p >= '0' && *p <= '9') {
-				w = w * 10 + (uint64_t)(*p - '0');
-				if (w >= (1ull << 53))
+				if (nd == 19)
 					break;
+				w = w * 10 + (uint64_t)(*p - '0');
+				nd += w != 0;
 				if (frac >= 0)
 					frac++;
 			} else if (*p == '.' && frac < 0 && p + 1 < e)
@@ -611,7 +672,12 @@ tl_stream_parse_double(const char *t, size_t n, double *v)
 				break;
 		}
 		if (p == e && frac != 0 && frac <= 22) {
-			*v = frac > 0 ? (double)w / pow10_exact[frac] : (double)w;
+			if (frac < 0)	/* an integer: converted rounded */
+				*v = (double)w;
+			else if (w < (1ull << 53))
+				*v = (double)w / pow10_exact[frac];
+			else
+				*v = wide(w, frac);
 			if (*t == '-')
 				*v = -*v;
 			return 1;

@@ -1,5 +1,4 @@
 /* See LICENSE file for copyright and license details. */
-#define _GNU_SOURCE		/* memmem */
 #include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -221,40 +220,6 @@ kind_of(const char *c, size_t n, int keep_python)
 #undef IS
 }
 
-/*
- * Find the value of the top-level "cat" key without tokenising: Kineto
- * writes it near the start of every event.  1 if found.
- */
-static int
-prescan_cat(const char *ev, size_t len, const char **v, size_t *vlen)
-{
-	const char *p = ev, *end = ev + len, *q;
-
-	while ((q = memmem(p, (size_t)(end - p), "\"cat\"", 5)) != NULL) {
-		p = q + 5;
-		if (q > ev && q[-1] == '\\')
-			continue;
-		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
-		    *p == '\r'))
-			p++;
-		if (p >= end || *p != ':')
-			continue;
-		p++;
-		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
-		    *p == '\r'))
-			p++;
-		if (p >= end || *p != '"')
-			return 0;
-		q = memchr(p + 1, '"', (size_t)(end - p - 1));
-		if (q == NULL)
-			return 0;
-		*v = p + 1;
-		*vlen = (size_t)(q - p - 1);
-		return 1;
-	}
-	return 0;
-}
-
 static int
 bad(struct reader *r, uint64_t index, uint64_t offset, const char *what)
 {
@@ -299,18 +264,47 @@ struct fval {
 	int64_t ns;
 };
 
+/* The string text s[0..n) unescaped into p->buf (*d): its length. */
+static size_t
+unesc(struct parser *p, const char *s, size_t n, const char **d)
+{
+	tl_grow(&p->buf, &p->cap, n + 1, 1);
+	*d = p->buf;
+	return tl_json_unescape(p->buf, s, n);
+}
+
+/* The index key() gives the key s[0..n) (with an escape) unescaped. */
+static int
+key_unesc(struct parser *p, const char *s, size_t n,
+    int (*key)(const char *, size_t))
+{
+	const char *d;
+	size_t m = unesc(p, s, n, &d);
+
+	return key(d, m);
+}
+
+/*
+ * The text of v as JSON means it: a string's unescaped (into p->buf when
+ * it holds an escape), a number's as written; its length.
+ */
+static size_t
+fv_text(struct parser *p, const struct fval *v, const char **s)
+{
+	*s = v->s;
+	if (v->type == TL_J_STRING && v->esc && memchr(v->s, '\\', v->n))
+		return unesc(p, v->s, v->n, s);
+	return v->n;
+}
+
 /* String k: the unescaped string or the number text of v ("" else). */
 static void
 put_scalar(struct parser *p, struct rec *r, int k, const struct fval *v)
 {
-	size_t n = v->n;
-	const char *s = v->s;
+	const char *s;
+	size_t n = fv_text(p, v, &s);
 
-	if (v->type == TL_J_STRING && v->esc && memchr(s, '\\', n)) {
-		tl_grow(&p->buf, &p->cap, n + 1, 1);
-		n = tl_json_unescape(p->buf, s, n);
-		s = p->buf;
-	} else if (v->type != TL_J_STRING && v->type != TL_J_PRIM)
+	if (v->type != TL_J_STRING && v->type != TL_J_PRIM)
 		n = 0;
 	put_str(p, r, k, n > 0 ? s : "", n);
 }
@@ -381,15 +375,26 @@ put_compact(struct parser *p, struct rec *r, int k, const struct fval *v)
 	p->rawto[raw] = r->sid[k] + 1;
 }
 
+/* The integer v holds (a number, or a string of one) in *x: 0, or -1. */
+static int
+fv_i64(struct parser *p, const struct fval *v, int64_t *x)
+{
+	const char *s;
+	size_t n;
+
+	if (v->type == TL_J_UNDEF)
+		return -1;
+	n = fv_text(p, v, &s);
+	return tl_parse_i64(s, n, x);
+}
+
 /* Integer value of v, or TL_NONE if absent or not an integer. */
 static int64_t
-int_arg(const struct fval *v)
+int_arg(struct parser *p, const struct fval *v)
 {
 	int64_t x;
 
-	if (v->type == TL_J_UNDEF || tl_parse_i64(v->s, v->n, &x) < 0)
-		return TL_NONE;
-	return x;
+	return fv_i64(p, v, &x) < 0 ? TL_NONE : x;
 }
 
 /* 0, or -1 with the message in msg. */
@@ -495,9 +500,6 @@ thread_of(struct reader *r, uint32_t pid, uint32_t tid)
 
 /* The members an event is read for (the first of each name). */
 enum { K_PH, K_ID, K_TS, K_DUR, K_NAME, K_PID, K_TID, K_ARGS, NTOP };
-static const char *const top_keys[NTOP] = {
-	"ph", "id", "ts", "dur", "name", "pid", "tid", "args"
-};
 /*
  * A_COLL..A_CSEQ: the collective's metadata PyTorch's record_param_comms
  * writes (torch/csrc/distributed/c10d/ParamCommsUtils.hpp).
@@ -512,139 +514,6 @@ static const char *const arg_keys[NARG] = {
 	"Out msg nelems", "Group size", "Process Group Name",
 	"Process Group Description", "Process Group Ranks", "Seq"
 };
-
-/* One top-level member's value, as py_fast found it. */
-struct pyval {
-	const char *s;		/* NULL: absent */
-	size_t n;
-	int str;		/* a string (s is inside the quotes) */
-	int esc;		/* with a backslash */
-};
-
-/*
- * A python_function frame for TL_PY_CONTEXT without tokenising: one pass
- * over the event's top-level members, which must be plain (keys without
- * escapes, the frame's fields strings or numbers).  Writes the record and
- * returns 1 when the event is an 'X' frame with valid times, else 0 (the
- * tokeniser reads it then).  A frame read here is one the tokeniser reads
- * the same.
- */
-enum { P_PH, P_NAME, P_PID, P_TID, P_TS, P_DUR, NPY };
-
-static int
-py_fast(struct parser *p, struct tl_scan_out *out, const char *ev,
-    size_t len)
-{
-	static const char *const keys[NPY] = {
-		"ph", "name", "pid", "tid", "ts", "dur"
-	};
-	const char *s = ev + 1, *end = ev + len, *k, *q;
-	struct pyval v[NPY];
-	struct rec *rc;
-	size_t klen;
-	int i, n = 0, esc;
-
-	memset(v, 0, sizeof(v));
-	if (len < 2 || ev[0] != '{')
-		return 0;
-	for (;;) {
-		struct pyval x;
-
-		s = tl_jlex_blank(s, end);
-		if (s < end && *s == '}' && n == 0) {
-			s++;
-			break;
-		}
-		if (s >= end || *s != '"')
-			return 0;
-		k = s + 1;
-		if ((q = memchr(k, '"', (size_t)(end - k))) == NULL ||
-		    memchr(k, '\\', (size_t)(q - k)) != NULL)
-			return 0;
-		klen = (size_t)(q - k);
-		s = tl_jlex_blank(q + 1, end);
-		if (s >= end || *s != ':')
-			return 0;
-		s = tl_jlex_blank(s + 1, end);
-		if (s >= end)
-			return 0;
-		memset(&x, 0, sizeof(x));
-		if (*s == '"') {
-			esc = 0;
-			if ((q = tl_jlex_string(s, end, &esc)) == NULL)
-				return 0;
-			x.s = s + 1;
-			x.n = (size_t)(q - s - 1);
-			x.str = 1;
-			x.esc = esc;
-			s = q + 1;
-		} else if (*s == '{' || *s == '[') {
-			if ((s = tl_jlex_value(&p->lex, s, end, 1,
-			    TL_JSON_DEPTH)) == NULL)
-				return 0;
-		} else {
-			x.s = s;
-			while (s < end && *s != ',' && *s != '}' && *s != ' ' &&
-			    *s != '\t' && *s != '\n' && *s != '\r') {
-				if (*s == '"' || *s == ':' || *s == '[' ||
-				    *s == ']' || *s == '{')
-					return 0;
-				s++;
-			}
-			if ((x.n = (size_t)(s - x.s)) == 0)
-				return 0;
-		}
-		for (i = 0; i < NPY; i++)
-			if (v[i].s == NULL && strlen(keys[i]) == klen &&
-			    memcmp(keys[i], k, klen) == 0) {
-				if (x.s == NULL)
-					return 0;	/* nested */
-				v[i] = x;
-				break;
-			}
-		n++;
-		s = tl_jlex_blank(s, end);
-		if (s < end && *s == ',') {
-			s++;
-			continue;
-		}
-		if (s < end && *s == '}') {
-			s++;
-			break;
-		}
-		return 0;
-	}
-	if (tl_jlex_blank(s, end) != end)
-		return 0;
-	if (v[P_PH].s == NULL || !v[P_PH].str || v[P_PH].n != 1 ||
-	    v[P_PH].s[0] != 'X' || v[P_TS].s == NULL || v[P_TS].str ||
-	    v[P_DUR].s == NULL || v[P_DUR].str)
-		return 0;
-	rc = tl_scan_reserve(out, sizeof(*rc));
-	memset(rc, 0, sizeof(*rc));
-	if (tl_parse_us_ns(v[P_TS].s, v[P_TS].n, &rc->ts) < 0 ||
-	    tl_parse_us_ns(v[P_DUR].s, v[P_DUR].n, &rc->dur) < 0 ||
-	    rc->dur < 0 || rc->ts <= -TL_TIME_MAX || rc->ts >= TL_TIME_MAX ||
-	    rc->dur >= TL_TIME_MAX - rc->ts)
-		return 0;
-	rc->parser = (uint16_t)p->id;
-	rc->type = R_X;
-	rc->kind = TL_EV_PYTHON;
-	out->len += sizeof(*rc);
-	for (i = P_NAME; i <= P_TID; i++) {
-		static const int slot[] = { 0, S_NAME, S_PID, S_TID };
-		const char *t = v[i].s != NULL ? v[i].s : "";
-		size_t tn = v[i].n;
-
-		if (v[i].esc) {
-			tl_grow(&p->buf, &p->cap, tn + 1, 1);
-			tn = tl_json_unescape(p->buf, t, tn);
-			t = p->buf;
-		}
-		put_str(p, rc, slot[i], t, tn);
-	}
-	return 1;
-}
 
 static void *
 parser_new(void *ctx)
@@ -825,7 +694,7 @@ put_comm(struct parser *p, struct rec *rc, const struct fval *a)
 
 /*
  * Fill the record at out->p + at (reserved, zero) from the event's
- * members f (top_keys) and args members a (arg_keys), kind and fc as
+ * members f (by K_*) and args members a (arg_keys), kind and fc as
  * the event's category says (kind_of, flow_cat).  Returns 1, or 0 for an
  * event that is not kept (nothing written), or -1 with the message in
  * msg.
@@ -841,11 +710,15 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 	if (f[K_PH].type == TL_J_UNDEF)
 		goto skip;
 	ph = f[K_PH].n == 1 ? f[K_PH].s[0] : 0;
+	if (f[K_PH].esc) {	/* "\u0058" is "X" */
+		const char *s;
+
+		ph = fv_text(p, &f[K_PH], &s) == 1 ? s[0] : 0;
+	}
 	if (ph == 's' || ph == 'f') {
 		int64_t id;
 
-		if (fc == 0 || f[K_ID].type == TL_J_UNDEF ||
-		    tl_parse_i64(f[K_ID].s, f[K_ID].n, &id) < 0)
+		if (fc == 0 || fv_i64(p, &f[K_ID], &id) < 0)
 			goto skip;
 		rc->type = ph == 's' ? R_FLOW_S : R_FLOW_F;
 		rc->id = id;
@@ -881,14 +754,14 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 	put_thread(p, rc, S_TID, &f[K_TID]);
 	if (kind == TL_EV_PYTHON)
 		return 1;	/* py_frame reads no more */
-	rc->corr = int_arg(&a[A_CORR]);
-	rc->extid = int_arg(&a[A_EXTID]);
+	rc->corr = int_arg(p, &a[A_CORR]);
+	rc->extid = int_arg(p, &a[A_EXTID]);
 	if (TL_IS_GPU(kind)) {
-		rc->stream = int_arg(&a[A_STREAM]);
+		rc->stream = int_arg(p, &a[A_STREAM]);
 		put_compact(p, rc, S_GRID, &a[A_GRID]);
 		put_compact(p, rc, S_BLOCK, &a[A_BLOCK]);
 	} else
-		rc->seq = int_arg(&a[A_SEQ]);
+		rc->seq = int_arg(p, &a[A_SEQ]);
 	if (p->o->launch_kernels && (kind == TL_EV_RUNTIME ||
 	    kind == TL_EV_DRIVER) && a[A_KERNEL].type != TL_J_UNDEF)
 		put_scalar(p, rc, S_KERNEL, &a[A_KERNEL]);
@@ -914,6 +787,30 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 skip:
 	out->len = at;
 	return 0;
+}
+
+/*
+ * The record at out->p + at filled by fill_rec (1, or 0 for an event not
+ * kept); one that says what fill_rec found wrong, or with lenient (a
+ * frame for TL_PY_CONTEXT) none; deep: its args were dropped.
+ */
+static int
+put_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
+    unsigned fc, const struct fval *f, const struct fval *a, int lenient,
+    int deep)
+{
+	char msg[64];
+	int r = fill_rec(p, out, at, kind, fc, f, a, msg, sizeof(msg));
+
+	if (r < 0) {
+		if (!lenient)
+			return parse_error(out, at, msg, 0);
+		out->len = at;
+		return 0;
+	}
+	if (r > 0 && deep)
+		rec_at(out, at)->dropped = 1;
+	return r;
 }
 
 /* The values of tokens tk[0..n) (-1: absent). */
@@ -990,102 +887,19 @@ check_event(struct parser *p, const char *ev, size_t len)
 }
 
 /*
- * Read one event on any thread with the tokeniser: the events the
- * one-pass reader (read_event) leaves, and all of them with
- * tl_trace_opts.tokenise.  Writes a struct rec to out, or nothing for an
- * event that is skipped; checks what can be checked alone.
+ * The one-pass reader (tl_scan_cb.read), the reader of every event: the
+ * event's members checked as JSON by the lexer (lib/common/jlex) and the
+ * ones tl reads found in one pass over its bytes, from which fill_rec
+ * writes the record.  Members are found by their keys unescaped (the
+ * first of each name), the category is the event's own top-level "cat"
+ * (unescaped; one nested in its args is only an argument), and args
+ * nested deeper than TL_JSON_DEPTH are dropped (the record says so).  An
+ * event whose category is not kept is skipped once the rest of its bytes
+ * are checked; one fill_rec rejects gets the record of its error.  It
+ * leaves only the bytes that are not one whole JSON event to the cutter
+ * (-1): an event the bytes read end inside, or a malformed one, whose
+ * error parse_event says (the lexer's check, what and where).
  */
-static int
-parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
-    uint64_t offset)
-{
-	struct parser *p = w;
-	struct rec *rc;
-/* An error, or with TL_PY_CONTEXT a frame skipped as TL_PY_SKIP would. */
-#define EV_ERROR(what) (lenient ? (out->len = at, 0) : \
-	parse_error(out, at, (what), 0))
-	const char *cat, *err;
-	char msg[64];
-	size_t catlen, at;
-	int kind = -1, tk, f[NTOP], a[NARG], lenient = 0, r, deep;
-	struct fval fv[NTOP], av[NARG];
-	unsigned fc = 0;
-
-	(void)offset;
-	/* The lexer's verdict first: a syntax error is one in any event. */
-	if ((deep = check_event(p, ev, len)) < 0) {
-		at = out->len;
-		rc = tl_scan_reserve(out, sizeof(*rc));
-		memset(rc, 0, sizeof(*rc));
-		out->len += sizeof(*rc);
-		return parse_error(out, at, p->lex.what,
-		    (size_t)(p->lex.at - ev));
-	}
-	if (deep) {		/* read the copy without the args */
-		ev = p->dbuf;
-		len = p->dlen;
-	}
-	if (prescan_cat(ev, len, &cat, &catlen)) {
-		kind = kind_of(cat, catlen, p->o->keep_python);
-		/* Launch flows go on; everything else not kept stops here. */
-		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0) {
-			unread(p, cat, catlen);
-			return 0;
-		}
-		if (kind == TL_EV_PYTHON &&
-		    p->o->keep_python == TL_PY_CONTEXT) {
-			if (py_fast(p, out, ev, len))
-				return 1;
-			lenient = 1;
-		}
-	}
-	at = out->len;
-	rc = tl_scan_reserve(out, sizeof(*rc));
-	memset(rc, 0, sizeof(*rc));
-	rc->parser = (uint16_t)p->id;
-	out->len += sizeof(*rc);
-	if (tl_json_parse(&p->j, ev, len, &err) < 0)
-		return EV_ERROR(err);
-	if (tl_json_type(&p->j, 0) != TL_J_OBJECT)
-		return EV_ERROR("event is not a JSON object");
-	if (kind < 0 && (tk = TL_JSON_GET(&p->j, 0, "cat")) >= 0) {
-		cat = tl_json_text(&p->j, tk, &catlen);
-		kind = kind_of(cat, catlen, p->o->keep_python);
-		if (kind < 0 && (fc = flow_cat(cat, catlen)) == 0) {
-			unread(p, cat, catlen);
-			out->len = at;
-			return 0;
-		}
-	}
-	tl_json_members(&p->j, 0, top_keys, NTOP, f);
-	tl_json_members(&p->j, f[K_ARGS], arg_keys, NARG, a);
-	tok_vals(&p->j, f, NTOP, fv);
-	tok_vals(&p->j, a, NARG, av);
-	if (deep)	/* as read_event drops them */
-		memset(av, 0, sizeof(av));
-	if ((r = fill_rec(p, out, at, kind, fc, fv, av, msg, sizeof(msg))) < 0)
-		return EV_ERROR(msg);
-	if (r > 0 && deep)
-		rec_at(out, at)->dropped = 1;
-	return r;
-#undef EV_ERROR
-}
-
-/*
- * The one-pass reader (tl_scan_cb.read): the event's members checked as
- * JSON by the lexer (lib/common/jlex) and the ones tl reads found in one
- * pass over its bytes, from which fill_rec writes the record the
- * tokeniser's reading gives.  It reads only what it can tell is the
- * same: the category prescan_cat finds as the first top-level member
- * "cat", a plain string, with no member "cat" nested before it; args
- * nested deeper than TL_JSON_DEPTH are dropped (the record says so),
- * as parse_event drops them.  Everything else, errors too, it leaves to
- * parse_event (-1), whose lexer's check says what is wrong and where.
- * An event whose category is not kept is skipped, as by parse_event,
- * once the rest of its bytes are checked.
- */
-#define RD_MAX (1u << 24)	/* longer events go to the tokeniser */
-
 /* Past blanks; the bytes end with a NUL. */
 static const char *
 rd_blanks(const char *s)
@@ -1227,15 +1041,13 @@ rd_known_arg(const char *s, const char *end, int *k)
 
 /*
  * The end of the value at s (not blank), a top-level member's or one in
- * args (depth 1 or 2), by the lexer, or NULL when it is not JSON or the
- * one-pass reader leaves it to the tokeniser: nested deeper than
- * TL_JSON_DEPTH (*deep: 1 and the end, when deep is not NULL), or with
- * a member "cat" inside while the event's category is not known yet
- * (nocat): prescan_cat could take it for the category.
+ * args (depth 1 or 2), by the lexer, or NULL when it is not JSON or
+ * nested deeper than TL_JSON_DEPTH (then *deep: 1 and the end, when deep
+ * is not NULL).
  */
 static const char *
 rd_value(struct parser *p, const char *s, const char *end, int depth,
-    int nocat, int *deep)
+    int *deep)
 {
 	const char *q;
 	int esc = 0;
@@ -1252,8 +1064,6 @@ rd_value(struct parser *p, const char *s, const char *end, int depth,
 		*deep = 1;
 		return p->lex.end;
 	}
-	if (nocat && memmem(s, (size_t)(q - s), "\"cat\"", 5) != NULL)
-		return NULL;
 	return q;
 }
 
@@ -1263,8 +1073,8 @@ rd_value(struct parser *p, const char *s, const char *end, int depth,
  * A value nested too deep sets *deep, the object read to its end.
  */
 static const char *
-rd_args(struct parser *p, const char *s, const char *end, int nocat,
-    struct fval *v, int *deep)
+rd_args(struct parser *p, const char *s, const char *end, struct fval *v,
+    int *deep)
 {
 	const char *q;
 	int esc = 0;
@@ -1286,9 +1096,9 @@ rd_args(struct parser *p, const char *s, const char *end, int nocat,
 			    NULL)
 				return NULL;
 			n = (size_t)(q - s - 1);
-			if (nocat && is_cat(s + 1, n))
-				return NULL;
-			if ((k = arg_key(s + 1, n)) >= 0 &&
+			k = esc ? key_unesc(p, s + 1, n, arg_key) :
+			    arg_key(s + 1, n);
+			if (k >= 0 &&
 			    (v == NULL || v[k].type != TL_J_UNDEF))
 				k = -1;
 			s = rd_blank(q + 1);
@@ -1305,7 +1115,7 @@ rd_args(struct parser *p, const char *s, const char *end, int nocat,
 		else if (*s != '{' && *s != '[')
 			s = tl_jlex_prim(s, end);
 		else
-			s = rd_value(p, s, end, 2, nocat, deep);
+			s = rd_value(p, s, end, 2, deep);
 		if (s == NULL)
 			return NULL;
 		if (k >= 0)
@@ -1321,7 +1131,7 @@ rd_args(struct parser *p, const char *s, const char *end, int nocat,
 }
 
 /*
- * The index in top_keys of the key s[0..n), NTOP for "cat", or -1 (the
+ * The K_* index of the top-level key s[0..n), NTOP for "cat", or -1 (the
  * names spelt out: this runs for every member of every event).
  */
 static int
@@ -1552,12 +1362,11 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	const char *s, *end = ev + avail, *q;
 	struct fval fv[NTOP], av[NARG];
 	struct rec *rc;
-	char msg[64];
 	size_t at;
 	struct fval tv;
 	const char *cv = NULL;	/* the category */
 	size_t cn = 0;
-	int kind = -1, cat = 0, lenient = 0, r, esc, deep = 0, skip = 0;
+	int kind = -1, cat = 0, lenient = 0, esc, deep = 0, skip = 0;
 	int avset = 0;		/* av is cleared */
 	unsigned fc = 0, nx = 0;	/* the member expected: rd_order[nx] */
 
@@ -1606,13 +1415,13 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		goto general;
 	s--;
 	if (skip)
-		q = rd_value(p, s, end, 1, 0, &deep);
+		q = rd_value(p, s, end, 1, &deep);
 	else {
 		if (kind != TL_EV_PYTHON) {
 			memset(av, 0, sizeof(av));
 			avset = 1;
 		}
-		q = rd_args(p, s, end, 0, avset ? av : NULL, &deep);
+		q = rd_args(p, s, end, avset ? av : NULL, &deep);
 	}
 	if (q == NULL || *q != '}')
 		goto general;
@@ -1654,7 +1463,8 @@ general:
 			    NULL)
 				return -1;
 			n = (size_t)(q - s - 1);
-			k = top_key(s + 1, n);
+			k = esc ? key_unesc(p, s + 1, n, top_key) :
+			    top_key(s + 1, n);
 			if (k >= 0 && rd_after[k] > nx)
 				nx = rd_after[k];
 			s = rd_blank(q + 1);
@@ -1675,27 +1485,33 @@ general:
 				memset(av, 0, sizeof(av));
 				avset = 1;
 			}
-			s = rd_args(p, s, end, !cat, avset ? av : NULL, &deep);
+			s = rd_args(p, s, end, avset ? av : NULL, &deep);
 		} else if (*s == '"')
 			s = (q = tl_jlex_string(s, end, &esc)) != NULL ? q + 1 :
 			    NULL;
 		else if (*s != '{' && *s != '[')	/* as rd_value */
 			s = tl_jlex_prim(s, end);
 		else
-			s = rd_value(p, s, end, 1, !cat, k == K_ARGS ? &deep :
-			    NULL);
+			s = rd_value(p, s, end, 1, k == K_ARGS ? &deep : NULL);
 		if (s == NULL)
 			return -1;
 		if (k == NTOP && !cat) {
-			/* prescan_cat's category: a plain string here. */
-			if (*v != '"' || esc)
-				return -1;
+			/*
+			 * The category: a string's text (unescaped to be
+			 * known, counted as written when not kept), or
+			 * another value's, which no category is.
+			 */
+			const char *c;
+			size_t m;
+
 			cat = 1;
-			cv = v + 1;
-			cn = (size_t)(s - v - 2);
-			kind = kind_of(cv, cn, p->o->keep_python);
+			cv = v + (*v == '"');
+			cn = (size_t)(s - cv) - (*v == '"');
+			c = cv;
+			m = esc ? unesc(p, cv, cn, &c) : cn;
+			kind = kind_of(c, m, p->o->keep_python);
 			/* Not kept: the rest only checked, to its end. */
-			skip = kind < 0 && (fc = flow_cat(cv, cn)) == 0;
+			skip = kind < 0 && (fc = flow_cat(c, m)) == 0;
 			lenient = kind == TL_EV_PYTHON &&
 			    p->o->keep_python == TL_PY_CONTEXT;
 		} else if (k >= 0 && k < NTOP && fv[k].type == TL_J_UNDEF)
@@ -1710,14 +1526,13 @@ general:
 	}
 read:
 	*len = (size_t)(s + 1 - ev);
+	if (*len > TL_EVENT_MAX)
+		return -1;	/* the cutter's error */
 	if (skip) {
 		unread(p, cv, cn);
 		return 0;
 	}
-	if (*len > RD_MAX)
-		return -1;
-	/* Without a category the tokeniser finds none either: not kept. */
-	if (!cat)
+	if (!cat)		/* no category: not kept */
 		return 0;
 	if (deep || (!avset && kind != TL_EV_PYTHON))
 		memset(av, 0, sizeof(av));	/* none, or nested too deep */
@@ -1726,14 +1541,122 @@ read:
 	memset(rc, 0, sizeof(*rc));
 	rc->parser = (uint16_t)p->id;
 	out->len += sizeof(*rc);
-	if ((r = fill_rec(p, out, at, kind, fc, fv, av, msg, sizeof(msg))) < 0) {
-		/* The tokeniser says what is wrong, or skips a frame. */
-		out->len = at;
-		return lenient ? 0 : -1;
+	return put_rec(p, out, at, kind, fc, fv, av, lenient, deep);
+}
+
+/*
+ * Read an event the cutter cut (lib/trace/jsonscan.c): one the one-pass
+ * reader could not read where it lay, the bytes it had ending inside it
+ * (at the end of a buffer or a block), or a malformed one, whose error
+ * the lexer's check says, what and where.
+ */
+static int
+parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
+    uint64_t offset)
+{
+	struct parser *p = w;
+	struct rec *rc;
+	size_t at = out->len, n;
+	int r;
+
+	if ((r = read_event(w, out, ev, len, offset, &n)) >= 0)
+		return r;
+	out->len = at;
+	rc = tl_scan_reserve(out, sizeof(*rc));
+	memset(rc, 0, sizeof(*rc));
+	out->len += sizeof(*rc);
+	if (check_event(p, ev, len) >= 0) {
+		/* Valid JSON the reader did not read: a bug. */
+		p->lex.what = "internal error: a valid event not read";
+		p->lex.at = ev;
 	}
-	if (r > 0 && deep)
-		rec_at(out, at)->dropped = 1;
-	return r;
+	return parse_error(out, at, p->lex.what, (size_t)(p->lex.at - ev));
+}
+
+/*
+ * The keys of the first members of object obj that key() knows,
+ * unescaped, as the one-pass reader finds them: tk[i] the token of the
+ * value of key i < n (-1: absent).
+ */
+static void
+tok_members(struct parser *p, int obj, int (*key)(const char *, size_t),
+    int *tk, int n)
+{
+	int i, m, k;
+
+	for (k = 0; k < n; k++)
+		tk[k] = -1;
+	if (obj < 0 || tl_json_type(&p->j, obj) != TL_J_OBJECT)
+		return;
+	m = tl_json_size(&p->j, obj);
+	for (i = obj + 1; m-- > 0; i = tl_json_next(&p->j, i + 1)) {
+		size_t len;
+		const char *s = tl_json_text(&p->j, i, &len);
+
+		if (memchr(s, '\\', len) != NULL)
+			len = unesc(p, s, len, &s);
+		if ((k = key(s, len)) >= 0 && k < n && tk[k] < 0)
+			tk[k] = i + 1;
+	}
+}
+
+/*
+ * Read an event with the tokeniser (jsmn) instead: every event with
+ * tl_trace_opts.tokenise, for the tests, which compare its reading with
+ * the one-pass reader's.  Writes a struct rec to out, or nothing for an
+ * event that is skipped.
+ */
+static int
+tok_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
+    uint64_t offset)
+{
+	struct parser *p = w;
+	struct rec *rc;
+	const char *err;
+	size_t at = out->len;
+	int kind, tk[NTOP + 1], a[NARG], lenient, deep;
+	struct fval fv[NTOP], av[NARG];
+	unsigned fc = 0;
+
+	(void)offset;
+	rc = tl_scan_reserve(out, sizeof(*rc));
+	memset(rc, 0, sizeof(*rc));
+	rc->parser = (uint16_t)p->id;
+	out->len += sizeof(*rc);
+	/* The lexer's verdict first: a syntax error is one in any event. */
+	if ((deep = check_event(p, ev, len)) < 0)
+		return parse_error(out, at, p->lex.what,
+		    (size_t)(p->lex.at - ev));
+	if (deep) {		/* read the copy without the args */
+		ev = p->dbuf;
+		len = p->dlen;
+	}
+	if (tl_json_parse(&p->j, ev, len, &err) < 0)
+		return parse_error(out, at, err, 0);
+	tok_members(p, 0, top_key, tk, NTOP + 1);
+	if (tk[NTOP] < 0) {	/* no category: not kept */
+		out->len = at;
+		return 0;
+	} else {
+		size_t cn, m;
+		const char *cv = tl_json_text(&p->j, tk[NTOP], &cn), *c = cv;
+
+		m = tl_json_type(&p->j, tk[NTOP]) == TL_J_STRING &&
+		    memchr(cv, '\\', cn) != NULL ? unesc(p, cv, cn, &c) : cn;
+		kind = kind_of(c, m, p->o->keep_python);
+		if (kind < 0 && (fc = flow_cat(c, m)) == 0) {
+			unread(p, cv, cn);
+			out->len = at;
+			return 0;
+		}
+	}
+	lenient = kind == TL_EV_PYTHON && p->o->keep_python == TL_PY_CONTEXT;
+	tok_members(p, tk[K_ARGS], arg_key, a, NARG);
+	tok_vals(&p->j, tk, NTOP, fv);
+	tok_vals(&p->j, a, NARG, av);
+	if (deep)		/* as read_event drops them */
+		memset(av, 0, sizeof(av));
+	return put_rec(p, out, at, kind, fc, fv, av, lenient, deep);
 }
 
 /* The trace's id of id in map m, interning s[0..n) if still unknown. */
@@ -2266,7 +2189,7 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 	cb.meta = on_meta;
 	cb.wnew = parser_new;
 	cb.wfree = parser_free;
-	cb.parse = parse_event;
+	cb.parse = o->tokenise ? tok_event : parse_event;
 	cb.merge = merge_event;
 	if (!o->tokenise)
 		cb.read = read_event;

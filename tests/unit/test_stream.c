@@ -198,8 +198,19 @@ doubles(void)
 		"9007199254740992", "9007199254740993", "0.1", "-0.3",
 		"0.0005565005311969503", "123456789012345678901234",
 		"1.0000000000000000000001", "0.00000000000000000000001",
-		"4.35e308", "1e-400", "1..2", "1.2.3", "12a", "--1", "+1"
+		"4.35e308", "1e-400", "1..2", "1.2.3", "12a", "--1", "+1",
+		/* 16 to 19 digits: the 128-bit division, ties to even */
+		"4503599627370496.5", "4503599627370497.5",
+		"9007199254740993.0", "0.30000000000000004",
+		"1.7976931348623157", "9999999999999999999",
+		"99999999999999999999", "1844674407370955161.5",
+		"0.0000000000000000000000123456789012345678",
+		"1234567890123456789", "12345678901234567890",
+		"0.1000000000000000055511151231257827",
+		"2.2250738585072014", "123.45678901234567"
 	};
+	uint64_t bits;
+	double d;
 	char t[48];
 	unsigned x = 12345;
 	size_t k;
@@ -225,6 +236,28 @@ doubles(void)
 				t[j++] = '.';
 		}
 		t[j] = '\0';
+		if (!same_double(t)) {
+			ok = 0;
+			fprintf(stderr, "parse_double differs on '%s'\n", t);
+		}
+	}
+	/* The texts the stream holds: the shortest of random doubles. */
+	for (i = 0; i < 200000; i++) {
+		x = x * 1103515245u + 12345u;
+		bits = (uint64_t)x << 32;
+		x = x * 1103515245u + 12345u;
+		bits ^= x;
+		/* exponents of 1e-6 to 1e16 */
+		bits = (bits & 0x800fffffffffffffull) |
+		    (uint64_t)(1003 + (x >> 20) % 74) << 52;
+		memcpy(&d, &bits, sizeof(d));
+		tl_fmt_double(t, sizeof(t), d);
+		if (!same_double(t)) {
+			ok = 0;
+			fprintf(stderr, "parse_double differs on '%s'\n", t);
+		}
+		snprintf(t, sizeof(t), "%.19f", d);
+		t[20] = '\0';		/* 19 or 20 digits, cut */
 		if (!same_double(t)) {
 			ok = 0;
 			fprintf(stderr, "parse_double differs on '%s'\n", t);
