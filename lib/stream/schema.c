@@ -1,5 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 #include <assert.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -567,6 +568,7 @@ tl_rr_init(struct tl_rowreader *r, struct tl_stream *in, const short *cols,
 		r->v[c].n = 0;
 		r->v[c].d = NAN;
 		r->v[c].parsed = 1;
+		r->v[c].lastn = UCHAR_MAX;	/* none yet */
 	}
 	/* The first of two columns of one name, as tl_stream_col finds. */
 	for (i = 0; i < in->ncols; i++)
@@ -616,6 +618,16 @@ parse(struct tl_rowreader *r, int c, struct tl_field *v)
 {
 	(void)r;
 	v->parsed = 1;
+	if (tl_cols[c].type >= TL_CT_INT) {
+		if (v->n < sizeof(v->last) && v->n == v->lastn &&
+		    memcmp(v->s, v->last, v->n) == 0)
+			return;		/* the last text read: as read */
+		if (v->n < sizeof(v->last)) {
+			memcpy(v->last, v->s, v->n);
+			v->lastn = (unsigned char)v->n;
+		} else
+			v->lastn = UCHAR_MAX;
+	}
 	v->i = 0;
 	v->d = NAN;
 	/* The field's decoded text, as tl_stream_try_* would read it. */

@@ -245,6 +245,13 @@ struct tl_field {
 	double d;	/* a number as a double (TL_CT_US: µs); NaN none */
 	int parsed;	/* has, i and d are set (at most once per row) */
 	const char *why;	/* has = -1: tl_rr_why */
+	/*
+	 * The text has, i, d and why were read from, when shorter than
+	 * last (else lastn is UCHAR_MAX): a number that repeats row after
+	 * row (a trace's or a step's) is read once.
+	 */
+	unsigned char lastn;
+	char last[23];
 };
 
 /*

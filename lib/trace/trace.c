@@ -80,6 +80,23 @@ struct hull {
 #define LASTSZ 32
 
 /*
+ * Args values that are arrays or objects ("Input Dims", "grid", ...)
+ * repeat byte for byte: put_compact keeps the last NEST_WAYS distinct
+ * ones of a set (chosen by a hash of the member's key and the value's
+ * first 16 bytes) as the parser's raw table holds them, and rd_args
+ * looks a value up there before lexing it (nest_seen).
+ */
+#define NEST_BITS 8
+#define NAMED_BITS 11		/* put_str's cache: 32 KiB */
+#define NEST_WAYS 8
+#define NEST_WORDS 4
+struct nest {
+	const char *s;		/* raw's copy of the text: NULL, none */
+	uint32_t n, raw;	/* its length and id in raw */
+	uint32_t tag;		/* its hash (nest_seen), never 0 */
+};
+
+/*
  * One reading thread's own state.  It interns the strings it reads in
  * tables of its own (so that the hashing is done on every thread), and
  * merge_event maps its ids to the trace's, interning each string in the
@@ -108,6 +125,14 @@ struct parser {
 	struct tl_strtab *raw;
 	uint32_t *rawto;
 	size_t caprawto;
+	/* Nested args values already checked, in sets (nest_seen). */
+	struct nest (*nest)[NEST_WAYS];
+	const char *empty;	/* str's "" */
+	/* Strings of 8 bytes and more put_str interned, by a hash. */
+	struct named {
+		const char *s;	/* str's copy (NULL: none) */
+		uint32_t n, id;
+	} *named;
 	/*
 	 * The last pid and tid interned (events come in runs on a thread):
 	 * their id in str, when at most LASTSZ bytes.
@@ -169,6 +194,34 @@ put_str(struct parser *p, struct rec *r, int k, const char *s, size_t n)
 		}
 		r->sid[k] = p->last[x].id;
 		r->s[k] = p->last[x].str;
+		r->slen[k] = (uint32_t)n;
+		return;
+	}
+	if (n == 0) {		/* id 0 (intern.h) */
+		r->sid[k] = 0;
+		r->s[k] = p->empty;
+		r->slen[k] = 0;
+		return;
+	}
+	if (n >= 8) {
+		/* Names repeat: the last one of its slot, compared here. */
+		uint64_t a, b, c;
+		struct named *e;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n / 2 - 4, 8);
+		memcpy(&c, s + n - 8, 8);
+		a = (a ^ n) * 0x9e3779b97f4a7c15ull;
+		a = (a ^ (a >> 29) ^ b) * 0xff51afd7ed558ccdull;
+		a = (a ^ (a >> 32) ^ c) * 0xc4ceb9fe1a85ec53ull;
+		e = &p->named[a >> (64 - NAMED_BITS)];
+		if (e->n != n || memcmp(e->s, s, n) != 0) {
+			e->id = tl_intern(p->str, s, n);
+			e->s = tl_str(p->str, e->id);
+			e->n = (uint32_t)n;
+		}
+		r->sid[k] = e->id;
+		r->s[k] = e->s;
 		r->slen[k] = (uint32_t)n;
 		return;
 	}
@@ -261,7 +314,18 @@ struct fval {
 	uint8_t type;		/* enum tl_jtype */
 	uint8_t esc;		/* a string that may hold an escape */
 	uint8_t timed;		/* a time read already: ns */
-	int64_t ns;
+	union {
+		int64_t ns;
+		/*
+		 * An args member's array or object, by rd_args: its id in
+		 * the parser's raw + 1 when nest_seen knew its bytes, else
+		 * nest_seen's tag for put_compact to keep it under (0:
+		 * neither).
+		 */
+		struct {
+			uint32_t raw, tag;
+		};
+	};
 };
 
 /* The string text s[0..n) unescaped into p->buf (*d): its length. */
@@ -301,10 +365,12 @@ fv_text(struct parser *p, const struct fval *v, const char **s)
 static void
 put_scalar(struct parser *p, struct rec *r, int k, const struct fval *v)
 {
-	const char *s;
-	size_t n = fv_text(p, v, &s);
+	size_t n = v->n;
+	const char *s = v->s;
 
-	if (v->type != TL_J_STRING && v->type != TL_J_PRIM)
+	if (v->type == TL_J_STRING && v->esc && memchr(s, '\\', n))
+		n = unesc(p, s, n, &s);
+	else if (v->type != TL_J_STRING && v->type != TL_J_PRIM)
 		n = 0;
 	put_str(p, r, k, n > 0 ? s : "", n);
 }
@@ -351,7 +417,21 @@ put_compact(struct parser *p, struct rec *r, int k, const struct fval *v)
 		n += 2;
 	}
 	/* Argument lists repeat, blanks and all: each is compacted once. */
-	raw = tl_intern(p->raw, s, n);
+	if (v->type != TL_J_STRING && v->raw != 0)
+		raw = v->raw - 1;	/* nest_seen found it */
+	else {
+		raw = tl_intern(p->raw, s, n);
+		if (v->type != TL_J_STRING && v->tag != 0) {
+			/* Checked by the lexer: the first of its set now. */
+			struct nest *w = p->nest[v->tag >> (32 - NEST_BITS)];
+
+			memmove(w + 1, w, (NEST_WAYS - 1) * sizeof(*w));
+			w[0].s = tl_str(p->raw, raw);
+			w[0].n = (uint32_t)n;
+			w[0].raw = raw;
+			w[0].tag = v->tag;
+		}
+	}
 	if (raw < p->caprawto && p->rawto[raw] != 0) {
 		id = p->rawto[raw] - 1;
 		r->sid[k] = id;
@@ -389,12 +469,15 @@ fv_i64(struct parser *p, const struct fval *v, int64_t *x)
 }
 
 /* Integer value of v, or TL_NONE if absent or not an integer. */
-static int64_t
+static inline int64_t
 int_arg(struct parser *p, const struct fval *v)
 {
 	int64_t x;
 
-	return fv_i64(p, v, &x) < 0 ? TL_NONE : x;
+	if (v->type == TL_J_UNDEF || (v->esc ? fv_i64(p, v, &x) :
+	    tl_parse_i64(v->s, v->n, &x)) < 0)
+		return TL_NONE;
+	return x;
 }
 
 /* 0, or -1 with the message in msg. */
@@ -535,6 +618,9 @@ parser_new(void *ctx)
 	p->str = tl_strtab_new();
 	p->args = tl_strtab_new();
 	p->raw = tl_strtab_new();
+	p->nest = tl_calloc(1u << NEST_BITS, sizeof(*p->nest));
+	p->named = tl_calloc(1u << NAMED_BITS, sizeof(*p->named));
+	p->empty = tl_str(p->str, 0);
 	return p;
 }
 
@@ -609,6 +695,8 @@ parser_free(void *w)
 	tl_strtab_free(p->str);
 	tl_strtab_free(p->args);
 	tl_strtab_free(p->raw);
+	free(p->nest);
+	free(p->named);
 	free(p->rawto);
 	free(p->buf);
 	free(p);
@@ -920,6 +1008,33 @@ rd_blank(const char *s)
 	return rd_blanks(s);
 }
 
+/*
+ * At s, the bytes lit[0..n): the byte after them, or NULL.  For a
+ * constant lit (RD_LIT) the comparison is a few 8-byte ones, without a
+ * call: lit's words are constants then.
+ */
+static inline const char *
+rd_lit(const char *s, const char *end, const char *lit, size_t n)
+{
+	uint64_t a, b;
+	size_t i;
+
+	if ((size_t)(end - s) < n)
+		return NULL;
+	if (n < 8)
+		return memcmp(s, lit, n) == 0 ? s + n : NULL;
+	for (i = 0; i + 8 < n; i += 8) {
+		memcpy(&a, s + i, 8);
+		memcpy(&b, lit + i, 8);
+		if (a != b)
+			return NULL;
+	}
+	memcpy(&a, s + n - 8, 8);	/* the last 8, overlapping */
+	memcpy(&b, lit + n - 8, 8);
+	return a == b ? s + n : NULL;
+}
+#define RD_LIT(s, end, lit) rd_lit((s), (end), (lit), sizeof(lit) - 1)
+
 /* 1 if the key s[0..n) is "cat". */
 static int
 is_cat(const char *s, size_t n)
@@ -971,8 +1086,7 @@ arg_key(const char *s, size_t n)
  * In rd_known_arg and rd_known_key: when the bytes at s before end are
  * the literal lit, the key is kk (*k) and the value starts after it.
  */
-#define KEY(lit, kk) if ((size_t)(end - s) >= sizeof(lit) - 1 && \
-	memcmp(s, lit, sizeof(lit) - 1) == 0) \
+#define KEY(lit, kk) if (RD_LIT(s, end, lit) != NULL) \
 	return *k = (kk), s + sizeof(lit) - 1
 
 /*
@@ -1068,6 +1182,67 @@ rd_value(struct parser *p, const char *s, const char *end, int depth,
 }
 
 /*
+ * In the 8 bytes w (little-endian), the lowest bit of the first '}', or
+ * 0 (the haszero test: bytes after the first may be flagged too).
+ */
+static inline uint64_t
+nest_close(uint64_t w)
+{
+	uint64_t x = w ^ 0x7d7d7d7d7d7d7d7dull;
+	uint64_t z = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
+
+	return z & -z;
+}
+
+/*
+ * The end of the array or object at s, the value of args member k
+ * (arg_keys), when its bytes start with those of one put_compact kept
+ * (p->nest), with v->raw its id in p->raw + 1: a valid array or object
+ * ends where its own bytes say, so the lexer, which checked that one at
+ * the same depth, would find it again here.  Else NULL, with v->set the
+ * set to keep it in + 1 (0 when too near end to choose one).  The set
+ * is chosen by the key and the bytes at s up to the first '}' (the end
+ * of args, after an array) or NEST_WORDS * 8 bytes: the value and what
+ * Kineto writes after it.
+ */
+static const char *
+nest_seen(struct parser *p, int k, const char *s, const char *end,
+    struct fval *v)
+{
+	struct nest *w;
+	uint64_t h = (uint64_t)k * 0x9e3779b97f4a7c15ull, x, c;
+	uint32_t tag;
+	int i;
+
+	if (end - s < 8 * NEST_WORDS)
+		return NULL;
+	for (i = 0; i < NEST_WORDS; i++) {
+		memcpy(&x, s + 8 * i, 8);
+		if ((c = nest_close(x)) != 0)
+			x &= c - 1;
+		h = (h ^ x) * 0xff51afd7ed558ccdull;
+		h ^= h >> 29;
+		if (c != 0)
+			break;
+	}
+	tag = (uint32_t)(h >> 32) | 1;
+	w = p->nest[tag >> (32 - NEST_BITS)];
+	for (i = 0; i < NEST_WAYS && w[i].s != NULL; i++)
+		if (w[i].tag == tag && w[i].n <= (size_t)(end - s) &&
+		    memcmp(w[i].s, s, w[i].n) == 0) {
+			struct nest hit = w[i];
+
+			/* The first of its set now. */
+			memmove(w + 1, w, (size_t)i * sizeof(*w));
+			w[0] = hit;
+			v->raw = hit.raw + 1;
+			return s + hit.n;
+		}
+	v->tag = tag;
+	return NULL;
+}
+
+/*
  * The end of the args object at s ('{'), or NULL as rd_value; the first
  * value of each member arg_key knows goes into v (none when v is NULL).
  * A value nested too deep sets *deep, the object read to its end.
@@ -1079,6 +1254,19 @@ rd_args(struct parser *p, const char *s, const char *end, struct fval *v,
 	const char *q;
 	int esc = 0;
 
+	/*
+	 * A Python frame's, as Kineto writes it: the keys compared as one
+	 * literal each, the values checked by the lexer; any other byte
+	 * sends the object to the loop below, from its start.
+	 */
+	if (v == NULL &&
+	    (q = RD_LIT(s, end, "{\"Python parent id\": ")) != NULL &&
+	    (q = tl_jlex_prim(q, end)) != NULL &&
+	    (q = RD_LIT(q, end, ", \"Python id\": ")) != NULL &&
+	    (q = tl_jlex_prim(q, end)) != NULL &&
+	    (q = RD_LIT(q, end, ", \"Ev Idx\": ")) != NULL &&
+	    (q = tl_jlex_prim(q, end)) != NULL && *q == '}')
+		return q + 1;
 	s = rd_blank(s + 1);
 	if (*s == '}')
 		return s + 1;
@@ -1114,8 +1302,8 @@ rd_args(struct parser *p, const char *s, const char *end, struct fval *v,
 			    NULL;
 		else if (*s != '{' && *s != '[')
 			s = tl_jlex_prim(s, end);
-		else
-			s = rd_value(p, s, end, 2, deep);
+		else if (k < 0 || (s = nest_seen(p, k, q, end, &v[k])) == NULL)
+			s = rd_value(p, q, end, 2, deep);
 		if (s == NULL)
 			return NULL;
 		if (k >= 0)
@@ -1323,12 +1511,6 @@ rd_timed(struct fval *v, const char *s, const char *end)
 	return t;
 }
 
-/*
- * At s, the bytes lit[0..n) (a constant: compared without a call); the
- * byte after them, or NULL.
- */
-#define RD_LIT(s, end, lit) ((size_t)((end) - (s)) >= sizeof(lit) - 1 && \
-	memcmp((s), (lit), sizeof(lit) - 1) == 0 ? (s) + sizeof(lit) - 1 : NULL)
 
 /* The end of the string or number or literal at s, or NULL. */
 static inline const char *

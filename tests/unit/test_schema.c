@@ -227,6 +227,54 @@ reader(void)
 	remove(path);
 }
 
+/*
+ * A number that repeats row after row is read once: each row still has
+ * its own text's value, also after a bad, an empty or a long text.
+ */
+static void
+repeats(void)
+{
+	static const short cols[] = { TL_COL_COUNT, TL_COL_KERNEL_TIME_US };
+	static const struct {
+		int has;
+		int64_t count, ns;
+	} want[] = {
+		{ 1, 7, 1500 }, { 1, 7, 1500 }, { -1, 0, 1500 },
+		{ -1, 0, 1500 }, { 0, 0, 1500 }, { 0, 0, 1500 }, { 1, 7, 2500 },
+		{ 1, 123456789012345678, 2500 }, { 1, 123456789012345678, 2500 },
+		{ 1, 8, 1500 }
+	};
+	char *files[1] = { path };
+	struct tl_stream s;
+	struct tl_rowreader r;
+	size_t k;
+
+	write_file("count\tkernel_time_us\n7\t1.5\n7\t1.5\n7x\t1.5\n"
+	    "7x\t1.5\n\t1.5\n\t1.5\n7\t2.5\n"
+	    "0000123456789012345678\t2.50\n0000123456789012345678\t2.500\n"
+	    "8\t1.5\n");
+	tl_stream_open(&s, files, 1);
+	tl_rr_init(&r, &s, cols, 2);
+	for (k = 0; k < sizeof(want) / sizeof(want[0]); k++) {
+		const struct tl_field *c, *t;
+
+		CHECK(tl_rr_next(&r) == 1);
+		c = tl_rr_field(&r, TL_COL_COUNT);
+		t = tl_rr_field(&r, TL_COL_KERNEL_TIME_US);
+		CHECK(c->has == want[k].has);
+		if (c->has > 0)
+			CHECK(c->i == want[k].count &&
+			    c->d == (double)want[k].count);
+		if (c->has < 0)
+			CHECK_STR(tl_rr_why(&r, TL_COL_COUNT),
+			    "is not an integer");
+		CHECK(t->has == 1 && t->i == want[k].ns);
+	}
+	CHECK(tl_rr_next(&r) == 0);
+	tl_rr_free(&r);
+	tl_stream_close(&s);
+}
+
 int
 main(void)
 {
@@ -234,5 +282,6 @@ main(void)
 	tables();
 	signature();
 	reader();
+	repeats();
 	return unit_done("test_schema");
 }
