@@ -406,30 +406,68 @@ shares(struct ctx *x, const struct hthread *h, int64_t a, int64_t c)
 	}
 }
 
-static int
-cmp_share(const void *a, const void *b)
+/* v[0..n) by owner, by insertion (runs of a few). */
+static void
+insert_shares(struct share *v, size_t n)
 {
-	const struct share *x = a, *y = b;
+	size_t i, j;
 
-	return x->owner < y->owner ? -1 : x->owner > y->owner;
+	for (i = 1; i < n; i++) {
+		struct share s = v[i];
+
+		for (j = i; j > 0 && v[j - 1].owner > s.owner; j--)
+			v[j] = v[j - 1];
+		v[j] = s;
+	}
+}
+
+/*
+ * v[0..n) by owner: runs of 16 by insertion, then merged in pairs
+ * through tmp (n of them), no call per comparison as qsort's.  The
+ * order of equal owners does not matter: they are summed.
+ */
+static void
+sort_shares(struct share *v, size_t n, struct share *tmp)
+{
+	struct share *src = v, *dst = tmp, *sw;
+	size_t w, i;
+
+	for (i = 0; i < n; i += 16)
+		insert_shares(v + i, n - i < 16 ? n - i : 16);
+	for (w = 16; w < n; w *= 2) {
+		for (i = 0; i < n; i += 2 * w) {
+			size_t a = i, am = i + w < n ? i + w : n, b = am,
+			    bm = i + 2 * w < n ? i + 2 * w : n, o = i;
+
+			while (a < am && b < bm)
+				dst[o++] = src[b].owner < src[a].owner ?
+				    src[b++] : src[a++];
+			while (a < am)
+				dst[o++] = src[a++];
+			while (b < bm)
+				dst[o++] = src[b++];
+		}
+		sw = src;
+		src = dst;
+		dst = sw;
+	}
+	if (src != v)
+		memcpy(v, src, n * sizeof(*v));
 }
 
 /* Sum the scratch shares by owner (sorted by owner). */
 static void
 sum_shares(struct ctx *x)
 {
-	size_t i, j, n = 0;
+	size_t i, n = 0;
 
-	if (x->nsh > 32)
-		qsort(x->sh, x->nsh, sizeof(*x->sh), cmp_share);
-	else		/* most gaps have a few: no call per comparison */
-		for (i = 1; i < x->nsh; i++) {
-			struct share v = x->sh[i];
+	if (x->nsh > 16) {
+		struct share *tmp = tl_malloc(x->nsh * sizeof(*tmp));
 
-			for (j = i; j > 0 && x->sh[j - 1].owner > v.owner; j--)
-				x->sh[j] = x->sh[j - 1];
-			x->sh[j] = v;
-		}
+		sort_shares(x->sh, x->nsh, tmp);
+		free(tmp);
+	} else		/* most gaps have a few */
+		insert_shares(x->sh, x->nsh);
 	for (i = 0; i < x->nsh; i++) {
 		if (n > 0 && x->sh[n - 1].owner == x->sh[i].owner)
 			x->sh[n - 1].ns += x->sh[i].ns;
@@ -746,8 +784,20 @@ explain(struct ctx *x, struct tl_idlegap *g)
 		    s1);
 	}
 	np = (uint32_t)c->npiece - g->p0;
-	if (np > 1)
+	if (np > 8)
 		qsort(c->piece + g->p0, np, sizeof(*c->piece), cmp_piece);
+	else {		/* a gap has a few: by insertion, as stable */
+		struct tl_cpiece *v = c->piece + g->p0;
+		uint32_t i, j;
+
+		for (i = 1; i < np; i++) {
+			struct tl_cpiece p = v[i];
+
+			for (j = i; j > 0 && cmp_piece(&v[j - 1], &p) > 0; j--)
+				v[j] = v[j - 1];
+			v[j] = p;
+		}
+	}
 }
 
 static int

@@ -12,9 +12,49 @@
 #define LEAF_DEPTH 10		/* levels of runtime calls searched under an op */
 #define BWD_WALK 5		/* ancestors searched for an autograd node */
 
+/*
+ * The op table's entry of each op name (by id in t->str), looked up once
+ * a name: a lookup hashes the name and, for names the table lacks, tries
+ * every prefix pattern, and an op's info is asked for by its rows, its
+ * parents and its backward wrappers.
+ */
+struct infos {
+	const struct tl_trace *t;
+	const struct tl_opinfo **v;	/* &not_yet: not looked up */
+	size_t n;
+};
+
+static const struct tl_opinfo not_yet;
+
+static void
+infos_init(struct infos *m, const struct tl_trace *t)
+{
+	size_t i;
+
+	m->t = t;
+	m->n = tl_strtab_count(t->str);
+	m->v = tl_malloc((m->n + 1) * sizeof(*m->v));
+	for (i = 0; i < m->n; i++)
+		m->v[i] = &not_yet;
+}
+
+/* The op table's entry of the name of event i, or NULL. */
+static const struct tl_opinfo *
+info(struct infos *m, int i)
+{
+	uint32_t name = m->t->ev[i].name;
+
+	if (name >= m->n)
+		return tl_optable_find(tl_ev_name(m->t, &m->t->ev[i]));
+	if (m->v[name] == &not_yet)
+		m->v[name] = tl_optable_find(tl_ev_name(m->t, &m->t->ev[i]));
+	return m->v[name];
+}
+
 struct ctx {
 	const struct tl_trace *t;
 	struct tl_rows *rows;
+	struct infos infos;
 	uint8_t *covered;	/* bit set: GPU event already in a row */
 	uint8_t *model_below;	/* bit set: a cpu_op strictly below has a
 				   model and GPU work */
@@ -42,16 +82,10 @@ work(const struct tl_event *e)
 	return (e->flags & TL_F_WORK) != 0;
 }
 
-static const struct tl_opinfo *
-info(const struct tl_trace *t, int i)
-{
-	return tl_optable_find(tl_ev_name(t, &t->ev[i]));
-}
-
 static int
-has_model(const struct tl_trace *t, int i)
+has_model(struct infos *m, int i)
 {
-	const struct tl_opinfo *o = info(t, i);
+	const struct tl_opinfo *o = info(m, i);
 
 	return o != NULL && o->model[0] != '\0';
 }
@@ -107,11 +141,11 @@ in_backward(const struct tl_trace *t, int i)
 }
 
 static void
-label(const struct tl_trace *t, const struct tl_rows *rows, struct tl_row *r)
+label(struct infos *m, const struct tl_rows *rows, struct tl_row *r)
 {
-	const char *name = r->name != NULL ? r->name :
-	    tl_ev_name(t, &t->ev[r->op]);
-	const struct tl_opinfo *o = tl_optable_find(name), *fo;
+	const struct tl_trace *t = m->t;
+	const struct tl_opinfo *o = r->name != NULL ?
+	    tl_optable_find(r->name) : info(m, r->op), *fo;
 	const int *g = tl_row_gpu(rows, r);
 	const char *k = r->ngpu > 0 ? tl_ev_name(t, &t->ev[g[0]]) : NULL;
 	int all_copy = r->ngpu > 0, i;
@@ -124,7 +158,7 @@ label(const struct tl_trace *t, const struct tl_rows *rows, struct tl_row *r)
 	else if (r->kind == TL_ROW_GRAPH)
 		r->category = tl_kernel_info(t->ev[g[0]].kind, k)->category;
 	else if (r->kind == TL_ROW_BWD && r->fwd >= 0 &&
-	    (fo = info(t, r->fwd)) != NULL)
+	    (fo = info(m, r->fwd)) != NULL)
 		r->category = fo->category;
 	else if (o == NULL && all_copy)
 		r->category = "memcpy";
@@ -227,7 +261,7 @@ collect(struct ctx *c, int op, int kind, int fwd)
 	}
 	rows->ngpu += (size_t)r->ngpu;
 	finish_row(t, rows, r);
-	label(t, rows, r);
+	label(&c->infos, rows, r);
 }
 
 /* A leaf launcher: a GPU event reachable through runtime calls only. */
@@ -286,8 +320,9 @@ count_named(const struct tl_trace *t, int i, const char *name)
 
 /* The forward op of a backward wrapper, or -1. */
 static int
-sole_backward(const struct tl_trace *t, int op)
+sole_backward(struct infos *m, int op)
 {
+	const struct tl_trace *t = m->t;
 	const struct tl_opinfo *o;
 	const char *name, *p;
 	int a = op, k;
@@ -297,7 +332,7 @@ sole_backward(const struct tl_trace *t, int op)
 			break;
 	if (a < 0 || k > BWD_WALK || t->ev[a].fwd < 0)
 		return -1;
-	o = info(t, t->ev[a].fwd);
+	o = info(m, t->ev[a].fwd);
 	if (o == NULL || o->model[0] == '\0' || !o->bwd_model)
 		return -1;
 	name = tl_ev_name(t, &t->ev[a]);
@@ -383,7 +418,7 @@ split(struct ctx *c, int op)
 		add_gpu(rows, r, g[i]);
 		rows->ngpu++;
 		finish_row(t, rows, r);
-		label(t, rows, r);
+		label(&c->infos, rows, r);
 		made = 1;
 	}
 	free(g);
@@ -405,11 +440,11 @@ visit_one(struct ctx *c, int op)
 		return 0;
 	if (split(c, op))
 		return 1;
-	if (has_model(t, op)) {
+	if (has_model(&c->infos, op)) {
 		collect(c, op, TL_ROW_MODEL, -1);
 		return 0;
 	}
-	if ((fwd = sole_backward(t, op)) >= 0 && !bit(c->model_below, op)) {
+	if ((fwd = sole_backward(&c->infos, op)) >= 0 && !bit(c->model_below, op)) {
 		collect(c, op, TL_ROW_BWD, fwd);
 		return 0;
 	}
@@ -548,11 +583,12 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	c.rows = rows;
 	c.covered = tl_calloc(t->nev / 8 + 1, 1);
 	c.model_below = tl_calloc(t->nev / 8 + 1, 1);
+	infos_init(&c.infos, t);
 	for (i = 0; i < t->nev; i++) {
 		int a;
 
 		if (t->ev[i].kind != TL_EV_CPU_OP || work(&t->ev[i]) == 0 ||
-		    !has_model(t, (int)i))
+		    !has_model(&c.infos, (int)i))
 			continue;
 		for (a = t->ev[i].parent; a >= 0 && !bit(c.model_below, a);
 		    a = t->ev[a].parent)
@@ -608,7 +644,7 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 		    rows->v[i].kind == TL_ROW_SYNTH ||
 		    rows->v[i].kind == TL_ROW_GRAPH) {
 			finish_row(t, rows, &rows->v[i]);
-			label(t, rows, &rows->v[i]);
+			label(&c.infos, rows, &rows->v[i]);
 		}
 	tl_map_free(&comm);
 	tl_map_free(&graph);
@@ -616,6 +652,7 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	free(c.model_below);
 	free(c.stack);
 	free(c.walk);
+	free(c.infos.v);
 	sort_rows(t, rows);
 }
 
@@ -671,11 +708,13 @@ tl_launchers(const struct tl_trace *t, const struct tl_window *w,
     struct tl_rows *rows)
 {
 	struct tl_map seen;
+	struct infos infos;
 	size_t i;
 	int pass;
 
 	memset(rows, 0, sizeof(*rows));
 	tl_map_init(&seen);
+	infos_init(&infos, t);
 	/* Rows made and counted, then filled (as tl_rollup's leftovers). */
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < t->nev; i++) {
@@ -698,9 +737,10 @@ tl_launchers(const struct tl_trace *t, const struct tl_window *w,
 	keep_window(t, w, rows);
 	for (i = 0; i < rows->n; i++) {
 		finish_row(t, rows, &rows->v[i]);
-		label(t, rows, &rows->v[i]);
+		label(&infos, rows, &rows->v[i]);
 	}
 	tl_map_free(&seen);
+	free(infos.v);
 	sort_rows(t, rows);
 }
 

@@ -1841,6 +1841,13 @@ tok_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 	return put_rec(p, out, at, kind, fc, fv, av, lenient, deep);
 }
 
+/* The trace's id + 1 of id in map m, 0 when still unknown. */
+static inline uint32_t
+idmap_get(const struct idmap *m, uint32_t id)
+{
+	return id < m->cap ? m->v[id] : 0;
+}
+
 /* The trace's id of id in map m, interning s[0..n) if still unknown. */
 static uint32_t
 map_id(struct tl_strtab *tab, struct idmap *m, uint32_t id, const char *s,
@@ -1861,12 +1868,17 @@ map_id(struct tl_strtab *tab, struct idmap *m, uint32_t id, const char *s,
 	return g;
 }
 
-/* The trace's id of string k of the record. */
-static uint32_t
+/*
+ * The trace's id of string k of the record; inline, as most are ids
+ * seen before (a record has up to 11 strings).
+ */
+static inline uint32_t
 rec_intern(struct reader *r, const struct rec *rc, int k)
 {
-	return map_id(r->t->str, &r->str[rc->parser], rc->sid[k], rc->s[k],
-	    rc->slen[k]);
+	uint32_t g = idmap_get(&r->str[rc->parser], rc->sid[k]);
+
+	return g != 0 ? g - 1 : map_id(r->t->str, &r->str[rc->parser],
+	    rc->sid[k], rc->s[k], rc->slen[k]);
 }
 
 static int
@@ -2139,14 +2151,18 @@ py_frame(struct reader *r, const struct rec *rc)
 {
 	struct tl_trace *t = r->t;
 	struct tl_pyframe *f;
+	struct idmap *m;
+	uint32_t id, g;
 
 	tl_grow_ahead(&t->py, &t->cappy, t->npy + 1, sizeof(*t->py),
 	    &t->pyahead);
 	f = &t->py[t->npy++];
 	f->ts = rc->ts;
 	f->dur = rc->dur;
-	f->name = map_id(t->pystr, &r->pystr[rc->parser], rc->sid[S_NAME],
-	    rc->s[S_NAME], rc->slen[S_NAME]);
+	m = &r->pystr[rc->parser];
+	id = rc->sid[S_NAME];
+	f->name = (g = idmap_get(m, id)) != 0 ? g - 1 :
+	    map_id(t->pystr, m, id, rc->s[S_NAME], rc->slen[S_NAME]);
 	/* Frames come in runs on one thread: try the last one first. */
 	if (t->npy == 1 || r->lastpy[0] != rc->parser ||
 	    r->lastpy[1] != rc->sid[S_PID] || r->lastpy[2] != rc->sid[S_TID]) {
