@@ -1,5 +1,6 @@
 /* See LICENSE file for copyright and license details. */
 #define _GNU_SOURCE		/* memmem */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,14 +49,59 @@ lower_dup(const char *s)
 }
 
 /*
+ * The pairs of adjacent bytes of a name, hashed into 4096 bits: a piece
+ * of a pattern with a pair the name lacks is nowhere in it, which most
+ * pieces are, and the pair test is cheaper than searching the name.
+ */
+#define PAIRBITS 4096
+
+static unsigned
+pair_hash(const char *s)
+{
+	return ((unsigned char)s[0] * 31u + (unsigned char)s[1]) %
+	    PAIRBITS;
+}
+
+static void
+pairs_of(uint64_t *set, const char *s, size_t n)
+{
+	size_t i;
+
+	memset(set, 0, PAIRBITS / 8);
+	for (i = 0; i + 1 < n; i++) {
+		unsigned h = pair_hash(s + i);
+
+		set[h / 64] |= (uint64_t)1 << (h % 64);
+	}
+}
+
+/* 0 if piece p[0..k) cannot be in the name of pair set set (NULL: 1). */
+static int
+may_hold(const uint64_t *set, const char *p, size_t k)
+{
+	size_t i;
+
+	if (set == NULL)
+		return 1;
+	for (i = 0; i + 1 < k; i++) {
+		unsigned h = pair_hash(p + i);
+
+		if (!(set[h / 64] >> (h % 64) & 1))
+			return 0;
+	}
+	return 1;
+}
+
+/*
  * The glob p matches all of s[0..n), both in lower case.  With '*' the
  * only wildcard, the text before the first star must start s, the text
  * after the last must end it, and the pieces between may be found from
  * left to right, each at its first place after the one before: a piece
- * found further on only leaves less room for those after it.
+ * found further on only leaves less room for those after it.  set: the
+ * pairs of s (pairs_of), or NULL.
  */
 static int
-glob_lower(const char *p, const char *s, size_t n)
+glob_lower(const char *p, const char *s, size_t n, const uint64_t *set)
 {
 	const char *end = s + n, *star = strchr(p, '*'), *last;
 	size_t k;
@@ -78,7 +124,8 @@ glob_lower(const char *p, const char *s, size_t n)
 		k = (size_t)(star - p);
 		if (k == 0)
 			continue;
-		if ((q = memmem(s, (size_t)(end - s), p, k)) == NULL)
+		if (!may_hold(set, p, k) ||
+		    (q = memmem(s, (size_t)(end - s), p, k)) == NULL)
 			return 0;
 		s = q + k;
 	}
@@ -89,7 +136,7 @@ int
 tl_glob_ci(const char *p, const char *s)
 {
 	char *lp = lower_dup(p), *ls = lower_dup(s);
-	int r = glob_lower(lp, ls, strlen(ls));
+	int r = glob_lower(lp, ls, strlen(ls), NULL);
 
 	free(lp);
 	free(ls);
@@ -193,9 +240,11 @@ tl_kerntable_find(const char *name)
 	i = k >= 0 ? seenix[k] : 0;
 	if (k < 0) {
 		char *low = lower_dup(name);
+		uint64_t set[PAIRBITS / 64];
 
+		pairs_of(set, low, n);
 		for (i = 0; i < ntab; i++)
-			if (glob_lower(tab[i].lower, low, n))
+			if (glob_lower(tab[i].lower, low, n, set))
 				break;
 		free(low);
 		if (seen.n < SEEN_MAX) {
