@@ -1,6 +1,5 @@
 /* See LICENSE file for copyright and license details. */
 #define _GNU_SOURCE		/* memmem */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,44 +48,41 @@ lower_dup(const char *s)
 }
 
 /*
- * The pairs of adjacent bytes of a name, hashed into 4096 bits: a piece
- * of a pattern with a pair the name lacks is nowhere in it, which most
- * pieces are, and the pair test is cheaper than searching the name.
+ * The pairs of adjacent bytes of the name being matched, a bit each: a
+ * glob matches a name only if the name has every pair of the glob's text
+ * between stars, so a glob the name lacks a pair of is passed by without
+ * searching the name (a trace's hundred kernel names each tried a
+ * hundred patterns, and memmem was most of it).
  */
-#define PAIRBITS 4096
+static unsigned char pairs[65536 / 8];
 
-static unsigned
-pair_hash(const char *s)
-{
-	return ((unsigned char)s[0] * 31u + (unsigned char)s[1]) %
-	    PAIRBITS;
-}
+#define PAIR(a, b) ((unsigned)(unsigned char)(a) << 8 | (unsigned char)(b))
 
+/* Mark (on) or clear the pairs of s[0..n). */
 static void
-pairs_of(uint64_t *set, const char *s, size_t n)
+mark_pairs(const char *s, size_t n, int on)
 {
 	size_t i;
 
-	memset(set, 0, PAIRBITS / 8);
 	for (i = 0; i + 1 < n; i++) {
-		unsigned h = pair_hash(s + i);
+		unsigned k = PAIR(s[i], s[i + 1]);
 
-		set[h / 64] |= (uint64_t)1 << (h % 64);
+		if (on)
+			pairs[k >> 3] |= (unsigned char)(1u << (k & 7));
+		else
+			pairs[k >> 3] = 0;
 	}
 }
 
-/* 0 if piece p[0..k) cannot be in the name of pair set set (NULL: 1). */
+/* 1 if the marked name has every pair of glob p between its stars. */
 static int
-may_hold(const uint64_t *set, const char *p, size_t k)
+has_pairs(const char *p)
 {
-	size_t i;
+	for (; p[0] != '\0' && p[1] != '\0'; p++) {
+		unsigned k = PAIR(p[0], p[1]);
 
-	if (set == NULL)
-		return 1;
-	for (i = 0; i + 1 < k; i++) {
-		unsigned h = pair_hash(p + i);
-
-		if (!(set[h / 64] >> (h % 64) & 1))
+		if (p[0] != '*' && p[1] != '*' &&
+		    !(pairs[k >> 3] & (1u << (k & 7))))
 			return 0;
 	}
 	return 1;
@@ -97,11 +93,10 @@ may_hold(const uint64_t *set, const char *p, size_t k)
  * only wildcard, the text before the first star must start s, the text
  * after the last must end it, and the pieces between may be found from
  * left to right, each at its first place after the one before: a piece
- * found further on only leaves less room for those after it.  set: the
- * pairs of s (pairs_of), or NULL.
+ * found further on only leaves less room for those after it.
  */
 static int
-glob_lower(const char *p, const char *s, size_t n, const uint64_t *set)
+glob_lower(const char *p, const char *s, size_t n)
 {
 	const char *end = s + n, *star = strchr(p, '*'), *last;
 	size_t k;
@@ -124,8 +119,7 @@ glob_lower(const char *p, const char *s, size_t n, const uint64_t *set)
 		k = (size_t)(star - p);
 		if (k == 0)
 			continue;
-		if (!may_hold(set, p, k) ||
-		    (q = memmem(s, (size_t)(end - s), p, k)) == NULL)
+		if ((q = memmem(s, (size_t)(end - s), p, k)) == NULL)
 			return 0;
 		s = q + k;
 	}
@@ -136,7 +130,7 @@ int
 tl_glob_ci(const char *p, const char *s)
 {
 	char *lp = lower_dup(p), *ls = lower_dup(s);
-	int r = glob_lower(lp, ls, strlen(ls), NULL);
+	int r = glob_lower(lp, ls, strlen(ls));
 
 	free(lp);
 	free(ls);
@@ -240,12 +234,13 @@ tl_kerntable_find(const char *name)
 	i = k >= 0 ? seenix[k] : 0;
 	if (k < 0) {
 		char *low = lower_dup(name);
-		uint64_t set[PAIRBITS / 64];
 
-		pairs_of(set, low, n);
+		mark_pairs(low, n, 1);
 		for (i = 0; i < ntab; i++)
-			if (glob_lower(tab[i].lower, low, n, set))
+			if (has_pairs(tab[i].lower) &&
+			    glob_lower(tab[i].lower, low, n))
 				break;
+		mark_pairs(low, n, 0);
 		free(low);
 		if (seen.n < SEEN_MAX) {
 			k = tl_strmap_add(&seen, name, n, &added);
