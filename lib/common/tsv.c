@@ -431,7 +431,32 @@ tl_fmt_us(char *buf, size_t n, int64_t ns)
 	}
 	if (ns < 0)
 		buf[k++] = '-';
-	k += fmt_u64(buf + k, a / 1000);
+	if (a / 1000 >= 10000) {
+		/*
+		 * The digits above the last four, kept from the last call:
+		 * a row's start, its kernels' starts and their launches'
+		 * are microseconds apart (per thread: rows are formatted
+		 * on several).
+		 */
+		static _Thread_local struct {
+			uint64_t hi;
+			size_t len;
+			char text[16];
+		} last = { UINT64_MAX, 0, "" };
+		uint64_t hi = a / 1000 / 10000;
+		unsigned lo = (unsigned)(a / 1000 % 10000);
+
+		if (hi != last.hi) {	/* < 10^12: 12 digits and a NUL */
+			last.len = fmt_u64(last.text, hi);
+			last.hi = hi;
+		}
+		memcpy(buf + k, last.text, sizeof(last.text));
+		k += last.len;
+		memcpy(buf + k, digit_pairs + 2 * (lo / 100), 2);
+		memcpy(buf + k + 2, digit_pairs + 2 * (lo % 100), 2);
+		k += 4;
+	} else
+		k += fmt_u64(buf + k, a / 1000);
 	if (frac != 0) {
 		buf[k++] = '.';
 		buf[k++] = (char)('0' + frac / 100);

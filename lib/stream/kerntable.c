@@ -48,6 +48,47 @@ lower_dup(const char *s)
 }
 
 /*
+ * The pairs of adjacent bytes of the name being matched, a bit each: a
+ * glob matches a name only if the name has every pair of the glob's text
+ * between stars, so a glob the name lacks a pair of is passed by without
+ * searching the name (a trace's hundred kernel names each tried a
+ * hundred patterns, and memmem was most of it).
+ */
+static unsigned char pairs[65536 / 8];
+
+#define PAIR(a, b) ((unsigned)(unsigned char)(a) << 8 | (unsigned char)(b))
+
+/* Mark (on) or clear the pairs of s[0..n). */
+static void
+mark_pairs(const char *s, size_t n, int on)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < n; i++) {
+		unsigned k = PAIR(s[i], s[i + 1]);
+
+		if (on)
+			pairs[k >> 3] |= (unsigned char)(1u << (k & 7));
+		else
+			pairs[k >> 3] = 0;
+	}
+}
+
+/* 1 if the marked name has every pair of glob p between its stars. */
+static int
+has_pairs(const char *p)
+{
+	for (; p[0] != '\0' && p[1] != '\0'; p++) {
+		unsigned k = PAIR(p[0], p[1]);
+
+		if (p[0] != '*' && p[1] != '*' &&
+		    !(pairs[k >> 3] & (1u << (k & 7))))
+			return 0;
+	}
+	return 1;
+}
+
+/*
  * The glob p matches all of s[0..n), both in lower case.  With '*' the
  * only wildcard, the text before the first star must start s, the text
  * after the last must end it, and the pieces between may be found from
@@ -194,9 +235,12 @@ tl_kerntable_find(const char *name)
 	if (k < 0) {
 		char *low = lower_dup(name);
 
+		mark_pairs(low, n, 1);
 		for (i = 0; i < ntab; i++)
-			if (glob_lower(tab[i].lower, low, n))
+			if (has_pairs(tab[i].lower) &&
+			    glob_lower(tab[i].lower, low, n))
 				break;
+		mark_pairs(low, n, 0);
 		free(low);
 		if (seen.n < SEEN_MAX) {
 			k = tl_strmap_add(&seen, name, n, &added);

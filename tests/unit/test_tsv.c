@@ -81,21 +81,41 @@ escape_cases(void)
 	CHECK(rt == 0);
 }
 
+/* 1 if tl_fmt_us(ns) is printf's microseconds, trailing zeros cut. */
+static int
+us_ok(long long ns)
+{
+	char got[40], want[48];
+	unsigned long long a = ns < 0 ? 0ull - (unsigned long long)ns :
+	    (unsigned long long)ns;
+	size_t n, k;
+
+	snprintf(want, sizeof(want), "%s%llu.%03u", ns < 0 ? "-" : "",
+	    a / 1000, (unsigned)(a % 1000));
+	k = strlen(want);
+	while (want[k - 1] == '0')
+		want[--k] = '\0';
+	if (want[k - 1] == '.')
+		want[--k] = '\0';
+	n = tl_fmt_us(got, sizeof(got), ns);
+	return strcmp(got, want) == 0 && n == k;
+}
+
 /*
  * tl_fmt_i64 and tl_fmt_us (digit pairs, length from the bit length)
- * against printf on numbers of every length and sign.
+ * against printf on numbers of every length and sign; tl_fmt_us on runs
+ * of near times too (it keeps the digits above the last four).
  */
 static void
 number_cases(void)
 {
 	char got[40], want[48];
 	unsigned long long x = 88172645463325252ull;
-	int bad = 0, badus = 0, i;
+	int bad = 0, badus = 0, badrun = 0, i;
 
 	for (i = 0; i < 200000; i++) {
 		long long v, ns;
-		unsigned long long a;
-		size_t n, k;
+		size_t n;
 
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		v = (long long)(x >> (x & 63));
@@ -110,20 +130,19 @@ number_cases(void)
 		ns = (long long)(x >> (x % 40));
 		if (i & 2)
 			ns = -ns;
-		a = ns < 0 ? 0ull - (unsigned long long)ns : (unsigned long long)ns;
-		snprintf(want, sizeof(want), "%s%llu.%03u", ns < 0 ? "-" : "",
-		    a / 1000, (unsigned)(a % 1000));
-		k = strlen(want);
-		while (want[k - 1] == '0')
-			want[--k] = '\0';
-		if (want[k - 1] == '.')
-			want[--k] = '\0';
-		n = tl_fmt_us(got, sizeof(got), ns);
-		if (strcmp(got, want) != 0 || n != k)
-			badus++;
+		badus += !us_ok(ns);
+	}
+	for (i = 0; i < 200000; i++) {
+		long long ns;
+
+		if (i % 1000 == 0)
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		ns = (long long)(x >> (x % 24)) + (long long)i * 977;
+		badrun += !us_ok(i % 5000 < 2500 ? -ns : ns);
 	}
 	CHECK(bad == 0);
 	CHECK(badus == 0);
+	CHECK(badrun == 0);
 }
 
 static const char *
