@@ -456,7 +456,7 @@ put_compact(struct parser *p, struct rec *r, int k, const struct fval *v)
 }
 
 /* The integer v holds (a number, or a string of one) in *x: 0, or -1. */
-static int
+static inline int
 fv_i64(struct parser *p, const struct fval *v, int64_t *x)
 {
 	const char *s;
@@ -464,6 +464,17 @@ fv_i64(struct parser *p, const struct fval *v, int64_t *x)
 
 	if (v->type == TL_J_UNDEF)
 		return -1;
+	if (!v->esc && v->n > 0 && v->n <= 18) {
+		/* Digits alone, at most 18: tl_parse_i64's value, here. */
+		int64_t y = 0;
+
+		for (n = 0; n < v->n && TL_JLEX_DIGIT(v->s[n]); n++)
+			y = y * 10 + (v->s[n] - '0');
+		if (n == v->n) {
+			*x = y;
+			return 0;
+		}
+	}
 	n = fv_text(p, v, &s);
 	return tl_parse_i64(s, n, x);
 }
@@ -474,10 +485,7 @@ int_arg(struct parser *p, const struct fval *v)
 {
 	int64_t x;
 
-	if (v->type == TL_J_UNDEF || (v->esc ? fv_i64(p, v, &x) :
-	    tl_parse_i64(v->s, v->n, &x)) < 0)
-		return TL_NONE;
-	return x;
+	return fv_i64(p, v, &x) < 0 ? TL_NONE : x;
 }
 
 /* 0, or -1 with the message in msg. */
