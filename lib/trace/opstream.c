@@ -193,6 +193,12 @@ struct rowctx {
 	/* interned id -> offset << 32 | length of its JSON string in jtext */
 	struct tl_map jstr;
 	struct tl_jbuf jtext;
+	/*
+	 * 1 when every kernel's name and pid is in jtext and jtext has no
+	 * '\\': the kernels column then needs no TSV escape (JSON text
+	 * has no tab, newline or carriage return).
+	 */
+	int jplain;
 	/* by launch id (tl_event.launch): its grid's and block's products */
 	int64_t *dims;
 };
@@ -219,6 +225,7 @@ json_names(struct rowctx *c)
 
 	tl_map_init(&c->jstr);
 	memset(&c->jtext, 0, sizeof(c->jtext));
+	c->jplain = 1;
 	/* A few launch shapes for thousands of kernels: each parsed once. */
 	c->dims = tl_malloc((2 * t->nlaunch + 1) * sizeof(*c->dims));
 	for (i = 0; i < t->nlaunch; i++) {
@@ -238,12 +245,16 @@ json_names(struct rowctx *c)
 			if (tl_map_get(&c->jstr, id[k], 0) != NULL)
 				continue;
 			tl_jb_str(&c->jtext, tl_str(t->str, id[k]));
-			if (c->jtext.n - off > UINT32_MAX || off > INT32_MAX)
+			if (c->jtext.n - off > UINT32_MAX || off > INT32_MAX) {
+				c->jplain = 0;
 				continue;	/* written without the cache */
+			}
 			tl_map_put(&c->jstr, id[k], 0,
 			    (int64_t)off << 32 | (int64_t)(c->jtext.n - off));
 		}
 	}
+	if (c->jtext.n > 0 && memchr(c->jtext.s, '\\', c->jtext.n) != NULL)
+		c->jplain = 0;
 }
 
 /* The JSON string of interned id, from c->jstr when it is there. */
@@ -302,7 +313,10 @@ kernels_json(struct tl_opstream *os, const struct rowctx *c,
 		tl_jb_lit(&os->jb, "}");
 	}
 	tl_jb_lit(&os->jb, "]");
-	tl_w_mem(os->w, os->jb.s, os->jb.n);
+	if (c->jplain && !os->w->csv)	/* names, numbers and punctuation */
+		tl_w_raw(os->w, os->jb.s, os->jb.n);
+	else
+		tl_w_mem(os->w, os->jb.s, os->jb.n);
 }
 
 
