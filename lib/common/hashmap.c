@@ -168,10 +168,20 @@ grow32(struct tl_map32 *m)
 	    n * sizeof(*m->khi)) : NULL;
 	m->val = table(tl_calloc(n, sizeof(*m->val)), n * sizeof(*m->val));
 	m->cap = n;
-	m->n = 0;
+	m->n = old.n;
+	/* Each key once and room to spare: straight to a free slot. */
 	for (i = 0; i < old.cap; i++)
-		if (old.val[i] != 0)
-			tl_map32_put(m, tl_map32_key(&old, i), old.val[i]);
+		if (old.val[i] != 0) {
+			uint64_t k = tl_map32_key(&old, i);
+			size_t j = first32(m, k);
+
+			while (m->val[j] != 0)
+				j = (j + 1) & (n - 1);
+			m->klo[j] = old.klo[i];
+			if (m->khi != NULL)
+				m->khi[j] = old.khi[i];
+			m->val[j] = old.val[i];
+		}
 	tl_map32_free(&old);
 }
 

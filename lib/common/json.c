@@ -68,12 +68,154 @@ depth_ok(const char *s, size_t n, int max)
 	return 1;
 }
 
+/* The fast way's limit: more tokens are jsmn's. */
+#define FAST_TOKENS (1 << 20)
+
+/* Bytes of the fast way: 1 ends a string there, 2 goes on a primitive. */
+static const unsigned char fast_class[256] = {
+	['"'] = 1, ['\\'] = 1, ['\0'] = 1, ['.'] = 2, ['+'] = 2, ['-'] = 2,
+	['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2,
+	['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2,
+	['a'] = 2, ['b'] = 2, ['c'] = 2, ['d'] = 2, ['e'] = 2, ['f'] = 2,
+	['g'] = 2, ['h'] = 2, ['i'] = 2, ['j'] = 2, ['k'] = 2, ['l'] = 2,
+	['m'] = 2, ['n'] = 2, ['o'] = 2, ['p'] = 2, ['q'] = 2, ['r'] = 2,
+	['s'] = 2, ['t'] = 2, ['u'] = 2, ['v'] = 2, ['w'] = 2, ['x'] = 2,
+	['y'] = 2, ['z'] = 2,
+	['A'] = 2, ['B'] = 2, ['C'] = 2, ['D'] = 2, ['E'] = 2, ['F'] = 2,
+	['G'] = 2, ['H'] = 2, ['I'] = 2, ['J'] = 2, ['K'] = 2, ['L'] = 2,
+	['M'] = 2, ['N'] = 2, ['O'] = 2, ['P'] = 2, ['Q'] = 2, ['R'] = 2,
+	['S'] = 2, ['T'] = 2, ['U'] = 2, ['V'] = 2, ['W'] = 2, ['X'] = 2,
+	['Y'] = 2, ['Z'] = 2
+};
+
+/* The end of the string whose text starts at js[p]: its quote, or len
+ * when it has an escape or a NUL first (the fast way gives up). */
+static size_t
+fast_string(const char *js, size_t len, size_t p)
+{
+	while (p < len && fast_class[(unsigned char)js[p]] != 1)
+		p++;
+	return p < len && js[p] == '"' ? p : len;
+}
+
+/* Token k of j, as jsmn fills one (start, end, size, parent). */
+static void
+fast_tok(struct tl_json *j, int k, jsmntype_t type, int start, int end,
+    int parent)
+{
+	jsmntok_t *t = &TOK(j)[k];
+
+	t->type = type;
+	t->start = start;
+	t->end = end;
+	t->size = 0;
+	t->parent = parent;
+	if (parent >= 0)
+		TOK(j)[parent].size++;
+}
+
+/*
+ * The tokens jsmn (strict, with parent links) makes of js[0..len), made
+ * in one plain pass for the compact JSON the stream holds: no blanks, no
+ * string escapes, primitives of letters, digits and ".+-".  Returns the
+ * token count, or 0 for any other text (valid or not), which jsmn reads:
+ * a text read here is one jsmn reads alike, token for token.
+ */
+static int
+fast_tokens(struct tl_json *j, const char *js, size_t len)
+{
+	int open[TL_JSON_DEPTH], depth = 0, n = 0, parent, top;
+	size_t p = 0, q;
+	char c;
+
+	if (js[0] != '[' && js[0] != '{')	/* jsmn's end is not len */
+		return 0;
+	for (;;) {
+		if (n + 2 > j->cap) {	/* a key and its value at most */
+			if (j->cap >= FAST_TOKENS)
+				return 0;
+			j->cap = j->cap == 0 ? 256 : j->cap * 2;
+			j->tok = tl_realloc(j->tok,
+			    (size_t)j->cap * sizeof(jsmntok_t));
+		}
+		parent = depth > 0 ? open[depth - 1] : -1;
+		if (parent >= 0 && TOK(j)[parent].type == JSMN_OBJECT) {
+			/* "key": the value's parent */
+			if (p >= len || js[p] != '"')
+				return 0;
+			q = fast_string(js, len, p + 1);
+			if (q + 1 >= len || js[q + 1] != ':')
+				return 0;
+			fast_tok(j, n, JSMN_STRING, (int)p + 1, (int)q, parent);
+			parent = n++;
+			p = q + 2;
+		}
+		if (p >= len)
+			return 0;
+		switch (c = js[p]) {
+		case '[':
+		case '{':
+			if (depth == TL_JSON_DEPTH)
+				return 0;
+			fast_tok(j, n, c == '[' ? JSMN_ARRAY : JSMN_OBJECT, (int)p,
+			    -1, parent);
+			open[depth++] = n++;
+			p++;
+			if (p < len && js[p] == c + 2)	/* empty: ] or } */
+				break;
+			continue;
+		case '"':
+			if ((q = fast_string(js, len, p + 1)) >= len)
+				return 0;
+			fast_tok(j, n++, JSMN_STRING, (int)p + 1, (int)q, parent);
+			p = q + 1;
+			break;
+		default:	/* a primitive, ended by , ] or } */
+			if (!(c == '-' || (c >= '0' && c <= '9') || c == 't' ||
+			    c == 'f' || c == 'n'))
+				return 0;
+			for (q = p + 1; q < len &&
+			    fast_class[(unsigned char)js[q]] == 2; q++)
+				;
+			if (q >= len || (js[q] != ',' && js[q] != ']' &&
+			    js[q] != '}'))
+				return 0;
+			fast_tok(j, n++, JSMN_PRIMITIVE, (int)p, (int)q, parent);
+			p = q;
+			break;
+		}
+		/* After a value: the containers it ends, then a comma. */
+		for (;;) {
+			if (depth == 0)
+				return p == len ? n : 0;
+			if (p >= len)
+				return 0;
+			top = open[depth - 1];
+			if (js[p] == ',') {
+				p++;
+				break;
+			}
+			if (js[p] != (TOK(j)[top].type == JSMN_ARRAY ? ']' : '}'))
+				return 0;
+			TOK(j)[top].end = (int)p + 1;
+			depth--;
+			p++;
+		}
+	}
+}
+
 int
 tl_json_parse(struct tl_json *j, const char *js, size_t len, const char **err)
 {
 	jsmn_parser p;
 	int n;
 
+	if (len > 0 && len <= 0x7fffffff && (n = fast_tokens(j, js, len)) > 0) {
+		j->js = js;
+		j->len = len;
+		j->ntok = n;
+		return n;
+	}
 	if (len > 0x7fffffff) {
 		*err = "value larger than 2 GiB";
 		return -1;
@@ -505,8 +647,17 @@ tl_json_unescape(char *dst, const char *src, size_t len)
 
 	while (i < len) {
 		unsigned cp, lo;
-		char c = src[i++];
+		const char *bs = memchr(src + i, '\\', len - i);
+		size_t run = bs != NULL ? (size_t)(bs - src) - i : len - i;
+		char c;
 
+		/* The run before the next escape as it is: most have none. */
+		memmove(dst + o, src + i, run);
+		i += run;
+		o += run;
+		if (i >= len)
+			break;
+		c = src[i++];
 		if (c != '\\' || i >= len) {
 			dst[o++] = c;
 			continue;

@@ -1536,6 +1536,31 @@ rd_set(struct fval *v, const char *s, const char *e, int esc)
 	v->timed = 0;
 }
 
+/*
+ * At s, Kineto's ", \"pid\": V, \"tid\": V, \"ts\": T": the values into
+ * f[K_PID], f[K_TID] and f[K_TS] as rd_plain and rd_timed check them;
+ * the byte after, or NULL.
+ */
+static inline const char *
+rd_thread_ts(const char *s, const char *end, struct fval *f)
+{
+	const char *q;
+	int esc = 0;
+
+	if ((s = RD_LIT(s, end, ", \"pid\": ")) == NULL ||
+	    (q = rd_plain(s, end, &esc)) == NULL)
+		return NULL;
+	rd_set(&f[K_PID], s, q, esc);
+	esc = 0;
+	if ((s = RD_LIT(q, end, ", \"tid\": ")) == NULL ||
+	    (q = rd_plain(s, end, &esc)) == NULL)
+		return NULL;
+	rd_set(&f[K_TID], s, q, esc);
+	if ((s = RD_LIT(q, end, ", \"ts\": ")) == NULL)
+		return NULL;
+	return rd_timed(&f[K_TS], s, end);
+}
+
 static int
 read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
     uint64_t offset, size_t *len)
@@ -1565,31 +1590,56 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	    (q = rd_plain(s, end, &esc)) == NULL || *s != '"')
 		goto general;
 	rd_set(&fv[K_PH], s, q, esc);
-	if ((s = RD_LIT(q, end, ", \"cat\": \"")) == NULL ||
-	    (q = tl_jlex_string(s - 1, end, &esc)) == NULL || esc)
+	if ((s = RD_LIT(q, end, ", \"id\": ")) != NULL) {
+		/* A launch flow's end as Kineto writes it, the same way. */
+		if ((q = rd_plain(s, end, &esc)) == NULL)
+			goto general;
+		rd_set(&fv[K_ID], s, q, esc);
+		if ((q = rd_thread_ts(q, end, fv)) == NULL ||
+		    (s = RD_LIT(q, end, ", \"cat\": \"ac2g\"")) == NULL ||
+		    (q = RD_LIT(s, end, ", \"name\": \"ac2g\"")) == NULL)
+			goto general;
+		cat = 1;
+		cv = s - 5;	/* ac2g */
+		cn = 4;
+		skip = (fc = flow_cat(cv, cn)) == 0;
+		rd_set(&fv[K_NAME], q - 6, q, 0);
+		if (*q == '}')
+			s = q;
+		else if ((s = RD_LIT(q, end, ", \"bp\": \"e\"}")) != NULL)
+			s--;
+		else
+			goto general;
+		fv[K_DUR].type = fv[K_ARGS].type = TL_J_UNDEF;
+		fv[K_DUR].timed = fv[K_ARGS].timed = 0;
+		goto read;
+	}
+	if ((s = RD_LIT(q, end, ", \"cat\": \"")) == NULL)
 		goto general;
+	/* The commonest categories as literals (kind_of's names). */
+	if ((q = RD_LIT(s, end, "python_function\"")) != NULL)
+		kind = p->o->keep_python ? TL_EV_PYTHON : -1;
+	else if ((q = RD_LIT(s, end, "cpu_op\"")) != NULL)
+		kind = TL_EV_CPU_OP;
+	else if ((q = RD_LIT(s, end, "cuda_runtime\"")) != NULL)
+		kind = TL_EV_RUNTIME;
+	else if ((q = RD_LIT(s, end, "kernel\"")) != NULL)
+		kind = TL_EV_KERNEL;
+	else if ((q = tl_jlex_string(s - 1, end, &esc)) == NULL || esc)
+		goto general;
+	else
+		kind = kind_of(s, (size_t)(q++ - s), p->o->keep_python);
+	q--;			/* at the closing quote */
 	cat = 1;
 	cv = s;
 	cn = (size_t)(q - s);
-	kind = kind_of(cv, cn, p->o->keep_python);
 	skip = kind < 0 && (fc = flow_cat(cv, cn)) == 0;
 	lenient = kind == TL_EV_PYTHON && p->o->keep_python == TL_PY_CONTEXT;
 	if ((s = RD_LIT(q + 1, end, ", \"name\": ")) == NULL ||
 	    (q = rd_plain(s, end, &esc)) == NULL)
 		goto general;
 	rd_set(&fv[K_NAME], s, q, esc);
-	esc = 0;
-	if ((s = RD_LIT(q, end, ", \"pid\": ")) == NULL ||
-	    (q = rd_plain(s, end, &esc)) == NULL)
-		goto general;
-	rd_set(&fv[K_PID], s, q, esc);
-	esc = 0;
-	if ((s = RD_LIT(q, end, ", \"tid\": ")) == NULL ||
-	    (q = rd_plain(s, end, &esc)) == NULL)
-		goto general;
-	rd_set(&fv[K_TID], s, q, esc);
-	if ((s = RD_LIT(q, end, ", \"ts\": ")) == NULL ||
-	    (q = rd_timed(&fv[K_TS], s, end)) == NULL ||
+	if ((q = rd_thread_ts(q, end, fv)) == NULL ||
 	    (s = RD_LIT(q, end, ", \"dur\": ")) == NULL ||
 	    (q = rd_timed(&fv[K_DUR], s, end)) == NULL)
 		goto general;

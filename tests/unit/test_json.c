@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define JSMN_HEADER		/* jsmn's code is json.c's */
+#include <jsmn.h>
+
 #include "common/json.h"
 #include "common/jsonw.h"
 #include "unit.h"
@@ -177,6 +180,117 @@ jstr_cases(void)
 	tl_jb_free(&got);
 }
 
+static unsigned rnd_state = 2463534242u;
+
+static unsigned
+rnd(unsigned n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 17;
+	rnd_state ^= rnd_state << 5;
+	return rnd_state % n;
+}
+
+/* A random compact JSON value (now and then with what is not). */
+static void
+gen(struct tl_jbuf *b, int depth)
+{
+	static const char *const prims[] = {
+		"1", "-2.5", "1e3", "true", "false", "null", "2915995412275.205",
+		"0", "tru", "1x", "+1"
+	};
+	static const char *const strs[] = {
+		"", "a", "hipLaunchKernel", "a b", "q\\\"x", "u\\u00e9",
+		"tab\\t", "\\z", "\x01"
+	};
+	int k, n;
+
+	switch (depth > 5 ? 2 + rnd(2) : rnd(5)) {
+	case 0:
+	case 1:
+		tl_jb_raw(b, rnd(2) ? "[" : "{", 1);
+		n = (int)rnd(4);
+		for (k = 0; k < n; k++) {
+			if (k > 0)
+				tl_jb_raw(b, rnd(40) ? "," : ", ", rnd(40) ? 1 : 2);
+			if (b->s[b->n - 1 - (k > 0)] == '{' ||
+			    (k > 0 && b->s[b->n - 1] == ',' && rnd(2))) {
+				tl_jb_lit(b, "\"k\":");
+			}
+			gen(b, depth + 1);
+		}
+		tl_jb_raw(b, rnd(2) ? "]" : "}", 1);
+		break;
+	case 2:
+		tl_jb_lit(b, prims[rnd(sizeof(prims) / sizeof(prims[0]))]);
+		break;
+	default:
+		tl_jb_lit(b, "\"");
+		tl_jb_lit(b, strs[rnd(sizeof(strs) / sizeof(strs[0]))]);
+		tl_jb_lit(b, "\"");
+		break;
+	}
+}
+
+/*
+ * tl_json_parse (its fast way for compact text, else jsmn) gives jsmn's
+ * answer: the same tokens, or both an error.
+ */
+static void
+same_tokens(void)
+{
+	static jsmntok_t ref[4096];
+	static const char *const fixed[] = {
+		"[]", "{}", "[[]]", "{\"a\":{}}", "{\"a\":[1,{\"b\":\"c\"}],\"d\":2}",
+		"\"s\"", "1", "[1]x", "[1,]", "{\"a\"}", "{\"a\":1,}", "[1 ]",
+		"[\"a\":1]", "{1:2}", "[{]}", "[1,2", "[\"a\\\"b\"]", "[1:2]",
+		"[[2915995412275.205,15133.447,365.945,0,\"2\",0,\"416\",\"416\","
+		    "[[\"cpu_op\",\"aten::add\",\"model\",27.572]]]]"
+	};
+	struct tl_json j;
+	struct tl_jbuf b = { NULL, 0, 0 };
+	const char *err;
+	int i, k, bad = 0, fast = 0;
+
+	tl_json_init(&j);
+	for (i = 0; i < 60000; i++) {
+		jsmn_parser p;
+		int n, m, ok;
+
+		tl_jb_reset(&b);
+		if (i < (int)(sizeof(fixed) / sizeof(fixed[0])))
+			tl_jb_lit(&b, fixed[i]);
+		else {
+			gen(&b, 0);
+			if (rnd(3) == 0 && b.n > 1) {	/* a byte changed */
+				static const char alt[] = ",:[]{}\" 1a\\";
+
+				b.s[rnd((unsigned)b.n)] = alt[rnd(sizeof(alt) - 1)];
+			}
+		}
+		jsmn_init(&p);
+		m = jsmn_parse(&p, b.s, b.n, ref, 4096);
+		ok = m > 0 && (size_t)ref[0].end == b.n;
+		for (k = 1; ok && k < m; k++)
+			if (ref[k].parent >= 0 &&
+			    ref[ref[k].parent].type == JSMN_OBJECT &&
+			    (ref[k].type != JSMN_STRING || ref[k].size != 1))
+				ok = 0;
+		n = tl_json_parse(&j, b.s, b.n, &err);
+		if (ok != (n > 0) || (ok && (n != m ||
+		    memcmp(j.tok, ref, (size_t)m * sizeof(*ref)) != 0))) {
+			if (bad++ < 5)
+				fprintf(stderr, "tokens differ on '%.*s'\n",
+				    (int)b.n, b.s);
+		}
+		fast += ok && b.s[0] != ' ';
+	}
+	CHECK(bad == 0);
+	CHECK(fast > 1000);
+	tl_json_free(&j);
+	tl_jb_free(&b);
+}
+
 int
 main(void)
 {
@@ -228,6 +342,7 @@ main(void)
 #undef RC
 	}
 	us_times();
+	same_tokens();
 	CHECK(ns("12.") == 12000);
 	CHECK(ns(".5") == INT64_MIN);
 	CHECK(ns("1.5e3") == 1500000);
@@ -299,6 +414,15 @@ main(void)
 	CHECK(n == 4 && memcmp(buf, "\xef\xbf\xbdx", 4) == 0);
 	n = tl_json_unescape(buf, "a\\\"b\\\\c\\/d\\n", 12);
 	CHECK_STR(buf, "a\"b\\c/d\n");
+	/* Runs between escapes, a last lone backslash, decoded in place. */
+	n = tl_json_unescape(buf, "hipLaunch\\tKernel\\u00e9x\\", 25);
+	CHECK(n == 20 && memcmp(buf, "hipLaunch\tKernel\xc3\xa9x\\", 20) == 0);
+	strcpy(buf, "plain text");
+	CHECK(tl_json_unescape(buf, buf, 10) == 10);
+	CHECK_STR(buf, "plain text");
+	strcpy(buf, "ab\\ncd\\\\e");
+	CHECK(tl_json_unescape(buf, buf, 9) == 7);
+	CHECK_STR(buf, "ab\ncd\\e");
 
 	tl_json_init(&j);
 	CHECK(tl_json_parse(&j, ev, strlen(ev), &err) > 0);
