@@ -223,9 +223,10 @@ sep(struct tl_writer *w)
 }
 
 /*
- * A TSV field of 4 to 16 bytes with nothing to escape (most of the short
+ * A TSV field of 1 to 16 bytes with nothing to escape (most of the short
  * ones: pids, names of kinds, shapes) tested and copied as two words
- * each, overlapping, without a call; -1 when it has something to escape.
+ * each, overlapping (or byte by byte below 4), without a call; -1 when
+ * it has something to escape.
  */
 static inline int
 small_field(struct tl_writer *w, const char *s, size_t n)
@@ -242,7 +243,7 @@ small_field(struct tl_writer *w, const char *s, size_t n)
 		p = room(w, n);
 		memcpy(p, &a, 8);
 		memcpy(p + n - 8, &b, 8);
-	} else {
+	} else if (n >= 4) {
 		uint32_t a, b;
 
 		memcpy(&a, s, 4);
@@ -252,6 +253,15 @@ small_field(struct tl_writer *w, const char *s, size_t n)
 		p = room(w, n);
 		memcpy(p, &a, 4);
 		memcpy(p + n - 4, &b, 4);
+	} else {		/* 1 to 3: first, middle and last byte */
+		if (tsv_esc[(unsigned char)s[0]] ||
+		    tsv_esc[(unsigned char)s[n / 2]] ||
+		    tsv_esc[(unsigned char)s[n - 1]])
+			return -1;
+		p = room(w, n);
+		p[0] = s[0];
+		p[n / 2] = s[n / 2];
+		p[n - 1] = s[n - 1];
 	}
 	w->len += n;
 	return 0;
@@ -279,7 +289,7 @@ mem_field(struct tl_writer *w, const char *s, size_t n)
 		putch(w, '"');
 		return;
 	}
-	if (n >= 4 && n <= 16 && !small_field(w, s, n))
+	if (n <= 16 && !small_field(w, s, n))
 		return;
 	for (i = tsv_run(s, n); i < n; i = run + tsv_run(s + run, n - run)) {
 		char *p;

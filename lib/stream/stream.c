@@ -618,7 +618,9 @@ wide(uint64_t w, int k)
 	u128 d = (u128)pow10_exact[k];	/* exact: 5^22 < 2^53 */
 	int s = 54 + bits128(d) - (64 - __builtin_clzll(w)), drop;
 	u128 x, q, r;
-	uint64_t m, low, half;
+	uint64_t m, low, half, bits;
+	double v;
+	int e;
 
 	if (s < 0)		/* w alone has the bits */
 		s = 0;
@@ -632,15 +634,23 @@ wide(uint64_t w, int k)
 	half = 1ull << (drop - 1);
 	if (low > half || (low == half && (r != 0 || (m & 1))))
 		m++;		/* 2^53 at most: still exact */
-	return ldexp((double)m, drop - s);
+	/* m * 2^(drop - s), a normal double: its bits, not ldexp. */
+	e = drop - s + 52 + 1023;
+	if (m == 1ull << 53) {
+		m >>= 1;
+		e++;
+	}
+	bits = (uint64_t)e << 52 | (m & ((1ull << 52) - 1));
+	memcpy(&v, &bits, sizeof(v));
+	return v;
 }
 
 int
 tl_stream_parse_double(const char *t, size_t n, double *v)
 {
-	const char *p = t, *e = t + n;
+	const char *p = t, *e = t + n, *ip, *ie, *fp, *q;
 	uint64_t w = 0;
-	int frac = -1, nd = 0;
+	int frac = -1, nd;
 	char *end;
 
 	*v = NAN;
@@ -657,21 +667,31 @@ tl_stream_parse_double(const char *t, size_t n, double *v)
 	 */
 	if (*p == '-')
 		p++;
-	if (p < e && *p >= '0' && *p <= '9') {
-		for (; p < e; p++) {
-			if (*p >= '0' && *p <= '9') {
-				if (nd == 19)
-					break;
-				w = w * 10 + (uint64_t)(*p - '0');
-				nd += w != 0;
-				if (frac >= 0)
-					frac++;
-			} else if (*p == '.' && frac < 0 && p + 1 < e)
-				frac = 0;
-			else
-				break;
-		}
-		if (p == e && frac != 0 && frac <= 22) {
+	ip = p;
+	while (p < e && (unsigned)(*p - '0') < 10)
+		p++;
+	ie = p;
+	if (p < e && *p == '.' && p + 1 < e) {	/* digits after it, or none */
+		fp = ++p;
+		while (p < e && (unsigned)(*p - '0') < 10)
+			p++;
+		frac = (int)(p - fp);
+	} else
+		fp = p;
+	if (ie > ip && p == e && frac <= 22) {
+		/* The significant digits: from the first that is not 0. */
+		for (q = ip; q < ie && *q == '0'; q++)
+			;
+		if (q == ie)
+			for (q = fp; q < p && *q == '0'; q++)
+				;
+		nd = q < ie ? (int)(ie - q) + (frac > 0 ? frac : 0) :
+		    (int)(p - q);
+		if (nd <= 19) {
+			for (q = ip; q < ie; q++)
+				w = w * 10 + (uint64_t)(*q - '0');
+			for (q = fp; q < p; q++)
+				w = w * 10 + (uint64_t)(*q - '0');
 			if (frac < 0)	/* an integer: converted rounded */
 				*v = (double)w;
 			else if (w < (1ull << 53))

@@ -557,7 +557,7 @@ tl_context_args(const struct tl_trace *t, const struct tl_steps *s,
 {
 	const char *name = r->name != NULL ? r->name :
 	    tl_ev_name(t, &t->ev[r->op]);
-	const struct tl_opinfo *o = tl_optable_find(name);
+	const struct tl_opinfo *o;
 	size_t len;
 	long st;
 	int k;
@@ -570,7 +570,9 @@ tl_context_args(const struct tl_trace *t, const struct tl_steps *s,
 		moe(t, rows, r, b);
 	if (strcmp(name, "aten::convolution") == 0 && r->name == NULL)
 		conv_out(t, r, b);
-	if (o != NULL && s->n > 0 && (strcmp(o->model, "paged_attn") == 0 ||
+	/* The op table only where there are steps: a lookup a row. */
+	if (s->n > 0 && (o = tl_optable_find(name)) != NULL &&
+	    (strcmp(o->model, "paged_attn") == 0 ||
 	    strcmp(o->extra_model, "paged_attn") == 0) &&
 	    (st = tl_step_of(t, s, r->op)) >= 0)
 		for (k = 0; k < 8; k++) {

@@ -881,7 +881,9 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	 * Explained in the order they are looked up in, so that a gap's
 	 * pieces end where the next gap's start (tl_gap_np).
 	 */
-	if (c->ngap > 1)
+	for (i = 1; i < c->ngap && c->gap[i - 1].next <= c->gap[i].next; i++)
+		;
+	if (i < c->ngap)	/* not in order already (one device's are) */
 		qsort(c->gap, c->ngap, sizeof(*c->gap), cmp_gap);
 	/* Only the host events in some gap matter (and their ancestors). */
 	tl_ivals_merge(&x.win);

@@ -18,6 +18,9 @@
 #include "trace/opstream.h"
 #include "trace/tree.h"
 
+/* The kinds of culprit piece (tl_ckind_names). */
+#define TL_NCKIND (sizeof(tl_ckind_names) / sizeof(tl_ckind_names[0]))
+
 static void
 w_interned(struct tl_opstream *os, const struct tl_trace *t, uint32_t id)
 {
@@ -193,6 +196,14 @@ struct rowctx {
 	/* interned id -> offset << 32 | length of its JSON string in jtext */
 	struct tl_map jstr;
 	struct tl_jbuf jtext;
+	/*
+	 * 1 when every kernel's name and pid is in jtext and jtext has no
+	 * '\\': the kernels column then needs no TSV escape (JSON text
+	 * has no tab, newline or carriage return).
+	 */
+	int jplain;
+	/* tl_ckind_names as JSON strings */
+	struct tl_jbuf kinds[TL_NCKIND];
 	/* by launch id (tl_event.launch): its grid's and block's products */
 	int64_t *dims;
 };
@@ -207,9 +218,40 @@ struct rowstep {
 };
 
 /*
+ * Interned string id (of t->str, or with py of t->pystr) as a JSON
+ * string into c->jtext, once, and where in c->jstr.
+ */
+static void
+jcache(struct rowctx *c, uint32_t id, int py)
+{
+	size_t off = c->jtext.n;
+
+	if (tl_map_get(&c->jstr, id, (uint64_t)py) != NULL)
+		return;
+	tl_jb_str(&c->jtext, tl_str(py ? c->t->pystr : c->t->str, id));
+	if (c->jtext.n - off > UINT32_MAX || off > INT32_MAX) {
+		c->jplain = 0;
+		return;		/* written without the cache */
+	}
+	tl_map_put(&c->jstr, id, (uint64_t)py,
+	    (int64_t)off << 32 | (int64_t)(c->jtext.n - off));
+}
+
+/* A culprit piece's name or context (tl_cp_name) into the cache. */
+static void
+jcache_cp(struct rowctx *c, int32_t id)
+{
+	if (id >= 0)
+		jcache(c, c->t->ev[id].name, 0);
+	else if (id != TL_CP_NONE)
+		jcache(c, c->t->py[-id - 1].name, 1);
+}
+
+/*
  * The JSON strings of the kernels' names and pids, escaped once a
  * string (c->jstr): 130 names for 8 065 kernels in a diffusion trace;
- * and the grid and block products of each launch shape (c->dims).
+ * those of the idle gaps' launch threads and culprits too; and the
+ * grid and block products of each launch shape (c->dims).
  */
 static void
 json_names(struct rowctx *c)
@@ -219,6 +261,11 @@ json_names(struct rowctx *c)
 
 	tl_map_init(&c->jstr);
 	memset(&c->jtext, 0, sizeof(c->jtext));
+	c->jplain = 1;
+	for (i = 0; i < TL_NCKIND; i++) {
+		memset(&c->kinds[i], 0, sizeof(c->kinds[i]));
+		tl_jb_str(&c->kinds[i], tl_ckind_names[i]);
+	}
 	/* A few launch shapes for thousands of kernels: each parsed once. */
 	c->dims = tl_malloc((2 * t->nlaunch + 1) * sizeof(*c->dims));
 	for (i = 0; i < t->nlaunch; i++) {
@@ -227,35 +274,59 @@ json_names(struct rowctx *c)
 	}
 	for (i = 0; i < c->rows->ngpu; i++) {
 		const struct tl_event *g = &t->ev[c->rows->gpu[i]];
-		uint32_t id[2];
-		int k;
 
-		id[0] = g->name;
-		id[1] = tl_ev_pid(t, g);
-		for (k = 0; k < 2; k++) {
-			size_t off = c->jtext.n;
+		jcache(c, g->name, 0);
+		jcache(c, tl_ev_pid(t, g), 0);
+	}
+	for (i = 0; i < c->cul.ngap; i++) {
+		int l = tl_gap_launch(t, &c->cul.gap[i]);
 
-			if (tl_map_get(&c->jstr, id[k], 0) != NULL)
-				continue;
-			tl_jb_str(&c->jtext, tl_str(t->str, id[k]));
-			if (c->jtext.n - off > UINT32_MAX || off > INT32_MAX)
-				continue;	/* written without the cache */
-			tl_map_put(&c->jstr, id[k], 0,
-			    (int64_t)off << 32 | (int64_t)(c->jtext.n - off));
+		if (l >= 0) {
+			jcache(c, tl_ev_pid(t, &t->ev[l]), 0);
+			jcache(c, tl_ev_tid(t, &t->ev[l]), 0);
 		}
 	}
+	for (i = 0; i < c->cul.npiece; i++) {
+		const struct tl_cpiece *p = &c->cul.piece[i];
+
+		jcache_cp(c, p->name);
+		jcache_cp(c, p->context);
+		if (p->thread >= 0)
+			jcache(c, t->threads[p->thread].tid, 0);
+	}
+	if (c->jtext.n > 0 && memchr(c->jtext.s, '\\', c->jtext.n) != NULL)
+		c->jplain = 0;
 }
 
-/* The JSON string of interned id, from c->jstr when it is there. */
+/* The JSON string of interned id (py: of t->pystr), from c->jstr. */
 static void
-jb_interned(struct tl_jbuf *b, const struct rowctx *c, uint32_t id)
+jb_cached(struct tl_jbuf *b, const struct rowctx *c, uint32_t id, int py)
 {
-	const int64_t *v = tl_map_get(&c->jstr, id, 0);
+	const int64_t *v = tl_map_get(&c->jstr, id, (uint64_t)py);
 
 	if (v != NULL)
 		tl_jb_raw(b, c->jtext.s + (*v >> 32), (size_t)(uint32_t)*v);
 	else
-		tl_jb_str(b, tl_str(c->t->str, id));
+		tl_jb_str(b, tl_str(py ? c->t->pystr : c->t->str, id));
+}
+
+/* The JSON string of interned id of t->str, from c->jstr. */
+static void
+jb_interned(struct tl_jbuf *b, const struct rowctx *c, uint32_t id)
+{
+	jb_cached(b, c, id, 0);
+}
+
+/* A culprit piece's name or context (tl_cp_name) as a JSON string. */
+static void
+jb_cp(struct tl_jbuf *b, const struct rowctx *c, int32_t id)
+{
+	if (id >= 0)
+		jb_cached(b, c, c->t->ev[id].name, 0);
+	else if (id != TL_CP_NONE)
+		jb_cached(b, c, c->t->py[-id - 1].name, 1);
+	else
+		tl_jb_lit(b, "\"\"");
 }
 
 static void
@@ -302,7 +373,10 @@ kernels_json(struct tl_opstream *os, const struct rowctx *c,
 		tl_jb_lit(&os->jb, "}");
 	}
 	tl_jb_lit(&os->jb, "]");
-	tl_w_mem(os->w, os->jb.s, os->jb.n);
+	if (c->jplain && !os->w->csv)	/* names, numbers and punctuation */
+		tl_w_raw(os->w, os->jb.s, os->jb.n);
+	else
+		tl_w_mem(os->w, os->jb.s, os->jb.n);
 }
 
 
@@ -475,9 +549,9 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 		if ((launch = tl_gap_launch(t, g)) >= 0) {
 			const struct tl_event *l = &t->ev[launch];
 
-			tl_jb_str(b, tl_str(t->str, tl_ev_pid(t, l)));
+			jb_interned(b, c, tl_ev_pid(t, l));
 			tl_jb_lit(b, ",");
-			tl_jb_str(b, tl_str(t->str, tl_ev_tid(t, l)));
+			jb_interned(b, c, tl_ev_tid(t, l));
 		} else
 			tl_jb_lit(b, "\"\",\"\"");
 		tl_jb_lit(b, ",[");
@@ -486,17 +560,17 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 			const struct tl_cpiece *p = &c->cul.piece[g->p0 + i];
 
 			tl_jb_lit(b, i ? ",[" : "[");
-			tl_jb_str(b, tl_ckind_names[p->kind]);
+			tl_jb_raw(b, c->kinds[p->kind].s, c->kinds[p->kind].n);
 			tl_jb_lit(b, ",");
-			tl_jb_str(b, tl_cp_name(t, p->name));
+			jb_cp(b, c, p->name);
 			tl_jb_lit(b, ",");
-			tl_jb_str(b, tl_cp_name(t, p->context));
+			jb_cp(b, c, p->context);
 			tl_jb_lit(b, ",");
 			tl_jb_us(b, p->ns);
 			if (p->thread >= 0) {
 				tl_jb_lit(b, ",");
-				tl_jb_str(b, tl_str(t->str,
-				    t->threads[p->thread].tid));
+				jb_interned(b, c,
+				    t->threads[p->thread].tid);
 			}
 			tl_jb_lit(b, "]");
 		}
@@ -1005,6 +1079,8 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	free(c.text.buf);
 	tl_map_free(&c.jstr);
 	tl_jb_free(&c.jtext);
+	for (i = 0; i < TL_NCKIND; i++)
+		tl_jb_free(&c.kinds[i]);
 	free(c.dims);
 	tl_colls_free(&c.colls);
 	tl_culprits_free(&c.cul);

@@ -317,7 +317,8 @@ link_gpu(struct tl_trace *t)
 int
 tl_is_autograd_fn(const char *name)
 {
-	return strncmp(name, "autograd::engine::evaluate_function:", 36) == 0;
+	return name[0] == 'a' &&
+	    strncmp(name, "autograd::engine::evaluate_function:", 36) == 0;
 }
 
 static int
