@@ -543,31 +543,46 @@ and past 64 KiB they grow in address space set aside for them (256 MiB,
 whole when it grows.
 
 Where tl-parse's time goes (CPU samples of `tl-parse t.json.gz` at
-0.5 GB, two threads, `perf record`, self time by function): about 43 %
+0.5 GB, two threads, `perf record`, self time by function): about 35 %
 reading the events, in one pass over each event's bytes that finds its
 end, checks the JSON and picks out the members tl needs (on the main
 thread and the workers, straight from the input thread's buffers: the
 text is not copied; the strict lexer, lib/common/jlex, says where each
 string, number and nested value ends and what is wrong with a malformed
-event; an 'X' event laid out as Kineto writes it is read as one fixed
-sequence of members, each value still checked by the lexer; any other
-layout by the same reader, member by member), a fifth
-of it interning names; 13 % inflating (ISA-L, on the input thread);
-9 % formatting the op stream's rows (on all threads, in chunks written
-in order); on the main thread alone, 8 % merging the records in file
-order (string ids, threads, flows, linking keys, pruning the
-python_function frames) and 8 % building the call tree, linking, the
-idle culprits and the per-op rollup; and 7 % in the kernel (first
-touches of pages, reads of the file, threads waking each other). The
-read is bound by the CPU, and the main thread's merging is what more
-cores do not shorten.
+event; an 'X' event or a launch flow laid out as Kineto writes it is
+read as one fixed sequence of members, each value still checked by the
+lexer, and an args array or object that repeats, byte for byte, one
+already checked is known again without lexing it; any other layout by
+the same reader, member by member), an eighth of it interning names;
+17 % inflating (ISA-L, on the input thread); 8 % formatting the op
+stream's rows (on all threads, in chunks written in order); on the main
+thread alone, 6 % merging the records in file order (string ids,
+threads, flows, linking keys, pruning the python_function frames) and
+11 % building the call tree, linking, the idle culprits and the per-op
+rollup; and 10 % in the kernel (first touches of pages, reads of the
+file, threads waking each other). The read is bound by the CPU, and
+the main thread's merging is what more cores do not shorten.
+
+tl-efficiency writes each row with its trace's elementwise baseline,
+which is known only once the trace's last row is read: so the rows go
+to a temporary file as they are made and are read back at the end with
+the baseline appended (the 0.5 GB trace's: about 135 MB each way, some
+0.1 CPU-s of kernel time, the difference to `--no-baseline`), while
+memory keeps 16 bytes a row (its trace, whether it is memory-bound,
+its TB/s). Holding the rows in memory instead would make its memory
+grow with the stream.
 
 tl-findings keeps 32 bytes per GPU event of its input (and as much again
 while it sorts them) for the idle-gap analysis and the median kernel
 time, which need every GPU event in start order; everything else it
 holds is per op signature. It reads each row's kernels column once for
 all its analyses, in one pass where the text is as tl-parse writes it
-(the jsmn tokeniser takes any other text, and says what is wrong).
+(any other text is tokenised: compact JSON in one plain pass into
+jsmn's tokens, the rest by jsmn, which says what is wrong). Its JSON
+columns (the idle gaps, the collectives, the model's parameters) are
+tokenised the same way, and a number whose text is its column's last
+one read (a trace's or a step's figures, on every row) is not read
+again.
 
 EOF
 	echo "## Machine"

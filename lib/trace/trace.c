@@ -128,6 +128,16 @@ struct parser {
 	/* Nested args values already checked, in sets (nest_seen). */
 	struct nest (*nest)[NEST_WAYS];
 	const char *empty;	/* str's "" */
+	/*
+	 * The bytes rd_thread_ts read last, ", \"pid\": V, \"tid\": V": pid
+	 * is where the pid's value ends, esc bit 0 its escape, bit 1 the
+	 * tid's (n 0: none).
+	 */
+	struct {
+		char s[64];
+		uint32_t n;
+		uint8_t pid, esc;
+	} pt;
 	/* Strings of 8 bytes and more put_str interned, by a hash. */
 	struct named {
 		const char *s;	/* str's copy (NULL: none) */
@@ -456,7 +466,7 @@ put_compact(struct parser *p, struct rec *r, int k, const struct fval *v)
 }
 
 /* The integer v holds (a number, or a string of one) in *x: 0, or -1. */
-static int
+static inline int
 fv_i64(struct parser *p, const struct fval *v, int64_t *x)
 {
 	const char *s;
@@ -464,6 +474,17 @@ fv_i64(struct parser *p, const struct fval *v, int64_t *x)
 
 	if (v->type == TL_J_UNDEF)
 		return -1;
+	if (!v->esc && v->n > 0 && v->n <= 18) {
+		/* Digits alone, at most 18: tl_parse_i64's value, here. */
+		int64_t y = 0;
+
+		for (n = 0; n < v->n && TL_JLEX_DIGIT(v->s[n]); n++)
+			y = y * 10 + (v->s[n] - '0');
+		if (n == v->n) {
+			*x = y;
+			return 0;
+		}
+	}
 	n = fv_text(p, v, &s);
 	return tl_parse_i64(s, n, x);
 }
@@ -474,10 +495,7 @@ int_arg(struct parser *p, const struct fval *v)
 {
 	int64_t x;
 
-	if (v->type == TL_J_UNDEF || (v->esc ? fv_i64(p, v, &x) :
-	    tl_parse_i64(v->s, v->n, &x)) < 0)
-		return TL_NONE;
-	return x;
+	return fv_i64(p, v, &x) < 0 ? TL_NONE : x;
 }
 
 /* 0, or -1 with the message in msg. */
@@ -1539,25 +1557,45 @@ rd_set(struct fval *v, const char *s, const char *e, int esc)
 /*
  * At s, Kineto's ", \"pid\": V, \"tid\": V, \"ts\": T": the values into
  * f[K_PID], f[K_TID] and f[K_TS] as rd_plain and rd_timed check them;
- * the byte after, or NULL.
+ * the byte after, or NULL.  Events come in runs on a thread: when the
+ * bytes to the tid's end are the last ones read here and ", \"ts\": "
+ * follows (which ends a number), the values are those, known valid.
  */
 static inline const char *
-rd_thread_ts(const char *s, const char *end, struct fval *f)
+rd_thread_ts(struct parser *p, const char *s, const char *end,
+    struct fval *f)
 {
-	const char *q;
+	const char *q, *t = s;
 	int esc = 0;
 
+	if (p->pt.n > 0 && (size_t)(end - s) > p->pt.n &&
+	    memcmp(s, p->pt.s, p->pt.n) == 0 &&
+	    (q = RD_LIT(s + p->pt.n, end, ", \"ts\": ")) != NULL) {
+		rd_set(&f[K_PID], s + 9, s + p->pt.pid, p->pt.esc & 1);
+		rd_set(&f[K_TID], s + p->pt.pid + 9, s + p->pt.n,
+		    p->pt.esc >> 1);
+		return rd_timed(&f[K_TS], q, end);
+	}
+	p->pt.n = 0;
 	if ((s = RD_LIT(s, end, ", \"pid\": ")) == NULL ||
 	    (q = rd_plain(s, end, &esc)) == NULL)
 		return NULL;
 	rd_set(&f[K_PID], s, q, esc);
+	p->pt.esc = (uint8_t)esc;
+	p->pt.pid = (uint8_t)(q - t);
 	esc = 0;
 	if ((s = RD_LIT(q, end, ", \"tid\": ")) == NULL ||
 	    (q = rd_plain(s, end, &esc)) == NULL)
 		return NULL;
 	rd_set(&f[K_TID], s, q, esc);
+	p->pt.esc |= (uint8_t)(esc << 1);
+	/* Kept when short: the bytes are valid, and none but these. */
 	if ((s = RD_LIT(q, end, ", \"ts\": ")) == NULL)
 		return NULL;
+	if ((size_t)(q - t) < sizeof(p->pt.s)) {
+		p->pt.n = (uint32_t)(q - t);
+		memcpy(p->pt.s, t, p->pt.n);
+	}
 	return rd_timed(&f[K_TS], s, end);
 }
 
@@ -1595,7 +1633,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		if ((q = rd_plain(s, end, &esc)) == NULL)
 			goto general;
 		rd_set(&fv[K_ID], s, q, esc);
-		if ((q = rd_thread_ts(q, end, fv)) == NULL ||
+		if ((q = rd_thread_ts(p, q, end, fv)) == NULL ||
 		    (s = RD_LIT(q, end, ", \"cat\": \"ac2g\"")) == NULL ||
 		    (q = RD_LIT(s, end, ", \"name\": \"ac2g\"")) == NULL)
 			goto general;
@@ -1639,7 +1677,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	    (q = rd_plain(s, end, &esc)) == NULL)
 		goto general;
 	rd_set(&fv[K_NAME], s, q, esc);
-	if ((q = rd_thread_ts(q, end, fv)) == NULL ||
+	if ((q = rd_thread_ts(p, q, end, fv)) == NULL ||
 	    (s = RD_LIT(q, end, ", \"dur\": ")) == NULL ||
 	    (q = rd_timed(&fv[K_DUR], s, end)) == NULL)
 		goto general;
