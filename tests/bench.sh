@@ -563,12 +563,26 @@ rollup; and 10 % in the kernel (first touches of pages, reads of the
 file, threads waking each other). The read is bound by the CPU, and
 the main thread's merging is what more cores do not shorten.
 
+tl-efficiency writes each row with its trace's elementwise baseline,
+which is known only once the trace's last row is read: so the rows go
+to a temporary file as they are made and are read back at the end with
+the baseline appended (the 0.5 GB trace's: about 135 MB each way, some
+0.1 CPU-s of kernel time, the difference to `--no-baseline`), while
+memory keeps 16 bytes a row (its trace, whether it is memory-bound,
+its TB/s). Holding the rows in memory instead would make its memory
+grow with the stream.
+
 tl-findings keeps 32 bytes per GPU event of its input (and as much again
 while it sorts them) for the idle-gap analysis and the median kernel
 time, which need every GPU event in start order; everything else it
 holds is per op signature. It reads each row's kernels column once for
 all its analyses, in one pass where the text is as tl-parse writes it
-(the jsmn tokeniser takes any other text, and says what is wrong).
+(any other text is tokenised: compact JSON in one plain pass into
+jsmn's tokens, the rest by jsmn, which says what is wrong). Its JSON
+columns (the idle gaps, the collectives, the model's parameters) are
+tokenised the same way, and a number whose text is its column's last
+one read (a trace's or a step's figures, on every row) is not read
+again.
 
 EOF
 	echo "## Machine"

@@ -17,6 +17,8 @@ struct tl_callstack {
 	size_t cap;
 	/* by name in t->pystr: 1 if an "nn.Module: " frame's */
 	unsigned char *ismod;
+	/* by name in t->pystr: its length up to a NUL (strlen) */
+	uint32_t *len;
 	int shared;		/* py, up and ismod are another's */
 	int last_i, last_f;	/* the last innermost(): a row asks twice */
 	/*
@@ -128,9 +130,14 @@ tl_callstack_new(const struct tl_trace *t)
 	/* Names repeat: which are modules' is found once a name. */
 	ns = cs->n > 0 && t->pystr != NULL ? tl_strtab_count(t->pystr) : 0;
 	cs->ismod = tl_calloc(ns + 1, 1);
-	for (i = 0; i < ns; i++)
-		cs->ismod[i] = strncmp(tl_str(t->pystr, (uint32_t)i),
-		    "nn.Module: ", 11) == 0;
+	cs->len = tl_calloc(ns + 1, sizeof(*cs->len));
+	for (i = 0; i < ns; i++) {
+		const char *name = tl_str(t->pystr, (uint32_t)i);
+		size_t n = strlen(name);
+
+		cs->ismod[i] = strncmp(name, "nn.Module: ", 11) == 0;
+		cs->len[i] = n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+	}
 	return cs;
 }
 
@@ -143,6 +150,7 @@ tl_callstack_dup(const struct tl_callstack *cs)
 	d->py = cs->py;
 	d->up = cs->up;
 	d->ismod = cs->ismod;
+	d->len = cs->len;
 	d->n = cs->n;
 	d->shared = 1;
 	d->last_i = -1;
@@ -159,6 +167,7 @@ tl_callstack_free(struct tl_callstack *cs)
 		free(cs->py);
 		free(cs->up);
 		free(cs->ismod);
+		free(cs->len);
 	}
 	free(cs->chain);
 	tl_jb_free(&cs->mod);
@@ -245,9 +254,14 @@ tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
 	for (k = n; k-- > 0;) {
 		int c = cs->chain[k];
 
-		/* strlen: up to a NUL in a name, as written before */
-		tl_jb_lit(out, c >= 0 ? tl_ev_name(t, &t->ev[c]) :
-		    tl_str(t->pystr, t->py[cs->py[-2 - c]].name));
+		/* up to a NUL in a name, as written before */
+		if (c >= 0)
+			tl_jb_lit(out, tl_ev_name(t, &t->ev[c]));
+		else {
+			uint32_t name = t->py[cs->py[-2 - c]].name;
+
+			tl_jb_raw(out, tl_str(t->pystr, name), cs->len[name]);
+		}
 		if (k > 0)
 			tl_jb_raw(out, ";", 1);
 	}
@@ -280,7 +294,10 @@ tl_module_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
 		cs->chain[n++] = cs->py[f];
 	}
 	for (k = n; k-- > 0;) {
-		tl_jb_lit(out, tl_str(t->pystr, t->py[cs->chain[k]].name) + 11);
+		uint32_t name = t->py[cs->chain[k]].name;
+
+		tl_jb_raw(out, tl_str(t->pystr, name) + 11,
+		    cs->len[name] - 11);
 		if (k > 0)
 			tl_jb_raw(out, "/", 1);
 	}
