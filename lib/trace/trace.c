@@ -1619,11 +1619,12 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 
 	(void)offset;
 	/*
-	 * An 'X' event as Kineto writes it first: its members in its order,
-	 * each key with the blanks around it (a literal compared at once),
-	 * each value checked by the lexer as below; the first byte that is
-	 * not where that order puts it sends the event to the general loop
-	 * (which reads it again from its start).
+	 * An 'X' event or a launch flow's end as Kineto writes it first: its
+	 * members in its order, each key with the blanks around it (a
+	 * literal compared at once), each value checked by the lexer as
+	 * below; the first byte that is not where that order puts it sends
+	 * the event to the general loop (which reads it again from its
+	 * start).
 	 */
 	esc = 0;
 	if ((s = RD_LIT(ev, end, "{\"ph\": ")) == NULL ||
