@@ -185,7 +185,7 @@ tl_realloc(void *p, size_t n)
 }
 
 void
-tl_grow(void *pp, size_t *cap, size_t need, size_t size)
+tl_grow_more(void *pp, size_t *cap, size_t need, size_t size)
 {
 	void **p = pp;
 	size_t n = *cap ? *cap : 16;

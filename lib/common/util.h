@@ -61,8 +61,18 @@ void tl_version(void) __attribute__((noreturn));
 void *tl_malloc(size_t n);
 void *tl_calloc(size_t n, size_t size);
 void *tl_realloc(void *p, size_t n);
-/* Grow *p so that it holds at least need elements of size bytes. */
-void tl_grow(void *pp, size_t *cap, size_t need, size_t size);
+/* tl_grow's growing, when *cap < need. */
+void tl_grow_more(void *pp, size_t *cap, size_t need, size_t size);
+/*
+ * Grow *p so that it holds at least need elements of size bytes; inline,
+ * as most calls find room (a stack pushed an element at a time).
+ */
+static inline void
+tl_grow(void *pp, size_t *cap, size_t need, size_t size)
+{
+	if (need > *cap)
+		tl_grow_more(pp, cap, need, size);
+}
 /*
  * Make the pages that hold p[0..n) resident and writable now, in one
  * system call (Linux's MADV_POPULATE_WRITE, 5.14) instead of a page
