@@ -82,12 +82,14 @@ struct hull {
 /*
  * Args values that are arrays or objects ("Input Dims", "grid", ...)
  * repeat byte for byte: put_compact keeps the last NEST_WAYS distinct
- * ones of a set (chosen by a hash of the member's key and the value's
- * first 16 bytes) as the parser's raw table holds them, and rd_args
- * looks a value up there before lexing it (nest_seen).
+ * ones of each of 2^NEST_BITS sets (chosen by a hash of the member's key
+ * and the value's first NEST_WORDS * 8 bytes, to the first '}') as the
+ * parser's raw table holds them, and rd_args looks a value up there
+ * before lexing it (nest_seen).  24 KiB a parser; put_str's cache of
+ * names 16 KiB.
  */
-#define NEST_BITS 8
-#define NAMED_BITS 11		/* put_str's cache: 32 KiB */
+#define NEST_BITS 7
+#define NAMED_BITS 10
 #define NEST_WAYS 8
 #define NEST_WORDS 4
 struct nest {
