@@ -16,13 +16,8 @@ struct entry {
 struct tl_strtab {
 	struct entry *ent;	/* by id */
 	size_t nent, capent;
-	/*
-	 * Open addressing: the string's hash in the high half, its id + 1
-	 * in the low one, 0 = free.  The hash beside the id: a lookup
-	 * compares it without a load from another array (at a few hundred
-	 * thousand strings each of those loads is a cache miss).
-	 */
-	uint64_t *slot;
+	uint32_t *slot;		/* open addressing: id + 1, 0 = free */
+	uint32_t *hash;		/* by id */
 	size_t nslot;
 	char **chunks;
 	size_t nchunks, capchunks;
@@ -87,33 +82,33 @@ store(struct tl_strtab *t, const char *s, size_t len)
 static void
 rehash(struct tl_strtab *t)
 {
-	uint64_t *old = t->slot;
 	size_t i, n = t->nslot ? t->nslot * 2 : 1024;
 
+	free(t->slot);
 	t->slot = tl_calloc(n, sizeof(*t->slot));
-	for (i = 0; i < t->nslot; i++)
-		if (old[i] != 0) {
-			size_t j = (size_t)(old[i] >> 32) & (n - 1);
-
-			while (t->slot[j] != 0)
-				j = (j + 1) & (n - 1);
-			t->slot[j] = old[i];
-		}
-	free(old);
 	t->nslot = n;
+	for (i = 0; i < t->nent; i++) {
+		size_t j = t->hash[i] & (n - 1);
+
+		while (t->slot[j] != 0)
+			j = (j + 1) & (n - 1);
+		t->slot[j] = (uint32_t)i + 1;
+	}
 }
 
 struct tl_strtab *
 tl_strtab_new(void)
 {
 	struct tl_strtab *t = tl_calloc(1, sizeof(*t));
+	size_t cap = 0;
 
 	tl_grow(&t->ent, &t->capent, 1, sizeof(*t->ent));
+	tl_grow(&t->hash, &cap, t->capent, sizeof(*t->hash));
 	t->ent[0].s = store(t, "", 0);
 	t->ent[0].len = 0;
+	t->hash[0] = hash("", 0);
 	t->nent = 1;
 	rehash(t);
-	t->slot[hash("", 0) & (t->nslot - 1)] = (uint64_t)hash("", 0) << 32 | 1;
 	return t;
 }
 
@@ -128,6 +123,7 @@ tl_strtab_free(struct tl_strtab *t)
 		free(t->chunks[i]);
 	free(t->chunks);
 	free(t->ent);
+	free(t->hash);
 	free(t->slot);
 	free(t);
 }
@@ -136,25 +132,27 @@ uint32_t
 tl_intern(struct tl_strtab *t, const char *s, size_t len)
 {
 	uint32_t h = hash(s, len), id;
-	size_t j = h & (t->nslot - 1);
-	uint64_t v;
+	size_t j = h & (t->nslot - 1), oldcap;
 
-	while ((v = t->slot[j]) != 0) {
-		if ((uint32_t)(v >> 32) == h) {
-			const struct entry *e = &t->ent[(uint32_t)v - 1];
+	while ((id = t->slot[j]) != 0) {
+		const struct entry *e = &t->ent[id - 1];
 
-			if (e->len == len && memcmp(e->s, s, len) == 0)
-				return (uint32_t)v - 1;
-		}
+		if (t->hash[id - 1] == h && e->len == len &&
+		    memcmp(e->s, s, len) == 0)
+			return id - 1;
 		j = (j + 1) & (t->nslot - 1);
 	}
 	if (len > UINT32_MAX)
 		tl_die("string of %zu bytes is too long", len);
+	oldcap = t->capent;
 	tl_grow(&t->ent, &t->capent, t->nent + 1, sizeof(*t->ent));
+	if (t->capent != oldcap)
+		t->hash = tl_realloc(t->hash, t->capent * sizeof(*t->hash));
 	id = (uint32_t)t->nent++;
 	t->ent[id].s = store(t, s, len);
 	t->ent[id].len = (uint32_t)len;
-	t->slot[j] = (uint64_t)h << 32 | (id + 1);
+	t->hash[id] = h;
+	t->slot[j] = id + 1;
 	if (t->nent * 2 > t->nslot)
 		rehash(t);
 	return id;
@@ -181,6 +179,6 @@ tl_strtab_count(const struct tl_strtab *t)
 size_t
 tl_strtab_bytes(const struct tl_strtab *t)
 {
-	return t->bytes + t->capent * sizeof(*t->ent) +
+	return t->bytes + t->capent * (sizeof(*t->ent) + sizeof(*t->hash)) +
 	    t->nslot * sizeof(*t->slot);
 }

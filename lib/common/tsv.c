@@ -194,7 +194,9 @@ tsv_run(const char *s, size_t n)
 	}
 #undef TSV_HIT
 #endif
-	if (n - i >= 8) {	/* 8 to 15 bytes: two words, overlapping */
+	if (n - i > 16) {
+		/* a long field without SSE2: byte by byte below */
+	} else if (n - i >= 8) {	/* 8 to 16: two words, overlapping */
 		uint64_t a, b;
 
 		memcpy(&a, s + i, 8);
