@@ -1,7 +1,9 @@
 /* See LICENSE file for copyright and license details. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/tsv.h"
 #include "common/util.h"
@@ -19,6 +21,31 @@ tl_w_init(struct tl_writer *w, FILE *fp, int csv)
 	w->buf = NULL;
 	w->len = w->cap = 0;
 	w->rows = 0;
+}
+
+void
+tl_w_out(FILE *fp, const char *s, size_t n)
+{
+	int fd = fileno(fp);
+
+	if (n == 0)
+		return;
+	if (fd < 0 || fflush(fp) != 0) {
+		fwrite(s, 1, n, fp);
+		return;
+	}
+	while (n > 0) {
+		ssize_t k = write(fd, s, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {	/* fp's error indicator tells */
+			fwrite(s, 1, n, fp);
+			return;
+		}
+		s += k;
+		n -= (size_t)k;
+	}
 }
 
 void

@@ -37,6 +37,13 @@ void tl_w_rows(struct tl_writer *w);
  * formatted on one thread and written out on another.
  */
 void tl_w_init_mem(struct tl_writer *w, int csv);
+/*
+ * Bytes s[0..n) (rows formatted in memory) out to fp's file past its
+ * buffer, flushed first: one write(2), no copy into stdio's buffer.  A
+ * write that fails is done again through fp, whose error indicator then
+ * tells (ferror).
+ */
+void tl_w_out(FILE *fp, const char *s, size_t n);
 void tl_w_str(struct tl_writer *w, const char *s);
 void tl_w_mem(struct tl_writer *w, const char *s, size_t n);
 /* A field already in the writer's format (TSV-escaped), verbatim. */

@@ -979,7 +979,7 @@ write_chunk(struct tl_pool *pool, struct rowstate *mine, FILE *fp,
 {
 	struct chunk *ch = tl_pool_take(pool, mine);
 
-	fwrite(ch->buf, 1, ch->len, fp);
+	tl_w_out(fp, ch->buf, ch->len);
 	if (next != NULL) {
 		next->buf = ch->buf;
 		next->cap = ch->cap;
@@ -1037,6 +1037,38 @@ rows_par(struct tl_opstream *os, const struct rowctx *c,
 	free(ch);
 }
 
+/*
+ * The rows on this thread: into memory, out by OUT_BYTES or so at a
+ * time past stdio (tl_w_out), not copied into its buffer row by row.
+ */
+#define OUT_BYTES (128 * 1024)
+
+static void
+rows_one(struct tl_opstream *os, const struct rowctx *c,
+    struct tl_callstack *cs)
+{
+	struct tl_writer w, *keep = os->w;
+	size_t i;
+
+	if (keep->fp == NULL) {
+		for (i = 0; i < c->rows->n; i++)
+			w_row(os, c, &c->rows->v[i], cs);
+		return;
+	}
+	tl_w_init_mem(&w, keep->csv);
+	os->w = &w;
+	for (i = 0; i < c->rows->n; i++) {
+		w_row(os, c, &c->rows->v[i], cs);
+		if (w.len >= OUT_BYTES) {
+			tl_w_out(keep->fp, w.buf, w.len);
+			w.len = 0;
+		}
+	}
+	tl_w_out(keep->fp, w.buf, w.len);
+	os->w = keep;
+	free(w.buf);
+}
+
 void
 tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_window *win, const struct tl_rows *rows,
@@ -1073,8 +1105,7 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	if (os->threads > 1 && rows->n > 2 * CHUNK)
 		rows_par(os, &c, cs, os->threads);
 	else
-		for (i = 0; i < rows->n; i++)
-			w_row(os, &c, &rows->v[i], cs);
+		rows_one(os, &c, cs);
 	free(c.plan);
 	free(c.text.buf);
 	tl_map_free(&c.jstr);
