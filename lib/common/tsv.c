@@ -69,17 +69,18 @@ flush(struct tl_writer *w)
 	w->len = 0;
 }
 
-/* The end of a call that writes: out now, unless rows are held. */
-static inline void
-done(struct tl_writer *w)
+void
+tl_w_flush_(struct tl_writer *w)
 {
-	if (w->fp != NULL && !w->rows)
-		flush(w);
+	flush(w);
 }
 
+/* The end of a call that writes: out now, unless rows are held. */
+#define done(w) tl_w_done(w)
+
 /* Room for n more bytes (with fp at most sizeof(out)) at the end. */
-static inline char *
-room(struct tl_writer *w, size_t n)
+char *
+tl_w_room_(struct tl_writer *w, size_t n)
 {
 	if (w->fp != NULL) {
 		if (sizeof(w->out) - w->len < n)
@@ -90,6 +91,8 @@ room(struct tl_writer *w, size_t n)
 		tl_grow(&w->buf, &w->cap, w->len + n, 1);
 	return w->buf + w->len;
 }
+
+#define room(w, n) tl_w_room(w, n)
 
 /* Bytes s[0..n) out, to the file or into memory. */
 static inline void
@@ -244,12 +247,7 @@ tsv_run(const char *s, size_t n)
 	return n;
 }
 
-static inline void
-sep(struct tl_writer *w)
-{
-	if (w->col++ > 0)
-		putch(w, w->csv ? ',' : '\t');
-}
+#define sep(w) tl_w_sep(w)
 
 /*
  * A TSV field of 1 to 16 bytes with nothing to escape (most of the short
@@ -260,8 +258,6 @@ sep(struct tl_writer *w)
 static inline int
 small_field(struct tl_writer *w, const char *s, size_t n)
 {
-	char *p;
-
 	if (n >= 8) {
 		uint64_t a, b;
 
@@ -269,9 +265,6 @@ small_field(struct tl_writer *w, const char *s, size_t n)
 		memcpy(&b, s + n - 8, 8);
 		if (tsv_word(a) || tsv_word(b))
 			return -1;
-		p = room(w, n);
-		memcpy(p, &a, 8);
-		memcpy(p + n - 8, &b, 8);
 	} else if (n >= 4) {
 		uint32_t a, b;
 
@@ -279,19 +272,11 @@ small_field(struct tl_writer *w, const char *s, size_t n)
 		memcpy(&b, s + n - 4, 4);
 		if (tsv_word((uint64_t)a << 32 | b))
 			return -1;
-		p = room(w, n);
-		memcpy(p, &a, 4);
-		memcpy(p + n - 4, &b, 4);
-	} else {		/* 1 to 3: first, middle and last byte */
-		if (tsv_esc[(unsigned char)s[0]] ||
-		    tsv_esc[(unsigned char)s[n / 2]] ||
-		    tsv_esc[(unsigned char)s[n - 1]])
-			return -1;
-		p = room(w, n);
-		p[0] = s[0];
-		p[n / 2] = s[n / 2];
-		p[n - 1] = s[n - 1];
-	}
+	} else if (tsv_esc[(unsigned char)s[0]] ||	/* 1 to 3: first, */
+	    tsv_esc[(unsigned char)s[n / 2]] ||	/* middle and last byte */
+	    tsv_esc[(unsigned char)s[n - 1]])
+		return -1;
+	tl_w_copy_(room(w, n), s, n);
 	w->len += n;
 	return 0;
 }
@@ -333,6 +318,14 @@ mem_field(struct tl_writer *w, const char *s, size_t n)
 	put(w, s + run, n - run);
 }
 
+int
+tl_w_plain(const struct tl_writer *w, const char *s, size_t n)
+{
+	if (w->csv)
+		return plain_run(s, n, csv_quote, ',', '"', '\n', '\r') == n;
+	return tsv_run(s, n) == n;
+}
+
 void
 tl_w_mem(struct tl_writer *w, const char *s, size_t n)
 {
@@ -363,32 +356,9 @@ tl_tsv_decode(char *dst, const char *p, size_t n)
 }
 
 void
-tl_w_raw(struct tl_writer *w, const char *s, size_t n)
-{
-	sep(w);
-	put(w, s, n);
-	done(w);
-}
-
-void
 tl_w_str(struct tl_writer *w, const char *s)
 {
 	tl_w_mem(w, s, s != NULL ? strlen(s) : 0);
-}
-
-void
-tl_w_empty(struct tl_writer *w)
-{
-	sep(w);
-	done(w);
-}
-
-void
-tl_w_int(struct tl_writer *w, int64_t v)
-{
-	sep(w);
-	w->len += tl_fmt_i64(room(w, 24), v);
-	done(w);
 }
 
 /* "00" "01" .. "99": two digits a table entry. */
@@ -506,14 +476,6 @@ tl_fmt_us(char *buf, size_t n, int64_t ns)
 	}
 	buf[k] = '\0';
 	return k;
-}
-
-void
-tl_w_us(struct tl_writer *w, int64_t ns)
-{
-	sep(w);
-	w->len += tl_fmt_us(room(w, 32), 32, ns);
-	done(w);
 }
 
 /*

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 struct tl_writer {
 	FILE *fp;		/* NULL: into buf */
@@ -46,12 +47,11 @@ void tl_w_init_mem(struct tl_writer *w, int csv);
 void tl_w_out(FILE *fp, const char *s, size_t n);
 void tl_w_str(struct tl_writer *w, const char *s);
 void tl_w_mem(struct tl_writer *w, const char *s, size_t n);
-/* A field already in the writer's format (TSV-escaped), verbatim. */
-void tl_w_raw(struct tl_writer *w, const char *s, size_t n);
-void tl_w_empty(struct tl_writer *w);
-void tl_w_int(struct tl_writer *w, int64_t v);
-/* Nanoseconds as microseconds, exact: "12.345", "7". */
-void tl_w_us(struct tl_writer *w, int64_t ns);
+/*
+ * 1 if field s[0..n) goes out as it is, nothing to escape (TSV) or
+ * quote (CSV): tl_w_raw may write it.
+ */
+int tl_w_plain(const struct tl_writer *w, const char *s, size_t n);
 /* Shortest text that reads back as the same double; NaN/inf as empty. */
 void tl_w_double(struct tl_writer *w, double d);
 void tl_w_eol(struct tl_writer *w);
@@ -70,4 +70,103 @@ size_t tl_fmt_i64(char *buf, int64_t v);
 /* Microseconds text of ns into buf (at least 32 bytes); its length. */
 size_t tl_fmt_us(char *buf, size_t n, int64_t ns);
 
+/*
+ * The writer's calls for every field, inline: a row has dozens of fields
+ * and most are a few bytes, so a call and its checks a field would cost
+ * more than the field.  Their slow paths, not to be called otherwise:
+ * room for n more bytes at the end (flushing to fp, growing buf), and
+ * the end of a call that writes (out to fp unless rows are held).
+ */
+char *tl_w_room_(struct tl_writer *w, size_t n);
+void tl_w_flush_(struct tl_writer *w);
+
+static inline char *
+tl_w_room(struct tl_writer *w, size_t n)
+{
+	if (w->fp == NULL && w->cap - w->len >= n)
+		return w->buf + w->len;
+	return tl_w_room_(w, n);
+}
+
+static inline void
+tl_w_sep(struct tl_writer *w)
+{
+	if (w->col++ > 0) {
+		*tl_w_room(w, 1) = w->csv ? ',' : '\t';
+		w->len++;
+	}
+}
+
+static inline void
+tl_w_done(struct tl_writer *w)
+{
+	if (w->fp != NULL && !w->rows)
+		tl_w_flush_(w);
+}
+
+/* s[0..n) to p: up to 16 bytes as two moves, overlapping, not a call. */
+static inline void
+tl_w_copy_(char *p, const char *s, size_t n)
+{
+	if (n > 16)
+		memcpy(p, s, n);
+	else if (n >= 8) {
+		uint64_t a, b;
+
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(p, &a, 8);
+		memcpy(p + n - 8, &b, 8);
+	} else if (n >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		memcpy(p, &a, 4);
+		memcpy(p + n - 4, &b, 4);
+	} else if (n > 0) {
+		p[0] = s[0];
+		p[n / 2] = s[n / 2];
+		p[n - 1] = s[n - 1];
+	}
+}
+
+/* A field already in the writer's format (TSV-escaped), verbatim. */
+static inline void
+tl_w_raw(struct tl_writer *w, const char *s, size_t n)
+{
+	tl_w_sep(w);
+	if (w->fp != NULL && n > sizeof(w->out) / 2) {
+		tl_w_flush_(w);
+		fwrite(s, 1, n, w->fp);
+		return;
+	}
+	tl_w_copy_(tl_w_room(w, n), s, n);
+	w->len += n;
+	tl_w_done(w);
+}
+
+static inline void
+tl_w_empty(struct tl_writer *w)
+{
+	tl_w_sep(w);
+	tl_w_done(w);
+}
+
+static inline void
+tl_w_int(struct tl_writer *w, int64_t v)
+{
+	tl_w_sep(w);
+	w->len += tl_fmt_i64(tl_w_room(w, 24), v);
+	tl_w_done(w);
+}
+
+/* Nanoseconds as microseconds, exact: "12.345", "7". */
+static inline void
+tl_w_us(struct tl_writer *w, int64_t ns)
+{
+	tl_w_sep(w);
+	w->len += tl_fmt_us(tl_w_room(w, 32), 32, ns);
+	tl_w_done(w);
+}
 #endif

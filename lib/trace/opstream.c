@@ -206,6 +206,13 @@ struct rowctx {
 	struct tl_jbuf kinds[TL_NCKIND];
 	/* by launch id (tl_event.launch): its grid's and block's products */
 	int64_t *dims;
+	/*
+	 * By interned id of t->str: 1 if its text goes out as it is (no
+	 * escape or quote), so names, pids and shapes are not scanned again
+	 * on every row; nstr ids.
+	 */
+	unsigned char *plain;
+	size_t nstr;
 };
 
 /*
@@ -235,6 +242,31 @@ jcache(struct rowctx *c, uint32_t id, int py)
 	}
 	tl_map_put(&c->jstr, id, (uint64_t)py,
 	    (int64_t)off << 32 | (int64_t)(c->jtext.n - off));
+}
+
+/* Interned id of t->str as a field, unscanned when it is plain. */
+static void
+w_id(struct tl_opstream *os, const struct rowctx *c, uint32_t id)
+{
+	if (id < c->nstr && c->plain[id])
+		tl_w_raw(os->w, tl_str(c->t->str, id),
+		    tl_strsize(c->t->str, id));
+	else
+		w_interned(os, c->t, id);
+}
+
+/* Which ids of t->str go out as they are (c->plain). */
+static void
+plain_ids(struct rowctx *c, const struct tl_writer *w)
+{
+	size_t i;
+
+	c->nstr = tl_strtab_count(c->t->str);
+	c->plain = tl_malloc(c->nstr + 1);
+	for (i = 0; i < c->nstr; i++)
+		c->plain[i] = (unsigned char)tl_w_plain(w,
+		    tl_str(c->t->str, (uint32_t)i),
+		    tl_strsize(c->t->str, (uint32_t)i));
 }
 
 /* A culprit piece's name or context (tl_cp_name) into the cache. */
@@ -633,7 +665,7 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 			if (r->name != NULL)
 				tl_w_str(os->w, r->name);
 			else
-				w_interned(os, t, e->name);
+				w_id(os, c, e->name);
 			break;
 		case TL_COL_CATEGORY:
 			tl_w_str(os->w, r->category);
@@ -645,10 +677,10 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 			tl_w_str(os->w, tl_rowkind_name(r->kind));
 			break;
 		case TL_COL_PID:
-			w_interned(os, t, tl_ev_pid(t, e));
+			w_id(os, c, tl_ev_pid(t, e));
 			break;
 		case TL_COL_TID:
-			w_interned(os, t, tl_ev_tid(t, e));
+			w_id(os, c, tl_ev_tid(t, e));
 			break;
 		case TL_COL_TS_US:
 			tl_w_us(os->w, e->ts);
@@ -669,28 +701,34 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 			kernels_json(os, c, r);
 			break;
 		case TL_COL_INPUT_DIMS:
-			w_interned(os, t, v->args.dims);
+			w_id(os, c, v->args.dims);
 			break;
 		case TL_COL_INPUT_TYPES:
-			w_interned(os, t, v->args.types);
+			w_id(os, c, v->args.types);
 			break;
 		case TL_COL_INPUT_STRIDES:
-			w_interned(os, t, v->args.strides);
+			w_id(os, c, v->args.strides);
 			break;
 		case TL_COL_CONCRETE_INPUTS:
-			w_interned(os, t, v->args.concrete);
+			w_id(os, c, v->args.concrete);
 			break;
 		case TL_COL_PARENT_UID:
 			w_ev_uid(os, t, v->parent);
 			break;
 		case TL_COL_PARENT_NAME:
-			w_ev_name(os, t, v->parent);
+			if (v->parent >= 0)
+				w_id(os, c, t->ev[v->parent].name);
+			else
+				tl_w_empty(os->w);
 			break;
 		case TL_COL_FWD_UID:
 			w_ev_uid(os, t, v->fwd);
 			break;
 		case TL_COL_FWD_NAME:
-			w_ev_name(os, t, v->fwd);
+			if (v->fwd >= 0)
+				w_id(os, c, t->ev[v->fwd].name);
+			else
+				tl_w_empty(os->w);
 			break;
 		case TL_COL_SEQ:
 			w_opt_int(os, tl_ev_seq(t, e));
@@ -1102,6 +1140,7 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	}
 	plan_rows(os, &c, cs != NULL);
 	json_names(&c);
+	plain_ids(&c, os->w);
 	if (os->threads > 1 && rows->n > 2 * CHUNK)
 		rows_par(os, &c, cs, os->threads);
 	else
@@ -1113,6 +1152,7 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	for (i = 0; i < TL_NCKIND; i++)
 		tl_jb_free(&c.kinds[i]);
 	free(c.dims);
+	free(c.plain);
 	tl_colls_free(&c.colls);
 	tl_culprits_free(&c.cul);
 	free(c.oneoff);
