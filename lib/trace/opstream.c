@@ -361,54 +361,132 @@ jb_cp(struct tl_jbuf *b, const struct rowctx *c, int32_t id)
 		tl_jb_lit(b, "\"\"");
 }
 
+/*
+ * The JSON text of interned id (py: of t->pystr): from c->jstr, or when
+ * not cached escaped into tmp; its length in *len.
+ */
+static const char *
+json_text(const struct rowctx *c, uint32_t id, int py, struct tl_jbuf *tmp,
+    size_t *len)
+{
+	const int64_t *v = tl_map_get(&c->jstr, id, (uint64_t)py);
+
+	if (v != NULL) {
+		*len = (size_t)(uint32_t)*v;
+		return c->jtext.s + (*v >> 32);
+	}
+	tl_jb_reset(tmp);
+	tl_jb_str(tmp, tl_str(py ? c->t->pystr : c->t->str, id));
+	*len = tmp->n;
+	return tmp->s;
+}
+
+/*
+ * Room for n bytes at the end of a JSON column's text: straight in the
+ * writer (plain: the text needs no TSV escape), else in os->jb.
+ */
+static char *
+json_room(struct tl_opstream *os, int plain, size_t n)
+{
+	if (plain)
+		return tl_w_room(os->w, n);
+	if (os->jb.cap - os->jb.n <= n)
+		tl_jb_grow(&os->jb, n);
+	return os->jb.s + os->jb.n;
+}
+
+/* The text put at p (json_room) ends at o. */
+static void
+json_put(struct tl_opstream *os, int plain, const char *p, const char *o)
+{
+	if (plain)
+		os->w->len += (size_t)(o - p);
+	else {
+		os->jb.n += (size_t)(o - p);
+		os->jb.s[os->jb.n] = '\0';
+	}
+}
+
+/* A string literal's bytes at o; past them. */
+#define LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
+
+/*
+ * The kernels column: written straight into the writer when its names
+ * and pids need no TSV escape (c->jplain) and rows go into memory, the
+ * numbers formatted in place, each kernel's room taken once.
+ */
 static void
 kernels_json(struct tl_opstream *os, const struct rowctx *c,
     const struct tl_row *r)
 {
 	const struct tl_trace *t = c->t;
 	const int *gpu = tl_row_gpu(c->rows, r);
+	int plain = c->jplain && !os->w->csv && os->w->fp == NULL;
+	struct tl_jbuf tmp[2];
 	int64_t grid, block;
+	char *p, *o;
 	int k;
 
-	tl_jb_reset(&os->jb);
-	tl_jb_lit(&os->jb, "[");
+	memset(tmp, 0, sizeof(tmp));
+	if (plain)
+		tl_w_sep(os->w);
+	else
+		tl_jb_reset(&os->jb);
+	p = o = json_room(os, plain, 2);
+	*o++ = '[';
+	json_put(os, plain, p, o);
 	for (k = 0; k < r->ngpu; k++) {
 		const struct tl_event *g = &t->ev[gpu[k]];
+		const struct tl_event *l = g->parent >= 0 ? &t->ev[g->parent] :
+		    NULL;
+		size_t nl, pl;
+		const char *name = json_text(c, g->name, 0, &tmp[0], &nl);
+		const char *pid = json_text(c, tl_ev_pid(t, g), 0, &tmp[1],
+		    &pl);
 
-		tl_jb_lit(&os->jb, k ? ",{\"uid\":" : "{\"uid\":");
-		tl_jb_int(&os->jb, g->uid);
-		tl_jb_lit(&os->jb, ",\"name\":");
-		jb_interned(&os->jb, c, g->name);
-		tl_jb_lit(&os->jb, ",\"pid\":");
-		jb_interned(&os->jb, c, tl_ev_pid(t, g));
-		tl_jb_lit(&os->jb, ",\"stream\":");
+		/* 13 bytes of keys and 24 of number a field, and the rest */
+		p = o = json_room(os, plain, 10 * 40 + nl + pl);
+		if (k > 0)
+			*o++ = ',';
+		o = LIT(o, "{\"uid\":");
+		o += tl_fmt_i64(o, g->uid);
+		o = LIT(o, ",\"name\":");
+		memcpy(o, name, nl);
+		o = LIT(o + nl, ",\"pid\":");
+		memcpy(o, pid, pl);
+		o = LIT(o + pl, ",\"stream\":");
 		if (tl_ev_stream(t, g) == TL_NONE)
-			tl_jb_lit(&os->jb, "null");
+			o = LIT(o, "null");
 		else
-			tl_jb_int(&os->jb, tl_ev_stream(t, g));
-		tl_jb_lit(&os->jb, ",\"ts\":");
-		tl_jb_us(&os->jb, g->ts);
-		tl_jb_lit(&os->jb, ",\"dur\":");
-		tl_jb_us(&os->jb, g->dur);
+			o += tl_fmt_i64(o, tl_ev_stream(t, g));
+		o = LIT(o, ",\"ts\":");
+		o += tl_fmt_us(o, 32, g->ts);
+		o = LIT(o, ",\"dur\":");
+		o += tl_fmt_us(o, 32, g->dur);
 		/* The launch call's start: where the host let the GPU go. */
-		if (g->parent >= 0 && (t->ev[g->parent].kind == TL_EV_RUNTIME ||
-		    t->ev[g->parent].kind == TL_EV_DRIVER)) {
-			tl_jb_lit(&os->jb, ",\"launch_ts\":");
-			tl_jb_us(&os->jb, t->ev[g->parent].ts);
+		if (l != NULL && (l->kind == TL_EV_RUNTIME ||
+		    l->kind == TL_EV_DRIVER)) {
+			o = LIT(o, ",\"launch_ts\":");
+			o += tl_fmt_us(o, 32, l->ts);
 		}
 		if (grid_block(t, c->dims, g, &grid, &block)) {
-			tl_jb_lit(&os->jb, ",\"grid\":");
-			tl_jb_int(&os->jb, grid);
-			tl_jb_lit(&os->jb, ",\"block\":");
-			tl_jb_int(&os->jb, block);
+			o = LIT(o, ",\"grid\":");
+			o += tl_fmt_i64(o, grid);
+			o = LIT(o, ",\"block\":");
+			o += tl_fmt_i64(o, block);
 		}
-		tl_jb_lit(&os->jb, "}");
+		*o++ = '}';
+		json_put(os, plain, p, o);
 	}
-	tl_jb_lit(&os->jb, "]");
-	if (c->jplain && !os->w->csv)	/* names, numbers and punctuation */
-		tl_w_raw(os->w, os->jb.s, os->jb.n);
+	p = o = json_room(os, plain, 2);
+	*o++ = ']';
+	json_put(os, plain, p, o);
+	if (plain)
+		tl_w_done(os->w);
 	else
 		tl_w_mem(os->w, os->jb.s, os->jb.n);
+	tl_jb_free(&tmp[0]);
+	tl_jb_free(&tmp[1]);
 }
 
 
