@@ -509,47 +509,45 @@ round_digits(const char *dig, int p, char *out)
 static void
 layout(char *buf, size_t n, int neg, const char *dig, int nd, int e)
 {
-	char *o = buf, *end = buf + n - 1;
-	int i;
+	char txt[48], *o = txt;
+	size_t len;
 
 	while (nd > 1 && dig[nd - 1] == '0')
 		nd--;
-#define PUT(c) do { if (o < end) *o++ = (c); } while (0)
 	if (neg)
-		PUT('-');
+		*o++ = '-';
 	if (e >= -4 && e < 16) {	/* plain notation */
 		if (e < 0) {
-			PUT('0');
-			PUT('.');
-			for (i = -1; i > e; i--)
-				PUT('0');
-			for (i = 0; i < nd; i++)
-				PUT(dig[i]);
+			memcpy(o, "0.0000", (size_t)(1 - e));
+			o += 1 - e;
+			memcpy(o, dig, (size_t)nd);
+			o += nd;
+		} else if (nd > e + 1) {
+			memcpy(o, dig, (size_t)e + 1);
+			o += e + 1;
+			*o++ = '.';
+			memcpy(o, dig + e + 1, (size_t)(nd - e - 1));
+			o += nd - e - 1;
 		} else {
-			for (i = 0; i <= e; i++)
-				PUT(i < nd ? dig[i] : '0');
-			if (nd > e + 1) {
-				PUT('.');
-				for (i = e + 1; i < nd; i++)
-					PUT(dig[i]);
-			}
+			memcpy(o, dig, (size_t)nd);
+			memset(o + nd, '0', (size_t)(e + 1 - nd));
+			o += e + 1;
 		}
 	} else {
-		char ex[16];
-
-		PUT(dig[0]);
+		*o++ = dig[0];
 		if (nd > 1) {
-			PUT('.');
-			for (i = 1; i < nd; i++)
-				PUT(dig[i]);
+			*o++ = '.';
+			memcpy(o, dig + 1, (size_t)nd - 1);
+			o += nd - 1;
 		}
-		snprintf(ex, sizeof(ex), "e%c%02d", e < 0 ? '-' : '+',
+		o += snprintf(o, 16, "e%c%02d", e < 0 ? '-' : '+',
 		    e < 0 ? -e : e);
-		for (i = 0; ex[i] != '\0'; i++)
-			PUT(ex[i]);
 	}
-#undef PUT
-	*o = '\0';
+	len = (size_t)(o - txt);
+	if (len > n - 1)
+		len = n - 1;
+	memcpy(buf, txt, len);
+	buf[len] = '\0';
 }
 
 /*
@@ -576,6 +574,21 @@ scaled(uint64_t m, int k, int s)
 	if (r > half || (r == half && (q & 1)))
 		q++;
 	return q;
+}
+
+/*
+ * round(x / 10^j), ties to even, of x = q + f with integer q and
+ * fraction f (0 < f < 1 when frac, else f = 0): scaled() with 10^j less,
+ * from the same product.
+ */
+static uint64_t
+scaled_less(uint64_t q, int frac, uint64_t j)
+{
+	uint64_t c = q / j, r = q % j;
+
+	if (r > j / 2 || (r == j / 2 && (frac || (c & 1))))
+		c++;
+	return c;
 }
 
 /* 1 if c * 10^-k reads back as m * 2^-s (within half an ulp). */
@@ -606,6 +619,36 @@ digits_of(u128 c128, int p, char *dig)
 		dig[0] = (char)('0' + (int)c);
 }
 
+/* 10^k as doubles (correctly rounded), k = -5 .. 15. */
+static const double p10d[21] = {
+	1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6,
+	1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15
+};
+
+/*
+ * floor(log10(a)) for 1e-5 <= a < 1e15 as libm's log10 gives it: from the
+ * table, but by log10 itself within a relative 1e-12 of a power of ten,
+ * where log10's rounding decides (the digits below depend on it).
+ */
+static int
+decimal_exp(double a)
+{
+	int lo = 0, hi = 20;
+
+	while (lo < hi) {	/* the last k with p10d[k] <= a */
+		int mid = (lo + hi + 1) / 2;
+
+		if (p10d[mid] <= a)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	if (a < p10d[lo] * (1 + 1e-12) ||
+	    (lo < 20 && a > p10d[lo + 1] * (1 - 1e-12)))
+		return (int)floor(log10(a));
+	return lo - 5;
+}
+
 /* Fast path of tl_fmt_double; 0, or -1 when d is out of its range. */
 static int
 fmt_fast(char *buf, size_t n, double d)
@@ -613,7 +656,7 @@ fmt_fast(char *buf, size_t n, double d)
 	double a = fabs(d);
 	uint64_t m, bits;
 	int ex, s, E, p;
-	u128 c17;
+	u128 c17, x, r;
 	char dig[18];
 
 	if (!(a >= 1e-5 && a < 1e15))
@@ -625,7 +668,7 @@ fmt_fast(char *buf, size_t n, double d)
 	s = 53 - ex;
 	if (s < 1 || s > 120)
 		return -1;
-	E = (int)floor(log10(a));
+	E = decimal_exp(a);
 	for (;;) {
 		if (16 - E < 0 || 16 - E > 22)
 			return -1;
@@ -637,9 +680,13 @@ fmt_fast(char *buf, size_t n, double d)
 		else
 			break;
 	}
+	/* the 17 digits' product, its integer part and fraction */
+	x = (u128)m * pow10_128(16 - E);
+	r = x & (((u128)1 << s) - 1);
 	for (p = 15; p <= 16; p++) {
 		int k = p - 1 - E;
-		u128 c = scaled(m, k, s);
+		u128 c = scaled_less((uint64_t)(x >> s), r != 0,
+		    p == 15 ? 100 : 10);
 
 		if (reads_back(c, k, m, s)) {
 			if (c == pow10_128(p)) {	/* rounded up to 10^p */
