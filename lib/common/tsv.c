@@ -95,17 +95,7 @@ tl_w_room_(struct tl_writer *w, size_t n)
 #define room(w, n) tl_w_room(w, n)
 
 /* Bytes s[0..n) out, to the file or into memory. */
-static inline void
-put(struct tl_writer *w, const char *s, size_t n)
-{
-	if (w->fp != NULL && n > sizeof(w->out) / 2) {
-		flush(w);
-		fwrite(s, 1, n, w->fp);
-		return;
-	}
-	memcpy(room(w, n), s, n);
-	w->len += n;
-}
+#define put(w, s, n) tl_w_put_(w, s, n)
 
 static inline void
 putch(struct tl_writer *w, char c)

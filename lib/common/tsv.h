@@ -131,11 +131,10 @@ tl_w_copy_(char *p, const char *s, size_t n)
 	}
 }
 
-/* A field already in the writer's format (TSV-escaped), verbatim. */
+/* Bytes s[0..n) out, to the file or into memory. */
 static inline void
-tl_w_raw(struct tl_writer *w, const char *s, size_t n)
+tl_w_put_(struct tl_writer *w, const char *s, size_t n)
 {
-	tl_w_sep(w);
 	if (w->fp != NULL && n > sizeof(w->out) / 2) {
 		tl_w_flush_(w);
 		fwrite(s, 1, n, w->fp);
@@ -143,6 +142,14 @@ tl_w_raw(struct tl_writer *w, const char *s, size_t n)
 	}
 	tl_w_copy_(tl_w_room(w, n), s, n);
 	w->len += n;
+}
+
+/* A field already in the writer's format (TSV-escaped), verbatim. */
+static inline void
+tl_w_raw(struct tl_writer *w, const char *s, size_t n)
+{
+	tl_w_sep(w);
+	tl_w_put_(w, s, n);
 	tl_w_done(w);
 }
 

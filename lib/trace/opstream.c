@@ -213,6 +213,12 @@ struct rowctx {
 	 */
 	unsigned char *plain;
 	size_t nstr;
+	/*
+	 * 1 if every name of t->str and t->pystr goes out as it is: then
+	 * so do the module and call_stack columns, names (or their tails)
+	 * joined by '/' and ';', and no row's is scanned again.
+	 */
+	int names_plain;
 };
 
 /*
@@ -263,10 +269,18 @@ plain_ids(struct rowctx *c, const struct tl_writer *w)
 
 	c->nstr = tl_strtab_count(c->t->str);
 	c->plain = tl_malloc(c->nstr + 1);
-	for (i = 0; i < c->nstr; i++)
+	c->names_plain = tl_w_plain(w, "/;", 2);
+	for (i = 0; i < c->nstr; i++) {
 		c->plain[i] = (unsigned char)tl_w_plain(w,
 		    tl_str(c->t->str, (uint32_t)i),
 		    tl_strsize(c->t->str, (uint32_t)i));
+		c->names_plain &= c->plain[i];
+	}
+	if (c->t->pystr == NULL)
+		return;
+	for (i = 0; i < tl_strtab_count(c->t->pystr) && c->names_plain; i++)
+		c->names_plain = tl_w_plain(w, tl_str(c->t->pystr,
+		    (uint32_t)i), tl_strsize(c->t->pystr, (uint32_t)i));
 }
 
 /* A culprit piece's name or context (tl_cp_name) into the cache. */
@@ -328,6 +342,9 @@ json_names(struct rowctx *c)
 	}
 	if (c->jtext.n > 0 && memchr(c->jtext.s, '\\', c->jtext.n) != NULL)
 		c->jplain = 0;
+	for (i = 0; i < TL_NCKIND; i++)
+		if (memchr(c->kinds[i].s, '\\', c->kinds[i].n) != NULL)
+			c->jplain = 0;
 }
 
 /* The JSON string of interned id (py: of t->pystr), from c->jstr. */
@@ -688,7 +705,21 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 	}
 	if (n > 0)
 		tl_jb_lit(b, "]");
-	tl_w_mem(os->w, b->s, b->n);
+	if (c->jplain && !os->w->csv)	/* names, numbers and punctuation */
+		tl_w_raw(os->w, b->s, b->n);
+	else
+		tl_w_mem(os->w, b->s, b->n);
+}
+
+/* Names joined (module, call_stack) as a field: unscanned if plain. */
+static void
+w_names(struct tl_opstream *os, const struct rowctx *c,
+    const struct tl_jbuf *b)
+{
+	if (c->names_plain)
+		tl_w_raw(os->w, b->s, b->n);
+	else
+		tl_w_mem(os->w, b->s, b->n);
 }
 
 /* What the columns of one row read, found once per row (w_cols). */
@@ -911,11 +942,11 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 			break;
 		case TL_COL_MODULE:
 			tl_module_of(cs, r->op, &os->jb);
-			tl_w_mem(os->w, os->jb.s, os->jb.n);
+			w_names(os, c, &os->jb);
 			break;
 		case TL_COL_CALL_STACK:
 			tl_callstack_of(cs, r->op, os->depth, &os->jb);
-			tl_w_mem(os->w, os->jb.s, os->jb.n);
+			w_names(os, c, &os->jb);
 			break;
 		default:
 			tl_die("internal error: no writer for op stream "
