@@ -752,19 +752,20 @@ void
 tl_w_double(struct tl_writer *w, double d)
 {
 	/*
-	 * A small cache of recent texts: roofs, baselines and other values
-	 * repeat on every row of a trace, and formatting is the costly part.
-	 * One per thread: rows are formatted on several (trace/opstream.h).
+	 * A cache of recent texts (24 KiB a thread): roofs, baselines,
+	 * shares of the same kernel times repeat row after row, and
+	 * formatting is the costly part.  One per thread: rows are
+	 * formatted on several (trace/opstream.h).
 	 */
 	static _Thread_local struct {
 		double d;
 		char text[40];
-	} cache[64];
+	} cache[512];
 	uint64_t bits;
 	unsigned h;
 
 	memcpy(&bits, &d, sizeof(bits));
-	h = (unsigned)((bits * 0x9e3779b97f4a7c15ull) >> 58);
+	h = (unsigned)((bits * 0x9e3779b97f4a7c15ull) >> 55);
 	if (cache[h].text[0] == '\0' ||
 	    memcmp(&cache[h].d, &d, sizeof(d)) != 0) {
 		cache[h].d = d;

@@ -176,6 +176,8 @@ w_trace(struct tl_opstream *os, const struct tl_trace *t)
 		tl_w_empty(os->w);
 }
 
+#define NTEXT 64
+
 /* What every row of the op stream reads besides itself. */
 struct rowctx {
 	const struct tl_trace *t;
@@ -219,6 +221,16 @@ struct rowctx {
 	 * joined by '/' and ';', and no row's is scanned again.
 	 */
 	int names_plain;
+	/*
+	 * The texts of the category, row_kind and phase columns (a few
+	 * static strings for all rows) by address: length, and 1 if they
+	 * go out as they are; NTEXT slots, open addressing.
+	 */
+	struct ctext {
+		const char *s;
+		uint32_t n;
+		int plain;
+	} text_of[NTEXT];
 };
 
 /*
@@ -259,6 +271,67 @@ w_id(struct tl_opstream *os, const struct rowctx *c, uint32_t id)
 		    tl_strsize(c->t->str, id));
 	else
 		w_interned(os, c->t, id);
+}
+
+/* Static text s's slot in c->text_of: its own, or an empty one. */
+static struct ctext *
+ctext_slot(const struct rowctx *c, const char *s)
+{
+	unsigned h = (unsigned)(((uintptr_t)s * 0x9e3779b97f4a7c15ull) >> 58);
+	int k;
+
+	for (k = 0; k < NTEXT; k++, h = (h + 1) % NTEXT)
+		if (c->text_of[h].s == s || c->text_of[h].s == NULL)
+			return (struct ctext *)&c->text_of[h];
+	return NULL;
+}
+
+/* Static text s (not NULL) into c->text_of while there is room. */
+static void
+ctext_add(struct rowctx *c, const struct tl_writer *w, const char *s)
+{
+	struct ctext *e = ctext_slot(c, s);
+	int used = 0, k;
+
+	if (e == NULL || e->s != NULL)
+		return;
+	for (k = 0; k < NTEXT; k++)
+		used += c->text_of[k].s != NULL;
+	if (used >= NTEXT / 2)
+		return;		/* others written by tl_w_str */
+	e->s = s;
+	e->n = (uint32_t)strlen(s);
+	e->plain = tl_w_plain(w, s, e->n);
+}
+
+/* Static text s as a field: unscanned when c->text_of has it plain. */
+static void
+w_text(struct tl_opstream *os, const struct rowctx *c, const char *s)
+{
+	const struct ctext *e = ctext_slot(c, s);
+
+	if (e != NULL && e->s == s && e->plain)
+		tl_w_raw(os->w, s, e->n);
+	else
+		tl_w_str(os->w, s);
+}
+
+/* The category, row kind and phase texts of the rows (c->text_of). */
+static void
+static_texts(struct rowctx *c, const struct tl_writer *w)
+{
+	size_t i;
+
+	memset(c->text_of, 0, sizeof(c->text_of));
+	for (i = 0; i < 4; i++)
+		ctext_add(c, w, tl_phase_names[i]);
+	for (i = 0; i < c->rows->n; i++) {
+		const struct tl_row *r = &c->rows->v[i];
+
+		if (r->category != NULL)
+			ctext_add(c, w, r->category);
+		ctext_add(c, w, tl_rowkind_name(r->kind));
+	}
 }
 
 /* Which ids of t->str go out as they are (c->plain). */
@@ -347,37 +420,6 @@ json_names(struct rowctx *c)
 			c->jplain = 0;
 }
 
-/* The JSON string of interned id (py: of t->pystr), from c->jstr. */
-static void
-jb_cached(struct tl_jbuf *b, const struct rowctx *c, uint32_t id, int py)
-{
-	const int64_t *v = tl_map_get(&c->jstr, id, (uint64_t)py);
-
-	if (v != NULL)
-		tl_jb_raw(b, c->jtext.s + (*v >> 32), (size_t)(uint32_t)*v);
-	else
-		tl_jb_str(b, tl_str(py ? c->t->pystr : c->t->str, id));
-}
-
-/* The JSON string of interned id of t->str, from c->jstr. */
-static void
-jb_interned(struct tl_jbuf *b, const struct rowctx *c, uint32_t id)
-{
-	jb_cached(b, c, id, 0);
-}
-
-/* A culprit piece's name or context (tl_cp_name) as a JSON string. */
-static void
-jb_cp(struct tl_jbuf *b, const struct rowctx *c, int32_t id)
-{
-	if (id >= 0)
-		jb_cached(b, c, c->t->ev[id].name, 0);
-	else if (id != TL_CP_NONE)
-		jb_cached(b, c, c->t->py[-id - 1].name, 1);
-	else
-		tl_jb_lit(b, "\"\"");
-}
-
 /*
  * The JSON text of interned id (py: of t->pystr): from c->jstr, or when
  * not cached escaped into tmp; its length in *len.
@@ -396,6 +438,18 @@ json_text(const struct rowctx *c, uint32_t id, int py, struct tl_jbuf *tmp,
 	tl_jb_str(tmp, tl_str(py ? c->t->pystr : c->t->str, id));
 	*len = tmp->n;
 	return tmp->s;
+}
+
+/* A culprit piece's name or context (tl_cp_name) as JSON text. */
+static const char *
+cp_text(const struct rowctx *c, int32_t id, struct tl_jbuf *tmp, size_t *len)
+{
+	if (id >= 0)
+		return json_text(c, c->t->ev[id].name, 0, tmp, len);
+	if (id != TL_CP_NONE)
+		return json_text(c, c->t->py[-id - 1].name, 1, tmp, len);
+	*len = 2;
+	return "\"\"";
 }
 
 /*
@@ -502,8 +556,9 @@ kernels_json(struct tl_opstream *os, const struct rowctx *c,
 		tl_w_done(os->w);
 	else
 		tl_w_mem(os->w, os->jb.s, os->jb.n);
-	tl_jb_free(&tmp[0]);
-	tl_jb_free(&tmp[1]);
+	for (k = 0; k < 2; k++)
+		if (tmp[k].s != NULL)
+			tl_jb_free(&tmp[k]);
 }
 
 
@@ -641,74 +696,110 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 {
 	const struct tl_trace *t = c->t;
 	const int *gpu = tl_row_gpu(c->rows, r);
+	int plain = c->jplain && !os->w->csv && os->w->fp == NULL;
 	const struct tl_idlegap *g;
-	struct tl_jbuf *b = &os->jb;
+	struct tl_jbuf tmp[3];
 	int k, n = 0, launch;
 	uint32_t i, np;
 	int64_t step;
+	char *p, *o;
 
-	tl_jb_reset(b);
+	memset(tmp, 0, sizeof(tmp));
+	if (plain)
+		tl_w_sep(os->w);
+	else
+		tl_jb_reset(&os->jb);
 	for (k = 0; k < r->ngpu; k++) {
 		const struct tl_event *e;
+		const char *pid, *lpid = "\"\"", *ltid = "\"\"";
+		size_t pl, lpl = 2, ltl = 2;
 
 		if ((g = tl_culprits_gap(&c->cul, gpu[k])) == NULL)
 			continue;
 		e = &t->ev[gpu[k]];
-		tl_jb_lit(b, n++ ? ",[" : "[[");
-		tl_jb_us(b, g->start);
-		tl_jb_lit(b, ",");
-		tl_jb_us(b, g->start - c->cul.first_ts);
-		tl_jb_lit(b, ",");
-		tl_jb_us(b, tl_gap_len(t, g));
-		tl_jb_lit(b, ",");
-		if ((step = tl_gap_step(t, &c->it, g)) == TL_NONE)
-			tl_jb_lit(b, "null");
-		else
-			tl_jb_int(b, step);
-		tl_jb_lit(b, ",");
-		jb_interned(b, c, tl_ev_pid(t, e));
-		tl_jb_lit(b, ",");
-		if (tl_ev_stream(t, e) == TL_NONE)
-			tl_jb_lit(b, "null");
-		else
-			tl_jb_int(b, tl_ev_stream(t, e));
-		tl_jb_lit(b, ",");
+		pid = json_text(c, tl_ev_pid(t, e), 0, &tmp[0], &pl);
 		if ((launch = tl_gap_launch(t, g)) >= 0) {
 			const struct tl_event *l = &t->ev[launch];
 
-			jb_interned(b, c, tl_ev_pid(t, l));
-			tl_jb_lit(b, ",");
-			jb_interned(b, c, tl_ev_tid(t, l));
-		} else
-			tl_jb_lit(b, "\"\",\"\"");
-		tl_jb_lit(b, ",[");
+			lpid = json_text(c, tl_ev_pid(t, l), 0, &tmp[1], &lpl);
+			ltid = json_text(c, tl_ev_tid(t, l), 0, &tmp[2], &ltl);
+		}
+		/* seven numbers of up to 22 bytes, punctuation, the names */
+		p = o = json_room(os, plain, 7 * 24 + pl + lpl + ltl);
+		o = n++ ? LIT(o, ",[") : LIT(o, "[[");
+		o += tl_fmt_us(o, 32, g->start);
+		*o++ = ',';
+		o += tl_fmt_us(o, 32, g->start - c->cul.first_ts);
+		*o++ = ',';
+		o += tl_fmt_us(o, 32, tl_gap_len(t, g));
+		*o++ = ',';
+		if ((step = tl_gap_step(t, &c->it, g)) == TL_NONE)
+			o = LIT(o, "null");
+		else
+			o += tl_fmt_i64(o, step);
+		*o++ = ',';
+		memcpy(o, pid, pl);
+		o += pl;
+		*o++ = ',';
+		if (tl_ev_stream(t, e) == TL_NONE)
+			o = LIT(o, "null");
+		else
+			o += tl_fmt_i64(o, tl_ev_stream(t, e));
+		*o++ = ',';
+		memcpy(o, lpid, lpl);
+		o += lpl;
+		*o++ = ',';
+		memcpy(o, ltid, ltl);
+		o = LIT(o + ltl, ",[");
+		json_put(os, plain, p, o);
 		np = tl_gap_np(&c->cul, g);
 		for (i = 0; i < np; i++) {
-			const struct tl_cpiece *p = &c->cul.piece[g->p0 + i];
+			const struct tl_cpiece *q = &c->cul.piece[g->p0 + i];
+			const struct tl_jbuf *kind = &c->kinds[q->kind];
+			size_t nl, cl, tl = 0;
+			const char *name = cp_text(c, q->name, &tmp[0], &nl);
+			const char *ctx = cp_text(c, q->context, &tmp[1], &cl);
+			const char *tid = q->thread < 0 ? NULL :
+			    json_text(c, t->threads[q->thread].tid, 0, &tmp[2],
+			    &tl);
 
-			tl_jb_lit(b, i ? ",[" : "[");
-			tl_jb_raw(b, c->kinds[p->kind].s, c->kinds[p->kind].n);
-			tl_jb_lit(b, ",");
-			jb_cp(b, c, p->name);
-			tl_jb_lit(b, ",");
-			jb_cp(b, c, p->context);
-			tl_jb_lit(b, ",");
-			tl_jb_us(b, p->ns);
-			if (p->thread >= 0) {
-				tl_jb_lit(b, ",");
-				jb_interned(b, c,
-				    t->threads[p->thread].tid);
+			p = o = json_room(os, plain, 2 * 24 + kind->n + nl +
+			    cl + tl);
+			o = i ? LIT(o, ",[") : LIT(o, "[");
+			memcpy(o, kind->s, kind->n);
+			o += kind->n;
+			*o++ = ',';
+			memcpy(o, name, nl);
+			o += nl;
+			*o++ = ',';
+			memcpy(o, ctx, cl);
+			o += cl;
+			*o++ = ',';
+			o += tl_fmt_us(o, 32, q->ns);
+			if (tid != NULL) {
+				*o++ = ',';
+				memcpy(o, tid, tl);
+				o += tl;
 			}
-			tl_jb_lit(b, "]");
+			*o++ = ']';
+			json_put(os, plain, p, o);
 		}
-		tl_jb_lit(b, "]]");
+		p = o = json_room(os, plain, 2);
+		o = LIT(o, "]]");
+		json_put(os, plain, p, o);
 	}
-	if (n > 0)
-		tl_jb_lit(b, "]");
-	if (c->jplain && !os->w->csv)	/* names, numbers and punctuation */
-		tl_w_raw(os->w, b->s, b->n);
+	if (n > 0) {
+		p = o = json_room(os, plain, 1);
+		*o++ = ']';
+		json_put(os, plain, p, o);
+	}
+	if (plain)
+		tl_w_done(os->w);
 	else
-		tl_w_mem(os->w, b->s, b->n);
+		tl_w_mem(os->w, os->jb.s, os->jb.n);
+	for (k = 0; k < 3; k++)
+		if (tmp[k].s != NULL)
+			tl_jb_free(&tmp[k]);
 }
 
 /* Names joined (module, call_stack) as a field: unscanned if plain. */
@@ -777,13 +868,16 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 				w_id(os, c, e->name);
 			break;
 		case TL_COL_CATEGORY:
-			tl_w_str(os->w, r->category);
+			if (r->category != NULL)
+				w_text(os, c, r->category);
+			else
+				tl_w_empty(os->w);
 			break;
 		case TL_COL_DIRECTION:
-			tl_w_str(os->w, r->bwd ? "bwd" : "fwd");
+			tl_w_raw(os->w, r->bwd ? "bwd" : "fwd", 3);
 			break;
 		case TL_COL_ROW_KIND:
-			tl_w_str(os->w, tl_rowkind_name(r->kind));
+			w_text(os, c, tl_rowkind_name(r->kind));
 			break;
 		case TL_COL_PID:
 			w_id(os, c, tl_ev_pid(t, e));
@@ -898,7 +992,7 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 			break;
 		case TL_COL_PHASE:
 			if (v->it >= 0)
-				tl_w_str(os->w,
+				w_text(os, c,
 				    tl_phase_names[c->it.v[v->it].si.phase]);
 			else
 				tl_w_empty(os->w);
@@ -1250,6 +1344,7 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	plan_rows(os, &c, cs != NULL);
 	json_names(&c);
 	plain_ids(&c, os->w);
+	static_texts(&c, os->w);
 	if (os->threads > 1 && rows->n > 2 * CHUNK)
 		rows_par(os, &c, cs, os->threads);
 	else
