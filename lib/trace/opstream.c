@@ -263,10 +263,12 @@ jcache(struct rowctx *c, uint32_t id, int py)
 }
 
 /* Interned id of t->str as a field, unscanned when it is plain. */
-static void
+static inline void
 w_id(struct tl_opstream *os, const struct rowctx *c, uint32_t id)
 {
-	if (id < c->nstr && c->plain[id])
+	if (id == 0)		/* the empty string: absent args, mostly */
+		tl_w_empty(os->w);
+	else if (id < c->nstr && c->plain[id])
 		tl_w_raw(os->w, tl_str(c->t->str, id),
 		    tl_strsize(c->t->str, id));
 	else
