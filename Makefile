@@ -21,6 +21,7 @@ LIBOBJ = \
 	lib/analysis/culprits_table.o \
 	lib/analysis/compare.o \
 	lib/analysis/efficiency.o \
+	lib/analysis/rowspool.o \
 	lib/analysis/findings.o \
 	lib/analysis/findrules.o \
 	lib/analysis/fusion.o \
@@ -129,6 +130,7 @@ LIBHDR = \
 	lib/analysis/compare.h \
 	lib/analysis/culprits.h \
 	lib/analysis/efficiency.h \
+	lib/analysis/rowspool.h \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
 	lib/analysis/fusion.h \
