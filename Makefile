@@ -241,6 +241,7 @@ UNIT = \
 	tests/unit/test_pipe \
 	tests/unit/test_pool \
 	tests/unit/test_replay \
+	tests/unit/test_rowspool \
 	tests/unit/test_scan \
 	tests/unit/test_schema \
 	tests/unit/test_stream \

@@ -214,14 +214,20 @@ copy_tabs(char *d, const char *s, size_t n)
 
 #ifdef __SSE2__
 	const __m128i zero = _mm_setzero_si128(), tab = _mm_set1_epi8('\t');
+	__m128i x;
 
-	for (; i + 16 <= n; i += 16) {
-		__m128i x = _mm_loadu_si128((const __m128i *)(const void *)
-		    (s + i));
-
-		x = _mm_or_si128(x, _mm_and_si128(_mm_cmpeq_epi8(x, zero),
-		    tab));
-		_mm_storeu_si128((__m128i *)(void *)(d + i), x);
+	if (n >= 16) {
+		for (;; i += 16) {
+			if (i + 16 > n)	/* the last 16, overlapping */
+				i = n - 16;
+			x = _mm_loadu_si128((const __m128i *)(const void *)
+			    (s + i));
+			x = _mm_or_si128(x, _mm_and_si128(_mm_cmpeq_epi8(x,
+			    zero), tab));
+			_mm_storeu_si128((__m128i *)(void *)(d + i), x);
+			if (i + 16 == n)
+				return;
+		}
 	}
 #endif
 	for (; i < n; i++)
