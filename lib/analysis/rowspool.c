@@ -19,8 +19,8 @@
  * [ops], in the machine's byte order (the file is this process's only).
  * The ops rebuild the row's text in order:
  *   'L' u32 n, n bytes         text as it is (tabs included)
- *   'R' u16 k                  the text of slot k
- *   'D' u16 k, u32 n, n bytes  text as it is, kept in slot k
+ *   'R' u32 k                  the text of slot k
+ *   'D' u32 k, u32 n, n bytes  text as it is, kept in slot k
  *
  * The first WARM rows are written as they are, and counted: a column
  * whose field equals the row before's on most of them (a trace's
@@ -93,23 +93,6 @@ ld32(const char *p)
 	uint32_t v;
 
 	memcpy(&v, p, 4);
-	return v;
-}
-
-static void
-st16(char *p, unsigned v)
-{
-	uint16_t x = (uint16_t)v;
-
-	memcpy(p, &x, 2);
-}
-
-static unsigned
-ld16(const char *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
 	return v;
 }
 
@@ -292,10 +275,10 @@ shared(struct tl_rowspool *sp, int key, const char *s, size_t n)
 	close_lit(sp);
 	sp->rowlen += n;
 	if (t->n == n && memcmp(t->s, s, n) == 0) {
-		p = room(sp, 3);
+		p = room(sp, 5);
 		p[0] = 'R';
-		st16(p + 1, k);
-		sp->len += 3;
+		st32(p + 1, k);
+		sp->len += 5;
 		return 1;
 	}
 	if (t->cap < n) {
@@ -305,12 +288,12 @@ shared(struct tl_rowspool *sp, int key, const char *s, size_t n)
 	}
 	memcpy(t->s, s, n);
 	t->n = (uint32_t)n;
-	p = room(sp, 7 + n);
+	p = room(sp, 9 + n);
 	p[0] = 'D';
-	st16(p + 1, k);
-	st32(p + 3, (uint32_t)n);
-	copy_tabs(p + 7, s, n);
-	sp->len += 7 + n;
+	st32(p + 1, k);
+	st32(p + 5, (uint32_t)n);
+	copy_tabs(p + 9, s, n);
+	sp->len += 9 + n;
 	return 0;
 }
 
@@ -527,7 +510,7 @@ decode(struct tl_rowspool *sp, const char *p, const char *e, char *o,
 
 	while (p < e) {
 		op = *p++;
-		if ((size_t)(e - p) < (op == 'D' ? 6u : op == 'L' ? 4u : 2u))
+		if ((size_t)(e - p) < (op == 'D' ? 8u : 4u))
 			return -1;
 		switch (op) {
 		case 'L':
@@ -539,16 +522,16 @@ decode(struct tl_rowspool *sp, const char *p, const char *e, char *o,
 			p += n;
 			break;
 		case 'R':
-			if ((k = ld16(p)) >= NSLOT)
+			if ((k = ld32(p)) >= NSLOT)
 				return -1;
-			p += 2;
+			p += 4;
 			from = sp->slot[k].s;
 			n = sp->slot[k].n;
 			break;
 		case 'D':
-			k = ld16(p);
-			n = ld32(p + 2);
-			p += 6;
+			k = ld32(p);
+			n = ld32(p + 4);
+			p += 8;
 			if (n > MAXLEN || k >= NSLOT || n > (size_t)(e - p))
 				return -1;
 			t = &sp->slot[k];
