@@ -595,14 +595,16 @@ for the 0.5 GB trace's 135 MB of rows.
 tl-findings keeps 32 bytes per GPU event of its input (and as much again
 while it sorts them) for the idle-gap analysis and the median kernel
 time, which need every GPU event in start order; everything else it
-holds is per op signature. It reads each row's kernels column once for
-all its analyses, in one pass where the text is as tl-parse writes it
-(any other text is tokenised: compact JSON in one plain pass into
-jsmn's tokens, the rest by jsmn, which says what is wrong). Its JSON
-columns (the idle gaps, the collectives, the model's parameters) are
-tokenised the same way, and a number whose text is its column's last
-one read (a trace's or a step's figures, on every row) is not read
-again.
+holds is per op signature. It reads each row's kernels and idle_gaps
+columns once for all its analyses, in one pass where the text is as
+tl-parse writes it (any other text is tokenised: compact JSON in one
+plain pass into jsmn's tokens, the rest by jsmn, which says what is
+wrong). Its other JSON columns (the collectives, the model's
+parameters) are tokenised the same way. A row's fields are taken when
+first asked for, a number whose text is its column's last one read (a
+trace's or a step's figures, on every row) is not read again, and the
+last row's trace, iteration, thread, module and parent are tried
+before they are hashed.
 
 EOF
 	echo "## Machine"
