@@ -139,7 +139,17 @@ struct parser {
 		char s[64];
 		uint32_t n;
 		uint8_t pid, esc;
+		/*
+		 * ids: the record's strings of these pid and tid, as
+		 * put_thread found them (sid, s and slen by S_PID - 1 and
+		 * S_TID - 1) are known.
+		 */
+		uint8_t ids;
+		uint32_t sid[2], slen[2];
+		const char *str[2];
 	} pt;
+	/* The event being read: its pid and tid are pt's bytes. */
+	uint8_t same;
 	/* Strings of 8 bytes and more put_str interned, by a hash. */
 	struct named {
 		const char *s;	/* str's copy (NULL: none) */
@@ -801,6 +811,35 @@ put_comm(struct parser *p, struct rec *rc, const struct fval *a)
 }
 
 /*
+ * Strings S_PID and S_TID from f (put_thread), or as the event before
+ * had them when rd_thread_ts found the same bytes (p->same).
+ */
+static inline void
+put_pidtid(struct parser *p, struct rec *r, const struct fval *f)
+{
+	int i;
+
+	if (p->same && p->pt.ids) {
+		for (i = 0; i < 2; i++) {
+			r->sid[S_PID + i] = p->pt.sid[i];
+			r->s[S_PID + i] = p->pt.str[i];
+			r->slen[S_PID + i] = p->pt.slen[i];
+		}
+		return;
+	}
+	put_thread(p, r, S_PID, &f[K_PID]);
+	put_thread(p, r, S_TID, &f[K_TID]);
+	if (p->same) {
+		for (i = 0; i < 2; i++) {
+			p->pt.sid[i] = r->sid[S_PID + i];
+			p->pt.str[i] = r->s[S_PID + i];
+			p->pt.slen[i] = r->slen[S_PID + i];
+		}
+		p->pt.ids = 1;
+	}
+}
+
+/*
  * Fill the record at out->p + at (reserved, zero) from the event's
  * members f (by K_*) and args members a (arg_keys), kind and fc as
  * the event's category says (kind_of, flow_cat).  Returns 1, or 0 for an
@@ -831,10 +870,8 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		rc->type = ph == 's' ? R_FLOW_S : R_FLOW_F;
 		rc->id = id;
 		rc->flowcat = (uint8_t)fc;
-		if (ph == 'f') {
-			put_thread(p, rc, S_PID, &f[K_PID]);
-			put_thread(p, rc, S_TID, &f[K_TID]);
-		}
+		if (ph == 'f')
+			put_pidtid(p, rc, f);
 		return 1;
 	}
 	if (ph != 'X' || kind < 0)
@@ -858,8 +895,7 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		return -1;
 	}
 	put_scalar(p, rc, S_NAME, &f[K_NAME]);
-	put_thread(p, rc, S_PID, &f[K_PID]);
-	put_thread(p, rc, S_TID, &f[K_TID]);
+	put_pidtid(p, rc, f);
 	if (kind == TL_EV_PYTHON)
 		return 1;	/* py_frame reads no more */
 	rc->corr = int_arg(p, &a[A_CORR]);
@@ -1570,15 +1606,18 @@ rd_thread_ts(struct parser *p, const char *s, const char *end,
 	const char *q, *t = s;
 	int esc = 0;
 
+	/* pt.n is 0 or at least 8: rd_lit compares words. */
 	if (p->pt.n > 0 && (size_t)(end - s) > p->pt.n &&
-	    memcmp(s, p->pt.s, p->pt.n) == 0 &&
+	    rd_lit(s, end, p->pt.s, p->pt.n) != NULL &&
 	    (q = RD_LIT(s + p->pt.n, end, ", \"ts\": ")) != NULL) {
 		rd_set(&f[K_PID], s + 9, s + p->pt.pid, p->pt.esc & 1);
 		rd_set(&f[K_TID], s + p->pt.pid + 9, s + p->pt.n,
 		    p->pt.esc >> 1);
+		p->same = 1;
 		return rd_timed(&f[K_TS], q, end);
 	}
 	p->pt.n = 0;
+	p->pt.ids = 0;
 	if ((s = RD_LIT(s, end, ", \"pid\": ")) == NULL ||
 	    (q = rd_plain(s, end, &esc)) == NULL)
 		return NULL;
@@ -1597,6 +1636,7 @@ rd_thread_ts(struct parser *p, const char *s, const char *end,
 	if ((size_t)(q - t) < sizeof(p->pt.s)) {
 		p->pt.n = (uint32_t)(q - t);
 		memcpy(p->pt.s, t, p->pt.n);
+		p->same = 1;
 	}
 	return rd_timed(&f[K_TS], s, end);
 }
@@ -1618,6 +1658,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	unsigned fc = 0, nx = 0;	/* the member expected: rd_order[nx] */
 
 	(void)offset;
+	p->same = 0;
 	/*
 	 * An 'X' event or a launch flow's end as Kineto writes it first: its
 	 * members in its order, each key with the blanks around it (a
@@ -1627,6 +1668,11 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	 * start).
 	 */
 	esc = 0;
+	if ((s = RD_LIT(ev, end, "{\"ph\": \"X\", \"cat\": \"")) != NULL) {
+		/* The commonest start, one literal. */
+		rd_set(&fv[K_PH], ev + 7, ev + 10, 0);
+		goto cat;
+	}
 	if ((s = RD_LIT(ev, end, "{\"ph\": ")) == NULL ||
 	    (q = rd_plain(s, end, &esc)) == NULL || *s != '"')
 		goto general;
@@ -1657,6 +1703,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	}
 	if ((s = RD_LIT(q, end, ", \"cat\": \"")) == NULL)
 		goto general;
+cat:
 	/* The commonest categories as literals (kind_of's names). */
 	if ((q = RD_LIT(s, end, "python_function\"")) != NULL)
 		kind = p->o->keep_python ? TL_EV_PYTHON : -1;
@@ -1704,6 +1751,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	s = q;
 	goto read;
 general:
+	p->same = 0;
 	kind = -1;
 	cat = lenient = deep = skip = avset = 0;
 	fc = nx = 0;
