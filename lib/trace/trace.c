@@ -1091,6 +1091,35 @@ rd_lit(const char *s, const char *end, const char *lit, size_t n)
 }
 #define RD_LIT(s, end, lit) rd_lit((s), (end), (lit), sizeof(lit) - 1)
 
+/*
+ * tl_jlex_prim's end of the number or literal at s, found without a
+ * call in the commonest case: 1 to 7 digits (no leading zero) and then a
+ * byte that goes on no number, from one 8-byte load (the top bit of
+ * each byte that is not a digit; a carry out of one only reaches the
+ * bytes after it).
+ */
+static inline const char *
+rd_prim(const char *s, const char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (end - s >= 8) {
+		uint64_t w, x, nd;
+
+		memcpy(&w, s, 8);
+		x = w ^ 0x3030303030303030ull;
+		nd = ((x + 0x7676767676767676ull) | x) & 0x8080808080808080ull;
+		if (nd != 0) {
+			int n = __builtin_ctzll(nd) >> 3;
+
+			if (n > 0 && (n == 1 || *s != '0') && s[n] != '.' &&
+			    (s[n] | 0x20) != 'e')
+				return s + n;
+		}
+	}
+#endif
+	return tl_jlex_prim(s, end);
+}
+
 /* 1 if the key s[0..n) is "cat". */
 static int
 is_cat(const char *s, size_t n)
@@ -1317,11 +1346,11 @@ rd_args(struct parser *p, const char *s, const char *end, struct fval *v,
 	 */
 	if (v == NULL &&
 	    (q = RD_LIT(s, end, "{\"Python parent id\": ")) != NULL &&
-	    (q = tl_jlex_prim(q, end)) != NULL &&
+	    (q = rd_prim(q, end)) != NULL &&
 	    (q = RD_LIT(q, end, ", \"Python id\": ")) != NULL &&
-	    (q = tl_jlex_prim(q, end)) != NULL &&
+	    (q = rd_prim(q, end)) != NULL &&
 	    (q = RD_LIT(q, end, ", \"Ev Idx\": ")) != NULL &&
-	    (q = tl_jlex_prim(q, end)) != NULL && *q == '}')
+	    (q = rd_prim(q, end)) != NULL && *q == '}')
 		return q + 1;
 	s = rd_blank(s + 1);
 	if (*s == '}')
@@ -1357,7 +1386,7 @@ rd_args(struct parser *p, const char *s, const char *end, struct fval *v,
 			s = (s = tl_jlex_string(s, end, &esc)) != NULL ? s + 1 :
 			    NULL;
 		else if (*s != '{' && *s != '[')
-			s = tl_jlex_prim(s, end);
+			s = rd_prim(s, end);
 		else if (k < 0 || (s = nest_seen(p, k, q, end, &v[k])) == NULL)
 			s = rd_value(p, q, end, 2, deep);
 		if (s == NULL)
@@ -1576,7 +1605,7 @@ rd_plain(const char *s, const char *end, int *esc)
 		return (s = tl_jlex_string(s, end, esc)) != NULL ? s + 1 : NULL;
 	if (*s == '{' || *s == '[')
 		return NULL;
-	return tl_jlex_prim(s, end);
+	return rd_prim(s, end);
 }
 
 /* The value at s as struct fval has it, from its text s[0..e). */
