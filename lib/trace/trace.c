@@ -150,6 +150,13 @@ struct parser {
 	} pt;
 	/* The event being read: its pid and tid are pt's bytes. */
 	uint8_t same;
+	/*
+	 * The first 8 bytes of the last "ts" rd_timed read, when 8 digits,
+	 * and their value (times come in order: they repeat).
+	 */
+	struct tshead {
+		uint64_t w, v;
+	} ts8;
 	/* Strings of 8 bytes and more put_str interned, by a hash. */
 	struct named {
 		const char *s;	/* str's copy (NULL: none) */
@@ -1536,10 +1543,11 @@ swar_digits(uint64_t w, uint64_t *v)
  * then at most 3 after a point); NULL for any other bytes (the lexer and
  * tl_parse_us_ns judge them then).  The bytes end with one that cannot
  * be in a number, and at least 24 of them come before end when the
- * digits are read 8 at a time.
+ * digits are read 8 at a time.  h (NULL: none) keeps the first 8 digits
+ * of the times read with it.
  */
 static const char *
-rd_timed(struct fval *v, const char *s, const char *end)
+rd_timed(struct fval *v, const char *s, const char *end, struct tshead *h)
 {
 	const char *t = s;
 	int64_t ip = 0, frac;
@@ -1551,7 +1559,10 @@ rd_timed(struct fval *v, const char *s, const char *end)
 		int n;
 
 		memcpy(&w, t, 8);
-		n = swar_digits(w, &v);
+		if (h != NULL && w == h->w)	/* 8 digits read before */
+			n = 8, v = h->v;
+		else if ((n = swar_digits(w, &v)) == 8 && h != NULL)
+			h->w = w, h->v = v;
 		ip = (int64_t)v;
 		t += n;
 		if (n == 8) {
@@ -1643,7 +1654,7 @@ rd_thread_ts(struct parser *p, const char *s, const char *end,
 		rd_set(&f[K_TID], s + p->pt.pid + 9, s + p->pt.n,
 		    p->pt.esc >> 1);
 		p->same = 1;
-		return rd_timed(&f[K_TS], q, end);
+		return rd_timed(&f[K_TS], q, end, &p->ts8);
 	}
 	p->pt.n = 0;
 	p->pt.ids = 0;
@@ -1667,7 +1678,7 @@ rd_thread_ts(struct parser *p, const char *s, const char *end,
 		memcpy(p->pt.s, t, p->pt.n);
 		p->same = 1;
 	}
-	return rd_timed(&f[K_TS], s, end);
+	return rd_timed(&f[K_TS], s, end, &p->ts8);
 }
 
 static int
@@ -1758,7 +1769,7 @@ cat:
 	rd_set(&fv[K_NAME], s, q, esc);
 	if ((q = rd_thread_ts(p, q, end, fv)) == NULL ||
 	    (s = RD_LIT(q, end, ", \"dur\": ")) == NULL ||
-	    (q = rd_timed(&fv[K_DUR], s, end)) == NULL)
+	    (q = rd_timed(&fv[K_DUR], s, end, NULL)) == NULL)
 		goto general;
 	if ((s = RD_LIT(q, end, ", \"args\": {")) == NULL)
 		goto general;
@@ -1824,7 +1835,7 @@ general:
 		}
 		esc = 0;
 		if ((k == K_TS || k == K_DUR) &&
-		    (q = rd_timed(&tv, s, end)) != NULL) {
+		    (q = rd_timed(&tv, s, end, k == K_TS ? &p->ts8 : NULL)) != NULL) {
 			if (fv[k].type == TL_J_UNDEF)
 				fv[k] = tv;
 			s = q;
@@ -1884,7 +1895,7 @@ read:
 	}
 	if (!cat)		/* no category: not kept */
 		return 0;
-	if (deep || (!avset && kind != TL_EV_PYTHON))
+	if (kind >= 0 && (deep || (!avset && kind != TL_EV_PYTHON)))
 		memset(av, 0, sizeof(av));	/* none, or nested too deep */
 	at = out->len;
 	rc = tl_scan_reserve(out, sizeof(*rc));
