@@ -201,6 +201,33 @@ rec_at(struct tl_scan_out *out, size_t at)
 	return (struct rec *)(void *)(out->p + at);
 }
 
+/*
+ * String k of the record: s[0..n), n >= 8, interned in the parser's
+ * table.  Names repeat: the last one of its slot, compared here.
+ */
+static inline void
+put_named(struct parser *p, struct rec *r, int k, const char *s, size_t n)
+{
+	uint64_t a, b, c;
+	struct named *e;
+
+	memcpy(&a, s, 8);
+	memcpy(&b, s + n / 2 - 4, 8);
+	memcpy(&c, s + n - 8, 8);
+	a = (a ^ n) * 0x9e3779b97f4a7c15ull;
+	a = (a ^ (a >> 29) ^ b) * 0xff51afd7ed558ccdull;
+	a = (a ^ (a >> 32) ^ c) * 0xc4ceb9fe1a85ec53ull;
+	e = &p->named[a >> (64 - NAMED_BITS)];
+	if (e->n != n || memcmp(e->s, s, n) != 0) {
+		e->id = tl_intern(p->str, s, n);
+		e->s = tl_str(p->str, e->id);
+		e->n = (uint32_t)n;
+	}
+	r->sid[k] = e->id;
+	r->s[k] = e->s;
+	r->slen[k] = (uint32_t)n;
+}
+
 /* String k of the record: s[0..n), interned in the parser's table. */
 static void
 put_str(struct parser *p, struct rec *r, int k, const char *s, size_t n)
@@ -233,25 +260,7 @@ put_str(struct parser *p, struct rec *r, int k, const char *s, size_t n)
 		return;
 	}
 	if (n >= 8) {
-		/* Names repeat: the last one of its slot, compared here. */
-		uint64_t a, b, c;
-		struct named *e;
-
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n / 2 - 4, 8);
-		memcpy(&c, s + n - 8, 8);
-		a = (a ^ n) * 0x9e3779b97f4a7c15ull;
-		a = (a ^ (a >> 29) ^ b) * 0xff51afd7ed558ccdull;
-		a = (a ^ (a >> 32) ^ c) * 0xc4ceb9fe1a85ec53ull;
-		e = &p->named[a >> (64 - NAMED_BITS)];
-		if (e->n != n || memcmp(e->s, s, n) != 0) {
-			e->id = tl_intern(p->str, s, n);
-			e->s = tl_str(p->str, e->id);
-			e->n = (uint32_t)n;
-		}
-		r->sid[k] = e->id;
-		r->s[k] = e->s;
-		r->slen[k] = (uint32_t)n;
+		put_named(p, r, k, s, n);
 		return;
 	}
 	id = tl_intern(p->str, s, n);
@@ -901,7 +910,11 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		snprintf(msg, msgsz, "\"ts\" + \"dur\" out of range");
 		return -1;
 	}
-	put_scalar(p, rc, S_NAME, &f[K_NAME]);
+	if (f[K_NAME].type == TL_J_STRING && !f[K_NAME].esc &&
+	    f[K_NAME].n >= 8)	/* put_scalar's way, without calls */
+		put_named(p, rc, S_NAME, f[K_NAME].s, f[K_NAME].n);
+	else
+		put_scalar(p, rc, S_NAME, &f[K_NAME]);
 	put_pidtid(p, rc, f);
 	if (kind == TL_EV_PYTHON)
 		return 1;	/* py_frame reads no more */
