@@ -1348,16 +1348,119 @@ nest_seen(struct parser *p, int k, const char *s, const char *end,
 }
 
 /*
+ * An args member as Kineto writes it: its key with the bytes before it
+ * ('{' or ", ") and after it (": "), at least 8 in all, and its index in
+ * arg_keys (-1: not read).  A kind's args come in a few fixed
+ * sequences of these (rd_seq).
+ */
+struct arg_step {
+	const char *lit;
+	unsigned char n;
+	signed char k;
+};
+#define STEP(lit, k) { lit, sizeof(lit) - 1, k }
+static const struct arg_step seq_op[] = {
+	STEP("{\"External id\": ", A_EXTID),
+	STEP(", \"Record function id\": ", -1),
+	STEP(", \"Concrete Inputs\": ", A_CONCRETE),
+	STEP(", \"Input type\": ", A_TYPES),
+	STEP(", \"Input Strides\": ", A_STRIDES),
+	STEP(", \"Input Dims\": ", A_DIMS),
+	STEP(", \"Ev Idx\": ", -1),
+	{ NULL, 0, 0 }
+};
+/* A runtime call's, and a launch's (its grid and block not read). */
+static const struct arg_step seq_runtime[] = {
+	STEP("{\"External id\": ", A_EXTID),
+	STEP(", \"cid\": ", -1),
+	STEP(", \"correlation\": ", A_CORR),
+	{ NULL, 0, 0 }
+};
+static const struct arg_step seq_launch[] = {
+	STEP("{\"External id\": ", A_EXTID),
+	STEP(", \"kernel\": ", A_KERNEL),
+	STEP(", \"cid\": ", -1),
+	STEP(", \"correlation\": ", A_CORR),
+	STEP(", \"grid\": ", -1),
+	STEP(", \"block\": ", -1),
+	STEP(", \"shared memory\": ", -1),
+	{ NULL, 0, 0 }
+};
+static const struct arg_step seq_kernel[] = {
+	STEP("{\"External id\": ", A_EXTID),
+	STEP(", \"device\": ", -1),
+	STEP(", \"stream\": ", A_STREAM),
+	STEP(", \"correlation\": ", A_CORR),
+	STEP(", \"kind\": ", -1),
+	STEP(", \"grid\": ", A_GRID),
+	STEP(", \"block\": ", A_BLOCK),
+	{ NULL, 0, 0 }
+};
+#undef STEP
+
+/*
+ * The end of the args object at s ('{') when its members are those of
+ * seq, in its order, as Kineto writes them: the keys compared as
+ * literals, the values checked as rd_args checks them, into v (cleared)
+ * by their k.  NULL for any other bytes (rd_args then reads the object
+ * its general way, from its start).
+ */
+static const char *
+rd_seq(struct parser *p, const char *s, const char *end, struct fval *v,
+    const struct arg_step *seq)
+{
+	const char *q;
+	int esc;
+
+	for (; seq->lit != NULL; seq++) {
+		int k = seq->k;
+
+		if ((q = rd_lit(s, end, seq->lit, seq->n)) == NULL)
+			return NULL;
+		esc = 0;
+		if (*q == '"')
+			s = (s = tl_jlex_string(q, end, &esc)) != NULL ? s + 1 :
+			    NULL;
+		else if (*q != '{' && *q != '[')
+			s = rd_prim(q, end);
+		else if (k < 0 || (s = nest_seen(p, k, q, end, &v[k])) == NULL)
+			s = rd_value(p, q, end, 2, NULL);
+		if (s == NULL)
+			return NULL;
+		if (k >= 0)
+			rd_fval(&v[k], q, s, esc);
+	}
+	return *s == '}' ? s + 1 : NULL;
+}
+
+/*
  * The end of the args object at s ('{'), or NULL as rd_value; the first
- * value of each member arg_key knows goes into v (none when v is NULL).
- * A value nested too deep sets *deep, the object read to its end.
+ * value of each member arg_key knows goes into v (none when v is NULL;
+ * cleared).  A value nested too deep sets *deep, the object read to its
+ * end.  The args of an event of kind (-1: not known) are tried first as
+ * Kineto writes them (rd_seq).
  */
 static const char *
 rd_args(struct parser *p, const char *s, const char *end, struct fval *v,
-    int *deep)
+    int *deep, int kind)
 {
 	const char *q;
 	int esc = 0;
+
+	if (v != NULL && kind >= 0) {
+		if (kind == TL_EV_CPU_OP)
+			q = rd_seq(p, s, end, v, seq_op);
+		else if (kind == TL_EV_RUNTIME) {
+			if ((q = rd_seq(p, s, end, v, seq_runtime)) == NULL)
+				q = rd_seq(p, s, end, v, seq_launch);
+		} else if (kind == TL_EV_KERNEL)
+			q = rd_seq(p, s, end, v, seq_kernel);
+		else
+			return rd_args(p, s, end, v, deep, -1);
+		if (q != NULL)
+			return q;
+		memset(v, 0, NARG * sizeof(*v));
+	}
 
 	/*
 	 * A Python frame's, as Kineto writes it: the keys compared as one
@@ -1794,7 +1897,7 @@ cat:
 			memset(av, 0, sizeof(av));
 			avset = 1;
 		}
-		q = rd_args(p, s, end, avset ? av : NULL, &deep);
+		q = rd_args(p, s, end, avset ? av : NULL, &deep, kind);
 	}
 	if (q == NULL || *q != '}')
 		goto general;
@@ -1859,7 +1962,7 @@ general:
 				memset(av, 0, sizeof(av));
 				avset = 1;
 			}
-			s = rd_args(p, s, end, avset ? av : NULL, &deep);
+			s = rd_args(p, s, end, avset ? av : NULL, &deep, -1);
 		} else if (*s == '"')
 			s = (q = tl_jlex_string(s, end, &esc)) != NULL ? q + 1 :
 			    NULL;
