@@ -1337,9 +1337,11 @@ nest_seen(struct parser *p, int k, const char *s, const char *end,
 		    memcmp(w[i].s, s, w[i].n) == 0) {
 			struct nest hit = w[i];
 
-			/* The first of its set now. */
-			memmove(w + 1, w, (size_t)i * sizeof(*w));
-			w[0] = hit;
+			/* One place nearer the first of its set now. */
+			if (i > 0) {
+				w[i] = w[i - 1];
+				w[i - 1] = hit;
+			}
 			v->raw = hit.raw + 1;
 			return s + hit.n;
 		}
