@@ -1401,6 +1401,27 @@ static const struct arg_step seq_kernel[] = {
 #undef STEP
 
 /*
+ * The end of the args object at s ('{') when it is a Python frame's as
+ * Kineto writes it: the keys compared as one literal each, the values
+ * checked by the lexer; NULL for any other bytes (rd_args then reads the
+ * object its general way, from its start).
+ */
+static inline const char *
+rd_pyargs(const char *s, const char *end)
+{
+	const char *q;
+
+	if ((q = RD_LIT(s, end, "{\"Python parent id\": ")) != NULL &&
+	    (q = rd_prim(q, end)) != NULL &&
+	    (q = RD_LIT(q, end, ", \"Python id\": ")) != NULL &&
+	    (q = rd_prim(q, end)) != NULL &&
+	    (q = RD_LIT(q, end, ", \"Ev Idx\": ")) != NULL &&
+	    (q = rd_prim(q, end)) != NULL && *q == '}')
+		return q + 1;
+	return NULL;
+}
+
+/*
  * The end of the args object at s ('{') when its members are those of
  * seq, in its order, as Kineto writes them: the keys compared as
  * literals, the values checked as rd_args checks them, into v (cleared)
@@ -1464,19 +1485,8 @@ rd_args(struct parser *p, const char *s, const char *end, struct fval *v,
 		memset(v, 0, NARG * sizeof(*v));
 	}
 
-	/*
-	 * A Python frame's, as Kineto writes it: the keys compared as one
-	 * literal each, the values checked by the lexer; any other byte
-	 * sends the object to the loop below, from its start.
-	 */
-	if (v == NULL &&
-	    (q = RD_LIT(s, end, "{\"Python parent id\": ")) != NULL &&
-	    (q = rd_prim(q, end)) != NULL &&
-	    (q = RD_LIT(q, end, ", \"Python id\": ")) != NULL &&
-	    (q = rd_prim(q, end)) != NULL &&
-	    (q = RD_LIT(q, end, ", \"Ev Idx\": ")) != NULL &&
-	    (q = rd_prim(q, end)) != NULL && *q == '}')
-		return q + 1;
+	if (v == NULL && (q = rd_pyargs(s, end)) != NULL)
+		return q;
 	s = rd_blank(s + 1);
 	if (*s == '}')
 		return s + 1;
@@ -1894,6 +1904,8 @@ cat:
 	s--;
 	if (skip)
 		q = rd_value(p, s, end, 1, &deep);
+	else if (kind == TL_EV_PYTHON && (q = rd_pyargs(s, end)) != NULL)
+		;	/* a frame's record has no args */
 	else {
 		if (kind != TL_EV_PYTHON) {
 			memset(av, 0, sizeof(av));
