@@ -1841,8 +1841,11 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		rd_set(&fv[K_PH], ev + 7, ev + 10, 0);
 		goto cat;
 	}
-	if ((s = RD_LIT(ev, end, "{\"ph\": ")) == NULL ||
-	    (q = rd_plain(s, end, &esc)) == NULL || *s != '"')
+	if ((s = RD_LIT(ev, end, "{\"ph\": ")) == NULL)
+		goto general;
+	if (*s == '"' && (s[1] == 'f' || s[1] == 's') && s[2] == '"')
+		q = s + 3;	/* a flow's, without the lexer */
+	else if ((q = rd_plain(s, end, &esc)) == NULL || *s != '"')
 		goto general;
 	rd_set(&fv[K_PH], s, q, esc);
 	if ((s = RD_LIT(q, end, ", \"id\": ")) != NULL) {
