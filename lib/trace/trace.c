@@ -1350,6 +1350,27 @@ nest_seen(struct parser *p, int k, const char *s, const char *end,
 }
 
 /*
+ * The end of the value at q of args member k (arg_keys; -1: not read),
+ * or NULL, as rd_value finds it: the plain ones without a call, an array
+ * or object of k's by nest_seen first (v[k] then says so).  *esc as
+ * tl_jlex_string sets it.
+ */
+static inline const char *
+rd_arg_value(struct parser *p, const char *q, const char *end, int k,
+    struct fval *v, int *deep, int *esc)
+{
+	const char *s;
+
+	if (*q == '"')
+		return (s = tl_jlex_string(q, end, esc)) != NULL ? s + 1 : NULL;
+	if (*q != '{' && *q != '[')
+		return rd_prim(q, end);
+	if (k >= 0 && (s = nest_seen(p, k, q, end, &v[k])) != NULL)
+		return s;
+	return rd_value(p, q, end, 2, deep);
+}
+
+/*
  * An args member as Kineto writes it: its key with the bytes before it
  * ('{' or ", ") and after it (": "), at least 8 in all, and its index in
  * arg_keys (-1: not read).  A kind's args come in a few fixed
@@ -1441,14 +1462,7 @@ rd_seq(struct parser *p, const char *s, const char *end, struct fval *v,
 		if ((q = rd_lit(s, end, seq->lit, seq->n)) == NULL)
 			return NULL;
 		esc = 0;
-		if (*q == '"')
-			s = (s = tl_jlex_string(q, end, &esc)) != NULL ? s + 1 :
-			    NULL;
-		else if (*q != '{' && *q != '[')
-			s = rd_prim(q, end);
-		else if (k < 0 || (s = nest_seen(p, k, q, end, &v[k])) == NULL)
-			s = rd_value(p, q, end, 2, NULL);
-		if (s == NULL)
+		if ((s = rd_arg_value(p, q, end, k, v, NULL, &esc)) == NULL)
 			return NULL;
 		if (k >= 0)
 			rd_fval(&v[k], q, s, esc);
@@ -1516,15 +1530,7 @@ rd_args(struct parser *p, const char *s, const char *end, struct fval *v,
 		}
 		q = s;
 		esc = 0;
-		/* rd_value's ways, the plain ones here without a call. */
-		if (*s == '"')
-			s = (s = tl_jlex_string(s, end, &esc)) != NULL ? s + 1 :
-			    NULL;
-		else if (*s != '{' && *s != '[')
-			s = rd_prim(s, end);
-		else if (k < 0 || (s = nest_seen(p, k, q, end, &v[k])) == NULL)
-			s = rd_value(p, q, end, 2, deep);
-		if (s == NULL)
+		if ((s = rd_arg_value(p, q, end, k, v, deep, &esc)) == NULL)
 			return NULL;
 		if (k >= 0)
 			rd_fval(&v[k], q, s, esc);
