@@ -1680,7 +1680,7 @@ swar_digits(uint64_t w, uint64_t *v)
  * digits are read 8 at a time.  h (NULL: none) keeps the first 8 digits
  * of the times read with it.
  */
-static const char *
+static inline __attribute__((always_inline)) const char *
 rd_timed(struct fval *v, const char *s, const char *end, struct tshead *h)
 {
 	const char *t = s;
