@@ -1678,7 +1678,7 @@ swar_digits(uint64_t w, uint64_t *v)
  * tl_parse_us_ns judge them then).  The bytes end with one that cannot
  * be in a number, and at least 24 of them come before end when the
  * digits are read 8 at a time.  h (NULL: none) keeps the first 8 digits
- * of the times read with it.
+ * of the times read with it.  Inline: two of these an event.
  */
 static inline __attribute__((always_inline)) const char *
 rd_timed(struct fval *v, const char *s, const char *end, struct tshead *h)
