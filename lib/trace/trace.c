@@ -895,7 +895,10 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 
 	rc->type = R_X;
 	rc->kind = (uint8_t)kind;
-	if (time_field(&f[K_TS], "ts", &rc->ts, msg, msgsz) < 0 ||
+	if (f[K_TS].timed && f[K_DUR].timed) {	/* time_field's, here */
+		rc->ts = f[K_TS].ns;
+		rc->dur = f[K_DUR].ns;
+	} else if (time_field(&f[K_TS], "ts", &rc->ts, msg, msgsz) < 0 ||
 	    time_field(&f[K_DUR], "dur", &rc->dur, msg, msgsz) < 0)
 		return -1;
 	if (rc->dur < 0) {
