@@ -1370,6 +1370,13 @@ rd_arg_value(struct parser *p, const char *q, const char *end, int k,
 		return rd_prim(q, end);
 	if (k >= 0 && (s = nest_seen(p, k, q, end, &v[k])) != NULL)
 		return s;
+	/* A grid or block as Kineto writes it: [N, N, N]. */
+	if (*q == '[' && (s = rd_prim(q + 1, end)) != NULL &&
+	    (s = RD_LIT(s, end, ", ")) != NULL &&
+	    (s = rd_prim(s, end)) != NULL &&
+	    (s = RD_LIT(s, end, ", ")) != NULL &&
+	    (s = rd_prim(s, end)) != NULL && *s == ']')
+		return s + 1;
 	return rd_value(p, q, end, 2, deep);
 }
 
