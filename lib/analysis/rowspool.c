@@ -16,11 +16,11 @@
 
 /*
  * The file: one record a row, [u32 record bytes][u32 row bytes][note]
- * [ops], in the machine's byte order (the file is this process's only).
+ * [ops], numbers least significant byte first.
  * The ops rebuild the row's text in order:
  *   'L' u32 n, n bytes         text as it is (tabs included)
- *   'R' u32 k                  the text of slot k
- *   'D' u32 k, u32 n, n bytes  text as it is, kept in slot k
+ *   'R' u16 k                  the text of slot k
+ *   'D' u16 k, u32 n, n bytes  text as it is, kept in slot k
  *
  * The first WARM rows are written as they are, and counted: a column
  * whose field equals the row before's on most of them (a trace's
@@ -81,18 +81,24 @@ struct tl_rowspool {
 	int eof;
 };
 
+/* v into p[0..n), least significant byte first. */
 static void
-st32(char *p, uint32_t v)
+st(char *p, uint32_t v, int n)
 {
-	memcpy(p, &v, 4);
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (char)(v >> 8 * i);
 }
 
+/* The n-byte number at p, as st wrote it. */
 static uint32_t
-ld32(const char *p)
+ld(const char *p, int n)
 {
-	uint32_t v;
+	uint32_t v = 0;
 
-	memcpy(&v, p, 4);
+	while (n-- > 0)
+		v = v << 8 | (unsigned char)p[n];
 	return v;
 }
 
@@ -222,7 +228,7 @@ static void
 close_lit(struct tl_rowspool *sp)
 {
 	if (sp->lit != 0)
-		st32(sp->buf + sp->lit, (uint32_t)(sp->len - sp->lit - 4));
+		st(sp->buf + sp->lit, (uint32_t)(sp->len - sp->lit - 4), 4);
 	sp->lit = 0;
 }
 
@@ -275,10 +281,10 @@ shared(struct tl_rowspool *sp, int key, const char *s, size_t n)
 	close_lit(sp);
 	sp->rowlen += n;
 	if (t->n == n && memcmp(t->s, s, n) == 0) {
-		p = room(sp, 5);
+		p = room(sp, 3);
 		p[0] = 'R';
-		st32(p + 1, k);
-		sp->len += 5;
+		st(p + 1, k, 2);
+		sp->len += 3;
 		return 1;
 	}
 	if (t->cap < n) {
@@ -288,12 +294,12 @@ shared(struct tl_rowspool *sp, int key, const char *s, size_t n)
 	}
 	memcpy(t->s, s, n);
 	t->n = (uint32_t)n;
-	p = room(sp, 9 + n);
+	p = room(sp, 7 + n);
 	p[0] = 'D';
-	st32(p + 1, k);
-	st32(p + 5, (uint32_t)n);
-	copy_tabs(p + 9, s, n);
-	sp->len += 9 + n;
+	st(p + 1, k, 2);
+	st(p + 3, (uint32_t)n, 4);
+	copy_tabs(p + 7, s, n);
+	sp->len += 7 + n;
 	return 0;
 }
 
@@ -439,8 +445,8 @@ tl_rowspool_end(struct tl_rowspool *sp, const void *note)
 
 	close_lit(sp);
 	r = sp->buf + sp->row;
-	st32(r, (uint32_t)(sp->len - sp->row));
-	st32(r + 4, (uint32_t)sp->rowlen);
+	st(r, (uint32_t)(sp->len - sp->row), 4);
+	st(r + 4, (uint32_t)sp->rowlen, 4);
 	memcpy(r + 8, note, sp->note_size);
 	if (sp->len >= FLUSH && flush(sp) < 0)
 		return -1;
@@ -510,11 +516,11 @@ decode(struct tl_rowspool *sp, const char *p, const char *e, char *o,
 
 	while (p < e) {
 		op = *p++;
-		if ((size_t)(e - p) < (op == 'D' ? 8u : 4u))
+		if ((size_t)(e - p) < (op == 'D' ? 6u : op == 'L' ? 4u : 2u))
 			return -1;
 		switch (op) {
 		case 'L':
-			n = ld32(p);
+			n = ld(p, 4);
 			p += 4;
 			if (n > (size_t)(e - p))
 				return -1;
@@ -522,16 +528,16 @@ decode(struct tl_rowspool *sp, const char *p, const char *e, char *o,
 			p += n;
 			break;
 		case 'R':
-			if ((k = ld32(p)) >= NSLOT)
+			if ((k = ld(p, 2)) >= NSLOT)
 				return -1;
-			p += 4;
+			p += 2;
 			from = sp->slot[k].s;
 			n = sp->slot[k].n;
 			break;
 		case 'D':
-			k = ld32(p);
-			n = ld32(p + 4);
-			p += 8;
+			k = ld(p, 2);
+			n = ld(p + 2, 4);
+			p += 6;
 			if (n > MAXLEN || k >= NSLOT || n > (size_t)(e - p))
 				return -1;
 			t = &sp->slot[k];
@@ -567,14 +573,14 @@ tl_rowspool_next(struct tl_rowspool *sp, char **buf, size_t *len,
 
 	if ((r = have(sp, 8)) <= 0)
 		return r < 0 ? -1 : sp->len > sp->pos ? corrupt() : 0;
-	n = ld32(sp->buf + sp->pos);
+	n = ld(sp->buf + sp->pos, 4);
 	if (n < 8 + sp->note_size)
 		return corrupt();
 	if ((r = have(sp, n)) <= 0)
 		return r < 0 ? -1 : corrupt();
 	p = sp->buf + sp->pos;
 	sp->pos += n;
-	rowlen = ld32(p + 4);
+	rowlen = ld(p + 4, 4);
 	memcpy(note, p + 8, sp->note_size);
 	if (*cap - *len < rowlen + 1)
 		tl_grow(buf, cap, *len + rowlen + 1, 1);
