@@ -632,6 +632,38 @@ static const struct {
 	{ C_TRACE, offsetof(struct tl_fop, trace) }
 };
 
+/*
+ * 1 when text s is empty or a number that the row reader reads for a
+ * real quantity column without a word (tl_rr_field: has 0 or 1): digits,
+ * a fraction, a small negative exponent ("1.25e-05"), at most 30 bytes,
+ * so finite and 0 or more; 0 when it cannot tell without reading it.
+ */
+static int
+plain_quantity(const char *s)
+{
+	const char *p = s;
+
+	if (*p == '\0')
+		return 1;
+	if ((unsigned)(*p - '0') >= 10)
+		return 0;
+	while ((unsigned)(*p - '0') < 10)
+		p++;
+	if (*p == '.') {
+		if ((unsigned)(*++p - '0') >= 10)
+			return 0;
+		while ((unsigned)(*p - '0') < 10)
+			p++;
+	}
+	if ((*p == 'e' || *p == 'E') && p[1] == '-' &&
+	    (unsigned)(p[2] - '0') < 10) {
+		p += 3;
+		if ((unsigned)(*p - '0') < 10)
+			p++;
+	}
+	return *p == '\0' && p - s <= 30;
+}
+
 static void
 load_row(struct tl_floader *L)
 {
@@ -654,7 +686,11 @@ load_row(struct tl_floader *L)
 	idle_row(L, cat, (int)(t - f->tr));
 	if (num_ns(L, C_TIME, cat, &time_ns) < 0 || time_ns < 0)
 		time_ns = 0;
-	if (num(L, C_PCT, cat, &pct) > 0 && pct > 0 && t->op_total_us == 0)
+	/* Only a trace's first rows need the share; the rest are checked. */
+	if (t->op_total_us != 0 && plain_quantity(get(L, C_PCT)))
+		;
+	else if (num(L, C_PCT, cat, &pct) > 0 && pct > 0 &&
+	    t->op_total_us == 0)
 		t->op_total_us = (double)time_ns / 1e3 / pct * 100;
 	if (L->f->grouped && (num_i64(L, C_COUNT, cat, &cnt) <= 0 ||
 	    cnt < 1))
