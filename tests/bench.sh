@@ -581,11 +581,16 @@ the main thread's merging is what more cores do not shorten.
 tl-efficiency writes each row with its trace's elementwise baseline,
 which is known only once the trace's last row is read: so the rows go
 to a temporary file as they are made and are read back at the end with
-the baseline appended (the 0.5 GB trace's: about 135 MB each way, some
-0.1 CPU-s of kernel time, the difference to `--no-baseline`), while
-memory keeps 16 bytes a row (its trace, whether it is memory-bound,
-its TB/s). Holding the rows in memory instead would make its memory
-grow with the stream.
+the baseline appended. Holding the rows in memory instead would make
+its memory grow with the stream. The file's page-cache copies cost
+kernel time in proportion to its bytes, so it holds less than the rows
+(lib/analysis/rowspool): a run of columns that recur (a trace's figures,
+found equal from row to row on the first rows; call stacks, modules,
+shapes) and each kernel's name, seen recently, are kept as the number
+of a slot in a cache of recent texts (4096 slots of at most 2 KiB, the
+same in the reader, which rebuilds it as it reads), and each row's note
+(its trace, whether it is memory-bound, its TB/s) goes with it: 61 MB
+for the 0.5 GB trace's 135 MB of rows.
 
 tl-findings keeps 32 bytes per GPU event of its input (and as much again
 while it sorts them) for the idle-gap analysis and the median kernel
