@@ -16,7 +16,7 @@
 
 /*
  * The file: one record a row, [u32 record bytes][u32 row bytes][note]
- * [ops], numbers least significant byte first.
+ * [ops], in the machine's byte order (the file is this process's only).
  * The ops rebuild the row's text in order:
  *   'L' u32 n, n bytes         text as it is (tabs included)
  *   'R' u16 k                  the text of slot k
@@ -81,24 +81,30 @@ struct tl_rowspool {
 	int eof;
 };
 
-/* v into p[0..n), least significant byte first. */
-static void
+/* v into p[0..n), n 2 or 4 (the file is this process's: its byte order). */
+static inline void
 st(char *p, uint32_t v, int n)
 {
-	int i;
+	uint16_t h = (uint16_t)v;
 
-	for (i = 0; i < n; i++)
-		p[i] = (char)(v >> 8 * i);
+	if (n == 2)
+		memcpy(p, &h, 2);
+	else
+		memcpy(p, &v, 4);
 }
 
 /* The n-byte number at p, as st wrote it. */
-static uint32_t
+static inline uint32_t
 ld(const char *p, int n)
 {
-	uint32_t v = 0;
+	uint16_t h;
+	uint32_t v;
 
-	while (n-- > 0)
-		v = v << 8 | (unsigned char)p[n];
+	if (n == 2) {
+		memcpy(&h, p, 2);
+		return h;
+	}
+	memcpy(&v, p, 4);
 	return v;
 }
 
