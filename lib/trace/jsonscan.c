@@ -15,9 +15,13 @@
  * turn, and the scanner reads them where they are: the bytes of an
  * event cut by a buffer's end (at most SHEAD) are copied before the next
  * buffer's first byte, longer ones into a buffer of the scanner's own.
+ * 512 KiB: the input thread wakes half as often as with 256 KiB (1 000
+ * against 2 200 voluntary context switches on a 0.5 GB gzip trace), and
+ * the 2 MiB are freed before tl-parse's peak of memory, which they do not
+ * move.
  */
 #define NSBLK 4
-#define SBLK (1u << 18)
+#define SBLK (1u << 19)
 #define SHEAD (64u << 10)
 
 struct sblk {
