@@ -813,9 +813,9 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
     const struct tl_iters *it, struct tl_culprits *c)
 {
 	struct ctx x;
-	uint32_t *dev;
+	struct tl_devices dev = { NULL, 0, 0 };
 	int32_t *idx;
-	size_t i, d, ndev, n = 0, capgap = 0;
+	size_t i, d, n = 0, capgap = 0;
 
 	memset(c, 0, sizeof(*c));
 	memset(&x, 0, sizeof(x));
@@ -823,18 +823,24 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	x.it = it;
 	x.c = c;
 	c->first_ts = TL_NONE;
-	for (i = 0; i < t->nev; i++)
-		if (c->first_ts == TL_NONE || t->ev[i].ts < c->first_ts)
-			c->first_ts = t->ev[i].ts;
+	idx = tl_malloc((t->nev > 0 ? t->nev : 1) * sizeof(*idx));
+	/* One pass: the first start, the devices and the linked GPU events. */
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+
+		if (c->first_ts == TL_NONE || e->ts < c->first_ts)
+			c->first_ts = e->ts;
+		if (!TL_IS_GPU(e->kind))
+			continue;
+		tl_devices_add(t, e, &dev);
+		if ((e->flags & TL_F_TREE) && tl_in_window(t, w, (int)i))
+			idx[n++] = (int32_t)i;
+	}
 	for (i = 0; i < t->npy; i++)
 		if (c->first_ts == TL_NONE || t->py[i].ts < c->first_ts)
 			c->first_ts = t->py[i].ts;
-	idx = tl_malloc((t->nev > 0 ? t->nev : 1) * sizeof(*idx));
-	for (i = 0; i < t->nev; i++)
-		if (TL_IS_GPU(t->ev[i].kind) && (t->ev[i].flags & TL_F_TREE) &&
-		    tl_in_window(t, w, (int)i))
-			idx[n++] = (int32_t)i;
 	if (n == 0) {
+		free(dev.v);
 		free(idx);
 		return;
 	}
@@ -846,15 +852,15 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	x.niterev = it->n;
 	if (x.niterev > 1)
 		qsort(x.iterev, x.niterev, sizeof(*x.iterev), cmp_i32);
-	ndev = tl_timeline_devices(t, &dev);
-	for (d = 0; d < ndev; d++) {
+	tl_devices_sort(t, &dev);
+	for (d = 0; d < dev.n; d++) {
 		int64_t hi = 0;
 		int any = 0;
 
 		for (i = 0; i < n; i++) {
 			const struct tl_event *e = &t->ev[idx[i]];
 
-			if (tl_ev_pid(t, e) != dev[d])
+			if (tl_ev_pid(t, e) != dev.v[d])
 				continue;
 			if (any && e->ts > hi) {
 				if (e->ts - hi >= TL_GAP_NOISE_NS) {
@@ -875,7 +881,7 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 			any = 1;
 		}
 	}
-	free(dev);
+	free(dev.v);
 	free(idx);
 	/*
 	 * Explained in the order they are looked up in, so that a gap's

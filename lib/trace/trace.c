@@ -2681,8 +2681,8 @@ tl_trace_devices(const struct tl_trace *t, char *gpu, size_t gpulen,
 	uint64_t n[3] = { 0, 0, 0 };
 	size_t i;
 
-	gpu[0] = other[0] = '\0';
-	for (i = 0; i < t->nev; i++)
+	other[0] = '\0';
+	for (i = 0; gpu != NULL && i < t->nev; i++)
 		switch (t->ev[i].kind) {
 		case TL_EV_KERNEL:
 			n[0]++;
@@ -2696,9 +2696,12 @@ tl_trace_devices(const struct tl_trace *t, char *gpu, size_t gpulen,
 		default:
 			break;
 		}
-	put_count(gpu, gpulen, "kernel", n[0]);
-	put_count(gpu, gpulen, "gpu_memcpy", n[1]);
-	put_count(gpu, gpulen, "gpu_memset", n[2]);
+	if (gpu != NULL) {
+		gpu[0] = '\0';
+		put_count(gpu, gpulen, "kernel", n[0]);
+		put_count(gpu, gpulen, "gpu_memcpy", n[1]);
+		put_count(gpu, gpulen, "gpu_memset", n[2]);
+	}
 	for (i = 0; i < t->nunread; i++)
 		if (other_device_cat(t->unread[i].cat))
 			put_count(other, otherlen, t->unread[i].cat,

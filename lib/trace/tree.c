@@ -303,6 +303,7 @@ link_call(struct tl_trace *t, size_t i, int64_t l, const int64_t *pairs,
 	if (graph[r->name] == 0)
 		graph[r->name] = is_graph_launch(tl_ev_name(t, r)) ? 1 : 2;
 	if (graph[r->name] == 1) {
+		t->ngraphcalls++;
 		for (; j < np && pairs[2 * j] == l; j++) {
 			t->ev[pairs[2 * j + 1]].flags |= TL_F_GRAPH;
 			attach(t, (int)i, (int)pairs[2 * j + 1]);
