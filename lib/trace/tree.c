@@ -15,31 +15,20 @@
 static const struct tl_trace *sort_t;
 
 /*
- * Children are pushed to the front of their parent's list while the tree
- * is built, and the lists are reversed once at the end (reverse_children),
+ * Children are appended to their parent's list as they are found: *last
+ * is the parent's last child so far (-1: none yet), kept by the caller,
  * so that no record needs a last-child field.
  */
 static void
-add_child(struct tl_trace *t, int parent, int child)
+add_child(struct tl_trace *t, int parent, int child, int *last)
 {
-	struct tl_event *p = &t->ev[parent];
-
 	t->ev[child].parent = parent;
-	t->ev[child].sibling = p->child;
-	p->child = child;
-}
-
-static void
-reverse_children(struct tl_trace *t, struct tl_event *p)
-{
-	int prev = -1, c, next;
-
-	for (c = p->child; c >= 0; c = next) {
-		next = t->ev[c].sibling;
-		t->ev[c].sibling = prev;
-		prev = c;
-	}
-	p->child = prev;
+	t->ev[child].sibling = -1;
+	if (*last < 0)
+		t->ev[parent].child = child;
+	else
+		t->ev[*last].sibling = child;
+	*last = child;
 }
 
 /* 1 for the events of the call stacks: cpu_ops, runtime and driver calls. */
@@ -70,7 +59,10 @@ struct counts {
 static void
 build_stacks(struct tl_trace *t, int32_t *idx, size_t n, const size_t *at)
 {
-	int *stack = NULL;
+	struct open {
+		int ev;		/* an event not yet ended */
+		int last;	/* its last child so far, or -1 */
+	} *stack = NULL;
 	size_t i, sp = 0, cap = 0;
 	int ncpu = 0;
 
@@ -89,7 +81,7 @@ build_stacks(struct tl_trace *t, int32_t *idx, size_t n, const size_t *at)
 		}
 		e->flags |= TL_F_TREE;
 		while (sp > 0) {
-			const struct tl_event *top = &t->ev[stack[sp - 1]];
+			const struct tl_event *top = &t->ev[stack[sp - 1].ev];
 
 			if (e->ts < top->ts + top->dur)
 				break;
@@ -97,7 +89,7 @@ build_stacks(struct tl_trace *t, int32_t *idx, size_t n, const size_t *at)
 			sp--;
 		}
 		if (sp > 0) {
-			const struct tl_event *top = &t->ev[stack[sp - 1]];
+			const struct tl_event *top = &t->ev[stack[sp - 1].ev];
 			int64_t tend = top->ts + top->dur;
 
 			if (e->ts + e->dur > tend) {
@@ -109,9 +101,11 @@ build_stacks(struct tl_trace *t, int32_t *idx, size_t n, const size_t *at)
 			}
 		}
 		if (sp > 0)
-			add_child(t, stack[sp - 1], idx[i]);
+			add_child(t, stack[sp - 1].ev, idx[i],
+			    &stack[sp - 1].last);
 		tl_grow(&stack, &cap, sp + 1, sizeof(*stack));
-		stack[sp++] = idx[i];
+		stack[sp].ev = idx[i];
+		stack[sp++].last = -1;
 		if (e->kind == TL_EV_CPU_OP) {
 			if (ncpu == 0)
 				e->flags |= TL_F_ROOT;
@@ -131,8 +125,9 @@ cmp_link_uid(const void *a, const void *b)
 	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
+/* GPU event g to call r (*last: r's last child so far, or -1). */
 static void
-attach(struct tl_trace *t, int r, int g)
+attach(struct tl_trace *t, int r, int g, int *last)
 {
 	struct tl_event *e = &t->ev[g];
 	int a;
@@ -140,7 +135,7 @@ attach(struct tl_trace *t, int r, int g)
 	if (e->flags & TL_F_TREE)
 		return;		/* first launcher wins */
 	e->flags |= TL_F_TREE;
-	add_child(t, r, g);
+	add_child(t, r, g, last);
 	for (a = r; a >= 0; a = t->ev[a].parent) {
 		t->ev[a].flags |= TL_F_GPU_BELOW;
 		if (!(e->flags & TL_F_COMM))
@@ -296,8 +291,11 @@ link_call(struct tl_trace *t, size_t i, int64_t l, const int64_t *pairs,
 {
 	const struct tl_event *r = &t->ev[i];
 	size_t j, j0;
-	int g;
+	int g, last = -1, c;
 
+	/* Its GPU events go after the calls it made (build_stacks). */
+	for (c = r->child; c >= 0; c = t->ev[c].sibling)
+		last = c;
 	j = first_pair(pairs, np, l, finger);
 	/* Names repeat: each looked at once (1 a graph launch, 2 not). */
 	if (graph[r->name] == 0)
@@ -306,7 +304,7 @@ link_call(struct tl_trace *t, size_t i, int64_t l, const int64_t *pairs,
 		t->ngraphcalls++;
 		for (; j < np && pairs[2 * j] == l; j++) {
 			t->ev[pairs[2 * j + 1]].flags |= TL_F_GRAPH;
-			attach(t, (int)i, (int)pairs[2 * j + 1]);
+			attach(t, (int)i, (int)pairs[2 * j + 1], &last);
 		}
 		return;
 	}
@@ -318,7 +316,7 @@ link_call(struct tl_trace *t, size_t i, int64_t l, const int64_t *pairs,
 		if (t->ev[pairs[2 * j + 1]].flags & TL_F_FLOW)
 			g = (int)pairs[2 * j + 1];
 	if (g >= 0) {
-		attach(t, (int)i, g);
+		attach(t, (int)i, g, &last);
 		return;
 	}
 	/*
@@ -330,14 +328,13 @@ link_call(struct tl_trace *t, size_t i, int64_t l, const int64_t *pairs,
 	 */
 	for (j = j0; j < np && pairs[2 * j] == l; j++)
 		if (t->ev[pairs[2 * j + 1]].flags & TL_F_NOFLOW)
-			attach(t, (int)i, (int)pairs[2 * j + 1]);
+			attach(t, (int)i, (int)pairs[2 * j + 1], &last);
 }
 
 /*
  * The last pass, over the host events: the calls linked to their GPU
- * events (a call's children are only ever added here, while it is
- * visited), each event's children put in order, and the events with a
- * Sequence number into seq (returns how many).
+ * events, and the events with a Sequence number into seq (returns how
+ * many).
  */
 static size_t
 link_gpu(struct tl_trace *t, const int64_t *pairs, size_t np, int32_t *seq)
@@ -358,7 +355,6 @@ link_gpu(struct tl_trace *t, const int64_t *pairs, size_t np, int32_t *seq)
 			e->args = 0;
 			e->fwd = -1;
 		}
-		reverse_children(t, e);
 		if (tl_ev_seq(t, e) != TL_NONE)
 			seq[n++] = (int32_t)i;
 	}
