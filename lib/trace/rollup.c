@@ -574,7 +574,8 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 {
 	struct ctx c;
 	struct tl_map comm, graph;
-	size_t i, left;
+	size_t i, k, left, nroot = 0, nleft = 0, cap = 0;
+	int32_t *list = NULL;	/* the roots, then the leftovers */
 	int pass;
 
 	memset(&c, 0, sizeof(c));
@@ -587,6 +588,10 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	for (i = 0; i < t->nev; i++) {
 		int a;
 
+		if (t->ev[i].flags & TL_F_ROOT) {	/* visited below */
+			tl_grow(&list, &cap, nroot + 1, sizeof(*list));
+			list[nroot++] = (int32_t)i;
+		}
 		if (t->ev[i].kind != TL_EV_CPU_OP || work(&t->ev[i]) == 0 ||
 		    !has_model(&c.infos, (int)i))
 			continue;
@@ -594,13 +599,13 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 		    a = t->ev[a].parent)
 			set_bit(c.model_below, a);
 	}
-	for (i = 0; i < t->nev; i++)
-		if (t->ev[i].flags & TL_F_ROOT)
-			visit(&c, (int)i);
+	for (i = 0; i < nroot; i++)
+		visit(&c, list[i]);
 	/*
 	 * Leftovers, one row each; collectives grouped by op.  The rows are
 	 * made and counted in a first pass and filled in a second, so that
-	 * each row's GPU events lie together in rows->gpu.
+	 * each row's GPU events lie together in rows->gpu.  The first pass
+	 * lists them for the second.
 	 */
 	tl_map_init(&comm);
 	tl_map_init(&graph);
@@ -608,13 +613,22 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	for (pass = 0; pass < 2; pass++) {
 		size_t synth = left;	/* pass 1: the next synthetic row */
 
-		for (i = 0; i < t->nev; i++) {
-			const struct tl_event *e = &t->ev[i];
+		for (k = 0; pass == 0 ? k < t->nev : k < nleft; k++) {
+			const struct tl_event *e;
 			struct tl_row *r;
 
-			if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
-			    bit(c.covered, (int)i))
-				continue;
+			i = pass == 0 ? k : (size_t)list[k];
+			e = &t->ev[i];
+
+			if (pass == 0) {
+				if (!TL_IS_GPU(e->kind) ||
+				    !(e->flags & TL_F_TREE) ||
+				    bit(c.covered, (int)i))
+					continue;
+				tl_grow(&list, &cap, nleft + 1,
+				    sizeof(*list));
+				list[nleft++] = (int32_t)i;
+			}
 			if (e->flags & TL_F_COMM)
 				r = keyed_row(rows, &comm, owner(t, (int)i),
 				    TL_ROW_COMM);
@@ -648,6 +662,7 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 		}
 	tl_map_free(&comm);
 	tl_map_free(&graph);
+	free(list);
 	free(c.covered);
 	free(c.model_below);
 	free(c.stack);
