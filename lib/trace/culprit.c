@@ -44,6 +44,7 @@ struct hthread {
 	int built;
 	struct hent *e;		/* by start, longest first */
 	size_t n;
+	size_t finger;		/* walk's last answer */
 };
 
 /* An owner's share of a piece of time. */
@@ -75,27 +76,28 @@ struct ctx {
 };
 
 /*
- * 1 if [s, e) overlaps a listed gap (x->win, merged).  The gap looked for
- * is the first that ends after s; the events come nearly in time order,
- * so the search gallops from the last one found (as tree.c's).
+ * The first i in [0, n) at which below(arg, i) is 0 (it is 1 on a
+ * prefix), n if none.  The search starts at *finger, where the last one
+ * ended: what is looked up comes nearly in time order, so it gallops from
+ * there (as tree.c's), then searches the span found by halves.
  */
-static int
-in_gaps(struct ctx *x, int64_t s, int64_t e)
+static size_t
+gallop(size_t n, size_t *finger, int (*below)(const void *, size_t),
+    const void *arg)
 {
-	size_t n = x->win.n, f = x->finger < n ? x->finger : n;
-	size_t lo, hi, p, step = 1;
+	size_t f = *finger < n ? *finger : n, lo, hi, p, step = 1;
 
-	/* Below lo every gap ends at or before s; from hi on, after it. */
-	if (f < n && x->win.v[f].end <= s) {
+	/* Below lo below() is 1; from hi on, 0. */
+	if (f < n && below(arg, f)) {
 		lo = f + 1;
-		for (p = lo; p < n && x->win.v[p].end <= s; p = f + step) {
+		for (p = lo; p < n && below(arg, p); p = f + step) {
 			lo = p + 1;
 			step *= 2;
 		}
 		hi = p < n ? p : n;
 	} else {
 		hi = f;
-		for (p = f; p > 0 && x->win.v[p - 1].end > s; ) {
+		for (p = f; p > 0 && !below(arg, p - 1); ) {
 			hi = p - 1;
 			p = hi >= step ? hi - step + 1 : 0;
 			step *= 2;
@@ -105,13 +107,37 @@ in_gaps(struct ctx *x, int64_t s, int64_t e)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (x->win.v[mid].end <= s)
+		if (below(arg, mid))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	x->finger = lo;
-	return lo < n && x->win.v[lo].start < e;
+	return *finger = lo;
+}
+
+struct at {
+	const struct ctx *x;
+	const struct hthread *h;
+	int64_t s;
+};
+
+/* 1 if listed gap i ends at or before a->s. */
+static int
+gap_before(const void *arg, size_t i)
+{
+	const struct at *a = arg;
+
+	return a->x->win.v[i].end <= a->s;
+}
+
+/* 1 if [s, e) overlaps a listed gap (x->win, merged). */
+static int
+in_gaps(struct ctx *x, int64_t s, int64_t e)
+{
+	struct at a = { x, NULL, s };
+	size_t i = gallop(x->win.n, &x->finger, gap_before, &a);
+
+	return i < x->win.n && x->win.v[i].start < e;
 }
 
 static int
@@ -343,22 +369,26 @@ seg(struct ctx *x, int64_t start, int64_t end, int32_t owner)
  * entry's chain of parents (build); from there the entries starting
  * before c go on it as they start, and come off once they have ended.
  */
-static void
-walk(struct ctx *x, const struct hthread *h, int64_t a, int64_t c)
+/* 1 if entry i of a->h starts at or before a->s. */
+static int
+ent_before(const void *arg, size_t i)
 {
-	size_t lo = 0, hi = h->n, i, sp, d = 0;
+	const struct at *a = arg;
+
+	return ent_ts(a->x->t, &a->h->e[i]) <= a->s;
+}
+
+static void
+walk(struct ctx *x, struct hthread *h, int64_t a, int64_t c)
+{
+	struct at at = { x, h, a };
+	size_t i, sp, d = 0;
+	/* The first entry starting after a. */
+	size_t lo = gallop(h->n, &h->finger, ent_before, &at);
 	int64_t pos = a, ts;
 	int32_t p;
 
 	x->nsg = 0;
-	while (lo < hi) {	/* the first entry starting after a */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ent_ts(x->t, &h->e[mid]) <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (p = lo > 0 ? (int32_t)lo - 1 : -1; p >= 0; p = h->e[p].parent)
 		d++;
 	if (x->capstk < d + 1)
@@ -393,7 +423,7 @@ walk(struct ctx *x, const struct hthread *h, int64_t a, int64_t c)
 
 /* Add the owners' shares of [a, c) on thread h to the scratch shares. */
 static void
-shares(struct ctx *x, const struct hthread *h, int64_t a, int64_t c)
+shares(struct ctx *x, struct hthread *h, int64_t a, int64_t c)
 {
 	size_t i;
 
@@ -635,7 +665,7 @@ sync_pieces(struct ctx *x, size_t k, int32_t call, int32_t callctx,
 	int32_t bestowner = -1;
 
 	for (o = 0; o < t->nthreads; o++) {
-		const struct hthread *h;
+		struct hthread *h;
 		int64_t sum = 0;
 		long b;
 
