@@ -23,4 +23,14 @@ void tl_idxsort(int32_t *idx, size_t n, const void *base, size_t stride,
  */
 int64_t tl_kth_i64(int64_t *v, size_t n, size_t k);
 
+/*
+ * The first i in [0, n) at which below(arg, i) is 0 (it is 1 on a
+ * prefix), n if none.  The search starts at *finger, where the last one
+ * ended (set to the answer): what is looked up mostly comes in order, so
+ * it gallops from there, then searches the span found by halves; any
+ * finger gives the same answer.
+ */
+size_t tl_gallop(size_t n, size_t *finger,
+    int (*below)(const void *, size_t), const void *arg);
+
 #endif

@@ -75,46 +75,6 @@ struct ctx {
 	size_t capstk;
 };
 
-/*
- * The first i in [0, n) at which below(arg, i) is 0 (it is 1 on a
- * prefix), n if none.  The search starts at *finger, where the last one
- * ended: what is looked up comes nearly in time order, so it gallops from
- * there (as tree.c's), then searches the span found by halves.
- */
-static size_t
-gallop(size_t n, size_t *finger, int (*below)(const void *, size_t),
-    const void *arg)
-{
-	size_t f = *finger < n ? *finger : n, lo, hi, p, step = 1;
-
-	/* Below lo below() is 1; from hi on, 0. */
-	if (f < n && below(arg, f)) {
-		lo = f + 1;
-		for (p = lo; p < n && below(arg, p); p = f + step) {
-			lo = p + 1;
-			step *= 2;
-		}
-		hi = p < n ? p : n;
-	} else {
-		hi = f;
-		for (p = f; p > 0 && !below(arg, p - 1); ) {
-			hi = p - 1;
-			p = hi >= step ? hi - step + 1 : 0;
-			step *= 2;
-		}
-		lo = p;
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (below(arg, mid))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return *finger = lo;
-}
-
 struct at {
 	const struct ctx *x;
 	const struct hthread *h;
@@ -135,7 +95,7 @@ static int
 in_gaps(struct ctx *x, int64_t s, int64_t e)
 {
 	struct at a = { x, NULL, s };
-	size_t i = gallop(x->win.n, &x->finger, gap_before, &a);
+	size_t i = tl_gallop(x->win.n, &x->finger, gap_before, &a);
 
 	return i < x->win.n && x->win.v[i].start < e;
 }
@@ -384,7 +344,7 @@ walk(struct ctx *x, struct hthread *h, int64_t a, int64_t c)
 	struct at at = { x, h, a };
 	size_t i, sp, d = 0;
 	/* The first entry starting after a. */
-	size_t lo = gallop(h->n, &h->finger, ent_before, &at);
+	size_t lo = tl_gallop(h->n, &h->finger, ent_before, &at);
 	int64_t pos = a, ts;
 	int32_t p;
 
