@@ -59,8 +59,8 @@ static const char help_str[] =
     "      --no-capture        leave graph launches by kernel family\n"
     "      --kernel-table FILE kernel-name table instead of the built-in one\n"
     "  -j, --threads N         read the events and write the rows on N threads\n"
-    "                          (default: one per CPU it may run on, at most 8;\n"
-    "                          same output)\n"
+    "                          (default: one per CPU it may run on, at most 8,\n"
+    "                          reading gzip on one fewer; same output)\n"
     "  -q, --quiet             no progress line on a terminal\n"
     "  -h, --help              print this help and exit\n"
     "  -V, --version           print the version and exit\n";

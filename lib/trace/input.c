@@ -63,7 +63,6 @@ struct tl_input {
 	void *notify_arg;
 	int ended;		/* the input ended (or failed) */
 	int err;		/* the input failed */
-	unsigned long nreads;	/* src_read calls so far */
 	char errmsg[256];
 	int gzip;
 	/* The progress line: on a terminal only (and not quiet). */
@@ -353,12 +352,30 @@ static int
 src_open(struct tl_input *in)
 {
 	struct zin *z = &in->z;
+	ssize_t r;
 
 	z->fd = in->fd;
 	z->in = tl_malloc(INSZ);
 	z->how = Z_LOOK;
 	z->err = Z_OK;
 	isal_inflate_init(&z->st);
+	/*
+	 * The first two bytes now, so that whether the input is gzip is
+	 * known before the first read (tl_input_readers); z_read takes
+	 * them from z->in.  An error is the first read's.
+	 */
+	while (z->have < 2 && !z->eof) {
+		r = read(z->fd, z->in + z->have, INSZ - z->have);
+		if (r < 0) {
+			z->err = Z_ERRNO;
+			z->msg = strerror(errno);
+			break;
+		}
+		if (r == 0)
+			z->eof = 1;
+		z->have += (size_t)r;
+	}
+	in->gzip = z->have >= 2 && z->in[0] == 31 && z->in[1] == 139;
 	return 0;
 }
 
@@ -373,8 +390,6 @@ src_read(struct tl_input *in, char *dst, unsigned n)
 		got = 0;
 	else
 		got = z_read(z, (unsigned char *)dst, n);
-	if (in->nreads++ == 0)
-		in->gzip = z->members > 0;
 	if (got > 0)
 		return (long)got;
 	if (z->err == Z_OK)
@@ -398,6 +413,8 @@ src_open(struct tl_input *in)
 	if (in->gz == NULL)
 		return -1;
 	gzbuffer(in->gz, 256 * 1024);
+	/* zlib looks at the first bytes for this (tl_input_readers). */
+	in->gzip = !gzdirect(in->gz);
 	return 0;
 }
 
@@ -407,8 +424,6 @@ src_read(struct tl_input *in, char *dst, unsigned n)
 {
 	int r = gzread(in->gz, dst, n);
 
-	if (in->nreads++ == 0)
-		in->gzip = !gzdirect(in->gz);
 	if (r == 0) {
 		int zerr;
 
@@ -621,6 +636,18 @@ int
 tl_input_is_gzip(const struct tl_input *in)
 {
 	return in->gzip;
+}
+
+int
+tl_input_readers(const struct tl_input *in)
+{
+	int n = tl_ncpu();
+
+	/*
+	 * Inflating keeps the input thread busy: it is one of the CPUs.
+	 * Plain text costs it only the reads (and their copies).
+	 */
+	return in->gzip && n > 1 ? n - 1 : n;
 }
 
 int

@@ -56,8 +56,14 @@ void tl_input_cancel(struct tl_input *in);
 const char *tl_input_error(const struct tl_input *in);
 /* Name for messages: the path, or "<stdin>". */
 const char *tl_input_name(const struct tl_input *in);
-/* 1 if the input was gzip-compressed (known after the first read). */
+/* 1 if the input is gzip-compressed (known at the open). */
 int tl_input_is_gzip(const struct tl_input *in);
+/*
+ * Threads to read the text on by default: the CPUs the process may run
+ * on (tl_ncpu), less the one the input thread takes inflating a gzip
+ * input; at least 1.
+ */
+int tl_input_readers(const struct tl_input *in);
 /* Close; return 0, or -1 with a message if the input was truncated or bad. */
 int tl_input_close(struct tl_input *in);
 

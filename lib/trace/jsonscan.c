@@ -48,6 +48,12 @@ struct scanner {
 static long par_read(struct scanner *s, char *dst, size_t n);
 static int par_take(struct scanner *s, uint64_t *index);
 
+static inline int
+blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static int
 fail(struct scanner *s, size_t at, const char *what)
 {
@@ -308,25 +314,51 @@ scan_events(struct scanner *s, const struct tl_scan_cb *cb)
 				continue;
 		}
 		if (cb->read != NULL && cb->parse != NULL) {
-			/* In one pass, when the event is all in the buffer. */
-			uint64_t off = s->base + s->pos;
-			size_t n;
 			int r;
 
 			s->buf[s->len] = '\0';	/* refill keeps a spare byte */
-			s->out.len = 0;
-			r = cb->read(s->w, &s->out, s->buf + s->pos,
-			    s->len - s->pos, off, &n);
-			if (r >= 0) {
+			for (;;) {
+				/*
+				 * In one pass, when the event is all in the
+				 * buffer.
+				 */
+				uint64_t off = s->base + s->pos;
+				size_t n, q;
+
+				s->out.len = 0;
+				r = cb->read(s->w, &s->out, s->buf + s->pos,
+				    s->len - s->pos, off, &n);
+				if (r < 0)
+					break;
 				s->pos += n;
-				if (cb->merge(cb->ctx, r ? s->out.p : NULL, index,
-				    off) < 0) {
+				if (cb->merge(cb->ctx, r ? s->out.p : NULL,
+				    index, off) < 0) {
 					s->failed = 1;
 					return -1;
 				}
 				index++;
-				continue;
+				/*
+				 * The next event straight away where a comma
+				 * and blanks alone, all in the buffer, lead
+				 * to its '{' (with one thread: with several,
+				 * par_take looks at each event start); else
+				 * the loop's head, as for any event.
+				 */
+				if (s->par != NULL)
+					break;
+				/* buf[len] is NUL: no blank, no comma. */
+				for (q = s->pos; blank(s->buf[q]); q++)
+					;
+				if (s->buf[q] != ',')
+					break;
+				for (q++; blank(s->buf[q]); q++)
+					;
+				if (s->buf[q] != '{')
+					break;
+				s->pos = q;
 			}
+			if (r >= 0)
+				continue;
 		}
 		start = s->pos;
 		if (scan_value(s, &start) < 0)
@@ -532,12 +564,6 @@ cut_object(const char *d, size_t len, size_t pos, size_t *end)
 
 	*end = pos;
 	return r;
-}
-
-static int
-blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
 /*

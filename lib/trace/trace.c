@@ -2505,7 +2505,7 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 	cb.merge = merge_event;
 	if (!o->tokenise)
 		cb.read = read_event;
-	cb.nthreads = o->threads > 0 ? o->threads : tl_ncpu();
+	cb.nthreads = o->threads > 0 ? o->threads : tl_input_readers(in);
 	cb.block = o->block;
 	rc = tl_scan(in, &cb);
 	if (tl_input_close(in) < 0)

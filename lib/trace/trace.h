@@ -199,8 +199,10 @@ struct tl_trace_opts {
 	int keep_python;	/* TL_PY_*: python_function events */
 	const char *trace_name;	/* the trace column; NULL = file name */
 	/*
-	 * Threads that cut and tokenise the events (0: one per online
-	 * CPU).  The trace read is the same whatever the count.
+	 * Threads that cut and tokenise the events (0: one per CPU it
+	 * may run on, less the one inflating gzip input:
+	 * tl_input_readers).  The trace read is the same whatever the
+	 * count.
 	 */
 	int threads;
 	size_t block;		/* bytes a thread cuts at a time; 0: default */

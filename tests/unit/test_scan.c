@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "trace/input.h"
 #include "trace/trace.h"
 #include "unit.h"
 
@@ -359,6 +360,34 @@ wide_values(void)
 	unlink(path);
 }
 
+/*
+ * Whether the input is gzip is known at the open, before any read, and
+ * gzip input is read on one thread fewer by default: the input thread
+ * inflating it takes a CPU.
+ */
+static void
+input_readers(void)
+{
+	static const char gz[] = "share/tl/samples/mi300x-transformer-step.json.gz";
+	static const char plain[] = "tests/data/bleed.json";
+	struct tl_input *in;
+	int n = tl_ncpu();
+
+	tl_input_quiet(1);
+	if ((in = tl_input_open(gz)) != NULL) {
+		CHECK(tl_input_is_gzip(in) == 1);
+		CHECK(tl_input_readers(in) == (n > 1 ? n - 1 : 1));
+		CHECK(tl_input_close(in) == 0);
+	} else
+		CHECK(!"cannot open the sample");
+	if ((in = tl_input_open(plain)) != NULL) {
+		CHECK(tl_input_is_gzip(in) == 0);
+		CHECK(tl_input_readers(in) == n);
+		CHECK(tl_input_close(in) == 0);
+	} else
+		CHECK(!"cannot open a fixture");
+}
+
 int
 main(void)
 {
@@ -373,6 +402,7 @@ main(void)
 
 	tl_setprogname("test_scan");
 	known_keys();
+	input_readers();
 	times();
 	wide_values();
 	for (k = 0; k < sizeof(pat) / sizeof(pat[0]); k++) {
