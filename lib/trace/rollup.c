@@ -91,7 +91,6 @@ has_model(struct infos *m, int i)
 }
 
 static const struct tl_trace *sort_t;
-static const struct tl_rows *sort_rows_of;
 
 static int
 cmp_gpu_ts(const void *a, const void *b)
@@ -485,33 +484,69 @@ visit(struct ctx *c, int op)
 	}
 }
 
-static int
-cmp_rows(const void *a, const void *b)
-{
-	const struct tl_row *x = a, *y = b;
-	const struct tl_event *ex = &sort_t->ev[x->op], *ey = &sort_t->ev[y->op];
-	uint32_t gx, gy;
+/*
+ * A row's sort key: by its op's start, then the op's place in the trace,
+ * then the row without GPU events first, else by its first GPU event's
+ * place; then where the row was (the sort keeps the order of equals).
+ * The keys are sorted, not the rows: no comparison looks up an event.
+ */
+struct rowkey {
+	int64_t ts;
+	uint64_t g;		/* the first GPU event's uid + 1, 0: none */
+	uint32_t uid;
+	int32_t at;
+};
 
-	if (ex->ts != ey->ts)
-		return ex->ts < ey->ts ? -1 : 1;
-	if (ex->uid != ey->uid)
-		return ex->uid < ey->uid ? -1 : 1;
-	if (x->ngpu == 0 || y->ngpu == 0)
-		return (x->ngpu > 0) - (y->ngpu > 0);
-	gx = sort_t->ev[tl_row_gpu(sort_rows_of, x)[0]].uid;
-	gy = sort_t->ev[tl_row_gpu(sort_rows_of, y)[0]].uid;
-	return gx < gy ? -1 : gx > gy;
+static int
+cmp_rowkey(const void *a, const void *b)
+{
+	const struct rowkey *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->uid != y->uid)
+		return x->uid < y->uid ? -1 : 1;
+	if (x->g != y->g)
+		return x->g < y->g ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
 }
 
 static void
 sort_rows(const struct tl_trace *t, struct tl_rows *rows)
 {
-	size_t i;
+	struct rowkey *k = tl_malloc((rows->n + 1) * sizeof(*k));
+	size_t i, j, src;
+	int sorted = 1;
 
-	sort_t = t;
-	sort_rows_of = rows;
-	if (rows->n > 0)
-		qsort(rows->v, rows->n, sizeof(*rows->v), cmp_rows);
+	for (i = 0; i < rows->n; i++) {
+		const struct tl_row *r = &rows->v[i];
+
+		k[i].ts = t->ev[r->op].ts;
+		k[i].uid = t->ev[r->op].uid;
+		k[i].g = r->ngpu > 0 ?
+		    (uint64_t)t->ev[tl_row_gpu(rows, r)[0]].uid + 1 : 0;
+		k[i].at = (int32_t)i;
+		if (i > 0 && cmp_rowkey(&k[i - 1], &k[i]) > 0)
+			sorted = 0;
+	}
+	if (!sorted) {
+		qsort(k, rows->n, sizeof(*k), cmp_rowkey);
+		/* Row j gets row k[j].at: each cycle of moves once. */
+		for (i = 0; i < rows->n; i++) {
+			struct tl_row tmp;
+
+			if (k[i].at < 0 || (size_t)k[i].at == i)
+				continue;
+			tmp = rows->v[i];
+			for (j = i; (src = (size_t)k[j].at) != i; j = src) {
+				rows->v[j] = rows->v[src];
+				k[j].at = -1;
+			}
+			rows->v[j] = tmp;
+			k[j].at = -1;
+		}
+	}
+	free(k);
 	rows->total_busy = 0;
 	for (i = 0; i < rows->n; i++)
 		rows->total_busy += rows->v[i].busy;
