@@ -21,6 +21,7 @@ LIBOBJ = \
 	lib/analysis/culprits_table.o \
 	lib/analysis/compare.o \
 	lib/analysis/efficiency.o \
+	lib/analysis/rowspool.o \
 	lib/analysis/findings.o \
 	lib/analysis/findrules.o \
 	lib/analysis/fusion.o \
@@ -129,6 +130,7 @@ LIBHDR = \
 	lib/analysis/compare.h \
 	lib/analysis/culprits.h \
 	lib/analysis/efficiency.h \
+	lib/analysis/rowspool.h \
 	lib/analysis/findings.h \
 	lib/analysis/findrules.h \
 	lib/analysis/fusion.h \
@@ -239,6 +241,7 @@ UNIT = \
 	tests/unit/test_pipe \
 	tests/unit/test_pool \
 	tests/unit/test_replay \
+	tests/unit/test_rowspool \
 	tests/unit/test_scan \
 	tests/unit/test_schema \
 	tests/unit/test_stream \

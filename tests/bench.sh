@@ -581,23 +581,30 @@ the main thread's merging is what more cores do not shorten.
 tl-efficiency writes each row with its trace's elementwise baseline,
 which is known only once the trace's last row is read: so the rows go
 to a temporary file as they are made and are read back at the end with
-the baseline appended (the 0.5 GB trace's: about 135 MB each way, some
-0.1 CPU-s of kernel time, the difference to `--no-baseline`), while
-memory keeps 16 bytes a row (its trace, whether it is memory-bound,
-its TB/s). Holding the rows in memory instead would make its memory
-grow with the stream.
+the baseline appended. Holding the rows in memory instead would make
+its memory grow with the stream. The file's page-cache copies cost
+kernel time in proportion to its bytes, so it holds less than the rows
+(lib/analysis/rowspool): a run of columns that recur (a trace's figures,
+found equal from row to row on the first rows; call stacks, modules,
+shapes) and each kernel's name, seen recently, are kept as the number
+of a slot in a cache of recent texts (4096 slots of at most 2 KiB, the
+same in the reader, which rebuilds it as it reads), and each row's note
+(its trace, whether it is memory-bound, its TB/s) goes with it: 61 MB
+for the 0.5 GB trace's 135 MB of rows.
 
 tl-findings keeps 32 bytes per GPU event of its input (and as much again
 while it sorts them) for the idle-gap analysis and the median kernel
 time, which need every GPU event in start order; everything else it
-holds is per op signature. It reads each row's kernels column once for
-all its analyses, in one pass where the text is as tl-parse writes it
-(any other text is tokenised: compact JSON in one plain pass into
-jsmn's tokens, the rest by jsmn, which says what is wrong). Its JSON
-columns (the idle gaps, the collectives, the model's parameters) are
-tokenised the same way, and a number whose text is its column's last
-one read (a trace's or a step's figures, on every row) is not read
-again.
+holds is per op signature. It reads each row's kernels and idle_gaps
+columns once for all its analyses, in one pass where the text is as
+tl-parse writes it (any other text is tokenised: compact JSON in one
+plain pass into jsmn's tokens, the rest by jsmn, which says what is
+wrong). Its other JSON columns (the collectives, the model's
+parameters) are tokenised the same way. A row's fields are taken when
+first asked for, a number whose text is its column's last one read (a
+trace's or a step's figures, on every row) is not read again, and the
+last row's trace, iteration, thread, module and parent are tried
+before they are hashed.
 
 EOF
 	echo "## Machine"

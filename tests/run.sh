@@ -244,6 +244,11 @@ tally "$tmp/idle"
 python3 tests/torchidle.py "$BIN" > "$tmp/torchidle" 2>&1
 tally "$tmp/torchidle"
 
+# tl-findings' in-place readers of the idle_gaps and kernels columns
+# against the JSON tokeniser (the same columns with blanks added).
+python3 tests/plainjson.py "$BIN" "$TRACES" > "$tmp/plainjson" 2>&1
+tally "$tmp/plainjson"
+
 # Graph launches: the capture fixtures, and the shared graph-mode traces
 # with their capture traces (numbers recomputed from the trace JSON,
 # the merged ops against TraceLens' inference report).

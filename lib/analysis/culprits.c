@@ -169,32 +169,32 @@ where_copy(struct tl_fwhere *dst, const struct tl_fwhere *src)
 }
 
 /*
- * Add piece p ([kind, name, context, dur] or with the other thread's tid
- * fifth) of gap w of trace tr: its culprit's index and length.
+ * Add a piece of gap w of trace tr: its kind, name, context and the other
+ * thread's tid (txt, n: decoded text, "" when none) and its idle ns; its
+ * culprit's index.
  */
-static int
-piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
-    const struct tl_fwhere *w, int warm, size_t *ci, int64_t *pns)
+static void
+piece_add(struct tl_fidle *d, int tr, const char *const txt[4],
+    const size_t n[4], int64_t ns, const struct tl_fwhere *w, int warm,
+    size_t *ci)
 {
 	struct tl_jbuf *key = &d->scratch[0];
 	struct tl_fculprit *c;
-	size_t kind, name, ctx, tid;
-	int64_t ns, idx;
-	int v[5], added;
+	size_t at[4];
+	int64_t idx;
+	int k, added;
 
-	if (tl_json_type(j, p) != TL_J_ARRAY || tl_json_size(j, p) < 4)
-		return -1;
-	elements(j, p, v, 5);
-	if (jus(j, v[3], &ns) < 0 || ns < 0)
-		return -1;
 	/* The key: trace, kind, name, context, thread, warm-up. */
 	tl_jb_reset(key);
 	tl_jb_int(key, tr);
 	tl_jb_raw(key, "\x1f", 1);
-	kind = jcat(key, j, v[0]);
-	name = jcat(key, j, v[1]);
-	ctx = jcat(key, j, v[2]);
-	tid = jcat(key, j, v[4]);
+	for (k = 0; k < 4; k++) {
+		at[k] = key->n;
+		tl_grow(&key->s, &key->cap, key->n + n[k] + 2, 1);
+		memcpy(key->s + key->n, txt[k], n[k]);
+		key->n += n[k];
+		key->s[key->n++] = '\0';
+	}
 	tl_jb_raw(key, warm ? "w" : "s", 1);
 	idx = tl_strmap_add(&d->keys, key->s, key->n, &added);
 	if (added) {
@@ -202,17 +202,16 @@ piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
 		c = &d->c[d->n++];
 		memset(c, 0, sizeof(*c));
 		c->tr = tr;
-		c->kind = tl_strdup(key->s + kind);
-		c->name = tl_strdup(key->s + name);
-		c->context = tl_strdup(key->s + ctx);
-		c->tid = tl_strdup(key->s + tid);
+		c->kind = tl_strdup(key->s + at[0]);
+		c->name = tl_strdup(key->s + at[1]);
+		c->context = tl_strdup(key->s + at[2]);
+		c->tid = tl_strdup(key->s + at[3]);
 		c->known = -1;
 		c->piece_ns = -1;
 		c->warm = warm;
 	}
 	*ci = (size_t)idx;
 	c = &d->c[idx];
-	*pns = ns;
 	c->ns += ns;
 	if (warm)
 		c->warm_ns += ns;
@@ -238,6 +237,38 @@ piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
 				t->warm_host_ns += ns;
 		}
 	}
+}
+
+/*
+ * Add piece p ([kind, name, context, dur] or with the other thread's tid
+ * fifth) of gap w of trace tr: its culprit's index and length.
+ */
+static int
+piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
+    const struct tl_fwhere *w, int warm, size_t *ci, int64_t *pns)
+{
+	struct tl_jbuf *b = &d->scratch[2];
+	const char *txt[4];
+	size_t at[4], n[4];
+	int64_t ns;
+	int v[5], k;
+
+	if (tl_json_type(j, p) != TL_J_ARRAY || tl_json_size(j, p) < 4)
+		return -1;
+	elements(j, p, v, 5);
+	if (jus(j, v[3], &ns) < 0 || ns < 0)
+		return -1;
+	tl_jb_reset(b);
+	at[0] = jcat(b, j, v[0]);
+	at[1] = jcat(b, j, v[1]);
+	at[2] = jcat(b, j, v[2]);
+	at[3] = jcat(b, j, v[4]);
+	for (k = 0; k < 4; k++) {	/* the text as jcat decoded it */
+		txt[k] = b->s + at[k];
+		n[k] = (k < 3 ? at[k + 1] : b->n) - at[k] - 1;
+	}
+	piece_add(d, tr, txt, n, ns, w, warm, ci);
+	*pns = ns;
 	return 0;
 }
 
@@ -253,6 +284,244 @@ tl_fidle_steady(struct tl_fidle *d, int tr, long long steps, int64_t total,
 	t->steady_busy_ns = busy;
 	t->steady_compute_ns = compute;
 	t->steady_idle_ns = idle;
+}
+
+/*
+ * A listed gap w of trace t of row row (-1 none): its sums, and its entry
+ * in d->lg when the row is kept.
+ */
+static void
+gap_add(struct tl_fidle *d, struct tl_fidletr *t, int row,
+    const struct tl_fwhere *w, int steady)
+{
+	t->listed++;
+	t->listed_ns += w->len_ns;
+	if (steady == 0) {
+		t->warm++;
+		t->warm_ns += w->len_ns;
+	}
+	add_step(&t->steps, &t->nst, &t->capst, w->step);
+	if (w->step != TL_FNONE && (t->first_step == TL_FNONE ||
+	    w->step < t->first_step))
+		t->first_step = w->step;
+	if (w->len_ns > t->largest.len_ns || t->largest.device == NULL)
+		where_copy(&t->largest, w);
+	if (row >= 0) {
+		struct tl_flgap *l;
+
+		tl_grow(&d->lg, &d->caplg, d->nlg + 1, sizeof(*d->lg));
+		l = &d->lg[d->nlg++];
+		l->row = row;
+		l->end_ns = w->ts_ns + w->len_ns;
+		l->len_ns = w->len_ns;
+		l->offset_ns = w->offset_ns;
+		l->step = w->step;
+		l->stream = w->stream;
+		l->device = wname(d, w->device);
+		l->pid = wname(d, w->pid);
+		l->tid = wname(d, w->tid);
+		l->p0 = d->npc;
+		l->np = 0;
+		l->used = 0;
+	}
+}
+
+/* A piece of the last gap of row row added: culprit ci, pns long. */
+static void
+piece_keep(struct tl_fidle *d, int row, size_t ci, int64_t pns)
+{
+	if (row < 0)
+		return;
+	tl_grow(&d->pc, &d->cappc, d->npc + 1, sizeof(*d->pc));
+	d->pc[d->npc].c = ci;
+	d->pc[d->npc++].ns = pns;
+	d->lg[d->nlg - 1].np++;
+}
+
+/* A gap and a piece read in place: their texts point into the column. */
+struct tl_fpgap {
+	struct tl_fwhere w;	/* device, pid, tid: set when added */
+	const char *txt[3];	/* device, pid, tid */
+	size_t n[3];
+	size_t p0, np;		/* its pieces in d->pp */
+};
+
+struct tl_fppiece {
+	const char *txt[4];	/* kind, name, context, tid */
+	size_t n[4];
+	int64_t ns;
+};
+
+/* A string without escapes at *p: its text, or NULL; *p moves past it. */
+static const char *
+plain_str(const char **p, size_t *n)
+{
+	const char *s = *p + 1, *e;
+
+	if (**p != '"')
+		return NULL;
+	e = s + strcspn(s, "\"\\");
+	if (*e != '"')
+		return NULL;
+	*n = (size_t)(e - s);
+	*p = e + 1;
+	return s;
+}
+
+/*
+ * A number at *p followed by ',' or ']', read as jus reads it: 0, or -1
+ * when it is not one of the plain numbers jsmn takes as a primitive.
+ */
+static int
+plain_us(const char **p, int64_t *ns)
+{
+	const char *s = *p, *e = s;
+
+	if (!(*s == '-' || (*s >= '0' && *s <= '9')))
+		return -1;
+	while ((*e >= '0' && *e <= '9') || *e == '.' || *e == '-' ||
+	    *e == '+' || *e == 'e' || *e == 'E')
+		e++;
+	if ((*e != ',' && *e != ']') || tl_parse_us_ns(s, (size_t)(e - s),
+	    ns) < 0)
+		return -1;
+	*p = e;
+	return 0;
+}
+
+/* Step over byte c at *p: 0, or -1 when another is there. */
+static int
+plain_byte(const char **p, char c)
+{
+	if (**p != c)
+		return -1;
+	(*p)++;
+	return 0;
+}
+
+/* As jint: a whole number of µs read by plain_us, else TL_FNONE. */
+static int64_t
+plain_int(int64_t ns)
+{
+	return ns % 1000 != 0 ? TL_FNONE : ns / 1000;
+}
+
+/*
+ * Read the idle_gaps column as tl-parse writes it, without tokenising:
+ * compact, every gap [ts, offset, dur, step, device, stream, pid, tid,
+ * pieces] and every piece [kind, name, context, dur] or with a tid
+ * fifth, strings without escapes, plain numbers.  On such text the
+ * tokens' reading (tl_fidle_row) finds the same values; any other text,
+ * valid or not, is left to it: 0 when read, -1 when not.  Nothing is
+ * added until the whole column is read (add_plain).
+ */
+static int
+read_plain(struct tl_fidle *d, const char *s)
+{
+	const char *p = s;
+
+	d->npg = d->npp = 0;
+	if (plain_byte(&p, '[') < 0)
+		return -1;
+	if (*p == ']')
+		return p[1] == '\0' ? 0 : -1;
+	for (;;) {
+		struct tl_fpgap *g;
+		int64_t step, stream;
+
+		tl_grow(&d->pg, &d->cappg, d->npg + 1, sizeof(*d->pg));
+		g = &d->pg[d->npg++];
+		memset(g, 0, sizeof(*g));
+		if (plain_byte(&p, '[') < 0 || plain_us(&p, &g->w.ts_ns) < 0 ||
+		    plain_byte(&p, ',') < 0 ||
+		    plain_us(&p, &g->w.offset_ns) < 0 ||
+		    plain_byte(&p, ',') < 0 || plain_us(&p, &g->w.len_ns) < 0 ||
+		    g->w.len_ns < 0 || plain_byte(&p, ',') < 0 ||
+		    plain_us(&p, &step) < 0 || plain_byte(&p, ',') < 0 ||
+		    (g->txt[0] = plain_str(&p, &g->n[0])) == NULL ||
+		    plain_byte(&p, ',') < 0 || plain_us(&p, &stream) < 0 ||
+		    plain_byte(&p, ',') < 0 ||
+		    (g->txt[1] = plain_str(&p, &g->n[1])) == NULL ||
+		    plain_byte(&p, ',') < 0 ||
+		    (g->txt[2] = plain_str(&p, &g->n[2])) == NULL ||
+		    plain_byte(&p, ',') < 0 || plain_byte(&p, '[') < 0)
+			return -1;
+		g->w.step = plain_int(step);
+		g->w.stream = plain_int(stream);
+		g->p0 = d->npp;
+		while (*p != ']') {
+			struct tl_fppiece *c;
+			int k;
+
+			tl_grow(&d->pp, &d->cappp, d->npp + 1, sizeof(*d->pp));
+			c = &d->pp[d->npp++];
+			g->np++;
+			if (plain_byte(&p, '[') < 0)
+				return -1;
+			for (k = 0; k < 3; k++)
+				if ((c->txt[k] = plain_str(&p, &c->n[k])) ==
+				    NULL || plain_byte(&p, ',') < 0)
+					return -1;
+			if (plain_us(&p, &c->ns) < 0 || c->ns < 0)
+				return -1;
+			c->txt[3] = "";
+			c->n[3] = 0;
+			if (*p == ',') {
+				p++;
+				if ((c->txt[3] = plain_str(&p, &c->n[3])) ==
+				    NULL)
+					return -1;
+			}
+			if (plain_byte(&p, ']') < 0)
+				return -1;
+			if (*p == ',' && p[1] == '[')
+				p++;
+			else if (*p != ']')
+				return -1;
+		}
+		if (plain_byte(&p, ']') < 0 || plain_byte(&p, ']') < 0)
+			return -1;
+		if (*p == ',')
+			p++;
+		else if (p[0] == ']' && p[1] == '\0')
+			return 0;
+		else
+			return -1;
+	}
+}
+
+/* Add the gaps read_plain found, as the tokens' reading adds them. */
+static void
+add_plain(struct tl_fidle *d, struct tl_fidletr *t, int tr, int row,
+    int steady)
+{
+	struct tl_jbuf *wb = &d->scratch[1];
+	size_t i, k, ci;
+
+	for (i = 0; i < d->npg; i++) {
+		struct tl_fpgap *g = &d->pg[i];
+		size_t at[3];
+
+		tl_jb_reset(wb);
+		for (k = 0; k < 3; k++) {
+			at[k] = wb->n;
+			tl_grow(&wb->s, &wb->cap, wb->n + g->n[k] + 1, 1);
+			memcpy(wb->s + wb->n, g->txt[k], g->n[k]);
+			wb->n += g->n[k];
+			wb->s[wb->n++] = '\0';
+		}
+		g->w.device = wb->s + at[0];
+		g->w.pid = wb->s + at[1];
+		g->w.tid = wb->s + at[2];
+		gap_add(d, t, row, &g->w, steady);
+		for (k = g->p0; k < g->p0 + g->np; k++) {
+			const struct tl_fppiece *c = &d->pp[k];
+
+			piece_add(d, tr, c->txt, c->n, c->ns, &g->w,
+			    steady == 0, &ci);
+			piece_keep(d, row, ci, c->ns);
+		}
+	}
 }
 
 int
@@ -278,6 +547,10 @@ tl_fidle_row(struct tl_fidle *d, int tr, int row, const char *json,
 		t->first_step = iteration;
 	if (json[0] == '\0')
 		return 0;
+	if (read_plain(d, json) == 0) {
+		add_plain(d, t, tr, row, steady);
+		return 0;
+	}
 	if (tl_json_parse(&d->j, json, strlen(json), &err) < 1 ||
 	    tl_json_type(&d->j, 0) != TL_J_ARRAY)
 		return -1;
@@ -308,51 +581,16 @@ tl_fidle_row(struct tl_fidle *d, int tr, int row, const char *json,
 		w.device = wb->s + dev;
 		w.pid = wb->s + pid;
 		w.tid = wb->s + tid;
-		t->listed++;
-		t->listed_ns += w.len_ns;
-		if (steady == 0) {
-			t->warm++;
-			t->warm_ns += w.len_ns;
-		}
-		add_step(&t->steps, &t->nst, &t->capst, w.step);
-		if (w.step != TL_FNONE && (t->first_step == TL_FNONE ||
-		    w.step < t->first_step))
-			t->first_step = w.step;
-		if (w.len_ns > t->largest.len_ns ||
-		    t->largest.device == NULL)
-			where_copy(&t->largest, &w);
+		gap_add(d, t, row, &w, steady);
 		np = tl_json_size(j, v[8]);
-		if (row >= 0) {
-			struct tl_flgap *l;
-
-			tl_grow(&d->lg, &d->caplg, d->nlg + 1, sizeof(*d->lg));
-			l = &d->lg[d->nlg++];
-			l->row = row;
-			l->end_ns = w.ts_ns + w.len_ns;
-			l->len_ns = w.len_ns;
-			l->offset_ns = w.offset_ns;
-			l->step = w.step;
-			l->stream = w.stream;
-			l->device = wname(d, w.device);
-			l->pid = wname(d, w.pid);
-			l->tid = wname(d, w.tid);
-			l->p0 = d->npc;
-			l->np = 0;
-			l->used = 0;
-		}
 		for (i = 0, p = v[8] + 1; i < np && rc == 0; i++,
 		    p = tl_json_next(j, p)) {
 			size_t ci = 0;
 			int64_t pns = 0;
 
 			rc = piece(d, tr, j, p, &w, steady == 0, &ci, &pns);
-			if (rc == 0 && row >= 0) {
-				tl_grow(&d->pc, &d->cappc, d->npc + 1,
-				    sizeof(*d->pc));
-				d->pc[d->npc].c = ci;
-				d->pc[d->npc++].ns = pns;
-				d->lg[d->nlg - 1].np++;
-			}
+			if (rc == 0)
+				piece_keep(d, row, ci, pns);
 		}
 	}
 	return rc;
@@ -594,6 +832,9 @@ tl_fidle_free(struct tl_fidle *d)
 	tl_json_free(&d->j);
 	tl_jb_free(&d->scratch[0]);
 	tl_jb_free(&d->scratch[1]);
+	tl_jb_free(&d->scratch[2]);
+	free(d->pg);
+	free(d->pp);
 	for (i = 0; i < d->ntr; i++) {
 		free(d->tr[i].steps);
 		free(d->tr[i].iters);

@@ -110,6 +110,10 @@ struct tl_fpiece {
 	int64_t ns;
 };
 
+/* A gap and a piece of a row's idle_gaps, read in place (culprits.c). */
+struct tl_fpgap;
+struct tl_fppiece;
+
 struct tl_fidle {
 	struct tl_fculprit *c;	/* ranked: by trace, then ns desc */
 	size_t n, cap;
@@ -119,7 +123,12 @@ struct tl_fidle {
 	size_t npc, cappc;
 	struct tl_strmap wnames;	/* the listed gaps' device, pid, tid */
 	struct tl_json j;	/* scratch: a row's idle_gaps */
-	struct tl_jbuf scratch[2];
+	struct tl_jbuf scratch[3];
+	/* scratch: a row's gaps and pieces as the plain reader finds them */
+	struct tl_fpgap *pg;
+	size_t npg, cappg;
+	struct tl_fppiece *pp;
+	size_t npp, cappp;
 	struct tl_fidletr *tr;	/* by trace */
 	size_t ntr;
 	struct tl_strmap keys;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis/efficiency.h"
+#include "analysis/rowspool.h"
 #include "common/jsonw.h"
 #include "common/strmap.h"
 #include "common/util.h"
@@ -33,7 +34,7 @@ static const char *const simple_ops[] = {
 };
 /* Ops smaller than this measure launch latency, not bandwidth. */
 #define BASELINE_MIN_BYTES (1LL << 20)
-#define SPOOL_BUF (1 << 20)	/* few system calls on the spool */
+#define OUT_BUF (1 << 20)	/* the replay's output: few writes */
 #define NELEM(a) (sizeof(a) / sizeof(a[0]))
 
 /* Per trace: the elementwise baseline. */
@@ -43,7 +44,7 @@ struct trace_acc {
 	double big_bytes, big_time_us;	/* those of at least 1 MiB */
 };
 
-/* Per row, kept for the second pass. */
+/* Per row, kept with it in the spool for the second pass. */
 struct row_note {
 	int trace;
 	int memory;	/* memory-bound with a TB/s */
@@ -76,15 +77,15 @@ struct tl_efficiency {
 	struct tl_outcols oc;
 	struct trace_acc *traces;
 	size_t ntraces, captraces;
-	struct row_note *notes;
-	size_t nnotes, capnotes;
 	struct group *groups;
 	size_t ngroups, capgroups;
 	struct tl_jbuf sig;	/* the current row's signature */
 	struct tl_strmap gmap;	/* signature -> group index */
-	FILE *spool;
+	struct tl_rowspool *spool;
 	const char *spooldir;	/* its directory */
-	char *spoolbuf;
+	struct tl_writer rw;	/* a row's columns, for the spool */
+	char **rf;		/* its fields: rf[k][0..rn[k]) */
+	size_t *rn, rcap;
 };
 
 struct tl_efficiency *
@@ -112,7 +113,6 @@ tl_efficiency_free(struct tl_efficiency *e)
 	for (i = 0; i < e->ntraces; i++)
 		free(e->traces[i].name);
 	free(e->traces);
-	free(e->notes);
 	for (i = 0; i < e->ngroups; i++) {
 		for (k = 0; e->groups[i].field[k] != NULL; k++)
 			free(e->groups[i].field[k]);
@@ -122,9 +122,10 @@ tl_efficiency_free(struct tl_efficiency *e)
 	free(e->groups);
 	tl_jb_free(&e->sig);
 	tl_strmap_free(&e->gmap);
-	if (e->spool != NULL)
-		fclose(e->spool);
-	free(e->spoolbuf);
+	tl_rowspool_free(e->spool);
+	free(e->rw.buf);
+	free(e->rf);
+	free(e->rn);
 	free(e);
 }
 
@@ -284,14 +285,11 @@ out_kind(const struct tl_efficiency *e, int k, int *sub)
  * baseline and group columns are left out (they need every row).
  */
 static void
-write_row(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f)
+write_cols(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f,
+    int k)
 {
-	int k = 0, sub;
+	int sub;
 
-	if (e->oc.all) {		/* the input's columns in one block */
-		tl_stream_copy_all(&e->in, w);
-		k = e->in.ncols;
-	}
 	for (; k < e->oc.n; k++)
 		switch (out_kind(e, k, &sub)) {
 		case O_PASS:
@@ -315,6 +313,18 @@ write_row(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f)
 		}
 }
 
+static void
+write_row(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f)
+{
+	int k = 0;
+
+	if (e->oc.all) {		/* the input's columns in one block */
+		tl_stream_copy_all(&e->in, w);
+		k = e->in.ncols;
+	}
+	write_cols(e, w, f, k);
+}
+
 /* The baseline of trace t in TB/s, 0 when the trace has no simple op. */
 static double
 baseline(const struct tl_efficiency *e, int t)
@@ -336,6 +346,62 @@ write_baseline(const struct tl_efficiency *e, struct tl_writer *w, int t,
 
 	w_pos(w, b > 0, b);
 	w_pos(w, b > 0 && memory, tbs / b * 100);
+}
+
+/*
+ * The spool failed: what, the directory and the system's reason, and the
+ * ways around it.
+ */
+static void
+spool_error(const struct tl_efficiency *e, const char *what)
+{
+	tl_die("temporary file in %s: %s: %s (it holds the rows until the "
+	    "baseline is known: set TMPDIR to a writable directory with room, "
+	    "or give --no-baseline)", e->spooldir, what, strerror(errno));
+}
+
+/*
+ * Spool the current row with its perf and efficiency columns: the
+ * input's fields where they lie when they are TSV and come first, the
+ * rest as written; else the whole row as written (TSV), cut at its tabs.
+ */
+static void
+spool_row(struct tl_efficiency *e, const struct tl_eff *f,
+    const struct row_note *note)
+{
+	struct tl_stream *in = &e->in;
+	struct tl_writer *w = &e->rw;
+	char *p, *end, *t;
+	int nf = 0;
+
+	w->len = 0;
+	if (e->oc.all && !in->csv && in->nf > 0) {
+		tl_rowspool_row(e->spool, in->f, in->flen, in->nf);
+		w->col = 1;	/* after the input's fields: a tab first */
+		write_cols(e, w, f, in->ncols);
+		tl_rowspool_tail(e->spool, w->buf, w->len);
+	} else {
+		w->col = 0;
+		write_row(e, w, f);
+		for (p = w->buf, end = p + w->len;; p = t + 1) {
+			if ((t = memchr(p, '\t', (size_t)(end - p))) == NULL)
+				t = end;
+			if ((size_t)nf >= e->rcap) {
+				e->rcap = e->rcap == 0 ? 64 : 2 * e->rcap;
+				e->rf = tl_realloc(e->rf, e->rcap *
+				    sizeof(*e->rf));
+				e->rn = tl_realloc(e->rn, e->rcap *
+				    sizeof(*e->rn));
+			}
+			e->rf[nf] = p;
+			e->rn[nf++] = (size_t)(t - p);
+			if (t == end)
+				break;
+		}
+		tl_rowspool_row(e->spool, e->rf, e->rn, nf);
+	}
+	if (tl_rowspool_end(e->spool, note) < 0)
+		spool_error(e, "write error");
 }
 
 /* Split a TSV line of the spool in place; field count. */
@@ -373,78 +439,110 @@ put_field(struct tl_writer *w, const char *s)
 }
 
 /*
- * The spool failed: what, the directory and the system's reason, and the
- * ways around it.
+ * n bytes out to fp (flushed) by write(2), without a copy into its
+ * buffer; on an error, the rest through fp, which keeps the error for its
+ * close to report.
  */
 static void
-spool_error(const struct tl_efficiency *e, const char *what)
+put_block(FILE *fp, const char *s, size_t n)
 {
-	tl_die("temporary file in %s: %s: %s (it holds the rows until the "
-	    "baseline is known: set TMPDIR to a writable directory with room, "
-	    "or give --no-baseline)", e->spooldir, what, strerror(errno));
-}
+	ssize_t k;
 
-/* One spooled row (NUL-terminated, without its newline), baseline appended. */
-static void
-replay_row(struct tl_efficiency *e, struct tl_writer *w, char *line,
-    size_t n, size_t r, char ***f, size_t *fcap)
-{
-	int nf, k;
-
-	if (!w->csv)		/* TSV to TSV: the line as it is */
-		tl_w_raw(w, line, n);
-	else {
-		nf = split(line, f, fcap);
-		for (k = 0; k < nf; k++)
-			put_field(w, (*f)[k]);
+	while (n > 0) {
+		k = write(fileno(fp), s, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			fwrite(s, 1, n, fp);
+			return;
+		}
+		s += k;
+		n -= (size_t)k;
 	}
-	write_baseline(e, w, e->notes[r].trace, e->notes[r].memory,
-	    e->notes[r].tbs);
-	tl_w_eol(w);
 }
 
 /*
- * Replay the spool with the baseline columns appended: read(2) in large
- * blocks, each line taken where it lies.
+ * Replay the spool with the baseline columns appended.  TSV: the rows
+ * decoded into one block, written a megabyte at a time; CSV: each row's
+ * fields converted.
  */
 static void
 replay(struct tl_efficiency *e, struct tl_writer *w)
 {
-	char *buf, **f = NULL, *p, *nl;
-	size_t cap = SPOOL_BUF, have = 0, fcap = 0, r = 0;
-	int fd = fileno(e->spool);
-	ssize_t n;
+	struct tl_writer blk, *o = w;	/* where TSV rows are decoded */
+	struct row_note nt;
+	char *line = NULL, **f = NULL;
+	size_t n, cap = 0, fcap = 0;
+	int r, nf, k;
 
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		spool_error(e, "read error");
-	buf = tl_malloc(cap + 1);
+	if (tl_rowspool_rewind(e->spool) < 0)
+		spool_error(e, "write error");
+	tl_w_init_mem(&blk, 0);
+	if (!w->csv && w->fp != NULL) {
+		o = &blk;
+		fflush(w->fp);	/* the header */
+	}
 	for (;;) {
-		do
-			n = read(fd, buf + have, cap - have);
-		while (n < 0 && errno == EINTR);
-		if (n < 0)
-			spool_error(e, "read error");
-		if (n == 0)
+		if (w->csv) {
+			n = 0;
+			if ((r = tl_rowspool_next(e->spool, &line, &n, &cap,
+			    &nt)) <= 0)
+				break;
+			line[n] = '\0';
+			nf = split(line, &f, &fcap);
+			for (k = 0; k < nf; k++)
+				put_field(w, f[k]);
+			write_baseline(e, w, nt.trace, nt.memory, nt.tbs);
+			tl_w_eol(w);
+			continue;
+		}
+		if ((r = tl_rowspool_next(e->spool, &o->buf, &o->len, &o->cap,
+		    &nt)) <= 0)
 			break;
-		have += (size_t)n;
-		for (p = buf; (nl = memchr(p, '\n', have - (size_t)(p - buf))) !=
-		    NULL; p = nl + 1) {
-			*nl = '\0';
-			replay_row(e, w, p, (size_t)(nl - p), r++, &f, &fcap);
-		}
-		have -= (size_t)(p - buf);
-		memmove(buf, p, have);
-		if (have == cap) {	/* a row longer than the buffer */
-			cap *= 2;
-			buf = tl_realloc(buf, cap + 1);
+		o->col = 1;	/* the row's fields: a tab before the next */
+		write_baseline(e, o, nt.trace, nt.memory, nt.tbs);
+		tl_w_eol(o);
+		if (o == &blk && blk.len >= OUT_BUF) {
+			put_block(w->fp, blk.buf, blk.len);
+			blk.len = 0;
 		}
 	}
-	if (have > 0) {		/* every row ends with a newline: never */
-		buf[have - 1] = '\0';
-		replay_row(e, w, buf, have - 1, r, &f, &fcap);
-	}
-	free(buf);
+	if (r < 0)
+		spool_error(e, "read error");
+	if (o == &blk && blk.len > 0)
+		put_block(w->fp, blk.buf, blk.len);
+	free(line);
 	free(f);
+	free(blk.buf);
+}
+
+/*
+ * The spool's shared columns: long texts that recur on rows apart (call
+ * stacks, modules, shapes and types, the model's parameters and errors),
+ * and the kernels column (each kernel's name).
+ */
+static void
+share_columns(struct tl_efficiency *e)
+{
+	static const short cols[] = {
+		TL_COL_CALL_STACK, TL_COL_MODULE, TL_COL_INPUT_DIMS,
+		TL_COL_INPUT_TYPES, TL_COL_INPUT_STRIDES, TL_COL_PARAMS,
+		TL_COL_PERF_ERROR
+	};
+	size_t i;
+	int k;
+
+	for (k = 0; k < e->oc.n; k++) {
+		const char *name = e->oc.map[k] >= 0 ?
+		    e->in.cols[e->oc.map[k]] :
+		    tl_col_name(e->owned[e->oc.own[k]]);
+
+		for (i = 0; i < NELEM(cols); i++)
+			if (strcmp(name, tl_col_name(cols[i])) == 0)
+				tl_rowspool_share(e->spool, k);
+		if (strcmp(name, tl_col_name(TL_COL_KERNELS)) == 0)
+			tl_rowspool_kernels(e->spool, k);
+	}
 }
 
 /* A new group: the current row as written, its fields kept. */
@@ -714,21 +812,21 @@ long
 tl_efficiency_run(struct tl_efficiency *e, char *const *files, int nfiles,
     struct tl_writer *w)
 {
-	struct tl_writer sw;
+	struct row_note nt;
 	struct tl_eff f;
 	long rows = 0;
 	int spool = !e->o.group && !e->o.no_baseline;
 
 	tl_stream_open(&e->in, files, nfiles);
 	if (spool) {		/* before any output */
-		if ((e->spool = tl_tmpfile(&e->spooldir)) == NULL)
+		if ((e->spool = tl_rowspool_new(sizeof(nt), &e->spooldir)) ==
+		    NULL)
 			spool_error(e, "cannot be made");
-		e->spoolbuf = tl_malloc(SPOOL_BUF);
-		setvbuf(e->spool, e->spoolbuf, _IOFBF, SPOOL_BUF);
-		tl_w_init(&sw, e->spool, 0);
-		tl_w_rows(&sw);
+		tl_w_init_mem(&e->rw, 0);
 	}
 	setup(e, w);
+	if (spool)
+		share_columns(e);
 	while (tl_rr_next(&e->rr)) {
 		int ti;
 
@@ -748,22 +846,15 @@ tl_efficiency_run(struct tl_efficiency *e, char *const *files, int nfiles,
 			tl_w_eol(w);
 			continue;
 		}
-		write_row(e, &sw, &f);
-		tl_w_eol(&sw);
-		tl_grow(&e->notes, &e->capnotes, e->nnotes + 1,
-		    sizeof(*e->notes));
-		e->notes[e->nnotes].trace = ti;
-		e->notes[e->nnotes].memory = f.r.has_tbs &&
-		    strcmp(f.r.bound, "memory") == 0;
-		e->notes[e->nnotes].tbs = f.r.tbs;
-		e->nnotes++;
+		memset(&nt, 0, sizeof(nt));	/* no stray bytes spooled */
+		nt.trace = ti;
+		nt.memory = f.r.has_tbs && strcmp(f.r.bound, "memory") == 0;
+		nt.tbs = f.r.tbs;
+		spool_row(e, &f, &nt);
 	}
 	if (e->o.group)
 		write_groups(e, w, bound_pos(e));
-	else if (spool) {
-		if (fflush(e->spool) != 0 || ferror(e->spool))
-			spool_error(e, "write error");
+	else if (spool)
 		replay(e, w);
-	}
 	return rows;
 }

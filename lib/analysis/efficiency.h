@@ -14,7 +14,8 @@
  * that read their bytes from HBM (not memory copies or sets), counting
  * only those that move at least 1 MiB when there are any: smaller ones
  * measure launch latency.  It needs every row of its trace, so the rows
- * are spooled to a temporary file and written with it at the end; with
+ * are spooled to a temporary file (lib/analysis/rowspool) and written
+ * with it at the end; with
  * no_baseline each row is written at once and its baseline columns are
  * empty.  Grouped rows carry the first row's columns, the sums of
  * kernel_time_us (exact), kernel_count and pct_gpu_time, the means of

@@ -42,6 +42,7 @@ struct tl_floader {
 	struct tl_strmap sigs, names;
 	struct tl_strmap roofmap, ptmap;	/* roofs and points by key */
 	struct tl_strmap trmap;	/* trace name -> index in f->tr */
+	int64_t lasttr;		/* the last row's, -1 none */
 	size_t capop, caproofs, cappts;
 	struct tl_rowreader rr;
 	struct tl_jbuf key;	/* the current row's signature */
@@ -50,6 +51,8 @@ struct tl_floader {
 	int kbad;		/* and the column's error */
 	int has_idle;		/* the stream has the idle_gaps column */
 	char *thbuf;		/* scratch for a row's "pid/tid" */
+	int64_t lastid[3];	/* new_row's last thread, module, parent ids
+				   (-1 none): rows of a thread come together */
 	size_t thcap;
 	unsigned char *kc;	/* by kernel name id: its KC_* kinds, 0 not
 				   yet known */
@@ -184,7 +187,8 @@ trace_of(struct tl_floader *L, const char *name)
 	struct tl_ftrace *t;
 	int64_t cnt = 0;
 	int n, other = tl_category_index("other"), added;
-	int64_t i = tl_strmap_add(&L->trmap, name, strlen(name), &added);
+	int64_t i = tl_strmap_add_last(&L->trmap, &L->lasttr, name,
+	    strlen(name), &added);
 
 	if (!added)
 		return &f->tr[i];
@@ -446,6 +450,19 @@ is_backward_name(const char *s)
 	return strstr(s, "backward") != NULL || strstr(s, "Backward") != NULL;
 }
 
+/* tl_intern of s[0..n), trying the id new_row found last in slot k. */
+static uint32_t
+intern_last(struct tl_floader *L, int k, const char *s, size_t n)
+{
+	const struct tl_strtab *t = L->f->str;
+	int64_t id = L->lastid[k];
+
+	if (id >= 0 && tl_strsize(t, (uint32_t)id) == n &&
+	    memcmp(tl_str(t, (uint32_t)id), s, n) == 0)
+		return (uint32_t)id;
+	return (uint32_t)(L->lastid[k] = tl_intern(L->f->str, s, n));
+}
+
 /* The instance row of the current stream row. */
 static struct tl_frow *
 new_row(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
@@ -470,10 +487,10 @@ new_row(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 	memcpy(L->thbuf, pid, np);
 	L->thbuf[np] = '/';
 	memcpy(L->thbuf + np + 1, tid, nt);
-	r->thread = tl_intern(f->str, L->thbuf, np + nt + 1);
-	r->module = tl_intern(f->str, get(L, C_MODULE),
+	r->thread = intern_last(L, 0, L->thbuf, np + nt + 1);
+	r->module = intern_last(L, 1, get(L, C_MODULE),
 	    strlen(get(L, C_MODULE)));
-	r->parent = tl_intern(f->str, get(L, C_PARENT),
+	r->parent = intern_last(L, 2, get(L, C_PARENT),
 	    strlen(get(L, C_PARENT)));
 	if (tl_rr_field(&L->rr, colid[C_UID])->has <= 0 ||
 	    num_i64(L, C_UID, cat, &r->uid) < 0)
@@ -1408,6 +1425,7 @@ loader_new(struct tl_findings *f)
 	struct tl_floader *L = f->load = tl_calloc(1, sizeof(*L));
 
 	L->f = f;
+	L->lasttr = L->lastid[0] = L->lastid[1] = L->lastid[2] = -1;
 	tl_kernlist_init(&L->kl);
 	return L;
 }

@@ -31,6 +31,7 @@ tl_serving_init(struct tl_serving *s, struct tl_stream *in)
 	tl_strmap_init(&s->params);
 	tl_strmap_init(&s->iters);
 	tl_strmap_init(&s->traces);
+	s->last_iter = s->last_trace = -1;
 }
 
 static int
@@ -166,12 +167,13 @@ iteration(struct tl_serving *s, int phase)
 
 	if (f->has <= 0)
 		return NULL;
-	trace = tl_strmap_add(&s->traces, tr, strlen(tr), &added);
+	trace = tl_strmap_add_last(&s->traces, &s->last_trace, tr, strlen(tr),
+	    &added);
 	/* "trace\037iteration", formatted by hand: this runs for every row. */
 	n = tl_fmt_i64(key, trace);
 	key[n++] = '\037';
 	n += tl_fmt_i64(key + n, f->i);
-	x = tl_strmap_add(&s->iters, key, n, &added);
+	x = tl_strmap_add_last(&s->iters, &s->last_iter, key, n, &added);
 	if (added) {
 		tl_grow(&s->it, &s->capit, s->nit + 1, sizeof(*s->it));
 		s->it[s->nit].trace = (int)trace;

@@ -71,6 +71,7 @@ struct tl_serving {
 	struct tl_siter *it;
 	size_t nit, capit;
 	struct tl_strmap iters, traces;
+	int64_t last_iter, last_trace;	/* the last row's, -1 none */
 	/* After tl_serving_finish: the GPU's wait between iterations. */
 	long long ngaps;
 	int64_t gap_ns, gap_max_ns, span_ns;

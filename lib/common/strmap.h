@@ -9,6 +9,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct tl_strmap {
 	char **key;		/* by index */
@@ -28,5 +29,21 @@ int64_t tl_strmap_get(const struct tl_strmap *m, const char *k, size_t n);
 int64_t tl_strmap_add(struct tl_strmap *m, const char *k, size_t n, int *added);
 /* The key of index i (NUL-terminated). */
 const char *tl_strmap_key(const struct tl_strmap *m, int64_t i);
+
+/*
+ * tl_strmap_add, trying index *last first (-1 none) and setting it: for
+ * keys that repeat row after row (a stream's trace), one compare.
+ */
+static inline int64_t
+tl_strmap_add_last(struct tl_strmap *m, int64_t *last, const char *k,
+    size_t n, int *added)
+{
+	if (*last >= 0 && m->len[*last] == n &&
+	    memcmp(m->key[*last], k, n) == 0) {
+		*added = 0;
+		return *last;
+	}
+	return *last = tl_strmap_add(m, k, n, added);
+}
 
 #endif

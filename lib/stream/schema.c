@@ -557,40 +557,39 @@ void
 tl_rr_init(struct tl_rowreader *r, struct tl_stream *in, const short *cols,
     int n)
 {
-	unsigned char listed[TL_COL_N] = { 0 };
 	int i, c;
 
 	memset(r, 0, sizeof(*r));
 	r->in = in;
+	r->cur = tl_calloc(1, sizeof(*r->cur));
 	for (c = 0; c < TL_COL_N; c++) {
-		r->pos[c] = -1;
-		r->v[c].s = "";
-		r->v[c].n = 0;
-		r->v[c].d = NAN;
-		r->v[c].parsed = 1;
-		r->v[c].lastn = UCHAR_MAX;	/* none yet */
+		r->pos[c] = r->lpos[c] = -1;
+		r->cur->v[c].s = "";
+		r->cur->v[c].n = 0;
+		r->cur->v[c].d = NAN;
+		r->cur->v[c].parsed = 1;
+		r->cur->v[c].lastn = UCHAR_MAX;	/* none yet */
 	}
 	/* The first of two columns of one name, as tl_stream_col finds. */
 	for (i = 0; i < in->ncols; i++)
 		if ((c = tl_col_find(in->cols[i])) >= 0 && r->pos[c] < 0)
 			r->pos[c] = i;
-	r->read = tl_calloc((size_t)n + 1, sizeof(*r->read));
 	for (i = 0; i < n; i++) {
 		assert(cols[i] >= 0 && cols[i] < TL_COL_N);
 		/* Once each: the decoding room holds every field once. */
-		if (r->pos[cols[i]] < 0 || listed[cols[i]]++)
+		if (r->pos[cols[i]] < 0 || r->lpos[cols[i]] >= 0)
 			continue;
-		r->read[r->nread].col = cols[i];
-		r->read[r->nread++].pos = r->pos[cols[i]];
+		r->lpos[cols[i]] = r->pos[cols[i]];
+		r->nread++;
 	}
 }
 
 void
 tl_rr_free(struct tl_rowreader *r)
 {
-	free(r->read);
+	free(r->cur);
 	free(r->dec);
-	r->read = NULL;
+	r->cur = NULL;
 	r->dec = NULL;
 	r->nread = 0;
 	r->deccap = 0;
@@ -680,13 +679,13 @@ void
 tl_rr_fill(struct tl_rowreader *r)
 {
 	struct tl_stream *in = r->in;
-	size_t need, off = 0;
-	int k, i;
+	size_t need;
 
 	/*
 	 * Room for every escaped field at once, so the pointers stay put:
 	 * the fields lie in order in one buffer, so its span (plus a NUL
-	 * each) bounds their decoded length.
+	 * each) bounds their decoded length.  The fields themselves are
+	 * taken when first asked for (tl_rr_take).
 	 */
 	if (in->nf == 0)
 		return;
@@ -694,20 +693,20 @@ tl_rr_fill(struct tl_rowreader *r)
 	    (size_t)in->nf;
 	if (need > r->deccap)
 		tl_grow(&r->dec, &r->deccap, need, 1);
-	for (k = 0; k < r->nread; k++) {
-		struct tl_field *v = &r->v[r->read[k].col];
+	r->cur->decoff = 0;
+	r->row++;
+}
 
-		i = r->read[k].pos;
-		if (in->esc[i]) {
-			v->s = r->dec + off;
-			v->n = tl_tsv_decode(r->dec + off, in->f[i], in->flen[i]);
-			off += v->n + 1;
-		} else {
-			v->s = in->f[i];
-			v->n = in->flen[i];
-		}
-		v->parsed = 0;
-	}
+void
+tl_rr_decode(const struct tl_rowreader *r, int c)
+{
+	const struct tl_stream *in = r->in;
+	struct tl_field *v = &r->cur->v[c];
+	int i = r->lpos[c];
+
+	v->s = r->dec + r->cur->decoff;
+	v->n = tl_tsv_decode(r->dec + r->cur->decoff, in->f[i], in->flen[i]);
+	r->cur->decoff += v->n + 1;
 }
 
 void
@@ -716,7 +715,7 @@ tl_rr_sig(const struct tl_rowreader *r, const char *f[TL_SIG_N])
 	int k;
 
 	for (k = 0; k < TL_SIG_N; k++)
-		f[k] = r->v[tl_sig_cols[k]].s;
+		f[k] = tl_rr_text(r, tl_sig_cols[k]);
 }
 
 void
@@ -732,8 +731,10 @@ tl_rr_sigkey(const struct tl_rowreader *r, enum tl_sigkey kind,
 const struct tl_field *
 tl_rr_field(struct tl_rowreader *r, int c)
 {
-	struct tl_field *v = &r->v[c];
+	struct tl_field *v = &r->cur->v[c];
 
+	if (v->row != r->row)
+		tl_rr_take(r, c);
 	if (!v->parsed)
 		parse(r, c, v);
 	return v;

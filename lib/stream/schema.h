@@ -245,6 +245,7 @@ struct tl_field {
 	double d;	/* a number as a double (TL_CT_US: µs); NaN none */
 	int parsed;	/* has, i and d are set (at most once per row) */
 	const char *why;	/* has = -1: tl_rr_why */
+	uint64_t row;	/* the reader's row s and n were taken from */
 	/*
 	 * The text has, i, d and why were read from, when shorter than
 	 * last (else lastn is UCHAR_MAX): a number that repeats row after
@@ -254,11 +255,19 @@ struct tl_field {
 	char last[23];
 };
 
+/* What a reader fills as its columns are asked for (tl_rr_text). */
+struct tl_rrrow {
+	size_t decoff;		/* decoded text used in dec */
+	struct tl_field v[TL_COL_N];
+};
+
 /*
  * The row reader: reads the columns a program asks for from a stream,
- * one struct per row: the text of each when the row is read, a number
- * when first asked for (so a row costs only what its reader uses).  A
- * column the input lacks reads as empty.  One rule for every number: it
+ * one struct per row: the text of each when first asked for in the row,
+ * a number when first asked for (so a row costs only what its reader
+ * uses: a column asked for only on an op's first row costs nothing on
+ * the others).  A column the input lacks, or the reader was not set up
+ * for, reads as empty.  One rule for every number: it
  * parses as the column's type, is finite, and a quantity (a time, count,
  * FLOPs, bytes) is 0 or more.  A number that breaks it is kept as has =
  * -1 and ends the program (with the stream's message, naming the line,
@@ -270,11 +279,10 @@ struct tl_field {
 struct tl_rowreader {
 	struct tl_stream *in;	/* the stream read (the caller's) */
 	int pos[TL_COL_N];	/* field of each column in the input, or -1 */
-	struct tl_rrcol {	/* the columns filled per row */
-		int col, pos;
-	} *read;
-	int nread;
-	struct tl_field v[TL_COL_N];
+	int lpos[TL_COL_N];	/* the same for the columns read, else -1 */
+	int nread;		/* columns read */
+	uint64_t row;		/* rows filled so far */
+	struct tl_rrrow *cur;	/* the current row's fields */
 	char *dec;		/* decoded text of escaped fields */
 	size_t deccap;
 };
@@ -299,10 +307,34 @@ int tl_rr_next(struct tl_rowreader *r);
  */
 void tl_rr_fill(struct tl_rowreader *r);
 
+/* Decode escaped field c of the current row (tl_rr_take's rare case). */
+void tl_rr_decode(const struct tl_rowreader *r, int c);
+
+/* Take field c of the current row, once a row (tl_rr_text does). */
+static inline void
+tl_rr_take(const struct tl_rowreader *r, int c)
+{
+	struct tl_field *v = &r->cur->v[c];
+	int i = r->lpos[c];
+
+	v->row = r->row;
+	if (i < 0)
+		return;		/* not read: stays empty */
+	if (r->in->esc[i])
+		tl_rr_decode(r, c);
+	else {
+		v->s = r->in->f[i];
+		v->n = r->in->flen[i];
+	}
+	v->parsed = 0;
+}
+
 static inline const char *
 tl_rr_text(const struct tl_rowreader *r, int c)
 {
-	return r->v[c].s;
+	if (r->cur->v[c].row != r->row)
+		tl_rr_take(r, c);
+	return r->cur->v[c].s;
 }
 
 /* Field c of the current row, its number read; never dies. */

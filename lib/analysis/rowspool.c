@@ -1,0 +1,585 @@
+/* See LICENSE file for copyright and license details. */
+#define _GNU_SOURCE		/* memmem */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/rowspool.h"
+#include "common/util.h"
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+/*
+ * The file: one record a row, [u32 record bytes][u32 row bytes][note]
+ * [ops], in the machine's byte order (the file is this process's only).
+ * The ops rebuild the row's text in order:
+ *   'L' u32 n, n bytes         text as it is (tabs included)
+ *   'R' u32 k                  the text of slot k
+ *   'D' u32 k, u32 n, n bytes  text as it is, kept in slot k
+ *
+ * The first WARM rows are written as they are, and counted: a column
+ * whose field equals the row before's on most of them (a trace's
+ * figures) is shared from then on, like the columns the caller names.
+ * Neighbouring shared columns make one block.  A block of MINLEN to
+ * MAXLEN bytes is looked up in the slot its block, length and three
+ * 8-byte windows choose: found, it is an 'R', else a 'D'.  A block seldom
+ * found is written as it is after TRIES tries.  In the kernels column
+ * each kernel's name is shared so.
+ */
+#define SLOT_BITS 12
+#define NSLOT (1u << SLOT_BITS)
+#define MINLEN 16
+#define MAXLEN 2048
+#define TRIES 1024
+#define WARM 64
+#define FLUSH (1u << 20)	/* bytes out a write(2) */
+#define NAME_KEY "\"name\":\""
+#define NAME_BLOCK (-1)		/* the key of kernel names */
+
+struct slot {
+	char *s;
+	uint32_t n, cap;
+};
+
+/* What is done with a column's field. */
+enum { PLAIN, SHARE, KERNELS };
+
+/* A run of columns written one way: first..last, kind SHARE or KERNELS. */
+struct block {
+	int first, last, kind;
+	unsigned tries, hits;
+};
+
+struct tl_rowspool {
+	FILE *fp;		/* the file, unlinked */
+	int fd;
+	size_t note_size;
+	struct slot slot[NSLOT];
+	unsigned char *kind;	/* the caller's: SHARE, KERNELS, else PLAIN */
+	unsigned *same;		/* warm rows equal to the row before */
+	size_t ncol;
+	long rows;
+	struct block *blk;	/* after the warm rows */
+	int nblk;
+	/* writing: buf[0..len) not yet out; the record from row */
+	char *buf;
+	size_t len, cap;
+	size_t row;		/* offset of the current record */
+	size_t lit;		/* offset of the open 'L' op's length, or 0 */
+	size_t rowlen;		/* text of the current row */
+	/* the previous row's fields, while warm: pt[pfo[k]..pfo[k] + pfl[k]) */
+	char *pt;
+	size_t *pfo, *pfl, ptcap, pfcap;
+	int pnf;
+	/* reading: buf[pos..len) read, not yet taken */
+	size_t pos;
+	int eof;
+};
+
+static void
+st32(char *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+}
+
+static uint32_t
+ld32(const char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* Room for n more bytes at buf + len. */
+static char *
+room(struct tl_rowspool *sp, size_t n)
+{
+	if (sp->cap - sp->len < n)
+		tl_grow(&sp->buf, &sp->cap, sp->len + n, 1);
+	return sp->buf + sp->len;
+}
+
+/* Start a record at buf + len: its lengths filled in at its end. */
+static void
+begin(struct tl_rowspool *sp)
+{
+	sp->row = sp->len;
+	room(sp, 8 + sp->note_size);
+	sp->len += 8 + sp->note_size;
+	sp->rowlen = 0;
+}
+
+struct tl_rowspool *
+tl_rowspool_new(size_t note_size, const char **dir)
+{
+	struct tl_rowspool *sp;
+	FILE *fp = tl_tmpfile(dir);
+
+	if (fp == NULL)
+		return NULL;
+	sp = tl_calloc(1, sizeof(*sp));
+	sp->fp = fp;
+	sp->fd = fileno(fp);
+	sp->note_size = note_size;
+	sp->cap = 2 * FLUSH;
+	sp->buf = tl_malloc(sp->cap);
+	begin(sp);
+	return sp;
+}
+
+void
+tl_rowspool_free(struct tl_rowspool *sp)
+{
+	size_t i;
+
+	if (sp == NULL)
+		return;
+	for (i = 0; i < NSLOT; i++)
+		free(sp->slot[i].s);
+	free(sp->kind);
+	free(sp->same);
+	free(sp->blk);
+	free(sp->pt);
+	free(sp->pfo);
+	free(sp->pfl);
+	free(sp->buf);
+	fclose(sp->fp);
+	free(sp);
+}
+
+/* Room for column col in the per-column arrays. */
+static void
+columns(struct tl_rowspool *sp, size_t col)
+{
+	size_t old = sp->ncol, n = old;
+
+	if (col < old)
+		return;
+	tl_grow(&sp->same, &n, col + 1, sizeof(*sp->same));
+	memset(sp->same + old, 0, (n - old) * sizeof(*sp->same));
+	sp->kind = tl_realloc(sp->kind, n);
+	memset(sp->kind + old, PLAIN, n - old);
+	sp->ncol = n;
+}
+
+void
+tl_rowspool_share(struct tl_rowspool *sp, int col)
+{
+	if (col >= 0) {
+		columns(sp, (size_t)col);
+		sp->kind[col] = SHARE;
+	}
+}
+
+void
+tl_rowspool_kernels(struct tl_rowspool *sp, int col)
+{
+	if (col >= 0) {
+		columns(sp, (size_t)col);
+		sp->kind[col] = KERNELS;
+	}
+}
+
+/*
+ * Copy s[0..n) to d, each NUL a tab: where a split line (the stream's)
+ * had its tabs; text has no NUL of its own.
+ */
+static void
+copy_tabs(char *d, const char *s, size_t n)
+{
+	size_t i = 0;
+
+#ifdef __SSE2__
+	const __m128i zero = _mm_setzero_si128(), tab = _mm_set1_epi8('\t');
+	__m128i x;
+
+	if (n >= 16) {
+		for (;; i += 16) {
+			if (i + 16 > n)	/* the last 16, overlapping */
+				i = n - 16;
+			x = _mm_loadu_si128((const __m128i *)(const void *)
+			    (s + i));
+			x = _mm_or_si128(x, _mm_and_si128(_mm_cmpeq_epi8(x,
+			    zero), tab));
+			_mm_storeu_si128((__m128i *)(void *)(d + i), x);
+			if (i + 16 == n)
+				return;
+		}
+	}
+#endif
+	for (; i < n; i++)
+		d[i] = s[i] != '\0' ? s[i] : '\t';
+}
+
+/* Close the open 'L' op: its length. */
+static void
+close_lit(struct tl_rowspool *sp)
+{
+	if (sp->lit != 0)
+		st32(sp->buf + sp->lit, (uint32_t)(sp->len - sp->lit - 4));
+	sp->lit = 0;
+}
+
+/* Text s[0..n) as it is. */
+static void
+literal(struct tl_rowspool *sp, const char *s, size_t n)
+{
+	char *p;
+
+	if (n == 0)
+		return;
+	if (sp->lit == 0) {
+		p = room(sp, 5);
+		*p = 'L';
+		sp->lit = sp->len + 1;
+		sp->len += 5;
+	}
+	copy_tabs(room(sp, n), s, n);
+	sp->len += n;
+	sp->rowlen += n;
+}
+
+/* The slot of text s[0..n) (n >= 8) of block key. */
+static unsigned
+slot_of(int key, const char *s, size_t n)
+{
+	uint64_t a, b, c, h;
+
+	memcpy(&a, s, 8);
+	memcpy(&b, s + n - 8, 8);
+	memcpy(&c, s + (n - 8) / 2, 8);
+	h = a * 0x9e3779b97f4a7c15ull ^ b * 0xc2b2ae3d27d4eb4full ^
+	    c * 0x165667b19e3779f9ull ^
+	    ((uint64_t)n << 20 ^ (uint64_t)(unsigned)key) * 0xd6e8feb86659fd93ull;
+	h ^= h >> 29;
+	return (unsigned)((h * 0x9e3779b97f4a7c15ull) >> (64 - SLOT_BITS));
+}
+
+/*
+ * Text s[0..n) (MINLEN to MAXLEN bytes) through the slots: an 'R' when
+ * its slot holds it, else a 'D' that puts it there; 1 when found.
+ */
+static int
+shared(struct tl_rowspool *sp, int key, const char *s, size_t n)
+{
+	unsigned k = slot_of(key, s, n);
+	struct slot *t = &sp->slot[k];
+	char *p;
+
+	close_lit(sp);
+	sp->rowlen += n;
+	if (t->n == n && memcmp(t->s, s, n) == 0) {
+		p = room(sp, 5);
+		p[0] = 'R';
+		st32(p + 1, k);
+		sp->len += 5;
+		return 1;
+	}
+	if (t->cap < n) {
+		t->cap = (uint32_t)n;
+		free(t->s);
+		t->s = tl_malloc(n);
+	}
+	memcpy(t->s, s, n);
+	t->n = (uint32_t)n;
+	p = room(sp, 9 + n);
+	p[0] = 'D';
+	st32(p + 1, k);
+	st32(p + 5, (uint32_t)n);
+	copy_tabs(p + 9, s, n);
+	sp->len += 9 + n;
+	return 0;
+}
+
+/* A kernels field: each kernel's name through the slots. */
+static void
+kernels(struct tl_rowspool *sp, const char *s, size_t n)
+{
+	const char *p = s, *e = s + n, *q, *a, *b;
+
+	while ((q = memmem(p, (size_t)(e - p), NAME_KEY,
+	    sizeof(NAME_KEY) - 1)) != NULL) {
+		a = q + sizeof(NAME_KEY) - 1;
+		if ((b = memchr(a, '"', (size_t)(e - a))) == NULL)
+			break;
+		if (b - a >= MINLEN && b - a <= MAXLEN &&
+		    memchr(a, '\\', (size_t)(b - a)) == NULL) {
+			literal(sp, p, (size_t)(a - p));
+			shared(sp, NAME_BLOCK, a, (size_t)(b - a));
+		} else
+			literal(sp, p, (size_t)(b - p));
+		p = b;
+	}
+	literal(sp, p, (size_t)(e - p));
+}
+
+/* Count the warm row's fields equal to the row before's; keep them. */
+static void
+count(struct tl_rowspool *sp, char *const *f, const size_t *n, int nf)
+{
+	size_t len = nf > 0 ? (size_t)(f[nf - 1] - f[0]) + n[nf - 1] : 0;
+	int k;
+
+	columns(sp, (size_t)nf);
+	for (k = 0; k < nf && k < sp->pnf; k++)
+		if (sp->pfl[k] == n[k] &&
+		    memcmp(sp->pt + sp->pfo[k], f[k], n[k]) == 0)
+			sp->same[k]++;
+	if ((size_t)nf > sp->pfcap) {
+		sp->pfcap = (size_t)nf;
+		sp->pfo = tl_realloc(sp->pfo, sp->pfcap * sizeof(*sp->pfo));
+		sp->pfl = tl_realloc(sp->pfl, sp->pfcap * sizeof(*sp->pfl));
+	}
+	tl_grow(&sp->pt, &sp->ptcap, len + 1, 1);
+	if (len > 0)
+		memcpy(sp->pt, f[0], len);
+	for (k = 0; k < nf; k++) {
+		sp->pfo[k] = (size_t)(f[k] - f[0]);
+		sp->pfl[k] = n[k];
+	}
+	sp->pnf = nf;
+}
+
+/* After the warm rows: the blocks, from the counts and the caller's kinds. */
+static void
+plan(struct tl_rowspool *sp)
+{
+	int k, kind, n = (int)sp->ncol;
+
+	sp->blk = tl_calloc((size_t)n + 1, sizeof(*sp->blk));
+	for (k = 0; k < n; k++) {
+		kind = sp->kind[k];
+		if (kind == PLAIN && sp->same[k] >= (WARM - 1) * 7 / 8)
+			kind = SHARE;
+		if (kind == PLAIN)
+			continue;
+		if (kind == SHARE && sp->nblk > 0 &&
+		    sp->blk[sp->nblk - 1].kind == SHARE &&
+		    sp->blk[sp->nblk - 1].last == k - 1) {
+			sp->blk[sp->nblk - 1].last = k;
+			continue;
+		}
+		sp->blk[sp->nblk].first = sp->blk[sp->nblk].last = k;
+		sp->blk[sp->nblk++].kind = kind;
+	}
+}
+
+/* buf[0..len) out to the file. */
+static int
+flush(struct tl_rowspool *sp)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < sp->len) {
+		n = write(sp->fd, sp->buf + done, sp->len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		done += (size_t)n;
+	}
+	sp->len = 0;
+	return 0;
+}
+
+void
+tl_rowspool_row(struct tl_rowspool *sp, char *const *f, const size_t *n,
+    int nf)
+{
+	const char *at, *from, *to;
+	struct block *b;
+	int i;
+
+	if (nf == 0)
+		return;
+	at = f[0];
+	if (sp->rows < WARM) {
+		count(sp, f, n, nf);
+		if (++sp->rows == WARM)
+			plan(sp);
+	} else
+		for (i = 0; i < sp->nblk && sp->blk[i].last < nf; i++) {
+			b = &sp->blk[i];
+			from = f[b->first];
+			to = f[b->last] + n[b->last];
+			if (b->kind == KERNELS) {
+				literal(sp, at, (size_t)(from - at));
+				kernels(sp, from, (size_t)(to - from));
+				at = to;
+			} else if (b->tries < TRIES && to - from >= MINLEN &&
+			    to - from <= MAXLEN) {
+				literal(sp, at, (size_t)(from - at));
+				b->hits += (unsigned)shared(sp, i, from,
+				    (size_t)(to - from));
+				if (++b->tries == TRIES && b->hits >= TRIES / 8)
+					b->tries = b->hits = 0;	/* worth it */
+				at = to;
+			}
+		}
+	literal(sp, at, (size_t)(f[nf - 1] + n[nf - 1] - at));
+}
+
+void
+tl_rowspool_tail(struct tl_rowspool *sp, const char *s, size_t n)
+{
+	literal(sp, s, n);
+}
+
+int
+tl_rowspool_end(struct tl_rowspool *sp, const void *note)
+{
+	char *r;
+
+	close_lit(sp);
+	r = sp->buf + sp->row;
+	st32(r, (uint32_t)(sp->len - sp->row));
+	st32(r + 4, (uint32_t)sp->rowlen);
+	memcpy(r + 8, note, sp->note_size);
+	if (sp->len >= FLUSH && flush(sp) < 0)
+		return -1;
+	begin(sp);
+	return 0;
+}
+
+int
+tl_rowspool_rewind(struct tl_rowspool *sp)
+{
+	size_t i;
+
+	sp->len = sp->row;	/* the record begun after the last */
+	if (flush(sp) < 0 || lseek(sp->fd, 0, SEEK_SET) < 0)
+		return -1;
+	for (i = 0; i < NSLOT; i++)
+		sp->slot[i].n = 0;
+	sp->pos = sp->len = 0;
+	sp->eof = 0;
+	return 0;
+}
+
+/* At least n bytes at buf + pos, unless the file ends first: 1 or 0. */
+static int
+have(struct tl_rowspool *sp, size_t n)
+{
+	ssize_t r;
+
+	while (sp->len - sp->pos < n && !sp->eof) {
+		if (sp->pos > 0) {
+			memmove(sp->buf, sp->buf + sp->pos, sp->len - sp->pos);
+			sp->len -= sp->pos;
+			sp->pos = 0;
+		}
+		if (sp->cap - sp->len < FLUSH)
+			tl_grow(&sp->buf, &sp->cap, sp->len + FLUSH, 1);
+		r = read(sp->fd, sp->buf + sp->len, sp->cap - sp->len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			sp->eof = 1;
+		sp->len += (size_t)r;
+	}
+	return sp->len - sp->pos >= n;
+}
+
+/* A record that does not add up: the file was changed under us. */
+static int
+corrupt(void)
+{
+	errno = EIO;
+	return -1;
+}
+
+/* The ops p[0..e) into o[0..rowlen): 0, or -1 if they do not add up. */
+static int
+decode(struct tl_rowspool *sp, const char *p, const char *e, char *o,
+    size_t rowlen)
+{
+	const char *from;
+	size_t n, left = rowlen;
+	unsigned k;
+	struct slot *t;
+	int op;
+
+	while (p < e) {
+		op = *p++;
+		if ((size_t)(e - p) < (op == 'D' ? 8u : 4u))
+			return -1;
+		switch (op) {
+		case 'L':
+			n = ld32(p);
+			p += 4;
+			if (n > (size_t)(e - p))
+				return -1;
+			from = p;
+			p += n;
+			break;
+		case 'R':
+			if ((k = ld32(p)) >= NSLOT)
+				return -1;
+			p += 4;
+			from = sp->slot[k].s;
+			n = sp->slot[k].n;
+			break;
+		case 'D':
+			k = ld32(p);
+			n = ld32(p + 4);
+			p += 8;
+			if (n > MAXLEN || k >= NSLOT || n > (size_t)(e - p))
+				return -1;
+			t = &sp->slot[k];
+			if (t->cap < n) {
+				t->cap = (uint32_t)n;
+				free(t->s);
+				t->s = tl_malloc(n);
+			}
+			memcpy(t->s, p, n);
+			t->n = (uint32_t)n;
+			from = p;
+			p += n;
+			break;
+		default:
+			return -1;
+		}
+		if (n > left)
+			return -1;
+		memcpy(o, from, n);
+		o += n;
+		left -= n;
+	}
+	return left == 0 ? 0 : -1;
+}
+
+int
+tl_rowspool_next(struct tl_rowspool *sp, char **buf, size_t *len,
+    size_t *cap, void *note)
+{
+	const char *p;
+	size_t n, rowlen;
+	int r;
+
+	if ((r = have(sp, 8)) <= 0)
+		return r < 0 ? -1 : sp->len > sp->pos ? corrupt() : 0;
+	n = ld32(sp->buf + sp->pos);
+	if (n < 8 + sp->note_size)
+		return corrupt();
+	if ((r = have(sp, n)) <= 0)
+		return r < 0 ? -1 : corrupt();
+	p = sp->buf + sp->pos;
+	sp->pos += n;
+	rowlen = ld32(p + 4);
+	memcpy(note, p + 8, sp->note_size);
+	if (*cap - *len < rowlen + 1)
+		tl_grow(buf, cap, *len + rowlen + 1, 1);
+	if (decode(sp, p + 8 + sp->note_size, p + n, *buf + *len, rowlen) < 0)
+		return corrupt();
+	*len += rowlen;
+	return 1;
+}
