@@ -144,7 +144,24 @@ struct parser {
 		char s[64];
 		uint32_t n;
 		uint8_t pid, esc;
+		/*
+		 * ids: the record's strings of these pid and tid, as
+		 * put_thread found them (sid, s and slen by S_PID - 1 and
+		 * S_TID - 1) are known.
+		 */
+		uint8_t ids;
+		uint32_t sid[2], slen[2];
+		const char *str[2];
 	} pt;
+	/* The event being read: its pid and tid are pt's bytes. */
+	uint8_t same;
+	/*
+	 * The first 8 bytes of the last "ts" rd_timed read, when 8 digits,
+	 * and their value (times come in order: they repeat).
+	 */
+	struct tshead {
+		uint64_t w, v;
+	} ts8;
 	/* Strings of 8 bytes and more put_str interned, by a hash. */
 	struct named {
 		const char *s;	/* str's copy (NULL: none) */
@@ -189,6 +206,33 @@ rec_at(struct tl_scan_out *out, size_t at)
 	return (struct rec *)(void *)(out->p + at);
 }
 
+/*
+ * String k of the record: s[0..n), n >= 8, interned in the parser's
+ * table.  Names repeat: the last one of its slot, compared here.
+ */
+static inline void
+put_named(struct parser *p, struct rec *r, int k, const char *s, size_t n)
+{
+	uint64_t a, b, c;
+	struct named *e;
+
+	memcpy(&a, s, 8);
+	memcpy(&b, s + n / 2 - 4, 8);
+	memcpy(&c, s + n - 8, 8);
+	a = (a ^ n) * 0x9e3779b97f4a7c15ull;
+	a = (a ^ (a >> 29) ^ b) * 0xff51afd7ed558ccdull;
+	a = (a ^ (a >> 32) ^ c) * 0xc4ceb9fe1a85ec53ull;
+	e = &p->named[a >> (64 - NAMED_BITS)];
+	if (e->n != n || memcmp(e->s, s, n) != 0) {
+		e->id = tl_intern(p->str, s, n);
+		e->s = tl_str(p->str, e->id);
+		e->n = (uint32_t)n;
+	}
+	r->sid[k] = e->id;
+	r->s[k] = e->s;
+	r->slen[k] = (uint32_t)n;
+}
+
 /* String k of the record: s[0..n), interned in the parser's table. */
 static void
 put_str(struct parser *p, struct rec *r, int k, const char *s, size_t n)
@@ -221,25 +265,7 @@ put_str(struct parser *p, struct rec *r, int k, const char *s, size_t n)
 		return;
 	}
 	if (n >= 8) {
-		/* Names repeat: the last one of its slot, compared here. */
-		uint64_t a, b, c;
-		struct named *e;
-
-		memcpy(&a, s, 8);
-		memcpy(&b, s + n / 2 - 4, 8);
-		memcpy(&c, s + n - 8, 8);
-		a = (a ^ n) * 0x9e3779b97f4a7c15ull;
-		a = (a ^ (a >> 29) ^ b) * 0xff51afd7ed558ccdull;
-		a = (a ^ (a >> 32) ^ c) * 0xc4ceb9fe1a85ec53ull;
-		e = &p->named[a >> (64 - NAMED_BITS)];
-		if (e->n != n || memcmp(e->s, s, n) != 0) {
-			e->id = tl_intern(p->str, s, n);
-			e->s = tl_str(p->str, e->id);
-			e->n = (uint32_t)n;
-		}
-		r->sid[k] = e->id;
-		r->s[k] = e->s;
-		r->slen[k] = (uint32_t)n;
+		put_named(p, r, k, s, n);
 		return;
 	}
 	id = tl_intern(p->str, s, n);
@@ -806,6 +832,35 @@ put_comm(struct parser *p, struct rec *rc, const struct fval *a)
 }
 
 /*
+ * Strings S_PID and S_TID from f (put_thread), or as the event before
+ * had them when rd_thread_ts found the same bytes (p->same).
+ */
+static inline void
+put_pidtid(struct parser *p, struct rec *r, const struct fval *f)
+{
+	int i;
+
+	if (p->same && p->pt.ids) {
+		for (i = 0; i < 2; i++) {
+			r->sid[S_PID + i] = p->pt.sid[i];
+			r->s[S_PID + i] = p->pt.str[i];
+			r->slen[S_PID + i] = p->pt.slen[i];
+		}
+		return;
+	}
+	put_thread(p, r, S_PID, &f[K_PID]);
+	put_thread(p, r, S_TID, &f[K_TID]);
+	if (p->same) {
+		for (i = 0; i < 2; i++) {
+			p->pt.sid[i] = r->sid[S_PID + i];
+			p->pt.str[i] = r->s[S_PID + i];
+			p->pt.slen[i] = r->slen[S_PID + i];
+		}
+		p->pt.ids = 1;
+	}
+}
+
+/*
  * Fill the record at out->p + at (reserved, zero) from the event's
  * members f (by K_*) and args members a (arg_keys), kind and fc as
  * the event's category says (kind_of, flow_cat).  Returns 1, or 0 for an
@@ -836,10 +891,8 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		rc->type = ph == 's' ? R_FLOW_S : R_FLOW_F;
 		rc->id = id;
 		rc->flowcat = (uint8_t)fc;
-		if (ph == 'f') {
-			put_thread(p, rc, S_PID, &f[K_PID]);
-			put_thread(p, rc, S_TID, &f[K_TID]);
-		}
+		if (ph == 'f')
+			put_pidtid(p, rc, f);
 		return 1;
 	}
 	if (ph != 'X' || kind < 0)
@@ -847,7 +900,10 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 
 	rc->type = R_X;
 	rc->kind = (uint8_t)kind;
-	if (time_field(&f[K_TS], "ts", &rc->ts, msg, msgsz) < 0 ||
+	if (f[K_TS].timed && f[K_DUR].timed) {	/* time_field's, here */
+		rc->ts = f[K_TS].ns;
+		rc->dur = f[K_DUR].ns;
+	} else if (time_field(&f[K_TS], "ts", &rc->ts, msg, msgsz) < 0 ||
 	    time_field(&f[K_DUR], "dur", &rc->dur, msg, msgsz) < 0)
 		return -1;
 	if (rc->dur < 0) {
@@ -862,9 +918,12 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		snprintf(msg, msgsz, "\"ts\" + \"dur\" out of range");
 		return -1;
 	}
-	put_scalar(p, rc, S_NAME, &f[K_NAME]);
-	put_thread(p, rc, S_PID, &f[K_PID]);
-	put_thread(p, rc, S_TID, &f[K_TID]);
+	if (f[K_NAME].type == TL_J_STRING && !f[K_NAME].esc &&
+	    f[K_NAME].n >= 8)	/* put_scalar's way, without calls */
+		put_named(p, rc, S_NAME, f[K_NAME].s, f[K_NAME].n);
+	else
+		put_scalar(p, rc, S_NAME, &f[K_NAME]);
+	put_pidtid(p, rc, f);
 	if (kind == TL_EV_PYTHON)
 		return 1;	/* py_frame reads no more */
 	rc->corr = int_arg(p, &a[A_CORR]);
@@ -1059,6 +1118,35 @@ rd_lit(const char *s, const char *end, const char *lit, size_t n)
 	return a == b ? s + n : NULL;
 }
 #define RD_LIT(s, end, lit) rd_lit((s), (end), (lit), sizeof(lit) - 1)
+
+/*
+ * tl_jlex_prim's end of the number or literal at s, found without a
+ * call in the commonest case: 1 to 7 digits (no leading zero) and then a
+ * byte that goes on no number, from one 8-byte load (the top bit of
+ * each byte that is not a digit; a carry out of one only reaches the
+ * bytes after it).
+ */
+static inline const char *
+rd_prim(const char *s, const char *end)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (end - s >= 8) {
+		uint64_t w, x, nd;
+
+		memcpy(&w, s, 8);
+		x = w ^ 0x3030303030303030ull;
+		nd = ((x + 0x7676767676767676ull) | x) & 0x8080808080808080ull;
+		if (nd != 0) {
+			int n = __builtin_ctzll(nd) >> 3;
+
+			if (n > 0 && (n == 1 || *s != '0') && s[n] != '.' &&
+			    (s[n] | 0x20) != 'e')
+				return s + n;
+		}
+	}
+#endif
+	return tl_jlex_prim(s, end);
+}
 
 /* 1 if the key s[0..n) is "cat". */
 static int
@@ -1257,9 +1345,11 @@ nest_seen(struct parser *p, int k, const char *s, const char *end,
 		    memcmp(w[i].s, s, w[i].n) == 0) {
 			struct nest hit = w[i];
 
-			/* The first of its set now. */
-			memmove(w + 1, w, (size_t)i * sizeof(*w));
-			w[0] = hit;
+			/* One place nearer the first of its set now. */
+			if (i > 0) {
+				w[i] = w[i - 1];
+				w[i - 1] = hit;
+			}
 			v->raw = hit.raw + 1;
 			return s + hit.n;
 		}
@@ -1268,30 +1358,164 @@ nest_seen(struct parser *p, int k, const char *s, const char *end,
 }
 
 /*
+ * The end of the value at q of args member k (arg_keys; -1: not read),
+ * or NULL, as rd_value finds it: the plain ones without a call, an array
+ * or object of k's by nest_seen first (v[k] then says so).  *esc as
+ * tl_jlex_string sets it.
+ */
+static inline const char *
+rd_arg_value(struct parser *p, const char *q, const char *end, int k,
+    struct fval *v, int *deep, int *esc)
+{
+	const char *s;
+
+	if (*q == '"')
+		return (s = tl_jlex_string(q, end, esc)) != NULL ? s + 1 : NULL;
+	if (*q != '{' && *q != '[')
+		return rd_prim(q, end);
+	if (k >= 0 && (s = nest_seen(p, k, q, end, &v[k])) != NULL)
+		return s;
+	/* A grid or block as Kineto writes it: [N, N, N]. */
+	if (*q == '[' && (s = rd_prim(q + 1, end)) != NULL &&
+	    (s = RD_LIT(s, end, ", ")) != NULL &&
+	    (s = rd_prim(s, end)) != NULL &&
+	    (s = RD_LIT(s, end, ", ")) != NULL &&
+	    (s = rd_prim(s, end)) != NULL && *s == ']')
+		return s + 1;
+	return rd_value(p, q, end, 2, deep);
+}
+
+/*
+ * An args member as Kineto writes it: its key with the bytes before it
+ * ('{' or ", ") and after it (": "), at least 8 in all, and its index in
+ * arg_keys (-1: not read).  A kind's args come in a few fixed
+ * sequences of these (rd_seq).
+ */
+struct arg_step {
+	const char *lit;
+	unsigned char n;
+	signed char k;
+};
+#define STEP(lit, k) { lit, sizeof(lit) - 1, k }
+static const struct arg_step seq_op[] = {
+	STEP("{\"External id\": ", A_EXTID),
+	STEP(", \"Record function id\": ", -1),
+	STEP(", \"Concrete Inputs\": ", A_CONCRETE),
+	STEP(", \"Input type\": ", A_TYPES),
+	STEP(", \"Input Strides\": ", A_STRIDES),
+	STEP(", \"Input Dims\": ", A_DIMS),
+	STEP(", \"Ev Idx\": ", -1),
+	{ NULL, 0, 0 }
+};
+/* A runtime call's, and a launch's (its grid and block not read). */
+static const struct arg_step seq_runtime[] = {
+	STEP("{\"External id\": ", A_EXTID),
+	STEP(", \"cid\": ", -1),
+	STEP(", \"correlation\": ", A_CORR),
+	{ NULL, 0, 0 }
+};
+static const struct arg_step seq_launch[] = {
+	STEP("{\"External id\": ", A_EXTID),
+	STEP(", \"kernel\": ", A_KERNEL),
+	STEP(", \"cid\": ", -1),
+	STEP(", \"correlation\": ", A_CORR),
+	STEP(", \"grid\": ", -1),
+	STEP(", \"block\": ", -1),
+	STEP(", \"shared memory\": ", -1),
+	{ NULL, 0, 0 }
+};
+static const struct arg_step seq_kernel[] = {
+	STEP("{\"External id\": ", A_EXTID),
+	STEP(", \"device\": ", -1),
+	STEP(", \"stream\": ", A_STREAM),
+	STEP(", \"correlation\": ", A_CORR),
+	STEP(", \"kind\": ", -1),
+	STEP(", \"grid\": ", A_GRID),
+	STEP(", \"block\": ", A_BLOCK),
+	{ NULL, 0, 0 }
+};
+#undef STEP
+
+/*
+ * The end of the args object at s ('{') when it is a Python frame's as
+ * Kineto writes it: the keys compared as one literal each, the values
+ * checked by the lexer; NULL for any other bytes (rd_args then reads the
+ * object its general way, from its start).
+ */
+static inline const char *
+rd_pyargs(const char *s, const char *end)
+{
+	const char *q;
+
+	if ((q = RD_LIT(s, end, "{\"Python parent id\": ")) != NULL &&
+	    (q = rd_prim(q, end)) != NULL &&
+	    (q = RD_LIT(q, end, ", \"Python id\": ")) != NULL &&
+	    (q = rd_prim(q, end)) != NULL &&
+	    (q = RD_LIT(q, end, ", \"Ev Idx\": ")) != NULL &&
+	    (q = rd_prim(q, end)) != NULL && *q == '}')
+		return q + 1;
+	return NULL;
+}
+
+/*
+ * The end of the args object at s ('{') when its members are those of
+ * seq, in its order, as Kineto writes them: the keys compared as
+ * literals, the values checked as rd_args checks them, into v (cleared)
+ * by their k.  NULL for any other bytes (rd_args then reads the object
+ * its general way, from its start).
+ */
+static const char *
+rd_seq(struct parser *p, const char *s, const char *end, struct fval *v,
+    const struct arg_step *seq)
+{
+	const char *q;
+	int esc;
+
+	for (; seq->lit != NULL; seq++) {
+		int k = seq->k;
+
+		if ((q = rd_lit(s, end, seq->lit, seq->n)) == NULL)
+			return NULL;
+		esc = 0;
+		if ((s = rd_arg_value(p, q, end, k, v, NULL, &esc)) == NULL)
+			return NULL;
+		if (k >= 0)
+			rd_fval(&v[k], q, s, esc);
+	}
+	return *s == '}' ? s + 1 : NULL;
+}
+
+/*
  * The end of the args object at s ('{'), or NULL as rd_value; the first
- * value of each member arg_key knows goes into v (none when v is NULL).
- * A value nested too deep sets *deep, the object read to its end.
+ * value of each member arg_key knows goes into v (none when v is NULL;
+ * cleared).  A value nested too deep sets *deep, the object read to its
+ * end.  The args of an event of kind (-1: not known) are tried first as
+ * Kineto writes them (rd_seq).
  */
 static const char *
 rd_args(struct parser *p, const char *s, const char *end, struct fval *v,
-    int *deep)
+    int *deep, int kind)
 {
 	const char *q;
 	int esc = 0;
 
-	/*
-	 * A Python frame's, as Kineto writes it: the keys compared as one
-	 * literal each, the values checked by the lexer; any other byte
-	 * sends the object to the loop below, from its start.
-	 */
-	if (v == NULL &&
-	    (q = RD_LIT(s, end, "{\"Python parent id\": ")) != NULL &&
-	    (q = tl_jlex_prim(q, end)) != NULL &&
-	    (q = RD_LIT(q, end, ", \"Python id\": ")) != NULL &&
-	    (q = tl_jlex_prim(q, end)) != NULL &&
-	    (q = RD_LIT(q, end, ", \"Ev Idx\": ")) != NULL &&
-	    (q = tl_jlex_prim(q, end)) != NULL && *q == '}')
-		return q + 1;
+	if (v != NULL && kind >= 0) {
+		if (kind == TL_EV_CPU_OP)
+			q = rd_seq(p, s, end, v, seq_op);
+		else if (kind == TL_EV_RUNTIME) {
+			if ((q = rd_seq(p, s, end, v, seq_runtime)) == NULL)
+				q = rd_seq(p, s, end, v, seq_launch);
+		} else if (kind == TL_EV_KERNEL)
+			q = rd_seq(p, s, end, v, seq_kernel);
+		else
+			return rd_args(p, s, end, v, deep, -1);
+		if (q != NULL)
+			return q;
+		memset(v, 0, NARG * sizeof(*v));
+	}
+
+	if (v == NULL && (q = rd_pyargs(s, end)) != NULL)
+		return q;
 	s = rd_blank(s + 1);
 	if (*s == '}')
 		return s + 1;
@@ -1321,15 +1545,7 @@ rd_args(struct parser *p, const char *s, const char *end, struct fval *v,
 		}
 		q = s;
 		esc = 0;
-		/* rd_value's ways, the plain ones here without a call. */
-		if (*s == '"')
-			s = (s = tl_jlex_string(s, end, &esc)) != NULL ? s + 1 :
-			    NULL;
-		else if (*s != '{' && *s != '[')
-			s = tl_jlex_prim(s, end);
-		else if (k < 0 || (s = nest_seen(p, k, q, end, &v[k])) == NULL)
-			s = rd_value(p, q, end, 2, deep);
-		if (s == NULL)
+		if ((s = rd_arg_value(p, q, end, k, v, deep, &esc)) == NULL)
 			return NULL;
 		if (k >= 0)
 			rd_fval(&v[k], q, s, esc);
@@ -1476,10 +1692,11 @@ swar_digits(uint64_t w, uint64_t *v)
  * then at most 3 after a point); NULL for any other bytes (the lexer and
  * tl_parse_us_ns judge them then).  The bytes end with one that cannot
  * be in a number, and at least 24 of them come before end when the
- * digits are read 8 at a time.
+ * digits are read 8 at a time.  h (NULL: none) keeps the first 8 digits
+ * of the times read with it.  Inline: two of these an event.
  */
-static const char *
-rd_timed(struct fval *v, const char *s, const char *end)
+static inline __attribute__((always_inline)) const char *
+rd_timed(struct fval *v, const char *s, const char *end, struct tshead *h)
 {
 	const char *t = s;
 	int64_t ip = 0, frac;
@@ -1491,7 +1708,10 @@ rd_timed(struct fval *v, const char *s, const char *end)
 		int n;
 
 		memcpy(&w, t, 8);
-		n = swar_digits(w, &v);
+		if (h != NULL && w == h->w)	/* 8 digits read before */
+			n = 8, v = h->v;
+		else if ((n = swar_digits(w, &v)) == 8 && h != NULL)
+			h->w = w, h->v = v;
 		ip = (int64_t)v;
 		t += n;
 		if (n == 8) {
@@ -1545,7 +1765,7 @@ rd_plain(const char *s, const char *end, int *esc)
 		return (s = tl_jlex_string(s, end, esc)) != NULL ? s + 1 : NULL;
 	if (*s == '{' || *s == '[')
 		return NULL;
-	return tl_jlex_prim(s, end);
+	return rd_prim(s, end);
 }
 
 /* The value at s as struct fval has it, from its text s[0..e). */
@@ -1567,23 +1787,27 @@ rd_set(struct fval *v, const char *s, const char *e, int esc)
  * the byte after, or NULL.  Events come in runs on a thread: when the
  * bytes to the tid's end are the last ones read here and ", \"ts\": "
  * follows (which ends a number), the values are those, known valid.
+ * Inline in its two callers: it runs for nearly every event.
  */
-static inline const char *
+static inline __attribute__((always_inline)) const char *
 rd_thread_ts(struct parser *p, const char *s, const char *end,
     struct fval *f)
 {
 	const char *q, *t = s;
 	int esc = 0;
 
+	/* pt.n is 0 or at least 8: rd_lit compares words. */
 	if (p->pt.n > 0 && (size_t)(end - s) > p->pt.n &&
-	    memcmp(s, p->pt.s, p->pt.n) == 0 &&
+	    rd_lit(s, end, p->pt.s, p->pt.n) != NULL &&
 	    (q = RD_LIT(s + p->pt.n, end, ", \"ts\": ")) != NULL) {
 		rd_set(&f[K_PID], s + 9, s + p->pt.pid, p->pt.esc & 1);
 		rd_set(&f[K_TID], s + p->pt.pid + 9, s + p->pt.n,
 		    p->pt.esc >> 1);
-		return rd_timed(&f[K_TS], q, end);
+		p->same = 1;
+		return rd_timed(&f[K_TS], q, end, &p->ts8);
 	}
 	p->pt.n = 0;
+	p->pt.ids = 0;
 	if ((s = RD_LIT(s, end, ", \"pid\": ")) == NULL ||
 	    (q = rd_plain(s, end, &esc)) == NULL)
 		return NULL;
@@ -1602,8 +1826,9 @@ rd_thread_ts(struct parser *p, const char *s, const char *end,
 	if ((size_t)(q - t) < sizeof(p->pt.s)) {
 		p->pt.n = (uint32_t)(q - t);
 		memcpy(p->pt.s, t, p->pt.n);
+		p->same = 1;
 	}
-	return rd_timed(&f[K_TS], s, end);
+	return rd_timed(&f[K_TS], s, end, &p->ts8);
 }
 
 static int
@@ -1623,6 +1848,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	unsigned fc = 0, nx = 0;	/* the member expected: rd_order[nx] */
 
 	(void)offset;
+	p->same = 0;
 	/*
 	 * An 'X' event or a launch flow's end as Kineto writes it first: its
 	 * members in its order, each key with the blanks around it (a
@@ -1632,8 +1858,16 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	 * start).
 	 */
 	esc = 0;
-	if ((s = RD_LIT(ev, end, "{\"ph\": ")) == NULL ||
-	    (q = rd_plain(s, end, &esc)) == NULL || *s != '"')
+	if ((s = RD_LIT(ev, end, "{\"ph\": \"X\", \"cat\": \"")) != NULL) {
+		/* The commonest start, one literal. */
+		rd_set(&fv[K_PH], ev + 7, ev + 10, 0);
+		goto cat;
+	}
+	if ((s = RD_LIT(ev, end, "{\"ph\": ")) == NULL)
+		goto general;
+	if (*s == '"' && (s[1] == 'f' || s[1] == 's') && s[2] == '"')
+		q = s + 3;	/* a flow's, without the lexer */
+	else if ((q = rd_plain(s, end, &esc)) == NULL || *s != '"')
 		goto general;
 	rd_set(&fv[K_PH], s, q, esc);
 	if ((s = RD_LIT(q, end, ", \"id\": ")) != NULL) {
@@ -1662,6 +1896,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	}
 	if ((s = RD_LIT(q, end, ", \"cat\": \"")) == NULL)
 		goto general;
+cat:
 	/* The commonest categories as literals (kind_of's names). */
 	if ((q = RD_LIT(s, end, "python_function\"")) != NULL)
 		kind = p->o->keep_python ? TL_EV_PYTHON : -1;
@@ -1687,19 +1922,21 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	rd_set(&fv[K_NAME], s, q, esc);
 	if ((q = rd_thread_ts(p, q, end, fv)) == NULL ||
 	    (s = RD_LIT(q, end, ", \"dur\": ")) == NULL ||
-	    (q = rd_timed(&fv[K_DUR], s, end)) == NULL)
+	    (q = rd_timed(&fv[K_DUR], s, end, NULL)) == NULL)
 		goto general;
 	if ((s = RD_LIT(q, end, ", \"args\": {")) == NULL)
 		goto general;
 	s--;
 	if (skip)
 		q = rd_value(p, s, end, 1, &deep);
+	else if (kind == TL_EV_PYTHON && (q = rd_pyargs(s, end)) != NULL)
+		;	/* a frame's record has no args */
 	else {
 		if (kind != TL_EV_PYTHON) {
 			memset(av, 0, sizeof(av));
 			avset = 1;
 		}
-		q = rd_args(p, s, end, avset ? av : NULL, &deep);
+		q = rd_args(p, s, end, avset ? av : NULL, &deep, kind);
 	}
 	if (q == NULL || *q != '}')
 		goto general;
@@ -1709,6 +1946,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	s = q;
 	goto read;
 general:
+	p->same = 0;
 	kind = -1;
 	cat = lenient = deep = skip = avset = 0;
 	fc = nx = 0;
@@ -1752,7 +1990,7 @@ general:
 		}
 		esc = 0;
 		if ((k == K_TS || k == K_DUR) &&
-		    (q = rd_timed(&tv, s, end)) != NULL) {
+		    (q = rd_timed(&tv, s, end, k == K_TS ? &p->ts8 : NULL)) != NULL) {
 			if (fv[k].type == TL_J_UNDEF)
 				fv[k] = tv;
 			s = q;
@@ -1763,7 +2001,7 @@ general:
 				memset(av, 0, sizeof(av));
 				avset = 1;
 			}
-			s = rd_args(p, s, end, avset ? av : NULL, &deep);
+			s = rd_args(p, s, end, avset ? av : NULL, &deep, -1);
 		} else if (*s == '"')
 			s = (q = tl_jlex_string(s, end, &esc)) != NULL ? q + 1 :
 			    NULL;
@@ -1812,7 +2050,7 @@ read:
 	}
 	if (!cat)		/* no category: not kept */
 		return 0;
-	if (deep || (!avset && kind != TL_EV_PYTHON))
+	if (kind >= 0 && (deep || (!avset && kind != TL_EV_PYTHON)))
 		memset(av, 0, sizeof(av));	/* none, or nested too deep */
 	at = out->len;
 	rc = tl_scan_reserve(out, sizeof(*rc));
