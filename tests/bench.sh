@@ -530,7 +530,8 @@ they are found, the host events and frames that overlap some gap (8
 bytes each) and the union of the gaps (16 bytes a gap): on the 568 MB
 trace the culprits add about 1.4 MiB at the peak (`--no-culprits`: 48.1
 MiB, default 49.4 MiB). Interned strings do not grow
-with K; input and output buffers take about 3 MB, and reading on N
+with K; input and output buffers take about 3 MB (reading on one
+thread, four blocks of 512 KiB), and reading on N > 1
 threads adds N + 3 blocks of 256 KiB (at most 2 MiB in all: 128 KiB
 blocks at 8 threads), each with the records read from it,
 and each thread's own string table; writing the rows on N threads, N + 2
@@ -589,7 +590,7 @@ found equal from row to row on the first rows; call stacks, modules,
 shapes) and each kernel's name, seen recently, are kept as the number
 of a slot in a cache of recent texts (4096 slots of at most 2 KiB, the
 same in the reader, which rebuilds it as it reads), and each row's note
-(its trace, whether it is memory-bound, its TB/s) goes with it: 61 MB
+(its trace, whether it is memory-bound, its TB/s) goes with it: 66 MB
 for the 0.5 GB trace's 135 MB of rows.
 
 tl-findings keeps 32 bytes per GPU event of its input (and as much again
