@@ -530,7 +530,8 @@ they are found, the host events and frames that overlap some gap (8
 bytes each) and the union of the gaps (16 bytes a gap): on the 568 MB
 trace the culprits add about 1.4 MiB at the peak (`--no-culprits`: 48.1
 MiB, default 49.4 MiB). Interned strings do not grow
-with K; input and output buffers take about 3 MB, and reading on N
+with K; input and output buffers take about 3 MB (reading on one
+thread, four blocks of 512 KiB), and reading on N > 1
 threads adds N + 3 blocks of 256 KiB (at most 2 MiB in all: 128 KiB
 blocks at 8 threads), each with the records read from it,
 and each thread's own string table; writing the rows on N threads, N + 2

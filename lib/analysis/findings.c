@@ -43,6 +43,12 @@ struct tl_floader {
 	struct tl_strmap roofmap, ptmap;	/* roofs and points by key */
 	struct tl_strmap trmap;	/* trace name -> index in f->tr */
 	int64_t lasttr;		/* the last row's, -1 none */
+	int64_t lastroof;	/* the last row's roof, -1 none */
+	int *opname;		/* by op: its name's index in names, -1 */
+	size_t nopname;
+	uint32_t *opk0;		/* by op: its last row's first GPU event's
+				   name id + 1, 0 none */
+	size_t nopk0;
 	size_t capop, caproofs, cappts;
 	struct tl_rowreader rr;
 	struct tl_jbuf key;	/* the current row's signature */
@@ -279,6 +285,36 @@ add_kernel(struct tl_fop *op, const char *name, int64_t ns, int64_t grid,
 }
 
 /*
+ * tl_intern of GPU event k's name, the k-th of a row of op opi: the
+ * first event's name is usually its op's last first one.
+ */
+static uint32_t
+kernel_id(struct tl_floader *L, size_t opi, size_t k,
+    const struct tl_kitem *it)
+{
+	const struct tl_strtab *t = L->f->str;
+	uint32_t id;
+
+	if (k > 0)
+		return tl_intern(L->f->str, it->name, it->namelen);
+	if (opi >= L->nopk0) {
+		size_t old = L->nopk0;
+
+		tl_grow(&L->opk0, &L->nopk0, opi + 1, sizeof(*L->opk0));
+		memset(L->opk0 + old, 0, (L->nopk0 - old) * sizeof(*L->opk0));
+	}
+	if (L->opk0[opi] > 0) {
+		id = L->opk0[opi] - 1;
+		if (tl_strsize(t, id) == it->namelen &&
+		    memcmp(tl_str(t, id), it->name, it->namelen) == 0)
+			return id;
+	}
+	id = tl_intern(L->f->str, it->name, it->namelen);
+	L->opk0[opi] = id + 1;
+	return id;
+}
+
+/*
  * The row's GPU events: per-kernel names of the signature, the trace's
  * event list, short kernels, layout conversions.  Returns -1 when the
  * column is not the JSON it must be.
@@ -304,7 +340,7 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 		if (it->launch >= 0)
 			t->has_launch = 1;
 		if (!L->f->grouped) {
-			id = tl_intern(f->str, it->name, it->namelen);
+			id = kernel_id(L, (size_t)(op - f->op), i, it);
 			kc = kernel_class(L, id, it->name);
 		} else
 			kc = kernel_kinds(it->name);
@@ -377,7 +413,8 @@ row_roof(struct tl_floader *L)
 	tl_jb_reset(&L->key);
 	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		tl_sig_more(&L->key, get(L, keys[i]));
-	idx = tl_strmap_add(&L->roofmap, L->key.s, L->key.n, &added);
+	idx = tl_strmap_add_last(&L->roofmap, &L->lastroof, L->key.s, L->key.n,
+	    &added);
 	if (!added)
 		return (int)idx;
 	tl_grow(&f->roofs, &L->caproofs, (size_t)f->nroofs + 1,
@@ -632,6 +669,38 @@ static const struct {
 	{ C_TRACE, offsetof(struct tl_fop, trace) }
 };
 
+/*
+ * 1 when text s is empty or a number that the row reader reads for a
+ * real quantity column without a word (tl_rr_field: has 0 or 1): digits,
+ * a fraction, a small negative exponent ("1.25e-05"), at most 30 bytes,
+ * so finite and 0 or more; 0 when it cannot tell without reading it.
+ */
+static int
+plain_quantity(const char *s)
+{
+	const char *p = s;
+
+	if (*p == '\0')
+		return 1;
+	if ((unsigned)(*p - '0') >= 10)
+		return 0;
+	while ((unsigned)(*p - '0') < 10)
+		p++;
+	if (*p == '.') {
+		if ((unsigned)(*++p - '0') >= 10)
+			return 0;
+		while ((unsigned)(*p - '0') < 10)
+			p++;
+	}
+	if ((*p == 'e' || *p == 'E') && p[1] == '-' &&
+	    (unsigned)(p[2] - '0') < 10) {
+		p += 3;
+		if ((unsigned)(*p - '0') < 10)
+			p++;
+	}
+	return *p == '\0' && p - s <= 30;
+}
+
 static void
 load_row(struct tl_floader *L)
 {
@@ -654,7 +723,11 @@ load_row(struct tl_floader *L)
 	idle_row(L, cat, (int)(t - f->tr));
 	if (num_ns(L, C_TIME, cat, &time_ns) < 0 || time_ns < 0)
 		time_ns = 0;
-	if (num(L, C_PCT, cat, &pct) > 0 && pct > 0 && t->op_total_us == 0)
+	/* Only a trace's first rows need the share; the rest are checked. */
+	if (t->op_total_us != 0 && plain_quantity(get(L, C_PCT)))
+		;
+	else if (num(L, C_PCT, cat, &pct) > 0 && pct > 0 &&
+	    t->op_total_us == 0)
 		t->op_total_us = (double)time_ns / 1e3 / pct * 100;
 	if (L->f->grouped && (num_i64(L, C_COUNT, cat, &cnt) <= 0 ||
 	    cnt < 1))
@@ -702,8 +775,19 @@ load_row(struct tl_floader *L)
 		op->has_eff = 1;	/* until a row lacks it */
 	} else
 		op = &f->op[idx];
-	name = (int)tl_strmap_add(&L->names, op->name, strlen(op->name),
-	    &added);
+	/* The op's name's index in names, found on its first row. */
+	if ((size_t)idx >= L->nopname) {
+		size_t old = L->nopname;
+
+		tl_grow(&L->opname, &L->nopname, (size_t)idx + 1,
+		    sizeof(*L->opname));
+		for (i = old; i < L->nopname; i++)
+			L->opname[i] = -1;
+	}
+	if (L->opname[idx] < 0)
+		L->opname[idx] = (int)tl_strmap_add(&L->names, op->name,
+		    strlen(op->name), &added);
+	name = L->opname[idx];
 	row = f->grouped ? NULL : new_row(L, t, op, cat, host, time_ns);
 	if (row != NULL)
 		row->modelled = row_modelled(L);
@@ -1414,6 +1498,8 @@ loader_free(struct tl_findings *f)
 	tl_kernlist_free(&L->kl);
 	free(L->thbuf);
 	free(L->kc);
+	free(L->opname);
+	free(L->opk0);
 	free(L);
 	f->load = NULL;
 }
@@ -1425,7 +1511,8 @@ loader_new(struct tl_findings *f)
 	struct tl_floader *L = f->load = tl_calloc(1, sizeof(*L));
 
 	L->f = f;
-	L->lasttr = L->lastid[0] = L->lastid[1] = L->lastid[2] = -1;
+	L->lasttr = L->lastroof = -1;
+	L->lastid[0] = L->lastid[1] = L->lastid[2] = -1;
 	tl_kernlist_init(&L->kl);
 	return L;
 }

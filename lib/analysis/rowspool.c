@@ -16,11 +16,11 @@
 
 /*
  * The file: one record a row, [u32 record bytes][u32 row bytes][note]
- * [ops], in the machine's byte order (the file is this process's only).
+ * [ops], numbers least significant byte first.
  * The ops rebuild the row's text in order:
  *   'L' u32 n, n bytes         text as it is (tabs included)
- *   'R' u32 k                  the text of slot k
- *   'D' u32 k, u32 n, n bytes  text as it is, kept in slot k
+ *   'R' u16 k                  the text of slot k
+ *   'D' u16 k, u32 n, n bytes  text as it is, kept in slot k
  *
  * The first WARM rows are written as they are, and counted: a column
  * whose field equals the row before's on most of them (a trace's
@@ -62,37 +62,50 @@ struct tl_rowspool {
 	struct slot slot[NSLOT];
 	unsigned char *kind;	/* the caller's: SHARE, KERNELS, else PLAIN */
 	unsigned *same;		/* warm rows equal to the row before */
+	unsigned char *start;	/* a call of tl_rowspool_row began there */
 	size_t ncol;
 	long rows;
 	struct block *blk;	/* after the warm rows */
-	int nblk;
+	int nblk, bi;		/* bi: the next block of the row */
 	/* writing: buf[0..len) not yet out; the record from row */
 	char *buf;
 	size_t len, cap;
 	size_t row;		/* offset of the current record */
 	size_t lit;		/* offset of the open 'L' op's length, or 0 */
 	size_t rowlen;		/* text of the current row */
-	/* the previous row's fields, while warm: pt[pfo[k]..pfo[k] + pfl[k]) */
-	char *pt;
-	size_t *pfo, *pfl, ptcap, pfcap;
-	int pnf;
+	/*
+	 * While warm, this row's fields and the last's (wr[wc], wr[!wc]):
+	 * column k at t[fo[k]..fo[k] + fl[k]), for k < n.
+	 */
+	struct warmrow {
+		char *t;
+		size_t len, cap, *fo, *fl;
+		size_t n;
+	} wr[2];
+	int wc;
 	/* reading: buf[pos..len) read, not yet taken */
 	size_t pos;
 	int eof;
 };
 
+/* v into p[0..n), least significant byte first. */
 static void
-st32(char *p, uint32_t v)
+st(char *p, uint32_t v, int n)
 {
-	memcpy(p, &v, 4);
+	int i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (char)(v >> 8 * i);
 }
 
+/* The n-byte number at p, as st wrote it. */
 static uint32_t
-ld32(const char *p)
+ld(const char *p, int n)
 {
-	uint32_t v;
+	uint32_t v = 0;
 
-	memcpy(&v, p, 4);
+	while (n-- > 0)
+		v = v << 8 | (unsigned char)p[n];
 	return v;
 }
 
@@ -145,9 +158,12 @@ tl_rowspool_free(struct tl_rowspool *sp)
 	free(sp->kind);
 	free(sp->same);
 	free(sp->blk);
-	free(sp->pt);
-	free(sp->pfo);
-	free(sp->pfl);
+	for (i = 0; i < 2; i++) {
+		free(sp->wr[i].t);
+		free(sp->wr[i].fo);
+		free(sp->wr[i].fl);
+	}
+	free(sp->start);
 	free(sp->buf);
 	fclose(sp->fp);
 	free(sp);
@@ -161,10 +177,18 @@ columns(struct tl_rowspool *sp, size_t col)
 
 	if (col < old)
 		return;
+	int i;
+
 	tl_grow(&sp->same, &n, col + 1, sizeof(*sp->same));
 	memset(sp->same + old, 0, (n - old) * sizeof(*sp->same));
 	sp->kind = tl_realloc(sp->kind, n);
 	memset(sp->kind + old, PLAIN, n - old);
+	sp->start = tl_realloc(sp->start, n);
+	memset(sp->start + old, 0, n - old);
+	for (i = 0; i < 2; i++) {
+		sp->wr[i].fo = tl_realloc(sp->wr[i].fo, n * sizeof(size_t));
+		sp->wr[i].fl = tl_realloc(sp->wr[i].fl, n * sizeof(size_t));
+	}
 	sp->ncol = n;
 }
 
@@ -222,7 +246,7 @@ static void
 close_lit(struct tl_rowspool *sp)
 {
 	if (sp->lit != 0)
-		st32(sp->buf + sp->lit, (uint32_t)(sp->len - sp->lit - 4));
+		st(sp->buf + sp->lit, (uint32_t)(sp->len - sp->lit - 4), 4);
 	sp->lit = 0;
 }
 
@@ -275,10 +299,10 @@ shared(struct tl_rowspool *sp, int key, const char *s, size_t n)
 	close_lit(sp);
 	sp->rowlen += n;
 	if (t->n == n && memcmp(t->s, s, n) == 0) {
-		p = room(sp, 5);
+		p = room(sp, 3);
 		p[0] = 'R';
-		st32(p + 1, k);
-		sp->len += 5;
+		st(p + 1, k, 2);
+		sp->len += 3;
 		return 1;
 	}
 	if (t->cap < n) {
@@ -288,12 +312,12 @@ shared(struct tl_rowspool *sp, int key, const char *s, size_t n)
 	}
 	memcpy(t->s, s, n);
 	t->n = (uint32_t)n;
-	p = room(sp, 9 + n);
+	p = room(sp, 7 + n);
 	p[0] = 'D';
-	st32(p + 1, k);
-	st32(p + 5, (uint32_t)n);
-	copy_tabs(p + 9, s, n);
-	sp->len += 9 + n;
+	st(p + 1, k, 2);
+	st(p + 3, (uint32_t)n, 4);
+	copy_tabs(p + 7, s, n);
+	sp->len += 7 + n;
 	return 0;
 }
 
@@ -319,31 +343,29 @@ kernels(struct tl_rowspool *sp, const char *s, size_t n)
 	literal(sp, p, (size_t)(e - p));
 }
 
-/* Count the warm row's fields equal to the row before's; keep them. */
+/* Count the warm row's fields equal to the last row's; keep them. */
 static void
-count(struct tl_rowspool *sp, char *const *f, const size_t *n, int nf)
+count(struct tl_rowspool *sp, int col0, char *const *f, const size_t *n,
+    int nf)
 {
-	size_t len = nf > 0 ? (size_t)(f[nf - 1] - f[0]) + n[nf - 1] : 0;
+	struct warmrow *c = &sp->wr[sp->wc], *p = &sp->wr[!sp->wc];
+	size_t col;
 	int k;
 
-	columns(sp, (size_t)nf);
-	for (k = 0; k < nf && k < sp->pnf; k++)
-		if (sp->pfl[k] == n[k] &&
-		    memcmp(sp->pt + sp->pfo[k], f[k], n[k]) == 0)
-			sp->same[k]++;
-	if ((size_t)nf > sp->pfcap) {
-		sp->pfcap = (size_t)nf;
-		sp->pfo = tl_realloc(sp->pfo, sp->pfcap * sizeof(*sp->pfo));
-		sp->pfl = tl_realloc(sp->pfl, sp->pfcap * sizeof(*sp->pfl));
-	}
-	tl_grow(&sp->pt, &sp->ptcap, len + 1, 1);
-	if (len > 0)
-		memcpy(sp->pt, f[0], len);
+	columns(sp, (size_t)(col0 + nf));
+	sp->start[col0] = 1;
 	for (k = 0; k < nf; k++) {
-		sp->pfo[k] = (size_t)(f[k] - f[0]);
-		sp->pfl[k] = n[k];
+		col = (size_t)(col0 + k);
+		if (col < p->n && p->fl[col] == n[k] &&
+		    memcmp(p->t + p->fo[col], f[k], n[k]) == 0)
+			sp->same[col]++;
+		tl_grow(&c->t, &c->cap, c->len + n[k] + 1, 1);
+		memcpy(c->t + c->len, f[k], n[k]);
+		c->fo[col] = c->len;
+		c->fl[col] = n[k];
+		c->len += n[k];
 	}
-	sp->pnf = nf;
+	c->n = (size_t)(col0 + nf);
 }
 
 /* After the warm rows: the blocks, from the counts and the caller's kinds. */
@@ -359,7 +381,7 @@ plan(struct tl_rowspool *sp)
 			kind = SHARE;
 		if (kind == PLAIN)
 			continue;
-		if (kind == SHARE && sp->nblk > 0 &&
+		if (kind == SHARE && sp->nblk > 0 && !sp->start[k] &&
 		    sp->blk[sp->nblk - 1].kind == SHARE &&
 		    sp->blk[sp->nblk - 1].last == k - 1) {
 			sp->blk[sp->nblk - 1].last = k;
@@ -390,25 +412,27 @@ flush(struct tl_rowspool *sp)
 }
 
 void
-tl_rowspool_row(struct tl_rowspool *sp, char *const *f, const size_t *n,
-    int nf)
+tl_rowspool_row(struct tl_rowspool *sp, int col0, char *const *f,
+    const size_t *n, int nf)
 {
 	const char *at, *from, *to;
 	struct block *b;
-	int i;
 
 	if (nf == 0)
 		return;
+	if (col0 > 0)
+		literal(sp, "\t", 1);
 	at = f[0];
-	if (sp->rows < WARM) {
-		count(sp, f, n, nf);
-		if (++sp->rows == WARM)
-			plan(sp);
-	} else
-		for (i = 0; i < sp->nblk && sp->blk[i].last < nf; i++) {
-			b = &sp->blk[i];
-			from = f[b->first];
-			to = f[b->last] + n[b->last];
+	if (sp->rows < WARM)
+		count(sp, col0, f, n, nf);
+	else
+		for (; sp->bi < sp->nblk &&
+		    sp->blk[sp->bi].last < col0 + nf; sp->bi++) {
+			b = &sp->blk[sp->bi];
+			if (b->first < col0)
+				continue;
+			from = f[b->first - col0];
+			to = f[b->last - col0] + n[b->last - col0];
 			if (b->kind == KERNELS) {
 				literal(sp, at, (size_t)(from - at));
 				kernels(sp, from, (size_t)(to - from));
@@ -416,7 +440,7 @@ tl_rowspool_row(struct tl_rowspool *sp, char *const *f, const size_t *n,
 			} else if (b->tries < TRIES && to - from >= MINLEN &&
 			    to - from <= MAXLEN) {
 				literal(sp, at, (size_t)(from - at));
-				b->hits += (unsigned)shared(sp, i, from,
+				b->hits += (unsigned)shared(sp, sp->bi, from,
 				    (size_t)(to - from));
 				if (++b->tries == TRIES && b->hits >= TRIES / 8)
 					b->tries = b->hits = 0;	/* worth it */
@@ -426,21 +450,22 @@ tl_rowspool_row(struct tl_rowspool *sp, char *const *f, const size_t *n,
 	literal(sp, at, (size_t)(f[nf - 1] + n[nf - 1] - at));
 }
 
-void
-tl_rowspool_tail(struct tl_rowspool *sp, const char *s, size_t n)
-{
-	literal(sp, s, n);
-}
-
 int
 tl_rowspool_end(struct tl_rowspool *sp, const void *note)
 {
 	char *r;
 
 	close_lit(sp);
+	sp->bi = 0;
+	if (sp->rows < WARM) {	/* this row is the next one's last */
+		sp->wc ^= 1;
+		sp->wr[sp->wc].len = sp->wr[sp->wc].n = 0;
+		if (++sp->rows == WARM)
+			plan(sp);
+	}
 	r = sp->buf + sp->row;
-	st32(r, (uint32_t)(sp->len - sp->row));
-	st32(r + 4, (uint32_t)sp->rowlen);
+	st(r, (uint32_t)(sp->len - sp->row), 4);
+	st(r + 4, (uint32_t)sp->rowlen, 4);
 	memcpy(r + 8, note, sp->note_size);
 	if (sp->len >= FLUSH && flush(sp) < 0)
 		return -1;
@@ -510,11 +535,11 @@ decode(struct tl_rowspool *sp, const char *p, const char *e, char *o,
 
 	while (p < e) {
 		op = *p++;
-		if ((size_t)(e - p) < (op == 'D' ? 8u : 4u))
+		if ((size_t)(e - p) < (op == 'D' ? 6u : op == 'L' ? 4u : 2u))
 			return -1;
 		switch (op) {
 		case 'L':
-			n = ld32(p);
+			n = ld(p, 4);
 			p += 4;
 			if (n > (size_t)(e - p))
 				return -1;
@@ -522,16 +547,16 @@ decode(struct tl_rowspool *sp, const char *p, const char *e, char *o,
 			p += n;
 			break;
 		case 'R':
-			if ((k = ld32(p)) >= NSLOT)
+			if ((k = ld(p, 2)) >= NSLOT)
 				return -1;
-			p += 4;
+			p += 2;
 			from = sp->slot[k].s;
 			n = sp->slot[k].n;
 			break;
 		case 'D':
-			k = ld32(p);
-			n = ld32(p + 4);
-			p += 8;
+			k = ld(p, 2);
+			n = ld(p + 2, 4);
+			p += 6;
 			if (n > MAXLEN || k >= NSLOT || n > (size_t)(e - p))
 				return -1;
 			t = &sp->slot[k];
@@ -567,14 +592,14 @@ tl_rowspool_next(struct tl_rowspool *sp, char **buf, size_t *len,
 
 	if ((r = have(sp, 8)) <= 0)
 		return r < 0 ? -1 : sp->len > sp->pos ? corrupt() : 0;
-	n = ld32(sp->buf + sp->pos);
+	n = ld(sp->buf + sp->pos, 4);
 	if (n < 8 + sp->note_size)
 		return corrupt();
 	if ((r = have(sp, n)) <= 0)
 		return r < 0 ? -1 : corrupt();
 	p = sp->buf + sp->pos;
 	sp->pos += n;
-	rowlen = ld32(p + 4);
+	rowlen = ld(p + 4, 4);
 	memcpy(note, p + 8, sp->note_size);
 	if (*cap - *len < rowlen + 1)
 		tl_grow(buf, cap, *len + rowlen + 1, 1);
