@@ -591,7 +591,7 @@ found equal from row to row on the first rows; call stacks, modules,
 shapes) and each kernel's name, seen recently, are kept as the number
 of a slot in a cache of recent texts (4096 slots of at most 2 KiB, the
 same in the reader, which rebuilds it as it reads), and each row's note
-(its trace, whether it is memory-bound, its TB/s) goes with it: 61 MB
+(its trace, whether it is memory-bound, its TB/s) goes with it: 66 MB
 for the 0.5 GB trace's 135 MB of rows.
 
 tl-findings keeps 32 bytes per GPU event of its input (and as much again

@@ -85,7 +85,7 @@ struct tl_efficiency {
 	const char *spooldir;	/* its directory */
 	struct tl_writer rw;	/* a row's columns, for the spool */
 	char **rf;		/* its fields: rf[k][0..rn[k]) */
-	size_t *rn, *ro, rcap;	/* ro: where rf[k] is in rw */
+	size_t *rn, rcap;
 };
 
 struct tl_efficiency *
@@ -126,7 +126,6 @@ tl_efficiency_free(struct tl_efficiency *e)
 	free(e->rw.buf);
 	free(e->rf);
 	free(e->rn);
-	free(e->ro);
 	free(e);
 }
 
@@ -286,40 +285,32 @@ out_kind(const struct tl_efficiency *e, int k, int *sub)
  * baseline and group columns are left out (they need every row).
  */
 static void
-write_col(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f,
+write_cols(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f,
     int k)
 {
 	int sub;
 
-	switch (out_kind(e, k, &sub)) {
-	case O_PASS:
-		if (sub == e->rr.pos[TL_COL_PERF_ERROR])
-			write_perf_error(e, w, f);
-		else
-			tl_stream_copy(&e->in, sub, w);
-		break;
-	case O_PERF:
-		if (f->beyond != NULL && sub == TL_PC_ERROR)
-			tl_w_str(w, f->why);
-		else
-			tl_perfcols_write(&e->re.pc, sub, w);
-		break;
-	case O_EFF:
-		if (sub < E_BASE)
-			write_eff(e, w, f, sub);
-		break;
-	case O_GROUP:
-		break;
-	}
-}
-
-/* Output columns k on. */
-static void
-write_cols(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f,
-    int k)
-{
 	for (; k < e->oc.n; k++)
-		write_col(e, w, f, k);
+		switch (out_kind(e, k, &sub)) {
+		case O_PASS:
+			if (sub == e->rr.pos[TL_COL_PERF_ERROR])
+				write_perf_error(e, w, f);
+			else
+				tl_stream_copy(&e->in, sub, w);
+			break;
+		case O_PERF:
+			if (f->beyond != NULL && sub == TL_PC_ERROR)
+				tl_w_str(w, f->why);
+			else
+				tl_perfcols_write(&e->re.pc, sub, w);
+			break;
+		case O_EFF:
+			if (sub < E_BASE)
+				write_eff(e, w, f, sub);
+			break;
+		case O_GROUP:
+			break;
+		}
 }
 
 static void
@@ -369,23 +360,10 @@ spool_error(const struct tl_efficiency *e, const char *what)
 	    "or give --no-baseline)", e->spooldir, what, strerror(errno));
 }
 
-/* Room for n fields of a row in e->rf, e->rn. */
-static void
-row_fields(struct tl_efficiency *e, size_t n)
-{
-	if (n <= e->rcap)
-		return;
-	e->rcap = n < 64 ? 64 : 2 * n;
-	e->rf = tl_realloc(e->rf, e->rcap * sizeof(*e->rf));
-	e->rn = tl_realloc(e->rn, e->rcap * sizeof(*e->rn));
-	e->ro = tl_realloc(e->ro, e->rcap * sizeof(*e->ro));
-}
-
 /*
  * Spool the current row with its perf and efficiency columns: the
- * input's fields where they lie when they are TSV and come first, then
- * the rest as written (each field's place noted as it is written); else
- * the whole row as written (TSV), cut at its tabs.
+ * input's fields where they lie when they are TSV and come first, the
+ * rest as written; else the whole row as written (TSV), cut at its tabs.
  */
 static void
 spool_row(struct tl_efficiency *e, const struct tl_eff *f,
@@ -394,38 +372,33 @@ spool_row(struct tl_efficiency *e, const struct tl_eff *f,
 	struct tl_stream *in = &e->in;
 	struct tl_writer *w = &e->rw;
 	char *p, *end, *t;
-	size_t before;
-	int k, nf = 0;
+	int nf = 0;
 
 	w->len = 0;
 	if (e->oc.all && !in->csv && in->nf > 0) {
-		tl_rowspool_row(e->spool, 0, in->f, in->flen, in->nf);
+		tl_rowspool_row(e->spool, in->f, in->flen, in->nf);
 		w->col = 1;	/* after the input's fields: a tab first */
-		row_fields(e, (size_t)e->oc.n);
-		for (k = in->ncols; k < e->oc.n; k++) {
-			before = w->len;
-			write_col(e, w, f, k);
-			if (w->len > before) {	/* a field, after its tab */
-				e->rn[nf] = w->len - before - 1;
-				e->ro[nf++] = before + 1;
-			}
-		}
-		for (k = 0; k < nf; k++)	/* w->buf may have moved */
-			e->rf[k] = w->buf + e->ro[k];
-		tl_rowspool_row(e->spool, in->ncols, e->rf, e->rn, nf);
+		write_cols(e, w, f, in->ncols);
+		tl_rowspool_tail(e->spool, w->buf, w->len);
 	} else {
 		w->col = 0;
 		write_row(e, w, f);
 		for (p = w->buf, end = p + w->len;; p = t + 1) {
 			if ((t = memchr(p, '\t', (size_t)(end - p))) == NULL)
 				t = end;
-			row_fields(e, (size_t)nf + 1);
+			if ((size_t)nf >= e->rcap) {
+				e->rcap = e->rcap == 0 ? 64 : 2 * e->rcap;
+				e->rf = tl_realloc(e->rf, e->rcap *
+				    sizeof(*e->rf));
+				e->rn = tl_realloc(e->rn, e->rcap *
+				    sizeof(*e->rn));
+			}
 			e->rf[nf] = p;
 			e->rn[nf++] = (size_t)(t - p);
 			if (t == end)
 				break;
 		}
-		tl_rowspool_row(e->spool, 0, e->rf, e->rn, nf);
+		tl_rowspool_row(e->spool, e->rf, e->rn, nf);
 	}
 	if (tl_rowspool_end(e->spool, note) < 0)
 		spool_error(e, "write error");

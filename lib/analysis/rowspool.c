@@ -16,7 +16,7 @@
 
 /*
  * The file: one record a row, [u32 record bytes][u32 row bytes][note]
- * [ops], numbers least significant byte first.
+ * [ops], in the machine's byte order (the file is this process's only).
  * The ops rebuild the row's text in order:
  *   'L' u32 n, n bytes         text as it is (tabs included)
  *   'R' u16 k                  the text of slot k
@@ -62,50 +62,49 @@ struct tl_rowspool {
 	struct slot slot[NSLOT];
 	unsigned char *kind;	/* the caller's: SHARE, KERNELS, else PLAIN */
 	unsigned *same;		/* warm rows equal to the row before */
-	unsigned char *start;	/* a call of tl_rowspool_row began there */
 	size_t ncol;
 	long rows;
 	struct block *blk;	/* after the warm rows */
-	int nblk, bi;		/* bi: the next block of the row */
+	int nblk;
 	/* writing: buf[0..len) not yet out; the record from row */
 	char *buf;
 	size_t len, cap;
 	size_t row;		/* offset of the current record */
 	size_t lit;		/* offset of the open 'L' op's length, or 0 */
 	size_t rowlen;		/* text of the current row */
-	/*
-	 * While warm, this row's fields and the last's (wr[wc], wr[!wc]):
-	 * column k at t[fo[k]..fo[k] + fl[k]), for k < n.
-	 */
-	struct warmrow {
-		char *t;
-		size_t len, cap, *fo, *fl;
-		size_t n;
-	} wr[2];
-	int wc;
+	/* the previous row's fields, while warm: pt[pfo[k]..pfo[k] + pfl[k]) */
+	char *pt;
+	size_t *pfo, *pfl, ptcap, pfcap;
+	int pnf;
 	/* reading: buf[pos..len) read, not yet taken */
 	size_t pos;
 	int eof;
 };
 
-/* v into p[0..n), least significant byte first. */
-static void
+/* v into p[0..n), n 2 or 4 (the file is this process's: its byte order). */
+static inline void
 st(char *p, uint32_t v, int n)
 {
-	int i;
+	uint16_t h = (uint16_t)v;
 
-	for (i = 0; i < n; i++)
-		p[i] = (char)(v >> 8 * i);
+	if (n == 2)
+		memcpy(p, &h, 2);
+	else
+		memcpy(p, &v, 4);
 }
 
 /* The n-byte number at p, as st wrote it. */
-static uint32_t
+static inline uint32_t
 ld(const char *p, int n)
 {
-	uint32_t v = 0;
+	uint16_t h;
+	uint32_t v;
 
-	while (n-- > 0)
-		v = v << 8 | (unsigned char)p[n];
+	if (n == 2) {
+		memcpy(&h, p, 2);
+		return h;
+	}
+	memcpy(&v, p, 4);
 	return v;
 }
 
@@ -158,12 +157,9 @@ tl_rowspool_free(struct tl_rowspool *sp)
 	free(sp->kind);
 	free(sp->same);
 	free(sp->blk);
-	for (i = 0; i < 2; i++) {
-		free(sp->wr[i].t);
-		free(sp->wr[i].fo);
-		free(sp->wr[i].fl);
-	}
-	free(sp->start);
+	free(sp->pt);
+	free(sp->pfo);
+	free(sp->pfl);
 	free(sp->buf);
 	fclose(sp->fp);
 	free(sp);
@@ -177,18 +173,10 @@ columns(struct tl_rowspool *sp, size_t col)
 
 	if (col < old)
 		return;
-	int i;
-
 	tl_grow(&sp->same, &n, col + 1, sizeof(*sp->same));
 	memset(sp->same + old, 0, (n - old) * sizeof(*sp->same));
 	sp->kind = tl_realloc(sp->kind, n);
 	memset(sp->kind + old, PLAIN, n - old);
-	sp->start = tl_realloc(sp->start, n);
-	memset(sp->start + old, 0, n - old);
-	for (i = 0; i < 2; i++) {
-		sp->wr[i].fo = tl_realloc(sp->wr[i].fo, n * sizeof(size_t));
-		sp->wr[i].fl = tl_realloc(sp->wr[i].fl, n * sizeof(size_t));
-	}
 	sp->ncol = n;
 }
 
@@ -343,29 +331,31 @@ kernels(struct tl_rowspool *sp, const char *s, size_t n)
 	literal(sp, p, (size_t)(e - p));
 }
 
-/* Count the warm row's fields equal to the last row's; keep them. */
+/* Count the warm row's fields equal to the row before's; keep them. */
 static void
-count(struct tl_rowspool *sp, int col0, char *const *f, const size_t *n,
-    int nf)
+count(struct tl_rowspool *sp, char *const *f, const size_t *n, int nf)
 {
-	struct warmrow *c = &sp->wr[sp->wc], *p = &sp->wr[!sp->wc];
-	size_t col;
+	size_t len = nf > 0 ? (size_t)(f[nf - 1] - f[0]) + n[nf - 1] : 0;
 	int k;
 
-	columns(sp, (size_t)(col0 + nf));
-	sp->start[col0] = 1;
-	for (k = 0; k < nf; k++) {
-		col = (size_t)(col0 + k);
-		if (col < p->n && p->fl[col] == n[k] &&
-		    memcmp(p->t + p->fo[col], f[k], n[k]) == 0)
-			sp->same[col]++;
-		tl_grow(&c->t, &c->cap, c->len + n[k] + 1, 1);
-		memcpy(c->t + c->len, f[k], n[k]);
-		c->fo[col] = c->len;
-		c->fl[col] = n[k];
-		c->len += n[k];
+	columns(sp, (size_t)nf);
+	for (k = 0; k < nf && k < sp->pnf; k++)
+		if (sp->pfl[k] == n[k] &&
+		    memcmp(sp->pt + sp->pfo[k], f[k], n[k]) == 0)
+			sp->same[k]++;
+	if ((size_t)nf > sp->pfcap) {
+		sp->pfcap = (size_t)nf;
+		sp->pfo = tl_realloc(sp->pfo, sp->pfcap * sizeof(*sp->pfo));
+		sp->pfl = tl_realloc(sp->pfl, sp->pfcap * sizeof(*sp->pfl));
 	}
-	c->n = (size_t)(col0 + nf);
+	tl_grow(&sp->pt, &sp->ptcap, len + 1, 1);
+	if (len > 0)
+		memcpy(sp->pt, f[0], len);
+	for (k = 0; k < nf; k++) {
+		sp->pfo[k] = (size_t)(f[k] - f[0]);
+		sp->pfl[k] = n[k];
+	}
+	sp->pnf = nf;
 }
 
 /* After the warm rows: the blocks, from the counts and the caller's kinds. */
@@ -381,7 +371,7 @@ plan(struct tl_rowspool *sp)
 			kind = SHARE;
 		if (kind == PLAIN)
 			continue;
-		if (kind == SHARE && sp->nblk > 0 && !sp->start[k] &&
+		if (kind == SHARE && sp->nblk > 0 &&
 		    sp->blk[sp->nblk - 1].kind == SHARE &&
 		    sp->blk[sp->nblk - 1].last == k - 1) {
 			sp->blk[sp->nblk - 1].last = k;
@@ -412,27 +402,25 @@ flush(struct tl_rowspool *sp)
 }
 
 void
-tl_rowspool_row(struct tl_rowspool *sp, int col0, char *const *f,
-    const size_t *n, int nf)
+tl_rowspool_row(struct tl_rowspool *sp, char *const *f, const size_t *n,
+    int nf)
 {
 	const char *at, *from, *to;
 	struct block *b;
+	int i;
 
 	if (nf == 0)
 		return;
-	if (col0 > 0)
-		literal(sp, "\t", 1);
 	at = f[0];
-	if (sp->rows < WARM)
-		count(sp, col0, f, n, nf);
-	else
-		for (; sp->bi < sp->nblk &&
-		    sp->blk[sp->bi].last < col0 + nf; sp->bi++) {
-			b = &sp->blk[sp->bi];
-			if (b->first < col0)
-				continue;
-			from = f[b->first - col0];
-			to = f[b->last - col0] + n[b->last - col0];
+	if (sp->rows < WARM) {
+		count(sp, f, n, nf);
+		if (++sp->rows == WARM)
+			plan(sp);
+	} else
+		for (i = 0; i < sp->nblk && sp->blk[i].last < nf; i++) {
+			b = &sp->blk[i];
+			from = f[b->first];
+			to = f[b->last] + n[b->last];
 			if (b->kind == KERNELS) {
 				literal(sp, at, (size_t)(from - at));
 				kernels(sp, from, (size_t)(to - from));
@@ -440,7 +428,7 @@ tl_rowspool_row(struct tl_rowspool *sp, int col0, char *const *f,
 			} else if (b->tries < TRIES && to - from >= MINLEN &&
 			    to - from <= MAXLEN) {
 				literal(sp, at, (size_t)(from - at));
-				b->hits += (unsigned)shared(sp, sp->bi, from,
+				b->hits += (unsigned)shared(sp, i, from,
 				    (size_t)(to - from));
 				if (++b->tries == TRIES && b->hits >= TRIES / 8)
 					b->tries = b->hits = 0;	/* worth it */
@@ -450,19 +438,18 @@ tl_rowspool_row(struct tl_rowspool *sp, int col0, char *const *f,
 	literal(sp, at, (size_t)(f[nf - 1] + n[nf - 1] - at));
 }
 
+void
+tl_rowspool_tail(struct tl_rowspool *sp, const char *s, size_t n)
+{
+	literal(sp, s, n);
+}
+
 int
 tl_rowspool_end(struct tl_rowspool *sp, const void *note)
 {
 	char *r;
 
 	close_lit(sp);
-	sp->bi = 0;
-	if (sp->rows < WARM) {	/* this row is the next one's last */
-		sp->wc ^= 1;
-		sp->wr[sp->wc].len = sp->wr[sp->wc].n = 0;
-		if (++sp->rows == WARM)
-			plan(sp);
-	}
 	r = sp->buf + sp->row;
 	st(r, (uint32_t)(sp->len - sp->row), 4);
 	st(r + 4, (uint32_t)sp->rowlen, 4);

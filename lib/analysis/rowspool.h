@@ -29,14 +29,15 @@ void tl_rowspool_share(struct tl_rowspool *sp, int col);
 /* The column whose kernels' names go through the slots, or -1. */
 void tl_rowspool_kernels(struct tl_rowspool *sp, int col);
 /*
- * Add nf fields of the current row, columns col0 to col0 + nf - 1 (the
- * first call of a row from 0 on, each next one from where the last
- * ended), field k at f[k][0..n[k]), each and the next one line of text
- * apart by a tab or a NUL in place (f[k][n[k]]: the stream's split
- * lines); a NUL is spooled as a tab.
+ * Start a row with nf fields (columns 0 to nf - 1), field k at
+ * f[k][0..n[k]), each and the next one line of text apart by a tab or a
+ * NUL in place (f[k][n[k]]: the stream's split lines); a NUL is spooled
+ * as a tab.
  */
-void tl_rowspool_row(struct tl_rowspool *sp, int col0, char *const *f,
+void tl_rowspool_row(struct tl_rowspool *sp, char *const *f,
     const size_t *n, int nf);
+/* Then text s[0..n) as it is (the row's other columns, tabs included). */
+void tl_rowspool_tail(struct tl_rowspool *sp, const char *s, size_t n);
 /* End the row with its note; -1 (errno) on a write error. */
 int tl_rowspool_end(struct tl_rowspool *sp, const void *note);
 /* Done adding: read from the first row on; -1 (errno) on an error. */
