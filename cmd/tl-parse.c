@@ -248,9 +248,9 @@ warn_devices(const struct tl_trace *t, long ngpu)
 {
 	static const char reads[] = "tl reads only GPU events (kernel, "
 	    "gpu_memcpy, gpu_memset)";
-	char gpu[256], other[512];
+	char other[512];
 
-	tl_trace_devices(t, gpu, sizeof(gpu), other, sizeof(other));
+	tl_trace_devices(t, NULL, 0, other, sizeof(other));
 	if (ngpu == 0 && other[0] != '\0')
 		tl_warn("%s: the trace has no GPU events; its device events "
 		    "are %s, which tl does not read: nothing to attribute; %s",

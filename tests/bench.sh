@@ -566,10 +566,11 @@ thread and the workers, straight from the input thread's buffers: the
 text is not copied; the strict lexer, lib/common/jlex, says where each
 string, number and nested value ends and what is wrong with a malformed
 event; an 'X' event or a launch flow laid out as Kineto writes it is
-read as one fixed sequence of members, each value still checked by the
-lexer, and an args array or object that repeats, byte for byte, one
-already checked is known again without lexing it; any other layout by
-the same reader, member by member), an eighth of it interning names;
+read as one fixed sequence of members, and so are the args of Python
+frames, CPU ops, runtime calls and kernels, each value still checked by
+the lexer's rules, and an args array or object that repeats, byte for
+byte, one already checked is known again without lexing it; any other
+layout by the same reader, member by member), an eighth of it interning names;
 17 % inflating (ISA-L, on the input thread); 8 % formatting the op
 stream's rows (on all threads, in chunks written in order); on the main
 thread alone, 6 % merging the records in file order (string ids,

@@ -831,7 +831,8 @@ launches(const struct tl_trace *t, size_t *n)
 	size_t cap = 0, i;
 
 	*n = 0;
-	for (i = 0; i < t->nev; i++) {
+	/* Most traces have none: no pass over the events then. */
+	for (i = 0; t->ngraphcalls > 0 && i < t->nev; i++) {
 		const struct tl_event *e = &t->ev[i];
 		int ch;
 

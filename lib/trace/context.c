@@ -281,16 +281,27 @@ cmp_steps(const void *a, const void *b)
 void
 tl_steps_find(const struct tl_trace *t, struct tl_steps *s)
 {
-	size_t i, cap = 0;
+	size_t i, cap = 0, nstr = tl_strtab_count(t->str);
+	/* By name id: 1 if it is not a step's (parsed once a name). */
+	unsigned char *no = tl_calloc(nstr + 1, 1);
 	int64_t v[8];
 
 	memset(s, 0, sizeof(*s));
-	for (i = 0; i < t->nev; i++)
-		if (t->ev[i].kind == TL_EV_ANNOTATION &&
-		    tl_step_parse(tl_ev_name(t, &t->ev[i]), v)) {
-			tl_grow(&s->ev, &cap, s->n + 1, sizeof(*s->ev));
-			s->ev[s->n++] = (int)i;
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+
+		if (e->kind != TL_EV_ANNOTATION ||
+		    (e->name < nstr && no[e->name]))
+			continue;
+		if (!tl_step_parse(tl_ev_name(t, e), v)) {
+			if (e->name < nstr)
+				no[e->name] = 1;
+			continue;
 		}
+		tl_grow(&s->ev, &cap, s->n + 1, sizeof(*s->ev));
+		s->ev[s->n++] = (int)i;
+	}
+	free(no);
 	if (s->n == 0)
 		return;
 	sort_t = t;

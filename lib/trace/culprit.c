@@ -44,6 +44,7 @@ struct hthread {
 	int built;
 	struct hent *e;		/* by start, longest first */
 	size_t n;
+	size_t finger;		/* walk's last answer */
 };
 
 /* An owner's share of a piece of time. */
@@ -74,44 +75,29 @@ struct ctx {
 	size_t capstk;
 };
 
-/*
- * 1 if [s, e) overlaps a listed gap (x->win, merged).  The gap looked for
- * is the first that ends after s; the events come nearly in time order,
- * so the search gallops from the last one found (as tree.c's).
- */
+struct at {
+	const struct ctx *x;
+	const struct hthread *h;
+	int64_t s;
+};
+
+/* 1 if listed gap i ends at or before a->s. */
+static int
+gap_before(const void *arg, size_t i)
+{
+	const struct at *a = arg;
+
+	return a->x->win.v[i].end <= a->s;
+}
+
+/* 1 if [s, e) overlaps a listed gap (x->win, merged). */
 static int
 in_gaps(struct ctx *x, int64_t s, int64_t e)
 {
-	size_t n = x->win.n, f = x->finger < n ? x->finger : n;
-	size_t lo, hi, p, step = 1;
+	struct at a = { x, NULL, s };
+	size_t i = tl_gallop(x->win.n, &x->finger, gap_before, &a);
 
-	/* Below lo every gap ends at or before s; from hi on, after it. */
-	if (f < n && x->win.v[f].end <= s) {
-		lo = f + 1;
-		for (p = lo; p < n && x->win.v[p].end <= s; p = f + step) {
-			lo = p + 1;
-			step *= 2;
-		}
-		hi = p < n ? p : n;
-	} else {
-		hi = f;
-		for (p = f; p > 0 && x->win.v[p - 1].end > s; ) {
-			hi = p - 1;
-			p = hi >= step ? hi - step + 1 : 0;
-			step *= 2;
-		}
-		lo = p;
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (x->win.v[mid].end <= s)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	x->finger = lo;
-	return lo < n && x->win.v[lo].start < e;
+	return i < x->win.n && x->win.v[i].start < e;
 }
 
 static int
@@ -343,22 +329,26 @@ seg(struct ctx *x, int64_t start, int64_t end, int32_t owner)
  * entry's chain of parents (build); from there the entries starting
  * before c go on it as they start, and come off once they have ended.
  */
-static void
-walk(struct ctx *x, const struct hthread *h, int64_t a, int64_t c)
+/* 1 if entry i of a->h starts at or before a->s. */
+static int
+ent_before(const void *arg, size_t i)
 {
-	size_t lo = 0, hi = h->n, i, sp, d = 0;
+	const struct at *a = arg;
+
+	return ent_ts(a->x->t, &a->h->e[i]) <= a->s;
+}
+
+static void
+walk(struct ctx *x, struct hthread *h, int64_t a, int64_t c)
+{
+	struct at at = { x, h, a };
+	size_t i, sp, d = 0;
+	/* The first entry starting after a. */
+	size_t lo = tl_gallop(h->n, &h->finger, ent_before, &at);
 	int64_t pos = a, ts;
 	int32_t p;
 
 	x->nsg = 0;
-	while (lo < hi) {	/* the first entry starting after a */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ent_ts(x->t, &h->e[mid]) <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (p = lo > 0 ? (int32_t)lo - 1 : -1; p >= 0; p = h->e[p].parent)
 		d++;
 	if (x->capstk < d + 1)
@@ -393,7 +383,7 @@ walk(struct ctx *x, const struct hthread *h, int64_t a, int64_t c)
 
 /* Add the owners' shares of [a, c) on thread h to the scratch shares. */
 static void
-shares(struct ctx *x, const struct hthread *h, int64_t a, int64_t c)
+shares(struct ctx *x, struct hthread *h, int64_t a, int64_t c)
 {
 	size_t i;
 
@@ -635,7 +625,7 @@ sync_pieces(struct ctx *x, size_t k, int32_t call, int32_t callctx,
 	int32_t bestowner = -1;
 
 	for (o = 0; o < t->nthreads; o++) {
-		const struct hthread *h;
+		struct hthread *h;
 		int64_t sum = 0;
 		long b;
 
@@ -813,9 +803,9 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
     const struct tl_iters *it, struct tl_culprits *c)
 {
 	struct ctx x;
-	uint32_t *dev;
+	struct tl_devices dev = { NULL, 0, 0 };
 	int32_t *idx;
-	size_t i, d, ndev, n = 0, capgap = 0;
+	size_t i, d, n = 0, capgap = 0;
 
 	memset(c, 0, sizeof(*c));
 	memset(&x, 0, sizeof(x));
@@ -823,18 +813,24 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	x.it = it;
 	x.c = c;
 	c->first_ts = TL_NONE;
-	for (i = 0; i < t->nev; i++)
-		if (c->first_ts == TL_NONE || t->ev[i].ts < c->first_ts)
-			c->first_ts = t->ev[i].ts;
+	idx = tl_malloc((t->nev > 0 ? t->nev : 1) * sizeof(*idx));
+	/* One pass: the first start, the devices and the linked GPU events. */
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+
+		if (c->first_ts == TL_NONE || e->ts < c->first_ts)
+			c->first_ts = e->ts;
+		if (!TL_IS_GPU(e->kind))
+			continue;
+		tl_devices_add(t, e, &dev);
+		if ((e->flags & TL_F_TREE) && tl_in_window(t, w, (int)i))
+			idx[n++] = (int32_t)i;
+	}
 	for (i = 0; i < t->npy; i++)
 		if (c->first_ts == TL_NONE || t->py[i].ts < c->first_ts)
 			c->first_ts = t->py[i].ts;
-	idx = tl_malloc((t->nev > 0 ? t->nev : 1) * sizeof(*idx));
-	for (i = 0; i < t->nev; i++)
-		if (TL_IS_GPU(t->ev[i].kind) && (t->ev[i].flags & TL_F_TREE) &&
-		    tl_in_window(t, w, (int)i))
-			idx[n++] = (int32_t)i;
 	if (n == 0) {
+		free(dev.v);
 		free(idx);
 		return;
 	}
@@ -846,15 +842,15 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	x.niterev = it->n;
 	if (x.niterev > 1)
 		qsort(x.iterev, x.niterev, sizeof(*x.iterev), cmp_i32);
-	ndev = tl_timeline_devices(t, &dev);
-	for (d = 0; d < ndev; d++) {
+	tl_devices_sort(t, &dev);
+	for (d = 0; d < dev.n; d++) {
 		int64_t hi = 0;
 		int any = 0;
 
 		for (i = 0; i < n; i++) {
 			const struct tl_event *e = &t->ev[idx[i]];
 
-			if (tl_ev_pid(t, e) != dev[d])
+			if (tl_ev_pid(t, e) != dev.v[d])
 				continue;
 			if (any && e->ts > hi) {
 				if (e->ts - hi >= TL_GAP_NOISE_NS) {
@@ -875,7 +871,7 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 			any = 1;
 		}
 	}
-	free(dev);
+	free(dev.v);
 	free(idx);
 	/*
 	 * Explained in the order they are looked up in, so that a gap's

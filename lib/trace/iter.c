@@ -84,37 +84,52 @@ first_dim(const char *s)
 	return v;
 }
 
-/* The shape-based batch of iterations without a token count. */
-static void
-shape_tokens(const struct tl_trace *t, struct tl_iters *it)
+/*
+ * What tl_iters_find learns of each name id once, not each event (bits):
+ * whether it was looked at as an annotation's or a cpu_op's name and had
+ * a tier then, and whether it is a paged attention op's.
+ */
+enum {
+	NM_ANN = 1, NM_ANN_TIER = 2, NM_OP = 4, NM_OP_TIER = 8,
+	NM_PAGED_KNOWN = 16, NM_PAGED = 32
+};
+
+/* 1 if cpu_op e is a paged attention op (nm: by name id, nstr of them). */
+static int
+paged_op(const struct tl_trace *t, const struct tl_event *e,
+    unsigned char *nm, size_t nstr)
 {
-	size_t i, left = 0, nstr = tl_strtab_count(t->str);
-	/* By op name id: 0 not looked up yet, 1 paged attention, 2 not. */
-	unsigned char *paged;
+	const struct tl_opinfo *o;
+	int p;
+
+	if (e->name < nstr && (nm[e->name] & NM_PAGED_KNOWN))
+		return (nm[e->name] & NM_PAGED) != 0;
+	o = tl_optable_find(tl_ev_name(t, e));
+	p = o != NULL && (strcmp(o->model, "paged_attn") == 0 ||
+	    strcmp(o->extra_model, "paged_attn") == 0);
+	if (e->name < nstr)
+		nm[e->name] |= NM_PAGED_KNOWN | (p ? NM_PAGED : 0);
+	return p;
+}
+
+/*
+ * The shape-based batch of iterations without a token count, from the
+ * paged attention ops, the first of which is event first (nev: none).
+ */
+static void
+shape_tokens(const struct tl_trace *t, struct tl_iters *it, size_t first,
+    unsigned char *nm, size_t nstr)
+{
+	size_t i, left = 0;
 
 	for (i = 0; i < it->n; i++)
 		left += it->v[i].si.tokens < 0;
-	if (left == 0)
-		return;
-	paged = tl_calloc(nstr > 0 ? nstr : 1, 1);
-	for (i = 0; i < t->nev && left > 0; i++) {
+	for (i = first; i < t->nev && left > 0; i++) {
 		const struct tl_event *e = &t->ev[i];
-		const struct tl_opinfo *o;
 		struct tl_args a;
 		long k;
-		int p;
 
-		if (e->kind != TL_EV_CPU_OP)
-			continue;
-		if (e->name >= nstr || paged[e->name] == 0) {
-			o = tl_optable_find(tl_ev_name(t, e));
-			p = o != NULL && (strcmp(o->model, "paged_attn") == 0 ||
-			    strcmp(o->extra_model, "paged_attn") == 0) ? 1 : 2;
-			if (e->name < nstr)
-				paged[e->name] = (unsigned char)p;
-		} else
-			p = paged[e->name];
-		if (p != 1 ||
+		if (e->kind != TL_EV_CPU_OP || !paged_op(t, e, nm, nstr) ||
 		    (k = tl_iters_of(it, t, (int)i)) < 0 ||
 		    it->v[k].si.tokens >= 0)
 			continue;
@@ -124,24 +139,42 @@ shape_tokens(const struct tl_trace *t, struct tl_iters *it)
 			left--;
 		}
 	}
-	free(paged);
 }
 
 void
 tl_iters_find(const struct tl_trace *t, struct tl_iters *it)
 {
 	struct tl_stepinfo si;
-	size_t i, cap = 0;
+	size_t i, cap = 0, nstr = tl_strtab_count(t->str), first = t->nev;
+	unsigned char *nm = tl_calloc(nstr > 0 ? nstr : 1, 1);
 	int64_t n = 0;
 	enum tl_itersrc s;
 
 	memset(it, 0, sizeof(*it));
 	for (i = 0; i < t->nev; i++) {
 		const struct tl_event *e = &t->ev[i];
+		unsigned seen, has;
 
-		if (e->kind != TL_EV_ANNOTATION && e->kind != TL_EV_CPU_OP)
+		if (e->kind == TL_EV_ANNOTATION) {
+			seen = NM_ANN;
+			has = NM_ANN_TIER;
+		} else if (e->kind == TL_EV_CPU_OP) {
+			seen = NM_OP;
+			has = NM_OP_TIER;
+			/* The paged attention ops, for shape_tokens. */
+			if (first == t->nev && paged_op(t, e, nm, nstr))
+				first = i;
+		} else
 			continue;
-		if ((s = tier(t, e, &si, &n)) == TL_ITER_NONE ||
+		/* A name without a tier is looked at once. */
+		if (e->name < nstr && (nm[e->name] & seen) &&
+		    !(nm[e->name] & has))
+			continue;
+		s = tier(t, e, &si, &n);
+		if (e->name < nstr)
+			nm[e->name] |= (unsigned char)(seen |
+			    (s != TL_ITER_NONE ? has : 0));
+		if (s == TL_ITER_NONE ||
 		    (it->src != TL_ITER_NONE && s > it->src))
 			continue;
 		if (s < it->src)	/* a better tier: start again */
@@ -157,16 +190,17 @@ tl_iters_find(const struct tl_trace *t, struct tl_iters *it)
 		it->v[it->n].si = si;
 		it->n++;
 	}
-	if (it->n == 0)
-		return;
-	qsort(it->v, it->n, sizeof(*it->v), cmp_iter);
-	for (i = 0; i < it->n; i++) {
-		if (it->v[i].number < 0)
-			it->v[i].number = (int64_t)i;
-		it->v[i].gpu_start = it->v[i].gpu_end = TL_NONE;
+	if (it->n > 0) {
+		qsort(it->v, it->n, sizeof(*it->v), cmp_iter);
+		for (i = 0; i < it->n; i++) {
+			if (it->v[i].number < 0)
+				it->v[i].number = (int64_t)i;
+			it->v[i].gpu_start = it->v[i].gpu_end = TL_NONE;
+		}
+		it->hi = it->n;
+		shape_tokens(t, it, first, nm, nstr);
 	}
-	it->hi = it->n;
-	shape_tokens(t, it);
+	free(nm);
 }
 
 void

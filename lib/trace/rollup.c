@@ -91,7 +91,6 @@ has_model(struct infos *m, int i)
 }
 
 static const struct tl_trace *sort_t;
-static const struct tl_rows *sort_rows_of;
 
 static int
 cmp_gpu_ts(const void *a, const void *b)
@@ -485,33 +484,69 @@ visit(struct ctx *c, int op)
 	}
 }
 
-static int
-cmp_rows(const void *a, const void *b)
-{
-	const struct tl_row *x = a, *y = b;
-	const struct tl_event *ex = &sort_t->ev[x->op], *ey = &sort_t->ev[y->op];
-	uint32_t gx, gy;
+/*
+ * A row's sort key: by its op's start, then the op's place in the trace,
+ * then the row without GPU events first, else by its first GPU event's
+ * place; then where the row was (the sort keeps the order of equals).
+ * The keys are sorted, not the rows: no comparison looks up an event.
+ */
+struct rowkey {
+	int64_t ts;
+	uint64_t g;		/* the first GPU event's uid + 1, 0: none */
+	uint32_t uid;
+	int32_t at;
+};
 
-	if (ex->ts != ey->ts)
-		return ex->ts < ey->ts ? -1 : 1;
-	if (ex->uid != ey->uid)
-		return ex->uid < ey->uid ? -1 : 1;
-	if (x->ngpu == 0 || y->ngpu == 0)
-		return (x->ngpu > 0) - (y->ngpu > 0);
-	gx = sort_t->ev[tl_row_gpu(sort_rows_of, x)[0]].uid;
-	gy = sort_t->ev[tl_row_gpu(sort_rows_of, y)[0]].uid;
-	return gx < gy ? -1 : gx > gy;
+static int
+cmp_rowkey(const void *a, const void *b)
+{
+	const struct rowkey *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (x->uid != y->uid)
+		return x->uid < y->uid ? -1 : 1;
+	if (x->g != y->g)
+		return x->g < y->g ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
 }
 
 static void
 sort_rows(const struct tl_trace *t, struct tl_rows *rows)
 {
-	size_t i;
+	struct rowkey *k = tl_malloc((rows->n + 1) * sizeof(*k));
+	size_t i, j, src;
+	int sorted = 1;
 
-	sort_t = t;
-	sort_rows_of = rows;
-	if (rows->n > 0)
-		qsort(rows->v, rows->n, sizeof(*rows->v), cmp_rows);
+	for (i = 0; i < rows->n; i++) {
+		const struct tl_row *r = &rows->v[i];
+
+		k[i].ts = t->ev[r->op].ts;
+		k[i].uid = t->ev[r->op].uid;
+		k[i].g = r->ngpu > 0 ?
+		    (uint64_t)t->ev[tl_row_gpu(rows, r)[0]].uid + 1 : 0;
+		k[i].at = (int32_t)i;
+		if (i > 0 && cmp_rowkey(&k[i - 1], &k[i]) > 0)
+			sorted = 0;
+	}
+	if (!sorted) {
+		qsort(k, rows->n, sizeof(*k), cmp_rowkey);
+		/* Row j gets row k[j].at: each cycle of moves once. */
+		for (i = 0; i < rows->n; i++) {
+			struct tl_row tmp;
+
+			if (k[i].at < 0 || (size_t)k[i].at == i)
+				continue;
+			tmp = rows->v[i];
+			for (j = i; (src = (size_t)k[j].at) != i; j = src) {
+				rows->v[j] = rows->v[src];
+				k[j].at = -1;
+			}
+			rows->v[j] = tmp;
+			k[j].at = -1;
+		}
+	}
+	free(k);
 	rows->total_busy = 0;
 	for (i = 0; i < rows->n; i++)
 		rows->total_busy += rows->v[i].busy;
@@ -574,7 +609,8 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 {
 	struct ctx c;
 	struct tl_map comm, graph;
-	size_t i, left;
+	size_t i, k, left, nroot = 0, nleft = 0, cap = 0;
+	int32_t *list = NULL;	/* the roots, then the leftovers */
 	int pass;
 
 	memset(&c, 0, sizeof(c));
@@ -587,6 +623,10 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	for (i = 0; i < t->nev; i++) {
 		int a;
 
+		if (t->ev[i].flags & TL_F_ROOT) {	/* visited below */
+			tl_grow(&list, &cap, nroot + 1, sizeof(*list));
+			list[nroot++] = (int32_t)i;
+		}
 		if (t->ev[i].kind != TL_EV_CPU_OP || work(&t->ev[i]) == 0 ||
 		    !has_model(&c.infos, (int)i))
 			continue;
@@ -594,13 +634,13 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 		    a = t->ev[a].parent)
 			set_bit(c.model_below, a);
 	}
-	for (i = 0; i < t->nev; i++)
-		if (t->ev[i].flags & TL_F_ROOT)
-			visit(&c, (int)i);
+	for (i = 0; i < nroot; i++)
+		visit(&c, list[i]);
 	/*
 	 * Leftovers, one row each; collectives grouped by op.  The rows are
 	 * made and counted in a first pass and filled in a second, so that
-	 * each row's GPU events lie together in rows->gpu.
+	 * each row's GPU events lie together in rows->gpu.  The first pass
+	 * lists them for the second.
 	 */
 	tl_map_init(&comm);
 	tl_map_init(&graph);
@@ -608,13 +648,22 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	for (pass = 0; pass < 2; pass++) {
 		size_t synth = left;	/* pass 1: the next synthetic row */
 
-		for (i = 0; i < t->nev; i++) {
-			const struct tl_event *e = &t->ev[i];
+		for (k = 0; pass == 0 ? k < t->nev : k < nleft; k++) {
+			const struct tl_event *e;
 			struct tl_row *r;
 
-			if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
-			    bit(c.covered, (int)i))
-				continue;
+			i = pass == 0 ? k : (size_t)list[k];
+			e = &t->ev[i];
+
+			if (pass == 0) {
+				if (!TL_IS_GPU(e->kind) ||
+				    !(e->flags & TL_F_TREE) ||
+				    bit(c.covered, (int)i))
+					continue;
+				tl_grow(&list, &cap, nleft + 1,
+				    sizeof(*list));
+				list[nleft++] = (int32_t)i;
+			}
 			if (e->flags & TL_F_COMM)
 				r = keyed_row(rows, &comm, owner(t, (int)i),
 				    TL_ROW_COMM);
@@ -648,6 +697,7 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 		}
 	tl_map_free(&comm);
 	tl_map_free(&graph);
+	free(list);
 	free(c.covered);
 	free(c.model_below);
 	free(c.stack);

@@ -108,28 +108,39 @@ cmp_pid(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
+void
+tl_devices_add(const struct tl_trace *t, const struct tl_event *e,
+    struct tl_devices *d)
+{
+	uint32_t pid = tl_ev_pid(t, e);
+	size_t j;
+
+	for (j = 0; j < d->n && d->v[j] != pid; j++)
+		;
+	if (j == d->n) {
+		tl_grow(&d->v, &d->cap, d->n + 1, sizeof(*d->v));
+		d->v[d->n++] = pid;
+	}
+}
+
+void
+tl_devices_sort(const struct tl_trace *t, struct tl_devices *d)
+{
+	sort_t = t;
+	if (d->n > 0)
+		qsort(d->v, d->n, sizeof(*d->v), cmp_pid);
+}
+
 size_t
 tl_timeline_devices(const struct tl_trace *t, uint32_t **out)
 {
-	uint32_t *v = NULL;
-	size_t n = 0, cap = 0, i, j;
+	struct tl_devices d = { NULL, 0, 0 };
+	size_t i;
 
-	for (i = 0; i < t->nev; i++) {
-		uint32_t pid;
-
-		if (!TL_IS_GPU(t->ev[i].kind))
-			continue;
-		pid = tl_ev_pid(t, &t->ev[i]);
-		for (j = 0; j < n && v[j] != pid; j++)
-			;
-		if (j == n) {
-			tl_grow(&v, &cap, n + 1, sizeof(*v));
-			v[n++] = pid;
-		}
-	}
-	sort_t = t;
-	if (n > 0)
-		qsort(v, n, sizeof(*v), cmp_pid);
-	*out = v;
-	return n;
+	for (i = 0; i < t->nev; i++)
+		if (TL_IS_GPU(t->ev[i].kind))
+			tl_devices_add(t, &t->ev[i], &d);
+	tl_devices_sort(t, &d);
+	*out = d.v;
+	return d.n;
 }

@@ -39,6 +39,17 @@ void tl_timeline(const struct tl_trace *t, const struct tl_window *w,
     uint32_t device, int unlinked, struct tl_timeline *out);
 /* The GPU pids of the trace, sorted; returns the count (*out malloc'd). */
 size_t tl_timeline_devices(const struct tl_trace *t, uint32_t **out);
+/*
+ * The same list built in a caller's own pass over the events: each GPU
+ * event added (v malloc'd, in the order first seen), then sorted.
+ */
+struct tl_devices {
+	uint32_t *v;
+	size_t n, cap;
+};
+void tl_devices_add(const struct tl_trace *t, const struct tl_event *e,
+    struct tl_devices *d);
+void tl_devices_sort(const struct tl_trace *t, struct tl_devices *d);
 /* Row names, in output order, and the values in the same order. */
 extern const char *const tl_timeline_rows[8];
 void tl_timeline_values(const struct tl_timeline *tl, int64_t v[8]);

@@ -61,6 +61,11 @@ struct reader {
 	int32_t *ops;		/* host events read, by their frame thread, ts */
 	size_t nops, capops;
 	size_t opscan;		/* t->ev[0..opscan) are in ops */
+	/*
+	 * The cpu_ops from opscan on, counted as merge_event adds them: in
+	 * all, and by frame thread k in opat[k + 1] (capopat of them).
+	 */
+	size_t nnewops, *opat, capopat;
 	struct hull *hull;	/* by frame thread: what pruning dropped */
 	size_t nhull;
 	int lost;		/* a host event came in a dropped frame */
@@ -2295,6 +2300,21 @@ host_after(const struct tl_trace *t, int32_t a, int32_t b)
 }
 
 /*
+ * Make room in r->opat for frame thread k (counts from 0 on), so that
+ * r->opat[0..k + 1] are there.
+ */
+static void
+count_op(struct reader *r, size_t k)
+{
+	size_t old = r->capopat;
+
+	if (k + 2 <= old)
+		return;
+	tl_grow(&r->opat, &r->capopat, k + 2, sizeof(*r->opat));
+	memset(r->opat + old, 0, (r->capopat - old) * sizeof(*r->opat));
+}
+
+/*
  * Add the cpu_ops read since the last call to r->ops, kept sorted by
  * frame thread and start: sort the new ones (counted out by frame
  * thread, then each thread's by start with tl_idxsort: a thread's come
@@ -2305,23 +2325,18 @@ static void
 add_hosts(struct reader *r)
 {
 	struct tl_trace *t = r->t;
-	size_t i, n0 = r->nops, nn = 0, a, b, o, nth;
+	size_t i, n0 = r->nops, nn = r->nnewops, a, b, o, nth;
 	int32_t *nw = NULL, *by = NULL;
 	size_t *at;
 
-	for (i = r->opscan; i < t->nev; i++)
-		if (t->ev[i].kind == TL_EV_CPU_OP)
-			nn++;
 	if (nn == 0) {
 		r->opscan = t->nev;
 		return;
 	}
 	nth = tl_strtab_count(t->pythr);
-	at = tl_calloc(nth + 1, sizeof(*at));
+	count_op(r, nth);	/* at[0..nth] there */
+	at = r->opat;
 	by = tl_malloc(nn * sizeof(*by));
-	for (i = r->opscan; i < t->nev; i++)
-		if (t->ev[i].kind == TL_EV_CPU_OP)
-			at[t->thread_py[t->ev[i].thread] + 1]++;
 	for (i = 0; i < nth; i++)
 		at[i + 1] += at[i];
 	for (i = r->opscan; i < t->nev; i++)
@@ -2332,7 +2347,8 @@ add_hosts(struct reader *r)
 	for (i = 0, a = 0; i < nth; a = at[i++])
 		tl_idxsort(by + a, at[i] - a, t->ev, sizeof(*t->ev),
 		    offsetof(struct tl_event, ts));
-	free(at);
+	memset(at, 0, (nth + 1) * sizeof(*at));
+	r->nnewops = 0;
 	nw = by;
 	tl_grow(&r->ops, &r->capops, n0 + nn, sizeof(*r->ops));
 	a = n0;
@@ -2638,6 +2654,13 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 			    (const char *)&x, sizeof(x));
 		}
 	}
+	if (r->prune && kind == TL_EV_CPU_OP) {	/* for add_hosts */
+		uint32_t th = t->thread_py[e->thread];
+
+		count_op(r, th);
+		r->opat[th + 1]++;
+		r->nnewops++;
+	}
 	t->nev++;
 	return 0;
 }
@@ -2750,6 +2773,7 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 	free(r.pystr);
 	free(r.pymod);
 	free(r.ops);
+	free(r.opat);
 	free(r.hull);
 	free(r.kbuf);
 	for (i = 0; i < r.npend; i++)
@@ -2919,8 +2943,8 @@ tl_trace_devices(const struct tl_trace *t, char *gpu, size_t gpulen,
 	uint64_t n[3] = { 0, 0, 0 };
 	size_t i;
 
-	gpu[0] = other[0] = '\0';
-	for (i = 0; i < t->nev; i++)
+	other[0] = '\0';
+	for (i = 0; gpu != NULL && i < t->nev; i++)
 		switch (t->ev[i].kind) {
 		case TL_EV_KERNEL:
 			n[0]++;
@@ -2934,9 +2958,12 @@ tl_trace_devices(const struct tl_trace *t, char *gpu, size_t gpulen,
 		default:
 			break;
 		}
-	put_count(gpu, gpulen, "kernel", n[0]);
-	put_count(gpu, gpulen, "gpu_memcpy", n[1]);
-	put_count(gpu, gpulen, "gpu_memset", n[2]);
+	if (gpu != NULL) {
+		gpu[0] = '\0';
+		put_count(gpu, gpulen, "kernel", n[0]);
+		put_count(gpu, gpulen, "gpu_memcpy", n[1]);
+		put_count(gpu, gpulen, "gpu_memset", n[2]);
+	}
 	for (i = 0; i < t->nunread; i++)
 		if (other_device_cat(t->unread[i].cat))
 			put_count(other, otherlen, t->unread[i].cat,

@@ -247,6 +247,7 @@ struct tl_trace {
 	struct tl_catcount *unread;
 	size_t nunread;
 	int link_external;	/* linking key: 1 External id, 0 correlation */
+	size_t ngraphcalls;	/* calls linked as graph launches (tree.c) */
 	unsigned flow_cats;	/* TL_FC_* of the launch flows read */
 	/*
 	 * With launch_kernels: (0, event index) -> interned "kernel"
@@ -359,7 +360,8 @@ int tl_ev_cmp_thread(const struct tl_event *x, const struct tl_event *y);
  * What device events the trace holds, by event category: into gpu the
  * GPU events tl reads ("kernel 120, gpu_memcpy 4"), into other those of
  * other accelerators it does not read ("mtia_ccp_events 25814": Kineto's
- * MTIA device categories and hpu_op), each "" when there are none.
+ * MTIA device categories and hpu_op), each "" when there are none.  gpu
+ * NULL: only other (no pass over the events).
  */
 void tl_trace_devices(const struct tl_trace *t, char *gpu, size_t gpulen,
     char *other, size_t otherlen);

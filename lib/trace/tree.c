@@ -15,38 +15,20 @@
 static const struct tl_trace *sort_t;
 
 /*
- * Children are pushed to the front of their parent's list while the tree
- * is built, and the lists are reversed once at the end (reverse_children),
+ * Children are appended to their parent's list as they are found: *last
+ * is the parent's last child so far (-1: none yet), kept by the caller,
  * so that no record needs a last-child field.
  */
 static void
-add_child(struct tl_trace *t, int parent, int child)
+add_child(struct tl_trace *t, int parent, int child, int *last)
 {
-	struct tl_event *p = &t->ev[parent];
-
 	t->ev[child].parent = parent;
-	t->ev[child].sibling = p->child;
-	p->child = child;
-}
-
-static void
-reverse_children(struct tl_trace *t)
-{
-	size_t i;
-
-	for (i = 0; i < t->nev; i++) {
-		struct tl_event *p = &t->ev[i];
-		int prev = -1, c, next;
-
-		if (!TL_IS_HOST(p->kind))
-			continue;
-		for (c = p->child; c >= 0; c = next) {
-			next = t->ev[c].sibling;
-			t->ev[c].sibling = prev;
-			prev = c;
-		}
-		p->child = prev;
-	}
+	t->ev[child].sibling = -1;
+	if (*last < 0)
+		t->ev[parent].child = child;
+	else
+		t->ev[*last].sibling = child;
+	*last = child;
 }
 
 /* 1 for the events of the call stacks: cpu_ops, runtime and driver calls. */
@@ -57,37 +39,39 @@ in_stacks(int kind)
 	    kind == TL_EV_DRIVER;
 }
 
+/*
+ * What the first pass over the events (scan) counts for the others, so
+ * that the tree is built in four passes over the events, not eight.
+ */
+struct counts {
+	size_t *at;		/* stack events by thread + 1 */
+	size_t nstack;		/* stack events */
+	size_t np;		/* GPU events with a link */
+	size_t nseq;		/* host events with a Sequence number */
+};
+
+/*
+ * The host events by thread and start, and in file order where both are
+ * equal: idx[0..n) holds them by thread in file order (at[k] is where
+ * thread k's end); each thread's is sorted by start, stably, then each
+ * event pushed on its thread's stack of open events.
+ */
 static void
-build_stacks(struct tl_trace *t)
+build_stacks(struct tl_trace *t, int32_t *idx, size_t n, const size_t *at)
 {
-	int32_t *idx = tl_malloc(t->nev * sizeof(*idx));
-	size_t *at = tl_calloc(t->nthreads + 1, sizeof(*at));
-	int *stack = NULL;
-	size_t n = 0, i, sp = 0, cap = 0;
+	struct open {
+		int ev;		/* an event not yet ended */
+		int last;	/* its last child so far, or -1 */
+	} *stack = NULL;
+	size_t i, sp = 0, cap = 0;
 	int ncpu = 0;
 
-	/*
-	 * The host events by thread and start, and in file order where both
-	 * are equal: counted into their threads in file order, then each
-	 * thread's sorted by start, stably.
-	 */
-	for (i = 0; i < t->nev; i++)
-		if (in_stacks(t->ev[i].kind)) {
-			at[t->ev[i].thread + 1]++;
-			n++;
-		}
-	for (i = 1; i <= t->nthreads; i++)
-		at[i] += at[i - 1];
-	for (i = 0; i < t->nev; i++)
-		if (in_stacks(t->ev[i].kind))
-			idx[at[t->ev[i].thread]++] = (int32_t)i;
 	for (i = 0; i < t->nthreads; i++) {
 		size_t from = i > 0 ? at[i - 1] : 0;
 
 		tl_idxsort(idx + from, at[i] - from, t->ev, sizeof(*t->ev),
 		    offsetof(struct tl_event, ts));
 	}
-	free(at);
 	for (i = 0; i < n; i++) {
 		struct tl_event *e = &t->ev[idx[i]];
 
@@ -97,7 +81,7 @@ build_stacks(struct tl_trace *t)
 		}
 		e->flags |= TL_F_TREE;
 		while (sp > 0) {
-			const struct tl_event *top = &t->ev[stack[sp - 1]];
+			const struct tl_event *top = &t->ev[stack[sp - 1].ev];
 
 			if (e->ts < top->ts + top->dur)
 				break;
@@ -105,7 +89,7 @@ build_stacks(struct tl_trace *t)
 			sp--;
 		}
 		if (sp > 0) {
-			const struct tl_event *top = &t->ev[stack[sp - 1]];
+			const struct tl_event *top = &t->ev[stack[sp - 1].ev];
 			int64_t tend = top->ts + top->dur;
 
 			if (e->ts + e->dur > tend) {
@@ -117,9 +101,11 @@ build_stacks(struct tl_trace *t)
 			}
 		}
 		if (sp > 0)
-			add_child(t, stack[sp - 1], idx[i]);
+			add_child(t, stack[sp - 1].ev, idx[i],
+			    &stack[sp - 1].last);
 		tl_grow(&stack, &cap, sp + 1, sizeof(*stack));
-		stack[sp++] = idx[i];
+		stack[sp].ev = idx[i];
+		stack[sp++].last = -1;
 		if (e->kind == TL_EV_CPU_OP) {
 			if (ncpu == 0)
 				e->flags |= TL_F_ROOT;
@@ -127,7 +113,6 @@ build_stacks(struct tl_trace *t)
 		}
 	}
 	free(stack);
-	free(idx);
 }
 
 static int
@@ -140,8 +125,9 @@ cmp_link_uid(const void *a, const void *b)
 	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
+/* GPU event g to call r (*last: r's last child so far, or -1). */
 static void
-attach(struct tl_trace *t, int r, int g)
+attach(struct tl_trace *t, int r, int g, int *last)
 {
 	struct tl_event *e = &t->ev[g];
 	int a;
@@ -149,7 +135,7 @@ attach(struct tl_trace *t, int r, int g)
 	if (e->flags & TL_F_TREE)
 		return;		/* first launcher wins */
 	e->flags |= TL_F_TREE;
-	add_child(t, r, g);
+	add_child(t, r, g, last);
 	for (a = r; a >= 0; a = t->ev[a].parent) {
 		t->ev[a].flags |= TL_F_GPU_BELOW;
 		if (!(e->flags & TL_F_COMM))
@@ -197,23 +183,41 @@ first_pair(const int64_t *pairs, size_t np, int64_t l, size_t *finger)
 	return *finger = lo;
 }
 
+/*
+ * The first pass: the architecture the kernel names show
+ * (tl_gpuinfo.kernel_arch), each name once in the order of their first
+ * kernels (what a name sets does not change when it is seen again); the
+ * GPU events' class and flow flags; and the counts the later passes
+ * size their arrays by.
+ */
 static void
-link_gpu(struct tl_trace *t)
+scan(struct tl_trace *t, struct counts *c)
 {
 	struct tl_map klass;	/* (kind, name) -> enum tl_gpuclass */
+	unsigned char *seen = tl_calloc(tl_strtab_count(t->str) + 1, 1);
 	int64_t *k;
-	int64_t *pairs;		/* (link, index) sorted, for the lookups */
-	unsigned char *graph = tl_calloc(tl_strtab_count(t->str), 1);
-	size_t i, np = 0, finger = 0;
-	int sorted;
+	size_t i;
 
+	c->at = tl_calloc(t->nthreads + 1, sizeof(*c->at));
+	c->nstack = c->np = c->nseq = 0;
 	tl_map_init(&klass);
 	for (i = 0; i < t->nev; i++) {
 		struct tl_event *e = &t->ev[i];
 		uint32_t f;
 
-		if (!TL_IS_GPU(e->kind))
+		if (!TL_IS_GPU(e->kind)) {
+			if (in_stacks(e->kind)) {
+				c->at[e->thread + 1]++;
+				c->nstack++;
+			}
+			if (TL_IS_HOST(e->kind) && tl_ev_seq(t, e) != TL_NONE)
+				c->nseq++;
 			continue;
+		}
+		if (e->kind == TL_EV_KERNEL && !seen[e->name]) {
+			seen[e->name] = 1;
+			tl_gpuinfo_kernel(&t->gpu, tl_ev_name(t, e));
+		}
 		/* Names repeat: classify each distinct (kind, name) once. */
 		if ((k = tl_map_get(&klass, e->kind, e->name)) == NULL) {
 			tl_map_put(&klass, e->kind, e->name,
@@ -232,7 +236,7 @@ link_gpu(struct tl_trace *t)
 		}
 		if (e->link == TL_NONE)
 			continue;
-		np++;
+		c->np++;
 		f = tl_map32_get(&t->flows, (uint64_t)e->link);
 		if ((f & TL_FLOW_S) && (f & TL_FLOW_F) &&
 		    (f & TL_FLOW_THREAD) == e->thread)
@@ -241,13 +245,34 @@ link_gpu(struct tl_trace *t)
 			e->flags |= TL_F_NOFLOW;
 	}
 	tl_map_free(&klass);
+	free(seen);
 	/* The flows are in the GPU events' flags now: free them first. */
 	tl_map32_free(&t->flows);
-	pairs = tl_malloc((np + 1) * 2 * sizeof(*pairs));
-	for (np = 0, i = 0, sorted = 1; i < t->nev; i++) {
+	for (i = 1; i <= t->nthreads; i++)
+		c->at[i] += c->at[i - 1];
+}
+
+/*
+ * The second pass: the stack events by thread (idx, in file order) and
+ * the (link, index) pairs of the GPU events with a link.  1 if the pairs
+ * came sorted.
+ */
+static int
+fill(const struct tl_trace *t, struct counts *c, int32_t *idx,
+    int64_t *pairs)
+{
+	size_t i, np = 0;
+	int sorted = 1;
+
+	for (i = 0; i < t->nev; i++) {
 		const struct tl_event *e = &t->ev[i];
 
-		if (!TL_IS_GPU(e->kind) || e->link == TL_NONE)
+		if (!TL_IS_GPU(e->kind)) {
+			if (in_stacks(e->kind))
+				idx[c->at[e->thread]++] = (int32_t)i;
+			continue;
+		}
+		if (e->link == TL_NONE)
 			continue;
 		pairs[2 * np] = e->link;
 		pairs[2 * np + 1] = (int64_t)i;
@@ -256,62 +281,85 @@ link_gpu(struct tl_trace *t)
 			sorted = 0;
 		np++;
 	}
-	if (!sorted)
-		qsort(pairs, np, 2 * sizeof(*pairs), cmp_link_uid);
-	for (i = 0; i < t->nev; i++) {
-		const struct tl_event *r = &t->ev[i];
-		int64_t l;
-		size_t j, j0;
-		int g;
+	return sorted;
+}
 
-		if (r->kind != TL_EV_RUNTIME && r->kind != TL_EV_DRIVER)
-			continue;
-		if ((l = r->link) == TL_NONE)
-			continue;
-		j = first_pair(pairs, np, l, &finger);
-		/* Names repeat: each looked at once (1 a graph launch, 2 not). */
-		if (graph[r->name] == 0)
-			graph[r->name] = is_graph_launch(tl_ev_name(t, r)) ? 1 : 2;
-		if (graph[r->name] == 1) {
-			for (; j < np && pairs[2 * j] == l; j++) {
-				t->ev[pairs[2 * j + 1]].flags |= TL_F_GRAPH;
-				attach(t, (int)i, (int)pairs[2 * j + 1]);
-			}
-			continue;
+/* Runtime or driver call i (its link l) to the GPU events it launched. */
+static void
+link_call(struct tl_trace *t, size_t i, int64_t l, const int64_t *pairs,
+    size_t np, size_t *finger, unsigned char *graph)
+{
+	const struct tl_event *r = &t->ev[i];
+	size_t j, j0;
+	int g, last = -1, c;
+
+	/* Its GPU events go after the calls it made (build_stacks). */
+	for (c = r->child; c >= 0; c = t->ev[c].sibling)
+		last = c;
+	j = first_pair(pairs, np, l, finger);
+	/* Names repeat: each looked at once (1 a graph launch, 2 not). */
+	if (graph[r->name] == 0)
+		graph[r->name] = is_graph_launch(tl_ev_name(t, r)) ? 1 : 2;
+	if (graph[r->name] == 1) {
+		t->ngraphcalls++;
+		for (; j < np && pairs[2 * j] == l; j++) {
+			t->ev[pairs[2 * j + 1]].flags |= TL_F_GRAPH;
+			attach(t, (int)i, (int)pairs[2 * j + 1], &last);
 		}
-		/*
-		 * The GPU event with this link on the thread of the end of
-		 * its flow (TL_F_FLOW); the last one in file order when the
-		 * link is reused.
-		 */
-		for (g = -1, j0 = j; j < np && pairs[2 * j] == l; j++)
-			if (t->ev[pairs[2 * j + 1]].flags & TL_F_FLOW)
-				g = (int)pairs[2 * j + 1];
-		if (g >= 0) {
-			attach(t, (int)i, g);
-			continue;
-		}
-		/*
-		 * Traces without launch flows (HTA's sampled traces, flows
-		 * lost in a conversion) tie a launch to its GPU events by
-		 * the correlation id alone, as HTA does: every GPU event of
-		 * this id that no flow names.  A correlation id is the
-		 * runtime's, one per call; External ids are shared by all
-		 * the calls of an op, so they never link on their own.
-		 */
-		for (j = j0; j < np && pairs[2 * j] == l; j++)
-			if (t->ev[pairs[2 * j + 1]].flags & TL_F_NOFLOW)
-				attach(t, (int)i, (int)pairs[2 * j + 1]);
+		return;
 	}
-	free(pairs);
-	free(graph);
-	/* The calls' links are only needed for linking. */
-	for (i = 0; i < t->nev; i++)
-		if (t->ev[i].kind == TL_EV_RUNTIME ||
-		    t->ev[i].kind == TL_EV_DRIVER) {
-			t->ev[i].args = 0;
-			t->ev[i].fwd = -1;
+	/*
+	 * The GPU event with this link on the thread of the end of its flow
+	 * (TL_F_FLOW); the last one in file order when the link is reused.
+	 */
+	for (g = -1, j0 = j; j < np && pairs[2 * j] == l; j++)
+		if (t->ev[pairs[2 * j + 1]].flags & TL_F_FLOW)
+			g = (int)pairs[2 * j + 1];
+	if (g >= 0) {
+		attach(t, (int)i, g, &last);
+		return;
+	}
+	/*
+	 * Traces without launch flows (HTA's sampled traces, flows lost in a
+	 * conversion) tie a launch to its GPU events by the correlation id
+	 * alone, as HTA does: every GPU event of this id that no flow names.
+	 * A correlation id is the runtime's, one per call; External ids are
+	 * shared by all the calls of an op, so they never link on their own.
+	 */
+	for (j = j0; j < np && pairs[2 * j] == l; j++)
+		if (t->ev[pairs[2 * j + 1]].flags & TL_F_NOFLOW)
+			attach(t, (int)i, (int)pairs[2 * j + 1], &last);
+}
+
+/*
+ * The last pass, over the host events: the calls linked to their GPU
+ * events, and the events with a Sequence number into seq (returns how
+ * many).
+ */
+static size_t
+link_gpu(struct tl_trace *t, const int64_t *pairs, size_t np, int32_t *seq)
+{
+	unsigned char *graph = tl_calloc(tl_strtab_count(t->str), 1);
+	size_t i, n = 0, finger = 0;
+
+	for (i = 0; i < t->nev; i++) {
+		struct tl_event *e = &t->ev[i];
+
+		if (!TL_IS_HOST(e->kind))
+			continue;
+		if (e->kind == TL_EV_RUNTIME || e->kind == TL_EV_DRIVER) {
+			if (e->link != TL_NONE)
+				link_call(t, i, e->link, pairs, np, &finger,
+				    graph);
+			/* The calls' links are only needed for linking. */
+			e->args = 0;
+			e->fwd = -1;
 		}
+		if (tl_ev_seq(t, e) != TL_NONE)
+			seq[n++] = (int32_t)i;
+	}
+	free(graph);
+	return n;
 }
 
 int
@@ -333,16 +381,12 @@ cmp_seq_uid(const void *a, const void *b)
 	return x->uid < y->uid ? -1 : x->uid > y->uid;
 }
 
+/* idx[0..n): the host events with a Sequence number, in file order. */
 static void
-link_fwd_bwd(struct tl_trace *t)
+link_fwd_bwd(struct tl_trace *t, int32_t *idx, size_t n)
 {
-	int *idx = tl_malloc(t->nev * sizeof(*idx));
-	size_t n = 0, i, j, k;
+	size_t i, j, k;
 
-	for (i = 0; i < t->nev; i++)
-		if (TL_IS_HOST(t->ev[i].kind) &&
-		    tl_ev_seq(t, &t->ev[i]) != TL_NONE)
-			idx[n++] = (int)i;
 	sort_t = t;
 	if (n > 0)
 		qsort(idx, n, sizeof(*idx), cmp_seq_uid);
@@ -366,7 +410,6 @@ link_fwd_bwd(struct tl_trace *t)
 		}
 		t->ev[b].fwd = f;
 	}
-	free(idx);
 }
 
 /* The length of name s without SGLang's "_<digits>", or 0 if it has none. */
@@ -429,34 +472,28 @@ sglang_names(struct tl_trace *t)
 	free(to);
 }
 
-/* The architecture the kernel names show (tl_gpuinfo.kernel_arch). */
-static void
-kernel_arch(struct tl_trace *t)
-{
-	/*
-	 * Each name once, in the order of their first kernels: what a name
-	 * sets does not change when it is seen again (tl_gpuinfo_kernel).
-	 */
-	unsigned char *seen = tl_calloc(tl_strtab_count(t->str) + 1, 1);
-	size_t i;
-
-	for (i = 0; i < t->nev; i++)
-		if (t->ev[i].kind == TL_EV_KERNEL && !seen[t->ev[i].name]) {
-			seen[t->ev[i].name] = 1;
-			tl_gpuinfo_kernel(&t->gpu, tl_ev_name(t, &t->ev[i]));
-		}
-	free(seen);
-}
-
 void
 tl_tree_build(struct tl_trace *t)
 {
-	kernel_arch(t);
+	struct counts c;
+	int32_t *idx, *seq;
+	int64_t *pairs;
+	size_t nseq;
+
 	sglang_names(t);
-	build_stacks(t);
-	link_gpu(t);
-	reverse_children(t);
-	link_fwd_bwd(t);
+	scan(t, &c);
+	idx = tl_malloc((c.nstack + 1) * sizeof(*idx));
+	pairs = tl_malloc((c.np + 1) * 2 * sizeof(*pairs));
+	if (!fill(t, &c, idx, pairs))
+		qsort(pairs, c.np, 2 * sizeof(*pairs), cmp_link_uid);
+	build_stacks(t, idx, c.nstack, c.at);
+	free(idx);
+	free(c.at);
+	seq = tl_malloc((c.nseq + 1) * sizeof(*seq));
+	nseq = link_gpu(t, pairs, c.np, seq);
+	free(pairs);
+	link_fwd_bwd(t, seq, nseq);
+	free(seq);
 }
 
 int

@@ -108,6 +108,63 @@ kth_as_sorted(size_t n, int kind)
 	return ok;
 }
 
+struct below_arg {
+	const int64_t *v;
+	int64_t x;
+	size_t calls;
+};
+
+/* 1 if v[i] <= x: a prefix of a sorted v. */
+static int
+below_x(const void *arg, size_t i)
+{
+	struct below_arg *b = (struct below_arg *)arg;
+
+	b->calls++;
+	return b->v[i] <= b->x;
+}
+
+/*
+ * tl_gallop against a linear search, on sorted keys (kind as kth_as_sorted
+ * but sorted), for every finger and thresholds around every key; next to
+ * the finger it asks a few keys, not a binary search's.
+ */
+static int
+gallop_as_linear(size_t n, int kind)
+{
+	int64_t *v = malloc((n + 1) * sizeof(*v));
+	struct below_arg b;
+	size_t i, f, want, got, fg;
+	int ok = 1;
+
+	for (i = 0; i < n; i++)
+		v[i] = kind == 0 ? (int64_t)(rnd() % 7) - 3 :
+		    kind == 1 ? (int64_t)i :
+		    kind == 2 ? (int64_t)(rnd() % 1000) : 42;
+	qsort(v, n, sizeof(*v), cmp_i64);
+	b.v = v;
+	for (i = 0; i <= n; i++) {
+		b.x = (i < n ? v[i] : v[n > 0 ? n - 1 : 0] + 1) - (rnd() & 1);
+		for (want = 0; want < n && v[want] <= b.x; want++)
+			;
+		for (f = 0; f <= n + 1; f += n > 64 && f > 8 && f + 8 < n ?
+		    n / 9 : 1) {
+			fg = f;
+			b.calls = 0;
+			got = tl_gallop(n, &fg, below_x, &b);
+			if (got != want || fg != want)
+				ok = 0;
+		}
+		/* From the answer itself: one or two questions. */
+		fg = want;
+		b.calls = 0;
+		if (tl_gallop(n, &fg, below_x, &b) != want || b.calls > 2)
+			ok = 0;
+	}
+	free(v);
+	return ok;
+}
+
 int
 main(void)
 {
@@ -122,5 +179,8 @@ main(void)
 	for (kind = 0; kind <= 4; kind++)
 		for (s = 1; s < sizeof(sizes) / sizeof(sizes[0]); s++)
 			CHECK(kth_as_sorted(sizes[s], kind));
+	for (kind = 0; kind <= 3; kind++)
+		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+			CHECK(gallop_as_linear(sizes[s], kind));
 	return unit_done("test_idxsort");
 }
