@@ -258,6 +258,19 @@ literal(struct tl_rowspool *sp, const char *s, size_t n)
 }
 
 /* The slot of text s[0..n) (n >= 8) of block key. */
+/* Slot t now holds the n bytes at s. */
+static void
+slot_set(struct slot *t, const char *s, size_t n)
+{
+	if (t->cap < n) {
+		t->cap = (uint32_t)n;
+		free(t->s);
+		t->s = tl_malloc(n);
+	}
+	memcpy(t->s, s, n);
+	t->n = (uint32_t)n;
+}
+
 static unsigned
 slot_of(int key, const char *s, size_t n)
 {
@@ -293,13 +306,7 @@ shared(struct tl_rowspool *sp, int key, const char *s, size_t n)
 		sp->len += 3;
 		return 1;
 	}
-	if (t->cap < n) {
-		t->cap = (uint32_t)n;
-		free(t->s);
-		t->s = tl_malloc(n);
-	}
-	memcpy(t->s, s, n);
-	t->n = (uint32_t)n;
+	slot_set(t, s, n);
 	p = room(sp, 7 + n);
 	p[0] = 'D';
 	st(p + 1, k, 2);
@@ -547,13 +554,7 @@ decode(struct tl_rowspool *sp, const char *p, const char *e, char *o,
 			if (n > MAXLEN || k >= NSLOT || n > (size_t)(e - p))
 				return -1;
 			t = &sp->slot[k];
-			if (t->cap < n) {
-				t->cap = (uint32_t)n;
-				free(t->s);
-				t->s = tl_malloc(n);
-			}
-			memcpy(t->s, p, n);
-			t->n = (uint32_t)n;
+			slot_set(t, p, n);
 			from = p;
 			p += n;
 			break;

@@ -480,6 +480,21 @@ json_put(struct tl_opstream *os, int plain, const char *p, const char *o)
 	}
 }
 
+/* The column's text is whole: into the row, and the scratch texts freed. */
+static void
+json_done(struct tl_opstream *os, int plain, struct tl_jbuf *tmp, int ntmp)
+{
+	int k;
+
+	if (plain)
+		tl_w_done(os->w);
+	else
+		tl_w_mem(os->w, os->jb.s, os->jb.n);
+	for (k = 0; k < ntmp; k++)
+		if (tmp[k].s != NULL)
+			tl_jb_free(&tmp[k]);
+}
+
 /* A string literal's bytes at o; past them. */
 #define LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) + sizeof(s) - 1)
 
@@ -554,13 +569,7 @@ kernels_json(struct tl_opstream *os, const struct rowctx *c,
 	p = o = json_room(os, plain, 2);
 	*o++ = ']';
 	json_put(os, plain, p, o);
-	if (plain)
-		tl_w_done(os->w);
-	else
-		tl_w_mem(os->w, os->jb.s, os->jb.n);
-	for (k = 0; k < 2; k++)
-		if (tmp[k].s != NULL)
-			tl_jb_free(&tmp[k]);
+	json_done(os, plain, tmp, 2);
 }
 
 
@@ -795,13 +804,7 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 		*o++ = ']';
 		json_put(os, plain, p, o);
 	}
-	if (plain)
-		tl_w_done(os->w);
-	else
-		tl_w_mem(os->w, os->jb.s, os->jb.n);
-	for (k = 0; k < 3; k++)
-		if (tmp[k].s != NULL)
-			tl_jb_free(&tmp[k]);
+	json_done(os, plain, tmp, 3);
 }
 
 /* Names joined (module, call_stack) as a field: unscanned if plain. */
