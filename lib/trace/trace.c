@@ -104,6 +104,27 @@ struct nest {
 };
 
 /*
+ * A cpu_op's four shape members, "Concrete Inputs" to "Input Dims" as
+ * Kineto writes them (seq_op), repeat together: combo_seen finds their
+ * bytes, from the first value's start to the last one's end, among the
+ * last COMBO_WAYS distinct ones of each of 2^COMBO_BITS sets (chosen by
+ * their length and first and last 16 bytes), with the strings and args
+ * tuple fill_rec made of them; one lookup instead of four.  Spans of at
+ * most COMBO_MAX bytes, copied: at most 512 KiB a parser.
+ */
+#define COMBO_BITS 6
+#define COMBO_WAYS 8
+#define COMBO_MAX 1024
+#define NSHAPE 4		/* S_DIMS .. S_CONCRETE */
+struct combo {
+	char *s;		/* a copy of the bytes: NULL, none */
+	uint32_t n, tag;	/* their length and hash, never 0 */
+	uint32_t sid[NSHAPE], slen[NSHAPE];	/* by S_DIMS + i */
+	const char *str[NSHAPE];
+	uint32_t args;		/* the record's args tuple */
+};
+
+/*
  * One reading thread's own state.  It interns the strings it reads in
  * tables of its own (so that the hashing is done on every thread), and
  * merge_event maps its ids to the trace's, interning each string in the
@@ -134,6 +155,15 @@ struct parser {
 	size_t caprawto;
 	/* Nested args values already checked, in sets (nest_seen). */
 	struct nest (*nest)[NEST_WAYS];
+	/* cpu_ops' shape members already read, in sets (combo_seen). */
+	struct combo (*combo)[COMBO_WAYS];
+	/*
+	 * The event being read: the combo its shape members are (hit), or
+	 * the span and hash to keep them under (tag 0: neither).
+	 */
+	const struct combo *hit;
+	const char *cs;
+	uint32_t cn, ctag;
 	const char *empty;	/* str's "" */
 	/*
 	 * The bytes rd_thread_ts read last, ", \"pid\": V, \"tid\": V": pid
@@ -670,6 +700,7 @@ parser_new(void *ctx)
 	p->args = tl_strtab_new();
 	p->raw = tl_strtab_new();
 	p->nest = tl_calloc(1u << NEST_BITS, sizeof(*p->nest));
+	p->combo = tl_calloc(1u << COMBO_BITS, sizeof(*p->combo));
 	p->named = tl_calloc(1u << NAMED_BITS, sizeof(*p->named));
 	p->empty = tl_str(p->str, 0);
 	return p;
@@ -738,6 +769,7 @@ static void
 parser_free(void *w)
 {
 	struct parser *p = w;
+	size_t i;
 
 	merge_unread(p);
 	tl_json_free(&p->j);
@@ -747,6 +779,9 @@ parser_free(void *w)
 	tl_strtab_free(p->args);
 	tl_strtab_free(p->raw);
 	free(p->nest);
+	for (i = 0; i < (1u << COMBO_BITS) * COMBO_WAYS; i++)
+		free(p->combo[i / COMBO_WAYS][i % COMBO_WAYS].s);
+	free(p->combo);
 	free(p->named);
 	free(p->rawto);
 	free(p->buf);
@@ -861,6 +896,31 @@ put_pidtid(struct parser *p, struct rec *r, const struct fval *f)
 }
 
 /*
+ * Keep the shape members the event's were (p->cs, p->cn, p->ctag, from
+ * combo_seen) with what fill_rec made of them in rc: the first of their
+ * set now.
+ */
+static void
+combo_keep(struct parser *p, const struct rec *rc)
+{
+	struct combo *w = p->combo[p->ctag >> (32 - COMBO_BITS)];
+	int i;
+
+	free(w[COMBO_WAYS - 1].s);
+	memmove(w + 1, w, (COMBO_WAYS - 1) * sizeof(*w));
+	w[0].s = tl_malloc(p->cn);
+	memcpy(w[0].s, p->cs, p->cn);
+	w[0].n = p->cn;
+	w[0].tag = p->ctag;
+	for (i = 0; i < NSHAPE; i++) {
+		w[0].sid[i] = rc->sid[S_DIMS + i];
+		w[0].str[i] = rc->s[S_DIMS + i];
+		w[0].slen[i] = rc->slen[S_DIMS + i];
+	}
+	w[0].args = rc->args;
+}
+
+/*
  * Fill the record at out->p + at (reserved, zero) from the event's
  * members f (by K_*) and args members a (arg_keys), kind and fc as
  * the event's category says (kind_of, flow_cat).  Returns 1, or 0 for an
@@ -939,7 +999,20 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		put_scalar(p, rc, S_KERNEL, &a[A_KERNEL]);
 	if (kind == TL_EV_CPU_OP) {
 		struct tl_args x;
+		const struct combo *c = p->hit;
+		int i;
 
+		if (c != NULL && a[A_COLL].type == TL_J_UNDEF) {
+			/* What the lines below made of the same bytes. */
+			for (i = 0; i < NSHAPE; i++) {
+				rc->sid[S_DIMS + i] = c->sid[i];
+				rc->s[S_DIMS + i] = c->str[i];
+				rc->slen[S_DIMS + i] = c->slen[i];
+			}
+			put_comm(p, rc, a);
+			rc->args = c->args;
+			return 1;
+		}
 		put_compact(p, rc, S_DIMS, &a[A_DIMS]);
 		put_compact(p, rc, S_TYPES, &a[A_TYPES]);
 		put_compact(p, rc, S_STRIDES, &a[A_STRIDES]);
@@ -954,6 +1027,9 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		    x.concrete != 0 || x.comm != 0)
 			rc->args = tl_intern(p->args, (const char *)&x,
 			    sizeof(x));
+		if (c == NULL && p->ctag != 0 &&
+		    a[A_COLL].type == TL_J_UNDEF)
+			combo_keep(p, rc);
 	}
 	return 1;
 skip:
@@ -974,6 +1050,8 @@ put_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 	char msg[64];
 	int r = fill_rec(p, out, at, kind, fc, f, a, msg, sizeof(msg));
 
+	p->hit = NULL;		/* this event's only */
+	p->ctag = 0;
 	if (r < 0) {
 		if (!lenient)
 			return parse_error(out, at, msg, 0);
@@ -1358,6 +1436,63 @@ nest_seen(struct parser *p, int k, const char *s, const char *end,
 }
 
 /*
+ * The combo (struct combo) whose bytes are those at q, the value of a
+ * cpu_op's "Concrete Inputs" as seq_op reads it, when put_rec kept one:
+ * those bytes were read the same way, to the end of "Input Dims", so
+ * they would be again.  Else NULL, with p->cs, p->cn and p->ctag the
+ * span to keep when rd_seq finds it ends there (tag 0: none).  The span
+ * is guessed from the args' end, the first '}' after q: Kineto's ",
+ * \"Ev Idx\": N}" ends them, after "Input Dims" (the number left out,
+ * as it changes from event to event).
+ */
+static const struct combo *
+combo_seen(struct parser *p, const char *q, const char *end)
+{
+	const char *e = memchr(q, '}', (size_t)(end - q));
+	struct combo *w;
+	uint64_t h, a, b, c, d;
+	uint32_t n, tag;
+	int i;
+
+	p->ctag = 0;
+	if (e == NULL)
+		return NULL;
+	while (e > q && TL_JLEX_DIGIT(e[-1]))
+		e--;
+	if (e - q < 32 + 12 || memcmp(e - 12, ", \"Ev Idx\": ", 12) != 0 ||
+	    e - 12 - q > COMBO_MAX)
+		return NULL;
+	e -= 12;
+	n = (uint32_t)(e - q);
+	memcpy(&a, q, 8);
+	memcpy(&b, q + 8, 8);
+	memcpy(&c, e - 16, 8);
+	memcpy(&d, e - 8, 8);
+	h = (a ^ n) * 0x9e3779b97f4a7c15ull;
+	h = (h ^ (h >> 29) ^ b) * 0xff51afd7ed558ccdull;
+	h = (h ^ (h >> 32) ^ c) * 0xc4ceb9fe1a85ec53ull;
+	h = (h ^ (h >> 29) ^ d) * 0xff51afd7ed558ccdull;
+	tag = (uint32_t)(h >> 32) | 1;
+	w = p->combo[tag >> (32 - COMBO_BITS)];
+	for (i = 0; i < COMBO_WAYS && w[i].s != NULL; i++)
+		if (w[i].tag == tag && w[i].n == n &&
+		    memcmp(w[i].s, q, n) == 0) {
+			if (i > 0) {	/* one place nearer the first */
+				struct combo x = w[i];
+
+				w[i] = w[i - 1];
+				w[i - 1] = x;
+				i--;
+			}
+			return &w[i];
+		}
+	p->cs = q;
+	p->cn = n;
+	p->ctag = tag;
+	return NULL;
+}
+
+/*
  * The end of the value at q of args member k (arg_keys; -1: not read),
  * or NULL, as rd_value finds it: the plain ones without a call, an array
  * or object of k's by nest_seen first (v[k] then says so).  *esc as
@@ -1476,11 +1611,21 @@ rd_seq(struct parser *p, const char *s, const char *end, struct fval *v,
 
 		if ((q = rd_lit(s, end, seq->lit, seq->n)) == NULL)
 			return NULL;
+		if (k == A_CONCRETE &&
+		    (p->hit = combo_seen(p, q, end)) != NULL) {
+			/* The shape members fill_rec takes from p->hit. */
+			s = q + p->hit->n;
+			while (seq->k != A_DIMS)
+				seq++;
+			continue;
+		}
 		esc = 0;
 		if ((s = rd_arg_value(p, q, end, k, v, NULL, &esc)) == NULL)
 			return NULL;
 		if (k >= 0)
 			rd_fval(&v[k], q, s, esc);
+		if (k == A_DIMS && p->ctag != 0 && s != p->cs + p->cn)
+			p->ctag = 0;	/* not the span combo_seen guessed */
 	}
 	return *s == '}' ? s + 1 : NULL;
 }
@@ -1512,6 +1657,8 @@ rd_args(struct parser *p, const char *s, const char *end, struct fval *v,
 		if (q != NULL)
 			return q;
 		memset(v, 0, NARG * sizeof(*v));
+		p->hit = NULL;
+		p->ctag = 0;
 	}
 
 	if (v == NULL && (q = rd_pyargs(s, end)) != NULL)
@@ -1849,6 +1996,8 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 
 	(void)offset;
 	p->same = 0;
+	p->hit = NULL;
+	p->ctag = 0;
 	/*
 	 * An 'X' event or a launch flow's end as Kineto writes it first: its
 	 * members in its order, each key with the blanks around it (a
@@ -1947,6 +2096,8 @@ cat:
 	goto read;
 general:
 	p->same = 0;
+	p->hit = NULL;
+	p->ctag = 0;
 	kind = -1;
 	cat = lenient = deep = skip = avset = 0;
 	fc = nx = 0;
@@ -2050,8 +2201,11 @@ read:
 	}
 	if (!cat)		/* no category: not kept */
 		return 0;
-	if (kind >= 0 && (deep || (!avset && kind != TL_EV_PYTHON)))
+	if (kind >= 0 && (deep || (!avset && kind != TL_EV_PYTHON))) {
 		memset(av, 0, sizeof(av));	/* none, or nested too deep */
+		p->hit = NULL;
+		p->ctag = 0;
+	}
 	at = out->len;
 	rc = tl_scan_reserve(out, sizeof(*rc));
 	memset(rc, 0, sizeof(*rc));
@@ -2135,6 +2289,8 @@ tok_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 	unsigned fc = 0;
 
 	(void)offset;
+	p->hit = NULL;		/* read_event's, not this reader's */
+	p->ctag = 0;
 	rc = tl_scan_reserve(out, sizeof(*rc));
 	memset(rc, 0, sizeof(*rc));
 	rc->parser = (uint16_t)p->id;
