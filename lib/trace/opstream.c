@@ -151,6 +151,24 @@ w_trace(struct tl_opstream *os, const struct tl_trace *t)
 
 #define NTEXT 64
 
+#define STEP_TRACE (-1)
+#define STEP_GROUP (-2)
+
+/*
+ * Runs of columns written by key (group_texts): a thread's pid and tid,
+ * an args record's shapes, types, strides and concrete inputs.
+ */
+enum { GRP_THREAD, GRP_ARGS, NGRP };
+
+static const struct {
+	const short *cols;
+	int n;
+} grp[NGRP] = {
+	[GRP_THREAD] = { (const short[]){ TL_COL_PID, TL_COL_TID }, 2 },
+	[GRP_ARGS] = { (const short[]){ TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES,
+	    TL_COL_INPUT_STRIDES, TL_COL_CONCRETE_INPUTS }, 4 },
+};
+
 /* What every row of the op stream reads besides itself. */
 struct rowctx {
 	const struct tl_trace *t;
@@ -168,6 +186,14 @@ struct rowctx {
 	struct rowstep *plan;
 	int nplan;
 	struct tl_writer text;
+	/*
+	 * By group (GRP_*) and key (grp_key; NULL: the plan has none): its
+	 * columns' text as offset << 32 | length in gtext, 0 if not there.
+	 */
+	uint64_t *gat[NGRP];
+	size_t ngat[NGRP];
+	struct tl_writer gtext;
+	int gwant;		/* 1 << GRP_*: the groups of the plan */
 	/*
 	 * By interned id of t->str (jid, njid ids) and of t->pystr (jpy,
 	 * njpy): offset << 32 | length of its JSON string in jtext, 0 when
@@ -222,13 +248,17 @@ struct rowctx {
 #define ID_EXTLAUNCH 2
 
 /*
- * A step of writing a row: column col, or (col < 0) n columns whose
- * values are the trace's, the same on every row, as text[off..off+len).
+ * A step of writing a row: column col; or (STEP_TRACE) n columns whose
+ * values are the trace's, the same on every row, as text[off..off+len);
+ * or (STEP_GROUP) group n (GRP_*): the columns of the steps that follow,
+ * whose values depend on a key that few rows differ in, formatted once a
+ * key (c->gat[n]), those steps then skipped.
  */
 struct rowstep {
 	int col, n;
 	size_t off, len;
 };
+
 
 /* Where interned id (py: of t->pystr) has its JSON text (c->jid, jpy). */
 static uint64_t *
@@ -904,7 +934,17 @@ struct rowvals {
 	int parent, fwd;		/* events, or -1 */
 	long it;			/* its iteration in c->it, or -1 */
 	size_t *gap_at;			/* the thread's gap_of finger */
+	const struct tl_event *ae;	/* the event of args */
 };
+
+/* Row v's key in group g (GRP_*): what its columns' values depend on. */
+static size_t
+grp_key(const struct rowvals *v, int g)
+{
+	if (g == GRP_THREAD)
+		return v->e->thread;
+	return v->ae->kind == TL_EV_CPU_OP ? v->ae->args : 0;
+}
 
 /*
  * The columns of row r (tl_tables' op stream, launchers or stack) by
@@ -919,17 +959,32 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	const struct tl_rows *rows = c->rows;
 	const struct tl_timeline *tl = c->tl;
 	const struct tl_event *e = v->e;
+	const struct rowstep *end = p + n;
 
-	for (; n-- > 0; p++) {
+	for (; p < end; p++) {
 		int col = p->col;
+		size_t key;
+		uint64_t at;
 
 		/* the trace's columns, formatted once */
-		if (col < 0) {
+		if (col == STEP_TRACE) {
 			if (p->len == 0)
 				tl_w_empty(os->w);
 			else {
 				tl_w_raw(os->w, c->text.buf + p->off, p->len);
 				os->w->col += p->n - 1;
+			}
+			continue;
+		}
+		/* a group's, formatted once a key; else column by column */
+		if (col == STEP_GROUP) {
+			key = grp_key(v, p->n);
+			if (key < c->ngat[p->n] &&
+			    (at = c->gat[p->n][key]) != 0) {
+				tl_w_raw(os->w, c->gtext.buf + (at >> 32),
+				    (uint32_t)at);
+				os->w->col += grp[p->n].n - 1;
+				p += grp[p->n].n;
 			}
 			continue;
 		}
@@ -1183,27 +1238,40 @@ plan_rows(struct tl_opstream *os, struct rowctx *c, int stack)
 	struct tl_opstream tmp = *os;
 	struct rowvals none;
 	struct rowstep one;
+	int g;
 
 	memset(&none, 0, sizeof(none));
 	memset(&one, 0, sizeof(one));
 	memset(&tmp.jb, 0, sizeof(tmp.jb));
 	tl_w_init_mem(&c->text, os->w->csv);
 	tmp.w = &c->text;
-	c->plan = tl_calloc((size_t)n, sizeof(*c->plan));
+	c->plan = tl_calloc(2 * (size_t)n, sizeof(*c->plan));
 	c->nplan = 0;
+	memset(c->gat, 0, sizeof(c->gat));
+	memset(c->ngat, 0, sizeof(c->ngat));
+	c->gwant = 0;
 	for (k = 0; k < n; k++) {
 		int col = k < tab->ncols ? tab->cols[k] :
 		    st->cols[k - tab->ncols];
 		struct rowstep *p = &c->plan[c->nplan];
 
+		for (g = 0; g < NGRP; g++)
+			if (k + grp[g].n <= tab->ncols && memcmp(tab->cols + k,
+			    grp[g].cols, grp[g].n * sizeof(short)) == 0) {
+				p->col = STEP_GROUP;
+				p->n = g;
+				p++;
+				c->nplan++;
+				c->gwant |= 1 << g;
+			}
 		one.col = col;
 		if (!trace_col(col)) {
 			p->col = col;
 			c->nplan++;
 			continue;
 		}
-		if (c->nplan == 0 || p[-1].col >= 0) {
-			p->col = -1;
+		if (c->nplan == 0 || p[-1].col != STEP_TRACE) {
+			p->col = STEP_TRACE;
 			p->n = 0;
 			p->off = c->text.len;
 			c->text.col = 0;
@@ -1213,6 +1281,77 @@ plan_rows(struct tl_opstream *os, struct rowctx *c, int stack)
 		w_cols(&tmp, c, NULL, &none, NULL, &one, 1);
 		p->n++;
 		p->len = c->text.len - p->off;
+	}
+	tl_jb_free(&tmp.jb);
+}
+
+/* The event whose args row r writes: a backward row's forward op's. */
+static const struct tl_event *
+args_event(const struct tl_trace *t, const struct tl_row *r)
+{
+	return &t->ev[r->kind == TL_ROW_BWD && r->fwd >= 0 ? r->fwd : r->op];
+}
+
+/* Group g's columns of key (grp_key of v) into c->gtext, once. */
+static void
+group_text(struct rowctx *c, struct tl_opstream *tmp, int g, size_t key,
+    const struct rowvals *v)
+{
+	struct rowstep st[4];
+	size_t off = c->gtext.len;
+	int k;
+
+	if (key >= c->ngat[g] || c->gat[g][key] != 0)
+		return;
+	memset(st, 0, sizeof(st));
+	for (k = 0; k < grp[g].n; k++)
+		st[k].col = grp[g].cols[k];
+	c->gtext.col = 0;
+	w_cols(tmp, c, NULL, v, NULL, st, grp[g].n);
+	if (off <= UINT32_MAX && c->gtext.len - off <= UINT32_MAX &&
+	    c->gtext.len > off)
+		c->gat[g][key] = (uint64_t)off << 32 |
+		    (uint64_t)(c->gtext.len - off);
+}
+
+/*
+ * The texts of the plan's groups (c->gat): every thread's pid and tid,
+ * and the args of each args record a row writes.
+ */
+static void
+group_texts(struct rowctx *c, const struct tl_opstream *os)
+{
+	const struct tl_trace *t = c->t;
+	struct tl_opstream tmp = *os;
+	struct tl_event fake;
+	struct rowvals v;
+	size_t i;
+
+	tl_w_init_mem(&c->gtext, os->w->csv);
+	tmp.w = &c->gtext;
+	memset(&tmp.jb, 0, sizeof(tmp.jb));
+	memset(&v, 0, sizeof(v));
+	memset(&fake, 0, sizeof(fake));
+	if (c->gwant & 1 << GRP_THREAD) {
+		c->ngat[GRP_THREAD] = t->nthreads;
+		c->gat[GRP_THREAD] = tl_calloc(t->nthreads + 1,
+		    sizeof(**c->gat));
+		v.e = &fake;
+		for (i = 0; i < t->nthreads; i++) {
+			fake.thread = (uint32_t)i;
+			group_text(c, &tmp, GRP_THREAD, i, &v);
+		}
+	}
+	if (c->gwant & 1 << GRP_ARGS && t->argtab != NULL) {
+		c->ngat[GRP_ARGS] = tl_strtab_count(t->argtab);
+		c->gat[GRP_ARGS] = tl_calloc(c->ngat[GRP_ARGS] + 1,
+		    sizeof(**c->gat));
+		for (i = 0; i < c->rows->n; i++) {
+			v.e = v.ae = args_event(t, &c->rows->v[i]);
+			tl_ev_args(t, v.ae, &v.args);
+			group_text(c, &tmp, GRP_ARGS, grp_key(&v, GRP_ARGS),
+			    &v);
+		}
 	}
 	tl_jb_free(&tmp.jb);
 }
@@ -1233,8 +1372,8 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	fwd = r->fwd >= 0 ? r->fwd : tl_forward_of(t, r->op);
 	v.fwd = fwd != r->op ? fwd : -1;
 	/* The args a model reads: a backward row's are its forward op's. */
-	tl_ev_args(t, r->kind == TL_ROW_BWD && r->fwd >= 0 ? &t->ev[r->fwd] :
-	    v.e, &v.args);
+	v.ae = args_event(t, r);
+	tl_ev_args(t, v.ae, &v.args);
 	v.it = tl_iters_of(&c->it, t, r->op);
 	v.gap_at = gap_at;
 	w_cols(os, c, r, &v, cs, c->plan, c->nplan);
@@ -1433,12 +1572,16 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	json_names(&c);
 	plain_ids(&c, os->w);
 	static_texts(&c, os->w);
+	group_texts(&c, os);
 	if (os->threads > 1 && rows->n > 2 * CHUNK)
 		rows_par(os, &c, cs, os->threads);
 	else
 		rows_one(os, &c, cs);
 	free(c.plan);
 	free(c.text.buf);
+	free(c.gtext.buf);
+	for (i = 0; i < NGRP; i++)
+		free(c.gat[i]);
 	free(c.jid);
 	free(c.jpy);
 	tl_jb_free(&c.jtext);
