@@ -156,9 +156,10 @@ w_trace(struct tl_opstream *os, const struct tl_trace *t)
 
 /*
  * Runs of columns written by key (group_texts): a thread's pid and tid,
- * an args record's shapes, types, strides and concrete inputs.
+ * an args record's shapes, types, strides and concrete inputs, an
+ * iteration's number and phase.
  */
-enum { GRP_THREAD, GRP_ARGS, NGRP };
+enum { GRP_THREAD, GRP_ARGS, GRP_ITER, NGRP };
 
 static const struct {
 	const short *cols;
@@ -167,6 +168,7 @@ static const struct {
 	[GRP_THREAD] = { (const short[]){ TL_COL_PID, TL_COL_TID }, 2 },
 	[GRP_ARGS] = { (const short[]){ TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES,
 	    TL_COL_INPUT_STRIDES, TL_COL_CONCRETE_INPUTS }, 4 },
+	[GRP_ITER] = { (const short[]){ TL_COL_ITERATION, TL_COL_PHASE }, 2 },
 };
 
 /* What every row of the op stream reads besides itself. */
@@ -943,6 +945,8 @@ grp_key(const struct rowvals *v, int g)
 {
 	if (g == GRP_THREAD)
 		return v->e->thread;
+	if (g == GRP_ITER)
+		return (size_t)(v->it + 1);
 	return v->ae->kind == TL_EV_CPU_OP ? v->ae->args : 0;
 }
 
@@ -1316,7 +1320,8 @@ group_text(struct rowctx *c, struct tl_opstream *tmp, int g, size_t key,
 
 /*
  * The texts of the plan's groups (c->gat): every thread's pid and tid,
- * and the args of each args record a row writes.
+ * every iteration's number and phase (and none's), and the args of each
+ * args record a row writes.
  */
 static void
 group_texts(struct rowctx *c, const struct tl_opstream *os)
@@ -1340,6 +1345,14 @@ group_texts(struct rowctx *c, const struct tl_opstream *os)
 		for (i = 0; i < t->nthreads; i++) {
 			fake.thread = (uint32_t)i;
 			group_text(c, &tmp, GRP_THREAD, i, &v);
+		}
+	}
+	if (c->gwant & 1 << GRP_ITER) {
+		c->ngat[GRP_ITER] = c->it.n + 1;
+		c->gat[GRP_ITER] = tl_calloc(c->it.n + 2, sizeof(**c->gat));
+		for (i = 0; i <= c->it.n; i++) {
+			v.it = (long)i - 1;
+			group_text(c, &tmp, GRP_ITER, i, &v);
 		}
 	}
 	if (c->gwant & 1 << GRP_ARGS && t->argtab != NULL) {
