@@ -304,7 +304,7 @@ parse_file(const char *path)
 	case V_OPS:
 	case V_LAUNCHERS:
 		os.launchers = opt.view == V_LAUNCHERS;
-		nrows = tl_os_oprows(&os, t, &win, &tl, 1);
+		nrows = tl_os_oprows(&os, t, &win, &tl, 1, &it);
 		warn_left_out(t, &s, &tl, (long)nrows);
 		break;
 	case V_TIMELINE:

@@ -1318,7 +1318,7 @@ rows_one(struct tl_opstream *os, const struct rowctx *c,
 void
 tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_window *win, const struct tl_rows *rows,
-    const struct tl_timeline *tl, struct tl_callstack *cs)
+    const struct tl_timeline *tl, struct tl_callstack *cs, struct tl_iters *it)
 {
 	struct rowctx c;
 	size_t i;
@@ -1327,7 +1327,10 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	c.rows = rows;
 	c.tl = tl;
 	tl_steps_find(t, &c.steps);
-	tl_iters_find(t, &c.it);
+	if (it != NULL)		/* the caller's, not found again */
+		c.it = *it;
+	else
+		tl_iters_find(t, &c.it);
 	tl_colls_find(t, rows, &c.colls);
 	if (os->no_culprits)
 		memset(&c.cul, 0, sizeof(c.cul));
@@ -1365,7 +1368,11 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	tl_colls_free(&c.colls);
 	tl_culprits_free(&c.cul);
 	free(c.oneoff);
-	tl_iters_free(&c.it);
+	if (it != NULL) {	/* its v[] took the steady flags */
+		it->lo = c.it.lo;
+		it->hi = c.it.hi;
+	} else
+		tl_iters_free(&c.it);
 	tl_steps_free(&c.steps);
 }
 
@@ -1532,7 +1539,8 @@ tl_os_header(struct tl_opstream *os, int table, int stack)
 
 size_t
 tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
-    const struct tl_window *win, const struct tl_timeline *tl, int stack)
+    const struct tl_window *win, const struct tl_timeline *tl, int stack,
+    struct tl_iters *it)
 {
 	struct tl_rows rows;
 	struct tl_callstack *cs = NULL;
@@ -1544,7 +1552,7 @@ tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
 		tl_rollup(t, win, &rows);
 	if (stack)
 		cs = tl_callstack_new(t);
-	tl_os_rows(os, t, win, &rows, tl, cs);
+	tl_os_rows(os, t, win, &rows, tl, cs, it);
 	n = rows.n;
 	tl_callstack_free(cs);
 	tl_rows_free(&rows);
