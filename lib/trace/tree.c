@@ -511,20 +511,7 @@ tl_tree_stats(const struct tl_trace *t, struct tl_link_stats *s)
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	for (i = 0; i < t->nev; i++) {
-		const struct tl_event *e = &t->ev[i];
-
-		if (!TL_IS_GPU(e->kind))
-			continue;
-		s->gpu++;
-		if (!(e->flags & TL_F_TREE))
-			continue;
-		s->linked++;
-		if (e->flags & TL_F_GRAPH)
-			s->graph++;
-		else if (e->flags & TL_F_NOFLOW)
-			s->corr++;
-		else
-			s->flow++;
-	}
+	for (i = 0; i < t->nev; i++)
+		if (TL_IS_GPU(t->ev[i].kind))
+			tl_tree_stats_add(s, &t->ev[i]);
 }
