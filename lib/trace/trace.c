@@ -2242,7 +2242,7 @@ flow_event(struct reader *r, const struct rec *rc, uint64_t index,
 			return bad(r, index, offset, "too many threads");
 	}
 	/* One lookup; what is stored is never 0 (a flag is set). */
-	slot = tl_map32_at(&t->flows, (uint64_t)rc->id);
+	slot = tl_dmap32_at(&t->flows, (uint64_t)rc->id);
 	if (rc->type == R_FLOW_S)
 		*slot |= TL_FLOW_S;
 	else
@@ -2737,7 +2737,7 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 	t->pystr = tl_strtab_new();
 	t->pythr = tl_strtab_new();
 	t->link_external = 1;	/* when no launch call decides it */
-	tl_map32_init(&t->flows);
+	tl_dmap32_init(&t->flows);
 	tl_map_init(&t->launch_kernel);
 	tl_map32_init(&t->launchmap);
 	memset(&r, 0, sizeof(r));
@@ -2840,7 +2840,7 @@ tl_trace_free(struct tl_trace *t)
 	for (i = 0; i < t->nunread; i++)
 		free(t->unread[i].cat);
 	free(t->unread);
-	tl_map32_free(&t->flows);
+	tl_dmap32_free(&t->flows);
 	tl_map_free(&t->launch_kernel);
 	tl_map32_free(&t->launchmap);
 	free(t->launch);

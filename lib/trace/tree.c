@@ -237,7 +237,7 @@ scan(struct tl_trace *t, struct counts *c)
 		if (e->link == TL_NONE)
 			continue;
 		c->np++;
-		f = tl_map32_get(&t->flows, (uint64_t)e->link);
+		f = tl_dmap32_get(&t->flows, (uint64_t)e->link);
 		if ((f & TL_FLOW_S) && (f & TL_FLOW_F) &&
 		    (f & TL_FLOW_THREAD) == e->thread)
 			e->flags |= TL_F_FLOW;
@@ -247,7 +247,7 @@ scan(struct tl_trace *t, struct counts *c)
 	tl_map_free(&klass);
 	free(seen);
 	/* The flows are in the GPU events' flags now: free them first. */
-	tl_map32_free(&t->flows);
+	tl_dmap32_free(&t->flows);
 	for (i = 1; i <= t->nthreads; i++)
 		c->at[i] += c->at[i - 1];
 }
