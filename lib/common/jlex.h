@@ -102,23 +102,43 @@ tl_jlex_string(const char *s, const char *end, int *esc)
 	s++;
 	for (;;) {
 #ifdef __SSE2__
-		/* A quote, a backslash or a control byte (below 0x20). */
-		const __m128i q = _mm_set1_epi8('"'), b = _mm_set1_epi8('\\'),
-		    c = _mm_set1_epi8(0x1f);
+		/*
+		 * A quote, a backslash or a control byte (below 0x20), 32
+		 * bytes at a time: x = v ^ 2 is at most 0x20 exactly for a
+		 * control byte (x below 0x20 too) or a quote (x 0x20).
+		 */
+		const __m128i two = _mm_set1_epi8(2), c = _mm_set1_epi8(0x20),
+		    b = _mm_set1_epi8('\\');
+		unsigned m = 0;
 
-		while (end - s >= 16) {
+		while (end - s >= 32) {
 			__m128i v = _mm_loadu_si128((const void *)s);
-			int m = _mm_movemask_epi8(_mm_or_si128(
-			    _mm_or_si128(_mm_cmpeq_epi8(v, q),
-			    _mm_cmpeq_epi8(v, b)),
-			    _mm_cmpeq_epi8(_mm_min_epu8(v, c), v)));
+			__m128i w = _mm_loadu_si128((const void *)(s + 16));
+			__m128i x = _mm_xor_si128(v, two);
+			__m128i y = _mm_xor_si128(w, two);
 
-			if (m != 0) {
-				s += __builtin_ctz((unsigned)m);
+			m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			    _mm_cmpeq_epi8(_mm_min_epu8(x, c), x),
+			    _mm_cmpeq_epi8(v, b))) |
+			    (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			    _mm_cmpeq_epi8(_mm_min_epu8(y, c), y),
+			    _mm_cmpeq_epi8(w, b))) << 16;
+			if (m != 0)
 				break;
-			}
-			s += 16;
+			s += 32;
 		}
+		if (m == 0 && end - s >= 16) {
+			__m128i v = _mm_loadu_si128((const void *)s);
+			__m128i x = _mm_xor_si128(v, two);
+
+			m = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+			    _mm_cmpeq_epi8(_mm_min_epu8(x, c), x),
+			    _mm_cmpeq_epi8(v, b)));
+			if (m == 0)
+				s += 16;
+		}
+		if (m != 0)
+			s += __builtin_ctz(m);
 #endif
 		while (s < end && *s != '"' && *s != '\\' &&
 		    (unsigned char)*s >= 0x20)

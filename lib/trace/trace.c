@@ -243,6 +243,27 @@ rec_at(struct tl_scan_out *out, size_t at)
 }
 
 /*
+ * p[0..n) zero, n a constant of at most 512: by 16-byte stores where
+ * there are (memset's "rep stos" costs more, for a few per event).
+ */
+static inline __attribute__((always_inline)) void
+zero(void *p, size_t n)
+{
+#ifdef __SSE2__
+	char *d = p;
+	size_t i;
+
+#pragma GCC unroll 32
+	for (i = 0; i + 16 <= n; i += 16)
+		_mm_storeu_si128((void *)(d + i), _mm_setzero_si128());
+	for (; i < n; i++)
+		d[i] = 0;
+#else
+	memset(p, 0, n);
+#endif
+}
+
+/*
  * String k of the record: s[0..n), n >= 8, interned in the parser's
  * table.  Names repeat: the last one of its slot, compared here.
  */
@@ -1232,6 +1253,32 @@ rd_prim(const char *s, const char *end)
 	return tl_jlex_prim(s, end);
 }
 
+/*
+ * The end of the 1 to 7 digits at s (no leading zero) when a byte that
+ * is not one follows them, from one 8-byte load, or NULL: rd_prim's
+ * number when the byte after it is one that ends a number (the caller
+ * checks it), with 8 bytes at s before the bytes' end.
+ */
+static inline const char *
+rd_digits(const char *s)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w, x, nd;
+	int n;
+
+	memcpy(&w, s, 8);
+	x = w ^ 0x3030303030303030ull;
+	nd = ((x + 0x7676767676767676ull) | x) & 0x8080808080808080ull;
+	if (nd == 0)
+		return NULL;
+	n = __builtin_ctzll(nd) >> 3;
+	return n > 0 && (n == 1 || *s != '0') ? s + n : NULL;
+#else
+	(void)s;
+	return NULL;
+#endif
+}
+
 /* 1 if the key s[0..n) is "cat". */
 static int
 is_cat(const char *s, size_t n)
@@ -1504,7 +1551,7 @@ combo_seen(struct parser *p, const char *q, const char *end)
  * or object of k's by nest_seen first (v[k] then says so).  *esc as
  * tl_jlex_string sets it.
  */
-static inline const char *
+static inline __attribute__((always_inline)) const char *
 rd_arg_value(struct parser *p, const char *q, const char *end, int k,
     struct fval *v, int *deep, int *esc)
 {
@@ -1588,6 +1635,19 @@ rd_pyargs(const char *s, const char *end)
 {
 	const char *q;
 
+	/*
+	 * Mostly three numbers of 1 to 7 digits, each followed by a byte
+	 * of the next literal (which ends a number): the bytes checked
+	 * from one bound, the numbers as rd_digits finds them.
+	 */
+	if (end - s >= 96 &&
+	    (q = RD_LIT(s, s + 64, "{\"Python parent id\": ")) != NULL &&
+	    (q = rd_digits(q)) != NULL &&
+	    (q = RD_LIT(q, q + 64, ", \"Python id\": ")) != NULL &&
+	    (q = rd_digits(q)) != NULL &&
+	    (q = RD_LIT(q, q + 64, ", \"Ev Idx\": ")) != NULL &&
+	    (q = rd_digits(q)) != NULL && *q == '}')
+		return q + 1;
 	if ((q = RD_LIT(s, end, "{\"Python parent id\": ")) != NULL &&
 	    (q = rd_prim(q, end)) != NULL &&
 	    (q = RD_LIT(q, end, ", \"Python id\": ")) != NULL &&
@@ -1605,24 +1665,30 @@ rd_pyargs(const char *s, const char *end)
  * by their k.  NULL for any other bytes (rd_args then reads the object
  * its general way, from its start).
  */
-static const char *
+static inline __attribute__((always_inline)) const char *
 rd_seq(struct parser *p, const char *s, const char *end, struct fval *v,
-    const struct arg_step *seq)
+    const struct arg_step *seq, int nseq)
 {
 	const char *q;
-	int esc;
+	int esc, i;
 
-	for (; seq->lit != NULL; seq++) {
-		int k = seq->k;
+	/*
+	 * Unrolled, in each caller: seq's literals and keys are constants
+	 * then, each literal compared as rd_lit compares a constant one.
+	 */
+#pragma GCC unroll 8
+	for (i = 0; i < nseq; i++) {
+		int k = seq[i].k;
 
-		if ((q = rd_lit(s, end, seq->lit, seq->n)) == NULL)
+		if (p->hit != NULL &&
+		    (k == A_TYPES || k == A_STRIDES || k == A_DIMS))
+			continue;	/* read with "Concrete Inputs" */
+		if ((q = rd_lit(s, end, seq[i].lit, seq[i].n)) == NULL)
 			return NULL;
 		if (k == A_CONCRETE &&
 		    (p->hit = combo_seen(p, q, end)) != NULL) {
 			/* The shape members fill_rec takes from p->hit. */
 			s = q + p->hit->n;
-			while (seq->k != A_DIMS)
-				seq++;
 			continue;
 		}
 		esc = 0;
@@ -1635,6 +1701,9 @@ rd_seq(struct parser *p, const char *s, const char *end, struct fval *v,
 	}
 	return *s == '}' ? s + 1 : NULL;
 }
+
+#define RD_SEQ(p, s, end, v, seq) rd_seq((p), (s), (end), (v), (seq), \
+	(int)(sizeof(seq) / sizeof((seq)[0])) - 1)
 
 /*
  * The end of the args object at s ('{'), or NULL as rd_value; the first
@@ -1652,12 +1721,12 @@ rd_args(struct parser *p, const char *s, const char *end, struct fval *v,
 
 	if (v != NULL && kind >= 0) {
 		if (kind == TL_EV_CPU_OP)
-			q = rd_seq(p, s, end, v, seq_op);
+			q = RD_SEQ(p, s, end, v, seq_op);
 		else if (kind == TL_EV_RUNTIME) {
-			if ((q = rd_seq(p, s, end, v, seq_runtime)) == NULL)
-				q = rd_seq(p, s, end, v, seq_launch);
+			if ((q = RD_SEQ(p, s, end, v, seq_runtime)) == NULL)
+				q = RD_SEQ(p, s, end, v, seq_launch);
 		} else if (kind == TL_EV_KERNEL)
-			q = rd_seq(p, s, end, v, seq_kernel);
+			q = RD_SEQ(p, s, end, v, seq_kernel);
 		else
 			return rd_args(p, s, end, v, deep, -1);
 		if (q != NULL)
@@ -1953,9 +2022,12 @@ rd_thread_ts(struct parser *p, const char *s, const char *end,
 	if (p->pt.n > 0 && (size_t)(end - s) > p->pt.n &&
 	    rd_lit(s, end, p->pt.s, p->pt.n) != NULL &&
 	    (q = RD_LIT(s + p->pt.n, end, ", \"ts\": ")) != NULL) {
-		rd_set(&f[K_PID], s + 9, s + p->pt.pid, p->pt.esc & 1);
-		rd_set(&f[K_TID], s + p->pt.pid + 9, s + p->pt.n,
-		    p->pt.esc >> 1);
+		if (!p->pt.ids) {	/* else put_pidtid reads pt.ids */
+			rd_set(&f[K_PID], s + 9, s + p->pt.pid,
+			    p->pt.esc & 1);
+			rd_set(&f[K_TID], s + p->pt.pid + 9, s + p->pt.n,
+			    p->pt.esc >> 1);
+		}
 		p->same = 1;
 		return rd_timed(&f[K_TS], q, end, &p->ts8);
 	}
@@ -1998,6 +2070,8 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	size_t cn = 0;
 	int kind = -1, cat = 0, lenient = 0, esc, deep = 0, skip = 0;
 	int avset = 0;		/* av is cleared */
+	int phx = 0;		/* "ph" was "X", read as a literal */
+	int frame = 0;		/* a Python frame read its fastest way */
 	unsigned fc = 0, nx = 0;	/* the member expected: rd_order[nx] */
 
 	(void)offset;
@@ -2016,6 +2090,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	if ((s = RD_LIT(ev, end, "{\"ph\": \"X\", \"cat\": \"")) != NULL) {
 		/* The commonest start, one literal. */
 		rd_set(&fv[K_PH], ev + 7, ev + 10, 0);
+		phx = 1;
 		goto cat;
 	}
 	if ((s = RD_LIT(ev, end, "{\"ph\": ")) == NULL)
@@ -2085,10 +2160,10 @@ cat:
 	if (skip)
 		q = rd_value(p, s, end, 1, &deep);
 	else if (kind == TL_EV_PYTHON && (q = rd_pyargs(s, end)) != NULL)
-		;	/* a frame's record has no args */
+		frame = phx;	/* a frame's record has no args */
 	else {
 		if (kind != TL_EV_PYTHON) {
-			memset(av, 0, sizeof(av));
+			zero(av, sizeof(av));
 			avset = 1;
 		}
 		q = rd_args(p, s, end, avset ? av : NULL, &deep, kind);
@@ -2104,6 +2179,7 @@ general:
 	p->same = 0;
 	p->hit = NULL;
 	p->ctag = 0;
+	frame = 0;
 	kind = -1;
 	cat = lenient = deep = skip = avset = 0;
 	fc = nx = 0;
@@ -2214,9 +2290,27 @@ read:
 	}
 	at = out->len;
 	rc = tl_scan_reserve(out, sizeof(*rc));
-	memset(rc, 0, sizeof(*rc));
+	zero(rc, sizeof(*rc));
 	rc->parser = (uint16_t)p->id;
 	out->len += sizeof(*rc);
+	if (frame && fv[K_TS].ns < TL_TIME_MAX &&
+	    fv[K_DUR].ns < TL_TIME_MAX - fv[K_TS].ns) {
+		/*
+		 * What fill_rec makes of a frame whose "ph" is "X" and
+		 * whose times are numbers in range (not negative: digits).
+		 */
+		rc->type = R_X;
+		rc->kind = TL_EV_PYTHON;
+		rc->ts = fv[K_TS].ns;
+		rc->dur = fv[K_DUR].ns;
+		if (fv[K_NAME].type == TL_J_STRING && !fv[K_NAME].esc &&
+		    fv[K_NAME].n >= 8)
+			put_named(p, rc, S_NAME, fv[K_NAME].s, fv[K_NAME].n);
+		else
+			put_scalar(p, rc, S_NAME, &fv[K_NAME]);
+		put_pidtid(p, rc, fv);
+		return 1;
+	}
 	return put_rec(p, out, at, kind, fc, fv, av, lenient, deep);
 }
 
@@ -2239,7 +2333,7 @@ parse_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 		return r;
 	out->len = at;
 	rc = tl_scan_reserve(out, sizeof(*rc));
-	memset(rc, 0, sizeof(*rc));
+	zero(rc, sizeof(*rc));
 	out->len += sizeof(*rc);
 	if (check_event(p, ev, len) >= 0) {
 		/* Valid JSON the reader did not read: a bug. */
@@ -2298,7 +2392,7 @@ tok_event(void *w, struct tl_scan_out *out, const char *ev, size_t len,
 	p->hit = NULL;		/* read_event's, not this reader's */
 	p->ctag = 0;
 	rc = tl_scan_reserve(out, sizeof(*rc));
-	memset(rc, 0, sizeof(*rc));
+	zero(rc, sizeof(*rc));
 	rc->parser = (uint16_t)p->id;
 	out->len += sizeof(*rc);
 	/* The lexer's verdict first: a syntax error is one in any event. */
