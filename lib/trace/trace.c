@@ -131,6 +131,20 @@ struct combo {
 };
 
 /*
+ * Strings read before (event names, a launch's kernel) repeat: put_seen
+ * keeps the last SEEN_WAYS distinct ones of each of 2^SEEN_BITS sets
+ * (chosen by the 32 bytes after the opening quote: the string and what
+ * follows it) that had no escape, with their id in str, and str_seen
+ * finds one there before the lexer reads it.  24 KiB a parser.
+ */
+#define SEEN_BITS 8
+#define SEEN_WAYS 4
+struct seen {
+	const char *s;		/* str's copy of the text: NULL, none */
+	uint32_t n, id, tag;	/* its length, id and hash (never 0) */
+};
+
+/*
  * One reading thread's own state.  It interns the strings it reads in
  * tables of its own (so that the hashing is done on every thread), and
  * merge_event maps its ids to the trace's, interning each string in the
@@ -161,6 +175,8 @@ struct parser {
 	size_t caprawto;
 	/* Nested args values already checked, in sets (nest_seen). */
 	struct nest (*nest)[NEST_WAYS];
+	/* Strings already read, in sets (str_seen). */
+	struct seen (*seen)[SEEN_WAYS];
 	/* cpu_ops' shape members already read, in sets (combo_seen). */
 	struct combo (*combo)[COMBO_WAYS];
 	/*
@@ -420,7 +436,8 @@ struct fval {
 		 * An args member's array or object, by rd_args: its id in
 		 * the parser's raw + 1 when nest_seen knew its bytes, else
 		 * nest_seen's tag for put_compact to keep it under (0:
-		 * neither).
+		 * neither).  A string's, by str_seen: its id in the
+		 * parser's str + 1, else the tag for put_seen.
 		 */
 		struct {
 			uint32_t raw, tag;
@@ -473,6 +490,36 @@ put_scalar(struct parser *p, struct rec *r, int k, const struct fval *v)
 	else if (v->type != TL_J_STRING && v->type != TL_J_PRIM)
 		n = 0;
 	put_str(p, r, k, n > 0 ? s : "", n);
+}
+
+/*
+ * String k from v as put_scalar writes it: its id when str_seen found
+ * it (v->raw), else interned and, with v->tag, kept for str_seen.
+ */
+static inline void
+put_seen(struct parser *p, struct rec *r, int k, const struct fval *v)
+{
+	struct seen *w;
+
+	if (v->type == TL_J_STRING && v->raw != 0) {
+		r->sid[k] = v->raw - 1;
+		r->s[k] = tl_str(p->str, v->raw - 1);
+		r->slen[k] = v->n;
+		return;
+	}
+	if (v->type == TL_J_STRING && !v->esc && v->n >= 8)
+		put_named(p, r, k, v->s, v->n);	/* put_scalar's way */
+	else
+		put_scalar(p, r, k, v);
+	if (v->type != TL_J_STRING || v->tag == 0 || v->esc)
+		return;
+	/* The first of its set now. */
+	w = p->seen[v->tag >> (32 - SEEN_BITS)];
+	memmove(w + 1, w, (SEEN_WAYS - 1) * sizeof(*w));
+	w[0].s = r->s[k];
+	w[0].n = r->slen[k];
+	w[0].id = r->sid[k];
+	w[0].tag = v->tag;
 }
 
 /*
@@ -728,6 +775,7 @@ parser_new(void *ctx)
 	p->raw = tl_strtab_new();
 	p->nest = tl_calloc(1u << NEST_BITS, sizeof(*p->nest));
 	p->combo = tl_calloc(1u << COMBO_BITS, sizeof(*p->combo));
+	p->seen = tl_calloc(1u << SEEN_BITS, sizeof(*p->seen));
 	p->named = tl_calloc(1u << NAMED_BITS, sizeof(*p->named));
 	p->empty = tl_str(p->str, 0);
 	return p;
@@ -809,6 +857,7 @@ parser_free(void *w)
 	for (i = 0; i < (1u << COMBO_BITS) * COMBO_WAYS; i++)
 		free(p->combo[i / COMBO_WAYS][i % COMBO_WAYS].s);
 	free(p->combo);
+	free(p->seen);
 	free(p->named);
 	free(p->rawto);
 	free(p->buf);
@@ -1005,11 +1054,7 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		snprintf(msg, msgsz, "\"ts\" + \"dur\" out of range");
 		return -1;
 	}
-	if (f[K_NAME].type == TL_J_STRING && !f[K_NAME].esc &&
-	    f[K_NAME].n >= 8)	/* put_scalar's way, without calls */
-		put_named(p, rc, S_NAME, f[K_NAME].s, f[K_NAME].n);
-	else
-		put_scalar(p, rc, S_NAME, &f[K_NAME]);
+	put_seen(p, rc, S_NAME, &f[K_NAME]);
 	put_pidtid(p, rc, f);
 	if (kind == TL_EV_PYTHON)
 		return 1;	/* py_frame reads no more */
@@ -1023,7 +1068,7 @@ fill_rec(struct parser *p, struct tl_scan_out *out, size_t at, int kind,
 		rc->seq = int_arg(p, &a[A_SEQ]);
 	if (p->o->launch_kernels && (kind == TL_EV_RUNTIME ||
 	    kind == TL_EV_DRIVER) && a[A_KERNEL].type != TL_J_UNDEF)
-		put_scalar(p, rc, S_KERNEL, &a[A_KERNEL]);
+		put_seen(p, rc, S_KERNEL, &a[A_KERNEL]);
 	if (kind == TL_EV_CPU_OP) {
 		struct tl_args x;
 		const struct combo *c = p->hit;
@@ -1546,6 +1591,49 @@ combo_seen(struct parser *p, const char *q, const char *end)
 }
 
 /*
+ * The byte after the string at s (its opening quote) when its text is
+ * one put_seen kept (p->seen): a string without an escape, so the
+ * lexer, which found its closing quote, would find it here again; v
+ * then holds it (its id in v->raw).  Else NULL, with *tag the set to
+ * keep it in (0 when too near end to choose one).
+ */
+static inline const char *
+str_seen(struct parser *p, const char *s, const char *end, struct fval *v,
+    uint32_t *tag)
+{
+	uint64_t a, b, c, d, h;
+	struct seen *w;
+	int i;
+
+	*tag = 0;
+	if (end - s < 40)
+		return NULL;
+	memcpy(&a, s + 1, 8);
+	memcpy(&b, s + 9, 8);
+	memcpy(&c, s + 17, 8);
+	memcpy(&d, s + 25, 8);
+	h = a * 0x9e3779b97f4a7c15ull;
+	h = (h ^ (h >> 29) ^ b) * 0xff51afd7ed558ccdull;
+	h = (h ^ (h >> 32) ^ c) * 0xc4ceb9fe1a85ec53ull;
+	h = (h ^ (h >> 29) ^ d) * 0xff51afd7ed558ccdull;
+	*tag = (uint32_t)(h >> 32) | 1;
+	w = p->seen[*tag >> (32 - SEEN_BITS)];
+	for (i = 0; i < SEEN_WAYS && w[i].s != NULL; i++)
+		if (w[i].tag == *tag && w[i].n < (size_t)(end - s - 1) &&
+		    s[1 + w[i].n] == '"' && memcmp(w[i].s, s + 1, w[i].n) == 0) {
+			v->type = TL_J_STRING;
+			v->s = s + 1;
+			v->n = w[i].n;
+			v->esc = 0;
+			v->timed = 0;
+			v->raw = w[i].id + 1;
+			v->tag = 0;
+			return s + 2 + w[i].n;
+		}
+	return NULL;
+}
+
+/*
  * The end of the value at q of args member k (arg_keys; -1: not read),
  * or NULL, as rd_value finds it: the plain ones without a call, an array
  * or object of k's by nest_seen first (v[k] then says so).  *esc as
@@ -1556,7 +1644,14 @@ rd_arg_value(struct parser *p, const char *q, const char *end, int k,
     struct fval *v, int *deep, int *esc)
 {
 	const char *s;
+	uint32_t tag;
 
+	if (*q == '"' && k == A_KERNEL) {	/* a launch's: long, repeated */
+		if ((s = str_seen(p, q, end, &v[k], &tag)) != NULL)
+			return s;
+		v[k].raw = 0;
+		v[k].tag = tag;
+	}
 	if (*q == '"')
 		return (s = tl_jlex_string(q, end, esc)) != NULL ? s + 1 : NULL;
 	if (*q != '{' && *q != '[')
@@ -2001,6 +2096,7 @@ rd_set(struct fval *v, const char *s, const char *e, int esc)
 	v->n = (uint32_t)(e - s) - 2 * (uint32_t)str;
 	v->esc = (uint8_t)esc;
 	v->timed = 0;
+	v->ns = 0;		/* raw and tag: none */
 }
 
 /*
@@ -2072,6 +2168,7 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 	int avset = 0;		/* av is cleared */
 	int phx = 0;		/* "ph" was "X", read as a literal */
 	int frame = 0;		/* a Python frame read its fastest way */
+	uint32_t tag = 0;	/* str_seen's for the name */
 	unsigned fc = 0, nx = 0;	/* the member expected: rd_order[nx] */
 
 	(void)offset;
@@ -2146,10 +2243,15 @@ cat:
 	cn = (size_t)(q - s);
 	skip = kind < 0 && (fc = flow_cat(cv, cn)) == 0;
 	lenient = kind == TL_EV_PYTHON && p->o->keep_python == TL_PY_CONTEXT;
-	if ((s = RD_LIT(q + 1, end, ", \"name\": ")) == NULL ||
-	    (q = rd_plain(s, end, &esc)) == NULL)
+	if ((s = RD_LIT(q + 1, end, ", \"name\": ")) == NULL)
 		goto general;
-	rd_set(&fv[K_NAME], s, q, esc);
+	if (*s != '"' || (q = str_seen(p, s, end, &fv[K_NAME], &tag)) ==
+	    NULL) {
+		if ((q = rd_plain(s, end, &esc)) == NULL)
+			goto general;
+		rd_set(&fv[K_NAME], s, q, esc);
+		fv[K_NAME].tag = esc ? 0 : tag;
+	}
 	if ((q = rd_thread_ts(p, q, end, fv)) == NULL ||
 	    (s = RD_LIT(q, end, ", \"dur\": ")) == NULL ||
 	    (q = rd_timed(&fv[K_DUR], s, end, NULL)) == NULL)
@@ -2303,11 +2405,7 @@ read:
 		rc->kind = TL_EV_PYTHON;
 		rc->ts = fv[K_TS].ns;
 		rc->dur = fv[K_DUR].ns;
-		if (fv[K_NAME].type == TL_J_STRING && !fv[K_NAME].esc &&
-		    fv[K_NAME].n >= 8)
-			put_named(p, rc, S_NAME, fv[K_NAME].s, fv[K_NAME].n);
-		else
-			put_scalar(p, rc, S_NAME, &fv[K_NAME]);
+		put_seen(p, rc, S_NAME, &fv[K_NAME]);
 		put_pidtid(p, rc, fv);
 		return 1;
 	}
