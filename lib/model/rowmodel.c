@@ -142,6 +142,7 @@ tl_rowmodel_run(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 		memset(&c->p, 0, sizeof(c->p));
 		tl_perf_copy(&c->p, p);
 	}
+	m->last = i;
 	c = &m->cache[i];
 	tl_perf_copy(p, &c->p);
 	*model = c->rc == 1 ? NULL : c->model;
