@@ -36,6 +36,12 @@ struct tl_rowmodel {
 	 * index have the same result (a caller may keep what it derives).
 	 */
 	int64_t last;
+	/*
+	 * The cache index of recent rows by their model inputs' bytes as
+	 * the stream has them (equal bytes, equal inputs), so a row seen
+	 * before skips making its key: RAW_SLOTS slots, or NULL.
+	 */
+	struct tl_rowraw *raw;
 };
 
 /*
