@@ -950,6 +950,15 @@ grp_key(const struct rowvals *v, int g)
 	return v->ae->kind == TL_EV_CPU_OP ? v->ae->args : 0;
 }
 
+/* 1 if group g's text of v's key is there (group_texts). */
+static int
+grp_has(const struct rowctx *c, const struct rowvals *v, int g)
+{
+	size_t key = grp_key(v, g);
+
+	return key < c->ngat[g] && c->gat[g][key] != 0;
+}
+
 /*
  * The columns of row r (tl_tables' op stream, launchers or stack) by
  * steps p[0..n) (plan_rows): in one call, not one a column.
@@ -1361,6 +1370,8 @@ group_texts(struct rowctx *c, const struct tl_opstream *os)
 		    sizeof(**c->gat));
 		for (i = 0; i < c->rows->n; i++) {
 			v.e = v.ae = args_event(t, &c->rows->v[i]);
+			if (grp_has(c, &v, GRP_ARGS))
+				continue;
 			tl_ev_args(t, v.ae, &v.args);
 			group_text(c, &tmp, GRP_ARGS, grp_key(&v, GRP_ARGS),
 			    &v);
@@ -1386,7 +1397,8 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	v.fwd = fwd != r->op ? fwd : -1;
 	/* The args a model reads: a backward row's are its forward op's. */
 	v.ae = args_event(t, r);
-	tl_ev_args(t, v.ae, &v.args);
+	if (!grp_has(c, &v, GRP_ARGS))	/* else not read */
+		tl_ev_args(t, v.ae, &v.args);
 	v.it = tl_iters_of(&c->it, t, r->op);
 	v.gap_at = gap_at;
 	w_cols(os, c, r, &v, cs, c->plan, c->nplan);
