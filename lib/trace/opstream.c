@@ -920,13 +920,13 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 
 /* Names joined (module, call_stack) as a field: unscanned if plain. */
 static void
-w_names(struct tl_opstream *os, const struct rowctx *c,
-    const struct tl_jbuf *b)
+w_names(struct tl_opstream *os, const struct rowctx *c, const char *s,
+    size_t n)
 {
 	if (c->names_plain)
-		tl_w_raw(os->w, b->s, b->n);
+		tl_w_raw(os->w, s, n);
 	else
-		tl_w_mem(os->w, b->s, b->n);
+		tl_w_mem(os->w, s, n);
 }
 
 /* What the columns of one row read, found once per row (w_cols). */
@@ -976,7 +976,8 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 
 	for (; p < end; p++) {
 		int col = p->col;
-		size_t key;
+		size_t key, len;
+		const char *s;
 		uint64_t at;
 
 		/* the trace's columns, formatted once */
@@ -1188,12 +1189,12 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 				tl_w_empty(os->w);
 			break;
 		case TL_COL_MODULE:
-			tl_module_of(cs, r->op, &os->jb);
-			w_names(os, c, &os->jb);
+			s = tl_module_of(cs, r->op, &len);
+			w_names(os, c, s, len);
 			break;
 		case TL_COL_CALL_STACK:
 			tl_callstack_of(cs, r->op, os->depth, &os->jb);
-			w_names(os, c, &os->jb);
+			w_names(os, c, os->jb.s, os->jb.n);
 			break;
 		default:
 			tl_die("internal error: no writer for op stream "
