@@ -946,7 +946,7 @@ put_comm(struct parser *p, struct rec *rc, const struct fval *a)
  * Strings S_PID and S_TID from f (put_thread), or as the event before
  * had them when rd_thread_ts found the same bytes (p->same).
  */
-static inline void
+static inline __attribute__((always_inline)) void
 put_pidtid(struct parser *p, struct rec *r, const struct fval *f)
 {
 	int i;
@@ -2225,6 +2225,17 @@ read_event(void *w, struct tl_scan_out *out, const char *ev, size_t avail,
 		goto general;
 cat:
 	/* The commonest categories as literals (kind_of's names). */
+	if (p->o->keep_python &&
+	    (q = RD_LIT(s, end, "python_function\", \"name\": ")) != NULL) {
+		/* A frame's, with the key after it (below, for others). */
+		kind = TL_EV_PYTHON;
+		cat = 1;
+		cv = s;
+		cn = 15;
+		lenient = p->o->keep_python == TL_PY_CONTEXT;
+		s = q;
+		goto name;
+	}
 	if ((q = RD_LIT(s, end, "python_function\"")) != NULL)
 		kind = p->o->keep_python ? TL_EV_PYTHON : -1;
 	else if ((q = RD_LIT(s, end, "cpu_op\"")) != NULL)
@@ -2245,6 +2256,7 @@ cat:
 	lenient = kind == TL_EV_PYTHON && p->o->keep_python == TL_PY_CONTEXT;
 	if ((s = RD_LIT(q + 1, end, ", \"name\": ")) == NULL)
 		goto general;
+name:
 	if (*s != '"' || (q = str_seen(p, s, end, &fv[K_NAME], &tag)) ==
 	    NULL) {
 		if ((q = rd_plain(s, end, &esc)) == NULL)
