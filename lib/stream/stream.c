@@ -73,6 +73,7 @@ fields(struct tl_stream *s, int n)
 		return;
 	tl_grow(&s->f, &cap, (size_t)n, sizeof(*s->f));
 	s->flen = tl_realloc(s->flen, cap * sizeof(*s->flen));
+	s->tabs = tl_realloc(s->tabs, cap * sizeof(*s->tabs));
 	s->esc = tl_realloc(s->esc, cap);
 	s->coff = tl_realloc(s->coff, cap * sizeof(*s->coff));
 	s->fcap = (int)cap;
@@ -182,91 +183,200 @@ next_line(struct tl_stream *s, size_t *len)
 	return line;
 }
 
-/* Field k of the current record: s[0..n), esc if it has a backslash. */
-static inline void
-add_field(struct tl_stream *s, int k, char *p, size_t n, unsigned char esc)
+/*
+ * Split a TSV line in place, byte by byte (tabs become NULs; line[len]
+ * is writable): the fields, which hold a backslash, and an error at a
+ * NUL byte.  For lines with a backslash or a NUL, and without SSE2.
+ */
+static void
+split_slow(struct tl_stream *s, char *line, size_t len)
 {
-	if (k >= s->fcap)
-		fields(s, k + 1);
-	s->f[k] = p;
-	s->flen[k] = n;
-	s->esc[k] = esc;
-}
+	size_t p, start = 0;
+	int n = 0;
+	unsigned char esc = 0;
 
-/* The splitter's state along a line: fields found, the current one's start. */
-struct cut {
-	int nf;
-	size_t start;
-	unsigned char esc;
-};
-
-/* A tab, backslash or NUL at line[p]: a field ends, has an escape, or fails. */
-static inline void
-cut_at(struct tl_stream *s, char *line, size_t p, struct cut *c)
-{
-	if (line[p] == '\t') {
-		add_field(s, c->nf++, line + c->start, p - c->start, c->esc);
-		line[p] = '\0';
-		c->start = p + 1;
-		c->esc = 0;
-	} else if (line[p] == '\\')
-		c->esc = 1;
-	else
-		fail(s, "NUL byte: not a text stream");
+	for (p = 0; p <= len; p++) {
+		if (p == len || line[p] == '\t') {
+			fields(s, n + 1);
+			s->f[n] = line + start;
+			s->flen[n] = p - start;
+			s->esc[n++] = esc;
+			line[p] = '\0';
+			start = p + 1;
+			esc = 0;
+		} else if (line[p] == '\\')
+			esc = 1;
+		else if (line[p] == '\0')
+			fail(s, "NUL byte: not a text stream");
+	}
+	s->nf = n;
 }
 
 #ifdef __SSE2__
-/* The mask of the tabs, backslashes and NULs of p[0..16). */
-static inline uint64_t
-special16(const char *p)
+/* The masks of the tabs and of the backslashes and NULs of p[0..16). */
+static inline unsigned
+special16(const char *p, unsigned *tabs)
 {
 	const __m128i tab = _mm_set1_epi8('\t'), bs = _mm_set1_epi8('\\');
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
 
-	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
-	    _mm_or_si128(_mm_cmpeq_epi8(x, tab), _mm_cmpeq_epi8(x, bs)),
+	*tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, tab));
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, bs),
 	    _mm_cmpeq_epi8(x, _mm_setzero_si128())));
+}
+
+/*
+ * The tabs of mask t, bytes from line + i on: each ends a field (f, l:
+ * the next one's start and length; start: where it starts), or, when
+ * only some fields are asked for (ends), is noted at e.
+ */
+#define CUT(t, ctz) do {						\
+	for (; (t) != 0; (t) &= (t) - 1) {				\
+		size_t p_ = i + (size_t)ctz(t);				\
+									\
+		if (ends)						\
+			*e++ = p_;					\
+		else {							\
+			*f++ = line + start;				\
+			*l++ = p_ - start;				\
+			line[p_] = '\0';				\
+			start = p_ + 1;					\
+		}							\
+	}								\
+} while (0)
+
+/*
+ * The fields of a TSV line up to its last tab, 64 bytes a step while
+ * there are, then 16: split_tsv's pass, one copy (ends 0) that cuts each
+ * field, one (ends 1) that notes where each ends in s->tabs.  The
+ * number of tabs; *odd: a backslash or a NUL seen; *last: where the
+ * field after the last tab starts.
+ */
+static inline __attribute__((always_inline)) int
+scan_tabs(struct tl_stream *s, char *line, size_t len, const int ends,
+    unsigned *odd, size_t *last)
+{
+	size_t *e = s->tabs, i, start = 0;
+	char **f = s->f;
+	size_t *l = s->flen;
+	unsigned bad = 0;
+	int n = 0;
+
+	for (i = 0; i + 64 <= len; i += 64) {
+		unsigned t0, t1, t2, t3;
+		uint64_t t;
+
+		bad |= special16(line + i, &t0) | special16(line + i + 16, &t1) |
+		    special16(line + i + 32, &t2) | special16(line + i + 48, &t3);
+		t = (uint64_t)t0 | (uint64_t)t1 << 16 | (uint64_t)t2 << 32 |
+		    (uint64_t)t3 << 48;
+		n = ends ? (int)(e - s->tabs) : (int)(f - s->f);
+		if (n + 65 > s->fcap) {
+			fields(s, n + 65);
+			e = s->tabs + n;
+			f = s->f + n;
+			l = s->flen + n;
+		}
+		CUT(t, __builtin_ctzll);
+	}
+	for (; i < len; i += 16) {
+		unsigned t, m = len - i < 16 ? (1u << (len - i)) - 1 : 0xffff;
+
+		bad |= special16(line + i, &t) & m;
+		t &= m;
+		n = ends ? (int)(e - s->tabs) : (int)(f - s->f);
+		if (n + 17 > s->fcap) {
+			fields(s, n + 17);
+			e = s->tabs + n;
+			f = s->f + n;
+			l = s->flen + n;
+		}
+		CUT(t, __builtin_ctz);
+	}
+	*odd = bad;
+	*last = start;
+	return ends ? (int)(e - s->tabs) : (int)(f - s->f);
 }
 #endif
 
 /*
  * Split a TSV line in place (tabs become NULs; line[len] is writable,
- * and 16 bytes after it readable); a NUL byte in it is an error.  One pass finds the tabs, backslashes
- * and NULs: 16 bytes a step with SSE2.
+ * and 16 bytes after it readable); a NUL byte in it is an error.  One
+ * pass finds the tabs, 64 bytes a step with SSE2, and cuts the fields
+ * there; after tl_stream_want, it notes where they end, and only the
+ * fields asked for (and the first and the last) are cut after it.  A
+ * line with a backslash or a NUL (rare: the stream's numbers, names and
+ * JSON seldom need an escape) is split again by split_slow, which says
+ * which fields hold one, or fails.
  */
 static void
 split_tsv(struct tl_stream *s, char *line, size_t len)
 {
-	struct cut c = { 0, 0, 0 };
-	size_t i;
-
 #ifdef __SSE2__
-	/* Sixty-four bytes a step while there are, then sixteen. */
-	for (i = 0; i + 64 <= len; i += 64) {
-		uint64_t m = special16(line + i) |
-		    special16(line + i + 16) << 16 |
-		    special16(line + i + 32) << 32 |
-		    special16(line + i + 48) << 48;
+	size_t *tab, start, a;
+	unsigned odd;
+	int n, k, j;
 
-		for (; m != 0; m &= m - 1)
-			cut_at(s, line, i + (size_t)__builtin_ctzll(m), &c);
+	if (s->want == NULL)
+		n = scan_tabs(s, line, len, 0, &odd, &start);
+	else
+		n = scan_tabs(s, line, len, 1, &odd, &start);
+	if (odd != 0) {
+		/* Put the tabs back and go byte by byte. */
+		for (k = 0; s->want == NULL && k < n; k++)
+			s->f[k][s->flen[k]] = '\t';
+		split_slow(s, line, len);
+		return;
 	}
-	for (; i < len; i += 16) {
-		unsigned m = (unsigned)special16(line + i);
-
-		if (len - i < 16)
-			m &= (1u << (len - i)) - 1;
-		for (; m != 0; m &= m - 1)
-			cut_at(s, line, i + (size_t)__builtin_ctz(m), &c);
+	if (n + 1 > s->fcap)
+		fields(s, n + 1);
+	memset(s->esc, 0, (size_t)n + 1);
+	s->nf = n + 1;
+	if (s->want == NULL) {
+		s->f[n] = line + start;
+		s->flen[n] = len - start;
+		line[len] = '\0';
+		return;
+	}
+	tab = s->tabs;
+	tab[n] = len;		/* field k ends at tab[k] */
+	if (s->nf != s->nwant) {	/* a ragged row: cut every field */
+		for (k = 0, a = 0; k <= n; a = tab[k++] + 1) {
+			s->f[k] = line + a;
+			s->flen[k] = tab[k] - a;
+			line[tab[k]] = '\0';
+		}
+		return;
+	}
+	for (j = 0; j < s->nwl; j++) {
+		k = s->wl[j];
+		a = k > 0 ? tab[k - 1] + 1 : 0;
+		s->f[k] = line + a;
+		s->flen[k] = tab[k] - a;
+		line[tab[k]] = '\0';
 	}
 #else
-	for (i = 0; i < len; i++)
-		if (line[i] == '\t' || line[i] == '\\' || line[i] == '\0')
-			cut_at(s, line, i, &c);
+	split_slow(s, line, len);
 #endif
-	add_field(s, c.nf++, line + c.start, len - c.start, c.esc);
-	line[len] = '\0';
-	s->nf = c.nf;
+}
+
+void
+tl_stream_want(struct tl_stream *s, const unsigned char *want, int n)
+{
+	int k;
+
+	free(s->wl);
+	s->wl = NULL;
+	s->want = NULL;
+	s->nwl = 0;
+	if (want == NULL || n <= 0)
+		return;
+	s->wl = tl_calloc((size_t)n, sizeof(*s->wl));
+	for (k = 0; k < n; k++)
+		if (want[k] || k == 0 || k == n - 1)
+			s->wl[s->nwl++] = k;
+	s->want = s->wl;
+	s->nwant = n;
 }
 
 /* Read one raw record of the current file: 1, or 0 at its end. */
@@ -489,6 +599,8 @@ tl_stream_close(struct tl_stream *s)
 	free(s->hdr);
 	free(s->f);
 	free(s->flen);
+	free(s->tabs);
+	free(s->wl);
 	free(s->esc);
 	free(s->dec);
 	free(s->cbuf);
