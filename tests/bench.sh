@@ -295,8 +295,8 @@ parse_rows() {
 	# The same in instructions (callgrind, when valgrind is installed):
 	# the pipeline's stages one after the other (tl-parse -j 1) on the
 	# trace itself and on the gap trace built to an eighth of its size
-	# (tl-parse's instructions per byte are six times the bench trace's
-	# there).
+	# (its instructions per byte are four to five times the bench
+	# trace's).
 	if command -v valgrind > /dev/null 2>&1; then
 		gk1=$(awk -v s="$srcbytes" -v b="$(wc -c < "$gsrc")" 'BEGIN { k = int(s / 8 / b); if (k * b < s / 8) k++; print k }')
 		gi=.bench/idle-dataloader-x$gk1.json
@@ -621,6 +621,16 @@ the command: it grows much less than the wall time when other work shares
 the machine), and the peak resident set size of the largest process of
 the command, as `wait4` reports it; for a pipeline the stages are not
 added up). Files are read from the page cache; output goes to `/dev/null`.
+The rows whose CPU time a target compares with another's (the downstream
+stages at the two sizes, the pipeline with and without the idle culprits)
+run in turns instead, `CMPRUNS` rounds (5, or `RUNS` if more) of one run
+of each, and those targets read the least CPU time: this machine's speed
+drifts over the minutes between two tables by more than the 10 % they
+allow. When valgrind is installed, the same targets are also given in
+instructions (callgrind), which load does not move: the downstream stages
+on the op streams of 1, 2 and 4 copies of the trace (what a copy adds from
+2 to 4 against from 1 to 2, so that the fixed costs drop out), and the
+pipeline's stages with and without the culprits.
 The pipeline row is the whole standalone analysis, from the gzipped trace
 to the last stage that exists (`tl-findings` when it is built).
 

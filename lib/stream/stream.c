@@ -73,7 +73,6 @@ fields(struct tl_stream *s, int n)
 		return;
 	tl_grow(&s->f, &cap, (size_t)n, sizeof(*s->f));
 	s->flen = tl_realloc(s->flen, cap * sizeof(*s->flen));
-	s->tabs = tl_realloc(s->tabs, cap * sizeof(*s->tabs));
 	s->esc = tl_realloc(s->esc, cap);
 	s->coff = tl_realloc(s->coff, cap * sizeof(*s->coff));
 	s->fcap = (int)cap;
@@ -227,156 +226,84 @@ special16(const char *p, unsigned *tabs)
 
 /*
  * The tabs of mask t, bytes from line + i on: each ends a field (f, l:
- * the next one's start and length; start: where it starts), or, when
- * only some fields are asked for (ends), is noted at e.
+ * the next field's start and length; start: where it starts).
  */
 #define CUT(t, ctz) do {						\
 	for (; (t) != 0; (t) &= (t) - 1) {				\
 		size_t p_ = i + (size_t)ctz(t);				\
 									\
-		if (ends)						\
-			*e++ = p_;					\
-		else {							\
-			*f++ = line + start;				\
-			*l++ = p_ - start;				\
-			line[p_] = '\0';				\
-			start = p_ + 1;					\
-		}							\
+		*f++ = line + start;					\
+		*l++ = p_ - start;					\
+		line[p_] = '\0';					\
+		start = p_ + 1;						\
 	}								\
 } while (0)
 
-/*
- * The fields of a TSV line up to its last tab, 64 bytes a step while
- * there are, then 16: split_tsv's pass, one copy (ends 0) that cuts each
- * field, one (ends 1) that notes where each ends in s->tabs.  The
- * number of tabs; *odd: a backslash or a NUL seen; *last: where the
- * field after the last tab starts.
- */
-static inline __attribute__((always_inline)) int
-scan_tabs(struct tl_stream *s, char *line, size_t len, const int ends,
-    unsigned *odd, size_t *last)
-{
-	size_t *e = s->tabs, i, start = 0;
-	char **f = s->f;
-	size_t *l = s->flen;
-	unsigned bad = 0;
-	int n = 0;
-
-	for (i = 0; i + 64 <= len; i += 64) {
-		unsigned t0, t1, t2, t3;
-		uint64_t t;
-
-		bad |= special16(line + i, &t0) | special16(line + i + 16, &t1) |
-		    special16(line + i + 32, &t2) | special16(line + i + 48, &t3);
-		t = (uint64_t)t0 | (uint64_t)t1 << 16 | (uint64_t)t2 << 32 |
-		    (uint64_t)t3 << 48;
-		n = ends ? (int)(e - s->tabs) : (int)(f - s->f);
-		if (n + 65 > s->fcap) {
-			fields(s, n + 65);
-			e = s->tabs + n;
-			f = s->f + n;
-			l = s->flen + n;
-		}
-		CUT(t, __builtin_ctzll);
-	}
-	for (; i < len; i += 16) {
-		unsigned t, m = len - i < 16 ? (1u << (len - i)) - 1 : 0xffff;
-
-		bad |= special16(line + i, &t) & m;
-		t &= m;
-		n = ends ? (int)(e - s->tabs) : (int)(f - s->f);
-		if (n + 17 > s->fcap) {
-			fields(s, n + 17);
-			e = s->tabs + n;
-			f = s->f + n;
-			l = s->flen + n;
-		}
-		CUT(t, __builtin_ctz);
-	}
-	*odd = bad;
-	*last = start;
-	return ends ? (int)(e - s->tabs) : (int)(f - s->f);
-}
+/* Room for n fields more than the f cut so far, f and l kept. */
+#define ROOM(n) do {							\
+	int k_ = (int)(f - s->f);					\
+									\
+	if (k_ + (n) > s->fcap) {					\
+		fields(s, k_ + (n));					\
+		f = s->f + k_;						\
+		l = s->flen + k_;					\
+	}								\
+} while (0)
 #endif
 
 /*
  * Split a TSV line in place (tabs become NULs; line[len] is writable,
  * and 16 bytes after it readable); a NUL byte in it is an error.  One
  * pass finds the tabs, 64 bytes a step with SSE2, and cuts the fields
- * there; after tl_stream_want, it notes where they end, and only the
- * fields asked for (and the first and the last) are cut after it.  A
- * line with a backslash or a NUL (rare: the stream's numbers, names and
- * JSON seldom need an escape) is split again by split_slow, which says
- * which fields hold one, or fails.
+ * there.  A line with a backslash or a NUL (rare: the stream's numbers,
+ * names and JSON seldom need an escape) is split again by split_slow,
+ * which says which fields hold one, or fails.
  */
 static void
 split_tsv(struct tl_stream *s, char *line, size_t len)
 {
 #ifdef __SSE2__
-	size_t *tab, start, a;
-	unsigned odd;
-	int n, k, j;
+	char **f = s->f;
+	size_t *l = s->flen, i, start = 0;
+	unsigned odd = 0;
+	int n;
 
-	if (s->want == NULL)
-		n = scan_tabs(s, line, len, 0, &odd, &start);
-	else
-		n = scan_tabs(s, line, len, 1, &odd, &start);
+	for (i = 0; i + 64 <= len; i += 64) {
+		unsigned t0, t1, t2, t3;
+		uint64_t t;
+
+		odd |= special16(line + i, &t0) | special16(line + i + 16, &t1) |
+		    special16(line + i + 32, &t2) | special16(line + i + 48, &t3);
+		t = (uint64_t)t0 | (uint64_t)t1 << 16 | (uint64_t)t2 << 32 |
+		    (uint64_t)t3 << 48;
+		ROOM(65);
+		CUT(t, __builtin_ctzll);
+	}
+	for (; i < len; i += 16) {
+		unsigned t, m = len - i < 16 ? (1u << (len - i)) - 1 : 0xffff;
+
+		odd |= special16(line + i, &t) & m;
+		t &= m;
+		ROOM(17);
+		CUT(t, __builtin_ctz);
+	}
+	n = (int)(f - s->f);
 	if (odd != 0) {
 		/* Put the tabs back and go byte by byte. */
-		for (k = 0; s->want == NULL && k < n; k++)
-			s->f[k][s->flen[k]] = '\t';
+		while (n-- > 0)
+			s->f[n][s->flen[n]] = '\t';
 		split_slow(s, line, len);
 		return;
 	}
-	if (n + 1 > s->fcap)
-		fields(s, n + 1);
+	ROOM(1);
+	*f = line + start;
+	*l = len - start;
+	line[len] = '\0';
 	memset(s->esc, 0, (size_t)n + 1);
 	s->nf = n + 1;
-	if (s->want == NULL) {
-		s->f[n] = line + start;
-		s->flen[n] = len - start;
-		line[len] = '\0';
-		return;
-	}
-	tab = s->tabs;
-	tab[n] = len;		/* field k ends at tab[k] */
-	if (s->nf != s->nwant) {	/* a ragged row: cut every field */
-		for (k = 0, a = 0; k <= n; a = tab[k++] + 1) {
-			s->f[k] = line + a;
-			s->flen[k] = tab[k] - a;
-			line[tab[k]] = '\0';
-		}
-		return;
-	}
-	for (j = 0; j < s->nwl; j++) {
-		k = s->wl[j];
-		a = k > 0 ? tab[k - 1] + 1 : 0;
-		s->f[k] = line + a;
-		s->flen[k] = tab[k] - a;
-		line[tab[k]] = '\0';
-	}
 #else
 	split_slow(s, line, len);
 #endif
-}
-
-void
-tl_stream_want(struct tl_stream *s, const unsigned char *want, int n)
-{
-	int k;
-
-	free(s->wl);
-	s->wl = NULL;
-	s->want = NULL;
-	s->nwl = 0;
-	if (want == NULL || n <= 0)
-		return;
-	s->wl = tl_calloc((size_t)n, sizeof(*s->wl));
-	for (k = 0; k < n; k++)
-		if (want[k] || k == 0 || k == n - 1)
-			s->wl[s->nwl++] = k;
-	s->want = s->wl;
-	s->nwant = n;
 }
 
 /* Read one raw record of the current file: 1, or 0 at its end. */
@@ -599,8 +526,6 @@ tl_stream_close(struct tl_stream *s)
 	free(s->hdr);
 	free(s->f);
 	free(s->flen);
-	free(s->tabs);
-	free(s->wl);
 	free(s->esc);
 	free(s->dec);
 	free(s->cbuf);

@@ -50,10 +50,6 @@ struct tl_stream {
 	size_t *flen;
 	unsigned char *esc;	/* field holds a backslash escape (TSV) */
 	int nf, fcap;
-	size_t *tabs;		/* the splitter's: where each field ends */
-	/* tl_stream_want's fields (wl[0..nwl)) of records of nwant fields */
-	const int *want;
-	int *wl, nwl, nwant;
 	char *dec;		/* decoding buffer */
 	size_t deccap;
 	/* CSV record under construction */
@@ -106,15 +102,6 @@ int tl_stream_try_double(struct tl_stream *s, int i, double *v);
 int tl_stream_parse_double(const char *t, size_t n, double *v);
 void tl_stream_not_a(struct tl_stream *s, int i, const char *what)
     __attribute__((noreturn));
-/*
- * Split only fields k of want[k] != 0 (k < n), and the first and the
- * last, of the TSV records of n fields that follow: a reader of a few
- * columns saves the rest's work.  f, flen of the others are left as
- * they were, and tl_stream_get, tl_stream_copy and tl_stream_copy_all
- * must not be used on them; esc, nf and the errors are as before.
- * want == NULL: every field again.  The stream keeps its own copy.
- */
-void tl_stream_want(struct tl_stream *s, const unsigned char *want, int n);
 /* Write field i of the current record (empty for i < 0). */
 void tl_stream_copy(struct tl_stream *s, int i, struct tl_writer *w);
 /*
