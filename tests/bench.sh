@@ -130,6 +130,16 @@ ir() {
 	    awk '/Collected :/ { print $NF }'
 }
 
+# irdown OPS: the instructions of tl-efficiency on op stream OPS and of
+# tl-findings on its output, together.
+irdown() {
+	bin/tl-efficiency --hw $HW "$1" > "$1.e"
+	e=$(ir bin/tl-efficiency --hw $HW "$1")
+	f=$(ir bin/tl-findings "$1.e")
+	rm -f "$1.e"
+	echo $((${e:-0} + ${f:-0}))
+}
+
 # parse_rows TITLE BYTES KEY JSON GZ: a table's heading and its rows for
 # igzip -dc, cat, zcat and tl-parse of the plain and the gzipped trace, on
 # one thread and by default (one per CPU; one fewer for gzip, and then
@@ -253,11 +263,8 @@ parse_rows() {
 			fi
 			ops=.bench/irops.tsv
 			bin/tl-parse -q "$t" > "$ops"
-			bin/tl-efficiency --hw $HW "$ops" > "$ops.e"
-			e=$(ir bin/tl-efficiency --hw $HW "$ops")
-			f=$(ir bin/tl-findings "$ops.e")
-			echo "irdown.x$x $((${e:-0} + ${f:-0})) $(wc -c < "$ops") 0" >> "$res"
-			rm -f "$ops" "$ops.e"
+			echo "irdown.x$x $(irdown "$ops") $(wc -c < "$ops") 0" >> "$res"
+			rm -f "$ops"
 		done
 	fi
 
@@ -294,35 +301,22 @@ parse_rows() {
 	alt "$@"
 	# The same in instructions (callgrind, when valgrind is installed):
 	# the pipeline's stages one after the other (tl-parse -j 1) on the
-	# trace itself and on the gap trace built to an eighth of its size
-	# (its instructions per byte are four to five times the bench
-	# trace's).
+	# trace itself.  Not on the gap trace: its instructions per byte
+	# with and without the culprits move with its size (a copy of the
+	# fixture is 7 KB), and at 0.5 GB they are too many to count.
 	if command -v valgrind > /dev/null 2>&1; then
-		gk1=$(awk -v s="$srcbytes" -v b="$(wc -c < "$gsrc")" 'BEGIN { k = int(s / 8 / b); if (k * b < s / 8) k++; print k }')
-		gi=.bench/idle-dataloader-x$gk1.json
-		if [ ! -f "$gi" ] || [ "$gi" -ot "$gsrc" ] || [ "$gi" -ot "$MUL.c" ]; then
-			echo "bench: building $gi ($gk1 copies) ..." >&2
-			"$MUL" "$gk1" "$gsrc" "$gi.tmp" && mv "$gi.tmp" "$gi"
-		fi
-		for w in bench gap; do
-			if [ $w = bench ]; then t=$orig; else t=$gi; fi
-			for c in "cul:" "no:--no-culprits"; do
-				o=.bench/ircul.tsv
-				bin/tl-parse -q -j 1 ${c#*:} "$t" > "$o"
-				if [ $w$c = benchcul: ]; then	# counted above
-					p=$(awk '$1 == "ir.default" { print $2 }' "$res")
-				else
-					p=$(ir bin/tl-parse -q -j 1 ${c#*:} "$t")
-				fi
-				e=0; f=0
-				if [ -x bin/tl-findings ]; then
-					bin/tl-efficiency --hw $HW "$o" > "$o.e"
-					e=$(ir bin/tl-efficiency --hw $HW "$o")
-					f=$(ir bin/tl-findings "$o.e")
-				fi
-				echo "ircul.$w.${c%%:*} $((${p:-0} + ${e:-0} + ${f:-0})) $(wc -c < "$t") 0" >> "$res"
-				rm -f "$o" "$o.e"
-			done
+		for c in "cul:" "no:--no-culprits"; do
+			o=.bench/ircul.tsv
+			bin/tl-parse -q -j 1 ${c#*:} "$orig" > "$o"
+			if [ $c = cul: ]; then	# counted above
+				p=$(awk '$1 == "ir.default" { print $2 }' "$res")
+			else
+				p=$(ir bin/tl-parse -q -j 1 ${c#*:} "$orig")
+			fi
+			d=0
+			[ -x bin/tl-findings ] && d=$(irdown "$o")
+			echo "ircul.bench.${c%%:*} $((${p:-0} + d)) $(wc -c < "$orig") 0" >> "$res"
+			rm -f "$o"
 		done
 	fi
 	echo
@@ -630,7 +624,7 @@ allow. When valgrind is installed, the same targets are also given in
 instructions (callgrind), which load does not move: the downstream stages
 on the op streams of 1, 2 and 4 copies of the trace (what a copy adds from
 2 to 4 against from 1 to 2, so that the fixed costs drop out), and the
-pipeline's stages with and without the culprits.
+pipeline's stages with and without the culprits on the trace itself.
 The pipeline row is the whole standalone analysis, from the gzipped trace
 to the last stage that exists (`tl-findings` when it is built).
 
