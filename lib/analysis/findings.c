@@ -701,7 +701,8 @@ plain_quantity(const char *s)
 	return *p == '\0' && p - s <= 30;
 }
 
-static void
+/* Load the current row; returns its category. */
+static int
 load_row(struct tl_floader *L)
 {
 	struct tl_findings *f = L->f;
@@ -823,7 +824,7 @@ load_row(struct tl_floader *L)
 		op->peak_count += cnt;
 		if (op->peak_why == NULL)
 			op->peak_why = dup_field(L, C_PERR);
-		return;
+		return cat;
 	}
 	if (apn > 0) {	/* a group partly above: see above */
 		op->peak_ns += apt;
@@ -843,6 +844,7 @@ load_row(struct tl_floader *L)
 		add_point(L, (int)idx, cnt, time_ns, 0, 0);
 		break;
 	}
+	return cat;
 }
 
 static int
@@ -1523,7 +1525,8 @@ static void
 load(struct tl_findings *f, struct tl_floader *L)
 {
 	struct tl_stream *in = L->in;
-	int k, g;
+	short cols[C_N + TL_SERVING_NCOLS];
+	int k, g, cat;
 
 	f->ntr = f->nop = f->nbottlenecks = f->nmod = 0;
 	f->captr = f->capb = 0;
@@ -1550,9 +1553,12 @@ load(struct tl_findings *f, struct tl_floader *L)
 	memset(&f->rowahead, 0, sizeof(f->rowahead));
 	memset(&f->kevahead, 0, sizeof(f->kevahead));
 	memset(&f->cov, 0, sizeof(f->cov));
-	tl_rr_init(&L->rr, in, colid, C_N);
+	/* One reader for the loader and the serving view. */
+	memcpy(cols, colid, sizeof(colid));
+	memcpy(cols + C_N, tl_serving_cols, sizeof(tl_serving_cols));
+	tl_rr_init(&L->rr, in, cols, C_N + TL_SERVING_NCOLS);
 	f->serv = tl_calloc(1, sizeof(*f->serv));
-	tl_serving_init(f->serv, in);
+	tl_serving_init(f->serv, &L->rr);
 	f->xr = tl_calloc(1, sizeof(*f->xr));
 	tl_xrank_init(f->xr);
 	for (k = 0; k < C_REQUIRED; k++)
@@ -1574,8 +1580,8 @@ load(struct tl_findings *f, struct tl_floader *L)
 	while (tl_rr_next(&L->rr)) {
 		/* The GPU events, read once for the loader and the serving view. */
 		L->kbad = tl_kernlist_read(&L->kl, get(L, C_KERNELS)) < 0;
-		load_row(L);
-		tl_serving_row(f->serv, &L->kl);
+		cat = load_row(L);
+		tl_serving_row(f->serv, &L->kl, cat);
 	}
 	tl_serving_finish(f->serv);
 	tl_fidle_finish(&f->idle);
