@@ -33,6 +33,14 @@ struct tl_fev {
 	int sync;		/* its op copies device to host */
 };
 
+/* idle_row's numbers of a row (idle_nums). */
+struct tl_fidlenums {
+	int64_t noise, nnoise, frames, iter;
+	int steady;
+	int has_steps;		/* tl_fidle_steady with these: */
+	int64_t steps, tot, busy, comp, idle;
+};
+
 /* Loading state, held by the findings until the load ends. */
 struct tl_floader {
 	struct tl_stream *in;	/* the stream read: own, or the caller's */
@@ -63,6 +71,10 @@ struct tl_floader {
 	unsigned char *kc;	/* by kernel name id: its KC_* kinds, 0 not
 				   yet known */
 	size_t nkc;
+	struct tl_fidlenums iv;	/* idle_row's, of the row whose texts */
+	char *idlekey;		/* of idlecols are these (each with its NUL) */
+	size_t idlekeyn, idlekeycap;
+	int idleok;		/* idlekey and iv hold a row's */
 };
 
 enum {
@@ -606,39 +618,113 @@ cover(struct tl_findings *f, const struct tl_fop *op, int cat,
 		c->bwd = 1;
 }
 
+/*
+ * idle_row's number columns: a trace's (noise, frames), its steady
+ * steps', the row's iteration.  They repeat row after row, so a row
+ * whose texts of all of them are the last read row's (and read without
+ * an error) takes that row's values.
+ */
+static const short idlecols[] = {
+	C_NOISE, C_NNOISE, C_FRAMES, C_ITER, C_STEADY, C_STEPS, C_STOTAL,
+	C_SBUSY, C_SCOMP, C_SIDLE
+};
+#define NIDLECOLS (sizeof(idlecols) / sizeof(idlecols[0]))
+
+/* 1 when the row's texts of idlecols are those kept in L->idlekey. */
+static int
+idle_same(struct tl_floader *L)
+{
+	size_t k, off = 0;
+
+	if (!L->idleok)
+		return 0;
+	for (k = 0; k < NIDLECOLS; k++) {
+		const char *s = get(L, idlecols[k]);
+		size_t n = L->rr.cur->v[colid[idlecols[k]]].n + 1;
+
+		if (off + n > L->idlekeyn || memcmp(L->idlekey + off, s, n) != 0)
+			return 0;
+		off += n;
+	}
+	return off == L->idlekeyn;
+}
+
+/* Keep the row's texts of idlecols (each with its NUL) in L->idlekey. */
+static void
+idle_keep(struct tl_floader *L)
+{
+	size_t k, n;
+
+	L->idlekeyn = 0;
+	for (k = 0; k < NIDLECOLS; k++) {
+		const char *s = get(L, idlecols[k]);
+
+		n = L->rr.cur->v[colid[idlecols[k]]].n + 1;
+		tl_grow(&L->idlekey, &L->idlekeycap, L->idlekeyn + n, 1);
+		memcpy(L->idlekey + L->idlekeyn, s, n);
+		L->idlekeyn += n;
+	}
+	L->idleok = 1;
+}
+
+/* Read idle_row's numbers into L->iv: 0, or -1 when one is bad. */
+static int
+idle_nums(struct tl_floader *L, int cat)
+{
+	struct tl_fidlenums *iv = &L->iv;
+	int64_t v;
+	int bad = 0, n;
+
+	iv->noise = -1, iv->nnoise = 0, iv->frames = -1, iv->iter = TL_FNONE;
+	iv->steady = -1;
+	iv->has_steps = 0;
+	if ((n = num_ns(L, C_NOISE, cat, &v)) > 0)
+		iv->noise = v;
+	bad |= n < 0;
+	if ((n = num_i64(L, C_NNOISE, cat, &v)) > 0)
+		iv->nnoise = v;
+	bad |= n < 0;
+	if ((n = num_i64(L, C_FRAMES, cat, &v)) > 0)
+		iv->frames = v;
+	bad |= n < 0;
+	if ((n = num_i64(L, C_ITER, cat, &v)) > 0)
+		iv->iter = v;
+	bad |= n < 0;
+	if ((n = num_i64(L, C_STEADY, cat, &v)) > 0)
+		iv->steady = v != 0;
+	bad |= n < 0;
+	if (iv->steady >= 0 && (n = num_i64(L, C_STEPS, cat, &v)) > 0) {
+		iv->tot = iv->busy = iv->comp = iv->idle = 0;
+		iv->steps = v;
+		if ((n = num_ns(L, C_STOTAL, cat, &iv->tot)) >= 0 &&
+		    (n = num_ns(L, C_SBUSY, cat, &iv->busy)) >= 0 &&
+		    (n = num_ns(L, C_SCOMP, cat, &iv->comp)) >= 0 &&
+		    (n = num_ns(L, C_SIDLE, cat, &iv->idle)) >= 0)
+			iv->has_steps = 1;
+	}
+	bad |= n < 0;
+	return bad ? -1 : 0;
+}
+
 /* The row's idle gaps and their culprits (analysis/culprits.h). */
 static void
 idle_row(struct tl_floader *L, int cat, int tr)
 {
-	int64_t noise = -1, nnoise = 0, frames = -1, iter = TL_FNONE, v, steps;
-	int steady = -1;
+	const struct tl_fidlenums *iv = &L->iv;
 
 	if (!L->has_idle)
 		return;
-	if (num_ns(L, C_NOISE, cat, &v) > 0)
-		noise = v;
-	if (num_i64(L, C_NNOISE, cat, &v) > 0)
-		nnoise = v;
-	if (num_i64(L, C_FRAMES, cat, &v) > 0)
-		frames = v;
-	if (num_i64(L, C_ITER, cat, &v) > 0)
-		iter = v;
-	if (num_i64(L, C_STEADY, cat, &v) > 0)
-		steady = v != 0;
-	if (steady >= 0 && num_i64(L, C_STEPS, cat, &v) > 0) {
-		int64_t tot = 0, busy = 0, comp = 0, idle = 0;
-
-		steps = v;
-		if (num_ns(L, C_STOTAL, cat, &tot) >= 0 &&
-		    num_ns(L, C_SBUSY, cat, &busy) >= 0 &&
-		    num_ns(L, C_SCOMP, cat, &comp) >= 0 &&
-		    num_ns(L, C_SIDLE, cat, &idle) >= 0)
-			tl_fidle_steady(&L->f->idle, tr, (long long)steps, tot,
-			    busy, comp, idle);
+	if (!idle_same(L)) {
+		L->idleok = 0;
+		if (idle_nums(L, cat) == 0)
+			idle_keep(L);
 	}
+	if (iv->has_steps)
+		tl_fidle_steady(&L->f->idle, tr, (long long)iv->steps, iv->tot,
+		    iv->busy, iv->comp, iv->idle);
 	if (tl_fidle_row(&L->f->idle, tr, L->f->grouped ? -1 : L->f->nrow,
-	    get(L, C_IDLEGAPS), noise,
-	    (long long)nnoise, (long long)frames, iter, steady) < 0)
+	    get(L, C_IDLEGAPS), iv->noise, (long long)iv->nnoise,
+	    (long long)iv->frames, iv->iter, iv->steady) < 0)
 		cat_error(L, cat, tl_col_name(colid[C_IDLEGAPS]),
 		    get(L, C_IDLEGAPS), "is not a list of idle gaps");
 }
@@ -1499,6 +1585,7 @@ loader_free(struct tl_findings *f)
 	tl_strmap_free(&L->trmap);
 	tl_kernlist_free(&L->kl);
 	free(L->thbuf);
+	free(L->idlekey);
 	free(L->kc);
 	free(L->opname);
 	free(L->opk0);
