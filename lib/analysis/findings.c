@@ -72,9 +72,11 @@ struct tl_floader {
 				   yet known */
 	size_t nkc;
 	struct tl_fidlenums iv;	/* idle_row's, of the row whose texts */
-	char *idlekey;		/* of idlecols are these (each with its NUL) */
+	char *idlekey;		/* of idlecols' spans are these (a NUL each) */
 	size_t idlekeyn, idlekeycap;
 	int idleok;		/* idlekey and iv hold a row's */
+	int idlespans;		/* span is set (idle_spans) */
+	int span[16][2], nspan;	/* idlecols' input fields, first and last */
 };
 
 enum {
@@ -630,39 +632,85 @@ static const short idlecols[] = {
 };
 #define NIDLECOLS (sizeof(idlecols) / sizeof(idlecols[0]))
 
-/* 1 when the row's texts of idlecols are those kept in L->idlekey. */
+/*
+ * The input fields of idlecols as runs of adjacent fields (L->span), so
+ * a row's texts of them are compared as a few spans of the raw line: the
+ * same bytes there are the same texts.  None for CSV, whose fields are
+ * not one line.
+ */
+static void
+idle_spans(struct tl_floader *L)
+{
+	int pos[NIDLECOLS], n = 0, i, j, t;
+	size_t k;
+
+	L->nspan = 0;
+	if (L->in->csv)
+		return;
+	for (k = 0; k < NIDLECOLS; k++)
+		if ((t = L->rr.lpos[colid[idlecols[k]]]) >= 0)
+			pos[n++] = t;
+	for (i = 1; i < n; i++)	/* a few: insertion sort */
+		for (j = i; j > 0 && pos[j - 1] > pos[j]; j--)
+			t = pos[j], pos[j] = pos[j - 1], pos[j - 1] = t;
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && pos[j] <= pos[j - 1] + 1; j++)
+			;
+		L->span[L->nspan][0] = pos[i];
+		L->span[L->nspan++][1] = pos[j - 1];
+	}
+	L->idlespans = 1;
+}
+
+/* Span k of the current row: its raw text, its length in *n. */
+static const char *
+span_at(const struct tl_floader *L, int k, size_t *n)
+{
+	const struct tl_stream *in = L->in;
+	int a = L->span[k][0], b = L->span[k][1];
+
+	*n = (size_t)(in->f[b] + in->flen[b] - in->f[a]);
+	return in->f[a];
+}
+
+/* 1 when the row's spans are those kept in L->idlekey. */
 static int
 idle_same(struct tl_floader *L)
 {
-	size_t k, off = 0;
+	size_t off = 0, n;
+	const char *s;
+	int k;
 
 	if (!L->idleok)
 		return 0;
-	for (k = 0; k < NIDLECOLS; k++) {
-		const char *s = get(L, idlecols[k]);
-		size_t n = L->rr.cur->v[colid[idlecols[k]]].n + 1;
-
-		if (off + n > L->idlekeyn || memcmp(L->idlekey + off, s, n) != 0)
+	for (k = 0; k < L->nspan; k++) {
+		s = span_at(L, k, &n);
+		if (off + n + 1 > L->idlekeyn ||
+		    memcmp(L->idlekey + off, s, n) != 0 ||
+		    L->idlekey[off + n] != '\0')
 			return 0;
-		off += n;
+		off += n + 1;
 	}
 	return off == L->idlekeyn;
 }
 
-/* Keep the row's texts of idlecols (each with its NUL) in L->idlekey. */
+/* Keep the row's spans (each with a NUL) in L->idlekey. */
 static void
 idle_keep(struct tl_floader *L)
 {
-	size_t k, n;
+	size_t n;
+	const char *s;
+	int k;
 
+	if (!L->idlespans)
+		return;
 	L->idlekeyn = 0;
-	for (k = 0; k < NIDLECOLS; k++) {
-		const char *s = get(L, idlecols[k]);
-
-		n = L->rr.cur->v[colid[idlecols[k]]].n + 1;
-		tl_grow(&L->idlekey, &L->idlekeycap, L->idlekeyn + n, 1);
+	for (k = 0; k < L->nspan; k++) {
+		s = span_at(L, k, &n);
+		tl_grow(&L->idlekey, &L->idlekeycap, L->idlekeyn + n + 1, 1);
 		memcpy(L->idlekey + L->idlekeyn, s, n);
-		L->idlekeyn += n;
+		L->idlekey[L->idlekeyn + n] = '\0';
+		L->idlekeyn += n + 1;
 	}
 	L->idleok = 1;
 }
@@ -1659,6 +1707,7 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->grouped = tl_rr_has(&L->rr, colid[C_COUNT]);
 	f->has_stack = tl_rr_has(&L->rr, colid[C_MODULE]);
 	L->has_idle = tl_rr_has(&L->rr, colid[C_IDLEGAPS]);
+	idle_spans(L);
 	if (!f->idle.loaded) {
 		tl_fidle_init(&f->idle);
 		if (tl_fidle_known(&f->idle, NULL) < 0)
