@@ -41,6 +41,28 @@ struct tl_fidlenums {
 	int64_t steps, tot, busy, comp, idle;
 };
 
+/*
+ * A few columns' raw text in a row, to tell a row that repeats them:
+ * where they lie in a line (spans), and a row's text of them (memo).
+ */
+#define TL_FSPANS_MAX 16
+struct tl_fspans {
+	int span[TL_FSPANS_MAX][2], nspan;	/* runs of input fields */
+	int on;			/* spans set (not CSV) */
+};
+struct tl_fmemo {
+	int ok;			/* key holds a row's spans */
+	char *key;		/* each with a NUL after it */
+	size_t keyn, keycap;
+};
+
+/* An op's roof and point, by the texts of its last row's roof columns. */
+struct tl_foproof {
+	struct tl_fmemo m;
+	int roof;		/* its index in f->roofs */
+	int pt;			/* the op's point for it in f->pts, -1 none */
+};
+
 /* Loading state, held by the findings until the load ends. */
 struct tl_floader {
 	struct tl_stream *in;	/* the stream read: own, or the caller's */
@@ -71,12 +93,12 @@ struct tl_floader {
 	unsigned char *kc;	/* by kernel name id: its KC_* kinds, 0 not
 				   yet known */
 	size_t nkc;
-	struct tl_fidlenums iv;	/* idle_row's, of the row whose texts */
-	char *idlekey;		/* of idlecols' spans are these (a NUL each) */
-	size_t idlekeyn, idlekeycap;
-	int idleok;		/* idlekey and iv hold a row's */
-	int idlespans;		/* span is set (idle_spans) */
-	int span[16][2], nspan;	/* idlecols' input fields, first and last */
+	struct tl_fidlenums iv;	/* idle_row's, of the row idlememo kept */
+	struct tl_fspans idlespans;	/* of idlecols */
+	struct tl_fmemo idlememo;
+	struct tl_fspans roofspans;	/* of roofcols */
+	struct tl_foproof *oproof;	/* by op */
+	size_t noproof;
 };
 
 enum {
@@ -403,6 +425,92 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 	return 0;
 }
 
+/*
+ * Where columns cols[0..n) (C_*) lie in the input: their fields as runs
+ * of adjacent fields, so a row's texts of them are compared as a few
+ * spans of the raw line (the same bytes there are the same texts).  Off
+ * for CSV, whose fields are not one line: memo_same is then always 0.
+ */
+static void
+spans_init(struct tl_floader *L, struct tl_fspans *sp, const short *cols,
+    size_t n)
+{
+	int pos[TL_FSPANS_MAX], np = 0, i, j, t;
+	size_t k;
+
+	memset(sp, 0, sizeof(*sp));
+	if (L->in->csv || n > TL_FSPANS_MAX)
+		return;
+	for (k = 0; k < n; k++)
+		if ((t = L->rr.lpos[colid[cols[k]]]) >= 0)
+			pos[np++] = t;
+	for (i = 1; i < np; i++)	/* a few: insertion sort */
+		for (j = i; j > 0 && pos[j - 1] > pos[j]; j--)
+			t = pos[j], pos[j] = pos[j - 1], pos[j - 1] = t;
+	for (i = 0; i < np; i = j) {
+		for (j = i + 1; j < np && pos[j] <= pos[j - 1] + 1; j++)
+			;
+		sp->span[sp->nspan][0] = pos[i];
+		sp->span[sp->nspan++][1] = pos[j - 1];
+	}
+	sp->on = 1;
+}
+
+/* Span k of sp in the current row: its raw text, its length in *n. */
+static const char *
+span_at(const struct tl_floader *L, const struct tl_fspans *sp, int k,
+    size_t *n)
+{
+	const struct tl_stream *in = L->in;
+	int a = sp->span[k][0], b = sp->span[k][1];
+
+	*n = (size_t)(in->f[b] + in->flen[b] - in->f[a]);
+	return in->f[a];
+}
+
+/* 1 when the row's spans sp are those memo_keep kept in m. */
+static int
+memo_same(const struct tl_floader *L, const struct tl_fspans *sp,
+    const struct tl_fmemo *m)
+{
+	size_t off = 0, n;
+	const char *s;
+	int k;
+
+	if (!m->ok)
+		return 0;
+	for (k = 0; k < sp->nspan; k++) {
+		s = span_at(L, sp, k, &n);
+		if (off + n + 1 > m->keyn || memcmp(m->key + off, s, n) != 0 ||
+		    m->key[off + n] != '\0')
+			return 0;
+		off += n + 1;
+	}
+	return off == m->keyn;
+}
+
+/* Keep the row's spans sp (each with a NUL) in m. */
+static void
+memo_keep(const struct tl_floader *L, const struct tl_fspans *sp,
+    struct tl_fmemo *m)
+{
+	size_t n;
+	const char *s;
+	int k;
+
+	if (!sp->on)
+		return;
+	m->keyn = 0;
+	for (k = 0; k < sp->nspan; k++) {
+		s = span_at(L, sp, k, &n);
+		tl_grow(&m->key, &m->keycap, m->keyn + n + 1, 1);
+		memcpy(m->key + m->keyn, s, n);
+		m->key[m->keyn + n] = '\0';
+		m->keyn += n + 1;
+	}
+	m->ok = 1;
+}
+
 /* A number of the row for the roofs, 0 when empty or not a number. */
 static double
 roof_num(struct tl_floader *L, int k)
@@ -412,23 +520,51 @@ roof_num(struct tl_floader *L, int k)
 	return v->has > 0 && isfinite(v->d) && v->d > 0 ? v->d : 0;
 }
 
-/* The index of the row's roof in f->roofs, added when new. */
+/* The columns a roof is known by (row_roof's key). */
+static const short roofcols[] = {
+	C_HW, C_SPEC, C_ROOFUSED, C_BWUSED, C_PEAKF, C_PEAKB
+};
+#define NROOFCOLS (sizeof(roofcols) / sizeof(roofcols[0]))
+
+/* Op op's entry in L->oproof, added when new. */
+static struct tl_foproof *
+op_roof(struct tl_floader *L, int op)
+{
+	size_t old = L->noproof, i;
+
+	if ((size_t)op >= L->noproof) {
+		tl_grow(&L->oproof, &L->noproof, (size_t)op + 1,
+		    sizeof(*L->oproof));
+		memset(L->oproof + old, 0, (L->noproof - old) *
+		    sizeof(*L->oproof));
+		for (i = old; i < L->noproof; i++)
+			L->oproof[i].pt = -1;
+	}
+	return &L->oproof[op];
+}
+
+/*
+ * The index of the row's roof in f->roofs, added when new; a row whose
+ * roofcols texts are those of its op's last row (o) has that row's roof.
+ */
 static int
-row_roof(struct tl_floader *L)
+row_roof(struct tl_floader *L, struct tl_foproof *o)
 {
 	struct tl_findings *f = L->f;
-	static const int keys[] = { C_HW, C_SPEC, C_ROOFUSED, C_BWUSED,
-	    C_PEAKF, C_PEAKB };
 	struct tl_froof *r;
 	int64_t idx;
 	size_t i;
 	int added;
 
+	if (memo_same(L, &L->roofspans, &o->m))
+		return o->roof;
 	tl_jb_reset(&L->key);
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		tl_sig_more(&L->key, get(L, keys[i]));
+	for (i = 0; i < NROOFCOLS; i++)
+		tl_sig_more(&L->key, get(L, roofcols[i]));
 	idx = tl_strmap_add_last(&L->roofmap, &L->lastroof, L->key.s, L->key.n,
 	    &added);
+	memo_keep(L, &L->roofspans, &o->m);
+	o->roof = (int)idx;
 	if (!added)
 		return (int)idx;
 	tl_grow(&f->roofs, &L->caproofs, (size_t)f->nroofs + 1,
@@ -450,6 +586,7 @@ add_point(struct tl_floader *L, int op, long long cnt, int64_t time_ns,
 {
 	struct tl_findings *f = L->f;
 	const char *kind = get(L, C_ROOFKIND);
+	struct tl_foproof *o = op_roof(L, op);
 	struct tl_fpoint *p;
 	char key[48];
 	int64_t idx;
@@ -463,12 +600,18 @@ add_point(struct tl_floader *L, int op, long long cnt, int64_t time_ns,
 		f->roof_kinds = 2;
 	else if (kind[0] != '\0' && f->roof_kinds == 0)
 		f->roof_kinds = 1;
-	roof = row_roof(L);
-	/* "op:roof", formatted by hand: this runs for every row. */
-	n = tl_fmt_i64(key, op);
-	key[n++] = ':';
-	n += tl_fmt_i64(key + n, roof);
-	idx = tl_strmap_add(&L->ptmap, key, n, &added);
+	roof = row_roof(L, o);
+	/* The op's last point, when it is for this roof; else by "op:roof". */
+	added = 0;
+	if (o->pt >= 0 && f->pts[o->pt].roof == roof)
+		idx = o->pt;
+	else {
+		n = tl_fmt_i64(key, op);
+		key[n++] = ':';
+		n += tl_fmt_i64(key + n, roof);
+		idx = tl_strmap_add(&L->ptmap, key, n, &added);
+		o->pt = (int)idx;
+	}
 	if (added) {
 		tl_grow(&f->pts, &L->cappts, (size_t)f->npts + 1,
 		    sizeof(*f->pts));
@@ -632,89 +775,6 @@ static const short idlecols[] = {
 };
 #define NIDLECOLS (sizeof(idlecols) / sizeof(idlecols[0]))
 
-/*
- * The input fields of idlecols as runs of adjacent fields (L->span), so
- * a row's texts of them are compared as a few spans of the raw line: the
- * same bytes there are the same texts.  None for CSV, whose fields are
- * not one line.
- */
-static void
-idle_spans(struct tl_floader *L)
-{
-	int pos[NIDLECOLS], n = 0, i, j, t;
-	size_t k;
-
-	L->nspan = 0;
-	if (L->in->csv)
-		return;
-	for (k = 0; k < NIDLECOLS; k++)
-		if ((t = L->rr.lpos[colid[idlecols[k]]]) >= 0)
-			pos[n++] = t;
-	for (i = 1; i < n; i++)	/* a few: insertion sort */
-		for (j = i; j > 0 && pos[j - 1] > pos[j]; j--)
-			t = pos[j], pos[j] = pos[j - 1], pos[j - 1] = t;
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && pos[j] <= pos[j - 1] + 1; j++)
-			;
-		L->span[L->nspan][0] = pos[i];
-		L->span[L->nspan++][1] = pos[j - 1];
-	}
-	L->idlespans = 1;
-}
-
-/* Span k of the current row: its raw text, its length in *n. */
-static const char *
-span_at(const struct tl_floader *L, int k, size_t *n)
-{
-	const struct tl_stream *in = L->in;
-	int a = L->span[k][0], b = L->span[k][1];
-
-	*n = (size_t)(in->f[b] + in->flen[b] - in->f[a]);
-	return in->f[a];
-}
-
-/* 1 when the row's spans are those kept in L->idlekey. */
-static int
-idle_same(struct tl_floader *L)
-{
-	size_t off = 0, n;
-	const char *s;
-	int k;
-
-	if (!L->idleok)
-		return 0;
-	for (k = 0; k < L->nspan; k++) {
-		s = span_at(L, k, &n);
-		if (off + n + 1 > L->idlekeyn ||
-		    memcmp(L->idlekey + off, s, n) != 0 ||
-		    L->idlekey[off + n] != '\0')
-			return 0;
-		off += n + 1;
-	}
-	return off == L->idlekeyn;
-}
-
-/* Keep the row's spans (each with a NUL) in L->idlekey. */
-static void
-idle_keep(struct tl_floader *L)
-{
-	size_t n;
-	const char *s;
-	int k;
-
-	if (!L->idlespans)
-		return;
-	L->idlekeyn = 0;
-	for (k = 0; k < L->nspan; k++) {
-		s = span_at(L, k, &n);
-		tl_grow(&L->idlekey, &L->idlekeycap, L->idlekeyn + n + 1, 1);
-		memcpy(L->idlekey + L->idlekeyn, s, n);
-		L->idlekey[L->idlekeyn + n] = '\0';
-		L->idlekeyn += n + 1;
-	}
-	L->idleok = 1;
-}
-
 /* Read idle_row's numbers into L->iv: 0, or -1 when one is bad. */
 static int
 idle_nums(struct tl_floader *L, int cat)
@@ -762,10 +822,10 @@ idle_row(struct tl_floader *L, int cat, int tr)
 
 	if (!L->has_idle)
 		return;
-	if (!idle_same(L)) {
-		L->idleok = 0;
+	if (!memo_same(L, &L->idlespans, &L->idlememo)) {
+		L->idlememo.ok = 0;
 		if (idle_nums(L, cat) == 0)
-			idle_keep(L);
+			memo_keep(L, &L->idlespans, &L->idlememo);
 	}
 	if (iv->has_steps)
 		tl_fidle_steady(&L->f->idle, tr, (long long)iv->steps, iv->tot,
@@ -1620,6 +1680,7 @@ static void
 loader_free(struct tl_findings *f)
 {
 	struct tl_floader *L = f->load;
+	size_t i;
 
 	if (L->owns)
 		tl_stream_close(&L->own);
@@ -1633,7 +1694,10 @@ loader_free(struct tl_findings *f)
 	tl_strmap_free(&L->trmap);
 	tl_kernlist_free(&L->kl);
 	free(L->thbuf);
-	free(L->idlekey);
+	free(L->idlememo.key);
+	for (i = 0; i < L->noproof; i++)
+		free(L->oproof[i].m.key);
+	free(L->oproof);
 	free(L->kc);
 	free(L->opname);
 	free(L->opk0);
@@ -1707,7 +1771,8 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->grouped = tl_rr_has(&L->rr, colid[C_COUNT]);
 	f->has_stack = tl_rr_has(&L->rr, colid[C_MODULE]);
 	L->has_idle = tl_rr_has(&L->rr, colid[C_IDLEGAPS]);
-	idle_spans(L);
+	spans_init(L, &L->idlespans, idlecols, NIDLECOLS);
+	spans_init(L, &L->roofspans, roofcols, NROOFCOLS);
 	if (!f->idle.loaded) {
 		tl_fidle_init(&f->idle);
 		if (tl_fidle_known(&f->idle, NULL) < 0)
