@@ -228,12 +228,13 @@ trace_of(struct tl_floader *L, const char *name)
 	struct tl_findings *f = L->f;
 	struct tl_ftrace *t;
 	int64_t cnt = 0;
-	int n, other = tl_category_index("other"), added;
+	int n, other, added;
 	int64_t i = tl_strmap_add_last(&L->trmap, &L->lasttr, name,
 	    strlen(name), &added);
 
 	if (!added)
 		return &f->tr[i];
+	other = tl_category_index("other");
 	tl_grow(&f->tr, &f->captr, (size_t)f->ntr + 1, sizeof(*f->tr));
 	t = &f->tr[f->ntr++];
 	memset(t, 0, sizeof(*t));
