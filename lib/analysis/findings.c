@@ -1008,7 +1008,7 @@ load_row(struct tl_floader *L)
 		if (num_i64(L, C_ITER, cat, &it) <= 0)
 			it = -1;
 		tl_xrank_row(f->xr, (int)(t - f->tr), op->name,
-		    tl_category_is(cat, "comm"), get(L, C_COLL), &L->kl, it,
+		    L->opname[idx], tl_category_is(cat, "comm"), get(L, C_COLL), &L->kl, it,
 		    &L->j);
 	}
 	op->count += cnt;
