@@ -457,16 +457,30 @@ spans_init(struct tl_floader *L, struct tl_fspans *sp, const short *cols,
 	sp->on = 1;
 }
 
+/*
+ * Input field i of the current row as the line holds it (a NUL after
+ * it): its text, its length in *n; *esc when it holds an escape.
+ */
+static const char *
+raw_field(const struct tl_floader *L, int i, size_t *n, int *esc)
+{
+	*n = L->in->flen[i];
+	*esc = L->in->esc[i];
+	return L->in->f[i];
+}
+
 /* Span k of sp in the current row: its raw text, its length in *n. */
 static const char *
 span_at(const struct tl_floader *L, const struct tl_fspans *sp, int k,
     size_t *n)
 {
-	const struct tl_stream *in = L->in;
-	int a = sp->span[k][0], b = sp->span[k][1];
+	size_t nb;
+	int esc;
+	const char *a = raw_field(L, sp->span[k][0], n, &esc);
+	const char *b = raw_field(L, sp->span[k][1], &nb, &esc);
 
-	*n = (size_t)(in->f[b] + in->flen[b] - in->f[a]);
-	return in->f[a];
+	*n = (size_t)(b + nb - a);
+	return a;
 }
 
 /* 1 when the row's spans sp are those memo_keep kept in m. */
@@ -896,6 +910,45 @@ plain_quantity(const char *s)
 	return *p == '\0' && p - s <= 30;
 }
 
+/*
+ * The row's op key in L->key: its TL_SIGKEY_OP key, then its category
+ * catv (tl_sig_more).  When none of those fields holds an escape, their
+ * texts are the line's: copied from it, without taking each field.
+ */
+static void
+op_key(struct tl_floader *L, const char *catv)
+{
+	static const short cols[] = { C_NAME, C_DIMS, C_TYPES, C_STRIDES,
+	    C_CONCRETE, C_CAT };
+	const char *s[sizeof(cols) / sizeof(cols[0])];
+	size_t n[sizeof(cols) / sizeof(cols[0])], k, len = 0;
+	int esc;
+
+	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+		int i = L->rr.lpos[colid[cols[k]]];
+
+		if (i < 0)
+			s[k] = "", n[k] = 0;
+		else if ((s[k] = raw_field(L, i, &n[k], &esc)), esc)
+			break;
+		len += n[k] + 1;
+	}
+	if (k < sizeof(cols) / sizeof(cols[0])) {	/* escapes: decoded */
+		tl_rr_sigkey(&L->rr, TL_SIGKEY_OP, &L->key);
+		tl_sig_more(&L->key, catv);
+		return;
+	}
+	tl_jb_reset(&L->key);
+	if (len + 1 > L->key.cap)
+		tl_grow(&L->key.s, &L->key.cap, len + 1, 1);
+	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+		memcpy(L->key.s + L->key.n, s[k], n[k]);
+		L->key.n += n[k];
+		L->key.s[L->key.n++] = '\x1f';
+	}
+	L->key.s[L->key.n] = '\0';
+}
+
 /* Load the current row; returns its category. */
 static int
 load_row(struct tl_floader *L)
@@ -941,8 +994,7 @@ load_row(struct tl_floader *L)
 	}
 
 	/* The op in any trace, of this category. */
-	tl_rr_sigkey(&L->rr, TL_SIGKEY_OP, &L->key);
-	tl_sig_more(&L->key, catv);
+	op_key(L, catv);
 	idx = tl_strmap_add(&L->sigs, L->key.s, L->key.n, &added);
 	if (added) {
 		tl_grow(&f->op, &L->capop, (size_t)f->nop + 1, sizeof(*f->op));
