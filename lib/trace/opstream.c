@@ -139,33 +139,6 @@ dims_product(const struct tl_trace *t, uint32_t s)
 	return p < end && *p == ']' && n > 0 ? v : -1;
 }
 
-/*
- * A GPU event's workgroups and work-items per workgroup: the products of
- * its recorded grid and block.  hipExtModuleLaunchKernel takes (and the
- * profiler records) the global work size, in work-items; the other launch
- * calls (CUDA's, hipLaunchKernel, hipModuleLaunchKernel) the grid in
- * workgroups (blocks).  0 when the event records none.
- */
-static int
-grid_block(const struct tl_trace *t, const int64_t *dims,
-    const struct tl_event *g, int64_t *grid, int64_t *block)
-{
-	const struct tl_event *l;
-
-	*grid = dims[2 * g->launch];
-	*block = dims[2 * g->launch + 1];
-	if (*grid <= 0 || *block <= 0)
-		return 0;
-	l = g->parent >= 0 ? &t->ev[g->parent] : NULL;
-	if (l != NULL && (l->kind == TL_EV_RUNTIME || l->kind == TL_EV_DRIVER) &&
-	    strcmp(tl_ev_name(t, l), "hipExtModuleLaunchKernel") == 0) {
-		if (*grid % *block != 0)
-			return 0;
-		*grid /= *block;
-	}
-	return 1;
-}
-
 static void
 w_trace(struct tl_opstream *os, const struct tl_trace *t)
 {
@@ -177,6 +150,26 @@ w_trace(struct tl_opstream *os, const struct tl_trace *t)
 }
 
 #define NTEXT 64
+
+#define STEP_TRACE (-1)
+#define STEP_GROUP (-2)
+
+/*
+ * Runs of columns written by key (group_texts): a thread's pid and tid,
+ * an args record's shapes, types, strides and concrete inputs, an
+ * iteration's number and phase.
+ */
+enum { GRP_THREAD, GRP_ARGS, GRP_ITER, NGRP };
+
+static const struct {
+	const short *cols;
+	int n;
+} grp[NGRP] = {
+	[GRP_THREAD] = { (const short[]){ TL_COL_PID, TL_COL_TID }, 2 },
+	[GRP_ARGS] = { (const short[]){ TL_COL_INPUT_DIMS, TL_COL_INPUT_TYPES,
+	    TL_COL_INPUT_STRIDES, TL_COL_CONCRETE_INPUTS }, 4 },
+	[GRP_ITER] = { (const short[]){ TL_COL_ITERATION, TL_COL_PHASE }, 2 },
+};
 
 /* What every row of the op stream reads besides itself. */
 struct rowctx {
@@ -195,8 +188,21 @@ struct rowctx {
 	struct rowstep *plan;
 	int nplan;
 	struct tl_writer text;
-	/* interned id -> offset << 32 | length of its JSON string in jtext */
-	struct tl_map jstr;
+	/*
+	 * By group (GRP_*) and key (grp_key; NULL: the plan has none): its
+	 * columns' text as offset << 32 | length in gtext, 0 if not there.
+	 */
+	uint64_t *gat[NGRP];
+	size_t ngat[NGRP];
+	struct tl_writer gtext;
+	int gwant;		/* 1 << GRP_*: the groups of the plan */
+	/*
+	 * By interned id of t->str (jid, njid ids) and of t->pystr (jpy,
+	 * njpy): offset << 32 | length of its JSON string in jtext, 0 when
+	 * not there (an array, not a map: looked up for every kernel).
+	 */
+	uint64_t *jid, *jpy;
+	size_t njid, njpy;
 	struct tl_jbuf jtext;
 	/*
 	 * 1 when every kernel's name and pid is in jtext and jtext has no
@@ -206,12 +212,19 @@ struct rowctx {
 	int jplain;
 	/* tl_ckind_names as JSON strings */
 	struct tl_jbuf kinds[TL_NCKIND];
-	/* by launch id (tl_event.launch): its grid's and block's products */
-	int64_t *dims;
 	/*
-	 * By interned id of t->str: 1 if its text goes out as it is (no
-	 * escape or quote), so names, pids and shapes are not scanned again
-	 * on every row; nstr ids.
+	 * By 2 * launch id (tl_event.launch) + 1 if the launch call takes
+	 * work-items (grid_block): the kernels' ",\"grid\":G,\"block\":B"
+	 * as offset << 32 | length in gbtext (0: none), each launch shape
+	 * parsed once for thousands of kernels.
+	 */
+	uint64_t *gbt;
+	struct tl_jbuf gbtext;
+	/*
+	 * By interned id of t->str: ID_PLAIN if its text goes out as it is
+	 * (no escape or quote), so names, pids and shapes are not scanned
+	 * again on every row; ID_EXTLAUNCH if it is the launch call that
+	 * takes work-items (grid_block); nstr ids.
 	 */
 	unsigned char *plain;
 	size_t nstr;
@@ -233,33 +246,49 @@ struct rowctx {
 	} text_of[NTEXT];
 };
 
+#define ID_PLAIN 1
+#define ID_EXTLAUNCH 2
+
 /*
- * A step of writing a row: column col, or (col < 0) n columns whose
- * values are the trace's, the same on every row, as text[off..off+len).
+ * A step of writing a row: column col; or (STEP_TRACE) n columns whose
+ * values are the trace's, the same on every row, as text[off..off+len);
+ * or (STEP_GROUP) group n (GRP_*): the columns of the steps that follow,
+ * whose values depend on a key that few rows differ in, formatted once a
+ * key (c->gat[n]), those steps then skipped.
  */
 struct rowstep {
 	int col, n;
 	size_t off, len;
 };
 
+
+/* Where interned id (py: of t->pystr) has its JSON text (c->jid, jpy). */
+static uint64_t *
+jslot(const struct rowctx *c, uint32_t id, int py)
+{
+	if (py)
+		return id < c->njpy ? &c->jpy[id] : NULL;
+	return id < c->njid ? &c->jid[id] : NULL;
+}
+
 /*
  * Interned string id (of t->str, or with py of t->pystr) as a JSON
- * string into c->jtext, once, and where in c->jstr.
+ * string into c->jtext, once, and where in c->jid or c->jpy.
  */
 static void
 jcache(struct rowctx *c, uint32_t id, int py)
 {
+	uint64_t *v = jslot(c, id, py);
 	size_t off = c->jtext.n;
 
-	if (tl_map_get(&c->jstr, id, (uint64_t)py) != NULL)
+	if (v == NULL || *v != 0)
 		return;
 	tl_jb_str(&c->jtext, tl_str(py ? c->t->pystr : c->t->str, id));
 	if (c->jtext.n - off > UINT32_MAX || off > INT32_MAX) {
 		c->jplain = 0;
 		return;		/* written without the cache */
 	}
-	tl_map_put(&c->jstr, id, (uint64_t)py,
-	    (int64_t)off << 32 | (int64_t)(c->jtext.n - off));
+	*v = (uint64_t)off << 32 | (uint64_t)(c->jtext.n - off);
 }
 
 /* Interned id of t->str as a field, unscanned when it is plain. */
@@ -268,7 +297,7 @@ w_id(struct tl_opstream *os, const struct rowctx *c, uint32_t id)
 {
 	if (id == 0)		/* the empty string: absent args, mostly */
 		tl_w_empty(os->w);
-	else if (id < c->nstr && c->plain[id])
+	else if (id < c->nstr && (c->plain[id] & ID_PLAIN))
 		tl_w_raw(os->w, tl_str(c->t->str, id),
 		    tl_strsize(c->t->str, id));
 	else
@@ -336,7 +365,10 @@ static_texts(struct rowctx *c, const struct tl_writer *w)
 	}
 }
 
-/* Which ids of t->str go out as they are (c->plain). */
+/*
+ * Which ids of t->str go out as they are, and which is the launch call
+ * that takes work-items (c->plain).
+ */
 static void
 plain_ids(struct rowctx *c, const struct tl_writer *w)
 {
@@ -346,10 +378,13 @@ plain_ids(struct rowctx *c, const struct tl_writer *w)
 	c->plain = tl_malloc(c->nstr + 1);
 	c->names_plain = tl_w_plain(w, "/;", 2);
 	for (i = 0; i < c->nstr; i++) {
-		c->plain[i] = (unsigned char)tl_w_plain(w,
-		    tl_str(c->t->str, (uint32_t)i),
+		const char *s = tl_str(c->t->str, (uint32_t)i);
+
+		c->plain[i] = (unsigned char)tl_w_plain(w, s,
 		    tl_strsize(c->t->str, (uint32_t)i));
 		c->names_plain &= c->plain[i];
+		if (strcmp(s, "hipExtModuleLaunchKernel") == 0)
+			c->plain[i] |= ID_EXTLAUNCH;
 	}
 	if (c->t->pystr == NULL)
 		return;
@@ -369,10 +404,47 @@ jcache_cp(struct rowctx *c, int32_t id)
 }
 
 /*
+ * Launch shape k's ",\"grid\":G,\"block\":B" into c->gbtext and where
+ * in c->gbt.
+ */
+static void
+gb_text(struct rowctx *c, size_t k, int64_t grid, int64_t block)
+{
+	size_t off = c->gbtext.n;
+
+	tl_jb_lit(&c->gbtext, ",\"grid\":");
+	tl_jb_int(&c->gbtext, grid);
+	tl_jb_lit(&c->gbtext, ",\"block\":");
+	tl_jb_int(&c->gbtext, block);
+	c->gbt[k] = (uint64_t)off << 32 | (uint64_t)(c->gbtext.n - off);
+}
+
+/*
+ * A GPU event's workgroups and work-items per workgroup: the products of
+ * its recorded grid and block.  hipExtModuleLaunchKernel takes (and the
+ * profiler records) the global work size, in work-items; the other launch
+ * calls (CUDA's, hipLaunchKernel, hipModuleLaunchKernel) the grid in
+ * workgroups (blocks).  As the kernels column's text (c->gbt), none when
+ * the event records none; l is its launch call, or NULL.
+ */
+static const char *
+grid_block(const struct rowctx *c, const struct tl_event *g,
+    const struct tl_event *l, size_t *len)
+{
+	int ext = l != NULL && (l->kind == TL_EV_RUNTIME ||
+	    l->kind == TL_EV_DRIVER) && l->name < c->nstr &&
+	    (c->plain[l->name] & ID_EXTLAUNCH);
+	uint64_t v = c->gbt[2 * (size_t)g->launch + (size_t)ext];
+
+	*len = (uint32_t)v;
+	return c->gbtext.s + (v >> 32);
+}
+
+/*
  * The JSON strings of the kernels' names and pids, escaped once a
- * string (c->jstr): 130 names for 8 065 kernels in a diffusion trace;
- * those of the idle gaps' launch threads and culprits too; and the
- * grid and block products of each launch shape (c->dims).
+ * string (c->jid): 130 names for 8 065 kernels in a diffusion trace;
+ * those of the idle gaps' launch threads and culprits too (c->jpy for
+ * python frames); and the grid and block of each launch shape (c->gbt).
  */
 static void
 json_names(struct rowctx *c)
@@ -380,7 +452,10 @@ json_names(struct rowctx *c)
 	const struct tl_trace *t = c->t;
 	size_t i;
 
-	tl_map_init(&c->jstr);
+	c->njid = tl_strtab_count(t->str);
+	c->jid = tl_calloc(c->njid + 1, sizeof(*c->jid));
+	c->njpy = t->pystr != NULL ? tl_strtab_count(t->pystr) : 0;
+	c->jpy = tl_calloc(c->njpy + 1, sizeof(*c->jpy));
 	memset(&c->jtext, 0, sizeof(c->jtext));
 	c->jplain = 1;
 	for (i = 0; i < TL_NCKIND; i++) {
@@ -388,10 +463,18 @@ json_names(struct rowctx *c)
 		tl_jb_str(&c->kinds[i], tl_ckind_names[i]);
 	}
 	/* A few launch shapes for thousands of kernels: each parsed once. */
-	c->dims = tl_malloc((2 * t->nlaunch + 1) * sizeof(*c->dims));
+	c->gbt = tl_calloc(2 * t->nlaunch + 1, sizeof(*c->gbt));
+	memset(&c->gbtext, 0, sizeof(c->gbtext));
+	tl_jb_raw(&c->gbtext, "", 0);	/* not NULL: length 0 is no text */
 	for (i = 0; i < t->nlaunch; i++) {
-		c->dims[2 * i] = dims_product(t, t->launch[i].grid);
-		c->dims[2 * i + 1] = dims_product(t, t->launch[i].block);
+		int64_t grid = dims_product(t, t->launch[i].grid);
+		int64_t block = dims_product(t, t->launch[i].block);
+
+		if (grid <= 0 || block <= 0)
+			continue;
+		gb_text(c, 2 * i, grid, block);
+		if (grid % block == 0)
+			gb_text(c, 2 * i + 1, grid / block, block);
 	}
 	for (i = 0; i < c->rows->ngpu; i++) {
 		const struct tl_event *g = &t->ev[c->rows->gpu[i]];
@@ -423,17 +506,17 @@ json_names(struct rowctx *c)
 }
 
 /*
- * The JSON text of interned id (py: of t->pystr): from c->jstr, or when
- * not cached escaped into tmp; its length in *len.
+ * The JSON text of interned id (py: of t->pystr): from c->jid or c->jpy,
+ * or when not cached escaped into tmp; its length in *len.
  */
 static const char *
 json_text(const struct rowctx *c, uint32_t id, int py, struct tl_jbuf *tmp,
     size_t *len)
 {
-	const int64_t *v = tl_map_get(&c->jstr, id, (uint64_t)py);
+	const uint64_t *v = jslot(c, id, py);
 
-	if (v != NULL) {
-		*len = (size_t)(uint32_t)*v;
+	if (v != NULL && *v != 0) {
+		*len = (uint32_t)*v;
 		return c->jtext.s + (*v >> 32);
 	}
 	tl_jb_reset(tmp);
@@ -511,7 +594,6 @@ kernels_json(struct tl_opstream *os, const struct rowctx *c,
 	const int *gpu = tl_row_gpu(c->rows, r);
 	int plain = c->jplain && !os->w->csv && os->w->fp == NULL;
 	struct tl_jbuf tmp[2];
-	int64_t grid, block;
 	char *p, *o;
 	int k;
 
@@ -527,13 +609,14 @@ kernels_json(struct tl_opstream *os, const struct rowctx *c,
 		const struct tl_event *g = &t->ev[gpu[k]];
 		const struct tl_event *l = g->parent >= 0 ? &t->ev[g->parent] :
 		    NULL;
-		size_t nl, pl;
+		size_t nl, pl, gl;
 		const char *name = json_text(c, g->name, 0, &tmp[0], &nl);
 		const char *pid = json_text(c, tl_ev_pid(t, g), 0, &tmp[1],
 		    &pl);
+		const char *gb = grid_block(c, g, l, &gl);
 
 		/* 13 bytes of keys and 24 of number a field, and the rest */
-		p = o = json_room(os, plain, 10 * 40 + nl + pl);
+		p = o = json_room(os, plain, 8 * 40 + nl + pl + gl);
 		if (k > 0)
 			*o++ = ',';
 		o = LIT(o, "{\"uid\":");
@@ -557,12 +640,8 @@ kernels_json(struct tl_opstream *os, const struct rowctx *c,
 			o = LIT(o, ",\"launch_ts\":");
 			o += tl_fmt_us(o, 32, l->ts);
 		}
-		if (grid_block(t, c->dims, g, &grid, &block)) {
-			o = LIT(o, ",\"grid\":");
-			o += tl_fmt_i64(o, grid);
-			o = LIT(o, ",\"block\":");
-			o += tl_fmt_i64(o, block);
-		}
+		memcpy(o, gb, gl);
+		o += gl;
 		*o++ = '}';
 		json_put(os, plain, p, o);
 	}
@@ -693,6 +772,38 @@ steady_col(struct tl_opstream *os, const struct rowctx *c,
 	}
 }
 
+/* A search of c->cul.gap for the gap that GPU event next ends. */
+struct gapkey {
+	const struct tl_idlegap *gap;
+	int next;
+};
+
+static int
+gap_below(const void *arg, size_t i)
+{
+	const struct gapkey *k = arg;
+
+	return k->gap[i].next < k->next;
+}
+
+/*
+ * The listed gap that GPU event i ends, or NULL (tl_culprits_gap): found
+ * from *finger, where the thread's last search ended, as rows' kernels
+ * mostly come in order.
+ */
+static const struct tl_idlegap *
+gap_of(const struct rowctx *c, int i, size_t *finger)
+{
+	struct gapkey k;
+	size_t at;
+
+	k.gap = c->cul.gap;
+	k.next = i;
+	at = tl_gallop(c->cul.ngap, finger, gap_below, &k);
+	return at < c->cul.ngap && c->cul.gap[at].next == i ? &c->cul.gap[at] :
+	    NULL;
+}
+
 /*
  * The listed idle gaps that row r's GPU events end (trace/culprit.h), as
  * tl-format(5) gives them: one array per gap, [ts, offset, dur, step,
@@ -703,7 +814,7 @@ steady_col(struct tl_opstream *os, const struct rowctx *c,
  */
 static void
 idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
-    const struct tl_row *r)
+    const struct tl_row *r, size_t *finger)
 {
 	const struct tl_trace *t = c->t;
 	const int *gpu = tl_row_gpu(c->rows, r);
@@ -725,7 +836,7 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 		const char *pid, *lpid = "\"\"", *ltid = "\"\"";
 		size_t pl, lpl = 2, ltl = 2;
 
-		if ((g = tl_culprits_gap(&c->cul, gpu[k])) == NULL)
+		if ((g = gap_of(c, gpu[k], finger)) == NULL)
 			continue;
 		e = &t->ev[gpu[k]];
 		pid = json_text(c, tl_ev_pid(t, e), 0, &tmp[0], &pl);
@@ -824,7 +935,20 @@ struct rowvals {
 	struct tl_args args;		/* the args a model reads */
 	int parent, fwd;		/* events, or -1 */
 	long it;			/* its iteration in c->it, or -1 */
+	size_t *gap_at;			/* the thread's gap_of finger */
+	const struct tl_event *ae;	/* the event of args */
 };
+
+/* Row v's key in group g (GRP_*): what its columns' values depend on. */
+static size_t
+grp_key(const struct rowvals *v, int g)
+{
+	if (g == GRP_THREAD)
+		return v->e->thread;
+	if (g == GRP_ITER)
+		return (size_t)(v->it + 1);
+	return v->ae->kind == TL_EV_CPU_OP ? v->ae->args : 0;
+}
 
 /*
  * The columns of row r (tl_tables' op stream, launchers or stack) by
@@ -839,17 +963,32 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	const struct tl_rows *rows = c->rows;
 	const struct tl_timeline *tl = c->tl;
 	const struct tl_event *e = v->e;
+	const struct rowstep *end = p + n;
 
-	for (; n-- > 0; p++) {
+	for (; p < end; p++) {
 		int col = p->col;
+		size_t key;
+		uint64_t at;
 
 		/* the trace's columns, formatted once */
-		if (col < 0) {
+		if (col == STEP_TRACE) {
 			if (p->len == 0)
 				tl_w_empty(os->w);
 			else {
 				tl_w_raw(os->w, c->text.buf + p->off, p->len);
 				os->w->col += p->n - 1;
+			}
+			continue;
+		}
+		/* a group's, formatted once a key; else column by column */
+		if (col == STEP_GROUP) {
+			key = grp_key(v, p->n);
+			if (key < c->ngat[p->n] &&
+			    (at = c->gat[p->n][key]) != 0) {
+				tl_w_raw(os->w, c->gtext.buf + (at >> 32),
+				    (uint32_t)at);
+				os->w->col += grp[p->n].n - 1;
+				p += grp[p->n].n;
 			}
 			continue;
 		}
@@ -1019,7 +1158,7 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 			if (os->no_culprits)
 				tl_w_empty(os->w);
 			else
-				idle_gaps_json(os, c, r);
+				idle_gaps_json(os, c, r, v->gap_at);
 			break;
 		case TL_COL_TRACE_IDLE_NOISE_US:
 			if (os->no_culprits)
@@ -1103,27 +1242,40 @@ plan_rows(struct tl_opstream *os, struct rowctx *c, int stack)
 	struct tl_opstream tmp = *os;
 	struct rowvals none;
 	struct rowstep one;
+	int g;
 
 	memset(&none, 0, sizeof(none));
 	memset(&one, 0, sizeof(one));
 	memset(&tmp.jb, 0, sizeof(tmp.jb));
 	tl_w_init_mem(&c->text, os->w->csv);
 	tmp.w = &c->text;
-	c->plan = tl_calloc((size_t)n, sizeof(*c->plan));
+	c->plan = tl_calloc(2 * (size_t)n, sizeof(*c->plan));
 	c->nplan = 0;
+	memset(c->gat, 0, sizeof(c->gat));
+	memset(c->ngat, 0, sizeof(c->ngat));
+	c->gwant = 0;
 	for (k = 0; k < n; k++) {
 		int col = k < tab->ncols ? tab->cols[k] :
 		    st->cols[k - tab->ncols];
 		struct rowstep *p = &c->plan[c->nplan];
 
+		for (g = 0; g < NGRP; g++)
+			if (k + grp[g].n <= tab->ncols && memcmp(tab->cols + k,
+			    grp[g].cols, grp[g].n * sizeof(short)) == 0) {
+				p->col = STEP_GROUP;
+				p->n = g;
+				p++;
+				c->nplan++;
+				c->gwant |= 1 << g;
+			}
 		one.col = col;
 		if (!trace_col(col)) {
 			p->col = col;
 			c->nplan++;
 			continue;
 		}
-		if (c->nplan == 0 || p[-1].col >= 0) {
-			p->col = -1;
+		if (c->nplan == 0 || p[-1].col != STEP_TRACE) {
+			p->col = STEP_TRACE;
 			p->n = 0;
 			p->off = c->text.len;
 			c->text.col = 0;
@@ -1137,10 +1289,90 @@ plan_rows(struct tl_opstream *os, struct rowctx *c, int stack)
 	tl_jb_free(&tmp.jb);
 }
 
+/* The event whose args row r writes: a backward row's forward op's. */
+static const struct tl_event *
+args_event(const struct tl_trace *t, const struct tl_row *r)
+{
+	return &t->ev[r->kind == TL_ROW_BWD && r->fwd >= 0 ? r->fwd : r->op];
+}
+
+/* Group g's columns of key (grp_key of v) into c->gtext, once. */
+static void
+group_text(struct rowctx *c, struct tl_opstream *tmp, int g, size_t key,
+    const struct rowvals *v)
+{
+	struct rowstep st[4];
+	size_t off = c->gtext.len;
+	int k;
+
+	if (key >= c->ngat[g] || c->gat[g][key] != 0)
+		return;
+	memset(st, 0, sizeof(st));
+	for (k = 0; k < grp[g].n; k++)
+		st[k].col = grp[g].cols[k];
+	c->gtext.col = 0;
+	w_cols(tmp, c, NULL, v, NULL, st, grp[g].n);
+	if (off <= UINT32_MAX && c->gtext.len - off <= UINT32_MAX &&
+	    c->gtext.len > off)
+		c->gat[g][key] = (uint64_t)off << 32 |
+		    (uint64_t)(c->gtext.len - off);
+}
+
+/*
+ * The texts of the plan's groups (c->gat): every thread's pid and tid,
+ * every iteration's number and phase (and none's), and the args of each
+ * args record a row writes.
+ */
+static void
+group_texts(struct rowctx *c, const struct tl_opstream *os)
+{
+	const struct tl_trace *t = c->t;
+	struct tl_opstream tmp = *os;
+	struct tl_event fake;
+	struct rowvals v;
+	size_t i;
+
+	tl_w_init_mem(&c->gtext, os->w->csv);
+	tmp.w = &c->gtext;
+	memset(&tmp.jb, 0, sizeof(tmp.jb));
+	memset(&v, 0, sizeof(v));
+	memset(&fake, 0, sizeof(fake));
+	if (c->gwant & 1 << GRP_THREAD) {
+		c->ngat[GRP_THREAD] = t->nthreads;
+		c->gat[GRP_THREAD] = tl_calloc(t->nthreads + 1,
+		    sizeof(**c->gat));
+		v.e = &fake;
+		for (i = 0; i < t->nthreads; i++) {
+			fake.thread = (uint32_t)i;
+			group_text(c, &tmp, GRP_THREAD, i, &v);
+		}
+	}
+	if (c->gwant & 1 << GRP_ITER) {
+		c->ngat[GRP_ITER] = c->it.n + 1;
+		c->gat[GRP_ITER] = tl_calloc(c->it.n + 2, sizeof(**c->gat));
+		for (i = 0; i <= c->it.n; i++) {
+			v.it = (long)i - 1;
+			group_text(c, &tmp, GRP_ITER, i, &v);
+		}
+	}
+	if (c->gwant & 1 << GRP_ARGS && t->argtab != NULL) {
+		c->ngat[GRP_ARGS] = tl_strtab_count(t->argtab);
+		c->gat[GRP_ARGS] = tl_calloc(c->ngat[GRP_ARGS] + 1,
+		    sizeof(**c->gat));
+		for (i = 0; i < c->rows->n; i++) {
+			v.e = v.ae = args_event(t, &c->rows->v[i]);
+			tl_ev_args(t, v.ae, &v.args);
+			group_text(c, &tmp, GRP_ARGS, grp_key(&v, GRP_ARGS),
+			    &v);
+		}
+	}
+	tl_jb_free(&tmp.jb);
+}
+
 /* Row r of the op stream, by the steps of plan_rows. */
 static void
 w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
-    struct tl_callstack *cs)
+    struct tl_callstack *cs, size_t *gap_at)
 {
 	const struct tl_trace *t = c->t;
 	struct rowvals v;
@@ -1153,9 +1385,10 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	fwd = r->fwd >= 0 ? r->fwd : tl_forward_of(t, r->op);
 	v.fwd = fwd != r->op ? fwd : -1;
 	/* The args a model reads: a backward row's are its forward op's. */
-	tl_ev_args(t, r->kind == TL_ROW_BWD && r->fwd >= 0 ? &t->ev[r->fwd] :
-	    v.e, &v.args);
+	v.ae = args_event(t, r);
+	tl_ev_args(t, v.ae, &v.args);
 	v.it = tl_iters_of(&c->it, t, r->op);
+	v.gap_at = gap_at;
 	w_cols(os, c, r, &v, cs, c->plan, c->nplan);
 	tl_w_eol(os->w);
 }
@@ -1185,10 +1418,11 @@ struct rowpar {
 	const struct rowctx *c;
 };
 
-/* A thread's own writer state and call-stack reader. */
+/* A thread's own writer state, call-stack reader and gap finger. */
 struct rowstate {
 	struct tl_opstream os;
 	struct tl_callstack *cs;
+	size_t gap_at;
 };
 
 /* Format a chunk with the state of the thread that runs it. */
@@ -1207,7 +1441,8 @@ format_chunk(void *ctx, void *st, void *job)
 	rs->os.w = &w;
 	for (i = ch->k * CHUNK; i < (ch->k + 1) * CHUNK &&
 	    i < rp->c->rows->n; i++)
-		w_row(&rs->os, rp->c, &rp->c->rows->v[i], rs->cs);
+		w_row(&rs->os, rp->c, &rp->c->rows->v[i], rs->cs,
+		    &rs->gap_at);
 	rs->os.w = keep;
 	ch->buf = w.buf;
 	ch->len = w.len;
@@ -1294,17 +1529,17 @@ rows_one(struct tl_opstream *os, const struct rowctx *c,
     struct tl_callstack *cs)
 {
 	struct tl_writer w, *keep = os->w;
-	size_t i;
+	size_t i, gap_at = 0;
 
 	if (keep->fp == NULL) {
 		for (i = 0; i < c->rows->n; i++)
-			w_row(os, c, &c->rows->v[i], cs);
+			w_row(os, c, &c->rows->v[i], cs, &gap_at);
 		return;
 	}
 	tl_w_init_mem(&w, keep->csv);
 	os->w = &w;
 	for (i = 0; i < c->rows->n; i++) {
-		w_row(os, c, &c->rows->v[i], cs);
+		w_row(os, c, &c->rows->v[i], cs, &gap_at);
 		if (w.len >= OUT_BYTES) {
 			tl_w_out(keep->fp, w.buf, w.len);
 			w.len = 0;
@@ -1350,17 +1585,23 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	json_names(&c);
 	plain_ids(&c, os->w);
 	static_texts(&c, os->w);
+	group_texts(&c, os);
 	if (os->threads > 1 && rows->n > 2 * CHUNK)
 		rows_par(os, &c, cs, os->threads);
 	else
 		rows_one(os, &c, cs);
 	free(c.plan);
 	free(c.text.buf);
-	tl_map_free(&c.jstr);
+	free(c.gtext.buf);
+	for (i = 0; i < NGRP; i++)
+		free(c.gat[i]);
+	free(c.jid);
+	free(c.jpy);
 	tl_jb_free(&c.jtext);
+	tl_jb_free(&c.gbtext);
 	for (i = 0; i < TL_NCKIND; i++)
 		tl_jb_free(&c.kinds[i]);
-	free(c.dims);
+	free(c.gbt);
 	free(c.plain);
 	tl_colls_free(&c.colls);
 	tl_culprits_free(&c.cul);
