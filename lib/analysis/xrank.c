@@ -241,7 +241,9 @@ op_at(struct tl_xrank *x, int tr, const char *name)
 void
 tl_xrank_op(struct tl_xrank *x, int tr, const char *name, int64_t ns)
 {
-	x->optime[op_at(x, tr, name)] += ns;
+	int64_t k = op_at(x, tr, name);	/* may move optime */
+
+	x->optime[k] += ns;
 }
 
 /* The same for the caller's op op (tl_xrank_row), of name name. */
