@@ -794,25 +794,21 @@ static const short idlecols[] = {
 static int
 idle_nums(struct tl_floader *L, int cat)
 {
+	static const short col[] = { C_NOISE, C_NNOISE, C_FRAMES, C_ITER };
 	struct tl_fidlenums *iv = &L->iv;
+	int64_t *dst[] = { &iv->noise, &iv->nnoise, &iv->frames, &iv->iter };
 	int64_t v;
 	int bad = 0, n;
+	size_t k;
 
 	iv->noise = -1, iv->nnoise = 0, iv->frames = -1, iv->iter = TL_FNONE;
 	iv->steady = -1;
 	iv->has_steps = 0;
-	if ((n = num_ns(L, C_NOISE, cat, &v)) > 0)
-		iv->noise = v;
-	bad |= n < 0;
-	if ((n = num_i64(L, C_NNOISE, cat, &v)) > 0)
-		iv->nnoise = v;
-	bad |= n < 0;
-	if ((n = num_i64(L, C_FRAMES, cat, &v)) > 0)
-		iv->frames = v;
-	bad |= n < 0;
-	if ((n = num_i64(L, C_ITER, cat, &v)) > 0)
-		iv->iter = v;
-	bad |= n < 0;
+	for (k = 0; k < sizeof(col) / sizeof(col[0]); k++) {
+		if ((n = num_i64(L, col[k], cat, &v)) > 0)
+			*dst[k] = v;
+		bad |= n < 0;
+	}
 	if ((n = num_i64(L, C_STEADY, cat, &v)) > 0)
 		iv->steady = v != 0;
 	bad |= n < 0;
