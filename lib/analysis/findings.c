@@ -1928,11 +1928,26 @@ void
 tl_fpat_ev(struct tl_fpat *p, int op, uint32_t kname, long long count,
     int64_t time_ns)
 {
-	int i;
+	size_t old = p->nevop;
+	int i = -1;
 
-	for (i = 0; i < p->nev; i++)
-		if (p->ev[i].op == op && (op >= 0 || p->ev[i].kname == kname))
-			break;
+	if (op >= 0 && (size_t)op < p->nevop && p->evop[op] > 0 &&
+	    p->evop[op] <= p->nev && p->ev[p->evop[op] - 1].op == op)
+		i = p->evop[op] - 1;	/* an op's entry is its only one */
+	else
+		for (i = 0; i < p->nev; i++)
+			if (p->ev[i].op == op &&
+			    (op >= 0 || p->ev[i].kname == kname))
+				break;
+	if (op >= 0) {
+		if ((size_t)op >= p->nevop) {
+			tl_grow(&p->evop, &p->nevop, (size_t)op + 1,
+			    sizeof(*p->evop));
+			memset(p->evop + old, 0, (p->nevop - old) *
+			    sizeof(*p->evop));
+		}
+		p->evop[op] = i + 1;
+	}
 	if (i == p->nev) {
 		tl_grow(&p->ev, &p->capev, (size_t)p->nev + 1,
 		    sizeof(*p->ev));
@@ -2074,6 +2089,7 @@ tl_findings_free(struct tl_findings *f)
 		free(f->pat[i].example);
 		free(f->pat[i].detail);
 		free(f->pat[i].ev);
+		free(f->pat[i].evop);
 	}
 	free(f->pat);
 	free(f->rec);
