@@ -269,8 +269,9 @@ parse_file(const char *path)
 {
 	struct tl_trace_opts o;
 	struct tl_trace *t;
-	struct tl_timeline tl;
-	struct tl_window win = opt.win;
+	struct tl_timeline tl, stl;
+	struct tl_window win = opt.win, sw;
+	int steady = 0;
 	struct tl_link_stats s;
 	struct tl_iters it;
 	size_t nrows;
@@ -292,10 +293,15 @@ parse_file(const char *path)
 		tl_trace_free(t);
 		return 1;
 	}
-	tl_tree_stats(t, &s);
+	if (opt.view == V_OPS || opt.view == V_LAUNCHERS) {
+		/* The op rows' steady window, its timeline in the same pass. */
+		tl_iters_steady(&it, TL_STEADY_STEPS);
+		steady = tl_iters_window(&it, &sw);
+	}
+	tl_timelines(t, &win, opt.unlinked, &tl, steady ? &sw : NULL, &stl,
+	    &s);
 	if (opt.view != V_META)
 		warn_devices(t, s.gpu);
-	tl_timeline(t, &win, TL_ALL_DEVICES, opt.unlinked, &tl);
 	if (opt.view == V_TIMELINE)
 		warn_left_out(t, &s, &tl, -1);
 	if (!header_done++)
@@ -304,7 +310,8 @@ parse_file(const char *path)
 	case V_OPS:
 	case V_LAUNCHERS:
 		os.launchers = opt.view == V_LAUNCHERS;
-		nrows = tl_os_oprows(&os, t, &win, &tl, 1);
+		nrows = tl_os_oprows(&os, t, &win, &tl, 1, &it,
+		    steady ? &stl : NULL);
 		warn_left_out(t, &s, &tl, (long)nrows);
 		break;
 	case V_TIMELINE:

@@ -230,6 +230,71 @@ tl_map32_get(const struct tl_map32 *m, uint64_t k)
 	return 0;
 }
 
+/* page[] entry of a key range whose keys are in rest for good */
+static uint32_t refused[1];
+
+void
+tl_dmap32_init(struct tl_dmap32 *m)
+{
+	m->page = NULL;
+	m->npage = m->cap = m->n = 0;
+	tl_map32_init(&m->rest);
+}
+
+void
+tl_dmap32_free(struct tl_dmap32 *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		if (m->page[i] != refused)
+			free(m->page[i]);
+	free(m->page);
+	tl_map32_free(&m->rest);
+	tl_dmap32_init(m);
+}
+
+uint32_t
+tl_dmap32_get(const struct tl_dmap32 *m, uint64_t k)
+{
+	uint64_t p = k / TL_DMAP32_PAGE;
+
+	if (p < m->cap && m->page[p] != NULL && m->page[p] != refused)
+		return m->page[p][k % TL_DMAP32_PAGE];
+	return tl_map32_get(&m->rest, k);
+}
+
+uint32_t *
+tl_dmap32_at(struct tl_dmap32 *m, uint64_t k)
+{
+	uint64_t p = k / TL_DMAP32_PAGE;
+	uint32_t *v;
+
+	if (p < m->cap && m->page[p] != NULL && m->page[p] != refused) {
+		v = &m->page[p][k % TL_DMAP32_PAGE];
+		m->n += *v == 0;
+		return v;
+	}
+	if (k >= TL_DMAP32_KEYS || (p < m->cap && m->page[p] == refused))
+		return tl_map32_at(&m->rest, k);
+	if (p >= m->cap) {
+		size_t old = m->cap;
+
+		tl_grow(&m->page, &m->cap, (size_t)p + 1, sizeof(*m->page));
+		memset(m->page + old, 0, (m->cap - old) * sizeof(*m->page));
+	}
+	/* A page more: still one key in TL_DMAP32_SPARSE slots? */
+	if ((m->npage + 1) * TL_DMAP32_PAGE > (m->n + 1) * TL_DMAP32_SPARSE +
+	    TL_DMAP32_PAGE * 16) {
+		m->page[p] = refused;
+		return tl_map32_at(&m->rest, k);
+	}
+	m->page[p] = tl_calloc(TL_DMAP32_PAGE, sizeof(**m->page));
+	m->npage++;
+	m->n++;
+	return &m->page[p][k % TL_DMAP32_PAGE];
+}
+
 uint64_t
 tl_hash(const void *s, size_t n)
 {

@@ -48,6 +48,31 @@ uint32_t *tl_map32_at(struct tl_map32 *m, uint64_t k);
 /* The key of slot i (< cap) when it is in use (val[i] != 0). */
 uint64_t tl_map32_key(const struct tl_map32 *m, size_t i);
 
+/*
+ * tl_map32's interface for keys that come in dense runs, as a trace's
+ * flow ids do (Kineto counts correlation ids up): a key below
+ * TL_DMAP32_KEYS lives in a page of TL_DMAP32_PAGE values indexed by the
+ * key, so that neighbouring keys share cache lines and no lookup hashes
+ * or probes.  A page is made only while the pages hold at least one key
+ * in TL_DMAP32_SPARSE of their slots on average; the keys of a range
+ * refused a page, and larger keys, go to a tl_map32 (rest).
+ */
+#define TL_DMAP32_PAGE 4096
+#define TL_DMAP32_KEYS ((uint64_t)1 << 26)
+#define TL_DMAP32_SPARSE 4
+struct tl_dmap32 {
+	uint32_t **page;	/* by key / TL_DMAP32_PAGE: NULL none yet */
+	size_t npage, cap;	/* pages made; length of page[] */
+	size_t n;		/* keys in the pages */
+	struct tl_map32 rest;
+};
+
+void tl_dmap32_init(struct tl_dmap32 *m);
+void tl_dmap32_free(struct tl_dmap32 *m);
+/* As tl_map32_get and tl_map32_at. */
+uint32_t tl_dmap32_get(const struct tl_dmap32 *m, uint64_t k);
+uint32_t *tl_dmap32_at(struct tl_dmap32 *m, uint64_t k);
+
 /* A 64-bit hash of n bytes, for keys made from strings. */
 uint64_t tl_hash(const void *s, size_t n);
 

@@ -436,3 +436,15 @@ tl_iters_steady(struct tl_iters *it, size_t nsteps)
 	for (i = 0; i < it->n; i++)
 		it->v[i].steady = i >= it->lo && i < it->hi;
 }
+
+int
+tl_iters_window(const struct tl_iters *it, struct tl_window *w)
+{
+	if (it->n == 0 || it->hi <= it->lo)
+		return 0;
+	w->on = 1;
+	w->start = it->v[it->lo].ts;
+	w->end = it->v[it->hi - 1].end > w->start ? it->v[it->hi - 1].end :
+	    w->start + 1;
+	return 1;
+}

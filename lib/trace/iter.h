@@ -82,5 +82,10 @@ void tl_iters_stats(struct tl_iters *it, const struct tl_trace *t,
  * deviations (at least 10 %) of the median.
  */
 void tl_iters_steady(struct tl_iters *it, size_t nsteps);
+/*
+ * The host span of the steady-state window it->lo..hi into *w; 0 (and w
+ * untouched) when the trace has none.
+ */
+int tl_iters_window(const struct tl_iters *it, struct tl_window *w);
 
 #endif

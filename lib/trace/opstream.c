@@ -1553,32 +1553,33 @@ rows_one(struct tl_opstream *os, const struct rowctx *c,
 void
 tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_window *win, const struct tl_rows *rows,
-    const struct tl_timeline *tl, struct tl_callstack *cs)
+    const struct tl_timeline *tl, struct tl_callstack *cs, struct tl_iters *it,
+    const struct tl_timeline *stl)
 {
 	struct rowctx c;
+	struct tl_window sw;
 	size_t i;
 
 	c.t = t;
 	c.rows = rows;
 	c.tl = tl;
 	tl_steps_find(t, &c.steps);
-	tl_iters_find(t, &c.it);
+	if (it != NULL)		/* the caller's, not found again */
+		c.it = *it;
+	else
+		tl_iters_find(t, &c.it);
 	tl_colls_find(t, rows, &c.colls);
 	if (os->no_culprits)
 		memset(&c.cul, 0, sizeof(c.cul));
 	else
 		tl_culprits_find(t, win, &c.it, &c.cul);
 	tl_iters_steady(&c.it, TL_STEADY_STEPS);
-	c.has_steady = c.it.n > 0 && c.it.hi > c.it.lo;
 	c.oneoff = NULL;
-	if (c.has_steady) {
-		struct tl_window sw;
-
-		sw.on = 1;
-		sw.start = c.it.v[c.it.lo].ts;
-		sw.end = c.it.v[c.it.hi - 1].end > sw.start ?
-		    c.it.v[c.it.hi - 1].end : sw.start + 1;
-		tl_timeline(t, &sw, TL_ALL_DEVICES, 0, &c.stl);
+	if ((c.has_steady = tl_iters_window(&c.it, &sw))) {
+		if (stl != NULL)
+			c.stl = *stl;
+		else
+			tl_timeline(t, &sw, TL_ALL_DEVICES, 0, &c.stl);
 		c.oneoff = one_offs(t, rows);
 	}
 	plan_rows(os, &c, cs != NULL);
@@ -1606,7 +1607,11 @@ tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
 	tl_colls_free(&c.colls);
 	tl_culprits_free(&c.cul);
 	free(c.oneoff);
-	tl_iters_free(&c.it);
+	if (it != NULL) {	/* its v[] took the steady flags */
+		it->lo = c.it.lo;
+		it->hi = c.it.hi;
+	} else
+		tl_iters_free(&c.it);
 	tl_steps_free(&c.steps);
 }
 
@@ -1773,7 +1778,8 @@ tl_os_header(struct tl_opstream *os, int table, int stack)
 
 size_t
 tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
-    const struct tl_window *win, const struct tl_timeline *tl, int stack)
+    const struct tl_window *win, const struct tl_timeline *tl, int stack,
+    struct tl_iters *it, const struct tl_timeline *stl)
 {
 	struct tl_rows rows;
 	struct tl_callstack *cs = NULL;
@@ -1785,7 +1791,7 @@ tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
 		tl_rollup(t, win, &rows);
 	if (stack)
 		cs = tl_callstack_new(t);
-	tl_os_rows(os, t, win, &rows, tl, cs);
+	tl_os_rows(os, t, win, &rows, tl, cs, it, stl);
 	n = rows.n;
 	tl_callstack_free(cs);
 	tl_rows_free(&rows);

@@ -40,11 +40,13 @@ struct tl_opstream {
 void tl_os_header(struct tl_opstream *os, int table, int stack);
 /*
  * The op stream of the window (the launcher view when os->launchers),
- * module and call_stack too when stack; tl is the trace's timeline.
- * Returns the number of rows written.
+ * module and call_stack too when stack; tl is the trace's timeline, it
+ * its iterations and stl (as tl_os_rows takes them).  Returns the number
+ * of rows written.
  */
 size_t tl_os_oprows(struct tl_opstream *os, const struct tl_trace *t,
-    const struct tl_window *win, const struct tl_timeline *tl, int stack);
+    const struct tl_window *win, const struct tl_timeline *tl, int stack,
+    struct tl_iters *it, const struct tl_timeline *stl);
 /*
  * The timeline rows of the window: all devices pooled (tl), or one
  * timeline per device; unlinked: count unlinked GPU events.
@@ -54,11 +56,16 @@ void tl_os_timelines(struct tl_opstream *os, const struct tl_trace *t,
     int per_device, int unlinked);
 /*
  * Rows of the op stream (module and call_stack too when cs != NULL), with
- * the idle gaps of the window's GPU events (trace/culprit.h).
+ * the idle gaps of the window's GPU events (trace/culprit.h).  it: the
+ * trace's iterations (tl_iters_find), which this leaves with the steady
+ * window of TL_STEADY_STEPS (tl_iters_steady); NULL: found here.  stl:
+ * the timeline of that window (tl_iters_window, unlinked GPU events left
+ * out), NULL: made here.
  */
 void tl_os_rows(struct tl_opstream *os, const struct tl_trace *t,
     const struct tl_window *win, const struct tl_rows *rows, const struct tl_timeline *tl,
-    struct tl_callstack *cs);
+    struct tl_callstack *cs, struct tl_iters *it,
+    const struct tl_timeline *stl);
 /* The eight timeline rows of device ("all" for the pooled one). */
 void tl_os_timeline(struct tl_opstream *os, const struct tl_trace *t,
     const char *device, const struct tl_timeline *tl);

@@ -5,79 +5,131 @@
 #include "common/interval.h"
 #include "common/util.h"
 #include "trace/timeline.h"
+#include "trace/tree.h"
 
 const char *const tl_timeline_rows[8] = {
 	"computation", "exposed_comm", "exposed_memcpy", "busy", "idle",
 	"total", "total_comm", "total_memcpy"
 };
 
+/* What a timeline gathers of its GPU events before it sums them. */
+struct acc {
+	struct tl_ivals comp, comm, mem, all, lk, ul;
+};
+
+/* GPU event e (on the device, in the window) into a and out's counts. */
+static void
+acc_add(struct acc *a, const struct tl_event *e, int unlinked,
+    struct tl_timeline *out)
+{
+	struct tl_ivals *s;
+
+	if (!(e->flags & TL_F_TREE)) {
+		out->unlinked_events++;
+		out->unlinked_dur += e->dur;
+		tl_ivals_add(&a->ul, e->ts, e->ts + e->dur);
+		if (!unlinked)
+			return;
+	} else if (unlinked)
+		tl_ivals_add(&a->lk, e->ts, e->ts + e->dur);
+	s = e->flags & TL_F_COMM ? &a->comm :
+	    e->flags & TL_F_MEMCPY_CLASS ? &a->mem : &a->comp;
+	tl_ivals_add(s, e->ts, e->ts + e->dur);
+	tl_ivals_add(&a->all, e->ts, e->ts + e->dur);
+	out->nevents++;
+}
+
+/* out's times from a; frees a. */
+static void
+acc_end(struct acc *a, int unlinked, struct tl_timeline *out)
+{
+	struct tl_ivals memx = {0}, memxx = {0}, commx = {0}, ulx = {0};
+
+	tl_ivals_merge(&a->comp);
+	tl_ivals_merge(&a->comm);
+	tl_ivals_merge(&a->mem);
+	tl_ivals_merge(&a->all);
+	out->compute = tl_ivals_length(&a->comp);
+	tl_ivals_subtract(&a->comm, &a->comp, &commx);
+	out->exposed_comm = tl_ivals_length(&commx);
+	tl_ivals_subtract(&a->mem, &a->comp, &memx);
+	tl_ivals_subtract(&memx, &a->comm, &memxx);
+	out->exposed_memcpy = tl_ivals_length(&memxx);
+	out->busy = tl_ivals_length(&a->all);
+	if (a->all.n > 0)
+		out->total = a->all.v[a->all.n - 1].end - a->all.v[0].start;
+	out->idle = out->total - out->busy;
+	out->total_comm = tl_ivals_length(&a->comm);
+	out->total_memcpy = tl_ivals_length(&a->mem);
+	if (a->ul.n > 0) {
+		/* The linked events' union is all's unless they are in it. */
+		tl_ivals_merge(&a->ul);
+		tl_ivals_merge(&a->lk);
+		tl_ivals_subtract(&a->ul, unlinked ? &a->lk : &a->all, &ulx);
+		out->unlinked_busy = tl_ivals_length(&ulx);
+	}
+	tl_ivals_free(&a->comp);
+	tl_ivals_free(&a->comm);
+	tl_ivals_free(&a->mem);
+	tl_ivals_free(&a->all);
+	tl_ivals_free(&memx);
+	tl_ivals_free(&memxx);
+	tl_ivals_free(&commx);
+	tl_ivals_free(&a->lk);
+	tl_ivals_free(&a->ul);
+	tl_ivals_free(&ulx);
+}
+
 void
 tl_timeline(const struct tl_trace *t, const struct tl_window *w,
     uint32_t device, int unlinked, struct tl_timeline *out)
 {
-	struct tl_ivals comp = {0}, comm = {0}, mem = {0}, all = {0};
-	struct tl_ivals memx = {0}, memxx = {0}, commx = {0};
-	struct tl_ivals lk = {0}, ul = {0}, ulx = {0};
+	struct acc a;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
+	memset(&a, 0, sizeof(a));
 	for (i = 0; i < t->nev; i++) {
 		const struct tl_event *e = &t->ev[i];
-		struct tl_ivals *s;
 
 		if (!TL_IS_GPU(e->kind))
 			continue;
 		if (device != TL_ALL_DEVICES && tl_ev_pid(t, e) != device)
 			continue;
-		if (!tl_in_window(t, w, (int)i))
+		if (tl_in_window(t, w, (int)i))
+			acc_add(&a, e, unlinked, out);
+	}
+	acc_end(&a, unlinked, out);
+}
+
+void
+tl_timelines(const struct tl_trace *t, const struct tl_window *w,
+    int unlinked, struct tl_timeline *out, const struct tl_window *sw,
+    struct tl_timeline *sout, struct tl_link_stats *s)
+{
+	struct acc a, sa;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	memset(&a, 0, sizeof(a));
+	memset(&sa, 0, sizeof(sa));
+	memset(s, 0, sizeof(*s));
+	if (sw != NULL)
+		memset(sout, 0, sizeof(*sout));
+	for (i = 0; i < t->nev; i++) {
+		const struct tl_event *e = &t->ev[i];
+
+		if (!TL_IS_GPU(e->kind))
 			continue;
-		if (!(e->flags & TL_F_TREE)) {
-			out->unlinked_events++;
-			out->unlinked_dur += e->dur;
-			tl_ivals_add(&ul, e->ts, e->ts + e->dur);
-			if (!unlinked)
-				continue;
-		} else if (unlinked)
-			tl_ivals_add(&lk, e->ts, e->ts + e->dur);
-		s = e->flags & TL_F_COMM ? &comm :
-		    e->flags & TL_F_MEMCPY_CLASS ? &mem : &comp;
-		tl_ivals_add(s, e->ts, e->ts + e->dur);
-		tl_ivals_add(&all, e->ts, e->ts + e->dur);
-		out->nevents++;
+		tl_tree_stats_add(s, e);
+		if (tl_in_window(t, w, (int)i))
+			acc_add(&a, e, unlinked, out);
+		if (sw != NULL && tl_in_window(t, sw, (int)i))
+			acc_add(&sa, e, 0, sout);
 	}
-	tl_ivals_merge(&comp);
-	tl_ivals_merge(&comm);
-	tl_ivals_merge(&mem);
-	tl_ivals_merge(&all);
-	out->compute = tl_ivals_length(&comp);
-	tl_ivals_subtract(&comm, &comp, &commx);
-	out->exposed_comm = tl_ivals_length(&commx);
-	tl_ivals_subtract(&mem, &comp, &memx);
-	tl_ivals_subtract(&memx, &comm, &memxx);
-	out->exposed_memcpy = tl_ivals_length(&memxx);
-	out->busy = tl_ivals_length(&all);
-	if (all.n > 0)
-		out->total = all.v[all.n - 1].end - all.v[0].start;
-	out->idle = out->total - out->busy;
-	out->total_comm = tl_ivals_length(&comm);
-	out->total_memcpy = tl_ivals_length(&mem);
-	if (ul.n > 0) {
-		/* The linked events' union is all's unless they are in it. */
-		tl_ivals_merge(&ul);
-		tl_ivals_merge(&lk);
-		tl_ivals_subtract(&ul, unlinked ? &lk : &all, &ulx);
-		out->unlinked_busy = tl_ivals_length(&ulx);
-	}
-	tl_ivals_free(&comp);
-	tl_ivals_free(&comm);
-	tl_ivals_free(&mem);
-	tl_ivals_free(&all);
-	tl_ivals_free(&memx);
-	tl_ivals_free(&memxx);
-	tl_ivals_free(&commx);
-	tl_ivals_free(&lk);
-	tl_ivals_free(&ul);
-	tl_ivals_free(&ulx);
+	acc_end(&a, unlinked, out);
+	if (sw != NULL)
+		acc_end(&sa, 0, sout);
 }
 
 void

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "trace/trace.h"
+#include "trace/tree.h"
 
 struct tl_timeline {
 	int64_t compute, exposed_comm, exposed_memcpy, busy, idle, total;
@@ -37,6 +38,14 @@ struct tl_timeline {
  */
 void tl_timeline(const struct tl_trace *t, const struct tl_window *w,
     uint32_t device, int unlinked, struct tl_timeline *out);
+/*
+ * In one pass over the events: tl_timeline(t, w, TL_ALL_DEVICES,
+ * unlinked, out); when sw != NULL, tl_timeline(t, sw, TL_ALL_DEVICES, 0,
+ * sout); and tl_tree_stats(t, s).
+ */
+void tl_timelines(const struct tl_trace *t, const struct tl_window *w,
+    int unlinked, struct tl_timeline *out, const struct tl_window *sw,
+    struct tl_timeline *sout, struct tl_link_stats *s);
 /* The GPU pids of the trace, sorted; returns the count (*out malloc'd). */
 size_t tl_timeline_devices(const struct tl_trace *t, uint32_t **out);
 /*

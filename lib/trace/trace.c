@@ -60,12 +60,18 @@ struct reader {
 	size_t pykept;		/* t->py[0..pykept) are pruned */
 	int32_t *ops;		/* host events read, by their frame thread, ts */
 	size_t nops, capops;
-	size_t opscan;		/* t->ev[0..opscan) are in ops */
 	/*
-	 * The cpu_ops from opscan on, counted as merge_event adds them: in
-	 * all, and by frame thread k in opat[k + 1] (capopat of them).
+	 * The cpu_ops not yet in ops, as merge_event adds them: in all
+	 * (newop, in file order, with what add_hosts sorts them by, so that
+	 * it looks no event up), and by frame thread k in opat[k + 1]
+	 * (capopat of them).
 	 */
-	size_t nnewops, *opat, capopat;
+	struct newop {
+		int64_t ts;
+		int32_t ev;
+		uint32_t th;	/* frame thread */
+	} *newop;
+	size_t nnewops, capnewop, *opat, capopat;
 	struct hull *hull;	/* by frame thread: what pruning dropped */
 	size_t nhull;
 	int lost;		/* a host event came in a dropped frame */
@@ -2236,7 +2242,7 @@ flow_event(struct reader *r, const struct rec *rc, uint64_t index,
 			return bad(r, index, offset, "too many threads");
 	}
 	/* One lookup; what is stored is never 0 (a flag is set). */
-	slot = tl_map32_at(&t->flows, (uint64_t)rc->id);
+	slot = tl_dmap32_at(&t->flows, (uint64_t)rc->id);
 	if (rc->type == R_FLOW_S)
 		*slot |= TL_FLOW_S;
 	else
@@ -2329,24 +2335,23 @@ add_hosts(struct reader *r)
 	int32_t *nw = NULL, *by = NULL;
 	size_t *at;
 
-	if (nn == 0) {
-		r->opscan = t->nev;
+	if (nn == 0)
 		return;
-	}
 	nth = tl_strtab_count(t->pythr);
 	count_op(r, nth);	/* at[0..nth] there */
 	at = r->opat;
 	by = tl_malloc(nn * sizeof(*by));
 	for (i = 0; i < nth; i++)
 		at[i + 1] += at[i];
-	for (i = r->opscan; i < t->nev; i++)
-		if (t->ev[i].kind == TL_EV_CPU_OP)
-			by[at[t->thread_py[t->ev[i].thread]]++] = (int32_t)i;
-	r->opscan = t->nev;
+	/* Positions in r->newop first, events once sorted. */
+	for (i = 0; i < nn; i++)
+		by[at[r->newop[i].th]++] = (int32_t)i;
 	/* at[k] is now where thread k's end: sort each by start. */
 	for (i = 0, a = 0; i < nth; a = at[i++])
-		tl_idxsort(by + a, at[i] - a, t->ev, sizeof(*t->ev),
-		    offsetof(struct tl_event, ts));
+		tl_idxsort(by + a, at[i] - a, r->newop, sizeof(*r->newop),
+		    offsetof(struct newop, ts));
+	for (i = 0; i < nn; i++)
+		by[i] = r->newop[by[i]].ev;
 	memset(at, 0, (nth + 1) * sizeof(*at));
 	r->nnewops = 0;
 	nw = by;
@@ -2656,10 +2661,16 @@ merge_event(void *ctx, const void *rp, uint64_t index, uint64_t offset)
 	}
 	if (r->prune && kind == TL_EV_CPU_OP) {	/* for add_hosts */
 		uint32_t th = t->thread_py[e->thread];
+		struct newop *q;
 
 		count_op(r, th);
 		r->opat[th + 1]++;
-		r->nnewops++;
+		tl_grow(&r->newop, &r->capnewop, r->nnewops + 1,
+		    sizeof(*r->newop));
+		q = &r->newop[r->nnewops++];
+		q->ts = e->ts;
+		q->ev = (int32_t)t->nev;
+		q->th = th;
 	}
 	t->nev++;
 	return 0;
@@ -2726,7 +2737,7 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 	t->pystr = tl_strtab_new();
 	t->pythr = tl_strtab_new();
 	t->link_external = 1;	/* when no launch call decides it */
-	tl_map32_init(&t->flows);
+	tl_dmap32_init(&t->flows);
 	tl_map_init(&t->launch_kernel);
 	tl_map32_init(&t->launchmap);
 	memset(&r, 0, sizeof(r));
@@ -2774,6 +2785,7 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 	free(r.pymod);
 	free(r.ops);
 	free(r.opat);
+	free(r.newop);
 	free(r.hull);
 	free(r.kbuf);
 	for (i = 0; i < r.npend; i++)
@@ -2828,7 +2840,7 @@ tl_trace_free(struct tl_trace *t)
 	for (i = 0; i < t->nunread; i++)
 		free(t->unread[i].cat);
 	free(t->unread);
-	tl_map32_free(&t->flows);
+	tl_dmap32_free(&t->flows);
 	tl_map_free(&t->launch_kernel);
 	tl_map32_free(&t->launchmap);
 	free(t->launch);

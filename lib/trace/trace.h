@@ -235,7 +235,7 @@ struct tl_trace {
 	uint64_t bytes;		/* JSON bytes read */
 	struct tl_thread *threads;	/* by tl_event.thread */
 	size_t nthreads, capthreads;
-	struct tl_map32 flows;	/* flow id -> TL_FLOW_* bits; freed by linking */
+	struct tl_dmap32 flows;	/* flow id -> TL_FLOW_* bits; freed by linking */
 	struct tl_meta *meta;
 	size_t nmeta, capmeta;
 	char *rank;		/* distributedInfo.rank, or NULL */

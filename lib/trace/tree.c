@@ -237,7 +237,7 @@ scan(struct tl_trace *t, struct counts *c)
 		if (e->link == TL_NONE)
 			continue;
 		c->np++;
-		f = tl_map32_get(&t->flows, (uint64_t)e->link);
+		f = tl_dmap32_get(&t->flows, (uint64_t)e->link);
 		if ((f & TL_FLOW_S) && (f & TL_FLOW_F) &&
 		    (f & TL_FLOW_THREAD) == e->thread)
 			e->flags |= TL_F_FLOW;
@@ -247,7 +247,7 @@ scan(struct tl_trace *t, struct counts *c)
 	tl_map_free(&klass);
 	free(seen);
 	/* The flows are in the GPU events' flags now: free them first. */
-	tl_map32_free(&t->flows);
+	tl_dmap32_free(&t->flows);
 	for (i = 1; i <= t->nthreads; i++)
 		c->at[i] += c->at[i - 1];
 }
@@ -511,20 +511,7 @@ tl_tree_stats(const struct tl_trace *t, struct tl_link_stats *s)
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	for (i = 0; i < t->nev; i++) {
-		const struct tl_event *e = &t->ev[i];
-
-		if (!TL_IS_GPU(e->kind))
-			continue;
-		s->gpu++;
-		if (!(e->flags & TL_F_TREE))
-			continue;
-		s->linked++;
-		if (e->flags & TL_F_GRAPH)
-			s->graph++;
-		else if (e->flags & TL_F_NOFLOW)
-			s->corr++;
-		else
-			s->flow++;
-	}
+	for (i = 0; i < t->nev; i++)
+		if (TL_IS_GPU(t->ev[i].kind))
+			tl_tree_stats_add(s, &t->ev[i]);
 }

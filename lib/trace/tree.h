@@ -32,4 +32,20 @@ struct tl_link_stats {
 };
 void tl_tree_stats(const struct tl_trace *t, struct tl_link_stats *s);
 
+/* Count GPU event e into s (tl_tree_stats, one event). */
+static inline void
+tl_tree_stats_add(struct tl_link_stats *s, const struct tl_event *e)
+{
+	s->gpu++;
+	if (!(e->flags & TL_F_TREE))
+		return;
+	s->linked++;
+	if (e->flags & TL_F_GRAPH)
+		s->graph++;
+	else if (e->flags & TL_F_NOFLOW)
+		s->corr++;
+	else
+		s->flow++;
+}
+
 #endif

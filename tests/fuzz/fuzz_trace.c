@@ -197,12 +197,12 @@ run(struct tl_trace *t, struct tl_trace *cap)
 	check_rows(t, &rows, &win);
 	tl_os_header(&os, TL_TAB_OPS, cs != NULL);
 	os.launchers = 0;
-	tl_os_rows(&os, t, &win, &rows, &tl, cs);
+	tl_os_rows(&os, t, &win, &rows, &tl, cs, NULL, NULL);
 	tl_rows_free(&rows);
 	tl_launchers(t, &win, &rows);
 	tl_os_header(&os, TL_TAB_LAUNCHERS, cs != NULL);
 	os.launchers = 1;
-	tl_os_rows(&os, t, &win, &rows, &tl, cs);
+	tl_os_rows(&os, t, &win, &rows, &tl, cs, NULL, NULL);
 	tl_rows_free(&rows);
 	tl_callstack_free(cs);
 

@@ -38,6 +38,66 @@ longest_run(uint64_t n)
 	return best;
 }
 
+/*
+ * Key k of the dense map's check: a run of ids in sequence (pages), ids
+ * 9 973 apart (too sparse for pages once the first ones are made), ids
+ * past TL_DMAP32_KEYS and 64-bit ones (rest), then the run again.
+ */
+static uint64_t
+dkey_of(uint64_t k)
+{
+	if (k < 100000)
+		return k + 60905;
+	if (k < 104000)
+		return 2000000 + (k - 100000) * 9973;
+	if (k < 105000)
+		return TL_DMAP32_KEYS - 500 + (k - 104000);
+	if (k < 106000)
+		return (k - 105000) << 40 | 3;
+	return k - 106000 + 60905;
+}
+
+/*
+ * The dense map against tl_map32 on the keys of dkey_of, read and
+ * written as flow_event does: the same value for every key, 0 exactly
+ * when a key is new; 1 if all agree.
+ */
+static int
+dmap_check(void)
+{
+	struct tl_dmap32 d;
+	struct tl_map32 m;
+	uint64_t k, n = 206000;
+	int ok = 1;
+
+	tl_dmap32_init(&d);
+	tl_map32_init(&m);
+	CHECK(tl_dmap32_get(&d, 7) == 0);
+	for (k = 0; k < n; k++) {
+		uint32_t *a = tl_dmap32_at(&d, dkey_of(k));
+		uint32_t *b = tl_map32_at(&m, dkey_of(k));
+
+		if (*a != *b)
+			ok = 0;
+		*a = *b = (*b | (uint32_t)(k & 1 ? 1 : 2)) + 4;
+	}
+	for (k = 0; k < n; k++)
+		if (tl_dmap32_get(&d, dkey_of(k)) != tl_map32_get(&m,
+		    dkey_of(k)))
+			ok = 0;
+	CHECK(tl_dmap32_get(&d, 60904) == 0 && tl_dmap32_get(&d, 2000001) == 0 &&
+	    tl_dmap32_get(&d, TL_DMAP32_KEYS + 501) == 0 &&
+	    tl_dmap32_get(&d, (uint64_t)1 << 40) == 0);
+	/* The run in pages, sparse ranges refused: memory stays bounded. */
+	CHECK(d.npage > 20 && d.rest.n > 3000 && d.rest.n < 6000);
+	CHECK(d.npage * TL_DMAP32_PAGE <= (d.n + 1) * TL_DMAP32_SPARSE +
+	    TL_DMAP32_PAGE * 16);
+	tl_dmap32_free(&d);
+	tl_map32_free(&m);
+	CHECK(d.cap == 0 && tl_dmap32_get(&d, 60905) == 0);
+	return ok;
+}
+
 int
 main(void)
 {
@@ -106,5 +166,6 @@ main(void)
 			ok = 0;
 	CHECK(ok && m.n == 200002);
 	tl_map32_free(&m);
+	CHECK(dmap_check());
 	return unit_done("test_hashmap");
 }
