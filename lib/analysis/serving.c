@@ -34,13 +34,20 @@ tl_serving_init(struct tl_serving *s, struct tl_rowreader *rr)
 	s->last_iter = s->last_trace = -1;
 }
 
+/* 1 when a and b are the same text (the first byte first: per row). */
+static int
+same(const char *a, const char *b)
+{
+	return a[0] == b[0] && strcmp(a, b) == 0;
+}
+
 static int
 phase_of(const char *v)
 {
 	int p;
 
 	for (p = 1; p < TL_SPHASES; p++)
-		if (strcmp(v, tl_sphase_names[p]) == 0)
+		if (same(v, tl_sphase_names[p]))
 			return p;
 	return 0;
 }
@@ -208,21 +215,21 @@ tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl, int cat)
 	ph->time_ns += ns;
 	ph->cat_ns[cat] += ns;
 	s->total_ns += ns;
-	if (strcmp(tl_rr_text(s->rr, tl_serving_cols[S_KIND]), "synthetic") == 0) {
+	if (same(tl_rr_text(s->rr, tl_serving_cols[S_KIND]), "synthetic")) {
 		s->synthetic_ns += ns;
 		if (strstr(name, "GraphLaunch") != NULL)
 			s->graph_ns += ns;
 	}
-	if (strcmp(catv, "moe") == 0) {
+	if (same(catv, "moe")) {
 		s->moe_ns += ns;
 		if (tl_rr_field(s->rr, tl_serving_cols[S_ROOF])->has > 0) {
 			s->moe_modelled_ns += ns;
 			s->moe_roof_us += tl_rr_field(s->rr, tl_serving_cols[S_ROOF])->d;
 		}
 	}
-	if (strcmp(catv, "gemm") == 0)
+	if (same(catv, "gemm"))
 		gemm(s, ph, ns);
-	kernels(ph, iteration(s, phase), strcmp(catv, "attention") == 0, kl);
+	kernels(ph, iteration(s, phase), same(catv, "attention"), kl);
 }
 
 static int
