@@ -15,11 +15,24 @@ struct tl_callstack {
 	size_t n;
 	int *chain;
 	size_t cap;
+	/* a call stack's names, innermost first (tl_callstack_of) */
+	struct seg {
+		const char *s;
+		size_t n;
+	} *seg;
+	size_t capseg;
 	/* by name in t->pystr: 1 if an "nn.Module: " frame's */
 	unsigned char *ismod;
 	/* by name in t->pystr: its length up to a NUL (strlen) */
 	uint32_t *len;
-	int shared;		/* py, up and ismod are another's */
+	/*
+	 * By frame thread (tl_pyframe.thread, nth of them): where its frames
+	 * start in py (at, nth + 1), and where this reader's last search
+	 * of its frames ended (finger, from at[]): a thread's rows come in
+	 * order, so the next frame is near.
+	 */
+	size_t *at, *finger, nth;
+	int shared;		/* py, up, at, ismod and len are another's */
 	int last_i, last_f;	/* the last innermost(): a row asks twice */
 	/*
 	 * The last module path, of its innermost module frame mod_f (-1:
@@ -63,6 +76,12 @@ sort_frames(struct tl_callstack *cs)
 
 	if (n > INT32_MAX) {
 		qsort(cs->py, n, sizeof(*cs->py), cmp_frame);
+		cs->nth = (size_t)t->py[cs->py[n - 1]].thread + 1;
+		cs->at = tl_calloc(cs->nth + 1, sizeof(*cs->at));
+		for (i = 0; i < n; i++)
+			cs->at[t->py[i].thread + 1]++;
+		for (i = 1; i <= cs->nth; i++)
+			cs->at[i] += cs->at[i - 1];
 		return;
 	}
 	idx = tl_malloc(n * sizeof(*idx));
@@ -80,7 +99,11 @@ sort_frames(struct tl_callstack *cs)
 		at[i] += at[i - 1];
 	for (i = 0; i < n; i++)
 		cs->py[at[t->py[idx[i]].thread]++] = idx[i];
-	free(at);
+	/* at[th] is now where thread th + 1 starts */
+	memmove(at + 1, at, nth * sizeof(*at));
+	at[0] = 0;
+	cs->at = at;
+	cs->nth = nth;
 	free(idx);
 	for (i = 1; i < n; i++) {
 		int f = cs->py[i];
@@ -108,6 +131,7 @@ tl_callstack_new(const struct tl_trace *t)
 	sort_t = t;
 	if (cs->n > 0)
 		sort_frames(cs);
+	cs->finger = tl_calloc(cs->nth + 1, sizeof(*cs->finger));
 	/*
 	 * The open frames form a chain through up[]: the innermost one is
 	 * top, the one around it up[top], and so on (no stack array: frames
@@ -152,6 +176,9 @@ tl_callstack_dup(const struct tl_callstack *cs)
 	d->ismod = cs->ismod;
 	d->len = cs->len;
 	d->n = cs->n;
+	d->at = cs->at;
+	d->nth = cs->nth;
+	d->finger = tl_calloc(d->nth + 1, sizeof(*d->finger));
 	d->shared = 1;
 	d->last_i = -1;
 	d->mod_f = -1;
@@ -168,8 +195,11 @@ tl_callstack_free(struct tl_callstack *cs)
 		free(cs->up);
 		free(cs->ismod);
 		free(cs->len);
+		free(cs->at);
 	}
+	free(cs->finger);
 	free(cs->chain);
+	free(cs->seg);
 	tl_jb_free(&cs->mod);
 	free(cs);
 }
@@ -187,27 +217,42 @@ innermost(struct tl_callstack *cs, int i)
 	return cs->last_f;
 }
 
+/* Frames of one thread from py + 0 on: which start by ts. */
+struct framekey {
+	const struct tl_trace *t;
+	const int *py;
+	int64_t ts;
+};
+
+static int
+frame_by(const void *arg, size_t k)
+{
+	const struct framekey *x = arg;
+
+	return x->t->py[x->py[k]].ts <= x->ts;
+}
+
 static int
 find_innermost(struct tl_callstack *cs, int i)
 {
 	const struct tl_trace *t = cs->t;
 	const struct tl_event *e = &t->ev[i];
-	size_t lo = 0, hi = cs->n;
+	struct framekey x;
+	size_t lo;
 	uint32_t th;
 	int f;
 
 	if (cs->n == 0)
 		return -1;
 	th = t->thread_py[e->thread];
-	while (lo < hi) {	/* first frame after (thread, ts) */
-		size_t mid = (lo + hi) / 2;
-		const struct tl_pyframe *m = &t->py[cs->py[mid]];
-
-		if (m->thread < th || (m->thread == th && m->ts <= e->ts))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	if (th >= cs->nth)
+		return -1;	/* a thread without frames */
+	/* the first frame of the thread after ts (or the next thread's) */
+	x.t = t;
+	x.py = cs->py + cs->at[th];
+	x.ts = e->ts;
+	lo = cs->at[th] + tl_gallop(cs->at[th + 1] - cs->at[th],
+	    &cs->finger[th], frame_by, &x);
 	for (f = (int)lo - 1; f >= 0; f = cs->up[f]) {
 		const struct tl_pyframe *p = &t->py[cs->py[f]];
 
@@ -224,13 +269,19 @@ tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
     struct tl_jbuf *out)
 {
 	const struct tl_trace *t = cs->t;
-	size_t n = 0, k;
+	size_t n = 0, k, len = 0;
 	int f = innermost(cs, i), a = t->ev[i].parent;
+	struct seg *g;
+	char *o;
 
 	tl_jb_reset(out);
 	if (t->thread_py == NULL)
 		return;		/* python_function events not read */
-	/* Merge frames and host ancestors, innermost first, by start. */
+	/*
+	 * Merge frames and host ancestors, innermost first, by start: their
+	 * names (up to a NUL in one, as written before) and the length of
+	 * them all, then the text in one piece.
+	 */
 	while ((f >= 0 || a >= 0) && (depth == 0 || n < depth)) {
 		int take_py;
 
@@ -240,49 +291,53 @@ tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
 			take_py = 1;
 		else
 			take_py = t->py[cs->py[f]].ts >= t->ev[a].ts;
-		if (n >= cs->cap)
-			tl_grow(&cs->chain, &cs->cap, n + 1,
-			    sizeof(*cs->chain));
+		if (n >= cs->capseg)
+			tl_grow(&cs->seg, &cs->capseg, n + 1,
+			    sizeof(*cs->seg));
+		g = &cs->seg[n++];
 		if (take_py) {
-			cs->chain[n++] = -2 - f;
+			uint32_t name = t->py[cs->py[f]].name;
+
+			g->s = tl_str(t->pystr, name);
+			g->n = cs->len[name];
 			f = cs->up[f];
 		} else {
-			cs->chain[n++] = a;
+			g->s = tl_ev_name(t, &t->ev[a]);
+			g->n = strlen(g->s);
 			a = t->ev[a].parent;
 		}
+		len += g->n + 1;
 	}
+	if (n == 0)
+		return;
+	if (out->cap - out->n <= len)
+		tl_jb_grow(out, len);
+	o = out->s + out->n;
 	for (k = n; k-- > 0;) {
-		int c = cs->chain[k];
-
-		/* up to a NUL in a name, as written before */
-		if (c >= 0)
-			tl_jb_lit(out, tl_ev_name(t, &t->ev[c]));
-		else {
-			uint32_t name = t->py[cs->py[-2 - c]].name;
-
-			tl_jb_raw(out, tl_str(t->pystr, name), cs->len[name]);
-		}
-		if (k > 0)
-			tl_jb_raw(out, ";", 1);
+		memcpy(o, cs->seg[k].s, cs->seg[k].n);
+		o += cs->seg[k].n;
+		*o++ = ';';
 	}
+	o[-1] = '\0';		/* no ';' after the innermost */
+	out->n = (size_t)(o - 1 - out->s);
 }
 
-void
-tl_module_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
+const char *
+tl_module_of(struct tl_callstack *cs, int i, size_t *len)
 {
 	const struct tl_trace *t = cs->t;
 	size_t n = 0, k;
 	int f;
 
-	tl_jb_reset(out);
+	*len = 0;
 	for (f = innermost(cs, i); f >= 0; f = cs->up[f])
 		if (cs->ismod[t->py[cs->py[f]].name])
 			break;
 	if (f < 0)
-		return;
-	if (f == cs->mod_f) {
-		tl_jb_raw(out, cs->mod.s, cs->mod.n);
-		return;
+		return "";
+	if (f == cs->mod_f) {	/* the last row's */
+		*len = cs->mod.n;
+		return cs->mod.s;
 	}
 	cs->mod_f = f;
 	for (; f >= 0; f = cs->up[f]) {
@@ -293,14 +348,15 @@ tl_module_of(struct tl_callstack *cs, int i, struct tl_jbuf *out)
 			    sizeof(*cs->chain));
 		cs->chain[n++] = cs->py[f];
 	}
+	tl_jb_reset(&cs->mod);
 	for (k = n; k-- > 0;) {
 		uint32_t name = t->py[cs->chain[k]].name;
 
-		tl_jb_raw(out, tl_str(t->pystr, name) + 11,
+		tl_jb_raw(&cs->mod, tl_str(t->pystr, name) + 11,
 		    cs->len[name] - 11);
 		if (k > 0)
-			tl_jb_raw(out, "/", 1);
+			tl_jb_raw(&cs->mod, "/", 1);
 	}
-	tl_jb_reset(&cs->mod);
-	tl_jb_raw(&cs->mod, out->s, out->n);
+	*len = cs->mod.n;
+	return cs->mod.s != NULL ? cs->mod.s : "";
 }

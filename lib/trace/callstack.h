@@ -26,7 +26,10 @@ struct tl_callstack *tl_callstack_dup(const struct tl_callstack *cs);
  */
 void tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
     struct tl_jbuf *out);
-/* Module path "A_0/B_1/..." of event i, "" if none. */
-void tl_module_of(struct tl_callstack *cs, int i, struct tl_jbuf *out);
+/*
+ * Module path "A_0/B_1/..." of event i, "" if none: cs's text, valid
+ * until its next call; its length in *len.
+ */
+const char *tl_module_of(struct tl_callstack *cs, int i, size_t *len);
 
 #endif

@@ -920,13 +920,13 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 
 /* Names joined (module, call_stack) as a field: unscanned if plain. */
 static void
-w_names(struct tl_opstream *os, const struct rowctx *c,
-    const struct tl_jbuf *b)
+w_names(struct tl_opstream *os, const struct rowctx *c, const char *s,
+    size_t n)
 {
 	if (c->names_plain)
-		tl_w_raw(os->w, b->s, b->n);
+		tl_w_raw(os->w, s, n);
 	else
-		tl_w_mem(os->w, b->s, b->n);
+		tl_w_mem(os->w, s, n);
 }
 
 /* What the columns of one row read, found once per row (w_cols). */
@@ -950,6 +950,15 @@ grp_key(const struct rowvals *v, int g)
 	return v->ae->kind == TL_EV_CPU_OP ? v->ae->args : 0;
 }
 
+/* 1 if group g's text of v's key is there (group_texts). */
+static int
+grp_has(const struct rowctx *c, const struct rowvals *v, int g)
+{
+	size_t key = grp_key(v, g);
+
+	return key < c->ngat[g] && c->gat[g][key] != 0;
+}
+
 /*
  * The columns of row r (tl_tables' op stream, launchers or stack) by
  * steps p[0..n) (plan_rows): in one call, not one a column.
@@ -967,7 +976,8 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 
 	for (; p < end; p++) {
 		int col = p->col;
-		size_t key;
+		size_t key, len;
+		const char *s;
 		uint64_t at;
 
 		/* the trace's columns, formatted once */
@@ -1179,12 +1189,12 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 				tl_w_empty(os->w);
 			break;
 		case TL_COL_MODULE:
-			tl_module_of(cs, r->op, &os->jb);
-			w_names(os, c, &os->jb);
+			s = tl_module_of(cs, r->op, &len);
+			w_names(os, c, s, len);
 			break;
 		case TL_COL_CALL_STACK:
 			tl_callstack_of(cs, r->op, os->depth, &os->jb);
-			w_names(os, c, &os->jb);
+			w_names(os, c, os->jb.s, os->jb.n);
 			break;
 		default:
 			tl_die("internal error: no writer for op stream "
@@ -1361,6 +1371,8 @@ group_texts(struct rowctx *c, const struct tl_opstream *os)
 		    sizeof(**c->gat));
 		for (i = 0; i < c->rows->n; i++) {
 			v.e = v.ae = args_event(t, &c->rows->v[i]);
+			if (grp_has(c, &v, GRP_ARGS))
+				continue;
 			tl_ev_args(t, v.ae, &v.args);
 			group_text(c, &tmp, GRP_ARGS, grp_key(&v, GRP_ARGS),
 			    &v);
@@ -1386,7 +1398,8 @@ w_row(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 	v.fwd = fwd != r->op ? fwd : -1;
 	/* The args a model reads: a backward row's are its forward op's. */
 	v.ae = args_event(t, r);
-	tl_ev_args(t, v.ae, &v.args);
+	if (!grp_has(c, &v, GRP_ARGS))	/* else not read */
+		tl_ev_args(t, v.ae, &v.args);
 	v.it = tl_iters_of(&c->it, t, r->op);
 	v.gap_at = gap_at;
 	w_cols(os, c, r, &v, cs, c->plan, c->nplan);
