@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -438,6 +439,78 @@ repr_cases(void)
 	CHECK(bad == 0);
 }
 
+/* Significant digits of a number's text (leading, trailing zeros not). */
+static int
+sig_digits(const char *t)
+{
+	char d[64];
+	int n = 0, a = 0;
+
+	for (; *t != '\0' && *t != 'e'; t++)
+		if (*t >= '0' && *t <= '9' && n < 63)
+			d[n++] = *t;
+	while (a < n && d[a] == '0')
+		a++;
+	while (n > a && d[n - 1] == '0')
+		n--;
+	return n - a;
+}
+
+/*
+ * Next to every power of ten and of two, and every leading digit, of
+ * the common range (and past it): each text reads back as its double,
+ * and has the fewest digits that do (printf's %.*e, tried from one
+ * digit up): the shortest round trip, found independently.
+ */
+static void
+shortest_cases(void)
+{
+	char t[64];
+	double base, d;
+	int k, j, u, p, bad = 0, n = 0;
+
+	for (k = -8; k <= 18; k++)
+		for (j = 1; j <= 9; j++) {
+			snprintf(t, sizeof(t), "%de%d", j, k);
+			base = strtod(t, NULL);
+			for (u = -40; u <= 40; u++) {
+				d = base;
+				for (p = 0; p < (u < 0 ? -u : u); p++)
+					d = nextafter(d, u < 0 ? 0 : 1e300);
+				for (p = 1; p <= 17; p++) {
+					snprintf(t, sizeof(t), "%.*e", p - 1, d);
+					if (strtod(t, NULL) == d)
+						break;
+				}
+				n++;
+				if (strtod(fmt(d), NULL) != d ||
+				    sig_digits(fmt(d)) != p) {
+					if (bad++ < 5)
+						fprintf(stderr, "%a: %s, shortest "
+						    "%d digits\n", d, fmt(d), p);
+				}
+			}
+		}
+	for (k = -30; k <= 52; k++)
+		for (u = -20; u <= 20; u++) {
+			d = ldexp(1.0, k);
+			for (p = 0; p < (u < 0 ? -u : u); p++)
+				d = nextafter(d, u < 0 ? 0 : 1e300);
+			for (p = 1; p <= 17; p++) {
+				snprintf(t, sizeof(t), "%.*e", p - 1, d);
+				if (strtod(t, NULL) == d)
+					break;
+			}
+			n++;
+			if (strtod(fmt(d), NULL) != d || sig_digits(fmt(d)) != p)
+				if (bad++ < 5)
+					fprintf(stderr, "%a: %s, shortest %d "
+					    "digits\n", d, fmt(d), p);
+		}
+	CHECK(n == 27 * 9 * 81 + 83 * 41);
+	CHECK(bad == 0);
+}
+
 /*
  * tl_w_out: rows written past fp's buffer land after what fp holds and
  * before what it is given next; tl_w_plain as tl_w_mem would write.
@@ -492,6 +565,7 @@ main(void)
 	FILE *fp;
 	struct tl_writer w;
 
+	shortest_cases();
 	/* Shortest round trip, plain notation as Python's repr. */
 	CHECK_STR(fmt(100.0), "100");
 	CHECK_STR(fmt(31.343283582089555), "31.343283582089555");
