@@ -457,56 +457,57 @@ sig_digits(const char *t)
 }
 
 /*
+ * 1 if tl_fmt_double's text of d reads back as d and has the fewest
+ * digits that do (printf's %.*e, tried from one digit up): the shortest
+ * round trip, found independently.
+ */
+static int
+shortest(double d)
+{
+	char t[64];
+	int p;
+
+	for (p = 1; p < 17; p++) {
+		snprintf(t, sizeof(t), "%.*e", p - 1, d);
+		if (strtod(t, NULL) == d)
+			break;
+	}
+	if (strtod(fmt(d), NULL) == d && sig_digits(fmt(d)) == p)
+		return 1;
+	fprintf(stderr, "%a: %s, shortest %d digits\n", d, fmt(d), p);
+	return 0;
+}
+
+/* d moved u doubles away from zero (u > 0) or towards it. */
+static double
+ulps(double d, int u)
+{
+	for (; u > 0; u--)
+		d = nextafter(d, 1e300);
+	for (; u < 0; u++)
+		d = nextafter(d, 0);
+	return d;
+}
+
+/*
  * Next to every power of ten and of two, and every leading digit, of
- * the common range (and past it): each text reads back as its double,
- * and has the fewest digits that do (printf's %.*e, tried from one
- * digit up): the shortest round trip, found independently.
+ * the common range (and past it): the shortest round trip.
  */
 static void
 shortest_cases(void)
 {
 	char t[64];
-	double base, d;
-	int k, j, u, p, bad = 0, n = 0;
+	int k, j, u, bad = 0, n = 0;
 
 	for (k = -8; k <= 18; k++)
 		for (j = 1; j <= 9; j++) {
 			snprintf(t, sizeof(t), "%de%d", j, k);
-			base = strtod(t, NULL);
-			for (u = -40; u <= 40; u++) {
-				d = base;
-				for (p = 0; p < (u < 0 ? -u : u); p++)
-					d = nextafter(d, u < 0 ? 0 : 1e300);
-				for (p = 1; p <= 17; p++) {
-					snprintf(t, sizeof(t), "%.*e", p - 1, d);
-					if (strtod(t, NULL) == d)
-						break;
-				}
-				n++;
-				if (strtod(fmt(d), NULL) != d ||
-				    sig_digits(fmt(d)) != p) {
-					if (bad++ < 5)
-						fprintf(stderr, "%a: %s, shortest "
-						    "%d digits\n", d, fmt(d), p);
-				}
-			}
+			for (u = -40; u <= 40; u++, n++)
+				bad += !shortest(ulps(strtod(t, NULL), u));
 		}
 	for (k = -30; k <= 52; k++)
-		for (u = -20; u <= 20; u++) {
-			d = ldexp(1.0, k);
-			for (p = 0; p < (u < 0 ? -u : u); p++)
-				d = nextafter(d, u < 0 ? 0 : 1e300);
-			for (p = 1; p <= 17; p++) {
-				snprintf(t, sizeof(t), "%.*e", p - 1, d);
-				if (strtod(t, NULL) == d)
-					break;
-			}
-			n++;
-			if (strtod(fmt(d), NULL) != d || sig_digits(fmt(d)) != p)
-				if (bad++ < 5)
-					fprintf(stderr, "%a: %s, shortest %d "
-					    "digits\n", d, fmt(d), p);
-		}
+		for (u = -20; u <= 20; u++, n++)
+			bad += !shortest(ulps(ldexp(1.0, k), u));
 	CHECK(n == 27 * 9 * 81 + 83 * 41);
 	CHECK(bad == 0);
 }
