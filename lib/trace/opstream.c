@@ -463,7 +463,7 @@ json_names(struct rowctx *c)
 		tl_jb_str(&c->kinds[i], tl_ckind_names[i]);
 	}
 	/* A few launch shapes for thousands of kernels: each parsed once. */
-	c->gbt = tl_calloc(2 * t->nlaunch + 1, sizeof(*c->gbt));
+	c->gbt = tl_calloc(2 * t->nlaunch + 2, sizeof(*c->gbt));
 	memset(&c->gbtext, 0, sizeof(c->gbtext));
 	tl_jb_raw(&c->gbtext, "", 0);	/* not NULL: length 0 is no text */
 	for (i = 0; i < t->nlaunch; i++) {
