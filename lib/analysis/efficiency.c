@@ -51,6 +51,24 @@ struct row_note {
 	double tbs;
 };
 
+/*
+ * A run of output columns first..last that writes ncol fields, each the
+ * same on every row with one model result and GPU (the model's columns
+ * but perf_error, the roofs, the roofline time and the bound).
+ */
+struct run {
+	int first, last, ncol;
+};
+#define MAXRUNS 8
+
+/* The runs' text for one model result: run r at text[off[r]..off[r+1]). */
+struct memo {
+	const struct tl_hw *hw;
+	int set, csv;
+	char *text;
+	size_t off[MAXRUNS + 1];
+};
+
 /* Per signature when grouping. */
 struct group {
 	int trace;
@@ -86,6 +104,15 @@ struct tl_efficiency {
 	struct tl_writer rw;	/* a row's columns, for the spool */
 	char **rf;		/* its fields: rf[k][0..rn[k]) */
 	size_t *rn, rcap;
+	/*
+	 * Runs of written columns whose text is the same on every row of
+	 * one model result and GPU (run_at[k]: the run that starts at
+	 * column k, else -1), and that text kept per model result.
+	 */
+	struct run runs[MAXRUNS];
+	int nruns, *run_at;
+	struct memo *memo;
+	size_t nmemo;
 };
 
 struct tl_efficiency *
@@ -126,6 +153,10 @@ tl_efficiency_free(struct tl_efficiency *e)
 	free(e->rw.buf);
 	free(e->rf);
 	free(e->rn);
+	for (i = 0; i < e->nmemo; i++)
+		free(e->memo[i].text);
+	free(e->memo);
+	free(e->run_at);
 	free(e);
 }
 
@@ -281,36 +312,149 @@ out_kind(const struct tl_efficiency *e, int k, int *sub)
 }
 
 /*
- * Write the current row with its perf and efficiency columns; the
- * baseline and group columns are left out (they need every row).
+ * Write output column k of the current row; the baseline and group
+ * columns are left out (they need every row).
+ */
+static void
+write_col(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f,
+    int k)
+{
+	int sub;
+
+	switch (out_kind(e, k, &sub)) {
+	case O_PASS:
+		if (sub == e->rr.pos[TL_COL_PERF_ERROR])
+			write_perf_error(e, w, f);
+		else
+			tl_stream_copy(&e->in, sub, w);
+		break;
+	case O_PERF:
+		if (f->beyond != NULL && sub == TL_PC_ERROR)
+			tl_w_str(w, f->why);
+		else
+			tl_perfcols_write(&e->re.pc, sub, w);
+		break;
+	case O_EFF:
+		if (sub < E_BASE)
+			write_eff(e, w, f, sub);
+		break;
+	case O_GROUP:
+		break;
+	}
+}
+
+/*
+ * 1 if output column k reads the same on every row with one model
+ * result (the in-process model's) and GPU: not the times' figures, nor
+ * perf_error (a row above its peak roof says why there).
+ */
+static int
+is_static(const struct tl_efficiency *e, int k)
+{
+	int sub;
+
+	switch (out_kind(e, k, &sub)) {
+	case O_PERF:
+		return sub != TL_PC_ERROR;
+	case O_EFF:
+		return sub != E_TFLOPS_S && sub != E_TBS && sub != E_PCT &&
+		    sub != E_ASSESS && sub < E_BASE;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The runs of static columns, when the stream lacks the model's
+ * columns (its rows then carry the index of their model result).
+ */
+static void
+plan_runs(struct tl_efficiency *e)
+{
+	int k, j;
+
+	e->run_at = tl_calloc((size_t)e->oc.n + 1, sizeof(*e->run_at));
+	for (k = 0; k < e->oc.n; k++)
+		e->run_at[k] = -1;
+	if (e->re.have_perf)
+		return;
+	for (k = 1; k < e->oc.n; k = j) {	/* after a field: a separator */
+		for (j = k; j < e->oc.n && is_static(e, j); j++)
+			;
+		if (j == k) {
+			j++;
+			continue;
+		}
+		if (e->nruns == MAXRUNS)
+			break;
+		e->run_at[k] = e->nruns;
+		e->runs[e->nruns].first = k;
+		e->runs[e->nruns].last = j - 1;
+		e->runs[e->nruns++].ncol = j - k;
+	}
+}
+
+/*
+ * The runs' text of the current row's model result and GPU, formatted
+ * on its first row, for writer w's format; NULL without runs.
+ */
+static const struct memo *
+memo_of(struct tl_efficiency *e, const struct tl_writer *w,
+    const struct tl_eff *f)
+{
+	struct tl_writer mw;
+	struct memo *m;
+	size_t i = (size_t)e->re.pc.m.last, old = e->nmemo;
+	int r, k;
+
+	if (e->nruns == 0)
+		return NULL;
+	if (i >= e->nmemo) {
+		tl_grow(&e->memo, &e->nmemo, i + 1, sizeof(*e->memo));
+		memset(e->memo + old, 0, (e->nmemo - old) * sizeof(*e->memo));
+	}
+	m = &e->memo[i];
+	if (m->set && m->hw == f->hw && m->csv == w->csv)
+		return m;
+	tl_w_init_mem(&mw, w->csv);
+	for (r = 0; r < e->nruns; r++) {
+		m->off[r] = mw.len;
+		mw.col = 1;	/* a separator first */
+		for (k = e->runs[r].first; k <= e->runs[r].last; k++)
+			write_col(e, &mw, f, k);
+	}
+	m->off[r] = mw.len;
+	free(m->text);
+	m->text = mw.buf;
+	m->hw = f->hw;
+	m->csv = w->csv;
+	m->set = 1;
+	return m;
+}
+
+/*
+ * Write the current row with its perf and efficiency columns from
+ * column k on; the baseline and group columns are left out.
  */
 static void
 write_cols(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f,
     int k)
 {
-	int sub;
+	const struct memo *m = memo_of(e, w, f);
+	const struct run *r;
 
-	for (; k < e->oc.n; k++)
-		switch (out_kind(e, k, &sub)) {
-		case O_PASS:
-			if (sub == e->rr.pos[TL_COL_PERF_ERROR])
-				write_perf_error(e, w, f);
-			else
-				tl_stream_copy(&e->in, sub, w);
-			break;
-		case O_PERF:
-			if (f->beyond != NULL && sub == TL_PC_ERROR)
-				tl_w_str(w, f->why);
-			else
-				tl_perfcols_write(&e->re.pc, sub, w);
-			break;
-		case O_EFF:
-			if (sub < E_BASE)
-				write_eff(e, w, f, sub);
-			break;
-		case O_GROUP:
-			break;
+	for (; k < e->oc.n; k++) {
+		if (m != NULL && e->run_at[k] >= 0 && w->col > 0) {
+			r = &e->runs[e->run_at[k]];
+			tl_w_put_(w, m->text + m->off[e->run_at[k]],
+			    m->off[e->run_at[k] + 1] - m->off[e->run_at[k]]);
+			w->col += r->ncol;
+			tl_w_done(w);
+			k = r->last;
+			continue;
 		}
+		write_col(e, w, f, k);
+	}
 }
 
 static void
@@ -806,6 +950,7 @@ setup(struct tl_efficiency *e, struct tl_writer *w)
 	own_columns(e);
 	tl_outcols_init(&e->oc, &e->in, e->owned, e->nowned);
 	tl_outcols_header(&e->oc, &e->in, e->owned, w);
+	plan_runs(e);
 }
 
 long

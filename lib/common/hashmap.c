@@ -254,6 +254,12 @@ tl_dmap32_free(struct tl_dmap32 *m)
 	tl_dmap32_init(m);
 }
 
+const uint32_t *
+tl_dmap32_page(const struct tl_dmap32 *m, size_t p)
+{
+	return m->page[p] != refused ? m->page[p] : NULL;
+}
+
 uint32_t
 tl_dmap32_get(const struct tl_dmap32 *m, uint64_t k)
 {

@@ -72,6 +72,11 @@ void tl_dmap32_free(struct tl_dmap32 *m);
 /* As tl_map32_get and tl_map32_at. */
 uint32_t tl_dmap32_get(const struct tl_dmap32 *m, uint64_t k);
 uint32_t *tl_dmap32_at(struct tl_dmap32 *m, uint64_t k);
+/*
+ * The values of keys p * TL_DMAP32_PAGE.. (p < m->cap), 0 where absent;
+ * NULL when those keys are not in a page (they are in m->rest).
+ */
+const uint32_t *tl_dmap32_page(const struct tl_dmap32 *m, size_t p);
 
 /* A 64-bit hash of n bytes, for keys made from strings. */
 uint64_t tl_hash(const void *s, size_t n);

@@ -38,7 +38,8 @@ tl_roweff_free(struct tl_roweff *e)
  */
 static void
 check_peak(const struct tl_roweff *e, const struct tl_roof_in *ri,
-    const char *spec, const char *err, struct tl_eff *f)
+    const char *spec, const struct tl_roofmemo *m, const char *err,
+    struct tl_eff *f)
 {
 	struct tl_roof_in pk = *ri;
 	double roof;
@@ -48,8 +49,8 @@ check_peak(const struct tl_roweff *e, const struct tl_roof_in *ri,
 	f->why[0] = '\0';
 	if (e->user_tflops == 0)
 		pk.peak_tflops = f->hw == NULL || spec[0] == '\0' ? 0 :
-		    f->hw == e->m_hw && strcmp(spec, e->m_spec) == 0 ?
-		    e->m_peak : tl_hw_figure(f->hw, spec, TL_FIG_PEAK, NULL);
+		    m != NULL ? m->peak :
+		    tl_hw_figure(f->hw, spec, TL_FIG_PEAK, NULL);
 	if (e->user_tbs == 0)
 		pk.peak_tbs = f->hw != NULL ?
 		    tl_hw_figure(f->hw, "hbm_tbs", TL_FIG_PEAK, NULL) : 0;
@@ -109,10 +110,37 @@ tl_roweff_assessment(const struct tl_eff *f, const double thr[3])
 	return f->has_pct ? tl_assessment(f->r.pct_roofline, thr) : "";
 }
 
+/*
+ * The roofs of hw for compute spec: kept in e->m when the spec is short
+ * enough, else worked out into *one.
+ */
+static const struct tl_roofmemo *
+roofs(struct tl_roweff *e, const struct tl_hw *hw, const char *spec,
+    struct tl_roofmemo *one)
+{
+	struct tl_roofmemo *m = one;
+	int i;
+
+	for (i = 0; i < TL_ROWEFF_MEMO && e->m[i].hw != NULL; i++)
+		if (e->m[i].hw == hw && strcmp(spec, e->m[i].spec) == 0)
+			return &e->m[i];
+	if (strlen(spec) < sizeof(m->spec)) {
+		m = &e->m[e->m_next];
+		e->m_next = (e->m_next + 1) % TL_ROWEFF_MEMO;
+		strcpy(m->spec, spec);
+	}
+	m->hw = hw;
+	m->tflops = tl_hw_tflops(hw, spec, e->roof, &m->used, NULL);
+	m->peak = tl_hw_figure(hw, spec, TL_FIG_PEAK, NULL);
+	return m;
+}
+
 void
 tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
     const struct tl_hw *hw, struct tl_eff *out)
 {
+	struct tl_roofmemo one;
+	const struct tl_roofmemo *m = NULL;
 	struct tl_roof_in ri;
 	const char *spec, *err, *used = NULL, *bw_used = NULL;
 
@@ -135,18 +163,9 @@ tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
 	out->peak_tflops = e->user_tflops;
 	out->peak_tbs = e->user_tbs;
 	if (out->peak_tflops == 0 && hw != NULL && spec[0] != '\0') {
-		if (hw != e->m_hw || strcmp(spec, e->m_spec) != 0) {
-			e->m_hw = NULL;
-			e->m_tflops = tl_hw_tflops(hw, spec, e->roof,
-			    &e->m_used, NULL);
-			e->m_peak = tl_hw_figure(hw, spec, TL_FIG_PEAK, NULL);
-			if (strlen(spec) < sizeof(e->m_spec)) {
-				strcpy(e->m_spec, spec);
-				e->m_hw = hw;
-			}
-		}
-		out->peak_tflops = e->m_tflops;
-		used = e->m_used;
+		m = roofs(e, hw, spec, &one);
+		out->peak_tflops = m->tflops;
+		used = m->used;
 	} else if (out->peak_tflops > 0)
 		used = "user";
 	if (out->peak_tbs == 0 && hw != NULL)
@@ -166,5 +185,5 @@ tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
 	ri.peak_tbs = out->peak_tbs;
 	tl_roofline(&ri, &out->r);
 	out->has_pct = out->r.has_roofline && ri.time_us > 0;
-	check_peak(e, &ri, spec, err, out);
+	check_peak(e, &ri, spec, m, err, out);
 }

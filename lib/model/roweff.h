@@ -22,6 +22,8 @@
 	TL_COL_FLOPS, TL_COL_BYTES, TL_COL_COMPUTE_SPEC, TL_COL_KERNEL_TIME_US, \
 	TL_COL_PERF_ERROR
 
+#define TL_ROWEFF_MEMO 8
+
 struct tl_roweff {
 	int have_perf;		/* the stream has flops, bytes, compute_spec */
 	struct tl_perfcols pc;	/* the in-process model, when !have_perf */
@@ -29,14 +31,17 @@ struct tl_roweff {
 	double user_tflops, user_tbs;	/* roofs for every op; 0 = GPU's */
 	double tol_pct;		/* above the peak roof by more: beyond */
 	/*
-	 * The roofs of the last GPU and compute spec asked for (rows of a
-	 * stream repeat them): its TFLOPS for roof and the kind used, its
-	 * peak TFLOPS.  m_hw NULL: none yet.
+	 * The roofs of the last GPUs and compute specs asked for (rows of
+	 * a stream repeat a few): its TFLOPS for roof and the kind used,
+	 * its peak TFLOPS.  hw NULL: none yet.  m_next: the one to replace.
 	 */
-	const struct tl_hw *m_hw;
-	char m_spec[48];
-	double m_tflops, m_peak;
-	const char *m_used;
+	struct tl_roofmemo {
+		const struct tl_hw *hw;
+		char spec[48];
+		double tflops, peak;
+		const char *used;
+	} m[TL_ROWEFF_MEMO];
+	int m_next;
 };
 
 /* The efficiency of one row. */

@@ -19,6 +19,20 @@ static const short cols[] = {
 	TL_COL_FWD_NAME, TL_COL_CONTEXT_ARGS
 };
 
+#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+#define RAW_BITS 10
+#define RAW_SLOTS (1u << RAW_BITS)
+#define RAW_MAX 4096		/* longer inputs are not kept */
+#define ABSENT UINT32_MAX	/* a column the row lacks */
+
+/* A slot: the bytes of the model inputs (per column u32 length, text). */
+struct tl_rowraw {
+	int64_t idx;		/* -1: none */
+	uint64_t h;
+	char *key;
+	size_t n, cap;
+};
+
 void
 tl_rowmodel_init(struct tl_rowmodel *m, struct tl_stream *s)
 {
@@ -41,6 +55,9 @@ tl_rowmodel_free(struct tl_rowmodel *m)
 		tl_perf_free(&m->cache[i].p);
 	}
 	free(m->cache);
+	for (i = 0; m->raw != NULL && i < RAW_SLOTS; i++)
+		free(m->raw[i].key);
+	free(m->raw);
 	tl_strmap_free(&m->seen);
 	tl_jb_free(&m->sig);
 	tl_rr_free(&m->rr);
@@ -114,6 +131,101 @@ done:
 	return rc;
 }
 
+/* Model input k of the current row as the stream has it: its length. */
+static uint32_t
+raw_field(const struct tl_rowmodel *m, size_t k, const char **s)
+{
+	int i = m->rr.lpos[cols[k]];
+
+	if (i < 0) {
+		*s = "";
+		return ABSENT;
+	}
+	*s = m->rr.in->f[i];
+	return (uint32_t)m->rr.in->flen[i];
+}
+
+/* The hash of the current row's model inputs; *len: their key's length. */
+static uint64_t
+raw_hash(const struct tl_rowmodel *m, size_t *len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull, v;
+	const char *s;
+	uint32_t n, j;
+	size_t k;
+
+	*len = 0;
+	for (k = 0; k < NCOLS; k++) {
+		n = raw_field(m, k, &s);
+		h = (h ^ n) * 0xc2b2ae3d27d4eb4full;
+		if (n == ABSENT)
+			continue;
+		*len += 4 + n;
+		for (j = 0; j + 8 <= n; j += 8) {
+			memcpy(&v, s + j, 8);
+			h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+			h ^= h >> 32;
+		}
+		if (j < n && n >= 8)	/* the last 8 bytes, overlapping */
+			memcpy(&v, s + n - 8, 8);
+		else
+			for (v = 0; j < n; j++)
+				v = v << 8 | (unsigned char)s[j];
+		h = (h ^ v) * 0x165667b19e3779f9ull;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+/* 1 if slot t holds the current row's model inputs. */
+static int
+raw_same(const struct tl_rowmodel *m, const struct tl_rowraw *t)
+{
+	const char *s, *p = t->key;
+	uint32_t n, kn;
+	size_t k;
+
+	for (k = 0; k < NCOLS; k++) {
+		n = raw_field(m, k, &s);
+		memcpy(&kn, p, 4);
+		p += 4;
+		if (kn != n)
+			return 0;
+		if (n == ABSENT)
+			continue;
+		if (memcmp(p, s, n) != 0)
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+/* Keep the current row's model inputs in slot t, with cache index i. */
+static void
+raw_keep(const struct tl_rowmodel *m, struct tl_rowraw *t, uint64_t h,
+    size_t len, int64_t i)
+{
+	const char *s;
+	uint32_t n;
+	size_t k;
+	char *p;
+
+	len += 4 * NCOLS;	/* the absent ones' lengths too */
+	tl_grow(&t->key, &t->cap, len, 1);
+	for (p = t->key, k = 0; k < NCOLS; k++) {
+		n = raw_field(m, k, &s);
+		memcpy(p, &n, 4);
+		p += 4;
+		if (n != ABSENT) {
+			memcpy(p, s, n);
+			p += n;
+		}
+	}
+	t->n = (size_t)(p - t->key);
+	t->h = h;
+	t->idx = i;
+}
+
 /*
  * Ops repeat by the thousand with the same arguments: the result is cached
  * by the row's model inputs (name, row kind, forward op, four argument
@@ -123,15 +235,31 @@ int
 tl_rowmodel_run(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 {
 	struct tl_rowcache *c;
+	struct tl_rowraw *t;
 	int64_t i;
-	int added;
+	uint64_t h;
+	size_t len, k;
+	int added = 0;
 
 	tl_rr_fill(&m->rr);
-	tl_rr_sigkey(&m->rr, TL_SIGKEY_OP, &m->sig);
-	tl_sig_more(&m->sig, tl_rr_text(&m->rr, TL_COL_ROW_KIND));
-	tl_sig_more(&m->sig, tl_rr_text(&m->rr, TL_COL_FWD_NAME));
-	tl_sig_more(&m->sig, tl_rr_text(&m->rr, TL_COL_CONTEXT_ARGS));
-	i = tl_strmap_add(&m->seen, m->sig.s, m->sig.n, &added);
+	if (m->raw == NULL) {
+		m->raw = tl_calloc(RAW_SLOTS, sizeof(*m->raw));
+		for (k = 0; k < RAW_SLOTS; k++)
+			m->raw[k].idx = -1;
+	}
+	h = raw_hash(m, &len);
+	t = &m->raw[(h * 0x9e3779b97f4a7c15ull) >> (64 - RAW_BITS)];
+	if (t->idx >= 0 && t->h == h && raw_same(m, t))
+		i = t->idx;
+	else {
+		tl_rr_sigkey(&m->rr, TL_SIGKEY_OP, &m->sig);
+		tl_sig_more(&m->sig, tl_rr_text(&m->rr, TL_COL_ROW_KIND));
+		tl_sig_more(&m->sig, tl_rr_text(&m->rr, TL_COL_FWD_NAME));
+		tl_sig_more(&m->sig, tl_rr_text(&m->rr, TL_COL_CONTEXT_ARGS));
+		i = tl_strmap_add(&m->seen, m->sig.s, m->sig.n, &added);
+		if (len <= RAW_MAX)
+			raw_keep(m, t, h, len, i);
+	}
 	if (added) {
 		const char *mod = NULL;
 
@@ -142,6 +270,7 @@ tl_rowmodel_run(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 		memset(&c->p, 0, sizeof(c->p));
 		tl_perf_copy(&c->p, p);
 	}
+	m->last = i;
 	c = &m->cache[i];
 	tl_perf_copy(p, &c->p);
 	*model = c->rc == 1 ? NULL : c->model;

@@ -31,6 +31,17 @@ struct tl_rowmodel {
 	struct tl_strmap seen;		/* signature -> cache index */
 	struct tl_rowcache *cache;
 	size_t ncache;			/* capacity of cache */
+	/*
+	 * The cache index of the row last modelled: rows with the same
+	 * index have the same result (a caller may keep what it derives).
+	 */
+	int64_t last;
+	/*
+	 * The cache index of recent rows by their model inputs' bytes as
+	 * the stream has them (equal bytes, equal inputs), so a row seen
+	 * before skips making its key: RAW_SLOTS slots, or NULL.
+	 */
+	struct tl_rowraw *raw;
 };
 
 /*

@@ -58,8 +58,13 @@ struct reader {
 	size_t kcap;
 	int prune;		/* drop the frames no host event is in */
 	size_t pykept;		/* t->py[0..pykept) are pruned */
-	int32_t *ops;		/* host events read, by their frame thread, ts */
-	size_t nops, capops;
+	/*
+	 * The starts of the cpu_ops read, by frame thread, each thread's in
+	 * order: thread k's in ops[opseg[k]..opseg[k + 1]) (k < nopseg;
+	 * capopseg entries), so that pruning looks no event up.
+	 */
+	int64_t *ops;
+	size_t nops, capops, *opseg, nopseg, capopseg;
 	/*
 	 * The cpu_ops not yet in ops, as merge_event adds them: in all
 	 * (newop, in file order, with what add_hosts sorts them by, so that
@@ -2295,16 +2300,6 @@ set_link(struct reader *r, size_t i, int64_t corr, int64_t extid)
 	r->pend[r->npend++].i = i;
 }
 
-/* 1 if cpu_op a comes after cpu_op b: by frame thread, then start. */
-static int
-host_after(const struct tl_trace *t, int32_t a, int32_t b)
-{
-	const struct tl_event *x = &t->ev[a], *y = &t->ev[b];
-	uint32_t tx = t->thread_py[x->thread], ty = t->thread_py[y->thread];
-
-	return tx != ty ? tx > ty : x->ts > y->ts;
-}
-
 /*
  * Make room in r->opat for frame thread k (counts from 0 on), so that
  * r->opat[0..k + 1] are there.
@@ -2325,15 +2320,16 @@ count_op(struct reader *r, size_t k)
  * frame thread and start: sort the new ones (counted out by frame
  * thread, then each thread's by start with tl_idxsort: a thread's come
  * nearly in start order; both steps keep the order of equals), merge
- * from the back.
+ * each thread's from the back, the last thread first.
  */
 static void
 add_hosts(struct reader *r)
 {
 	struct tl_trace *t = r->t;
-	size_t i, n0 = r->nops, nn = r->nnewops, a, b, o, nth;
-	int32_t *nw = NULL, *by = NULL;
-	size_t *at;
+	size_t i, k, n0 = r->nops, nn = r->nnewops, a, b, o, nth;
+	int32_t *by;
+	int64_t *nw;
+	size_t *at, *seg;
 
 	if (nn == 0)
 		return;
@@ -2341,9 +2337,10 @@ add_hosts(struct reader *r)
 	count_op(r, nth);	/* at[0..nth] there */
 	at = r->opat;
 	by = tl_malloc(nn * sizeof(*by));
+	nw = tl_malloc(nn * sizeof(*nw));
 	for (i = 0; i < nth; i++)
 		at[i + 1] += at[i];
-	/* Positions in r->newop first, events once sorted. */
+	/* Positions in r->newop first, starts once sorted. */
 	for (i = 0; i < nn; i++)
 		by[at[r->newop[i].th]++] = (int32_t)i;
 	/* at[k] is now where thread k's end: sort each by start. */
@@ -2351,32 +2348,39 @@ add_hosts(struct reader *r)
 		tl_idxsort(by + a, at[i] - a, r->newop, sizeof(*r->newop),
 		    offsetof(struct newop, ts));
 	for (i = 0; i < nn; i++)
-		by[i] = r->newop[by[i]].ev;
+		nw[i] = r->newop[by[i]].ts;
+	free(by);
+	if (nth + 1 > r->capopseg)
+		tl_grow(&r->opseg, &r->capopseg, nth + 1, sizeof(*r->opseg));
+	seg = r->opseg;
+	for (k = r->nopseg + (r->nopseg > 0); k <= nth; k++)
+		seg[k] = n0;	/* threads new to ops: none yet */
+	r->nopseg = nth;
+	tl_grow(&r->ops, &r->capops, n0 + nn, sizeof(*r->ops));
+	/*
+	 * Thread k's old ones are ops[seg[k]..a), its new ones
+	 * nw[at[k - 1]..at[k]); o - a new ones are still to place.
+	 */
+	a = n0;
+	o = n0 + nn;
+	for (k = nth; k-- > 0 && o > a;) {
+		size_t alo = seg[k], blo = k > 0 ? at[k - 1] : 0;
+
+		b = at[k];
+		seg[k + 1] = o;
+		while (b > blo) {
+			if (a > alo && r->ops[a - 1] > nw[b - 1])
+				r->ops[--o] = r->ops[--a];
+			else
+				r->ops[--o] = nw[--b];
+		}
+		while (a > alo)
+			r->ops[--o] = r->ops[--a];
+	}
 	memset(at, 0, (nth + 1) * sizeof(*at));
 	r->nnewops = 0;
-	nw = by;
-	tl_grow(&r->ops, &r->capops, n0 + nn, sizeof(*r->ops));
-	a = n0;
-	b = nn;
-	o = n0 + nn;
-	while (b > 0) {
-		if (a > 0 && host_after(t, r->ops[a - 1], nw[b - 1]))
-			r->ops[--o] = r->ops[--a];
-		else
-			r->ops[--o] = nw[--b];
-	}
 	r->nops = n0 + nn;
 	free(nw);
-}
-
-/* 1 if host event r->ops[i] comes before (th, ts) in r->ops' order. */
-static int
-op_before(const struct reader *r, size_t i, uint32_t th, int64_t ts)
-{
-	const struct tl_event *e = &r->t->ev[r->ops[i]];
-	uint32_t eth = r->t->thread_py[e->thread];
-
-	return eth < th || (eth == th && e->ts < ts);
 }
 
 /*
@@ -2391,7 +2395,7 @@ static int
 frame_used(struct reader *r, const struct tl_pyframe *f, size_t *finger)
 {
 	const struct tl_trace *t = r->t;
-	size_t lo = 0, hi = r->nops, probe, step;
+	size_t lo, hi, probe, step;
 
 	if (f->name >= r->cappymod) {
 		size_t old = r->cappymod;
@@ -2405,12 +2409,15 @@ frame_used(struct reader *r, const struct tl_pyframe *f, size_t *finger)
 	if (r->pymod[f->name] == 1 || (f->dur >= TL_CULPRIT_FRAME_NS &&
 	    !r->o->no_culprit_frames))
 		return 1;
-	/* The first host event at or after f, in [lo, hi). */
-	if (*finger > 0 && *finger <= hi &&
-	    op_before(r, *finger - 1, f->thread, f->ts))
+	if (f->thread >= r->nopseg)
+		return 0;	/* no cpu_op on its thread */
+	/* Its thread's first host event at or after f, in [lo, hi). */
+	lo = r->opseg[f->thread];
+	hi = r->opseg[f->thread + 1];
+	if (*finger > lo && *finger <= hi && r->ops[*finger - 1] < f->ts)
 		lo = *finger;
-	for (probe = lo, step = 1; probe < hi &&
-	    op_before(r, probe, f->thread, f->ts); step *= 2) {
+	for (probe = lo, step = 1; probe < hi && r->ops[probe] < f->ts;
+	    step *= 2) {
 		lo = probe + 1;
 		probe = lo + step < hi ? lo + step : hi;
 	}
@@ -2419,16 +2426,13 @@ frame_used(struct reader *r, const struct tl_pyframe *f, size_t *finger)
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (op_before(r, mid, f->thread, f->ts))
+		if (r->ops[mid] < f->ts)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	*finger = lo;
-	if (lo == r->nops)
-		return 0;
-	return t->thread_py[t->ev[r->ops[lo]].thread] == f->thread &&
-	    t->ev[r->ops[lo]].ts < f->ts + f->dur;
+	return lo < r->opseg[f->thread + 1] && r->ops[lo] < f->ts + f->dur;
 }
 
 /*
@@ -2784,6 +2788,7 @@ read_once(const char *path, const struct tl_trace_opts *o, int prune_py,
 	free(r.pystr);
 	free(r.pymod);
 	free(r.ops);
+	free(r.opseg);
 	free(r.opat);
 	free(r.newop);
 	free(r.hull);

@@ -52,6 +52,27 @@ readit(const char *path, int threads, size_t block, int python, int tokenise,
 	return t;
 }
 
+/* 1 if every flow id of a has its value in b too. */
+static int
+flows_in(const struct tl_dmap32 *a, const struct tl_dmap32 *b)
+{
+	size_t p, j;
+
+	for (p = 0; p < a->cap; p++) {
+		const uint32_t *v = tl_dmap32_page(a, p);
+
+		for (j = 0; v != NULL && j < TL_DMAP32_PAGE; j++)
+			if (v[j] != 0 && tl_dmap32_get(b, (uint64_t)p *
+			    TL_DMAP32_PAGE + j) != v[j])
+				return 0;
+	}
+	for (j = 0; j < a->rest.cap; j++)
+		if (a->rest.val[j] != 0 && tl_dmap32_get(b,
+		    tl_map32_key(&a->rest, j)) != a->rest.val[j])
+			return 0;
+	return 1;
+}
+
 static int
 same_trace(const struct tl_trace *a, const struct tl_trace *b)
 {
@@ -60,7 +81,7 @@ same_trace(const struct tl_trace *a, const struct tl_trace *b)
 	if (a->nev != b->nev || a->nevents != b->nevents ||
 	    a->nthreads != b->nthreads || a->nmeta != b->nmeta ||
 	    a->link_external != b->link_external ||
-	    a->flows.n != b->flows.n)
+	    a->flows.n != b->flows.n || a->flows.rest.n != b->flows.rest.n)
 		return 0;
 	if (a->nev > 0 && memcmp(a->ev, b->ev, a->nev * sizeof(*a->ev)) != 0)
 		return 0;
@@ -92,10 +113,8 @@ same_trace(const struct tl_trace *a, const struct tl_trace *b)
 		    strcmp(tl_str(a->str, a->threads[i].tid),
 		    tl_str(b->str, b->threads[i].tid)) != 0)
 			return 0;
-	for (i = 0; i < a->flows.cap; i++)
-		if (a->flows.val[i] != 0 && tl_map32_get(&b->flows,
-		    tl_map32_key(&a->flows, i)) != a->flows.val[i])
-			return 0;
+	if (!flows_in(&a->flows, &b->flows))
+		return 0;
 	for (i = 0; i < a->nmeta; i++)
 		if (strcmp(a->meta[i].key, b->meta[i].key) != 0 ||
 		    strcmp(a->meta[i].value, b->meta[i].value) != 0)
