@@ -368,6 +368,20 @@ plain_str(const char **p, size_t *n)
 	return s;
 }
 
+#define NUM_BYTES 0x0400000004007fedull
+
+/*
+ * 1 for a byte of a plain number: a digit, '.', '-', '+', 'e', 'E' (one
+ * bit each of a mask from '+', the lowest, to 'e', the highest).
+ */
+static int
+num_byte(char c)
+{
+	unsigned d = (unsigned)(unsigned char)c - '+';
+
+	return d < 64 && (NUM_BYTES >> d & 1) != 0;
+}
+
 /*
  * A number at *p followed by ',' or ']', read as jus reads it: 0, or -1
  * when it is not one of the plain numbers jsmn takes as a primitive.
@@ -379,8 +393,7 @@ plain_us(const char **p, int64_t *ns)
 
 	if (!(*s == '-' || (*s >= '0' && *s <= '9')))
 		return -1;
-	while ((*e >= '0' && *e <= '9') || *e == '.' || *e == '-' ||
-	    *e == '+' || *e == 'e' || *e == 'E')
+	while (num_byte(*e))
 		e++;
 	if ((*e != ',' && *e != ']') || tl_parse_us_ns(s, (size_t)(e - s),
 	    ns) < 0)

@@ -33,6 +33,36 @@ struct tl_fev {
 	int sync;		/* its op copies device to host */
 };
 
+/* idle_row's numbers of a row (idle_nums). */
+struct tl_fidlenums {
+	int64_t noise, nnoise, frames, iter;
+	int steady;
+	int has_steps;		/* tl_fidle_steady with these: */
+	int64_t steps, tot, busy, comp, idle;
+};
+
+/*
+ * A few columns' raw text in a row, to tell a row that repeats them:
+ * where they lie in a line (spans), and a row's text of them (memo).
+ */
+#define TL_FSPANS_MAX 16
+struct tl_fspans {
+	int span[TL_FSPANS_MAX][2], nspan;	/* runs of input fields */
+	int on;			/* spans set (not CSV) */
+};
+struct tl_fmemo {
+	int ok;			/* key holds a row's spans */
+	char *key;		/* each with a NUL after it */
+	size_t keyn, keycap;
+};
+
+/* An op's roof and point, by the texts of its last row's roof columns. */
+struct tl_foproof {
+	struct tl_fmemo m;
+	int roof;		/* its index in f->roofs */
+	int pt;			/* the op's point for it in f->pts, -1 none */
+};
+
 /* Loading state, held by the findings until the load ends. */
 struct tl_floader {
 	struct tl_stream *in;	/* the stream read: own, or the caller's */
@@ -63,6 +93,12 @@ struct tl_floader {
 	unsigned char *kc;	/* by kernel name id: its KC_* kinds, 0 not
 				   yet known */
 	size_t nkc;
+	struct tl_fidlenums iv;	/* idle_row's, of the row idlememo kept */
+	struct tl_fspans idlespans;	/* of idlecols */
+	struct tl_fmemo idlememo;
+	struct tl_fspans roofspans;	/* of roofcols */
+	struct tl_foproof *oproof;	/* by op */
+	size_t noproof;
 };
 
 enum {
@@ -192,12 +228,13 @@ trace_of(struct tl_floader *L, const char *name)
 	struct tl_findings *f = L->f;
 	struct tl_ftrace *t;
 	int64_t cnt = 0;
-	int n, other = tl_category_index("other"), added;
+	int n, other, added;
 	int64_t i = tl_strmap_add_last(&L->trmap, &L->lasttr, name,
 	    strlen(name), &added);
 
 	if (!added)
 		return &f->tr[i];
+	other = tl_category_index("other");
 	tl_grow(&f->tr, &f->captr, (size_t)f->ntr + 1, sizeof(*f->tr));
 	t = &f->tr[f->ntr++];
 	memset(t, 0, sizeof(*t));
@@ -389,6 +426,106 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 	return 0;
 }
 
+/*
+ * Where columns cols[0..n) (C_*) lie in the input: their fields as runs
+ * of adjacent fields, so a row's texts of them are compared as a few
+ * spans of the raw line (the same bytes there are the same texts).  Off
+ * for CSV, whose fields are not one line: memo_same is then always 0.
+ */
+static void
+spans_init(struct tl_floader *L, struct tl_fspans *sp, const short *cols,
+    size_t n)
+{
+	int pos[TL_FSPANS_MAX], np = 0, i, j, t;
+	size_t k;
+
+	memset(sp, 0, sizeof(*sp));
+	if (L->in->csv || n > TL_FSPANS_MAX)
+		return;
+	for (k = 0; k < n; k++)
+		if ((t = L->rr.lpos[colid[cols[k]]]) >= 0)
+			pos[np++] = t;
+	for (i = 1; i < np; i++)	/* a few: insertion sort */
+		for (j = i; j > 0 && pos[j - 1] > pos[j]; j--)
+			t = pos[j], pos[j] = pos[j - 1], pos[j - 1] = t;
+	for (i = 0; i < np; i = j) {
+		for (j = i + 1; j < np && pos[j] <= pos[j - 1] + 1; j++)
+			;
+		sp->span[sp->nspan][0] = pos[i];
+		sp->span[sp->nspan++][1] = pos[j - 1];
+	}
+	sp->on = 1;
+}
+
+/*
+ * Input field i of the current row as the line holds it (a NUL after
+ * it): its text, its length in *n; *esc when it holds an escape.
+ */
+static const char *
+raw_field(const struct tl_floader *L, int i, size_t *n, int *esc)
+{
+	*n = L->in->flen[i];
+	*esc = L->in->esc[i];
+	return L->in->f[i];
+}
+
+/* Span k of sp in the current row: its raw text, its length in *n. */
+static const char *
+span_at(const struct tl_floader *L, const struct tl_fspans *sp, int k,
+    size_t *n)
+{
+	size_t nb;
+	int esc;
+	const char *a = raw_field(L, sp->span[k][0], n, &esc);
+	const char *b = raw_field(L, sp->span[k][1], &nb, &esc);
+
+	*n = (size_t)(b + nb - a);
+	return a;
+}
+
+/* 1 when the row's spans sp are those memo_keep kept in m. */
+static int
+memo_same(const struct tl_floader *L, const struct tl_fspans *sp,
+    const struct tl_fmemo *m)
+{
+	size_t off = 0, n;
+	const char *s;
+	int k;
+
+	if (!m->ok)
+		return 0;
+	for (k = 0; k < sp->nspan; k++) {
+		s = span_at(L, sp, k, &n);
+		if (off + n + 1 > m->keyn || memcmp(m->key + off, s, n) != 0 ||
+		    m->key[off + n] != '\0')
+			return 0;
+		off += n + 1;
+	}
+	return off == m->keyn;
+}
+
+/* Keep the row's spans sp (each with a NUL) in m. */
+static void
+memo_keep(const struct tl_floader *L, const struct tl_fspans *sp,
+    struct tl_fmemo *m)
+{
+	size_t n;
+	const char *s;
+	int k;
+
+	if (!sp->on)
+		return;
+	m->keyn = 0;
+	for (k = 0; k < sp->nspan; k++) {
+		s = span_at(L, sp, k, &n);
+		tl_grow(&m->key, &m->keycap, m->keyn + n + 1, 1);
+		memcpy(m->key + m->keyn, s, n);
+		m->key[m->keyn + n] = '\0';
+		m->keyn += n + 1;
+	}
+	m->ok = 1;
+}
+
 /* A number of the row for the roofs, 0 when empty or not a number. */
 static double
 roof_num(struct tl_floader *L, int k)
@@ -398,23 +535,51 @@ roof_num(struct tl_floader *L, int k)
 	return v->has > 0 && isfinite(v->d) && v->d > 0 ? v->d : 0;
 }
 
-/* The index of the row's roof in f->roofs, added when new. */
+/* The columns a roof is known by (row_roof's key). */
+static const short roofcols[] = {
+	C_HW, C_SPEC, C_ROOFUSED, C_BWUSED, C_PEAKF, C_PEAKB
+};
+#define NROOFCOLS (sizeof(roofcols) / sizeof(roofcols[0]))
+
+/* Op op's entry in L->oproof, added when new. */
+static struct tl_foproof *
+op_roof(struct tl_floader *L, int op)
+{
+	size_t old = L->noproof, i;
+
+	if ((size_t)op >= L->noproof) {
+		tl_grow(&L->oproof, &L->noproof, (size_t)op + 1,
+		    sizeof(*L->oproof));
+		memset(L->oproof + old, 0, (L->noproof - old) *
+		    sizeof(*L->oproof));
+		for (i = old; i < L->noproof; i++)
+			L->oproof[i].pt = -1;
+	}
+	return &L->oproof[op];
+}
+
+/*
+ * The index of the row's roof in f->roofs, added when new; a row whose
+ * roofcols texts are those of its op's last row (o) has that row's roof.
+ */
 static int
-row_roof(struct tl_floader *L)
+row_roof(struct tl_floader *L, struct tl_foproof *o)
 {
 	struct tl_findings *f = L->f;
-	static const int keys[] = { C_HW, C_SPEC, C_ROOFUSED, C_BWUSED,
-	    C_PEAKF, C_PEAKB };
 	struct tl_froof *r;
 	int64_t idx;
 	size_t i;
 	int added;
 
+	if (memo_same(L, &L->roofspans, &o->m))
+		return o->roof;
 	tl_jb_reset(&L->key);
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		tl_sig_more(&L->key, get(L, keys[i]));
+	for (i = 0; i < NROOFCOLS; i++)
+		tl_sig_more(&L->key, get(L, roofcols[i]));
 	idx = tl_strmap_add_last(&L->roofmap, &L->lastroof, L->key.s, L->key.n,
 	    &added);
+	memo_keep(L, &L->roofspans, &o->m);
+	o->roof = (int)idx;
 	if (!added)
 		return (int)idx;
 	tl_grow(&f->roofs, &L->caproofs, (size_t)f->nroofs + 1,
@@ -436,6 +601,7 @@ add_point(struct tl_floader *L, int op, long long cnt, int64_t time_ns,
 {
 	struct tl_findings *f = L->f;
 	const char *kind = get(L, C_ROOFKIND);
+	struct tl_foproof *o = op_roof(L, op);
 	struct tl_fpoint *p;
 	char key[48];
 	int64_t idx;
@@ -449,12 +615,18 @@ add_point(struct tl_floader *L, int op, long long cnt, int64_t time_ns,
 		f->roof_kinds = 2;
 	else if (kind[0] != '\0' && f->roof_kinds == 0)
 		f->roof_kinds = 1;
-	roof = row_roof(L);
-	/* "op:roof", formatted by hand: this runs for every row. */
-	n = tl_fmt_i64(key, op);
-	key[n++] = ':';
-	n += tl_fmt_i64(key + n, roof);
-	idx = tl_strmap_add(&L->ptmap, key, n, &added);
+	roof = row_roof(L, o);
+	/* The op's last point, when it is for this roof; else by "op:roof". */
+	added = 0;
+	if (o->pt >= 0 && f->pts[o->pt].roof == roof)
+		idx = o->pt;
+	else {
+		n = tl_fmt_i64(key, op);
+		key[n++] = ':';
+		n += tl_fmt_i64(key + n, roof);
+		idx = tl_strmap_add(&L->ptmap, key, n, &added);
+		o->pt = (int)idx;
+	}
 	if (added) {
 		tl_grow(&f->pts, &L->cappts, (size_t)f->npts + 1,
 		    sizeof(*f->pts));
@@ -606,39 +778,72 @@ cover(struct tl_findings *f, const struct tl_fop *op, int cat,
 		c->bwd = 1;
 }
 
+/*
+ * idle_row's number columns: a trace's (noise, frames), its steady
+ * steps', the row's iteration.  They repeat row after row, so a row
+ * whose texts of all of them are the last read row's (and read without
+ * an error) takes that row's values.
+ */
+static const short idlecols[] = {
+	C_NOISE, C_NNOISE, C_FRAMES, C_ITER, C_STEADY, C_STEPS, C_STOTAL,
+	C_SBUSY, C_SCOMP, C_SIDLE
+};
+#define NIDLECOLS (sizeof(idlecols) / sizeof(idlecols[0]))
+
+/* Read idle_row's numbers into L->iv: 0, or -1 when one is bad. */
+static int
+idle_nums(struct tl_floader *L, int cat)
+{
+	static const short col[] = { C_NOISE, C_NNOISE, C_FRAMES, C_ITER };
+	struct tl_fidlenums *iv = &L->iv;
+	int64_t *dst[] = { &iv->noise, &iv->nnoise, &iv->frames, &iv->iter };
+	int64_t v;
+	int bad = 0, n;
+	size_t k;
+
+	iv->noise = -1, iv->nnoise = 0, iv->frames = -1, iv->iter = TL_FNONE;
+	iv->steady = -1;
+	iv->has_steps = 0;
+	for (k = 0; k < sizeof(col) / sizeof(col[0]); k++) {
+		if ((n = num_i64(L, col[k], cat, &v)) > 0)
+			*dst[k] = v;
+		bad |= n < 0;
+	}
+	if ((n = num_i64(L, C_STEADY, cat, &v)) > 0)
+		iv->steady = v != 0;
+	bad |= n < 0;
+	if (iv->steady >= 0 && (n = num_i64(L, C_STEPS, cat, &v)) > 0) {
+		iv->tot = iv->busy = iv->comp = iv->idle = 0;
+		iv->steps = v;
+		if ((n = num_ns(L, C_STOTAL, cat, &iv->tot)) >= 0 &&
+		    (n = num_ns(L, C_SBUSY, cat, &iv->busy)) >= 0 &&
+		    (n = num_ns(L, C_SCOMP, cat, &iv->comp)) >= 0 &&
+		    (n = num_ns(L, C_SIDLE, cat, &iv->idle)) >= 0)
+			iv->has_steps = 1;
+	}
+	bad |= n < 0;
+	return bad ? -1 : 0;
+}
+
 /* The row's idle gaps and their culprits (analysis/culprits.h). */
 static void
 idle_row(struct tl_floader *L, int cat, int tr)
 {
-	int64_t noise = -1, nnoise = 0, frames = -1, iter = TL_FNONE, v, steps;
-	int steady = -1;
+	const struct tl_fidlenums *iv = &L->iv;
 
 	if (!L->has_idle)
 		return;
-	if (num_ns(L, C_NOISE, cat, &v) > 0)
-		noise = v;
-	if (num_i64(L, C_NNOISE, cat, &v) > 0)
-		nnoise = v;
-	if (num_i64(L, C_FRAMES, cat, &v) > 0)
-		frames = v;
-	if (num_i64(L, C_ITER, cat, &v) > 0)
-		iter = v;
-	if (num_i64(L, C_STEADY, cat, &v) > 0)
-		steady = v != 0;
-	if (steady >= 0 && num_i64(L, C_STEPS, cat, &v) > 0) {
-		int64_t tot = 0, busy = 0, comp = 0, idle = 0;
-
-		steps = v;
-		if (num_ns(L, C_STOTAL, cat, &tot) >= 0 &&
-		    num_ns(L, C_SBUSY, cat, &busy) >= 0 &&
-		    num_ns(L, C_SCOMP, cat, &comp) >= 0 &&
-		    num_ns(L, C_SIDLE, cat, &idle) >= 0)
-			tl_fidle_steady(&L->f->idle, tr, (long long)steps, tot,
-			    busy, comp, idle);
+	if (!memo_same(L, &L->idlespans, &L->idlememo)) {
+		L->idlememo.ok = 0;
+		if (idle_nums(L, cat) == 0)
+			memo_keep(L, &L->idlespans, &L->idlememo);
 	}
+	if (iv->has_steps)
+		tl_fidle_steady(&L->f->idle, tr, (long long)iv->steps, iv->tot,
+		    iv->busy, iv->comp, iv->idle);
 	if (tl_fidle_row(&L->f->idle, tr, L->f->grouped ? -1 : L->f->nrow,
-	    get(L, C_IDLEGAPS), noise,
-	    (long long)nnoise, (long long)frames, iter, steady) < 0)
+	    get(L, C_IDLEGAPS), iv->noise, (long long)iv->nnoise,
+	    (long long)iv->frames, iv->iter, iv->steady) < 0)
 		cat_error(L, cat, tl_col_name(colid[C_IDLEGAPS]),
 		    get(L, C_IDLEGAPS), "is not a list of idle gaps");
 }
@@ -701,7 +906,47 @@ plain_quantity(const char *s)
 	return *p == '\0' && p - s <= 30;
 }
 
+/*
+ * The row's op key in L->key: its TL_SIGKEY_OP key, then its category
+ * catv (tl_sig_more).  When none of those fields holds an escape, their
+ * texts are the line's: copied from it, without taking each field.
+ */
 static void
+op_key(struct tl_floader *L, const char *catv)
+{
+	static const short cols[] = { C_NAME, C_DIMS, C_TYPES, C_STRIDES,
+	    C_CONCRETE, C_CAT };
+	const char *s[sizeof(cols) / sizeof(cols[0])];
+	size_t n[sizeof(cols) / sizeof(cols[0])], k, len = 0;
+	int esc;
+
+	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+		int i = L->rr.lpos[colid[cols[k]]];
+
+		if (i < 0)
+			s[k] = "", n[k] = 0;
+		else if ((s[k] = raw_field(L, i, &n[k], &esc)), esc)
+			break;
+		len += n[k] + 1;
+	}
+	if (k < sizeof(cols) / sizeof(cols[0])) {	/* escapes: decoded */
+		tl_rr_sigkey(&L->rr, TL_SIGKEY_OP, &L->key);
+		tl_sig_more(&L->key, catv);
+		return;
+	}
+	tl_jb_reset(&L->key);
+	if (len + 1 > L->key.cap)
+		tl_grow(&L->key.s, &L->key.cap, len + 1, 1);
+	for (k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+		memcpy(L->key.s + L->key.n, s[k], n[k]);
+		L->key.n += n[k];
+		L->key.s[L->key.n++] = '\x1f';
+	}
+	L->key.s[L->key.n] = '\0';
+}
+
+/* Load the current row; returns its category. */
+static int
 load_row(struct tl_floader *L)
 {
 	struct tl_findings *f = L->f;
@@ -745,8 +990,7 @@ load_row(struct tl_floader *L)
 	}
 
 	/* The op in any trace, of this category. */
-	tl_rr_sigkey(&L->rr, TL_SIGKEY_OP, &L->key);
-	tl_sig_more(&L->key, catv);
+	op_key(L, catv);
 	idx = tl_strmap_add(&L->sigs, L->key.s, L->key.n, &added);
 	if (added) {
 		tl_grow(&f->op, &L->capop, (size_t)f->nop + 1, sizeof(*f->op));
@@ -812,7 +1056,7 @@ load_row(struct tl_floader *L)
 		if (num_i64(L, C_ITER, cat, &it) <= 0)
 			it = -1;
 		tl_xrank_row(f->xr, (int)(t - f->tr), op->name,
-		    tl_category_is(cat, "comm"), get(L, C_COLL), &L->kl, it,
+		    L->opname[idx], tl_category_is(cat, "comm"), get(L, C_COLL), &L->kl, it,
 		    &L->j);
 	}
 	op->count += cnt;
@@ -823,7 +1067,7 @@ load_row(struct tl_floader *L)
 		op->peak_count += cnt;
 		if (op->peak_why == NULL)
 			op->peak_why = dup_field(L, C_PERR);
-		return;
+		return cat;
 	}
 	if (apn > 0) {	/* a group partly above: see above */
 		op->peak_ns += apt;
@@ -843,6 +1087,7 @@ load_row(struct tl_floader *L)
 		add_point(L, (int)idx, cnt, time_ns, 0, 0);
 		break;
 	}
+	return cat;
 }
 
 static int
@@ -1484,6 +1729,7 @@ static void
 loader_free(struct tl_findings *f)
 {
 	struct tl_floader *L = f->load;
+	size_t i;
 
 	if (L->owns)
 		tl_stream_close(&L->own);
@@ -1497,6 +1743,10 @@ loader_free(struct tl_findings *f)
 	tl_strmap_free(&L->trmap);
 	tl_kernlist_free(&L->kl);
 	free(L->thbuf);
+	free(L->idlememo.key);
+	for (i = 0; i < L->noproof; i++)
+		free(L->oproof[i].m.key);
+	free(L->oproof);
 	free(L->kc);
 	free(L->opname);
 	free(L->opk0);
@@ -1523,7 +1773,8 @@ static void
 load(struct tl_findings *f, struct tl_floader *L)
 {
 	struct tl_stream *in = L->in;
-	int k, g;
+	short cols[C_N + TL_SERVING_NCOLS];
+	int k, g, cat;
 
 	f->ntr = f->nop = f->nbottlenecks = f->nmod = 0;
 	f->captr = f->capb = 0;
@@ -1550,9 +1801,12 @@ load(struct tl_findings *f, struct tl_floader *L)
 	memset(&f->rowahead, 0, sizeof(f->rowahead));
 	memset(&f->kevahead, 0, sizeof(f->kevahead));
 	memset(&f->cov, 0, sizeof(f->cov));
-	tl_rr_init(&L->rr, in, colid, C_N);
+	/* One reader for the loader and the serving view. */
+	memcpy(cols, colid, sizeof(colid));
+	memcpy(cols + C_N, tl_serving_cols, sizeof(tl_serving_cols));
+	tl_rr_init(&L->rr, in, cols, C_N + TL_SERVING_NCOLS);
 	f->serv = tl_calloc(1, sizeof(*f->serv));
-	tl_serving_init(f->serv, in);
+	tl_serving_init(f->serv, &L->rr);
 	f->xr = tl_calloc(1, sizeof(*f->xr));
 	tl_xrank_init(f->xr);
 	for (k = 0; k < C_REQUIRED; k++)
@@ -1566,6 +1820,8 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->grouped = tl_rr_has(&L->rr, colid[C_COUNT]);
 	f->has_stack = tl_rr_has(&L->rr, colid[C_MODULE]);
 	L->has_idle = tl_rr_has(&L->rr, colid[C_IDLEGAPS]);
+	spans_init(L, &L->idlespans, idlecols, NIDLECOLS);
+	spans_init(L, &L->roofspans, roofcols, NROOFCOLS);
 	if (!f->idle.loaded) {
 		tl_fidle_init(&f->idle);
 		if (tl_fidle_known(&f->idle, NULL) < 0)
@@ -1574,8 +1830,8 @@ load(struct tl_findings *f, struct tl_floader *L)
 	while (tl_rr_next(&L->rr)) {
 		/* The GPU events, read once for the loader and the serving view. */
 		L->kbad = tl_kernlist_read(&L->kl, get(L, C_KERNELS)) < 0;
-		load_row(L);
-		tl_serving_row(f->serv, &L->kl);
+		cat = load_row(L);
+		tl_serving_row(f->serv, &L->kl, cat);
 	}
 	tl_serving_finish(f->serv);
 	tl_fidle_finish(&f->idle);
@@ -1672,11 +1928,26 @@ void
 tl_fpat_ev(struct tl_fpat *p, int op, uint32_t kname, long long count,
     int64_t time_ns)
 {
-	int i;
+	size_t old = p->nevop;
+	int i = -1;
 
-	for (i = 0; i < p->nev; i++)
-		if (p->ev[i].op == op && (op >= 0 || p->ev[i].kname == kname))
-			break;
+	if (op >= 0 && (size_t)op < p->nevop && p->evop[op] > 0 &&
+	    p->evop[op] <= p->nev && p->ev[p->evop[op] - 1].op == op)
+		i = p->evop[op] - 1;	/* an op's entry is its only one */
+	else
+		for (i = 0; i < p->nev; i++)
+			if (p->ev[i].op == op &&
+			    (op >= 0 || p->ev[i].kname == kname))
+				break;
+	if (op >= 0) {
+		if ((size_t)op >= p->nevop) {
+			tl_grow(&p->evop, &p->nevop, (size_t)op + 1,
+			    sizeof(*p->evop));
+			memset(p->evop + old, 0, (p->nevop - old) *
+			    sizeof(*p->evop));
+		}
+		p->evop[op] = i + 1;
+	}
 	if (i == p->nev) {
 		tl_grow(&p->ev, &p->capev, (size_t)p->nev + 1,
 		    sizeof(*p->ev));
@@ -1818,6 +2089,7 @@ tl_findings_free(struct tl_findings *f)
 		free(f->pat[i].example);
 		free(f->pat[i].detail);
 		free(f->pat[i].ev);
+		free(f->pat[i].evop);
 	}
 	free(f->pat);
 	free(f->rec);

@@ -440,6 +440,9 @@ struct tl_fpat {
 	struct tl_fpev *ev;	/* ops by time, then kernels by time */
 	int nev;
 	size_t capev;
+	int *evop;		/* by op: its index in ev + 1, 0 unknown (a
+				   hint for tl_fpat_ev, checked) */
+	size_t nevop;
 	/* ranking (tl_analyst) */
 	double eff;		/* share of its time the fix keeps, % */
 	enum tl_priority prio, seed_prio;	/* after and before the cap */

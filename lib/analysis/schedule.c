@@ -49,6 +49,26 @@ tl_kern_is_copy(const char *k)
 }
 
 /*
+ * tl_kern_pageable_h2d of kernel name id, found once per name: (*pk)[id]
+ * is 0 not yet known, else 1 + the answer.
+ */
+static int
+pageable_id(const struct tl_findings *f, uint32_t id, unsigned char **pk,
+    size_t *npk)
+{
+	size_t old = *npk;
+
+	if (id >= *npk) {
+		tl_grow(pk, npk, (size_t)id + 1, 1);
+		memset(*pk + old, 0, *npk - old);
+	}
+	if ((*pk)[id] == 0)
+		(*pk)[id] = (unsigned char)(1 +
+		    tl_kern_pageable_h2d(tl_fstr(f, id)));
+	return (*pk)[id] - 1;
+}
+
+/*
  * Pageable host-to-device copies: their time, and the part of it no
  * other GPU work of the same trace overlaps.
  */
@@ -59,6 +79,8 @@ pageable(struct tl_findings *f)
 	struct tl_fpat *p = NULL;
 	struct tl_ivals *busy, copy = { 0 }, bare = { 0 };
 	const struct tl_fkev *k;
+	unsigned char *pk = NULL;
+	size_t npk = 0;
 	int r, i, t, pi = -1, hit;
 
 	busy = tl_calloc((size_t)f->ntr + 1, sizeof(*busy));
@@ -78,7 +100,7 @@ pageable(struct tl_findings *f)
 				continue;
 			for (i = 0, hit = 0; i < f->row[r].nk; i++) {
 				k = &f->kev[f->row[r].k0 + i];
-				if (!tl_kern_pageable_h2d(tl_fstr(f, k->name)))
+				if (!pageable_id(f, k->name, &pk, &npk))
 					continue;
 				if (pi < 0) {
 					pi = tl_patgroup_get(&g, "", "");
@@ -109,6 +131,7 @@ pageable(struct tl_findings *f)
 	tl_ivals_free(&copy);
 	tl_ivals_free(&bare);
 	tl_patgroup_free(&g);
+	free(pk);
 }
 
 /* Device-to-host copies with the idle that follows them. */

@@ -16,22 +16,29 @@ enum {
 	S_TRACE, S_NAME, S_CAT, S_TIME, S_ITER, S_PHASE, S_KIND, S_BOUND,
 	S_ROOF, S_PARAMS, S_DIMS, S_N
 };
-static const short scol[S_N] = {
+const short tl_serving_cols[S_N] = {
 	TL_COL_TRACE, TL_COL_NAME, TL_COL_CATEGORY, TL_COL_KERNEL_TIME_US,
 	TL_COL_ITERATION, TL_COL_PHASE, TL_COL_ROW_KIND, TL_COL_BOUND,
 	TL_COL_ROOFLINE_TIME_US, TL_COL_PARAMS, TL_COL_INPUT_DIMS
 };
 
 void
-tl_serving_init(struct tl_serving *s, struct tl_stream *in)
+tl_serving_init(struct tl_serving *s, struct tl_rowreader *rr)
 {
 	memset(s, 0, sizeof(*s));
-	tl_rr_init(&s->rr, in, scol, S_N);
+	s->rr = rr;
 	tl_json_init(&s->j);
 	tl_strmap_init(&s->params);
 	tl_strmap_init(&s->iters);
 	tl_strmap_init(&s->traces);
 	s->last_iter = s->last_trace = -1;
+}
+
+/* 1 when a and b are the same text (the first byte first: per row). */
+static int
+same(const char *a, const char *b)
+{
+	return a[0] == b[0] && strcmp(a, b) == 0;
 }
 
 static int
@@ -40,7 +47,7 @@ phase_of(const char *v)
 	int p;
 
 	for (p = 1; p < TL_SPHASES; p++)
-		if (strcmp(v, tl_sphase_names[p]) == 0)
+		if (same(v, tl_sphase_names[p]))
 			return p;
 	return 0;
 }
@@ -93,12 +100,12 @@ static void
 gemm(struct tl_serving *s, struct tl_sphase *ph, int64_t ns)
 {
 	static const char *const mnk[] = { "M", "N", "K" };
-	const char *params = tl_rr_text(&s->rr, scol[S_PARAMS]);
+	const char *params = tl_rr_text(s->rr, tl_serving_cols[S_PARAMS]);
 	struct tl_sitem *it;
 	int64_t v[3], m, n, k, x;
 	int added;
-	double roof = tl_rr_field(&s->rr, scol[S_ROOF])->has > 0 ?
-	    tl_rr_field(&s->rr, scol[S_ROOF])->d : 0;
+	double roof = tl_rr_field(s->rr, tl_serving_cols[S_ROOF])->has > 0 ?
+	    tl_rr_field(s->rr, tl_serving_cols[S_ROOF])->d : 0;
 
 	ph->gemm_ns += ns;
 	/* A model's GEMMs repeat their params: each text is read once. */
@@ -110,13 +117,13 @@ gemm(struct tl_serving *s, struct tl_sphase *ph, int64_t ns)
 	}
 	m = s->mnk[x][0], n = s->mnk[x][1], k = s->mnk[x][2];
 	if (m <= 0 || m > TL_SMALL_M || n <= 0 || k <= 0 ||
-	    strcmp(tl_rr_text(&s->rr, scol[S_BOUND]), "memory") != 0)
+	    strcmp(tl_rr_text(s->rr, tl_serving_cols[S_BOUND]), "memory") != 0)
 		return;
 	ph->gemm_small_mem_ns += ns;
 	ph->weight_share_ns += (double)ns * (double)(n * k) /
 	    (double)(m * k + n * k + m * n);
 	it = item(&ph->gemm, &ph->ngemm, &ph->capgemm,
-	    tl_rr_text(&s->rr, scol[S_NAME]), tl_rr_text(&s->rr, scol[S_DIMS]));
+	    tl_rr_text(s->rr, tl_serving_cols[S_NAME]), tl_rr_text(s->rr, tl_serving_cols[S_DIMS]));
 	it->time_ns += ns;
 	it->count++;
 	it->m = m, it->n = n, it->k = k;
@@ -158,8 +165,8 @@ kernels(struct tl_sphase *ph, struct tl_siter *it, int attn,
 static struct tl_siter *
 iteration(struct tl_serving *s, int phase)
 {
-	const char *tr = tl_rr_text(&s->rr, scol[S_TRACE]);
-	const struct tl_field *f = tl_rr_field(&s->rr, scol[S_ITER]);
+	const char *tr = tl_rr_text(s->rr, tl_serving_cols[S_TRACE]);
+	const struct tl_field *f = tl_rr_field(s->rr, tl_serving_cols[S_ITER]);
 	char key[64];
 	int64_t x, trace;
 	int added;
@@ -188,44 +195,41 @@ iteration(struct tl_serving *s, int phase)
 }
 
 void
-tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl)
+tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl, int cat)
 {
 	const struct tl_field *tf;
 	const char *catv, *name;
 	struct tl_sphase *ph;
 	int64_t ns;
-	int phase, cat;
+	int phase;
 
-	tl_rr_fill(&s->rr);
-	tf = tl_rr_field(&s->rr, scol[S_TIME]);
+	tf = tl_rr_field(s->rr, tl_serving_cols[S_TIME]);
 	ns = tf->has > 0 && tf->i > 0 ? tf->i : 0;
-	catv = tl_rr_text(&s->rr, scol[S_CAT]);
-	name = tl_rr_text(&s->rr, scol[S_NAME]);
-	if ((cat = tl_category_parse(catv)) < 0)
-		return;		/* tl-findings' loader says so */
-	phase = phase_of(tl_rr_text(&s->rr, scol[S_PHASE]));
+	catv = tl_rr_text(s->rr, tl_serving_cols[S_CAT]);
+	name = tl_rr_text(s->rr, tl_serving_cols[S_NAME]);
+	phase = phase_of(tl_rr_text(s->rr, tl_serving_cols[S_PHASE]));
 	s->has_phase |= phase != 0;
-	s->has_iter |= tl_rr_text(&s->rr, scol[S_ITER])[0] != '\0';
+	s->has_iter |= tl_rr_text(s->rr, tl_serving_cols[S_ITER])[0] != '\0';
 	ph = &s->ph[phase];
 	ph->rows++;
 	ph->time_ns += ns;
 	ph->cat_ns[cat] += ns;
 	s->total_ns += ns;
-	if (strcmp(tl_rr_text(&s->rr, scol[S_KIND]), "synthetic") == 0) {
+	if (same(tl_rr_text(s->rr, tl_serving_cols[S_KIND]), "synthetic")) {
 		s->synthetic_ns += ns;
 		if (strstr(name, "GraphLaunch") != NULL)
 			s->graph_ns += ns;
 	}
-	if (strcmp(catv, "moe") == 0) {
+	if (same(catv, "moe")) {
 		s->moe_ns += ns;
-		if (tl_rr_field(&s->rr, scol[S_ROOF])->has > 0) {
+		if (tl_rr_field(s->rr, tl_serving_cols[S_ROOF])->has > 0) {
 			s->moe_modelled_ns += ns;
-			s->moe_roof_us += tl_rr_field(&s->rr, scol[S_ROOF])->d;
+			s->moe_roof_us += tl_rr_field(s->rr, tl_serving_cols[S_ROOF])->d;
 		}
 	}
-	if (strcmp(catv, "gemm") == 0)
+	if (same(catv, "gemm"))
 		gemm(s, ph, ns);
-	kernels(ph, iteration(s, phase), strcmp(catv, "attention") == 0, kl);
+	kernels(ph, iteration(s, phase), same(catv, "attention"), kl);
 }
 
 static int
@@ -312,7 +316,6 @@ tl_serving_free(struct tl_serving *s)
 	free(s->mnk);
 	tl_strmap_free(&s->iters);
 	tl_strmap_free(&s->traces);
-	tl_rr_free(&s->rr);
 	memset(s, 0, sizeof(*s));
 }
 

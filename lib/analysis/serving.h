@@ -8,8 +8,9 @@
  * the GPU's wait between iterations, decode GEMMs that are memory-bound
  * at small batch, the attention kernels of each phase, the MoE share and
  * its efficiency, and the kernel time no op accounts for (graph replays,
- * launches outside ops).  Read beside tl-findings' own loader, from the
- * same rows (tl_rr_fill), so it costs only the columns it reads.
+ * launches outside ops).  Read through tl-findings' own loader's row
+ * reader, from the same rows, so a column both read is taken and its
+ * number parsed once a row.
  */
 #include <stdint.h>
 
@@ -60,7 +61,7 @@ struct tl_siter {
 };
 
 struct tl_serving {
-	struct tl_rowreader rr;
+	struct tl_rowreader *rr;	/* the loader's, during the load */
 	int has_phase, has_iter;	/* the columns, with a value */
 	struct tl_sphase ph[TL_SPHASES];
 	int64_t total_ns;
@@ -83,12 +84,19 @@ struct tl_serving {
 	size_t capmnk;
 };
 
-void tl_serving_init(struct tl_serving *s, struct tl_stream *in);
+/* The columns the serving view reads (its reader must be set up for them). */
+#define TL_SERVING_NCOLS 11
+extern const short tl_serving_cols[TL_SERVING_NCOLS];
+
+/* Read rows through rr, the caller's reader (set up for tl_serving_cols). */
+void tl_serving_init(struct tl_serving *s, struct tl_rowreader *rr);
 /*
- * Add the stream's current row (another reader read it), with its GPU
- * events as that reader found them in its kernels column.
+ * Add rr's current row, of category cat (tl_category_parse of its
+ * category column, known), with its GPU events as the caller found them
+ * in its kernels column.
  */
-void tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl);
+void tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl,
+    int cat);
 void tl_serving_finish(struct tl_serving *s);
 void tl_serving_free(struct tl_serving *s);
 /* 1 when the stream is a serving one: phases, or MoE, or graph launches. */

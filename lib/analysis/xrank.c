@@ -44,6 +44,7 @@ tl_xrank_init(struct tl_xrank *x)
 	tl_strmap_init(&x->steps);
 	tl_strmap_init(&x->ops);
 	x->straggler = x->slowest = -1;
+	x->laststep[0] = -1;
 }
 
 void
@@ -55,6 +56,7 @@ tl_xrank_free(struct tl_xrank *x)
 	free(x->in);
 	free(x->step);
 	free(x->optime);
+	free(x->opk);
 	free(x->busy);
 	free(x->rk);
 	free(x->outlier);
@@ -190,11 +192,19 @@ tl_xrank_step(struct tl_xrank *x, int tr, int64_t iter, int64_t lo,
 	int added;
 
 	rank_at(x, tr);
-	/* "tr:iter" by hand: this runs for every row. */
-	n = tl_fmt_i64(num, tr);
-	num[n++] = ':';
-	n += tl_fmt_i64(num + n, iter);
-	k = tl_strmap_add(&x->steps, num, n, &added);
+	added = 0;
+	if (x->laststep[0] == tr && x->laststep[1] == iter)
+		k = x->laststep[2];	/* rows of a step come together */
+	else {
+		/* "tr:iter" by hand: this runs for every step's rows. */
+		n = tl_fmt_i64(num, tr);
+		num[n++] = ':';
+		n += tl_fmt_i64(num + n, iter);
+		k = tl_strmap_add(&x->steps, num, n, &added);
+		x->laststep[0] = tr;
+		x->laststep[1] = iter;
+		x->laststep[2] = k;
+	}
 	if (added) {
 		tl_grow(&x->step, &x->capstep, (size_t)k + 1,
 		    sizeof(*x->step));
@@ -209,8 +219,9 @@ tl_xrank_step(struct tl_xrank *x, int tr, int64_t iter, int64_t lo,
 		x->step[k].end = hi;
 }
 
-void
-tl_xrank_op(struct tl_xrank *x, int tr, const char *name, int64_t ns)
+/* Op name's entry of trace tr in optime, added when new. */
+static int64_t
+op_at(struct tl_xrank *x, int tr, const char *name)
 {
 	char num[32];
 	int64_t k;
@@ -224,7 +235,35 @@ tl_xrank_op(struct tl_xrank *x, int tr, const char *name, int64_t ns)
 		    sizeof(*x->optime));
 		x->optime[k] = 0;
 	}
+	return k;
+}
+
+void
+tl_xrank_op(struct tl_xrank *x, int tr, const char *name, int64_t ns)
+{
+	int64_t k = op_at(x, tr, name);	/* may move optime */
+
 	x->optime[k] += ns;
+}
+
+/* The same for the caller's op op (tl_xrank_row), of name name. */
+static void
+op_add(struct tl_xrank *x, int tr, const char *name, int op, int64_t ns)
+{
+	struct tl_xopk *o;
+	size_t i, old = x->nopk;
+
+	if ((size_t)op >= x->nopk) {
+		tl_grow(&x->opk, &x->nopk, (size_t)op + 1, sizeof(*x->opk));
+		for (i = old; i < x->nopk; i++)
+			x->opk[i].tr = -1;
+	}
+	o = &x->opk[op];
+	if (o->tr != tr) {
+		o->k = op_at(x, tr, name);
+		o->tr = tr;
+	}
+	x->optime[o->k] += ns;
 }
 
 void
@@ -253,9 +292,9 @@ tl_xrank_inst(struct tl_xrank *x, int tr, const struct tl_xin *v)
 }
 
 void
-tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int is_comm,
-    const char *coll, const struct tl_kernlist *kl, int64_t iteration,
-    struct tl_json *j)
+tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int op,
+    int is_comm, const char *coll, const struct tl_kernlist *kl,
+    int64_t iteration, struct tl_json *j)
 {
 	int64_t lo = INT64_MAX, hi = INT64_MIN, ns = 0;
 	const char *err;
@@ -283,7 +322,7 @@ tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int is_comm,
 			x->busy[x->nbusy].start = kl->v[i].ts;
 			x->busy[x->nbusy++].end = kl->v[i].ts + kl->v[i].dur;
 		}
-		tl_xrank_op(x, tr, name, ns);
+		op_add(x, tr, name, op, ns);
 		return;
 	}
 	if (coll[0] == '\0' || kl->n == 0 ||

@@ -135,6 +135,12 @@ struct tl_xres {
 	int64_t start_ns;	/* the median start, the reference clock */
 };
 
+/* A caller's op (tl_xrank_row) in trace tr: its index in optime. */
+struct tl_xopk {
+	int tr;			/* -1 none */
+	int64_t k;
+};
+
 struct tl_xrank {
 	/* input, as rows come */
 	struct tl_strmap str;	/* strings: pgs, types, keys, names */
@@ -145,9 +151,13 @@ struct tl_xrank {
 	struct tl_strmap steps;	/* (trace, iteration) -> index in step */
 	struct tl_xstep *step;
 	size_t capstep;
+	int64_t laststep[3];	/* the last step found: trace (-1 none),
+				   iteration, index in step */
 	struct tl_strmap ops;	/* (trace, op name) -> index in optime */
 	int64_t *optime;
 	size_t capop;
+	struct tl_xopk *opk;	/* by tl_xrank_row's op: its last one */
+	size_t nopk;
 	struct tl_xspan *busy;	/* compute kernels, by trace */
 	size_t nbusy, capbusy;
 	/* the links (tl_xrank_links) */
@@ -249,8 +259,10 @@ const char *tl_xrank_get_op(const struct tl_xrank *x, size_t i, int *tr,
 /*
  * A row of trace tr: its name, category, collective column (empty when
  * none), GPU events, host start and iteration (-1 none); j is scratch.
+ * op (0 or more) numbers the caller's ops, each of one name: an op's
+ * rows find its entry without hashing its name again.
  */
-void tl_xrank_row(struct tl_xrank *x, int tr, const char *name,
+void tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int op,
     int is_comm, const char *coll, const struct tl_kernlist *kl,
     int64_t iteration, struct tl_json *j);
 /*

@@ -495,11 +495,14 @@ round_digits(const char *dig, int p, char *out)
 	return 0;
 }
 
-/* Write sign, digits dig[0..nd) and decimal exponent e as Python's repr. */
+/*
+ * Write sign, digits dig[0..nd) and decimal exponent e as Python's repr
+ * (at most 24 bytes and a NUL); straight into buf when it has room.
+ */
 static void
 layout(char *buf, size_t n, int neg, const char *dig, int nd, int e)
 {
-	char txt[48], *o = txt;
+	char txt[48], *t0 = n >= 32 ? buf : txt, *o = t0;
 	size_t len;
 
 	while (nd > 1 && dig[nd - 1] == '0')
@@ -532,6 +535,10 @@ layout(char *buf, size_t n, int neg, const char *dig, int nd, int e)
 		}
 		o += snprintf(o, 16, "e%c%02d", e < 0 ? '-' : '+',
 		    e < 0 ? -e : e);
+	}
+	if (t0 == buf) {	/* written in place */
+		*o = '\0';
+		return;
 	}
 	len = (size_t)(o - txt);
 	if (len > n - 1)
@@ -595,18 +602,33 @@ reads_back(u128 c, int k, uint64_t m, int s)
 	return x - y < lim;
 }
 
+/* The 4 digits of v < 10^4 at d. */
+static inline void
+digits4(char *d, unsigned v)
+{
+	memcpy(d, digit_pairs + 2 * (v / 100), 2);
+	memcpy(d + 2, digit_pairs + 2 * (v % 100), 2);
+}
+
+/* The p digits (15, 16 or 17) of c < 10^p at dig, in 32-bit steps. */
 static void
 digits_of(u128 c128, int p, char *dig)
 {
 	uint64_t c = (uint64_t)c128;	/* < 10^17 */
+	unsigned hi = (unsigned)(c / 100000000), lo = (unsigned)(c % 100000000);
 	int i;
 
-	for (i = p - 2; i >= 0; i -= 2) {	/* two digits a division */
-		memcpy(dig + i, digit_pairs + 2 * (c % 100), 2);
-		c /= 100;
+	digits4(dig + p - 8, lo / 10000);
+	digits4(dig + p - 4, lo % 10000);
+	lo = hi % 10000;	/* the p - 8 digits of hi < 10^9 */
+	hi /= 10000;
+	digits4(dig + p - 12, lo);
+	for (i = p - 14; i >= 0; i -= 2) {
+		memcpy(dig + i, digit_pairs + 2 * (hi % 100), 2);
+		hi /= 100;
 	}
 	if (i == -1)
-		dig[0] = (char)('0' + (int)c);
+		dig[0] = (char)('0' + hi);
 }
 
 /* 10^k as doubles (correctly rounded), k = -5 .. 15. */
@@ -621,18 +643,23 @@ static const double p10d[21] = {
  * where log10's rounding decides (the digits below depend on it).
  */
 static int
-decimal_exp(double a)
+decimal_exp(double a, int ex)
 {
-	int lo = 0, hi = 20;
+	/*
+	 * The last k with p10d[k] <= a: 2^(ex - 1) <= a < 2^ex, so
+	 * (ex - 1) * log10(2) + 5 (1233 / 4096 is log10(2) within 5e-6)
+	 * is within one of it; the steps below find it.
+	 */
+	int lo = (ex - 1) * 1233 / 4096 + 5;
 
-	while (lo < hi) {	/* the last k with p10d[k] <= a */
-		int mid = (lo + hi + 1) / 2;
-
-		if (p10d[mid] <= a)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
+	if (lo < 0)
+		lo = 0;
+	if (lo > 20)
+		lo = 20;
+	while (lo < 20 && p10d[lo + 1] <= a)
+		lo++;
+	while (lo > 0 && p10d[lo] > a)
+		lo--;
 	if (a < p10d[lo] * (1 + 1e-12) ||
 	    (lo < 20 && a > p10d[lo + 1] * (1 - 1e-12)))
 		return (int)floor(log10(a));
@@ -658,7 +685,7 @@ fmt_fast(char *buf, size_t n, double d)
 	s = 53 - ex;
 	if (s < 1 || s > 120)
 		return -1;
-	E = decimal_exp(a);
+	E = decimal_exp(a, ex);
 	for (;;) {
 		if (16 - E < 0 || 16 - E > 22)
 			return -1;

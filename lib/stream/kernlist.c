@@ -95,13 +95,31 @@ event_key(const char *s, size_t n)
 	return -1;
 }
 
-/* The bytes of a number or a literal, as jsmn's strict mode reads them. */
-static int
-prim_byte(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-	    (c >= 'A' && c <= 'Z') || c == '-' || c == '+' || c == '.';
-}
+/*
+ * Byte classes: KEYB a key's byte as tl-parse writes keys (a lowercase
+ * letter, '_'); PRIMB a byte of a number or a literal, as jsmn's strict
+ * mode reads them (a letter, a digit, '-', '+', '.').
+ */
+enum { KEYB = 1, PRIMB = 2 };
+static const unsigned char bytecls[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 2, 2, 0,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+	0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+	2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 1,
+	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+#define IS(c, k) ((bytecls[(unsigned char)(c)] & (k)) != 0)
 
 /*
  * The list as tl-parse writes it, read without tokenising: compact (no
@@ -135,7 +153,7 @@ read_plain(struct tl_kernlist *k, const char *s)
 
 			if (*p++ != '"')
 				return -1;
-			while ((*p >= 'a' && *p <= 'z') || *p == '_')
+			while (IS(*p, KEYB))
 				p++;
 			if (*p != '"' || p == key || p[1] != ':')
 				return -1;
@@ -150,7 +168,7 @@ read_plain(struct tl_kernlist *k, const char *s)
 				if (!(*p == '-' || (*p >= '0' && *p <= '9') ||
 				    *p == 't' || *p == 'f' || *p == 'n'))
 					return -1;
-				for (val = p; prim_byte(*p); p++)
+				for (val = p; IS(*p, PRIMB); p++)
 					;
 			}
 			if (m >= 0 && v[m] == NULL) {

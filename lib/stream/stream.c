@@ -182,91 +182,128 @@ next_line(struct tl_stream *s, size_t *len)
 	return line;
 }
 
-/* Field k of the current record: s[0..n), esc if it has a backslash. */
-static inline void
-add_field(struct tl_stream *s, int k, char *p, size_t n, unsigned char esc)
+/*
+ * Split a TSV line in place, byte by byte (tabs become NULs; line[len]
+ * is writable): the fields, which hold a backslash, and an error at a
+ * NUL byte.  For lines with a backslash or a NUL, and without SSE2.
+ */
+static void
+split_slow(struct tl_stream *s, char *line, size_t len)
 {
-	if (k >= s->fcap)
-		fields(s, k + 1);
-	s->f[k] = p;
-	s->flen[k] = n;
-	s->esc[k] = esc;
-}
+	size_t p, start = 0;
+	int n = 0;
+	unsigned char esc = 0;
 
-/* The splitter's state along a line: fields found, the current one's start. */
-struct cut {
-	int nf;
-	size_t start;
-	unsigned char esc;
-};
-
-/* A tab, backslash or NUL at line[p]: a field ends, has an escape, or fails. */
-static inline void
-cut_at(struct tl_stream *s, char *line, size_t p, struct cut *c)
-{
-	if (line[p] == '\t') {
-		add_field(s, c->nf++, line + c->start, p - c->start, c->esc);
-		line[p] = '\0';
-		c->start = p + 1;
-		c->esc = 0;
-	} else if (line[p] == '\\')
-		c->esc = 1;
-	else
-		fail(s, "NUL byte: not a text stream");
+	for (p = 0; p <= len; p++) {
+		if (p == len || line[p] == '\t') {
+			fields(s, n + 1);
+			s->f[n] = line + start;
+			s->flen[n] = p - start;
+			s->esc[n++] = esc;
+			line[p] = '\0';
+			start = p + 1;
+			esc = 0;
+		} else if (line[p] == '\\')
+			esc = 1;
+		else if (line[p] == '\0')
+			fail(s, "NUL byte: not a text stream");
+	}
+	s->nf = n;
 }
 
 #ifdef __SSE2__
-/* The mask of the tabs, backslashes and NULs of p[0..16). */
-static inline uint64_t
-special16(const char *p)
+/* The masks of the tabs and of the backslashes and NULs of p[0..16). */
+static inline unsigned
+special16(const char *p, unsigned *tabs)
 {
 	const __m128i tab = _mm_set1_epi8('\t'), bs = _mm_set1_epi8('\\');
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
 
-	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
-	    _mm_or_si128(_mm_cmpeq_epi8(x, tab), _mm_cmpeq_epi8(x, bs)),
+	*tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, tab));
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, bs),
 	    _mm_cmpeq_epi8(x, _mm_setzero_si128())));
 }
+
+/*
+ * The tabs of mask t, bytes from line + i on: each ends a field (f, l:
+ * the next field's start and length; start: where it starts).
+ */
+#define CUT(t, ctz) do {						\
+	for (; (t) != 0; (t) &= (t) - 1) {				\
+		size_t p_ = i + (size_t)ctz(t);				\
+									\
+		*f++ = line + start;					\
+		*l++ = p_ - start;					\
+		line[p_] = '\0';					\
+		start = p_ + 1;						\
+	}								\
+} while (0)
+
+/* Room for n fields more than the f cut so far, f and l kept. */
+#define ROOM(n) do {							\
+	int k_ = (int)(f - s->f);					\
+									\
+	if (k_ + (n) > s->fcap) {					\
+		fields(s, k_ + (n));					\
+		f = s->f + k_;						\
+		l = s->flen + k_;					\
+	}								\
+} while (0)
 #endif
 
 /*
  * Split a TSV line in place (tabs become NULs; line[len] is writable,
- * and 16 bytes after it readable); a NUL byte in it is an error.  One pass finds the tabs, backslashes
- * and NULs: 16 bytes a step with SSE2.
+ * and 16 bytes after it readable); a NUL byte in it is an error.  One
+ * pass finds the tabs, 64 bytes a step with SSE2, and cuts the fields
+ * there.  A line with a backslash or a NUL (rare: the stream's numbers,
+ * names and JSON seldom need an escape) is split again by split_slow,
+ * which says which fields hold one, or fails.
  */
 static void
 split_tsv(struct tl_stream *s, char *line, size_t len)
 {
-	struct cut c = { 0, 0, 0 };
-	size_t i;
-
 #ifdef __SSE2__
-	/* Sixty-four bytes a step while there are, then sixteen. */
-	for (i = 0; i + 64 <= len; i += 64) {
-		uint64_t m = special16(line + i) |
-		    special16(line + i + 16) << 16 |
-		    special16(line + i + 32) << 32 |
-		    special16(line + i + 48) << 48;
+	char **f = s->f;
+	size_t *l = s->flen, i, start = 0;
+	unsigned odd = 0;
+	int n;
 
-		for (; m != 0; m &= m - 1)
-			cut_at(s, line, i + (size_t)__builtin_ctzll(m), &c);
+	for (i = 0; i + 64 <= len; i += 64) {
+		unsigned t0, t1, t2, t3;
+		uint64_t t;
+
+		odd |= special16(line + i, &t0) | special16(line + i + 16, &t1) |
+		    special16(line + i + 32, &t2) | special16(line + i + 48, &t3);
+		t = (uint64_t)t0 | (uint64_t)t1 << 16 | (uint64_t)t2 << 32 |
+		    (uint64_t)t3 << 48;
+		ROOM(65);
+		CUT(t, __builtin_ctzll);
 	}
 	for (; i < len; i += 16) {
-		unsigned m = (unsigned)special16(line + i);
+		unsigned t, m = len - i < 16 ? (1u << (len - i)) - 1 : 0xffff;
 
-		if (len - i < 16)
-			m &= (1u << (len - i)) - 1;
-		for (; m != 0; m &= m - 1)
-			cut_at(s, line, i + (size_t)__builtin_ctz(m), &c);
+		odd |= special16(line + i, &t) & m;
+		t &= m;
+		ROOM(17);
+		CUT(t, __builtin_ctz);
 	}
-#else
-	for (i = 0; i < len; i++)
-		if (line[i] == '\t' || line[i] == '\\' || line[i] == '\0')
-			cut_at(s, line, i, &c);
-#endif
-	add_field(s, c.nf++, line + c.start, len - c.start, c.esc);
+	n = (int)(f - s->f);
+	if (odd != 0) {
+		/* Put the tabs back and go byte by byte. */
+		while (n-- > 0)
+			s->f[n][s->flen[n]] = '\t';
+		split_slow(s, line, len);
+		return;
+	}
+	ROOM(1);
+	*f = line + start;
+	*l = len - start;
 	line[len] = '\0';
-	s->nf = c.nf;
+	memset(s->esc, 0, (size_t)n + 1);
+	s->nf = n + 1;
+#else
+	split_slow(s, line, len);
+#endif
 }
 
 /* Read one raw record of the current file: 1, or 0 at its end. */

@@ -55,15 +55,16 @@ filter(const short *owned, int nowned, int csv)
 
 /*
  * Field j of line i of the split test: i and j pick its length (0 to 36)
- * and whether it holds an escaped backslash, and where; its text as the
- * stream holds it (raw) and as tl_stream_get gives it (decoded).
+ * and whether it holds an escaped backslash, and where (never on every
+ * third line: the splitter's fast path); its text as the stream holds it
+ * (raw) and as tl_stream_get gives it (decoded).
  */
 static int
 split_field(int i, int j, char *raw, char *dec)
 {
 	int n = (i * 7 + j * 13) % 37, at = -1, k, r = 0, d = 0;
 
-	if ((i + j) % 5 == 0 && n > 0)
+	if (i % 3 != 0 && (i + j) % 5 == 0 && n > 0)
 		at = (i + 3 * j) % n;
 	for (k = 0; k < n; k++) {
 		if (k == at) {
@@ -118,7 +119,9 @@ split_lines(void)
 		for (j = 0; j < NF; j++) {
 			int esc = split_field(i, j, raw, dec);
 
-			if (strcmp(tl_stream_get(&s, j), dec) != 0)
+			if (strcmp(tl_stream_get(&s, j), dec) != 0 ||
+			    s.flen[j] != strlen(raw) ||
+			    memcmp(s.f[j], raw, s.flen[j] + 1) != 0)
 				texts = 0;
 			if (!!s.esc[j] != esc)
 				flags = 0;
