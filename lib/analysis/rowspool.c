@@ -316,14 +316,40 @@ shared(struct tl_rowspool *sp, int key, const char *s, size_t n)
 	return 0;
 }
 
+/*
+ * The next kernel's NAME_KEY in p[0..e), or NULL: each kernel object of
+ * the op stream starts {"uid":N,"name":" (man/tl-format.5), so the key
+ * is looked for after the next brace, and anywhere only when the object
+ * starts otherwise.  A key in the text of a JSON string has its quotes
+ * escaped: whichever is found, the row is spooled byte for byte.
+ */
+static const char *
+next_name(const char *p, const char *e)
+{
+	static const char uid[] = "{\"uid\":";
+	const char *q = memchr(p, '{', (size_t)(e - p)), *d;
+
+	if (q == NULL)
+		return NULL;	/* no kernel object after p */
+	if ((size_t)(e - q) > sizeof(uid) - 1 &&
+	    memcmp(q, uid, sizeof(uid) - 1) == 0) {
+		for (d = q + sizeof(uid) - 1; d < e && *d >= '0' && *d <= '9';
+		    d++)
+			;
+		if ((size_t)(e - d) > sizeof(NAME_KEY) && *d == ',' &&
+		    memcmp(d + 1, NAME_KEY, sizeof(NAME_KEY) - 1) == 0)
+			return d + 1;
+	}
+	return memmem(q, (size_t)(e - q), NAME_KEY, sizeof(NAME_KEY) - 1);
+}
+
 /* A kernels field: each kernel's name through the slots. */
 static void
 kernels(struct tl_rowspool *sp, const char *s, size_t n)
 {
 	const char *p = s, *e = s + n, *q, *a, *b;
 
-	while ((q = memmem(p, (size_t)(e - p), NAME_KEY,
-	    sizeof(NAME_KEY) - 1)) != NULL) {
+	while ((q = next_name(p, e)) != NULL) {
 		a = q + sizeof(NAME_KEY) - 1;
 		if ((b = memchr(a, '"', (size_t)(e - a))) == NULL)
 			break;
