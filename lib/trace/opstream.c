@@ -463,7 +463,7 @@ json_names(struct rowctx *c)
 		tl_jb_str(&c->kinds[i], tl_ckind_names[i]);
 	}
 	/* A few launch shapes for thousands of kernels: each parsed once. */
-	c->gbt = tl_calloc(2 * t->nlaunch + 1, sizeof(*c->gbt));
+	c->gbt = tl_calloc(2 * t->nlaunch + 2, sizeof(*c->gbt));
 	memset(&c->gbtext, 0, sizeof(c->gbtext));
 	tl_jb_raw(&c->gbtext, "", 0);	/* not NULL: length 0 is no text */
 	for (i = 0; i < t->nlaunch; i++) {
@@ -505,24 +505,34 @@ json_names(struct rowctx *c)
 			c->jplain = 0;
 }
 
+/* json_text of an id not cached: escaped into tmp. */
+static const char *
+json_escape(const struct rowctx *c, uint32_t id, int py, struct tl_jbuf *tmp,
+    size_t *len)
+{
+	tl_jb_reset(tmp);
+	tl_jb_str(tmp, tl_str(py ? c->t->pystr : c->t->str, id));
+	*len = tmp->n;
+	return tmp->s;
+}
+
 /*
  * The JSON text of interned id (py: of t->pystr): from c->jid or c->jpy,
- * or when not cached escaped into tmp; its length in *len.
+ * or when not cached escaped into tmp; its length in *len.  Inline: it
+ * runs for every kernel, gap and culprit piece.
  */
-static const char *
+static inline const char *
 json_text(const struct rowctx *c, uint32_t id, int py, struct tl_jbuf *tmp,
     size_t *len)
 {
-	const uint64_t *v = jslot(c, id, py);
+	const uint64_t *v = py ? (id < c->njpy ? &c->jpy[id] : NULL) :
+	    (id < c->njid ? &c->jid[id] : NULL);
 
 	if (v != NULL && *v != 0) {
 		*len = (uint32_t)*v;
 		return c->jtext.s + (*v >> 32);
 	}
-	tl_jb_reset(tmp);
-	tl_jb_str(tmp, tl_str(py ? c->t->pystr : c->t->str, id));
-	*len = tmp->n;
-	return tmp->s;
+	return json_escape(c, id, py, tmp, len);
 }
 
 /* A culprit piece's name or context (tl_cp_name) as JSON text. */

@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -438,6 +439,79 @@ repr_cases(void)
 	CHECK(bad == 0);
 }
 
+/* Significant digits of a number's text (leading, trailing zeros not). */
+static int
+sig_digits(const char *t)
+{
+	char d[64];
+	int n = 0, a = 0;
+
+	for (; *t != '\0' && *t != 'e'; t++)
+		if (*t >= '0' && *t <= '9' && n < 63)
+			d[n++] = *t;
+	while (a < n && d[a] == '0')
+		a++;
+	while (n > a && d[n - 1] == '0')
+		n--;
+	return n - a;
+}
+
+/*
+ * 1 if tl_fmt_double's text of d reads back as d and has the fewest
+ * digits that do (printf's %.*e, tried from one digit up): the shortest
+ * round trip, found independently.
+ */
+static int
+shortest(double d)
+{
+	char t[64];
+	int p;
+
+	for (p = 1; p < 17; p++) {
+		snprintf(t, sizeof(t), "%.*e", p - 1, d);
+		if (strtod(t, NULL) == d)
+			break;
+	}
+	if (strtod(fmt(d), NULL) == d && sig_digits(fmt(d)) == p)
+		return 1;
+	fprintf(stderr, "%a: %s, shortest %d digits\n", d, fmt(d), p);
+	return 0;
+}
+
+/* d moved u doubles away from zero (u > 0) or towards it. */
+static double
+ulps(double d, int u)
+{
+	for (; u > 0; u--)
+		d = nextafter(d, 1e300);
+	for (; u < 0; u++)
+		d = nextafter(d, 0);
+	return d;
+}
+
+/*
+ * Next to every power of ten and of two, and every leading digit, of
+ * the common range (and past it): the shortest round trip.
+ */
+static void
+shortest_cases(void)
+{
+	char t[64];
+	int k, j, u, bad = 0, n = 0;
+
+	for (k = -8; k <= 18; k++)
+		for (j = 1; j <= 9; j++) {
+			snprintf(t, sizeof(t), "%de%d", j, k);
+			for (u = -40; u <= 40; u++, n++)
+				bad += !shortest(ulps(strtod(t, NULL), u));
+		}
+	for (k = -30; k <= 52; k++)
+		for (u = -20; u <= 20; u++, n++)
+			bad += !shortest(ulps(ldexp(1.0, k), u));
+	CHECK(n == 27 * 9 * 81 + 83 * 41);
+	CHECK(bad == 0);
+}
+
 /*
  * tl_w_out: rows written past fp's buffer land after what fp holds and
  * before what it is given next; tl_w_plain as tl_w_mem would write.
@@ -492,6 +566,7 @@ main(void)
 	FILE *fp;
 	struct tl_writer w;
 
+	shortest_cases();
 	/* Shortest round trip, plain notation as Python's repr. */
 	CHECK_STR(fmt(100.0), "100");
 	CHECK_STR(fmt(31.343283582089555), "31.343283582089555");
