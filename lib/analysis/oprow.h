@@ -30,6 +30,12 @@ struct tl_opctx {
 	struct tl_opargs a[8];
 	int a_op[8];
 	unsigned a_next;
+	/*
+	 * tl_op_numel of each op for slots -1 and 0 (numel[2 * op + 1 + i]),
+	 * found once per op: INT64_MIN not yet.
+	 */
+	int64_t *numel;
+	size_t nnumel;
 };
 
 void tl_opctx_init(struct tl_opctx *c, struct tl_findings *f);
