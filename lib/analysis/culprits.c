@@ -20,15 +20,18 @@ tl_fidle_init(struct tl_fidle *d)
 	memset(d, 0, sizeof(*d));
 	tl_strmap_init(&d->keys);
 	tl_strmap_init(&d->wnames);
+	d->wlast[0] = d->wlast[1] = d->wlast[2] = -1;
 	tl_json_init(&d->j);
 }
 
+/* Name s's index in d->wnames; k: which (device, pid, tid), which repeat. */
 static uint32_t
-wname(struct tl_fidle *d, const char *s)
+wname(struct tl_fidle *d, int k, const char *s)
 {
 	int added;
 
-	return (uint32_t)tl_strmap_add(&d->wnames, s, strlen(s), &added);
+	return (uint32_t)tl_strmap_add_last(&d->wnames, &d->wlast[k], s,
+	    strlen(s), &added);
 }
 
 int
@@ -383,9 +386,9 @@ gap_add(struct tl_fidle *d, struct tl_fidletr *t, int row,
 		l->offset_ns = w->offset_ns;
 		l->step = w->step;
 		l->stream = w->stream;
-		l->device = wname(d, w->device);
-		l->pid = wname(d, w->pid);
-		l->tid = wname(d, w->tid);
+		l->device = wname(d, 0, w->device);
+		l->pid = wname(d, 1, w->pid);
+		l->tid = wname(d, 2, w->tid);
 		l->p0 = d->npc;
 		l->np = 0;
 		l->used = 0;
@@ -909,6 +912,7 @@ tl_fidle_free(struct tl_fidle *d)
 	free(d->lg);
 	free(d->pc);
 	tl_strmap_free(&d->wnames);
+	d->wlast[0] = d->wlast[1] = d->wlast[2] = -1;
 	tl_json_free(&d->j);
 	tl_jb_free(&d->scratch[0]);
 	tl_jb_free(&d->scratch[1]);

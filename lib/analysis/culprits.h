@@ -135,6 +135,7 @@ struct tl_fidle {
 	struct tl_fpiece *pc;
 	size_t npc, cappc;
 	struct tl_strmap wnames;	/* the listed gaps' device, pid, tid */
+	int64_t wlast[3];	/* wname's last device, pid, tid, -1 none */
 	struct tl_json j;	/* scratch: a row's idle_gaps */
 	struct tl_jbuf scratch[3];
 	/* scratch: a row's gaps and pieces as the plain reader finds them */
