@@ -287,6 +287,7 @@ tl_patgroup_init(struct tl_patgroup *g, struct tl_findings *f,
 	g->kind = kind;
 	tl_strmap_init(&g->keys);
 	tl_strmap_init(&g->inst);
+	g->lastinst = -1;
 }
 
 void
@@ -294,6 +295,7 @@ tl_patgroup_free(struct tl_patgroup *g)
 {
 	tl_strmap_free(&g->keys);
 	tl_strmap_free(&g->inst);
+	g->lastinst = -1;
 	free(g->pat);
 }
 
@@ -328,7 +330,8 @@ tl_patgroup_instance(struct tl_patgroup *g, int pi, uint32_t module)
 		return;
 	memcpy(key, &v, sizeof(v));
 	memcpy(key + sizeof(v), &module, sizeof(module));
-	tl_strmap_add(&g->inst, key, sizeof(key), &added);
+	/* A module's rows come together: its key is often the last one. */
+	tl_strmap_add_last(&g->inst, &g->lastinst, key, sizeof(key), &added);
 	if (added)
 		p->instances++;
 	if (p->example[0] == '\0') {

@@ -94,6 +94,7 @@ struct tl_patgroup {
 	struct tl_findings *f;
 	enum tl_patkind kind;
 	struct tl_strmap keys, inst;
+	int64_t lastinst;	/* inst's last key found, -1 none */
 	int *pat;		/* key index -> f->pat index */
 	size_t cap;
 };
