@@ -3229,6 +3229,7 @@ tl_trace_free(struct tl_trace *t)
 	tl_ahead_free(&t->py, &t->pyahead);
 	free(t->thread_py);
 	tl_ahead_free(&t->ev, &t->evahead);
+	free(t->sparse);
 	free(t->rank);
 	free(t->gpu.name);
 	free(t->name);
@@ -3329,11 +3330,12 @@ tl_trace_devices(const struct tl_trace *t, char *gpu, size_t gpulen,
     char *other, size_t otherlen)
 {
 	uint64_t n[3] = { 0, 0, 0 };
-	size_t i;
+	size_t i, k, nsp;
+	const int32_t *sp = tl_ev_sparse(t, &nsp);
 
 	other[0] = '\0';
-	for (i = 0; gpu != NULL && i < t->nev; i++)
-		switch (t->ev[i].kind) {
+	for (k = 0; gpu != NULL && k < nsp; k++)
+		switch (t->ev[sp != NULL ? (size_t)sp[k] : k].kind) {
 		case TL_EV_KERNEL:
 			n[0]++;
 			break;
