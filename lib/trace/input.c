@@ -386,6 +386,10 @@ src_open(struct tl_input *in)
 	/*
 	 * A regular gzip file is inflated from a mapping of it, without
 	 * read(2)'s copy of every compressed byte; anything else is read.
+	 * No MADV_SEQUENTIAL: the pages would not count as used, and would
+	 * leave the page cache sooner than read(2)'s.  (A file cut shorter
+	 * while it is read ends the process with SIGBUS, as it does grep's
+	 * or ripgrep's, where read(2) would find the cut.)
 	 */
 	if (in->size >= 2 && (uint64_t)in->size <= SIZE_MAX) {
 		size_t n = (size_t)in->size;
@@ -393,7 +397,6 @@ src_open(struct tl_input *in)
 		    z->fd, 0);
 
 		if (m != MAP_FAILED && m[0] == 31 && m[1] == 139) {
-			(void)madvise(m, n, MADV_SEQUENTIAL);
 			z->in = m;
 			z->have = n;
 			z->mapped = n;
