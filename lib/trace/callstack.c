@@ -20,7 +20,7 @@ struct tl_callstack {
 		const char *s;
 		size_t n;
 	} *seg;
-	size_t capseg;
+	size_t capseg, nseg;
 	/* by name in t->pystr: 1 if an "nn.Module: " frame's */
 	unsigned char *ismod;
 	/* by name in t->pystr: its length up to a NUL (strlen) */
@@ -264,23 +264,23 @@ find_innermost(struct tl_callstack *cs, int i)
 	return -1;
 }
 
-void
-tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
-    struct tl_jbuf *out)
+size_t
+tl_callstack_len(struct tl_callstack *cs, int i, size_t depth)
 {
 	const struct tl_trace *t = cs->t;
-	size_t n = 0, k, len = 0;
-	int f = innermost(cs, i), a = t->ev[i].parent;
+	size_t n = 0, len = 0;
+	int f, a;
 	struct seg *g;
-	char *o;
 
-	tl_jb_reset(out);
+	cs->nseg = 0;
 	if (t->thread_py == NULL)
-		return;		/* python_function events not read */
+		return 0;	/* python_function events not read */
+	f = innermost(cs, i);
+	a = t->ev[i].parent;
 	/*
 	 * Merge frames and host ancestors, innermost first, by start: their
 	 * names (up to a NUL in one, as written before) and the length of
-	 * them all, then the text in one piece.
+	 * them all; tl_callstack_put then copies them in one piece.
 	 */
 	while ((f >= 0 || a >= 0) && (depth == 0 || n < depth)) {
 		int take_py;
@@ -308,18 +308,37 @@ tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
 		}
 		len += g->n + 1;
 	}
-	if (n == 0)
+	cs->nseg = n;
+	return n > 0 ? len - 1 : 0;	/* no ';' after the innermost */
+}
+
+void
+tl_callstack_put(const struct tl_callstack *cs, char *o)
+{
+	size_t k;
+
+	for (k = cs->nseg; k-- > 0;) {
+		memcpy(o, cs->seg[k].s, cs->seg[k].n);
+		o += cs->seg[k].n;
+		if (k > 0)
+			*o++ = ';';
+	}
+}
+
+void
+tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
+    struct tl_jbuf *out)
+{
+	size_t len = tl_callstack_len(cs, i, depth);
+
+	tl_jb_reset(out);
+	if (len == 0)
 		return;
 	if (out->cap - out->n <= len)
 		tl_jb_grow(out, len);
-	o = out->s + out->n;
-	for (k = n; k-- > 0;) {
-		memcpy(o, cs->seg[k].s, cs->seg[k].n);
-		o += cs->seg[k].n;
-		*o++ = ';';
-	}
-	o[-1] = '\0';		/* no ';' after the innermost */
-	out->n = (size_t)(o - 1 - out->s);
+	tl_callstack_put(cs, out->s + out->n);
+	out->n += len;
+	out->s[out->n] = '\0';
 }
 
 const char *
