@@ -8,6 +8,12 @@
 #include "common/util.h"
 #include "trace/callstack.h"
 
+/* A name: its text and length. */
+struct seg {
+	const char *s;
+	size_t n;
+};
+
 struct tl_callstack {
 	const struct tl_trace *t;
 	int *py;		/* frames (t->py) sorted by thread, ts */
@@ -15,16 +21,13 @@ struct tl_callstack {
 	size_t n;
 	int *chain;
 	size_t cap;
-	/* a call stack's names, innermost first (tl_callstack_of) */
-	struct seg {
-		const char *s;
-		size_t n;
-	} *seg;
+	/* a call stack's names, innermost first (tl_callstack_len) */
+	struct seg *seg;
 	size_t capseg, nseg;
 	/* by name in t->pystr: 1 if an "nn.Module: " frame's */
 	unsigned char *ismod;
-	/* by name in t->pystr: its length up to a NUL (strlen) */
-	uint32_t *len;
+	/* by name in t->pystr: its text and length up to a NUL (strlen) */
+	struct seg *name;
 	/*
 	 * By frame thread (tl_pyframe.thread, nth of them): where its frames
 	 * start in py (at, nth + 1), and where this reader's last search
@@ -32,7 +35,7 @@ struct tl_callstack {
 	 * order, so the next frame is near.
 	 */
 	size_t *at, *finger, nth;
-	int shared;		/* py, up, at, ismod and len are another's */
+	int shared;		/* py, up, at, ismod and name are another's */
 	int last_i, last_f;	/* the last innermost(): a row asks twice */
 	/*
 	 * The last module path, of its innermost module frame mod_f (-1:
@@ -154,13 +157,14 @@ tl_callstack_new(const struct tl_trace *t)
 	/* Names repeat: which are modules' is found once a name. */
 	ns = cs->n > 0 && t->pystr != NULL ? tl_strtab_count(t->pystr) : 0;
 	cs->ismod = tl_calloc(ns + 1, 1);
-	cs->len = tl_calloc(ns + 1, sizeof(*cs->len));
+	cs->name = tl_calloc(ns + 1, sizeof(*cs->name));
 	for (i = 0; i < ns; i++) {
 		const char *name = tl_str(t->pystr, (uint32_t)i);
 		size_t n = strlen(name);
 
 		cs->ismod[i] = strncmp(name, "nn.Module: ", 11) == 0;
-		cs->len[i] = n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+		cs->name[i].s = name;
+		cs->name[i].n = n;
 	}
 	return cs;
 }
@@ -174,7 +178,7 @@ tl_callstack_dup(const struct tl_callstack *cs)
 	d->py = cs->py;
 	d->up = cs->up;
 	d->ismod = cs->ismod;
-	d->len = cs->len;
+	d->name = cs->name;
 	d->n = cs->n;
 	d->at = cs->at;
 	d->nth = cs->nth;
@@ -194,7 +198,7 @@ tl_callstack_free(struct tl_callstack *cs)
 		free(cs->py);
 		free(cs->up);
 		free(cs->ismod);
-		free(cs->len);
+		free(cs->name);
 		free(cs->at);
 	}
 	free(cs->finger);
@@ -296,10 +300,7 @@ tl_callstack_len(struct tl_callstack *cs, int i, size_t depth)
 			    sizeof(*cs->seg));
 		g = &cs->seg[n++];
 		if (take_py) {
-			uint32_t name = t->py[cs->py[f]].name;
-
-			g->s = tl_str(t->pystr, name);
-			g->n = cs->len[name];
+			*g = cs->name[t->py[cs->py[f]].name];
 			f = cs->up[f];
 		} else {
 			g->s = tl_ev_name(t, &t->ev[a]);
@@ -369,10 +370,9 @@ tl_module_of(struct tl_callstack *cs, int i, size_t *len)
 	}
 	tl_jb_reset(&cs->mod);
 	for (k = n; k-- > 0;) {
-		uint32_t name = t->py[cs->chain[k]].name;
+		const struct seg *name = &cs->name[t->py[cs->chain[k]].name];
 
-		tl_jb_raw(&cs->mod, tl_str(t->pystr, name) + 11,
-		    cs->len[name] - 11);
+		tl_jb_raw(&cs->mod, name->s + 11, name->n - 11);
 		if (k > 0)
 			tl_jb_raw(&cs->mod, "/", 1);
 	}
