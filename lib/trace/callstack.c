@@ -19,8 +19,16 @@ struct tl_callstack {
 	int *py;		/* frames (t->py) sorted by thread, ts */
 	int *up;		/* enclosing frame (index into py), or -1 */
 	size_t n;
-	int *chain;
-	size_t cap;
+	/*
+	 * The module frames of the last module path (tl_module_of), innermost
+	 * first (chain[0] is mod_f; indices into py, so an enclosing frame's
+	 * is less), nchain of them, and where the path's text ends after
+	 * each one's name (end; chain[nchain - 1]'s, the outermost, first in
+	 * the text).  Scratch for the next path's new frames: fresh.
+	 */
+	int *chain, *fresh;
+	size_t *end;
+	size_t cap, nchain;
 	/* a call stack's names, innermost first (tl_callstack_len) */
 	struct seg *seg;
 	size_t capseg, nseg;
@@ -203,6 +211,8 @@ tl_callstack_free(struct tl_callstack *cs)
 	}
 	free(cs->finger);
 	free(cs->chain);
+	free(cs->fresh);
+	free(cs->end);
 	free(cs->seg);
 	tl_jb_free(&cs->mod);
 	free(cs);
@@ -346,7 +356,7 @@ const char *
 tl_module_of(struct tl_callstack *cs, int i, size_t *len)
 {
 	const struct tl_trace *t = cs->t;
-	size_t n = 0, k;
+	size_t n = 0, j = 0, k, keep;
 	int f;
 
 	*len = 0;
@@ -359,23 +369,49 @@ tl_module_of(struct tl_callstack *cs, int i, size_t *len)
 		*len = cs->mod.n;
 		return cs->mod.s;
 	}
+	/*
+	 * The module frames from f up to the first one the last path has
+	 * too (chain[j]: the paths share it and all above it, their text
+	 * the last text's up to end[j]), or to the outermost.
+	 */
 	cs->mod_f = f;
 	for (; f >= 0; f = cs->up[f]) {
 		if (!cs->ismod[t->py[cs->py[f]].name])
 			continue;
-		if (n >= cs->cap)
-			tl_grow(&cs->chain, &cs->cap, n + 1,
-			    sizeof(*cs->chain));
-		cs->chain[n++] = cs->py[f];
+		while (j < cs->nchain && cs->chain[j] > f)
+			j++;	/* not around f: not around what encloses it */
+		if (j < cs->nchain && cs->chain[j] == f)
+			break;
+		if (n >= cs->cap) {
+			tl_grow(&cs->chain, &cs->cap, n + 1, sizeof(*cs->chain));
+			cs->fresh = tl_realloc(cs->fresh,
+			    cs->cap * sizeof(*cs->fresh));
+			cs->end = tl_realloc(cs->end, cs->cap * sizeof(*cs->end));
+		}
+		cs->fresh[n++] = f;
 	}
-	tl_jb_reset(&cs->mod);
+	keep = f >= 0 ? cs->nchain - j : 0;	/* chain[j..nchain): shared */
+	if (n + keep > cs->cap) {
+		tl_grow(&cs->chain, &cs->cap, n + keep, sizeof(*cs->chain));
+		cs->fresh = tl_realloc(cs->fresh, cs->cap * sizeof(*cs->fresh));
+		cs->end = tl_realloc(cs->end, cs->cap * sizeof(*cs->end));
+	}
+	if (keep > 0) {
+		cs->mod.n = cs->end[j];
+		memmove(cs->chain + n, cs->chain + j, keep * sizeof(*cs->chain));
+		memmove(cs->end + n, cs->end + j, keep * sizeof(*cs->end));
+	} else
+		tl_jb_reset(&cs->mod);
 	for (k = n; k-- > 0;) {
-		const struct seg *name = &cs->name[t->py[cs->chain[k]].name];
+		const struct seg *name = &cs->name[t->py[cs->py[cs->fresh[k]]].name];
 
-		tl_jb_raw(&cs->mod, name->s + 11, name->n - 11);
-		if (k > 0)
+		if (k + 1 < n || keep > 0)
 			tl_jb_raw(&cs->mod, "/", 1);
+		tl_jb_raw(&cs->mod, name->s + 11, name->n - 11);
+		cs->chain[k] = cs->fresh[k];
+		cs->end[k] = cs->mod.n;
 	}
+	cs->nchain = n + keep;
 	*len = cs->mod.n;
 	return cs->mod.s != NULL ? cs->mod.s : "";
 }
