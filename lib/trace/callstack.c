@@ -296,20 +296,14 @@ tl_callstack_len(struct tl_callstack *cs, int i, size_t depth)
 	 * names (up to a NUL in one, as written before) and the length of
 	 * them all; tl_callstack_put then copies them in one piece.
 	 */
-	while ((f >= 0 || a >= 0) && (depth == 0 || n < depth)) {
-		int take_py;
-
-		if (f < 0)
-			take_py = 0;
-		else if (a < 0)
-			take_py = 1;
-		else
-			take_py = t->py[cs->py[f]].ts >= t->ev[a].ts;
+	if (depth == 0)
+		depth = SIZE_MAX;
+	while (a >= 0 && n < depth) {
 		if (n >= cs->capseg)
 			tl_grow(&cs->seg, &cs->capseg, n + 1,
 			    sizeof(*cs->seg));
 		g = &cs->seg[n++];
-		if (take_py) {
+		if (f >= 0 && t->py[cs->py[f]].ts >= t->ev[a].ts) {
 			*g = cs->name[t->py[cs->py[f]].name];
 			f = cs->up[f];
 		} else {
@@ -318,6 +312,16 @@ tl_callstack_len(struct tl_callstack *cs, int i, size_t depth)
 			a = t->ev[a].parent;
 		}
 		len += g->n + 1;
+	}
+	/* no host ancestor left: the frames up from f */
+	for (; f >= 0 && n < depth; n++) {
+		if (n >= cs->capseg)
+			tl_grow(&cs->seg, &cs->capseg, n + 1,
+			    sizeof(*cs->seg));
+		g = &cs->seg[n];
+		*g = cs->name[t->py[cs->py[f]].name];
+		len += g->n + 1;
+		f = cs->up[f];
 	}
 	cs->nseg = n;
 	return n > 0 ? len - 1 : 0;	/* no ';' after the innermost */
