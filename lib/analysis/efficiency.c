@@ -27,7 +27,7 @@ enum {
 	G_COUNT, G_MEAN, G_STD, G_MIN, G_MAX, G_ABOVE_N, G_ABOVE_TIME, G_N
 };
 
-/* The ops whose bandwidth is the elementwise baseline. */
+/* The ops whose bandwidth is the elementwise baseline (all aten::). */
 static const char *const simple_ops[] = {
 	"aten::add", "aten::add_", "aten::mul", "aten::mul_", "aten::copy_",
 	NULL
@@ -194,13 +194,18 @@ trace_index(struct tl_efficiency *e, const char *name)
 	return (int)e->ntraces++;
 }
 
+/* 1 if name is one of simple_ops (all aten::, told apart after it). */
 static int
 is_simple(const char *name)
 {
 	int i;
 
+	if (strncmp(name, "aten::", 6) != 0 || (name[6] != 'a' &&
+	    name[6] != 'm' && name[6] != 'c'))
+		return 0;
 	for (i = 0; simple_ops[i] != NULL; i++)
-		if (strcmp(simple_ops[i], name) == 0)
+		if (simple_ops[i][6] == name[6] && strcmp(simple_ops[i] + 6,
+		    name + 6) == 0)
 			return 1;
 	return 0;
 }
