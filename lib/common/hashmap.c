@@ -300,21 +300,3 @@ tl_dmap32_at(struct tl_dmap32 *m, uint64_t k)
 	m->n++;
 	return &m->page[p][k % TL_DMAP32_PAGE];
 }
-
-uint64_t
-tl_hash(const void *s, size_t n)
-{
-	const unsigned char *p = s;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
-
-	/* Eight bytes a step; keys are long (shapes, strides, names). */
-	for (; n >= 8; n -= 8, p += 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, p, n);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 29);
-}

@@ -10,6 +10,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct tl_map {
 	uint64_t *k1, *k2;
@@ -78,7 +79,27 @@ uint32_t *tl_dmap32_at(struct tl_dmap32 *m, uint64_t k);
  */
 const uint32_t *tl_dmap32_page(const struct tl_dmap32 *m, size_t p);
 
-/* A 64-bit hash of n bytes, for keys made from strings. */
-uint64_t tl_hash(const void *s, size_t n);
+/*
+ * A 64-bit hash of n bytes, for keys made from strings.  Inline: it is
+ * called per row and per field on the streams' hot paths, where a call
+ * costs more than the loop on short keys.
+ */
+static inline uint64_t
+tl_hash(const void *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
+
+	/* Eight bytes a step; keys are long (shapes, strides, names). */
+	for (; n >= 8; n -= 8, p += 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, p, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 29);
+}
 
 #endif

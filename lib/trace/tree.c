@@ -183,6 +183,44 @@ first_pair(const int64_t *pairs, size_t np, int64_t l, size_t *finger)
 	return *finger = lo;
 }
 
+/* Event i into the list of GPU events and annotations (tl_ev_sparse). */
+static inline void
+sparse_add(struct tl_trace *t, size_t i)
+{
+	const struct tl_event *e = &t->ev[i];
+
+	if (t->sparse_first_ts == TL_NONE || e->ts < t->sparse_first_ts)
+		t->sparse_first_ts = e->ts;
+	if (TL_IS_GPU(e->kind) || e->kind == TL_EV_ANNOTATION) {
+		tl_grow(&t->sparse, &t->capsparse, t->nsparse + 1,
+		    sizeof(*t->sparse));
+		t->sparse[t->nsparse++] = (int32_t)i;
+	}
+}
+
+/* The list empty (made even when it stays so: tl_ev_sparse). */
+static void
+sparse_init(struct tl_trace *t)
+{
+	free(t->sparse);
+	t->sparse = NULL;
+	t->nsparse = t->capsparse = t->sparse_upto = 0;
+	t->sparse_first_ts = TL_NONE;
+	tl_grow(&t->sparse, &t->capsparse, 1, sizeof(*t->sparse));
+}
+
+void
+tl_tree_sparse(struct tl_trace *t)
+{
+	size_t i;
+
+	if (t->sparse == NULL)
+		sparse_init(t);
+	for (i = t->sparse_upto; i < t->nev; i++)
+		sparse_add(t, i);
+	t->sparse_upto = t->nev;
+}
+
 /*
  * The first pass: the architecture the kernel names show
  * (tl_gpuinfo.kernel_arch), each name once in the order of their first
@@ -201,10 +239,12 @@ scan(struct tl_trace *t, struct counts *c)
 	c->at = tl_calloc(t->nthreads + 1, sizeof(*c->at));
 	c->nstack = c->np = c->nseq = 0;
 	tl_map_init(&klass);
+	sparse_init(t);
 	for (i = 0; i < t->nev; i++) {
 		struct tl_event *e = &t->ev[i];
 		uint32_t f;
 
+		sparse_add(t, i);
 		if (!TL_IS_GPU(e->kind)) {
 			if (in_stacks(e->kind)) {
 				c->at[e->thread + 1]++;
@@ -248,6 +288,7 @@ scan(struct tl_trace *t, struct counts *c)
 	free(seen);
 	/* The flows are in the GPU events' flags now: free them first. */
 	tl_dmap32_free(&t->flows);
+	t->sparse_upto = t->nev;
 	for (i = 1; i <= t->nthreads; i++)
 		c->at[i] += c->at[i - 1];
 }
@@ -508,10 +549,15 @@ tl_tree_cpu_ancestor(const struct tl_trace *t, int i)
 void
 tl_tree_stats(const struct tl_trace *t, struct tl_link_stats *s)
 {
-	size_t i;
+	size_t k, n;
+
+	const int32_t *sp = tl_ev_sparse(t, &n);
 
 	memset(s, 0, sizeof(*s));
-	for (i = 0; i < t->nev; i++)
+	for (k = 0; k < n; k++) {
+		size_t i = sp != NULL ? (size_t)sp[k] : k;
+
 		if (TL_IS_GPU(t->ev[i].kind))
 			tl_tree_stats_add(s, &t->ev[i]);
+	}
 }
