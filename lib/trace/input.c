@@ -74,6 +74,7 @@ struct tl_input {
 	int progress, shown;
 	uint64_t done;		/* bytes of JSON read */
 	off_t size;		/* of a regular file; else 0 */
+	int named;		/* opened by name (not standard input) */
 	double t0, shown_at;
 };
 
@@ -385,15 +386,19 @@ src_open(struct tl_input *in)
 	isal_inflate_init(&z->st);
 	/*
 	 * A regular gzip file is inflated from a mapping of it, without
-	 * read(2)'s copy of every compressed byte; anything else is read.
+	 * read(2)'s copy of every compressed byte; anything else is read,
+	 * standard input too (from where its offset is, which it moves).
+	 * No MADV_SEQUENTIAL: the pages would not count as used, and would
+	 * leave the page cache sooner than read(2)'s.  (A file cut shorter
+	 * while it is read ends the process with SIGBUS, as it does grep's
+	 * or ripgrep's, where read(2) would find the cut.)
 	 */
-	if (in->size >= 2 && (uint64_t)in->size <= SIZE_MAX) {
+	if (in->named && in->size >= 2 && (uint64_t)in->size <= SIZE_MAX) {
 		size_t n = (size_t)in->size;
 		unsigned char *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE,
 		    z->fd, 0);
 
 		if (m != MAP_FAILED && m[0] == 31 && m[1] == 139) {
-			(void)madvise(m, n, MADV_SEQUENTIAL);
 			z->in = m;
 			z->have = n;
 			z->mapped = n;
@@ -668,6 +673,7 @@ tl_input_open(const char *path)
 	in = tl_calloc(1, sizeof(*in));
 	in->name = tl_strdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
 	in->fd = fd;
+	in->named = strcmp(path, "-") != 0;
 	/* Never in pipes or files. */
 	in->progress = !quiet && isatty(STDERR_FILENO);
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
