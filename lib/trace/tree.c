@@ -292,6 +292,9 @@ scan(struct tl_trace *t, struct counts *c)
 	/* The flows are in the GPU events' flags now: free them first. */
 	tl_dmap32_free(&t->flows);
 	t->sparse_upto = t->nev;
+	/* Held until the trace is freed: no more than it needs. */
+	t->capsparse = t->nsparse + 1;
+	t->sparse = tl_realloc(t->sparse, t->capsparse * sizeof(*t->sparse));
 	for (i = 1; i <= t->nthreads; i++)
 		c->at[i] += c->at[i - 1];
 }
