@@ -1260,8 +1260,19 @@ rd_lit(const char *s, const char *end, const char *lit, size_t n)
 
 	if ((size_t)(end - s) < n)
 		return NULL;
-	if (n < 8)
+	if (n < 4)
 		return memcmp(s, lit, n) == 0 ? s + n : NULL;
+	if (n < 8) {
+		uint32_t c, d;	/* the first 4 and the last 4, overlapping */
+
+		memcpy(&c, s, 4);
+		memcpy(&d, lit, 4);
+		if (c != d)
+			return NULL;
+		memcpy(&c, s + n - 4, 4);
+		memcpy(&d, lit + n - 4, 4);
+		return c == d ? s + n : NULL;
+	}
 	for (i = 0; i + 8 < n; i += 8) {
 		memcpy(&a, s + i, 8);
 		memcpy(&b, lit + i, 8);
