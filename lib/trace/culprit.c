@@ -814,7 +814,8 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	x.it = it;
 	x.c = c;
 	c->first_ts = TL_NONE;
-	idx = tl_malloc((t->nev > 0 ? t->nev : 1) * sizeof(*idx));
+	/* The linked GPU events: no more than the events the pass reads. */
+	idx = tl_malloc((nsp > 0 ? nsp : 1) * sizeof(*idx));
 	/*
 	 * One pass: the first start, the devices and the linked GPU events
 	 * (the list of those and its first start when it is current).
