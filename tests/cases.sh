@@ -43,6 +43,8 @@ if need_shared "--threads on a trace of many rows"; then
 fi
 check "progress line on a terminal only, not with --quiet (tests/progress.sh)" \
     "sh tests/progress.sh $P $SAMPLE"
+check "a gzip file cut shorter while it is read: exit 1 and a message, no SIGBUS (tests/shrink.sh)" \
+    "sh tests/shrink.sh $P tests/tools/multiply $SAMPLE"
 check "--threads: the same errors on bad input" \
     "for f in tests/bad/*.json*; do $P -j 1 \$f > $tmp/a 2> $tmp/ea; r1=\$?; $P -j 3 \$f > $tmp/b 2> $tmp/eb; [ \$? = \$r1 ] && cmp -s $tmp/a $tmp/b && cmp -s $tmp/ea $tmp/eb || { echo \$f; exit 1; }; done"
 

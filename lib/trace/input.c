@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -391,7 +393,7 @@ src_open(struct tl_input *in)
 	 * No MADV_SEQUENTIAL: the pages would not count as used, and would
 	 * leave the page cache sooner than read(2)'s.  (A file cut shorter
 	 * while it is read ends the process with SIGBUS, as it does grep's
-	 * or ripgrep's, where read(2) would find the cut.)
+	 * or ripgrep's, unless it is caught: z_read_mapped.)
 	 */
 	if (in->named && in->size >= 2 && (uint64_t)in->size <= SIZE_MAX) {
 		size_t n = (size_t)in->size;
@@ -430,6 +432,58 @@ src_open(struct tl_input *in)
 	return 0;
 }
 
+/*
+ * A file cut shorter while it is mapped: touching a page past its new
+ * end raises SIGBUS in the thread that touched it (mmap(2)).  z_read on
+ * a mapping runs with z_guard set, and the handler jumps back out of it,
+ * so the cut is an error with a message like read(2)'s cut, not a crash;
+ * a SIGBUS anywhere else ends the process as before.
+ */
+static _Thread_local struct zin *volatile z_guard;
+static _Thread_local sigjmp_buf z_jump;
+
+static void
+z_on_bus(int sig, siginfo_t *si, void *uc)
+{
+	struct zin *z = z_guard;
+	const unsigned char *a = si->si_addr;
+
+	(void)uc;
+	if (z != NULL && a >= z->in && a < z->in + z->mapped)
+		siglongjmp(z_jump, 1);
+	/* Not ours: the fault again, now with the default action. */
+	signal(sig, SIG_DFL);
+}
+
+static size_t
+z_read_mapped(struct zin *z, unsigned char *dst, size_t n)
+{
+	static int installed;
+	size_t got;
+
+	if (!installed) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = z_on_bus;
+		sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGBUS, &sa, NULL);
+		installed = 1;
+	}
+	if (sigsetjmp(z_jump, 0) != 0) {
+		z_guard = NULL;
+		z->err = Z_ERRNO;
+		z->msg = "the file shrank while it was read (written again "
+		    "by another program?): read a copy that is complete";
+		return 0;
+	}
+	z_guard = z;
+	got = z_read(z, dst, n);
+	z_guard = NULL;
+	return got;
+}
+
 /* Fill b from the input: a count, 0 at the end, -1 on an error. */
 static long
 src_read(struct tl_input *in, char *dst, unsigned n)
@@ -439,6 +493,8 @@ src_read(struct tl_input *in, char *dst, unsigned n)
 
 	if (z->err != Z_OK && z->err != Z_BUF_ERROR)
 		got = 0;
+	else if (z->mapped > 0)
+		got = z_read_mapped(z, (unsigned char *)dst, n);
 	else
 		got = z_read(z, (unsigned char *)dst, n);
 	if (got > 0)
