@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "analysis/culprits.h"
+#include "common/hashmap.h"
 #include "common/json.h"
 #include "common/jsonw.h"
 
@@ -19,15 +20,18 @@ tl_fidle_init(struct tl_fidle *d)
 	memset(d, 0, sizeof(*d));
 	tl_strmap_init(&d->keys);
 	tl_strmap_init(&d->wnames);
+	d->wlast[0] = d->wlast[1] = d->wlast[2] = -1;
 	tl_json_init(&d->j);
 }
 
+/* Name s's index in d->wnames; k: which (device, pid, tid), which repeat. */
 static uint32_t
-wname(struct tl_fidle *d, const char *s)
+wname(struct tl_fidle *d, int k, const char *s)
 {
 	int added;
 
-	return (uint32_t)tl_strmap_add(&d->wnames, s, strlen(s), &added);
+	return (uint32_t)tl_strmap_add_last(&d->wnames, &d->wlast[k], s,
+	    strlen(s), &added);
 }
 
 int
@@ -168,22 +172,76 @@ where_copy(struct tl_fwhere *dst, const struct tl_fwhere *src)
 	dst->tid = tl_strdup(src->tid);
 }
 
+/* The class of a culprit's kind, for its trace's sums (piece_add). */
+enum { KC_NONE, KC_LAUNCH, KC_NOLAUNCH, KC_HOST };
+
+static int
+kind_class(const char *kind)
+{
+	return strcmp(kind, "none") == 0 ? KC_NONE :
+	    strcmp(kind, "launch") == 0 ? KC_LAUNCH :
+	    strcmp(kind, "no_launch") == 0 ? KC_NOLAUNCH : KC_HOST;
+}
+
+/* Slot of d->pcache for a piece's texts. */
+static size_t
+pcache_slot(int tr, const char *const txt[4], const size_t n[4], int warm)
+{
+	uint64_t h = tl_hash(txt[1], n[1]);
+
+	h ^= (uint64_t)n[0] * 31 + (uint64_t)n[2] * 131 + (uint64_t)n[3] * 7 +
+	    (uint64_t)tr * 1031 + (uint64_t)warm;
+	if (n[2] > 0)
+		h += (unsigned char)txt[2][0];
+	return (size_t)((h ^ h >> 17) % TL_FPCACHE);
+}
+
+/* Culprit index of a piece's texts in slot e, or (size_t)-1 not there. */
+static size_t
+pcache_find(const struct tl_fidle *d, const struct tl_fpcache *e, int tr,
+    const char *const txt[4], const size_t n[4], int warm)
+{
+	const struct tl_fculprit *c;
+
+	if (!e->ok || e->tr != tr || e->warm != warm || e->n[0] != n[0] ||
+	    e->n[1] != n[1] || e->n[2] != n[2] || e->n[3] != n[3])
+		return (size_t)-1;
+	c = &d->c[e->ci];
+	if (memcmp(c->name, txt[1], n[1]) != 0 ||
+	    memcmp(c->kind, txt[0], n[0]) != 0 ||
+	    memcmp(c->context, txt[2], n[2]) != 0 ||
+	    memcmp(c->tid, txt[3], n[3]) != 0)
+		return (size_t)-1;
+	return e->ci;
+}
+
 /*
  * Add a piece of gap w of trace tr: its kind, name, context and the other
  * thread's tid (txt, n: decoded text, "" when none) and its idle ns; its
- * culprit's index.
+ * culprit's index.  plain: the texts hold no NUL, so a culprit's texts
+ * equal to them (pcache) are its key's.
  */
 static void
 piece_add(struct tl_fidle *d, int tr, const char *const txt[4],
     const size_t n[4], int64_t ns, const struct tl_fwhere *w, int warm,
-    size_t *ci)
+    size_t *ci, int plain)
 {
 	struct tl_jbuf *key = &d->scratch[0];
+	struct tl_fpcache *e = NULL;
 	struct tl_fculprit *c;
-	size_t at[4];
+	size_t at[4], slot;
 	int64_t idx;
-	int k, added;
+	int k, added, kc;
 
+	if (plain) {
+		e = &d->pcache[pcache_slot(tr, txt, n, warm)];
+		if ((slot = pcache_find(d, e, tr, txt, n, warm)) !=
+		    (size_t)-1) {
+			idx = (int64_t)slot;
+			kc = e->kc;
+			goto found;
+		}
+	}
 	/* The key: trace, kind, name, context, thread, warm-up. */
 	tl_jb_reset(key);
 	tl_jb_int(key, tr);
@@ -210,6 +268,17 @@ piece_add(struct tl_fidle *d, int tr, const char *const txt[4],
 		c->piece_ns = -1;
 		c->warm = warm;
 	}
+	kc = kind_class(d->c[idx].kind);
+	if (e != NULL) {
+		e->ci = (size_t)idx;
+		for (k = 0; k < 4; k++)
+			e->n[k] = n[k];
+		e->tr = tr;
+		e->warm = warm;
+		e->kc = kc;
+		e->ok = 1;
+	}
+found:
 	*ci = (size_t)idx;
 	c = &d->c[idx];
 	c->ns += ns;
@@ -225,11 +294,11 @@ piece_add(struct tl_fidle *d, int tr, const char *const txt[4],
 	{
 		struct tl_fidletr *t = &d->tr[tr];
 
-		if (strcmp(c->kind, "none") == 0)
+		if (kc == KC_NONE)
 			t->none_ns += ns;
-		else if (strcmp(c->kind, "launch") == 0)
+		else if (kc == KC_LAUNCH)
 			t->launch_ns += ns;
-		else if (strcmp(c->kind, "no_launch") == 0)
+		else if (kc == KC_NOLAUNCH)
 			t->nolaunch_ns += ns;
 		else {
 			t->host_ns += ns;
@@ -267,7 +336,7 @@ piece(struct tl_fidle *d, int tr, const struct tl_json *j, int p,
 		txt[k] = b->s + at[k];
 		n[k] = (k < 3 ? at[k + 1] : b->n) - at[k] - 1;
 	}
-	piece_add(d, tr, txt, n, ns, w, warm, ci);
+	piece_add(d, tr, txt, n, ns, w, warm, ci, 0);
 	*pns = ns;
 	return 0;
 }
@@ -317,9 +386,9 @@ gap_add(struct tl_fidle *d, struct tl_fidletr *t, int row,
 		l->offset_ns = w->offset_ns;
 		l->step = w->step;
 		l->stream = w->stream;
-		l->device = wname(d, w->device);
-		l->pid = wname(d, w->pid);
-		l->tid = wname(d, w->tid);
+		l->device = wname(d, 0, w->device);
+		l->pid = wname(d, 1, w->pid);
+		l->tid = wname(d, 2, w->tid);
 		l->p0 = d->npc;
 		l->np = 0;
 		l->used = 0;
@@ -531,7 +600,7 @@ add_plain(struct tl_fidle *d, struct tl_fidletr *t, int tr, int row,
 			const struct tl_fppiece *c = &d->pp[k];
 
 			piece_add(d, tr, c->txt, c->n, c->ns, &g->w,
-			    steady == 0, &ci);
+			    steady == 0, &ci, 1);
 			piece_keep(d, row, ci, c->ns);
 		}
 	}
@@ -728,6 +797,7 @@ tl_fidle_finish(struct tl_fidle *d)
 		free(at);
 	}
 	tl_strmap_free(&d->keys);
+	memset(d->pcache, 0, sizeof(d->pcache));
 	tl_strmap_init(&d->keys);
 }
 
@@ -842,6 +912,7 @@ tl_fidle_free(struct tl_fidle *d)
 	free(d->lg);
 	free(d->pc);
 	tl_strmap_free(&d->wnames);
+	d->wlast[0] = d->wlast[1] = d->wlast[2] = -1;
 	tl_json_free(&d->j);
 	tl_jb_free(&d->scratch[0]);
 	tl_jb_free(&d->scratch[1]);

@@ -114,6 +114,19 @@ struct tl_fpiece {
 struct tl_fpgap;
 struct tl_fppiece;
 
+/*
+ * A culprit found by its texts without building its key: which of them
+ * a plain piece (texts without a NUL) found last in a slot.
+ */
+#define TL_FPCACHE 256
+struct tl_fpcache {
+	size_t ci;		/* d->c index */
+	size_t n[4];		/* its kind, name, context, tid lengths */
+	int tr, warm;
+	int kc;			/* its kind's class (piece_add) */
+	int ok;
+};
+
 struct tl_fidle {
 	struct tl_fculprit *c;	/* ranked: by trace, then ns desc */
 	size_t n, cap;
@@ -122,6 +135,7 @@ struct tl_fidle {
 	struct tl_fpiece *pc;
 	size_t npc, cappc;
 	struct tl_strmap wnames;	/* the listed gaps' device, pid, tid */
+	int64_t wlast[3];	/* wname's last device, pid, tid, -1 none */
 	struct tl_json j;	/* scratch: a row's idle_gaps */
 	struct tl_jbuf scratch[3];
 	/* scratch: a row's gaps and pieces as the plain reader finds them */
@@ -132,6 +146,7 @@ struct tl_fidle {
 	struct tl_fidletr *tr;	/* by trace */
 	size_t ntr;
 	struct tl_strmap keys;
+	struct tl_fpcache pcache[TL_FPCACHE];
 	struct tl_known known;
 	int loaded;		/* known is loaded */
 };

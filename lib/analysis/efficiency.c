@@ -27,7 +27,7 @@ enum {
 	G_COUNT, G_MEAN, G_STD, G_MIN, G_MAX, G_ABOVE_N, G_ABOVE_TIME, G_N
 };
 
-/* The ops whose bandwidth is the elementwise baseline. */
+/* The ops whose bandwidth is the elementwise baseline (all aten::). */
 static const char *const simple_ops[] = {
 	"aten::add", "aten::add_", "aten::mul", "aten::mul_", "aten::copy_",
 	NULL
@@ -60,13 +60,27 @@ struct run {
 	int first, last, ncol;
 };
 #define MAXRUNS 8
+/* A run this long or longer is spooled as its number, not its text. */
+#define REF_MIN 32
 
-/* The runs' text for one model result: run r at text[off[r]..off[r+1]). */
+/*
+ * The runs' text for one model result and GPU: run r at
+ * text[off[r]..off[r+1]).  Kept until the end (the spool names them),
+ * the model result's other GPUs' at next.
+ */
 struct memo {
 	const struct tl_hw *hw;
-	int set, csv;
+	int csv;
 	char *text;
 	size_t off[MAXRUNS + 1];
+	size_t next;		/* 1 + the next of this result's, or 0 */
+	unsigned id;		/* the spool's number of run 0 (the next runs') */
+};
+
+/* A run's text left out of the spooled row at at, spooled as its number. */
+struct ref {
+	size_t at;
+	unsigned id;		/* the spool's (tl_rowspool_text) */
 };
 
 /* Per signature when grouping. */
@@ -111,8 +125,12 @@ struct tl_efficiency {
 	 */
 	struct run runs[MAXRUNS];
 	int nruns, *run_at;
+	size_t *head, nhead;	/* per model result: 1 + its first memo */
 	struct memo *memo;
-	size_t nmemo;
+	size_t nmemo, capmemo;
+	struct ref *refs;	/* the spooled row's runs, when spooling */
+	size_t nrefs, caprefs;
+	int spooling;
 };
 
 struct tl_efficiency *
@@ -156,6 +174,8 @@ tl_efficiency_free(struct tl_efficiency *e)
 	for (i = 0; i < e->nmemo; i++)
 		free(e->memo[i].text);
 	free(e->memo);
+	free(e->head);
+	free(e->refs);
 	free(e->run_at);
 	free(e);
 }
@@ -174,13 +194,18 @@ trace_index(struct tl_efficiency *e, const char *name)
 	return (int)e->ntraces++;
 }
 
+/* 1 if name is one of simple_ops (all aten::, told apart after it). */
 static int
 is_simple(const char *name)
 {
 	int i;
 
+	if (strncmp(name, "aten::", 6) != 0 || (name[6] != 'a' &&
+	    name[6] != 'm' && name[6] != 'c'))
+		return 0;
 	for (i = 0; simple_ops[i] != NULL; i++)
-		if (strcmp(simple_ops[i], name) == 0)
+		if (simple_ops[i][6] == name[6] && strcmp(simple_ops[i] + 6,
+		    name + 6) == 0)
 			return 1;
 	return 0;
 }
@@ -345,8 +370,8 @@ write_col(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f,
 
 /*
  * 1 if output column k reads the same on every row with one model
- * result (the in-process model's) and GPU: not the times' figures, nor
- * perf_error (a row above its peak roof says why there).
+ * result (the in-process model's) and GPU, unless the row is above its
+ * peak roof (perf_error then says why): not the times' figures.
  */
 static int
 is_static(const struct tl_efficiency *e, int k)
@@ -355,7 +380,7 @@ is_static(const struct tl_efficiency *e, int k)
 
 	switch (out_kind(e, k, &sub)) {
 	case O_PERF:
-		return sub != TL_PC_ERROR;
+		return 1;
 	case O_EFF:
 		return sub != E_TFLOPS_S && sub != E_TBS && sub != E_PCT &&
 		    sub != E_ASSESS && sub < E_BASE;
@@ -396,7 +421,8 @@ plan_runs(struct tl_efficiency *e)
 
 /*
  * The runs' text of the current row's model result and GPU, formatted
- * on its first row, for writer w's format; NULL without runs.
+ * on its first row, for writer w's format; NULL without runs or for a
+ * row above its peak roof.
  */
 static const struct memo *
 memo_of(struct tl_efficiency *e, const struct tl_writer *w,
@@ -404,18 +430,22 @@ memo_of(struct tl_efficiency *e, const struct tl_writer *w,
 {
 	struct tl_writer mw;
 	struct memo *m;
-	size_t i = (size_t)e->re.pc.m.last, old = e->nmemo;
+	size_t i = (size_t)e->re.pc.m.last, old = e->nhead, j;
 	int r, k;
 
-	if (e->nruns == 0)
+	if (e->nruns == 0 || f->beyond != NULL)
 		return NULL;
-	if (i >= e->nmemo) {
-		tl_grow(&e->memo, &e->nmemo, i + 1, sizeof(*e->memo));
-		memset(e->memo + old, 0, (e->nmemo - old) * sizeof(*e->memo));
+	if (i >= e->nhead) {
+		tl_grow(&e->head, &e->nhead, i + 1, sizeof(*e->head));
+		memset(e->head + old, 0, (e->nhead - old) * sizeof(*e->head));
 	}
-	m = &e->memo[i];
-	if (m->set && m->hw == f->hw && m->csv == w->csv)
-		return m;
+	for (j = e->head[i]; j != 0; j = m->next) {
+		m = &e->memo[j - 1];
+		if (m->hw == f->hw && m->csv == w->csv)
+			return m;
+	}
+	tl_grow(&e->memo, &e->capmemo, e->nmemo + 1, sizeof(*e->memo));
+	m = &e->memo[e->nmemo++];
 	tl_w_init_mem(&mw, w->csv);
 	for (r = 0; r < e->nruns; r++) {
 		m->off[r] = mw.len;
@@ -424,17 +454,24 @@ memo_of(struct tl_efficiency *e, const struct tl_writer *w,
 			write_col(e, &mw, f, k);
 	}
 	m->off[r] = mw.len;
-	free(m->text);
 	m->text = mw.buf;
 	m->hw = f->hw;
 	m->csv = w->csv;
-	m->set = 1;
+	m->next = e->head[i];
+	e->head[i] = e->nmemo;
+	for (r = 0; e->spool != NULL && r < e->nruns; r++) {
+		j = tl_rowspool_text(e->spool, m->text + m->off[r],
+		    m->off[r + 1] - m->off[r]);
+		if (r == 0)
+			m->id = (unsigned)j;
+	}
 	return m;
 }
 
 /*
  * Write the current row with its perf and efficiency columns from
- * column k on; the baseline and group columns are left out.
+ * column k on; the baseline and group columns are left out.  When
+ * spooling, the runs are not written but noted (refs).
  */
 static void
 write_cols(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f,
@@ -442,12 +479,21 @@ write_cols(struct tl_efficiency *e, struct tl_writer *w, const struct tl_eff *f,
 {
 	const struct memo *m = memo_of(e, w, f);
 	const struct run *r;
+	int ri;
 
 	for (; k < e->oc.n; k++) {
-		if (m != NULL && e->run_at[k] >= 0 && w->col > 0) {
-			r = &e->runs[e->run_at[k]];
-			tl_w_put_(w, m->text + m->off[e->run_at[k]],
-			    m->off[e->run_at[k] + 1] - m->off[e->run_at[k]]);
+		if (m != NULL && (ri = e->run_at[k]) >= 0 && w->col > 0) {
+			r = &e->runs[ri];
+			if (e->spooling && m->off[ri + 1] - m->off[ri] >=
+			    REF_MIN) {
+				tl_grow(&e->refs, &e->caprefs, e->nrefs + 1,
+				    sizeof(*e->refs));
+				e->refs[e->nrefs].at = w->len;
+				e->refs[e->nrefs++].id = m->id +
+				    (unsigned)ri;
+			} else
+				tl_w_put_(w, m->text + m->off[ri],
+				    m->off[ri + 1] - m->off[ri]);
 			w->col += r->ncol;
 			tl_w_done(w);
 			k = r->last;
@@ -516,14 +562,24 @@ spool_row(struct tl_efficiency *e, const struct tl_eff *f,
 	struct tl_stream *in = &e->in;
 	struct tl_writer *w = &e->rw;
 	char *p, *end, *t;
+	size_t i, at;
 	int nf = 0;
 
 	w->len = 0;
 	if (e->oc.all && !in->csv && in->nf > 0) {
 		tl_rowspool_row(e->spool, in->f, in->flen, in->nf);
 		w->col = 1;	/* after the input's fields: a tab first */
+		e->spooling = 1;
+		e->nrefs = 0;
 		write_cols(e, w, f, in->ncols);
-		tl_rowspool_tail(e->spool, w->buf, w->len);
+		e->spooling = 0;
+		for (i = 0, at = 0; i < e->nrefs; i++) {
+			tl_rowspool_tail(e->spool, w->buf + at,
+			    e->refs[i].at - at);
+			tl_rowspool_ref(e->spool, e->refs[i].id);
+			at = e->refs[i].at;
+		}
+		tl_rowspool_tail(e->spool, w->buf + at, w->len - at);
 	} else {
 		w->col = 0;
 		write_row(e, w, f);

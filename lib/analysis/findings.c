@@ -56,11 +56,19 @@ struct tl_fmemo {
 	size_t keyn, keycap;
 };
 
-/* An op's roof and point, by the texts of its last row's roof columns. */
+/*
+ * An op's roof and point, by the texts of its last row's roof columns;
+ * its roofline_time_us, by the text of its last row's read without an
+ * error (rok).
+ */
 struct tl_foproof {
 	struct tl_fmemo m;
 	int roof;		/* its index in f->roofs */
 	int pt;			/* the op's point for it in f->pts, -1 none */
+	struct tl_field rf;	/* has and d of the text rtext[0..rn) */
+	char rtext[24];
+	size_t rn;
+	int rok;
 };
 
 /* Loading state, held by the findings until the load ends. */
@@ -99,6 +107,8 @@ struct tl_floader {
 	struct tl_fspans roofspans;	/* of roofcols */
 	struct tl_foproof *oproof;	/* by op */
 	size_t noproof;
+	struct tl_field roof;	/* the row's roofline_time_us (row_roof_us) */
+	int apeak;		/* the row is above its peak roof (above_peak) */
 };
 
 enum {
@@ -730,19 +740,51 @@ new_row(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 /*
  * 1 if the current row ran faster than its peak roof allows
  * (tl-efficiency's assessment TL_ASSESS_ABOVE_PEAK): its efficiency is
- * no result.
+ * no result.  Read once a row by load_row into L->apeak.
  */
 static int
 above_peak(struct tl_floader *L)
 {
-	return strcmp(get(L, C_ASSESS), TL_ASSESS_ABOVE_PEAK) == 0;
+	return L->apeak;
+}
+
+/*
+ * The row of op op's roofline_time_us into L->roof (has and d as
+ * tl_rr_field reads them): an op's rows repeat its text, so a row whose
+ * raw text is its op's last row's (read without an error) takes its
+ * values.
+ */
+static void
+row_roof_us(struct tl_floader *L, int op)
+{
+	struct tl_foproof *o = op_roof(L, op);
+	const struct tl_field *f;
+	const char *s = NULL;
+	size_t n = 0;
+	int i = L->rr.lpos[colid[C_ROOF]], esc = 1;
+
+	if (i >= 0)
+		s = raw_field(L, i, &n, &esc);
+	if (!esc && o->rok && n == o->rn && memcmp(s, o->rtext, n) == 0) {
+		L->roof = o->rf;
+		return;
+	}
+	f = tl_rr_field(&L->rr, colid[C_ROOF]);
+	L->roof = *f;
+	o->rok = 0;
+	if (!esc && f->has >= 0 && n < sizeof(o->rtext)) {
+		memcpy(o->rtext, s, n);
+		o->rn = n;
+		o->rf = *f;
+		o->rok = 1;
+	}
 }
 
 /* 1 if the current row has a roofline to judge it by. */
 static int
 row_modelled(struct tl_floader *L)
 {
-	const struct tl_field *roof = tl_rr_field(&L->rr, colid[C_ROOF]);
+	const struct tl_field *roof = &L->roof;
 
 	return roof->has > 0 && isfinite(roof->d) && roof->d > 0 &&
 	    !above_peak(L);
@@ -962,6 +1004,7 @@ load_row(struct tl_floader *L)
 	if ((cat = tl_category_parse(catv)) < 0)
 		tl_die("%s: unknown category '%s'", tl_stream_where(L->in),
 		    catv);
+	L->apeak = strcmp(get(L, C_ASSESS), TL_ASSESS_ABOVE_PEAK) == 0;
 	t = trace_of(L, get(L, C_TRACE));
 	t->rows++;
 	f->cat[cat].present = 1;
@@ -1032,6 +1075,7 @@ load_row(struct tl_floader *L)
 		L->opname[idx] = (int)tl_strmap_add(&L->names, op->name,
 		    strlen(op->name), &added);
 	name = L->opname[idx];
+	row_roof_us(L, (int)idx);
 	row = f->grouped ? NULL : new_row(L, t, op, cat, host, time_ns);
 	if (row != NULL)
 		row->modelled = row_modelled(L);
@@ -1077,8 +1121,12 @@ load_row(struct tl_floader *L)
 		cnt -= apn;
 		time_ns -= apt;
 	}
-	switch (num(L, C_ROOF, cat, &v)) {
+	if (L->roof.has < 0)	/* as num reads it */
+		cat_error(L, cat, tl_col_name(colid[C_ROOF]), L->roof.s,
+		    L->roof.why);
+	switch (L->roof.has) {
 	case 1:
+		v = L->roof.d;
 		op->roofline_us += v * (double)cnt;
 		add_point(L, (int)idx, cnt, time_ns, 1, v);
 		break;
@@ -1831,7 +1879,7 @@ load(struct tl_findings *f, struct tl_floader *L)
 		/* The GPU events, read once for the loader and the serving view. */
 		L->kbad = tl_kernlist_read(&L->kl, get(L, C_KERNELS)) < 0;
 		cat = load_row(L);
-		tl_serving_row(f->serv, &L->kl, cat);
+		tl_serving_row(f->serv, &L->kl, cat, &L->roof);
 	}
 	tl_serving_finish(f->serv);
 	tl_fidle_finish(&f->idle);

@@ -173,12 +173,16 @@ attention(struct tl_findings *f, struct tl_opctx *c)
 	int64_t qk[4], av[4], n;
 	int p, b, g1, e, q, r, pi, i, flip;
 	double roof, lo, hi;
-	char cls[128];
+	char cls[128], *soft;
 
+	/* By op: 1 + whether it is a softmax, 0 not yet known. */
+	soft = tl_calloc((size_t)f->nop + 1, 1);
 	tl_patgroup_init(&g, f, TL_PAT_ATTENTION);
 	for (p = 0; p < f->nrow; p++) {
 		r = tl_row_at(f, p);
-		if (f->row[r].claim >= 0 || !is_softmax(op_of(f, r)) ||
+		if (soft[f->row[r].op] == 0)
+			soft[f->row[r].op] = (char)(1 + is_softmax(op_of(f, r)));
+		if (f->row[r].claim >= 0 || soft[f->row[r].op] == 1 ||
 		    (n = tl_op_numel(c, f->row[r].op, 0)) <= 0)
 			continue;
 		/* Forward: QK^T, softmax, AV; backward: the other way. */
@@ -224,6 +228,7 @@ attention(struct tl_findings *f, struct tl_opctx *c)
 		if (roof <= 0)
 			pat->unquantified = 1;
 	}
+	free(soft);
 	for (i = 0; i < f->npat; i++) {
 		pat = &f->pat[i];
 		if (pat->kind != TL_PAT_ATTENTION || pat->unquantified)
@@ -360,8 +365,10 @@ norms(struct tl_findings *f, struct tl_opctx *c)
 	struct tl_fpat *pat;
 	int pos[CHAIN_MAX], n, p, end, k, r, ok, stat, i, pi;
 	double tbs = f->base_tbs > 0 ? f->base_tbs : f->peak_tbs;
-	char cls[128];
+	char cls[128], *normcls;
 
+	/* By module id: 1 + whether its class is a norm's, 0 not yet known. */
+	normcls = tl_calloc(tl_strtab_count(f->str) + 1, 1);
 	tl_patgroup_init(&g, f, TL_PAT_NORM);
 	for (p = 0; p < f->nrow; p = end) {
 		end = p + 1;
@@ -375,9 +382,14 @@ norms(struct tl_findings *f, struct tl_opctx *c)
 			norm_call(f, c, &g, pi, pos, n, tbs);
 			continue;
 		}
-		tl_mod_class(tl_fstr(f, f->row[r].module), cls, sizeof(cls));
-		if (!is_norm_class(cls))
+		if (normcls[f->row[r].module] == 0) {
+			tl_mod_class(tl_fstr(f, f->row[r].module), cls,
+			    sizeof(cls));
+			normcls[f->row[r].module] = (char)(1 + is_norm_class(cls));
+		}
+		if (normcls[f->row[r].module] == 1)
 			continue;
+		tl_mod_class(tl_fstr(f, f->row[r].module), cls, sizeof(cls));
 		n = module_call(f, p, pos, CHAIN_MAX, &end);
 		for (k = 0, ok = 1, stat = 0; k < n; k++) {
 			i = tl_row_at(f, pos[k]);
@@ -390,6 +402,7 @@ norms(struct tl_findings *f, struct tl_opctx *c)
 		pi = tl_patgroup_get(&g, cls, cls);
 		norm_call(f, c, &g, pi, pos, n, tbs);
 	}
+	free(normcls);
 	for (i = 0; i < f->npat; i++) {
 		pat = &f->pat[i];
 		if (pat->kind != TL_PAT_NORM)
@@ -417,19 +430,33 @@ layouts(struct tl_findings *f)
 	const char *kn;
 	int r, i, pi = -1;
 	int64_t t;
+	/*
+	 * By op: 1 + whether its category is a conv's or a norm's; by
+	 * kernel name id: 1 + whether it is a layout kernel not Triton's.
+	 * 0 not yet known.
+	 */
+	char *opok = tl_calloc((size_t)f->nop + 1, 1);
+	char *lay = tl_calloc(tl_strtab_count(f->str) + 1, 1);
 
 	tl_patgroup_init(&g, f, TL_PAT_LAYOUT);
 	for (r = 0; r < f->nrow; r++) {
 		op = op_of(f, r);
-		if (!tl_category_is(op->cat, "conv") &&
-		    !tl_category_is(op->cat, "batchnorm") &&
-		    !tl_category_in_group(op->cat, "norm"))
+		if (opok[f->row[r].op] == 0)
+			opok[f->row[r].op] = (char)(1 +
+			    (tl_category_is(op->cat, "conv") ||
+			    tl_category_is(op->cat, "batchnorm") ||
+			    tl_category_in_group(op->cat, "norm")));
+		if (opok[f->row[r].op] == 1)
 			continue;
 		for (t = 0, i = 0; i < f->row[r].nk; i++) {
 			k = &f->kev[f->row[r].k0 + i];
-			kn = tl_fstr(f, k->name);
-			if (!tl_kernel_is_layout(kn) ||
-			    strncmp(kn, "triton", 6) == 0)
+			if (lay[k->name] == 0) {
+				kn = tl_fstr(f, k->name);
+				lay[k->name] = (char)(1 +
+				    (tl_kernel_is_layout(kn) &&
+				    strncmp(kn, "triton", 6) != 0));
+			}
+			if (lay[k->name] == 1)
 				continue;
 			if (pi < 0) {
 				pi = tl_patgroup_get(&g, "", "");
@@ -450,6 +477,8 @@ layouts(struct tl_findings *f)
 		if (pat->example_row < 0)
 			pat->example_row = r;
 	}
+	free(opok);
+	free(lay);
 	if (pat != NULL)
 		pat->save_ns = pat->save_lo_ns = pat->save_hi_ns = pat->time_ns;
 	tl_patgroup_free(&g);

@@ -30,6 +30,9 @@ tl_opctx_free(struct tl_opctx *c)
 
 	for (k = 0; k < NARGS; k++)
 		tl_opargs_free(&c->a[k]);
+	free(c->numel);
+	c->numel = NULL;
+	c->nnumel = 0;
 }
 
 /* Copy s[0..n) into buf, cut to its size. */
@@ -171,8 +174,8 @@ tl_op_arg(struct tl_opctx *c, int op, int i)
 	return tl_oparg(a != NULL ? a : &none, a != NULL ? i : 0);
 }
 
-int64_t
-tl_op_numel(struct tl_opctx *c, int op, int i)
+static int64_t
+op_numel(struct tl_opctx *c, int op, int i)
 {
 	const struct tl_opargs *args = args_of(c, op);
 	const struct tl_arg *a;
@@ -192,6 +195,23 @@ tl_op_numel(struct tl_opctx *c, int op, int i)
 			best = n;
 	}
 	return best;
+}
+
+int64_t
+tl_op_numel(struct tl_opctx *c, int op, int i)
+{
+	size_t at = 2 * (size_t)op + (size_t)(1 + i), old = c->nnumel, k;
+
+	if (i < -1 || i > 0)	/* other slots: not kept */
+		return op_numel(c, op, i);
+	if (at >= c->nnumel) {
+		tl_grow(&c->numel, &c->nnumel, at + 1, sizeof(*c->numel));
+		for (k = old; k < c->nnumel; k++)
+			c->numel[k] = INT64_MIN;
+	}
+	if (c->numel[at] == INT64_MIN)
+		c->numel[at] = op_numel(c, op, i);
+	return c->numel[at];
 }
 
 int
@@ -267,6 +287,7 @@ tl_patgroup_init(struct tl_patgroup *g, struct tl_findings *f,
 	g->kind = kind;
 	tl_strmap_init(&g->keys);
 	tl_strmap_init(&g->inst);
+	g->lastinst = -1;
 }
 
 void
@@ -274,6 +295,7 @@ tl_patgroup_free(struct tl_patgroup *g)
 {
 	tl_strmap_free(&g->keys);
 	tl_strmap_free(&g->inst);
+	g->lastinst = -1;
 	free(g->pat);
 }
 
@@ -308,7 +330,8 @@ tl_patgroup_instance(struct tl_patgroup *g, int pi, uint32_t module)
 		return;
 	memcpy(key, &v, sizeof(v));
 	memcpy(key + sizeof(v), &module, sizeof(module));
-	tl_strmap_add(&g->inst, key, sizeof(key), &added);
+	/* A module's rows come together: its key is often the last one. */
+	tl_strmap_add_last(&g->inst, &g->lastinst, key, sizeof(key), &added);
 	if (added)
 		p->instances++;
 	if (p->example[0] == '\0') {

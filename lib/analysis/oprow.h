@@ -30,6 +30,12 @@ struct tl_opctx {
 	struct tl_opargs a[8];
 	int a_op[8];
 	unsigned a_next;
+	/*
+	 * tl_op_numel of each op for slots -1 and 0 (numel[2 * op + 1 + i]),
+	 * found once per op: INT64_MIN not yet.
+	 */
+	int64_t *numel;
+	size_t nnumel;
 };
 
 void tl_opctx_init(struct tl_opctx *c, struct tl_findings *f);
@@ -88,6 +94,7 @@ struct tl_patgroup {
 	struct tl_findings *f;
 	enum tl_patkind kind;
 	struct tl_strmap keys, inst;
+	int64_t lastinst;	/* inst's last key found, -1 none */
 	int *pat;		/* key index -> f->pat index */
 	size_t cap;
 };

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "analysis/rowspool.h"
+#include "common/tsv.h"
 #include "common/util.h"
 
 #ifdef __SSE2__
@@ -21,18 +22,23 @@
  *   'L' u32 n, n bytes         text as it is (tabs included)
  *   'R' u16 k                  the text of slot k
  *   'D' u16 k, u32 n, n bytes  text as it is, kept in slot k
+ *   'X' u32 id                 the caller's text id (tl_rowspool_text)
  *
  * The first WARM rows are written as they are, and counted: a column
  * whose field equals the row before's on most of them (a trace's
  * figures) is shared from then on, like the columns the caller names.
  * Neighbouring shared columns make one block.  A block of MINLEN to
- * MAXLEN bytes is looked up in the slot its block, length and three
- * 8-byte windows choose: found, it is an 'R', else a 'D'.  A block seldom
- * found is written as it is after TRIES tries.  In the kernels column
- * each kernel's name is shared so.
+ * MAXLEN bytes is looked up in the WAYS slots of the set its block,
+ * length and three 8-byte windows choose: found, it is an 'R', else a 'D'
+ * into the set's slot least recently used (the reader needs no choice of
+ * its own: each op names its slot).  A block seldom found is written as
+ * it is after TRIES tries.  In the kernels column each kernel's name is
+ * shared so.
  */
 #define SLOT_BITS 12
 #define NSLOT (1u << SLOT_BITS)
+#define WAY_BITS 2
+#define WAYS (1u << WAY_BITS)
 #define MINLEN 16
 #define MAXLEN 2048
 #define TRIES 1024
@@ -44,6 +50,8 @@
 struct slot {
 	char *s;
 	uint32_t n, cap;
+	uint32_t tag;		/* writing: the text's hash, to compare first */
+	uint32_t used;		/* writing: when last found or set */
 };
 
 /* What is done with a column's field. */
@@ -53,6 +61,7 @@ enum { PLAIN, SHARE, KERNELS };
 struct block {
 	int first, last, kind;
 	unsigned tries, hits;
+	unsigned at;		/* the slot of its last text */
 };
 
 struct tl_rowspool {
@@ -60,6 +69,8 @@ struct tl_rowspool {
 	int fd;
 	size_t note_size;
 	struct slot slot[NSLOT];
+	uint32_t clock;		/* writing: lookups so far, for the slots' use */
+	unsigned name_at;	/* writing: the slot of the last kernel name */
 	unsigned char *kind;	/* the caller's: SHARE, KERNELS, else PLAIN */
 	unsigned *same;		/* warm rows equal to the row before */
 	size_t ncol;
@@ -76,6 +87,12 @@ struct tl_rowspool {
 	char *pt;
 	size_t *pfo, *pfl, ptcap, pfcap;
 	int pnf;
+	/* the caller's texts */
+	struct text {
+		const char *s;
+		size_t n;
+	} *text;
+	size_t ntext, captext;
 	/* reading: buf[pos..len) read, not yet taken */
 	size_t pos;
 	int eof;
@@ -161,6 +178,7 @@ tl_rowspool_free(struct tl_rowspool *sp)
 	free(sp->pfo);
 	free(sp->pfl);
 	free(sp->buf);
+	free(sp->text);
 	fclose(sp->fp);
 	free(sp);
 }
@@ -257,7 +275,6 @@ literal(struct tl_rowspool *sp, const char *s, size_t n)
 	sp->rowlen += n;
 }
 
-/* The slot of text s[0..n) (n >= 8) of block key. */
 /* Slot t now holds the n bytes at s. */
 static void
 slot_set(struct slot *t, const char *s, size_t n)
@@ -271,41 +288,88 @@ slot_set(struct slot *t, const char *s, size_t n)
 	t->n = (uint32_t)n;
 }
 
-static unsigned
-slot_of(int key, const char *s, size_t n)
+/*
+ * The hash of text s[0..n) (n >= 16) of block key: three 8-byte windows,
+ * the length and sums of all its 8-byte words (in lanes), so texts
+ * that differ in one digit (a layer's number in a call stack) fall in
+ * different sets instead of taking turns in one.
+ */
+static uint64_t
+hash_of(int key, const char *s, size_t n)
 {
-	uint64_t a, b, c, h;
+	uint64_t a, b, c, h, sum[2];
+	size_t i;
 
+#ifdef __SSE2__
+	__m128i acc = _mm_setzero_si128(), acc2 = acc;
+
+	for (i = 0; i + 32 <= n; i += 32) {
+		acc = _mm_add_epi64(acc, _mm_loadu_si128((const __m128i *)
+		    (const void *)(s + i)));
+		acc2 = _mm_xor_si128(acc2, _mm_loadu_si128((const __m128i *)
+		    (const void *)(s + i + 16)));
+	}
+	if (i + 16 <= n)
+		acc = _mm_add_epi64(acc, _mm_loadu_si128((const __m128i *)
+		    (const void *)(s + i)));
+	_mm_storeu_si128((__m128i *)(void *)sum, _mm_add_epi64(acc,
+	    _mm_slli_epi64(acc2, 1)));
+#else
+	sum[0] = sum[1] = 0;
+	for (i = 0; i + 16 <= n; i += 16) {
+		memcpy(&a, s + i, 8);
+		memcpy(&b, s + i + 8, 8);
+		sum[0] += a;
+		sum[1] ^= b;
+	}
+#endif
 	memcpy(&a, s, 8);
-	memcpy(&b, s + n - 8, 8);
+	memcpy(&b, s + n - 8, 8);	/* with the bytes the sum left */
 	memcpy(&c, s + (n - 8) / 2, 8);
 	h = a * 0x9e3779b97f4a7c15ull ^ b * 0xc2b2ae3d27d4eb4full ^
-	    c * 0x165667b19e3779f9ull ^
-	    ((uint64_t)n << 20 ^ (uint64_t)(unsigned)key) * 0xd6e8feb86659fd93ull;
+	    c * 0x165667b19e3779f9ull ^ sum[0] * 0x27d4eb2f165667c5ull ^
+	    (sum[1] ^ (uint64_t)n << 20 ^ (uint64_t)(unsigned)key) *
+	    0xd6e8feb86659fd93ull;
 	h ^= h >> 29;
-	return (unsigned)((h * 0x9e3779b97f4a7c15ull) >> (64 - SLOT_BITS));
+	return h * 0x9e3779b97f4a7c15ull;
 }
 
 /*
  * Text s[0..n) (MINLEN to MAXLEN bytes) through the slots: an 'R' when
- * its slot holds it, else a 'D' that puts it there; 1 when found.
+ * a slot of its set holds it, else a 'D' that puts it in the set's slot
+ * least recently used; 1 when found.
  */
 static int
-shared(struct tl_rowspool *sp, int key, const char *s, size_t n)
+shared(struct tl_rowspool *sp, int key, const char *s, size_t n,
+    unsigned *at)
 {
-	unsigned k = slot_of(key, s, n);
-	struct slot *t = &sp->slot[k];
+	uint64_t h;
+	uint32_t tag;
+	unsigned k = *at, set;
+	struct slot *t = &sp->slot[k], *old;
 	char *p;
 
 	close_lit(sp);
 	sp->rowlen += n;
-	if (t->n == n && memcmp(t->s, s, n) == 0) {
-		p = room(sp, 3);
-		p[0] = 'R';
-		st(p + 1, k, 2);
-		sp->len += 3;
-		return 1;
+	sp->clock++;
+	if (t->n == n && memcmp(t->s, s, n) == 0)	/* as the last time */
+		goto found;
+	h = hash_of(key, s, n);
+	tag = (uint32_t)h;
+	set = (unsigned)(h >> (64 - SLOT_BITS + WAY_BITS)) << WAY_BITS;
+	old = &sp->slot[set];
+	for (k = set; k < set + WAYS; k++) {
+		t = &sp->slot[k];
+		if (t->tag == tag && t->n == n && memcmp(t->s, s, n) == 0)
+			goto found;
+		if (t->used < old->used)
+			old = t;
 	}
+	t = old;
+	k = (unsigned)(t - sp->slot);
+	*at = k;
+	t->tag = tag;
+	t->used = sp->clock;
 	slot_set(t, s, n);
 	p = room(sp, 7 + n);
 	p[0] = 'D';
@@ -314,6 +378,14 @@ shared(struct tl_rowspool *sp, int key, const char *s, size_t n)
 	copy_tabs(p + 7, s, n);
 	sp->len += 7 + n;
 	return 0;
+found:
+	*at = k;
+	t->used = sp->clock;
+	p = room(sp, 3);
+	p[0] = 'R';
+	st(p + 1, k, 2);
+	sp->len += 3;
+	return 1;
 }
 
 /*
@@ -356,7 +428,8 @@ kernels(struct tl_rowspool *sp, const char *s, size_t n)
 		if (b - a >= MINLEN && b - a <= MAXLEN &&
 		    memchr(a, '\\', (size_t)(b - a)) == NULL) {
 			literal(sp, p, (size_t)(a - p));
-			shared(sp, NAME_BLOCK, a, (size_t)(b - a));
+			shared(sp, NAME_BLOCK, a, (size_t)(b - a),
+			    &sp->name_at);
 		} else
 			literal(sp, p, (size_t)(b - p));
 		p = b;
@@ -462,7 +535,7 @@ tl_rowspool_row(struct tl_rowspool *sp, char *const *f, const size_t *n,
 			    to - from <= MAXLEN) {
 				literal(sp, at, (size_t)(from - at));
 				b->hits += (unsigned)shared(sp, i, from,
-				    (size_t)(to - from));
+				    (size_t)(to - from), &b->at);
 				if (++b->tries == TRIES && b->hits >= TRIES / 8)
 					b->tries = b->hits = 0;	/* worth it */
 				at = to;
@@ -475,6 +548,28 @@ void
 tl_rowspool_tail(struct tl_rowspool *sp, const char *s, size_t n)
 {
 	literal(sp, s, n);
+}
+
+unsigned
+tl_rowspool_text(struct tl_rowspool *sp, const char *s, size_t n)
+{
+	tl_grow(&sp->text, &sp->captext, sp->ntext + 1, sizeof(*sp->text));
+	sp->text[sp->ntext].s = s;
+	sp->text[sp->ntext].n = n;
+	return (unsigned)sp->ntext++;
+}
+
+void
+tl_rowspool_ref(struct tl_rowspool *sp, unsigned id)
+{
+	char *p;
+
+	close_lit(sp);
+	p = room(sp, 5);
+	p[0] = 'X';
+	st(p + 1, id, 4);
+	sp->len += 5;
+	sp->rowlen += sp->text[id].n;
 }
 
 int
@@ -555,25 +650,30 @@ decode(struct tl_rowspool *sp, const char *p, const char *e, char *o,
 
 	while (p < e) {
 		op = *p++;
-		if ((size_t)(e - p) < (op == 'D' ? 6u : op == 'L' ? 4u : 2u))
-			return -1;
 		switch (op) {
 		case 'L':
-			n = ld(p, 4);
-			p += 4;
-			if (n > (size_t)(e - p))
+			if (e - p < 4 || (n = ld(p, 4)) > (size_t)(e - p - 4))
 				return -1;
-			from = p;
-			p += n;
+			from = p + 4;
+			p += 4 + n;
 			break;
 		case 'R':
-			if ((k = ld(p, 2)) >= NSLOT)
+			if (e - p < 2 || (k = ld(p, 2)) >= NSLOT)
 				return -1;
 			p += 2;
 			from = sp->slot[k].s;
 			n = sp->slot[k].n;
 			break;
+		case 'X':
+			if (e - p < 4 || (k = ld(p, 4)) >= sp->ntext)
+				return -1;
+			p += 4;
+			from = sp->text[k].s;
+			n = sp->text[k].n;
+			break;
 		case 'D':
+			if (e - p < 6)
+				return -1;
 			k = ld(p, 2);
 			n = ld(p + 2, 4);
 			p += 6;
@@ -589,7 +689,7 @@ decode(struct tl_rowspool *sp, const char *p, const char *e, char *o,
 		}
 		if (n > left)
 			return -1;
-		memcpy(o, from, n);
+		tl_w_copy_(o, from, n);
 		o += n;
 		left -= n;
 	}

@@ -38,6 +38,13 @@ void tl_rowspool_row(struct tl_rowspool *sp, char *const *f,
     const size_t *n, int nf);
 /* Then text s[0..n) as it is (the row's other columns, tabs included). */
 void tl_rowspool_tail(struct tl_rowspool *sp, const char *s, size_t n);
+/*
+ * Text s[0..n), which the caller keeps unchanged until the spool is
+ * freed, spooled by its number from now on: its id for tl_rowspool_ref.
+ */
+unsigned tl_rowspool_text(struct tl_rowspool *sp, const char *s, size_t n);
+/* Then text id as it is. */
+void tl_rowspool_ref(struct tl_rowspool *sp, unsigned id);
 /* End the row with its note; -1 (errno) on a write error. */
 int tl_rowspool_end(struct tl_rowspool *sp, const void *note);
 /* Done adding: read from the first row on; -1 (errno) on an error. */

@@ -79,18 +79,24 @@ pageable(struct tl_findings *f)
 	struct tl_fpat *p = NULL;
 	struct tl_ivals *busy, copy = { 0 }, bare = { 0 };
 	const struct tl_fkev *k;
-	unsigned char *pk = NULL;
+	unsigned char *pk = NULL, *cp;
 	size_t npk = 0;
 	int r, i, t, pi = -1, hit;
 
+	/* By kernel name id: 1 + tl_kern_is_copy, 0 not yet known. */
+	cp = tl_calloc(tl_strtab_count(f->str) + 1, 1);
 	busy = tl_calloc((size_t)f->ntr + 1, sizeof(*busy));
 	for (r = 0; r < f->nrow; r++)
 		for (i = 0; i < f->row[r].nk; i++) {
 			k = &f->kev[f->row[r].k0 + i];
-			if (!tl_kern_is_copy(tl_fstr(f, k->name)))
+			if (cp[k->name] == 0)
+				cp[k->name] = (unsigned char)(1 +
+				    tl_kern_is_copy(tl_fstr(f, k->name)));
+			if (cp[k->name] == 1)
 				tl_ivals_add(&busy[f->row[r].tr], k->ts,
 				    k->ts + k->dur);
 		}
+	free(cp);
 	tl_patgroup_init(&g, f, TL_PAT_PAGEABLE);
 	for (t = 0; t < f->ntr; t++) {
 		tl_ivals_merge(&busy[t]);

@@ -97,15 +97,15 @@ members(struct tl_json *j, const char *s, const char *const *keys, int n,
 
 /* A GEMM row: small-batch memory-bound time and its weight share. */
 static void
-gemm(struct tl_serving *s, struct tl_sphase *ph, int64_t ns)
+gemm(struct tl_serving *s, struct tl_sphase *ph, int64_t ns,
+    const struct tl_field *rf)
 {
 	static const char *const mnk[] = { "M", "N", "K" };
 	const char *params = tl_rr_text(s->rr, tl_serving_cols[S_PARAMS]);
 	struct tl_sitem *it;
 	int64_t v[3], m, n, k, x;
 	int added;
-	double roof = tl_rr_field(s->rr, tl_serving_cols[S_ROOF])->has > 0 ?
-	    tl_rr_field(s->rr, tl_serving_cols[S_ROOF])->d : 0;
+	double roof = rf->has > 0 ? rf->d : 0;
 
 	ph->gemm_ns += ns;
 	/* A model's GEMMs repeat their params: each text is read once. */
@@ -195,7 +195,8 @@ iteration(struct tl_serving *s, int phase)
 }
 
 void
-tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl, int cat)
+tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl, int cat,
+    const struct tl_field *roof)
 {
 	const struct tl_field *tf;
 	const char *catv, *name;
@@ -222,13 +223,13 @@ tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl, int cat)
 	}
 	if (same(catv, "moe")) {
 		s->moe_ns += ns;
-		if (tl_rr_field(s->rr, tl_serving_cols[S_ROOF])->has > 0) {
+		if (roof->has > 0) {
 			s->moe_modelled_ns += ns;
-			s->moe_roof_us += tl_rr_field(s->rr, tl_serving_cols[S_ROOF])->d;
+			s->moe_roof_us += roof->d;
 		}
 	}
 	if (same(catv, "gemm"))
-		gemm(s, ph, ns);
+		gemm(s, ph, ns, roof);
 	kernels(ph, iteration(s, phase), same(catv, "attention"), kl);
 }
 

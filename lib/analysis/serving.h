@@ -93,10 +93,11 @@ void tl_serving_init(struct tl_serving *s, struct tl_rowreader *rr);
 /*
  * Add rr's current row, of category cat (tl_category_parse of its
  * category column, known), with its GPU events as the caller found them
- * in its kernels column.
+ * in its kernels column, and its roofline_time_us as the caller read it
+ * (has and d as tl_rr_field gives them).
  */
 void tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl,
-    int cat);
+    int cat, const struct tl_field *roof);
 void tl_serving_finish(struct tl_serving *s);
 void tl_serving_free(struct tl_serving *s);
 /* 1 when the stream is a serving one: phases, or MoE, or graph launches. */

@@ -161,10 +161,9 @@ raw_hash(const struct tl_rowmodel *m, size_t *len)
 		if (n == ABSENT)
 			continue;
 		*len += 4 + n;
-		for (j = 0; j + 8 <= n; j += 8) {
+		for (j = 0; j + 8 <= n; j += 8) {	/* mixed down below */
 			memcpy(&v, s + j, 8);
 			h = (h ^ v) * 0x9e3779b97f4a7c15ull;
-			h ^= h >> 32;
 		}
 		if (j < n && n >= 8)	/* the last 8 bytes, overlapping */
 			memcpy(&v, s + n - 8, 8);

@@ -980,25 +980,39 @@ tl_report_model(const struct tl_findings *f, char *buf, size_t n)
 	int nt = 0, r, k, best, more;
 	int64_t big;
 	size_t len = 0;
+	/*
+	 * By module id: its entry in top + 1, -1 none (no class, or top was
+	 * full when it came), 0 not yet known.  Entries stay where they are.
+	 */
+	int *slot = tl_calloc(tl_strtab_count(f->str) + 1, sizeof(*slot));
 
 	for (r = 0; r < f->nrow; r++) {
+		uint32_t m = f->row[r].module;
+
 		/* Forward ops: recompute in backward starts below the model. */
-		if (f->row[r].module == 0 || f->row[r].bwd)
+		if (m == 0 || f->row[r].bwd)
 			continue;
-		tl_mod_model(tl_fstr(f, f->row[r].module), cls, sizeof(cls));
-		if (cls[0] == '\0')
-			continue;
-		for (k = 0; k < nt; k++)
-			if (strcmp(top[k].name, cls) == 0)
-				break;
-		if (k == nt) {
-			if (nt == 16)
+		if (slot[m] == 0) {
+			slot[m] = -1;
+			tl_mod_model(tl_fstr(f, m), cls, sizeof(cls));
+			if (cls[0] == '\0')
 				continue;
-			snprintf(top[nt].name, sizeof(top[nt].name), "%s", cls);
-			top[nt++].ns = 0;
+			for (k = 0; k < nt; k++)
+				if (strcmp(top[k].name, cls) == 0)
+					break;
+			if (k == nt) {
+				if (nt == 16)
+					continue;
+				snprintf(top[nt].name, sizeof(top[nt].name),
+				    "%s", cls);
+				top[nt++].ns = 0;
+			}
+			slot[m] = k + 1;
 		}
-		top[k].ns += f->row[r].time_ns;
+		if (slot[m] > 0)
+			top[slot[m] - 1].ns += f->row[r].time_ns;
 	}
+	free(slot);
 	buf[0] = '\0';
 	for (big = 0, k = 0; k < nt; k++)
 		if (top[k].ns > big)

@@ -8,23 +8,34 @@
 #include "common/util.h"
 #include "trace/callstack.h"
 
+/* A name: its text and length. */
+struct seg {
+	const char *s;
+	size_t n;
+};
+
 struct tl_callstack {
 	const struct tl_trace *t;
 	int *py;		/* frames (t->py) sorted by thread, ts */
 	int *up;		/* enclosing frame (index into py), or -1 */
 	size_t n;
-	int *chain;
-	size_t cap;
-	/* a call stack's names, innermost first (tl_callstack_of) */
-	struct seg {
-		const char *s;
-		size_t n;
-	} *seg;
-	size_t capseg;
+	/*
+	 * The module frames of the last module path (tl_module_of), innermost
+	 * first (chain[0] is mod_f; indices into py, so an enclosing frame's
+	 * is less), nchain of them, and where the path's text ends after
+	 * each one's name (end; chain[nchain - 1]'s, the outermost, first in
+	 * the text).  Scratch for the next path's new frames: fresh.
+	 */
+	int *chain, *fresh;
+	size_t *end;
+	size_t cap, nchain;
+	/* a call stack's names, innermost first (tl_callstack_len) */
+	struct seg *seg;
+	size_t capseg, nseg;
 	/* by name in t->pystr: 1 if an "nn.Module: " frame's */
 	unsigned char *ismod;
-	/* by name in t->pystr: its length up to a NUL (strlen) */
-	uint32_t *len;
+	/* by name in t->pystr: its text and length up to a NUL (strlen) */
+	struct seg *name;
 	/*
 	 * By frame thread (tl_pyframe.thread, nth of them): where its frames
 	 * start in py (at, nth + 1), and where this reader's last search
@@ -32,7 +43,7 @@ struct tl_callstack {
 	 * order, so the next frame is near.
 	 */
 	size_t *at, *finger, nth;
-	int shared;		/* py, up, at, ismod and len are another's */
+	int shared;		/* py, up, at, ismod and name are another's */
 	int last_i, last_f;	/* the last innermost(): a row asks twice */
 	/*
 	 * The last module path, of its innermost module frame mod_f (-1:
@@ -154,13 +165,14 @@ tl_callstack_new(const struct tl_trace *t)
 	/* Names repeat: which are modules' is found once a name. */
 	ns = cs->n > 0 && t->pystr != NULL ? tl_strtab_count(t->pystr) : 0;
 	cs->ismod = tl_calloc(ns + 1, 1);
-	cs->len = tl_calloc(ns + 1, sizeof(*cs->len));
+	cs->name = tl_calloc(ns + 1, sizeof(*cs->name));
 	for (i = 0; i < ns; i++) {
 		const char *name = tl_str(t->pystr, (uint32_t)i);
 		size_t n = strlen(name);
 
 		cs->ismod[i] = strncmp(name, "nn.Module: ", 11) == 0;
-		cs->len[i] = n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+		cs->name[i].s = name;
+		cs->name[i].n = n;
 	}
 	return cs;
 }
@@ -174,7 +186,7 @@ tl_callstack_dup(const struct tl_callstack *cs)
 	d->py = cs->py;
 	d->up = cs->up;
 	d->ismod = cs->ismod;
-	d->len = cs->len;
+	d->name = cs->name;
 	d->n = cs->n;
 	d->at = cs->at;
 	d->nth = cs->nth;
@@ -194,11 +206,13 @@ tl_callstack_free(struct tl_callstack *cs)
 		free(cs->py);
 		free(cs->up);
 		free(cs->ismod);
-		free(cs->len);
+		free(cs->name);
 		free(cs->at);
 	}
 	free(cs->finger);
 	free(cs->chain);
+	free(cs->fresh);
+	free(cs->end);
 	free(cs->seg);
 	tl_jb_free(&cs->mod);
 	free(cs);
@@ -264,42 +278,33 @@ find_innermost(struct tl_callstack *cs, int i)
 	return -1;
 }
 
-void
-tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
-    struct tl_jbuf *out)
+size_t
+tl_callstack_len(struct tl_callstack *cs, int i, size_t depth)
 {
 	const struct tl_trace *t = cs->t;
-	size_t n = 0, k, len = 0;
-	int f = innermost(cs, i), a = t->ev[i].parent;
+	size_t n = 0, len = 0;
+	int f, a;
 	struct seg *g;
-	char *o;
 
-	tl_jb_reset(out);
+	cs->nseg = 0;
 	if (t->thread_py == NULL)
-		return;		/* python_function events not read */
+		return 0;	/* python_function events not read */
+	f = innermost(cs, i);
+	a = t->ev[i].parent;
 	/*
 	 * Merge frames and host ancestors, innermost first, by start: their
 	 * names (up to a NUL in one, as written before) and the length of
-	 * them all, then the text in one piece.
+	 * them all; tl_callstack_put then copies them in one piece.
 	 */
-	while ((f >= 0 || a >= 0) && (depth == 0 || n < depth)) {
-		int take_py;
-
-		if (f < 0)
-			take_py = 0;
-		else if (a < 0)
-			take_py = 1;
-		else
-			take_py = t->py[cs->py[f]].ts >= t->ev[a].ts;
+	if (depth == 0)
+		depth = SIZE_MAX;
+	while (a >= 0 && n < depth) {
 		if (n >= cs->capseg)
 			tl_grow(&cs->seg, &cs->capseg, n + 1,
 			    sizeof(*cs->seg));
 		g = &cs->seg[n++];
-		if (take_py) {
-			uint32_t name = t->py[cs->py[f]].name;
-
-			g->s = tl_str(t->pystr, name);
-			g->n = cs->len[name];
+		if (f >= 0 && t->py[cs->py[f]].ts >= t->ev[a].ts) {
+			*g = cs->name[t->py[cs->py[f]].name];
 			f = cs->up[f];
 		} else {
 			g->s = tl_ev_name(t, &t->ev[a]);
@@ -308,25 +313,54 @@ tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
 		}
 		len += g->n + 1;
 	}
-	if (n == 0)
+	/* no host ancestor left: the frames up from f */
+	for (; f >= 0 && n < depth; n++) {
+		if (n >= cs->capseg)
+			tl_grow(&cs->seg, &cs->capseg, n + 1,
+			    sizeof(*cs->seg));
+		g = &cs->seg[n];
+		*g = cs->name[t->py[cs->py[f]].name];
+		len += g->n + 1;
+		f = cs->up[f];
+	}
+	cs->nseg = n;
+	return n > 0 ? len - 1 : 0;	/* no ';' after the innermost */
+}
+
+void
+tl_callstack_put(const struct tl_callstack *cs, char *o)
+{
+	size_t k;
+
+	for (k = cs->nseg; k-- > 0;) {
+		memcpy(o, cs->seg[k].s, cs->seg[k].n);
+		o += cs->seg[k].n;
+		if (k > 0)
+			*o++ = ';';
+	}
+}
+
+void
+tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
+    struct tl_jbuf *out)
+{
+	size_t len = tl_callstack_len(cs, i, depth);
+
+	tl_jb_reset(out);
+	if (len == 0)
 		return;
 	if (out->cap - out->n <= len)
 		tl_jb_grow(out, len);
-	o = out->s + out->n;
-	for (k = n; k-- > 0;) {
-		memcpy(o, cs->seg[k].s, cs->seg[k].n);
-		o += cs->seg[k].n;
-		*o++ = ';';
-	}
-	o[-1] = '\0';		/* no ';' after the innermost */
-	out->n = (size_t)(o - 1 - out->s);
+	tl_callstack_put(cs, out->s + out->n);
+	out->n += len;
+	out->s[out->n] = '\0';
 }
 
 const char *
 tl_module_of(struct tl_callstack *cs, int i, size_t *len)
 {
 	const struct tl_trace *t = cs->t;
-	size_t n = 0, k;
+	size_t n = 0, j = 0, k, keep;
 	int f;
 
 	*len = 0;
@@ -339,24 +373,49 @@ tl_module_of(struct tl_callstack *cs, int i, size_t *len)
 		*len = cs->mod.n;
 		return cs->mod.s;
 	}
+	/*
+	 * The module frames from f up to the first one the last path has
+	 * too (chain[j]: the paths share it and all above it, their text
+	 * the last text's up to end[j]), or to the outermost.
+	 */
 	cs->mod_f = f;
 	for (; f >= 0; f = cs->up[f]) {
 		if (!cs->ismod[t->py[cs->py[f]].name])
 			continue;
-		if (n >= cs->cap)
-			tl_grow(&cs->chain, &cs->cap, n + 1,
-			    sizeof(*cs->chain));
-		cs->chain[n++] = cs->py[f];
+		while (j < cs->nchain && cs->chain[j] > f)
+			j++;	/* not around f: not around what encloses it */
+		if (j < cs->nchain && cs->chain[j] == f)
+			break;
+		if (n >= cs->cap) {
+			tl_grow(&cs->chain, &cs->cap, n + 1, sizeof(*cs->chain));
+			cs->fresh = tl_realloc(cs->fresh,
+			    cs->cap * sizeof(*cs->fresh));
+			cs->end = tl_realloc(cs->end, cs->cap * sizeof(*cs->end));
+		}
+		cs->fresh[n++] = f;
 	}
-	tl_jb_reset(&cs->mod);
+	keep = f >= 0 ? cs->nchain - j : 0;	/* chain[j..nchain): shared */
+	if (n + keep > cs->cap) {
+		tl_grow(&cs->chain, &cs->cap, n + keep, sizeof(*cs->chain));
+		cs->fresh = tl_realloc(cs->fresh, cs->cap * sizeof(*cs->fresh));
+		cs->end = tl_realloc(cs->end, cs->cap * sizeof(*cs->end));
+	}
+	if (keep > 0) {
+		cs->mod.n = cs->end[j];
+		memmove(cs->chain + n, cs->chain + j, keep * sizeof(*cs->chain));
+		memmove(cs->end + n, cs->end + j, keep * sizeof(*cs->end));
+	} else
+		tl_jb_reset(&cs->mod);
 	for (k = n; k-- > 0;) {
-		uint32_t name = t->py[cs->chain[k]].name;
+		const struct seg *name = &cs->name[t->py[cs->py[cs->fresh[k]]].name];
 
-		tl_jb_raw(&cs->mod, tl_str(t->pystr, name) + 11,
-		    cs->len[name] - 11);
-		if (k > 0)
+		if (k + 1 < n || keep > 0)
 			tl_jb_raw(&cs->mod, "/", 1);
+		tl_jb_raw(&cs->mod, name->s + 11, name->n - 11);
+		cs->chain[k] = cs->fresh[k];
+		cs->end[k] = cs->mod.n;
 	}
+	cs->nchain = n + keep;
 	*len = cs->mod.n;
 	return cs->mod.s != NULL ? cs->mod.s : "";
 }

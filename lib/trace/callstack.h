@@ -27,6 +27,12 @@ struct tl_callstack *tl_callstack_dup(const struct tl_callstack *cs);
 void tl_callstack_of(struct tl_callstack *cs, int i, size_t depth,
     struct tl_jbuf *out);
 /*
+ * The same text in two steps, straight into a caller's buffer: its
+ * length (0: none), then its bytes (no NUL) at o, room for them there.
+ */
+size_t tl_callstack_len(struct tl_callstack *cs, int i, size_t depth);
+void tl_callstack_put(const struct tl_callstack *cs, char *o);
+/*
  * Module path "A_0/B_1/..." of event i, "" if none: cs's text, valid
  * until its next call; its length in *len.
  */

@@ -10,6 +10,7 @@
 #include "trace/capture.h"
 #include "trace/context.h"
 #include "trace/kernclass.h"
+#include "trace/tree.h"
 
 /* A captured graph: its launch calls in a capture trace, in order. */
 struct graph {
@@ -987,4 +988,5 @@ tl_capture_merge(struct tl_trace *t, struct tl_trace *const *cap,
 	free(m.best);
 	free(m.mark);
 	free(m.newix);
+	tl_tree_sparse(t);	/* the events copied in */
 }

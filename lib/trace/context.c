@@ -281,15 +281,18 @@ cmp_steps(const void *a, const void *b)
 void
 tl_steps_find(const struct tl_trace *t, struct tl_steps *s)
 {
-	size_t i, cap = 0, nstr = tl_strtab_count(t->str);
+	size_t i, k, n, cap = 0, nstr = tl_strtab_count(t->str);
 	/* By name id: 1 if it is not a step's (parsed once a name). */
 	unsigned char *no = tl_calloc(nstr + 1, 1);
 	int64_t v[8];
+	const int32_t *sp = tl_ev_sparse(t, &n);
 
 	memset(s, 0, sizeof(*s));
-	for (i = 0; i < t->nev; i++) {
-		const struct tl_event *e = &t->ev[i];
+	for (k = 0; k < n; k++) {
+		const struct tl_event *e;
 
+		i = sp != NULL ? (size_t)sp[k] : k;
+		e = &t->ev[i];
 		if (e->kind != TL_EV_ANNOTATION ||
 		    (e->name < nstr && no[e->name]))
 			continue;

@@ -805,7 +805,8 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	struct ctx x;
 	struct tl_devices dev = { NULL, 0, 0 };
 	int32_t *idx;
-	size_t i, d, n = 0, capgap = 0;
+	size_t i, k, d, n = 0, capgap = 0, nsp;
+	const int32_t *sp = tl_ev_sparse(t, &nsp);
 
 	memset(c, 0, sizeof(*c));
 	memset(&x, 0, sizeof(x));
@@ -813,12 +814,21 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	x.it = it;
 	x.c = c;
 	c->first_ts = TL_NONE;
-	idx = tl_malloc((t->nev > 0 ? t->nev : 1) * sizeof(*idx));
-	/* One pass: the first start, the devices and the linked GPU events. */
-	for (i = 0; i < t->nev; i++) {
-		const struct tl_event *e = &t->ev[i];
+	/* The linked GPU events: no more than the events the pass reads. */
+	idx = tl_malloc((nsp > 0 ? nsp : 1) * sizeof(*idx));
+	/*
+	 * One pass: the first start, the devices and the linked GPU events
+	 * (the list of those and its first start when it is current).
+	 */
+	if (sp != NULL)
+		c->first_ts = t->sparse_first_ts;
+	for (k = 0; k < nsp; k++) {
+		const struct tl_event *e;
 
-		if (c->first_ts == TL_NONE || e->ts < c->first_ts)
+		i = sp != NULL ? (size_t)sp[k] : k;
+		e = &t->ev[i];
+		if (sp == NULL &&
+		    (c->first_ts == TL_NONE || e->ts < c->first_ts))
 			c->first_ts = e->ts;
 		if (!TL_IS_GPU(e->kind))
 			continue;

@@ -1,4 +1,6 @@
 /* See LICENSE file for copyright and license details. */
+#define _DEFAULT_SOURCE		/* madvise */
+#include <sys/mman.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -21,6 +23,7 @@
 #define NBUF 4
 #define BUFSZ (1u << 18)
 #define INSZ (1u << 18)		/* compressed bytes read at a time */
+#define DROP_EVERY (1u << 20)	/* mapped bytes given back at a time */
 
 #ifdef TL_ISAL
 /*
@@ -36,8 +39,10 @@ enum { Z_LOOK, Z_COPY, Z_GZIP };
 
 struct zin {
 	int fd;
-	unsigned char *in;	/* INSZ bytes */
+	unsigned char *in;	/* INSZ bytes, or the whole file mapped */
 	size_t have, at;	/* bytes in in, the first not consumed */
+	size_t mapped;		/* the mapping's length; 0: read */
+	size_t dropped;		/* mapped bytes given back before this */
 	int eof;
 	int how;		/* Z_* */
 	int members;		/* gzip members begun */
@@ -69,6 +74,7 @@ struct tl_input {
 	int progress, shown;
 	uint64_t done;		/* bytes of JSON read */
 	off_t size;		/* of a regular file; else 0 */
+	int named;		/* opened by name (not standard input) */
 	double t0, shown_at;
 };
 
@@ -248,6 +254,24 @@ z_checksum_msg(const struct zin *z)
 }
 
 /*
+ * Give the mapped pages before z->at back: the page cache keeps them,
+ * but they leave the process's resident set, which would otherwise grow
+ * by the whole compressed file.
+ */
+static void
+z_drop(struct zin *z)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	size_t to = z->at / pg * pg;
+
+	if (to > z->dropped) {
+		(void)madvise(z->in + z->dropped, to - z->dropped,
+		    MADV_DONTNEED);
+		z->dropped = to;
+	}
+}
+
+/*
  * Inflate up to n bytes into dst; the count.  As gz_read, a data error
  * loses what this call inflated (returns 0 with z->err set), while the
  * end of the input within a member returns what was inflated, with
@@ -324,6 +348,8 @@ z_read(struct zin *z, unsigned char *dst, size_t n)
 			ret = isal_inflate(&z->st);
 			z_consumed(z, in0, (size_t)(z->st.next_in - in0));
 			z->at += (size_t)(z->st.next_in - in0);
+			if (z->mapped > 0 && z->at - z->dropped >= DROP_EVERY)
+				z_drop(z);
 			got += out - z->st.avail_out;
 			if (ret == ISAL_DECOMP_OK && z->at == z->have &&
 			    z->eof && z->st.avail_out == out &&
@@ -355,10 +381,35 @@ src_open(struct tl_input *in)
 	ssize_t r;
 
 	z->fd = in->fd;
-	z->in = tl_malloc(INSZ);
 	z->how = Z_LOOK;
 	z->err = Z_OK;
 	isal_inflate_init(&z->st);
+	/*
+	 * A regular gzip file is inflated from a mapping of it, without
+	 * read(2)'s copy of every compressed byte; anything else is read,
+	 * standard input too (from where its offset is, which it moves).
+	 * No MADV_SEQUENTIAL: the pages would not count as used, and would
+	 * leave the page cache sooner than read(2)'s.  (A file cut shorter
+	 * while it is read ends the process with SIGBUS, as it does grep's
+	 * or ripgrep's, where read(2) would find the cut.)
+	 */
+	if (in->named && in->size >= 2 && (uint64_t)in->size <= SIZE_MAX) {
+		size_t n = (size_t)in->size;
+		unsigned char *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE,
+		    z->fd, 0);
+
+		if (m != MAP_FAILED && m[0] == 31 && m[1] == 139) {
+			z->in = m;
+			z->have = n;
+			z->mapped = n;
+			z->eof = 1;
+			in->gzip = 1;
+			return 0;
+		}
+		if (m != MAP_FAILED)
+			munmap(m, n);
+	}
+	z->in = tl_malloc(INSZ);
 	/*
 	 * The first two bytes now, so that whether the input is gzip is
 	 * known before the first read (tl_input_readers); z_read takes
@@ -398,11 +449,21 @@ src_read(struct tl_input *in, char *dst, unsigned n)
 	return -1;
 }
 
+/* The offset in the file read up to. */
+static off_t
+src_pos(struct tl_input *in)
+{
+	return in->z.mapped > 0 ? (off_t)in->z.at : lseek(in->fd, 0, SEEK_CUR);
+}
+
 /* Close; Z_OK (a cut stream was an error of src_read already). */
 static int
 src_close(struct tl_input *in)
 {
-	free(in->z.in);
+	if (in->z.mapped > 0)
+		munmap(in->z.in, in->z.mapped);
+	else
+		free(in->z.in);
 	return close(in->z.fd) == 0 ? Z_OK : Z_ERRNO;
 }
 #else
@@ -448,6 +509,13 @@ src_read(struct tl_input *in, char *dst, unsigned n)
 	return r;
 }
 
+/* The offset in the file read up to. */
+static off_t
+src_pos(struct tl_input *in)
+{
+	return lseek(in->fd, 0, SEEK_CUR);
+}
+
 /* Close; Z_OK, or what gzclose says of a stream cut short. */
 static int
 src_close(struct tl_input *in)
@@ -485,7 +553,7 @@ progress(struct tl_input *in)
 		return;
 	in->shown_at = t;
 	in->shown = 1;
-	at = in->size > 0 ? lseek(in->fd, 0, SEEK_CUR) : -1;
+	at = in->size > 0 ? src_pos(in) : -1;
 	/* The file name as any message has it: control characters escaped. */
 	fprintf(stderr, "\r%s: ", tl_progname());
 	tl_put_clean(stderr, in->name, strlen(in->name));
@@ -605,6 +673,7 @@ tl_input_open(const char *path)
 	in = tl_calloc(1, sizeof(*in));
 	in->name = tl_strdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
 	in->fd = fd;
+	in->named = strcmp(path, "-") != 0;
 	/* Never in pipes or files. */
 	in->progress = !quiet && isatty(STDERR_FILENO);
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))

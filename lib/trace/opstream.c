@@ -536,7 +536,7 @@ json_text(const struct rowctx *c, uint32_t id, int py, struct tl_jbuf *tmp,
 }
 
 /* A culprit piece's name or context (tl_cp_name) as JSON text. */
-static const char *
+static inline const char *
 cp_text(const struct rowctx *c, int32_t id, struct tl_jbuf *tmp, size_t *len)
 {
 	if (id >= 0)
@@ -551,7 +551,7 @@ cp_text(const struct rowctx *c, int32_t id, struct tl_jbuf *tmp, size_t *len)
  * Room for n bytes at the end of a JSON column's text: straight in the
  * writer (plain: the text needs no TSV escape), else in os->jb.
  */
-static char *
+static inline char *
 json_room(struct tl_opstream *os, int plain, size_t n)
 {
 	if (plain)
@@ -928,6 +928,16 @@ idle_gaps_json(struct tl_opstream *os, const struct rowctx *c,
 	json_done(os, plain, tmp, 3);
 }
 
+/* os->jb's text as a field: most rows' is empty, then not a call. */
+static inline void
+w_jb(struct tl_opstream *os)
+{
+	if (os->jb.n == 0)
+		tl_w_empty(os->w);
+	else
+		tl_w_mem(os->w, os->jb.s, os->jb.n);
+}
+
 /* Names joined (module, call_stack) as a field: unscanned if plain. */
 static void
 w_names(struct tl_opstream *os, const struct rowctx *c, const char *s,
@@ -1148,7 +1158,7 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 			break;
 		case TL_COL_CONTEXT_ARGS:
 			tl_context_args(t, &c->steps, rows, r, &os->jb);
-			tl_w_mem(os->w, os->jb.s, os->jb.n);
+			w_jb(os);
 			break;
 		case TL_COL_ITERATION:
 			w_opt_int(os, v->it >= 0 ? c->it.v[v->it].number :
@@ -1164,7 +1174,7 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 		case TL_COL_COLLECTIVE:
 			tl_coll_json(&c->colls, t, rows, (size_t)(r - rows->v),
 			    &os->jb);
-			tl_w_mem(os->w, os->jb.s, os->jb.n);
+			w_jb(os);
 			break;
 		case TL_COL_STEADY:
 		case TL_COL_STEADY_STEPS:
@@ -1203,8 +1213,19 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 			w_names(os, c, s, len);
 			break;
 		case TL_COL_CALL_STACK:
-			tl_callstack_of(cs, r->op, os->depth, &os->jb);
-			w_names(os, c, os->jb.s, os->jb.n);
+			if (!c->names_plain || os->w->fp != NULL) {
+				tl_callstack_of(cs, r->op, os->depth, &os->jb);
+				w_names(os, c, os->jb.s, os->jb.n);
+				break;
+			}
+			/* plain: straight into the row, not copied twice */
+			len = tl_callstack_len(cs, r->op, os->depth);
+			tl_w_sep(os->w);
+			if (len > 0) {
+				tl_callstack_put(cs, tl_w_room(os->w, len));
+				os->w->len += len;
+			}
+			tl_w_done(os->w);
 			break;
 		default:
 			tl_die("internal error: no writer for op stream "

@@ -609,8 +609,9 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 {
 	struct ctx c;
 	struct tl_map comm, graph;
-	size_t i, k, left, nroot = 0, nleft = 0, cap = 0;
+	size_t i, k, left, nroot = 0, nleft = 0, cap = 0, nsp;
 	int32_t *list = NULL;	/* the roots, then the leftovers */
+	const int32_t *sp = tl_ev_sparse(t, &nsp);
 	int pass;
 
 	memset(&c, 0, sizeof(c));
@@ -648,11 +649,12 @@ tl_rollup(const struct tl_trace *t, const struct tl_window *w,
 	for (pass = 0; pass < 2; pass++) {
 		size_t synth = left;	/* pass 1: the next synthetic row */
 
-		for (k = 0; pass == 0 ? k < t->nev : k < nleft; k++) {
+		for (k = 0; pass == 0 ? k < nsp : k < nleft; k++) {
 			const struct tl_event *e;
 			struct tl_row *r;
 
-			i = pass == 0 ? k : (size_t)list[k];
+			i = pass == 1 ? (size_t)list[k] : sp != NULL ?
+			    (size_t)sp[k] : k;
 			e = &t->ev[i];
 
 			if (pass == 0) {
@@ -759,7 +761,8 @@ tl_launchers(const struct tl_trace *t, const struct tl_window *w,
 {
 	struct tl_map seen;
 	struct infos infos;
-	size_t i;
+	size_t i, k, nsp;
+	const int32_t *sp = tl_ev_sparse(t, &nsp);
 	int pass;
 
 	memset(rows, 0, sizeof(*rows));
@@ -767,9 +770,12 @@ tl_launchers(const struct tl_trace *t, const struct tl_window *w,
 	infos_init(&infos, t);
 	/* Rows made and counted, then filled (as tl_rollup's leftovers). */
 	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < t->nev; i++) {
-			const struct tl_event *e = &t->ev[i];
+		for (k = 0; k < nsp; k++) {
+			const struct tl_event *e;
 			struct tl_row *r;
+
+			i = sp != NULL ? (size_t)sp[k] : k;
+			e = &t->ev[i];
 
 			if (!TL_IS_GPU(e->kind) || !(e->flags & TL_F_TREE) ||
 			    (e->flags & TL_F_COMM))

@@ -85,11 +85,13 @@ tl_timeline(const struct tl_trace *t, const struct tl_window *w,
     uint32_t device, int unlinked, struct tl_timeline *out)
 {
 	struct acc a;
-	size_t i;
+	size_t k, n;
+	const int32_t *sp = tl_ev_sparse(t, &n);
 
 	memset(out, 0, sizeof(*out));
 	memset(&a, 0, sizeof(a));
-	for (i = 0; i < t->nev; i++) {
+	for (k = 0; k < n; k++) {
+		size_t i = sp != NULL ? (size_t)sp[k] : k;
 		const struct tl_event *e = &t->ev[i];
 
 		if (!TL_IS_GPU(e->kind))
@@ -108,7 +110,8 @@ tl_timelines(const struct tl_trace *t, const struct tl_window *w,
     struct tl_timeline *sout, struct tl_link_stats *s)
 {
 	struct acc a, sa;
-	size_t i;
+	size_t k, n;
+	const int32_t *sp = tl_ev_sparse(t, &n);
 
 	memset(out, 0, sizeof(*out));
 	memset(&a, 0, sizeof(a));
@@ -116,7 +119,8 @@ tl_timelines(const struct tl_trace *t, const struct tl_window *w,
 	memset(s, 0, sizeof(*s));
 	if (sw != NULL)
 		memset(sout, 0, sizeof(*sout));
-	for (i = 0; i < t->nev; i++) {
+	for (k = 0; k < n; k++) {
+		size_t i = sp != NULL ? (size_t)sp[k] : k;
 		const struct tl_event *e = &t->ev[i];
 
 		if (!TL_IS_GPU(e->kind))
@@ -187,11 +191,15 @@ size_t
 tl_timeline_devices(const struct tl_trace *t, uint32_t **out)
 {
 	struct tl_devices d = { NULL, 0, 0 };
-	size_t i;
+	size_t k, n;
+	const int32_t *sp = tl_ev_sparse(t, &n);
 
-	for (i = 0; i < t->nev; i++)
+	for (k = 0; k < n; k++) {
+		size_t i = sp != NULL ? (size_t)sp[k] : k;
+
 		if (TL_IS_GPU(t->ev[i].kind))
 			tl_devices_add(t, &t->ev[i], &d);
+	}
 	tl_devices_sort(t, &d);
 	*out = d.v;
 	return d.n;

@@ -1260,8 +1260,19 @@ rd_lit(const char *s, const char *end, const char *lit, size_t n)
 
 	if ((size_t)(end - s) < n)
 		return NULL;
-	if (n < 8)
+	if (n < 4)
 		return memcmp(s, lit, n) == 0 ? s + n : NULL;
+	if (n < 8) {
+		uint32_t c, d;	/* the first 4 and the last 4, overlapping */
+
+		memcpy(&c, s, 4);
+		memcpy(&d, lit, 4);
+		if (c != d)
+			return NULL;
+		memcpy(&c, s + n - 4, 4);
+		memcpy(&d, lit + n - 4, 4);
+		return c == d ? s + n : NULL;
+	}
 	for (i = 0; i + 8 < n; i += 8) {
 		memcpy(&a, s + i, 8);
 		memcpy(&b, lit + i, 8);
@@ -3218,6 +3229,7 @@ tl_trace_free(struct tl_trace *t)
 	tl_ahead_free(&t->py, &t->pyahead);
 	free(t->thread_py);
 	tl_ahead_free(&t->ev, &t->evahead);
+	free(t->sparse);
 	free(t->rank);
 	free(t->gpu.name);
 	free(t->name);
@@ -3318,11 +3330,12 @@ tl_trace_devices(const struct tl_trace *t, char *gpu, size_t gpulen,
     char *other, size_t otherlen)
 {
 	uint64_t n[3] = { 0, 0, 0 };
-	size_t i;
+	size_t i, k, nsp;
+	const int32_t *sp = tl_ev_sparse(t, &nsp);
 
 	other[0] = '\0';
-	for (i = 0; gpu != NULL && i < t->nev; i++)
-		switch (t->ev[i].kind) {
+	for (k = 0; gpu != NULL && k < nsp; k++)
+		switch (t->ev[sp != NULL ? (size_t)sp[k] : k].kind) {
 		case TL_EV_KERNEL:
 			n[0]++;
 			break;

@@ -272,6 +272,15 @@ struct tl_trace {
 	/* The packed integers that do not fit in 32 bits (tl_small_get). */
 	int64_t *wide;
 	size_t nwide, capwide;
+	/*
+	 * The GPU events and annotations of ev[0..sparse_upto), in file
+	 * order (tl_tree_build; tl_tree_sparse adds the events appended
+	 * since), and the earliest start of those events (TL_NONE: none):
+	 * the passes that look at only these read the list, not all events.
+	 */
+	int32_t *sparse;
+	size_t nsparse, capsparse, sparse_upto;
+	int64_t sparse_first_ts;
 };
 
 /*
@@ -280,6 +289,22 @@ struct tl_trace {
  */
 struct tl_trace *tl_trace_read(const char *path, const struct tl_trace_opts *o);
 void tl_trace_free(struct tl_trace *t);
+
+/*
+ * The GPU events and annotations in file order, *n of them, when the
+ * list covers every event; else NULL, with *n the number of events: then
+ * look at each event.  Either way: i = list != NULL ? list[k] : k.
+ */
+static inline const int32_t *
+tl_ev_sparse(const struct tl_trace *t, size_t *n)
+{
+	if (t->sparse != NULL && t->sparse_upto == t->nev) {
+		*n = t->nsparse;
+		return t->sparse;
+	}
+	*n = t->nev;
+	return NULL;
+}
 
 static inline const char *
 tl_ev_name(const struct tl_trace *t, const struct tl_event *e)

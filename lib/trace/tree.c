@@ -48,6 +48,7 @@ struct counts {
 	size_t nstack;		/* stack events */
 	size_t np;		/* GPU events with a link */
 	size_t nseq;		/* host events with a Sequence number */
+	size_t ncall;		/* runtime and driver calls */
 };
 
 /*
@@ -183,6 +184,44 @@ first_pair(const int64_t *pairs, size_t np, int64_t l, size_t *finger)
 	return *finger = lo;
 }
 
+/* Event i into the list of GPU events and annotations (tl_ev_sparse). */
+static inline void
+sparse_add(struct tl_trace *t, size_t i)
+{
+	const struct tl_event *e = &t->ev[i];
+
+	if (t->sparse_first_ts == TL_NONE || e->ts < t->sparse_first_ts)
+		t->sparse_first_ts = e->ts;
+	if (TL_IS_GPU(e->kind) || e->kind == TL_EV_ANNOTATION) {
+		tl_grow(&t->sparse, &t->capsparse, t->nsparse + 1,
+		    sizeof(*t->sparse));
+		t->sparse[t->nsparse++] = (int32_t)i;
+	}
+}
+
+/* The list empty (made even when it stays so: tl_ev_sparse). */
+static void
+sparse_init(struct tl_trace *t)
+{
+	free(t->sparse);
+	t->sparse = NULL;
+	t->nsparse = t->capsparse = t->sparse_upto = 0;
+	t->sparse_first_ts = TL_NONE;
+	tl_grow(&t->sparse, &t->capsparse, 1, sizeof(*t->sparse));
+}
+
+void
+tl_tree_sparse(struct tl_trace *t)
+{
+	size_t i;
+
+	if (t->sparse == NULL)
+		sparse_init(t);
+	for (i = t->sparse_upto; i < t->nev; i++)
+		sparse_add(t, i);
+	t->sparse_upto = t->nev;
+}
+
 /*
  * The first pass: the architecture the kernel names show
  * (tl_gpuinfo.kernel_arch), each name once in the order of their first
@@ -199,17 +238,21 @@ scan(struct tl_trace *t, struct counts *c)
 	size_t i;
 
 	c->at = tl_calloc(t->nthreads + 1, sizeof(*c->at));
-	c->nstack = c->np = c->nseq = 0;
+	c->nstack = c->np = c->nseq = c->ncall = 0;
 	tl_map_init(&klass);
+	sparse_init(t);
 	for (i = 0; i < t->nev; i++) {
 		struct tl_event *e = &t->ev[i];
 		uint32_t f;
 
+		sparse_add(t, i);
 		if (!TL_IS_GPU(e->kind)) {
 			if (in_stacks(e->kind)) {
 				c->at[e->thread + 1]++;
 				c->nstack++;
 			}
+			if (e->kind == TL_EV_RUNTIME || e->kind == TL_EV_DRIVER)
+				c->ncall++;
 			if (TL_IS_HOST(e->kind) && tl_ev_seq(t, e) != TL_NONE)
 				c->nseq++;
 			continue;
@@ -248,20 +291,26 @@ scan(struct tl_trace *t, struct counts *c)
 	free(seen);
 	/* The flows are in the GPU events' flags now: free them first. */
 	tl_dmap32_free(&t->flows);
+	t->sparse_upto = t->nev;
+	/* Held until the trace is freed: no more than it needs. */
+	t->capsparse = t->nsparse + 1;
+	t->sparse = tl_realloc(t->sparse, t->capsparse * sizeof(*t->sparse));
 	for (i = 1; i <= t->nthreads; i++)
 		c->at[i] += c->at[i - 1];
 }
 
 /*
- * The second pass: the stack events by thread (idx, in file order) and
- * the (link, index) pairs of the GPU events with a link.  1 if the pairs
- * came sorted.
+ * The second pass: the stack events by thread (idx, in file order), the
+ * (link, index) pairs of the GPU events with a link, and in file order
+ * the runtime and driver calls (call) and the host events with a
+ * Sequence number (seq), so that the last pass reads only those.  1 if
+ * the pairs came sorted.
  */
 static int
 fill(const struct tl_trace *t, struct counts *c, int32_t *idx,
-    int64_t *pairs)
+    int64_t *pairs, int32_t *call, int32_t *seq)
 {
-	size_t i, np = 0;
+	size_t i, np = 0, ncall = 0, nseq = 0;
 	int sorted = 1;
 
 	for (i = 0; i < t->nev; i++) {
@@ -270,6 +319,11 @@ fill(const struct tl_trace *t, struct counts *c, int32_t *idx,
 		if (!TL_IS_GPU(e->kind)) {
 			if (in_stacks(e->kind))
 				idx[c->at[e->thread]++] = (int32_t)i;
+			if (e->kind == TL_EV_RUNTIME ||
+			    e->kind == TL_EV_DRIVER)
+				call[ncall++] = (int32_t)i;
+			if (TL_IS_HOST(e->kind) && tl_ev_seq(t, e) != TL_NONE)
+				seq[nseq++] = (int32_t)i;
 			continue;
 		}
 		if (e->link == TL_NONE)
@@ -331,35 +385,25 @@ link_call(struct tl_trace *t, size_t i, int64_t l, const int64_t *pairs,
 			attach(t, (int)i, (int)pairs[2 * j + 1], &last);
 }
 
-/*
- * The last pass, over the host events: the calls linked to their GPU
- * events, and the events with a Sequence number into seq (returns how
- * many).
- */
-static size_t
-link_gpu(struct tl_trace *t, const int64_t *pairs, size_t np, int32_t *seq)
+/* The last pass: the calls call[0..n), in file order, to their GPU events. */
+static void
+link_gpu(struct tl_trace *t, const int64_t *pairs, size_t np,
+    const int32_t *call, size_t n)
 {
 	unsigned char *graph = tl_calloc(tl_strtab_count(t->str), 1);
-	size_t i, n = 0, finger = 0;
+	size_t k, finger = 0;
 
-	for (i = 0; i < t->nev; i++) {
-		struct tl_event *e = &t->ev[i];
+	for (k = 0; k < n; k++) {
+		struct tl_event *e = &t->ev[call[k]];
 
-		if (!TL_IS_HOST(e->kind))
-			continue;
-		if (e->kind == TL_EV_RUNTIME || e->kind == TL_EV_DRIVER) {
-			if (e->link != TL_NONE)
-				link_call(t, i, e->link, pairs, np, &finger,
-				    graph);
-			/* The calls' links are only needed for linking. */
-			e->args = 0;
-			e->fwd = -1;
-		}
-		if (tl_ev_seq(t, e) != TL_NONE)
-			seq[n++] = (int32_t)i;
+		if (e->link != TL_NONE)
+			link_call(t, (size_t)call[k], e->link, pairs, np,
+			    &finger, graph);
+		/* The calls' links are only needed for linking. */
+		e->args = 0;
+		e->fwd = -1;
 	}
 	free(graph);
-	return n;
 }
 
 int
@@ -476,23 +520,24 @@ void
 tl_tree_build(struct tl_trace *t)
 {
 	struct counts c;
-	int32_t *idx, *seq;
+	int32_t *idx, *call, *seq;
 	int64_t *pairs;
-	size_t nseq;
 
 	sglang_names(t);
 	scan(t, &c);
 	idx = tl_malloc((c.nstack + 1) * sizeof(*idx));
 	pairs = tl_malloc((c.np + 1) * 2 * sizeof(*pairs));
-	if (!fill(t, &c, idx, pairs))
+	call = tl_malloc((c.ncall + 1) * sizeof(*call));
+	seq = tl_malloc((c.nseq + 1) * sizeof(*seq));
+	if (!fill(t, &c, idx, pairs, call, seq))
 		qsort(pairs, c.np, 2 * sizeof(*pairs), cmp_link_uid);
 	build_stacks(t, idx, c.nstack, c.at);
 	free(idx);
 	free(c.at);
-	seq = tl_malloc((c.nseq + 1) * sizeof(*seq));
-	nseq = link_gpu(t, pairs, c.np, seq);
+	link_gpu(t, pairs, c.np, call, c.ncall);
+	free(call);
 	free(pairs);
-	link_fwd_bwd(t, seq, nseq);
+	link_fwd_bwd(t, seq, c.nseq);
 	free(seq);
 }
 
@@ -508,10 +553,15 @@ tl_tree_cpu_ancestor(const struct tl_trace *t, int i)
 void
 tl_tree_stats(const struct tl_trace *t, struct tl_link_stats *s)
 {
-	size_t i;
+	size_t k, n;
+
+	const int32_t *sp = tl_ev_sparse(t, &n);
 
 	memset(s, 0, sizeof(*s));
-	for (i = 0; i < t->nev; i++)
+	for (k = 0; k < n; k++) {
+		size_t i = sp != NULL ? (size_t)sp[k] : k;
+
 		if (TL_IS_GPU(t->ev[i].kind))
 			tl_tree_stats_add(s, &t->ev[i]);
+	}
 }

@@ -14,8 +14,13 @@
  */
 #include "trace/trace.h"
 
-/* Build the tree, link GPU events and fill the flags and counts. */
+/*
+ * Build the tree, link GPU events and fill the flags and counts, and the
+ * list of GPU events and annotations (tl_ev_sparse).
+ */
 void tl_tree_build(struct tl_trace *t);
+/* Add the events appended since to that list (capture.c). */
+void tl_tree_sparse(struct tl_trace *t);
 
 /* Nearest cpu_op strictly above event i, or -1. */
 int tl_tree_cpu_ancestor(const struct tl_trace *t, int i);

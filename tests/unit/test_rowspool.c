@@ -4,7 +4,8 @@
  * their notes: blocks that recur (found on the first rows, or named),
  * kernel names, texts too long or too short for the slots, names with
  * escapes, empty fields, fields apart by tabs or by NULs (a split line),
- * a tail of other columns, more rows than one write holds.
+ * a tail of other columns, the caller's texts by number (one added
+ * half-way), more rows than one write holds.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -18,6 +19,13 @@
 
 #define NF 12
 #define ROWS 6000
+
+/* The caller's texts: text[2] is added at row ROWS / 2. */
+static const char *const text[3] = {
+	"\tperf_model\t1024\t2048\t0.5\tfp16\t{\"M\":128}",
+	"",
+	"\tmi300x\tachievable\t163.4",
+};
 
 struct note {
 	long row;
@@ -122,6 +130,7 @@ main(void)
 	struct note nt, back;
 	const char *dir;
 	long r, bad = 0, rows = 0;
+	unsigned id[3];
 	int c, res;
 
 	/* No directory: NULL and errno. */
@@ -137,13 +146,21 @@ main(void)
 		return unit_done("test_rowspool");
 	tl_rowspool_share(sp, 5);
 	tl_rowspool_kernels(sp, 4);
+	id[0] = tl_rowspool_text(sp, text[0], strlen(text[0]));
+	id[1] = tl_rowspool_text(sp, text[1], strlen(text[1]));
 	seed = 1;
 	for (r = 0; r < ROWS; r++) {
 		c = (int)(r & 1);	/* the row before stays as it was */
 		make_row(r, buf[c], f[c], n[c], r % 3 ? '\0' : '\t', want);
 		tl_rowspool_row(sp, f[c], n[c], NF);
+		if (r == ROWS / 2)
+			id[2] = tl_rowspool_text(sp, text[2], strlen(text[2]));
 		if (r % 5 == 0)
 			tl_rowspool_tail(sp, "\ttail\t1.5", 9);
+		if (r % 7 < (r < ROWS / 2 ? 2 : 3)) {	/* then a tail */
+			tl_rowspool_ref(sp, id[r % 7]);
+			tl_rowspool_tail(sp, "\tx", 2);
+		}
 		nt.row = r;
 		nt.x = (double)r / 3;
 		CHECK(tl_rowspool_end(sp, &nt) == 0);
@@ -155,6 +172,12 @@ main(void)
 		if (r % 5 == 0) {
 			memcpy(want + wn, "\ttail\t1.5", 9);
 			wn += 9;
+		}
+		if (r % 7 < (r < ROWS / 2 ? 2 : 3)) {
+			memcpy(want + wn, text[r % 7], strlen(text[r % 7]));
+			wn += strlen(text[r % 7]);
+			memcpy(want + wn, "\tx", 2);
+			wn += 2;
 		}
 		/* Appended to what the buffer holds. */
 		glen = r % 2 ? 0 : 3;
