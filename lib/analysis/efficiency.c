@@ -217,8 +217,14 @@ is_simple(const char *name)
 static int
 copies(const char *kernels)
 {
-	return strstr(kernels, "\"name\":\"Memcpy") != NULL ||
-	    strstr(kernels, "\"name\":\"Memset") != NULL;
+	const char *p = kernels;
+
+	while ((p = strstr(p, "\"name\":\"Mem")) != NULL) {	/* one pass */
+		p += sizeof("\"name\":\"Mem") - 1;
+		if (strncmp(p, "cpy", 3) == 0 || strncmp(p, "set", 3) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 /* Add the current row to its trace's baseline. */

@@ -23,7 +23,7 @@
 #define NBUF 4
 #define BUFSZ (1u << 18)
 #define INSZ (1u << 18)		/* compressed bytes read at a time */
-#define DROP_EVERY (1u << 20)	/* mapped bytes given back at a time */
+#define DROP_EVERY (1u << 18)	/* mapped bytes given back at a time */
 
 #ifdef TL_ISAL
 /*

@@ -970,6 +970,33 @@ grp_key(const struct rowvals *v, int g)
 	return v->ae->kind == TL_EV_CPU_OP ? v->ae->args : 0;
 }
 
+/*
+ * A run of n columns already formatted, text[0..len): its separator and
+ * bytes in one room and one copy, not field by field.
+ */
+static inline void
+w_run(struct tl_writer *w, const char *text, size_t len, int n)
+{
+	char *o;
+
+	if (w->fp != NULL || len == 0) {	/* not a row's memory */
+		if (len == 0)
+			tl_w_empty(w);
+		else
+			tl_w_raw(w, text, len);
+		w->col += n - 1;
+		return;
+	}
+	o = tl_w_room(w, len + 1);
+	if (w->col > 0) {
+		*o++ = w->csv ? ',' : '\t';
+		w->len++;
+	}
+	memcpy(o, text, len);
+	w->len += len;
+	w->col += n;
+}
+
 /* 1 if group g's text of v's key is there (group_texts). */
 static int
 grp_has(const struct rowctx *c, const struct rowvals *v, int g)
@@ -1002,12 +1029,7 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 
 		/* the trace's columns, formatted once */
 		if (col == STEP_TRACE) {
-			if (p->len == 0)
-				tl_w_empty(os->w);
-			else {
-				tl_w_raw(os->w, c->text.buf + p->off, p->len);
-				os->w->col += p->n - 1;
-			}
+			w_run(os->w, c->text.buf + p->off, p->len, p->n);
 			continue;
 		}
 		/* a group's, formatted once a key; else column by column */
@@ -1015,9 +1037,8 @@ w_cols(struct tl_opstream *os, const struct rowctx *c, const struct tl_row *r,
 			key = grp_key(v, p->n);
 			if (key < c->ngat[p->n] &&
 			    (at = c->gat[p->n][key]) != 0) {
-				tl_w_raw(os->w, c->gtext.buf + (at >> 32),
-				    (uint32_t)at);
-				os->w->col += grp[p->n].n - 1;
+				w_run(os->w, c->gtext.buf + (at >> 32),
+				    (uint32_t)at, grp[p->n].n);
 				p += grp[p->n].n;
 			}
 			continue;
