@@ -809,7 +809,18 @@ tl_fidle_attribute(struct tl_fidle *d, int row, int64_t end_ns, int64_t len_ns,
 	int64_t diff, bdiff = 1001, sum = 0, a;
 	int k;
 
-	while (lo < hi) {	/* the first listed gap of the row */
+	/*
+	 * The first listed gap of the row (d->lg is by row): the rows come
+	 * in order, so a few steps on from the last call's, else searched.
+	 */
+	i = d->lgat;
+	if (i <= d->nlg && (i == 0 || d->lg[i - 1].row < row)) {
+		for (k = 0; k < 8 && i < d->nlg && d->lg[i].row < row; k++)
+			i++;
+		if (i == d->nlg || d->lg[i].row >= row)
+			lo = hi = i;
+	}
+	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (d->lg[mid].row < row)
@@ -817,6 +828,7 @@ tl_fidle_attribute(struct tl_fidle *d, int row, int64_t end_ns, int64_t len_ns,
 		else
 			hi = mid;
 	}
+	d->lgat = lo;
 	for (i = lo; i < d->nlg && d->lg[i].row == row; i++) {
 		if (d->lg[i].used)
 			continue;

@@ -132,6 +132,7 @@ struct tl_fidle {
 	size_t n, cap;
 	struct tl_flgap *lg;	/* the listed gaps of rows, by row */
 	size_t nlg, caplg;
+	size_t lgat;		/* tl_fidle_attribute's last first gap */
 	struct tl_fpiece *pc;
 	size_t npc, cappc;
 	struct tl_strmap wnames;	/* the listed gaps' device, pid, tid */

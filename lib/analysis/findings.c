@@ -1841,6 +1841,8 @@ load(struct tl_findings *f, struct tl_floader *L)
 	f->str = tl_strtab_new();
 	f->row = NULL;
 	f->kev = NULL;
+	f->byop0 = f->byop = NULL;
+	f->nbyop = 0;
 	f->order = NULL;
 	f->pat = NULL;
 	f->rec = NULL;
@@ -2079,6 +2081,11 @@ void
 tl_findings_free(struct tl_findings *f)
 {
 	int i, k;
+
+	free(f->byop0);
+	free(f->byop);
+	f->byop0 = f->byop = NULL;
+	f->nbyop = 0;
 
 	if (f->xr != NULL) {
 		tl_xrank_free(f->xr);

@@ -512,6 +512,13 @@ struct tl_findings {
 	int nkev;
 	size_t capkev;
 	struct tl_ahead rowahead, kevahead;	/* of row, kev */
+	/*
+	 * Rows by op, made when first asked for (tl_patgroup_op): op o's
+	 * rows, in order, are byop[byop0[o] .. byop0[o + 1]); for nbyop
+	 * rows.
+	 */
+	int *byop0, *byop;
+	int nbyop;
 	int *order;		/* rows by trace, thread, host start */
 	struct tl_fcov cov;
 	/* the patterns and the ranked recommendations (tl_analyst) */

@@ -351,6 +351,27 @@ tl_trace_index(const struct tl_findings *f, const char *name)
 	return 0;
 }
 
+/* f->byop0 and f->byop for f's rows, when not made for them yet. */
+static void
+rows_by_op(struct tl_findings *f)
+{
+	int r, o;
+
+	if (f->byop0 != NULL && f->nbyop == f->nrow)
+		return;
+	free(f->byop0);
+	free(f->byop);
+	f->byop0 = tl_calloc((size_t)f->nop + 2, sizeof(*f->byop0));
+	f->byop = tl_malloc(((size_t)f->nrow + 1) * sizeof(*f->byop));
+	for (r = 0; r < f->nrow; r++)
+		f->byop0[f->row[r].op + 2]++;
+	for (o = 0; o < f->nop; o++)
+		f->byop0[o + 2] += f->byop0[o + 1];
+	for (r = 0; r < f->nrow; r++)	/* byop0[o + 1]: where o's next goes */
+		f->byop[f->byop0[f->row[r].op + 1]++] = r;
+	f->nbyop = f->nrow;
+}
+
 void
 tl_patgroup_op(struct tl_patgroup *g, int pi, int o)
 {
@@ -380,8 +401,9 @@ tl_patgroup_op(struct tl_patgroup *g, int pi, int o)
 	if (f->grouped && op->module != NULL && op->module[0] != '\0')
 		tl_patgroup_instance(g, pi, tl_intern(f->str, op->module,
 		    strlen(op->module)));
-	for (r = 0; r < f->nrow; r++)
-		if (f->row[r].op == o && f->row[r].claim < 0) {
+	rows_by_op(f);
+	for (k = f->byop0[o]; k < f->byop0[o + 1]; k++)
+		if (f->row[r = f->byop[k]].claim < 0) {
 			tl_patgroup_row(g, pi, r, 1);
 			p = &f->pat[pi];
 			p->calls++;
