@@ -89,25 +89,26 @@ row() {
 # alternating runs share the drift.  Each KEY's numbers (as measure's,
 # from its CMPRUNS runs: the median and shortest wall time, the largest
 # peak RSS, the median and least CPU time; the targets read the least)
-# go to $res, for rowres; LABEL and BYTES are rowres's.
+# go to $res, for rowres; LABEL and BYTES are rowres's.  Its variables
+# are its own (a*): it runs inside loops over sizes.
 altm() {
-	tmp=.bench/alt.tmp
-	: > "$tmp"
-	r=0
-	while [ "$r" -lt "$CMPRUNS" ]; do
-		j=1
-		while [ "$j" -le $# ]; do
-			eval "k=\${$((j + 2))} c=\${$((j + 3))}"
-			m=$($MEASURE 1 "$c")
-			echo "$k $m" >> "$tmp"
-			j=$((j + 4))
+	at=.bench/alt.tmp
+	: > "$at"
+	ar=0
+	while [ "$ar" -lt "$CMPRUNS" ]; do
+		aj=1
+		while [ "$aj" -le $# ]; do
+			eval "ak=\${$((aj + 2))} ac=\${$((aj + 3))}"
+			am=$($MEASURE 1 "$ac")
+			echo "$ak $am" >> "$at"
+			aj=$((aj + 4))
 		done
-		r=$((r + 1))
+		ar=$((ar + 1))
 	done
-	j=1
-	while [ "$j" -le $# ]; do
-		eval "k=\${$((j + 2))}"
-		awk -v k="$k" '
+	aj=1
+	while [ "$aj" -le $# ]; do
+		eval "ak=\${$((aj + 2))}"
+		awk -v k="$ak" '
 		    function srt(a, n, i, j, x) {
 			for (i = 2; i <= n; i++) {
 				x = a[i]
@@ -117,10 +118,10 @@ altm() {
 		    }
 		    function med(a, n) { return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
 		    $1 == k { n++; w[n] = $2; c[n] = $5; if ($4 > rss) rss = $4 }
-		    END { srt(w, n); srt(c, n); printf "%s %.3f %.3f %d %.3f %.3f\n", k, med(w, n), w[1], rss, med(c, n), c[1] }' "$tmp" >> "$res"
-		j=$((j + 4))
+		    END { srt(w, n); srt(c, n); printf "%s %.3f %.3f %d %.3f %.3f\n", k, med(w, n), w[1], rss, med(c, n), c[1] }' "$at" >> "$res"
+		aj=$((aj + 4))
 	done
-	rm -f "$tmp"
+	rm -f "$at"
 }
 
 # rowres LABEL BYTES KEY: a table row from KEY's numbers in $res.

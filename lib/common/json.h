@@ -10,6 +10,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The deepest nesting of arrays and objects tl reads or checks. */
 #define TL_JSON_DEPTH 64
@@ -85,6 +86,78 @@ int tl_json_valid(const char *s, size_t n);
  * beyond U+10FFFF, a character cut short.
  */
 size_t tl_utf8_len(const char *s, size_t n);
+
+/*
+ * 1 with the value of the eight digits in v (8 bytes of text, each
+ * '0' turned into 0 by ^ 0x30...: a 0 byte counts as a leading zero),
+ * the first byte's the most significant; 0 if a byte is no digit.
+ * Lemire's SWAR parse: digits joined in pairs, fours and eights.
+ */
+static inline int
+tl_swar8(uint64_t v, uint64_t *out)
+{
+	/* Any byte above 9 gets its high bit in bad. */
+	if (((((v & 0x7f7f7f7f7f7f7f7full) + 0x7676767676767676ull) | v) &
+	    0x8080808080808080ull) != 0)
+		return 0;
+	v = (v * 10 + (v >> 8)) & 0x00ff00ff00ff00ffull;
+	v = (v * 100 + (v >> 16)) & 0x0000ffff0000ffffull;
+	*out = (v * 10000 + (v >> 32)) & 0xffffffffull;
+	return 1;
+}
+
+/*
+ * The decimal digits from p (t <= p <= e) up to the first other byte or
+ * e, added to *w (*w * 10 + each digit, wrapping past 2^64: the callers
+ * bound the count); returns where they stop.  Eight bytes a step where
+ * the text has them (tl_swar8); the last few are loaded as the 8 bytes
+ * that end at e when the text from t has 8: nothing outside [t, e) is
+ * read.
+ */
+static inline const char *
+tl_dec_digits(const char *t, const char *p, const char *e, uint64_t *w)
+{
+	uint64_t x = *w;
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	static const uint64_t p10[9] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000
+	};
+	uint64_t v, bad;
+	unsigned k;
+
+	for (;;) {
+		if (e - p >= 8)
+			memcpy(&v, p, 8);
+		else if (p < e && e - t >= 8) {
+			memcpy(&v, e - 8, 8);
+			v >>= 8 * (8 - (e - p));	/* zero bytes after e */
+		} else
+			break;
+		v ^= 0x3030303030303030ull;
+		bad = (((v & 0x7f7f7f7f7f7f7f7full) + 0x7676767676767676ull) |
+		    v) & 0x8080808080808080ull;
+		k = bad != 0 ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
+		if (k == 0)
+			break;
+		if (k < 8)	/* the k digits last, zeros before them */
+			v <<= 8 * (8 - k);
+		(void)tl_swar8(v, &v);
+		x = x * p10[k] + v;
+		p += k;
+		if (k < 8) {
+			*w = x;
+			return p;
+		}
+	}
+#else
+	(void)t;
+#endif
+	for (; p < e && (unsigned)(*p - '0') < 10; p++)
+		x = x * 10 + (uint64_t)(*p - '0');
+	*w = x;
+	return p;
+}
 
 /*
  * Parse a decimal number of microseconds (as Kineto writes ts/dur) into

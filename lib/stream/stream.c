@@ -705,30 +705,31 @@ tl_stream_parse_double(const char *t, size_t n, double *v)
 	if (*p == '-')
 		p++;
 	ip = p;
-	while (p < e && (unsigned)(*p - '0') < 10)
-		p++;
+	p = tl_dec_digits(t, p, e, &w);
 	ie = p;
 	if (p < e && *p == '.' && p + 1 < e) {	/* digits after it, or none */
 		fp = ++p;
-		while (p < e && (unsigned)(*p - '0') < 10)
-			p++;
+		p = tl_dec_digits(t, p, e, &w);
 		frac = (int)(p - fp);
 	} else
 		fp = p;
 	if (ie > ip && p == e && frac <= 22) {
-		/* The significant digits: from the first that is not 0. */
-		for (q = ip; q < ie && *q == '0'; q++)
-			;
-		if (q == ie)
-			for (q = fp; q < p && *q == '0'; q++)
+		/*
+		 * w holds all the digits; exactly, when there are at most
+		 * 19 from the first that is not 0 (leading zeros add
+		 * nothing, and w only grows as digits join it).
+		 */
+		nd = (int)(ie - ip) + (frac > 0 ? frac : 0);
+		if (nd > 19) {
+			for (q = ip; q < ie && *q == '0'; q++)
 				;
-		nd = q < ie ? (int)(ie - q) + (frac > 0 ? frac : 0) :
-		    (int)(p - q);
+			if (q == ie)
+				for (q = fp; q < p && *q == '0'; q++)
+					;
+			nd = q < ie ? (int)(ie - q) + (frac > 0 ? frac : 0) :
+			    (int)(p - q);
+		}
 		if (nd <= 19) {
-			for (q = ip; q < ie; q++)
-				w = w * 10 + (uint64_t)(*q - '0');
-			for (q = fp; q < p; q++)
-				w = w * 10 + (uint64_t)(*q - '0');
 			if (frac < 0)	/* an integer: converted rounded */
 				*v = (double)w;
 			else if (w < (1ull << 53))

@@ -1,4 +1,5 @@
 /* See LICENSE file for copyright and license details. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,21 @@ ns(const char *s)
 	if (tl_parse_us_ns(s, strlen(s), &v) < 0)
 		return INT64_MIN;
 	return v;
+}
+
+/* ns of s read from a buffer of exactly its length. */
+static int64_t
+ns_exact(const char *s)
+{
+	size_t n = strlen(s);
+	char *b = malloc(n > 0 ? n : 1);
+	int64_t v = -1;
+	int r;
+
+	memcpy(b, s, n);
+	r = tl_parse_us_ns(b, n, &v);
+	free(b);
+	return r < 0 ? INT64_MIN : v;
 }
 
 static int
@@ -95,6 +111,88 @@ us_times(void)
 			if (bad++ < 5)
 				printf("FAIL us time '%s': %lld, not %lld\n", t,
 				    (long long)ns(t), (long long)ns_ref(t));
+		/*
+		 * The same text with a byte that no number holds put in
+		 * somewhere (the word-at-a-time checks), read from a buffer
+		 * of its exact length (a sanitizer sees any read past it).
+		 */
+		t[(seed >> 45) % (unsigned)n] = "x/: "[(seed >> 50) % 4];
+		if (ns_exact(t) != INT64_MIN)
+			if (bad++ < 5)
+				printf("FAIL us time '%s' read as %lld\n", t,
+				    (long long)ns_exact(t));
+	}
+	CHECK(bad == 0);
+}
+
+/*
+ * tl_parse_i64 by its definition: digits (after a '-'), perhaps a point
+ * and zeros; -2 past INT64_MAX (either sign), -1 for any other text.
+ */
+static int
+i64_ref(const char *s, int64_t *v)
+{
+	const char *p = s + (*s == '-'), *q = p;
+	char *end;
+	unsigned long long u;
+
+	while (*q >= '0' && *q <= '9')
+		q++;
+	if (q == p)
+		return -1;
+	if (*q == '.')
+		for (q++; *q == '0'; q++)
+			;
+	if (*q != '\0')
+		return -1;
+	while (*p == '0' && p[1] >= '0' && p[1] <= '9')
+		p++;
+	errno = 0;
+	u = strtoull(p, &end, 10);
+	if (errno == ERANGE || u > (unsigned long long)INT64_MAX)
+		return -2;
+	*v = *s == '-' ? -(int64_t)u : (int64_t)u;
+	return 0;
+}
+
+/*
+ * Integers of 1 to 22 digits (around the 18 the short way takes), signed
+ * or not, some with a point and zeros or a stray byte, from a buffer of
+ * their exact length: what i64_ref says.
+ */
+static void
+integers(void)
+{
+	unsigned long long seed = 777;
+	int i, k, n, bad = 0, r, want;
+	int64_t v, w;
+	char t[40], *x;
+
+	for (i = 0; i < 200000; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		n = 0;
+		if (seed >> 63)
+			t[n++] = '-';
+		for (k = 1 + (int)((seed >> 33) % 22); k > 0; k--)
+			t[n++] = (char)('0' + (seed >> (k * 2 + 5)) % 10 *
+			    ((seed >> 30) % 5 != 0 || k < 3));
+		if ((seed >> 12) % 8 == 0)
+			t[n++] = '.';
+		if ((seed >> 12) % 16 == 0)
+			t[n++] = '0';
+		if ((seed >> 16) % 8 == 0)
+			t[(seed >> 20) % (unsigned)n] = "x.-e"[(seed >> 24) % 4];
+		t[n] = '\0';
+		x = malloc((size_t)n);
+		memcpy(x, t, (size_t)n);
+		v = w = 42;
+		r = tl_parse_i64(x, (size_t)n, &v);
+		want = i64_ref(t, &w);
+		free(x);
+		if (r != want || (r == 0 && v != w))
+			if (bad++ < 5)
+				printf("FAIL integer '%s': %d %lld, not %d %lld\n",
+				    t, r, (long long)v, want, (long long)w);
 	}
 	CHECK(bad == 0);
 }
@@ -342,6 +440,7 @@ main(void)
 #undef RC
 	}
 	us_times();
+	integers();
 	same_tokens();
 	CHECK(ns("12.") == 12000);
 	CHECK(ns(".5") == INT64_MIN);
