@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
@@ -376,62 +377,6 @@ z_read(struct zin *z, unsigned char *dst, size_t n)
 	return z->err == Z_OK || z->err == Z_BUF_ERROR ? got : 0;
 }
 
-static int
-src_open(struct tl_input *in)
-{
-	struct zin *z = &in->z;
-	ssize_t r;
-
-	z->fd = in->fd;
-	z->how = Z_LOOK;
-	z->err = Z_OK;
-	isal_inflate_init(&z->st);
-	/*
-	 * A regular gzip file is inflated from a mapping of it, without
-	 * read(2)'s copy of every compressed byte; anything else is read,
-	 * standard input too (from where its offset is, which it moves).
-	 * No MADV_SEQUENTIAL: the pages would not count as used, and would
-	 * leave the page cache sooner than read(2)'s.  (A file cut shorter
-	 * while it is read ends the process with SIGBUS, as it does grep's
-	 * or ripgrep's, unless it is caught: z_read_mapped.)
-	 */
-	if (in->named && in->size >= 2 && (uint64_t)in->size <= SIZE_MAX) {
-		size_t n = (size_t)in->size;
-		unsigned char *m = mmap(NULL, n, PROT_READ, MAP_PRIVATE,
-		    z->fd, 0);
-
-		if (m != MAP_FAILED && m[0] == 31 && m[1] == 139) {
-			z->in = m;
-			z->have = n;
-			z->mapped = n;
-			z->eof = 1;
-			in->gzip = 1;
-			return 0;
-		}
-		if (m != MAP_FAILED)
-			munmap(m, n);
-	}
-	z->in = tl_malloc(INSZ);
-	/*
-	 * The first two bytes now, so that whether the input is gzip is
-	 * known before the first read (tl_input_readers); z_read takes
-	 * them from z->in.  An error is the first read's.
-	 */
-	while (z->have < 2 && !z->eof) {
-		r = read(z->fd, z->in + z->have, INSZ - z->have);
-		if (r < 0) {
-			z->err = Z_ERRNO;
-			z->msg = strerror(errno);
-			break;
-		}
-		if (r == 0)
-			z->eof = 1;
-		z->have += (size_t)r;
-	}
-	in->gzip = z->have >= 2 && z->in[0] == 31 && z->in[1] == 139;
-	return 0;
-}
-
 /*
  * A file cut shorter while it is mapped: touching a page past its new
  * end raises SIGBUS in the thread that touched it (mmap(2)).  z_read on
@@ -455,22 +400,25 @@ z_on_bus(int sig, siginfo_t *si, void *uc)
 	signal(sig, SIG_DFL);
 }
 
+static pthread_once_t z_bus_once = PTHREAD_ONCE_INIT;
+
+static void
+z_catch_bus(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = z_on_bus;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
 static size_t
 z_read_mapped(struct zin *z, unsigned char *dst, size_t n)
 {
-	static int installed;
 	size_t got;
 
-	if (!installed) {
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = z_on_bus;
-		sa.sa_flags = SA_SIGINFO | SA_NODEFER;
-		sigemptyset(&sa.sa_mask);
-		sigaction(SIGBUS, &sa, NULL);
-		installed = 1;
-	}
 	if (sigsetjmp(z_jump, 0) != 0) {
 		z_guard = NULL;
 		z->err = Z_ERRNO;
@@ -482,6 +430,63 @@ z_read_mapped(struct zin *z, unsigned char *dst, size_t n)
 	got = z_read(z, dst, n);
 	z_guard = NULL;
 	return got;
+}
+
+static int
+src_open(struct tl_input *in)
+{
+	struct zin *z = &in->z;
+	ssize_t r;
+
+	z->fd = in->fd;
+	z->how = Z_LOOK;
+	z->err = Z_OK;
+	isal_inflate_init(&z->st);
+	/*
+	 * A regular gzip file is inflated from a mapping of it, without
+	 * read(2)'s copy of every compressed byte; anything else is read,
+	 * standard input too (from where its offset is, which it moves).
+	 * No MADV_SEQUENTIAL: the pages would not count as used, and would
+	 * leave the page cache sooner than read(2)'s.  (A file cut shorter
+	 * while it is read ends the process with SIGBUS, as it does grep's
+	 * or ripgrep's, unless it is caught: z_read_mapped.)
+	 */
+	if (in->named && in->size >= 2 && (uint64_t)in->size <= SIZE_MAX) {
+		size_t n = (size_t)in->size;
+		unsigned char magic[2];
+		unsigned char *m;
+
+		if (pread(z->fd, magic, 2, 0) == 2 && magic[0] == 31 &&
+		    magic[1] == 139 && (m = mmap(NULL, n, PROT_READ,
+		    MAP_PRIVATE, z->fd, 0)) != MAP_FAILED) {
+			pthread_once(&z_bus_once, z_catch_bus);
+			z->in = m;
+			z->have = n;
+			z->mapped = n;
+			z->eof = 1;
+			in->gzip = 1;
+			return 0;
+		}
+	}
+	z->in = tl_malloc(INSZ);
+	/*
+	 * The first two bytes now, so that whether the input is gzip is
+	 * known before the first read (tl_input_readers); z_read takes
+	 * them from z->in.  An error is the first read's.
+	 */
+	while (z->have < 2 && !z->eof) {
+		r = read(z->fd, z->in + z->have, INSZ - z->have);
+		if (r < 0) {
+			z->err = Z_ERRNO;
+			z->msg = strerror(errno);
+			break;
+		}
+		if (r == 0)
+			z->eof = 1;
+		z->have += (size_t)r;
+	}
+	in->gzip = z->have >= 2 && z->in[0] == 31 && z->in[1] == 139;
+	return 0;
 }
 
 /* Fill b from the input: a count, 0 at the end, -1 on an error. */
