@@ -275,8 +275,9 @@ struct tl_trace {
 	/*
 	 * The GPU events and annotations of ev[0..sparse_upto), in file
 	 * order (tl_tree_build; tl_tree_sparse adds the events appended
-	 * since), and the earliest start of those events (TL_NONE: none):
-	 * the passes that look at only these read the list, not all events.
+	 * since), and the earliest start of all of ev[0..sparse_upto), of
+	 * any kind (TL_NONE: none): the passes that look at only the GPU
+	 * events and annotations read the list, not all events.
 	 */
 	int32_t *sparse;
 	size_t nsparse, capsparse, sparse_upto;
