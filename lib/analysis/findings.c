@@ -304,13 +304,15 @@ kernel_class(struct tl_floader *L, uint32_t id, const char *name)
 }
 
 static void
-add_kernel(struct tl_fop *op, const char *name, int64_t ns, int64_t grid,
-    int64_t block)
+add_kernel(struct tl_fop *op, const char *name, uint32_t id, int64_t ns,
+    int64_t grid, int64_t block)
 {
 	int i;
 
+	/* One interned id per name (when not grouped): ids compared. */
 	for (i = 0; i < op->nkern; i++)
-		if (strcmp(op->kern[i].name, name) == 0)
+		if (id != TL_FKERN_NOID ? op->kern[i].id == id :
+		    strcmp(op->kern[i].name, name) == 0)
 			break;
 	if (i == op->nkern) {
 		if (op->nkern == TL_FKERN_MAX) {
@@ -318,6 +320,7 @@ add_kernel(struct tl_fop *op, const char *name, int64_t ns, int64_t grid,
 			return;
 		}
 		op->kern[op->nkern].name = tl_strdup(name);
+		op->kern[op->nkern].id = id;
 		op->kern[op->nkern].time_ns = 0;
 		op->kern[op->nkern].count = 0;
 		op->kern[op->nkern].grid = op->kern[op->nkern].block = -1;
@@ -379,7 +382,7 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 
 	for (i = 0; i < kl->n; i++) {
 		const struct tl_kitem *it = &kl->v[i];
-		uint32_t id = 0;
+		uint32_t id = TL_FKERN_NOID;
 		int kc;
 
 		if (it->launch_bad)
@@ -392,7 +395,8 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 		} else
 			kc = kernel_kinds(it->name);
 		if (!L->f->grouped || op->count == 0)
-			add_kernel(op, it->name, it->dur, it->grid, it->block);
+			add_kernel(op, it->name, id, it->dur, it->grid,
+			    it->block);
 		if (kc & KC_LAYOUT)
 			op->layout_ns += it->dur;
 		if (kc & KC_D2H)
@@ -720,7 +724,7 @@ new_row(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 	r->time_ns = time_ns;
 	r->k0 = f->nkev;
 	r->bwd = strcmp(get(L, C_DIR), "bwd") == 0;
-	r->graph = is_graph_launch(name);
+	r->graph = op->graph_launch;
 	/*
 	 * A forward op in the backward pass: re-run by activation
 	 * checkpointing when its call stack passes through the checkpoint
@@ -812,7 +816,7 @@ cover(struct tl_findings *f, const struct tl_fop *op, int cat,
 	}
 	if (tl_category_is(cat, "other"))
 		c->other_ns += time_ns;
-	if (is_graph_launch(op->name)) {
+	if (op->graph_launch) {
 		c->graph_ns += time_ns;
 		c->graph_rows++;
 	}
@@ -1060,6 +1064,7 @@ load_row(struct tl_floader *L)
 			f->peak_tbs = op->peak_tbs;
 		}
 		op->has_eff = 1;	/* until a row lacks it */
+		op->graph_launch = is_graph_launch(op->name);
 	} else
 		op = &f->op[idx];
 	/* The op's name's index in names, found on its first row. */
@@ -1274,7 +1279,15 @@ finish_trace(struct tl_findings *f, struct tl_ftrace *t,
 
 	if (t->nev == 0)
 		return;
-	qsort(t->ev, t->nev, sizeof(*t->ev), cmp_ev);
+	/*
+	 * Rows come in host order, so their GPU events mostly do too: an
+	 * order already kept is left as it is (qsort's merge sort keeps
+	 * equal events in their order, so the result is the same).
+	 */
+	for (i = 1; i < t->nev && cmp_ev(&t->ev[i - 1], &t->ev[i]) <= 0; i++)
+		;
+	if (i < t->nev)
+		qsort(t->ev, t->nev, sizeof(*t->ev), cmp_ev);
 	busy_strip(t);
 	dur = tl_malloc(t->nev * sizeof(*dur));
 	for (i = 0; i < t->nev; i++)
