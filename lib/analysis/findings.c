@@ -109,7 +109,12 @@ struct tl_floader {
 	size_t noproof;
 	struct tl_field roof;	/* the row's roofline_time_us (row_roof_us) */
 	int apeak;		/* the row is above its peak roof (above_peak) */
+	int bwd;		/* the row's direction is bwd */
+	/* by category index: CK_* (tl_category_is), found once */
+	unsigned char catkind[TL_CAT_MAX];
 };
+
+enum { CK_OTHER = 1, CK_COMM = 2 };
 
 enum {
 	C_TRACE, C_NAME, C_CAT, C_TIME, C_PCT, C_TOTAL, C_BUSY, C_COMPUTE,
@@ -723,7 +728,7 @@ new_row(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 		r->dur = 0;
 	r->time_ns = time_ns;
 	r->k0 = f->nkev;
-	r->bwd = strcmp(get(L, C_DIR), "bwd") == 0;
+	r->bwd = (unsigned char)L->bwd;
 	r->graph = op->graph_launch;
 	/*
 	 * A forward op in the backward pass: re-run by activation
@@ -814,13 +819,13 @@ cover(struct tl_findings *f, const struct tl_fop *op, int cat,
 		c->peak_ns += time_ns;
 		c->peak_rows += cnt;
 	}
-	if (tl_category_is(cat, "other"))
+	if (f->load->catkind[cat] & CK_OTHER)
 		c->other_ns += time_ns;
 	if (op->graph_launch) {
 		c->graph_ns += time_ns;
 		c->graph_rows++;
 	}
-	if (strcmp(get(f->load, C_DIR), "bwd") == 0)
+	if (f->load->bwd)
 		c->bwd = 1;
 }
 
@@ -999,16 +1004,29 @@ load_row(struct tl_floader *L)
 	struct tl_ftrace *t;
 	struct tl_fop *op;
 	struct tl_frow *row;
-	const char *catv = get(L, C_CAT);
+	const char *catv = get(L, C_CAT), *s;
 	int64_t idx, time_ns = 0, host = 0, cnt = 1, kc = 0, apn, apt;
 	int cat, added, name, have_host;
 	double pct = 0, v;
 	size_t i;
 
-	if ((cat = tl_category_parse(catv)) < 0)
+	/*
+	 * The op in any trace, of this category: its key holds the category's
+	 * text, so an op seen before has its category already parsed.
+	 */
+	op_key(L, catv);
+	idx = tl_strmap_add(&L->sigs, L->key.s, L->key.n, &added);
+	if (!added)
+		cat = f->op[idx].cat;
+	else if ((cat = tl_category_parse(catv)) < 0)
 		tl_die("%s: unknown category '%s'", tl_stream_where(L->in),
 		    catv);
-	L->apeak = strcmp(get(L, C_ASSESS), TL_ASSESS_ABOVE_PEAK) == 0;
+	/* The first byte first: most rows are not above peak, nor bwd. */
+	s = get(L, C_ASSESS);
+	L->apeak = s[0] == TL_ASSESS_ABOVE_PEAK[0] &&
+	    strcmp(s, TL_ASSESS_ABOVE_PEAK) == 0;
+	s = get(L, C_DIR);
+	L->bwd = s[0] == 'b' && strcmp(s, "bwd") == 0;
 	t = trace_of(L, get(L, C_TRACE));
 	t->rows++;
 	f->cat[cat].present = 1;
@@ -1036,9 +1054,6 @@ load_row(struct tl_floader *L)
 		t->has_host = 1;
 	}
 
-	/* The op in any trace, of this category. */
-	op_key(L, catv);
-	idx = tl_strmap_add(&L->sigs, L->key.s, L->key.n, &added);
 	if (added) {
 		tl_grow(&f->op, &L->capop, (size_t)f->nop + 1, sizeof(*f->op));
 		op = &f->op[f->nop++];
@@ -1105,7 +1120,8 @@ load_row(struct tl_floader *L)
 		if (num_i64(L, C_ITER, cat, &it) <= 0)
 			it = -1;
 		tl_xrank_row(f->xr, (int)(t - f->tr), op->name,
-		    L->opname[idx], tl_category_is(cat, "comm"), get(L, C_COLL), &L->kl, it,
+		    L->opname[idx], (L->catkind[cat] & CK_COMM) != 0,
+		    get(L, C_COLL), &L->kl, it,
 		    &L->j);
 	}
 	op->count += cnt;
@@ -1885,6 +1901,10 @@ load(struct tl_findings *f, struct tl_floader *L)
 	L->has_idle = tl_rr_has(&L->rr, colid[C_IDLEGAPS]);
 	spans_init(L, &L->idlespans, idlecols, NIDLECOLS);
 	spans_init(L, &L->roofspans, roofcols, NROOFCOLS);
+	for (k = 0; k < tl_ncategories() && k < TL_CAT_MAX; k++)
+		L->catkind[k] = (unsigned char)(
+		    (tl_category_is(k, "other") ? CK_OTHER : 0) |
+		    (tl_category_is(k, "comm") ? CK_COMM : 0));
 	if (!f->idle.loaded) {
 		tl_fidle_init(&f->idle);
 		if (tl_fidle_known(&f->idle, NULL) < 0)
