@@ -13,7 +13,9 @@
 #
 # Environment: RUNS (runs per command, the median is kept; default 3),
 # CMPRUNS (rounds of alternating runs for the rows whose CPU time a target
-# compares with another's, the least is kept; default 5, or RUNS if more),
+# compares with another's, the least is kept; default 9, or RUNS if more:
+# this machine's runs fall into a fast and a slow mode some 20 % apart, and
+# five rounds often miss one command's fast mode),
 # SIZES (MB of JSON per trace; default "500 2000"), DOC (the file written;
 # default docs/PERFORMANCE.md, "-" for none), TL_SHARED (default ../shared).
 set -eu
@@ -22,7 +24,7 @@ export LC_ALL
 cd "$(dirname "$0")/.."
 SHARED=${TL_SHARED:-../shared}
 RUNS=${RUNS:-3}
-CMPRUNS=${CMPRUNS:-$((RUNS > 5 ? RUNS : 5))}
+CMPRUNS=${CMPRUNS:-$((RUNS > 9 ? RUNS : 9))}
 SIZES=${SIZES:-500 2000}
 DOC=${DOC:-docs/PERFORMANCE.md}
 MEASURE=tests/tools/measure
@@ -595,11 +597,14 @@ parse_rows() {
 			# CPU seconds, the least of the runs (issue 33).
 			ig = v[size ".igzip", 6]
 			if (ig > 0) {
-				printf "| %s: tl-parse t.json.gz <= 3.5 × the CPU of igzip -dc (least of alternating runs) | %.2f s vs %.3f s = %.1f× | %s |\n",
+				igm = v[size ".igzip", 5]
+				printf "| %s: tl-parse t.json.gz <= 3.5 × the CPU of igzip -dc (least of alternating runs; medians in parentheses) | %.2f s vs %.3f s = %.1f× (%.2f s vs %.3f s = %.1f×) | %s |\n",
 				    n, v[size ".gz", 6], ig, v[size ".gz", 6] / ig,
+				    v[size ".gz", 5], igm, (igm > 0 ? v[size ".gz", 5] / igm : 0),
 				    (v[size ".gz", 6] <= 3.5 * ig ? "yes" : "no")
-				printf "| %s: %s <= 5.0 × the CPU of igzip -dc | %.2f s = %.1f× | %s |\n",
+				printf "| %s: %s <= 5.0 × the CPU of igzip -dc | %.2f s = %.1f× (%.2f s = %.1f×) | %s |\n",
 				    n, pn, v[size ".pipe", 6], v[size ".pipe", 6] / ig,
+				    v[size ".pipe", 5], (igm > 0 ? v[size ".pipe", 5] / igm : 0),
 				    (v[size ".pipe", 6] <= 5 * ig ? "yes" : "no")
 			}
 			if (v[size ".opsbytes", 2] > 0) {
@@ -654,10 +659,12 @@ added up). Files are read from the page cache; output goes to `/dev/null`.
 The rows whose CPU time a target compares with another's (at each size
 `igzip -dc`, `tl-parse t.json.gz` and the pipeline, for the ratios to
 igzip's; the downstream stages at the two sizes; the pipeline with and
-without the idle culprits) run in turns instead, `CMPRUNS` rounds (5, or
+without the idle culprits) run in turns instead, `CMPRUNS` rounds (9, or
 `RUNS` if more) of one run of each, and those targets read the least CPU
 time: this machine's speed drifts over the minutes between two tables by
-more than the 10 % they allow. When valgrind is installed, the same targets are also given in
+more than the 10 % they allow, and its runs fall into a fast and a slow
+mode about 20 % apart, for every function alike (perf), so the ratios to
+igzip's are also given of the medians. When valgrind is installed, the same targets are also given in
 instructions (callgrind), which load does not move: the downstream stages
 on the op streams of 1, 2 and 4 copies of the trace (what a copy adds from
 2 to 4 against from 1 to 2, so that the fixed costs drop out), and the

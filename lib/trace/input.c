@@ -24,7 +24,12 @@
 #include "trace/input.h"
 
 #define NBUF 4
-#define BUFSZ (1u << 18)
+/*
+ * Bytes one read or inflate call fills at most: the whole request.  ISA-L
+ * copies about 64 KiB of history in and out of its own buffer on every
+ * call (igzip/igzip_inflate.c, isal_inflate), so fewer calls copy less.
+ */
+#define FILLMAX (1u << 30)
 #define INSZ (1u << 18)		/* compressed bytes read at a time */
 #define DROP_EVERY (1u << 18)	/* mapped bytes given back at a time */
 
@@ -628,14 +633,14 @@ progress(struct tl_input *in)
 		    (unsigned long long)(in->done / 1000000));
 }
 
-/* Fill r on the input thread, BUFSZ bytes a call as before. */
+/* Fill r on the input thread, FILLMAX bytes a call at most. */
 static void
 fill(struct tl_input *in, struct tl_input_req *r)
 {
 	size_t got = 0;
 
 	while (got < r->n && !in->ended) {
-		size_t k = r->n - got > BUFSZ ? BUFSZ : r->n - got;
+		size_t k = r->n - got > FILLMAX ? FILLMAX : r->n - got;
 		long n = src_read(in, r->buf + got, (unsigned)k);
 
 		if (n <= 0) {
