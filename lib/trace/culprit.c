@@ -252,6 +252,7 @@ static void
 sort_ids(const struct tl_trace *t, int32_t *ids, size_t n, struct hent *e)
 {
 	size_t ne = 0, i, j, k;
+	int64_t ti, tj;
 
 	while (ne < n && ids[ne] >= 0)
 		ne++;
@@ -263,19 +264,26 @@ sort_ids(const struct tl_trace *t, int32_t *ids, size_t n, struct hent *e)
 	    offsetof(struct tl_pyframe, ts));
 	for (i = ne; i < n; i++)
 		ids[i] = -ids[i] - 1;
+	/* The heads' starts held: only the one taken is loaded again. */
+	ti = ne > 0 ? t->ev[ids[0]].ts : 0;
+	tj = ne < n ? t->py[-ids[ne] - 1].ts : 0;
 	for (i = 0, j = ne, k = 0; k < n; k++) {
-		if (j == n || (i < ne && t->ev[ids[i]].ts <=
-		    t->py[-ids[j] - 1].ts))
+		if (j == n || (i < ne && ti <= tj)) {
 			e[k].id = ids[i++];
-		else
+			if (i < ne)
+				ti = t->ev[ids[i]].ts;
+		} else {
 			e[k].id = ids[j++];
+			if (j < n)
+				tj = t->py[-ids[j] - 1].ts;
+		}
 		e[k].parent = -1;
 	}
 	sort_trace = t;
-	for (i = 0; i < n; i = j) {
-		int64_t ts = ent_ts(t, &e[i]);
+	for (i = 0, tj = n > 0 ? ent_ts(t, &e[0]) : 0; i < n; i = j) {
+		int64_t ts = tj;	/* e[i]'s, found by the last loop */
 
-		for (j = i + 1; j < n && ent_ts(t, &e[j]) == ts; j++)
+		for (j = i + 1; j < n && (tj = ent_ts(t, &e[j])) == ts; j++)
 			;
 		if (j - i > 1)
 			qsort(e + i, j - i, sizeof(*e), cmp_hent);
@@ -297,6 +305,7 @@ build(struct ctx *x, size_t k)
 	struct hthread *h = &x->th[k];
 	int32_t *stack;
 	size_t i, sp = 0;
+	int64_t end = 0;
 
 	if (h->built)
 		return h;
@@ -309,12 +318,16 @@ build(struct ctx *x, size_t k)
 	free(h->id);
 	h->id = NULL;
 	stack = tl_malloc(h->n * sizeof(*stack));
+	/* The top's end held: loaded once an entry is pushed or uncovered. */
 	for (i = 0; i < h->n; i++) {
-		while (sp > 0 && ent_end(t, &h->e[stack[sp - 1]]) <=
-		    ent_ts(t, &h->e[i]))
-			sp--;
+		int64_t ts = ent_ts(t, &h->e[i]);
+
+		while (sp > 0 && end <= ts)
+			if (--sp > 0)
+				end = ent_end(t, &h->e[stack[sp - 1]]);
 		h->e[i].parent = sp > 0 ? stack[sp - 1] : -1;
 		stack[sp++] = (int32_t)i;
+		end = ent_end(t, &h->e[i]);
 	}
 	free(stack);
 	return h;
