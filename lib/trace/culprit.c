@@ -45,6 +45,8 @@ struct hthread {
 	struct hent *e;		/* by start, longest first */
 	size_t n;
 	size_t finger;		/* walk's last answer */
+	int32_t *chain;		/* the last entry walk started below and */
+	size_t nchain, capchain;	/* its parents, outermost first */
 };
 
 /* An owner's share of a piece of time. */
@@ -365,20 +367,39 @@ static void
 walk(struct ctx *x, struct hthread *h, int64_t a, int64_t c)
 {
 	struct at at = { x, h, a };
-	size_t i, sp, d = 0;
+	size_t i, sp, d = 0, k;
 	/* The first entry starting after a. */
 	size_t lo = tl_gallop(h->n, &h->finger, ent_before, &at);
 	int64_t pos = a, ts;
 	int32_t p;
 
 	x->nsg = 0;
-	for (p = lo > 0 ? (int32_t)lo - 1 : -1; p >= 0; p = h->e[p].parent)
+	/*
+	 * The chain of entry lo - 1 and its parents: from the last walk's
+	 * (h->chain) up to where the two meet.  A parent comes before its
+	 * children, so a chain's entries rise from the outermost, and the
+	 * climb from lo - 1 meets the last chain at the first entry of it
+	 * not above the climb's.
+	 */
+	k = h->nchain;
+	for (p = lo > 0 ? (int32_t)lo - 1 : -1; p >= 0; p = h->e[p].parent) {
+		while (k > 0 && h->chain[k - 1] > p)
+			k--;
+		if (k > 0 && h->chain[k - 1] == p)
+			break;
 		d++;
-	if (x->capstk < d + 1)
-		tl_grow(&x->stk, &x->capstk, d + 1, sizeof(*x->stk));
-	sp = d;
-	for (p = lo > 0 ? (int32_t)lo - 1 : -1; p >= 0; p = h->e[p].parent)
-		x->stk[--d] = p;
+	}
+	if (p < 0)		/* climbed past the outermost: none met */
+		k = 0;
+	if (h->capchain < k + d)
+		tl_grow(&h->chain, &h->capchain, k + d, sizeof(*h->chain));
+	h->nchain = k + d;
+	for (p = lo > 0 ? (int32_t)lo - 1 : -1; d > 0; p = h->e[p].parent)
+		h->chain[k + --d] = p;
+	sp = h->nchain;
+	if (x->capstk < sp + 1)
+		tl_grow(&x->stk, &x->capstk, sp + 1, sizeof(*x->stk));
+	memcpy(x->stk, h->chain, sp * sizeof(*x->stk));
 	for (i = lo;; i++) {
 		int last = i >= h->n || ent_ts(x->t, &h->e[i]) >= c;
 
@@ -945,6 +966,7 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	for (i = 0; i < t->nthreads; i++) {
 		free(x.th[i].id);
 		free(x.th[i].e);
+		free(x.th[i].chain);
 	}
 	free(x.th);
 	free(x.sync);
