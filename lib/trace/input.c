@@ -137,6 +137,8 @@ z_load(struct zin *z)
 	}
 	while (z->have < INSZ) {
 		r = read(z->fd, z->in + z->have, INSZ - z->have);
+		if (r < 0 && errno == EINTR)
+			continue;
 		if (r <= 0)
 			break;
 		z->have += (size_t)r;
@@ -321,6 +323,8 @@ z_read(struct zin *z, unsigned char *dst, size_t n)
 				/* Straight into dst: no copy of the bytes. */
 				ssize_t r = read(z->fd, dst + got, n - got);
 
+				if (r < 0 && errno == EINTR)
+					continue;
 				if (r < 0) {
 					z->err = Z_ERRNO;
 					z->msg = strerror(errno);
@@ -481,6 +485,8 @@ src_open(struct tl_input *in)
 	 */
 	while (z->have < 2 && !z->eof) {
 		r = read(z->fd, z->in + z->have, INSZ - z->have);
+		if (r < 0 && errno == EINTR)
+			continue;
 		if (r < 0) {
 			z->err = Z_ERRNO;
 			z->msg = strerror(errno);
