@@ -109,7 +109,12 @@ struct tl_floader {
 	size_t noproof;
 	struct tl_field roof;	/* the row's roofline_time_us (row_roof_us) */
 	int apeak;		/* the row is above its peak roof (above_peak) */
+	int bwd;		/* the row's direction is bwd */
+	/* by category index: CK_* (tl_category_is), found once */
+	unsigned char catkind[TL_CAT_MAX];
 };
+
+enum { CK_OTHER = 1, CK_COMM = 2 };
 
 enum {
 	C_TRACE, C_NAME, C_CAT, C_TIME, C_PCT, C_TOTAL, C_BUSY, C_COMPUTE,
@@ -304,13 +309,15 @@ kernel_class(struct tl_floader *L, uint32_t id, const char *name)
 }
 
 static void
-add_kernel(struct tl_fop *op, const char *name, int64_t ns, int64_t grid,
-    int64_t block)
+add_kernel(struct tl_fop *op, const char *name, uint32_t id, int64_t ns,
+    int64_t grid, int64_t block)
 {
 	int i;
 
+	/* One interned id per name (when not grouped): ids compared. */
 	for (i = 0; i < op->nkern; i++)
-		if (strcmp(op->kern[i].name, name) == 0)
+		if (id != TL_FKERN_NOID ? op->kern[i].id == id :
+		    strcmp(op->kern[i].name, name) == 0)
 			break;
 	if (i == op->nkern) {
 		if (op->nkern == TL_FKERN_MAX) {
@@ -318,6 +325,7 @@ add_kernel(struct tl_fop *op, const char *name, int64_t ns, int64_t grid,
 			return;
 		}
 		op->kern[op->nkern].name = tl_strdup(name);
+		op->kern[op->nkern].id = id;
 		op->kern[op->nkern].time_ns = 0;
 		op->kern[op->nkern].count = 0;
 		op->kern[op->nkern].grid = op->kern[op->nkern].block = -1;
@@ -379,7 +387,7 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 
 	for (i = 0; i < kl->n; i++) {
 		const struct tl_kitem *it = &kl->v[i];
-		uint32_t id = 0;
+		uint32_t id = TL_FKERN_NOID;
 		int kc;
 
 		if (it->launch_bad)
@@ -392,7 +400,8 @@ scan_kernels(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 		} else
 			kc = kernel_kinds(it->name);
 		if (!L->f->grouped || op->count == 0)
-			add_kernel(op, it->name, it->dur, it->grid, it->block);
+			add_kernel(op, it->name, id, it->dur, it->grid,
+			    it->block);
 		if (kc & KC_LAYOUT)
 			op->layout_ns += it->dur;
 		if (kc & KC_D2H)
@@ -719,8 +728,8 @@ new_row(struct tl_floader *L, struct tl_ftrace *t, struct tl_fop *op,
 		r->dur = 0;
 	r->time_ns = time_ns;
 	r->k0 = f->nkev;
-	r->bwd = strcmp(get(L, C_DIR), "bwd") == 0;
-	r->graph = is_graph_launch(name);
+	r->bwd = (unsigned char)L->bwd;
+	r->graph = op->graph_launch;
 	/*
 	 * A forward op in the backward pass: re-run by activation
 	 * checkpointing when its call stack passes through the checkpoint
@@ -810,13 +819,13 @@ cover(struct tl_findings *f, const struct tl_fop *op, int cat,
 		c->peak_ns += time_ns;
 		c->peak_rows += cnt;
 	}
-	if (tl_category_is(cat, "other"))
+	if (f->load->catkind[cat] & CK_OTHER)
 		c->other_ns += time_ns;
-	if (is_graph_launch(op->name)) {
+	if (op->graph_launch) {
 		c->graph_ns += time_ns;
 		c->graph_rows++;
 	}
-	if (strcmp(get(f->load, C_DIR), "bwd") == 0)
+	if (f->load->bwd)
 		c->bwd = 1;
 }
 
@@ -995,16 +1004,29 @@ load_row(struct tl_floader *L)
 	struct tl_ftrace *t;
 	struct tl_fop *op;
 	struct tl_frow *row;
-	const char *catv = get(L, C_CAT);
+	const char *catv = get(L, C_CAT), *s;
 	int64_t idx, time_ns = 0, host = 0, cnt = 1, kc = 0, apn, apt;
 	int cat, added, name, have_host;
 	double pct = 0, v;
 	size_t i;
 
-	if ((cat = tl_category_parse(catv)) < 0)
+	/*
+	 * The op in any trace, of this category: its key holds the category's
+	 * text, so an op seen before has its category already parsed.
+	 */
+	op_key(L, catv);
+	idx = tl_strmap_add(&L->sigs, L->key.s, L->key.n, &added);
+	if (!added)
+		cat = f->op[idx].cat;
+	else if ((cat = tl_category_parse(catv)) < 0)
 		tl_die("%s: unknown category '%s'", tl_stream_where(L->in),
 		    catv);
-	L->apeak = strcmp(get(L, C_ASSESS), TL_ASSESS_ABOVE_PEAK) == 0;
+	/* The first byte first: most rows are not above peak, nor bwd. */
+	s = get(L, C_ASSESS);
+	L->apeak = s[0] == TL_ASSESS_ABOVE_PEAK[0] &&
+	    strcmp(s, TL_ASSESS_ABOVE_PEAK) == 0;
+	s = get(L, C_DIR);
+	L->bwd = s[0] == 'b' && strcmp(s, "bwd") == 0;
 	t = trace_of(L, get(L, C_TRACE));
 	t->rows++;
 	f->cat[cat].present = 1;
@@ -1032,9 +1054,6 @@ load_row(struct tl_floader *L)
 		t->has_host = 1;
 	}
 
-	/* The op in any trace, of this category. */
-	op_key(L, catv);
-	idx = tl_strmap_add(&L->sigs, L->key.s, L->key.n, &added);
 	if (added) {
 		tl_grow(&f->op, &L->capop, (size_t)f->nop + 1, sizeof(*f->op));
 		op = &f->op[f->nop++];
@@ -1060,6 +1079,7 @@ load_row(struct tl_floader *L)
 			f->peak_tbs = op->peak_tbs;
 		}
 		op->has_eff = 1;	/* until a row lacks it */
+		op->graph_launch = is_graph_launch(op->name);
 	} else
 		op = &f->op[idx];
 	/* The op's name's index in names, found on its first row. */
@@ -1100,7 +1120,8 @@ load_row(struct tl_floader *L)
 		if (num_i64(L, C_ITER, cat, &it) <= 0)
 			it = -1;
 		tl_xrank_row(f->xr, (int)(t - f->tr), op->name,
-		    L->opname[idx], tl_category_is(cat, "comm"), get(L, C_COLL), &L->kl, it,
+		    L->opname[idx], (L->catkind[cat] & CK_COMM) != 0,
+		    get(L, C_COLL), &L->kl, it,
 		    &L->j);
 	}
 	op->count += cnt;
@@ -1274,7 +1295,15 @@ finish_trace(struct tl_findings *f, struct tl_ftrace *t,
 
 	if (t->nev == 0)
 		return;
-	qsort(t->ev, t->nev, sizeof(*t->ev), cmp_ev);
+	/*
+	 * Rows come in host order, so their GPU events mostly do too: an
+	 * order already kept is left as it is (qsort's merge sort keeps
+	 * equal events in their order, so the result is the same).
+	 */
+	for (i = 1; i < t->nev && cmp_ev(&t->ev[i - 1], &t->ev[i]) <= 0; i++)
+		;
+	if (i < t->nev)
+		qsort(t->ev, t->nev, sizeof(*t->ev), cmp_ev);
 	busy_strip(t);
 	dur = tl_malloc(t->nev * sizeof(*dur));
 	for (i = 0; i < t->nev; i++)
@@ -1872,6 +1901,10 @@ load(struct tl_findings *f, struct tl_floader *L)
 	L->has_idle = tl_rr_has(&L->rr, colid[C_IDLEGAPS]);
 	spans_init(L, &L->idlespans, idlecols, NIDLECOLS);
 	spans_init(L, &L->roofspans, roofcols, NROOFCOLS);
+	for (k = 0; k < tl_ncategories() && k < TL_CAT_MAX; k++)
+		L->catkind[k] = (unsigned char)(
+		    (tl_category_is(k, "other") ? CK_OTHER : 0) |
+		    (tl_category_is(k, "comm") ? CK_COMM : 0));
 	if (!f->idle.loaded) {
 		tl_fidle_init(&f->idle);
 		if (tl_fidle_known(&f->idle, NULL) < 0)

@@ -33,7 +33,11 @@ struct tl_fkern {
 	long long count;
 	int64_t grid, block;	/* workgroups, work-items in each (the first
 				   event that records them); -1 none */
+	uint32_t id;		/* the name's id in the findings' strings,
+				   TL_FKERN_NOID when loaded grouped */
 };
+
+#define TL_FKERN_NOID UINT32_MAX
 
 #define TL_FKERN_MAX 6
 
@@ -78,6 +82,7 @@ struct tl_fop {
 	int operands;		/* TL_OPND_* */
 	int training;		/* concrete training flag: 1, 0, -1 unknown */
 	int64_t batch;		/* GEMM batch (params B), 0 unknown */
+	int graph_launch;	/* its name names a graph launch call */
 	struct tl_fkern kern[TL_FKERN_MAX];
 	int nkern;
 	int64_t kern_other_ns;	/* kernels beyond the listed ones */

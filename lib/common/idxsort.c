@@ -51,8 +51,27 @@ merge(const struct keys *k, const int32_t *a, size_t na, size_t nb,
 	size_t j = na, o = i;
 
 	memcpy(out, a, i * sizeof(*a));
-	while (i < na && j < end)
-		out[o++] = key(k, a[j]) < key(k, a[i]) ? a[j++] : a[i++];
+	/*
+	 * Both heads' keys held: only the one taken is loaded again (out
+	 * may alias the keys for the compiler, so it would load both).
+	 */
+	if (i < na && j < end) {
+		int64_t ki = key(k, a[i]), kj = key(k, a[j]);
+
+		for (;;) {
+			if (kj < ki) {
+				out[o++] = a[j++];
+				if (j == end)
+					break;
+				kj = key(k, a[j]);
+			} else {
+				out[o++] = a[i++];
+				if (i == na)
+					break;
+				ki = key(k, a[i]);
+			}
+		}
+	}
 	memcpy(out + o, a + i, (na - i) * sizeof(*a));
 	o += na - i;
 	memcpy(out + o, a + j, (nb - j) * sizeof(*a));

@@ -617,15 +617,18 @@ parse(struct tl_rowreader *r, int c, struct tl_field *v)
 {
 	(void)r;
 	v->parsed = 1;
-	if (tl_cols[c].type >= TL_CT_INT) {
+	if (tl_cols[c].type >= TL_CT_INT && v->misses < TL_RR_MEMO_OFF) {
 		if (v->n < sizeof(v->last) && v->n == v->lastn &&
-		    memcmp(v->s, v->last, v->n) == 0)
+		    memcmp(v->s, v->last, v->n) == 0) {
+			v->misses = 0;
 			return;		/* the last text read: as read */
+		}
 		if (v->n < sizeof(v->last)) {
 			memcpy(v->last, v->s, v->n);
 			v->lastn = (unsigned char)v->n;
 		} else
 			v->lastn = UCHAR_MAX;
+		v->misses++;
 	}
 	v->i = 0;
 	v->d = NAN;

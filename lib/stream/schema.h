@@ -252,8 +252,16 @@ struct tl_field {
 	 * row (a trace's or a step's) is read once.
 	 */
 	unsigned char lastn;
+	/*
+	 * The last texts read that were not the one before (up to
+	 * TL_RR_MEMO_OFF): a column whose number changes row after row (a
+	 * start, a duration) stops comparing and keeping its text.
+	 */
+	unsigned char misses;
 	char last[23];
 };
+
+#define TL_RR_MEMO_OFF 8
 
 /* What a reader fills as its columns are asked for (tl_rr_text). */
 struct tl_rrrow {

@@ -212,16 +212,19 @@ split_slow(struct tl_stream *s, char *line, size_t len)
 }
 
 #ifdef __SSE2__
-/* The masks of the tabs and of the backslashes and NULs of p[0..16). */
+/*
+ * The mask of the tabs of p[0..16); the backslashes and NULs there ORed
+ * into *odd, a vector looked at once a line.
+ */
 static inline unsigned
-special16(const char *p, unsigned *tabs)
+tabs16(const char *p, __m128i *odd)
 {
 	const __m128i tab = _mm_set1_epi8('\t'), bs = _mm_set1_epi8('\\');
 	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p);
 
-	*tabs = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, tab));
-	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(x, bs),
+	*odd = _mm_or_si128(*odd, _mm_or_si128(_mm_cmpeq_epi8(x, bs),
 	    _mm_cmpeq_epi8(x, _mm_setzero_si128())));
+	return (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, tab));
 }
 
 /*
@@ -241,12 +244,13 @@ special16(const char *p, unsigned *tabs)
 
 /* Room for n fields more than the f cut so far, f and l kept. */
 #define ROOM(n) do {							\
-	int k_ = (int)(f - s->f);					\
+	if (flim - f < (n)) {						\
+		int k_ = (int)(f - s->f);				\
 									\
-	if (k_ + (n) > s->fcap) {					\
 		fields(s, k_ + (n));					\
 		f = s->f + k_;						\
 		l = s->flen + k_;					\
+		flim = s->f + s->fcap;					\
 	}								\
 } while (0)
 #endif
@@ -263,27 +267,32 @@ static void
 split_tsv(struct tl_stream *s, char *line, size_t len)
 {
 #ifdef __SSE2__
-	char **f = s->f;
-	size_t *l = s->flen, i, start = 0;
-	unsigned odd = 0;
+	char **f, **flim;
+	size_t *l, i, start = 0;
+	__m128i vodd = _mm_setzero_si128();
+	unsigned odd;
 	int n;
 
+	fields(s, 65);		/* f and flim are not NULL */
+	f = s->f;
+	flim = f + s->fcap;
+	l = s->flen;
 	for (i = 0; i + 64 <= len; i += 64) {
-		unsigned t0, t1, t2, t3;
-		uint64_t t;
+		uint64_t t = (uint64_t)tabs16(line + i, &vodd) |
+		    (uint64_t)tabs16(line + i + 16, &vodd) << 16 |
+		    (uint64_t)tabs16(line + i + 32, &vodd) << 32 |
+		    (uint64_t)tabs16(line + i + 48, &vodd) << 48;
 
-		odd |= special16(line + i, &t0) | special16(line + i + 16, &t1) |
-		    special16(line + i + 32, &t2) | special16(line + i + 48, &t3);
-		t = (uint64_t)t0 | (uint64_t)t1 << 16 | (uint64_t)t2 << 32 |
-		    (uint64_t)t3 << 48;
 		ROOM(65);
 		CUT(t, __builtin_ctzll);
 	}
+	odd = (unsigned)_mm_movemask_epi8(vodd);
 	for (; i < len; i += 16) {
 		unsigned t, m = len - i < 16 ? (1u << (len - i)) - 1 : 0xffff;
+		__m128i o = _mm_setzero_si128();
 
-		odd |= special16(line + i, &t) & m;
-		t &= m;
+		t = tabs16(line + i, &o) & m;
+		odd |= (unsigned)_mm_movemask_epi8(o) & m;
 		ROOM(17);
 		CUT(t, __builtin_ctz);
 	}

@@ -53,6 +53,13 @@ struct share {
 	int64_t ns;
 };
 
+/* A slot of the owners' hash (share_add): its owner's share is sh[at]. */
+struct slot {
+	uint32_t gen;
+	int32_t owner;
+	uint32_t at;
+};
+
 struct ctx {
 	const struct tl_trace *t;
 	const struct tl_iters *it;
@@ -62,8 +69,11 @@ struct ctx {
 	size_t nsync;
 	int32_t *iterev;	/* the iterations' events, sorted */
 	size_t niterev;
-	struct share *sh;	/* scratch */
+	struct share *sh;	/* scratch: one per owner (share_add) */
 	size_t nsh, capsh;
+	struct slot *slot;	/* a hash of the shares' owners */
+	unsigned slotbits;	/* 1 << slotbits slots */
+	uint32_t gen;		/* the slots of this gen are current */
 	struct tl_ival *sv;	/* a gap's synchronising intervals */
 	size_t nsv, capsv;
 	size_t cappiece;
@@ -381,6 +391,79 @@ walk(struct ctx *x, struct hthread *h, int64_t a, int64_t c)
 	}
 }
 
+/* No shares yet (share_add): the hash's slots of old ones are stale. */
+static void
+shares_reset(struct ctx *x)
+{
+	x->nsh = 0;
+	if (++x->gen == 0) {	/* wrapped: no slot may look current */
+		if (x->slot != NULL)
+			memset(x->slot, 0,
+			    ((size_t)1 << x->slotbits) * sizeof(*x->slot));
+		x->gen = 1;
+	}
+}
+
+/* Owner's slot in the hash: where it is, or the free one it would take. */
+static inline struct slot *
+share_slot(const struct ctx *x, int32_t owner)
+{
+	size_t mask = ((size_t)1 << x->slotbits) - 1;
+	size_t h = ((uint32_t)owner * 0x9e3779b1u) >> (32 - x->slotbits);
+
+	while (x->slot[h].gen == x->gen && x->slot[h].owner != owner)
+		h = (h + 1) & mask;
+	return &x->slot[h];
+}
+
+/* Room for one more owner in sh and in the hash (at most half full). */
+static void
+share_room(struct ctx *x)
+{
+	unsigned bits = x->slot == NULL ? 6 : x->slotbits + 1;
+	size_t i;
+
+	if (x->nsh == x->capsh)
+		tl_grow(&x->sh, &x->capsh, x->nsh + 1, sizeof(*x->sh));
+	if (x->slot != NULL && 2 * (x->nsh + 1) <= (size_t)1 << x->slotbits)
+		return;
+	free(x->slot);
+	x->slot = tl_calloc((size_t)1 << bits, sizeof(*x->slot));
+	x->slotbits = bits;
+	x->gen = 1;
+	for (i = 0; i < x->nsh; i++) {
+		struct slot *q = share_slot(x, x->sh[i].owner);
+
+		q->gen = x->gen;
+		q->owner = x->sh[i].owner;
+		q->at = (uint32_t)i;
+	}
+}
+
+/*
+ * ns more of owner's share: summed by owner as they come (a hash of the
+ * owners), not sorted by owner and summed after.
+ */
+static inline void
+share_add(struct ctx *x, int32_t owner, int64_t ns)
+{
+	struct slot *q;
+
+	if (x->nsh == x->capsh || x->slot == NULL ||
+	    2 * (x->nsh + 1) > (size_t)1 << x->slotbits)
+		share_room(x);
+	q = share_slot(x, owner);
+	if (q->gen == x->gen) {
+		x->sh[q->at].ns += ns;
+		return;
+	}
+	q->gen = x->gen;
+	q->owner = owner;
+	q->at = (uint32_t)x->nsh;
+	x->sh[x->nsh].owner = owner;
+	x->sh[x->nsh++].ns = ns;
+}
+
 /* Add the owners' shares of [a, c) on thread h to the scratch shares. */
 static void
 shares(struct ctx *x, struct hthread *h, int64_t a, int64_t c)
@@ -388,83 +471,8 @@ shares(struct ctx *x, struct hthread *h, int64_t a, int64_t c)
 	size_t i;
 
 	walk(x, h, a, c);
-	for (i = 0; i < x->nsg; i++) {
-		if (x->nsh == x->capsh)
-			tl_grow(&x->sh, &x->capsh, x->nsh + 1, sizeof(*x->sh));
-		x->sh[x->nsh].owner = x->sg[i].owner;
-		x->sh[x->nsh++].ns = x->sg[i].end - x->sg[i].start;
-	}
-}
-
-/* v[0..n) by owner, by insertion (runs of a few). */
-static void
-insert_shares(struct share *v, size_t n)
-{
-	size_t i, j;
-
-	for (i = 1; i < n; i++) {
-		struct share s = v[i];
-
-		for (j = i; j > 0 && v[j - 1].owner > s.owner; j--)
-			v[j] = v[j - 1];
-		v[j] = s;
-	}
-}
-
-/*
- * v[0..n) by owner: runs of 16 by insertion, then merged in pairs
- * through tmp (n of them), no call per comparison as qsort's.  The
- * order of equal owners does not matter: they are summed.
- */
-static void
-sort_shares(struct share *v, size_t n, struct share *tmp)
-{
-	struct share *src = v, *dst = tmp, *sw;
-	size_t w, i;
-
-	for (i = 0; i < n; i += 16)
-		insert_shares(v + i, n - i < 16 ? n - i : 16);
-	for (w = 16; w < n; w *= 2) {
-		for (i = 0; i < n; i += 2 * w) {
-			size_t a = i, am = i + w < n ? i + w : n, b = am,
-			    bm = i + 2 * w < n ? i + 2 * w : n, o = i;
-
-			while (a < am && b < bm)
-				dst[o++] = src[b].owner < src[a].owner ?
-				    src[b++] : src[a++];
-			while (a < am)
-				dst[o++] = src[a++];
-			while (b < bm)
-				dst[o++] = src[b++];
-		}
-		sw = src;
-		src = dst;
-		dst = sw;
-	}
-	if (src != v)
-		memcpy(v, src, n * sizeof(*v));
-}
-
-/* Sum the scratch shares by owner (sorted by owner). */
-static void
-sum_shares(struct ctx *x)
-{
-	size_t i, n = 0;
-
-	if (x->nsh > 16) {
-		struct share *tmp = tl_malloc(x->nsh * sizeof(*tmp));
-
-		sort_shares(x->sh, x->nsh, tmp);
-		free(tmp);
-	} else		/* most gaps have a few */
-		insert_shares(x->sh, x->nsh);
-	for (i = 0; i < x->nsh; i++) {
-		if (n > 0 && x->sh[n - 1].owner == x->sh[i].owner)
-			x->sh[n - 1].ns += x->sh[i].ns;
-		else
-			x->sh[n++] = x->sh[i];
-	}
-	x->nsh = n;
+	for (i = 0; i < x->nsg; i++)
+		share_add(x, x->sg[i].owner, x->sg[i].end - x->sg[i].start);
 }
 
 static int
@@ -605,7 +613,9 @@ best_share(const struct ctx *x, int sync, const struct hthread *h)
 	for (i = 0; i < x->nsh; i++) {
 		if (h != NULL && is_sync_ent(x, h, x->sh[i].owner) != sync)
 			continue;
-		if (best < 0 || x->sh[i].ns > x->sh[best].ns)
+		if (best < 0 || x->sh[i].ns > x->sh[best].ns ||
+		    (x->sh[i].ns == x->sh[best].ns &&
+		    x->sh[i].owner < x->sh[best].owner))
 			best = (long)i;
 	}
 	return best;
@@ -633,10 +643,9 @@ sync_pieces(struct ctx *x, size_t k, int32_t call, int32_t callctx,
 		    x->th[o].nid + x->th[o].n == 0)
 			continue;
 		h = build(x, o);
-		x->nsh = 0;
+		shares_reset(x);
 		for (i = 0; i < x->nsv; i++)
 			shares(x, h, x->sv[i].start, x->sv[i].end);
-		sum_shares(x);
 		for (i = 0; i < x->nsh; i++)
 			sum += x->sh[i].ns;
 		if (sum > bestns && (b = best_share(x, 0, NULL)) >= 0) {
@@ -731,12 +740,10 @@ explain(struct ctx *x, struct tl_idlegap *g)
 	l = t->ev[launch].ts;
 	cut = l < a ? a : l > b ? b : l;
 	h = build(x, t->ev[launch].thread);
-	x->nsh = 0;
+	shares_reset(x);
 	x->nsv = 0;
-	if (cut > a) {
+	if (cut > a)
 		shares(x, h, a, cut);
-		sum_shares(x);
-	}
 	for (i = 0; i < x->nsh; i++)
 		if (is_sync_ent(x, h, x->sh[i].owner))
 			sync += x->sh[i].ns;
@@ -895,8 +902,28 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	tl_ivals_merge(&x.win);
 	bucket(&x);
 	tl_ivals_free(&x.win);
-	for (i = 0; i < c->ngap; i++)
+	for (i = 0; i < c->ngap; i++) {
+		const struct tl_event *e;
+		int l;
+
+		/*
+		 * Asked of the memory ahead (no other effect): gap i + 8's
+		 * GPU event, gap i + 4's launch call (its GPU event asked
+		 * for four gaps ago).  Each lies anywhere in the events, a
+		 * cache miss at the gap that reads it.
+		 */
+		if (i + 8 < c->ngap) {
+			e = &t->ev[c->gap[i + 8].next];
+			__builtin_prefetch(e);
+			__builtin_prefetch((const char *)(e + 1) - 1);
+		}
+		if (i + 4 < c->ngap &&
+		    (l = t->ev[c->gap[i + 4].next].parent) >= 0) {
+			__builtin_prefetch(&t->ev[l]);
+			__builtin_prefetch((const char *)(&t->ev[l] + 1) - 1);
+		}
 		explain(&x, &c->gap[i]);
+	}
 	/* Held until the rows are written: no more than they need. */
 	if (c->ngap > 0)
 		c->gap = tl_realloc(c->gap, c->ngap * sizeof(*c->gap));
@@ -910,6 +937,7 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	free(x.sync);
 	free(x.iterev);
 	free(x.sh);
+	free(x.slot);
 	free(x.sv);
 	free(x.sg);
 	free(x.stk);

@@ -273,6 +273,45 @@ repeats(void)
 	CHECK(tl_rr_next(&r) == 0);
 	tl_rr_free(&r);
 	tl_stream_close(&s);
+	/*
+	 * A column that changes row after row stops keeping its last text
+	 * (TL_RR_MEMO_OFF): each row still reads its own value, a repeat
+	 * and a bad text after it included.
+	 */
+	{
+		char text[800];
+		size_t n = 0;
+		int64_t v;
+
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "count\n");
+		for (k = 0; k < 3 * TL_RR_MEMO_OFF; k++)
+			n += (size_t)snprintf(text + n, sizeof(text) - n,
+			    "%zu\n", k + 1);
+		snprintf(text + n, sizeof(text) - n, "5\n5\n5x\n5\n6\n6\n");
+		write_file(text);
+		tl_stream_open(&s, files, 1);
+		tl_rr_init(&r, &s, cols, 1);
+		for (k = 0; k < 3 * TL_RR_MEMO_OFF; k++) {
+			CHECK(tl_rr_next(&r) == 1);
+			CHECK(tl_rr_i64(&r, TL_COL_COUNT, &v) == 1 &&
+			    v == (int64_t)k + 1);
+		}
+		CHECK(tl_rr_next(&r) == 1 &&
+		    tl_rr_i64(&r, TL_COL_COUNT, &v) == 1 && v == 5);
+		CHECK(tl_rr_next(&r) == 1 &&
+		    tl_rr_i64(&r, TL_COL_COUNT, &v) == 1 && v == 5);
+		CHECK(tl_rr_next(&r) == 1 &&
+		    tl_rr_field(&r, TL_COL_COUNT)->has == -1);
+		CHECK(tl_rr_next(&r) == 1 &&
+		    tl_rr_i64(&r, TL_COL_COUNT, &v) == 1 && v == 5);
+		CHECK(tl_rr_next(&r) == 1 &&
+		    tl_rr_i64(&r, TL_COL_COUNT, &v) == 1 && v == 6);
+		CHECK(tl_rr_next(&r) == 1 &&
+		    tl_rr_i64(&r, TL_COL_COUNT, &v) == 1 && v == 6);
+		CHECK(tl_rr_next(&r) == 0);
+		tl_rr_free(&r);
+		tl_stream_close(&s);
+	}
 }
 
 int

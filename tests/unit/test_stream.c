@@ -135,6 +135,49 @@ split_lines(void)
 }
 
 /*
+ * Lines of thousands of fields, many empty, so that the field arrays grow
+ * half-way through a line (64 tabs a vector step at the most): each
+ * field's text as written.
+ */
+static void
+many_fields(void)
+{
+	enum { NF = 3000, NL = 3 };
+	size_t cap = (size_t)NF * (NL + 1) * 16 + 64, o = 0;
+	char *text = malloc(cap), *files[1] = { path }, want[16];
+	struct tl_stream s;
+	int i, j, ok = 1;
+
+	for (j = 0; j < NF; j++)
+		o += (size_t)snprintf(text + o, cap - o, "%sc%d", j ? "\t" : "",
+		    j);
+	text[o++] = '\n';
+	for (i = 1; i <= NL; i++)
+		for (j = 0; j < NF; j++)
+			o += (size_t)snprintf(text + o, cap - o, "%s%.*s%s",
+			    j ? "\t" : "", (i + j) % 4, "x\\y",
+			    j + 1 < NF ? "" : "\n");
+	write_file(text);
+	tl_stream_open(&s, files, 1);
+	for (i = 1; i <= NL && tl_stream_next(&s); i++) {
+		if (s.nf != NF) {
+			ok = 0;
+			continue;
+		}
+		for (j = 0; j < NF; j++) {
+			snprintf(want, sizeof(want), "%.*s", (i + j) % 4,
+			    "x\\y");
+			if (s.flen[j] != strlen(want) ||
+			    strcmp(s.f[j], want) != 0)
+				ok = 0;
+		}
+	}
+	CHECK(ok && i == NL + 1);
+	tl_stream_close(&s);
+	free(text);
+}
+
+/*
  * A line longer than the reader's buffer (TL_STREAM_BUF), lines across
  * its refills, a last line without a newline: every field as written.
  */
@@ -354,6 +397,7 @@ main(void)
 	tl_stream_close(&s);
 	remove(path);
 	split_lines();
+	many_fields();
 	long_lines();
 	doubles();
 	return unit_done("test_stream");
