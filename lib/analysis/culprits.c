@@ -378,7 +378,8 @@ gap_add(struct tl_fidle *d, struct tl_fidletr *t, int row,
 	if (row >= 0) {
 		struct tl_flgap *l;
 
-		tl_grow(&d->lg, &d->caplg, d->nlg + 1, sizeof(*d->lg));
+		tl_grow_ahead(&d->lg, &d->caplg, d->nlg + 1, sizeof(*d->lg),
+		    &d->lgahead);
 		l = &d->lg[d->nlg++];
 		l->row = row;
 		l->end_ns = w->ts_ns + w->len_ns;
@@ -401,7 +402,8 @@ piece_keep(struct tl_fidle *d, int row, size_t ci, int64_t pns)
 {
 	if (row < 0)
 		return;
-	tl_grow(&d->pc, &d->cappc, d->npc + 1, sizeof(*d->pc));
+	tl_grow_ahead(&d->pc, &d->cappc, d->npc + 1, sizeof(*d->pc),
+	    &d->pcahead);
 	d->pc[d->npc].c = ci;
 	d->pc[d->npc++].ns = pns;
 	d->lg[d->nlg - 1].np++;
@@ -921,8 +923,8 @@ tl_fidle_free(struct tl_fidle *d)
 		where_free(&d->c[i].where);
 	}
 	free(d->c);
-	free(d->lg);
-	free(d->pc);
+	tl_ahead_free(&d->lg, &d->lgahead);
+	tl_ahead_free(&d->pc, &d->pcahead);
 	tl_strmap_free(&d->wnames);
 	d->wlast[0] = d->wlast[1] = d->wlast[2] = -1;
 	tl_json_free(&d->j);

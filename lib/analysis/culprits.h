@@ -132,9 +132,11 @@ struct tl_fidle {
 	size_t n, cap;
 	struct tl_flgap *lg;	/* the listed gaps of rows, by row */
 	size_t nlg, caplg;
+	struct tl_ahead lgahead;	/* lg's pages (tl_grow_ahead) */
 	size_t lgat;		/* tl_fidle_attribute's last first gap */
 	struct tl_fpiece *pc;
 	size_t npc, cappc;
+	struct tl_ahead pcahead;
 	struct tl_strmap wnames;	/* the listed gaps' device, pid, tid */
 	int64_t wlast[3];	/* wname's last device, pid, tid, -1 none */
 	struct tl_json j;	/* scratch: a row's idle_gaps */

@@ -1912,7 +1912,10 @@ load(struct tl_findings *f, struct tl_floader *L)
 	}
 	while (tl_rr_next(&L->rr)) {
 		/* The GPU events, read once for the loader and the serving view. */
-		L->kbad = tl_kernlist_read(&L->kl, get(L, C_KERNELS)) < 0;
+		const struct tl_field *kv = tl_rr_field(&L->rr,
+		    colid[C_KERNELS]);
+
+		L->kbad = tl_kernlist_readn(&L->kl, kv->s, kv->n) < 0;
 		cat = load_row(L);
 		tl_serving_row(f->serv, &L->kl, cat, &L->roof);
 	}

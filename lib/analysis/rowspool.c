@@ -230,17 +230,23 @@ copy_tabs(char *d, const char *s, size_t n)
 	__m128i x;
 
 	if (n >= 16) {
-		for (;; i += 16) {
-			if (i + 16 > n)	/* the last 16, overlapping */
-				i = n - 16;
+		for (;;) {
 			x = _mm_loadu_si128((const __m128i *)(const void *)
 			    (s + i));
 			x = _mm_or_si128(x, _mm_and_si128(_mm_cmpeq_epi8(x,
 			    zero), tab));
 			_mm_storeu_si128((__m128i *)(void *)(d + i), x);
-			if (i + 16 == n)
-				return;
+			if ((i += 16) + 16 > n)
+				break;
 		}
+		if (i == n)
+			return;
+		i = n - 16;	/* the last 16, overlapping */
+		x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		x = _mm_or_si128(x, _mm_and_si128(_mm_cmpeq_epi8(x, zero),
+		    tab));
+		_mm_storeu_si128((__m128i *)(void *)(d + i), x);
+		return;
 	}
 #endif
 	for (; i < n; i++)

@@ -57,7 +57,7 @@ tl_xrank_free(struct tl_xrank *x)
 	free(x->step);
 	free(x->optime);
 	free(x->opk);
-	free(x->busy);
+	tl_ahead_free(&x->busy, &x->busyahead);
 	free(x->rk);
 	free(x->outlier);
 	free(x->cul);
@@ -316,8 +316,8 @@ tl_xrank_row(struct tl_xrank *x, int tr, const char *name, int op,
 			ns += kl->v[i].dur;
 			if (kl->v[i].dur <= 0)
 				continue;
-			tl_grow(&x->busy, &x->capbusy, x->nbusy + 1,
-			    sizeof(*x->busy));
+			tl_grow_ahead(&x->busy, &x->capbusy, x->nbusy + 1,
+			    sizeof(*x->busy), &x->busyahead);
 			x->busy[x->nbusy].tr = tr;
 			x->busy[x->nbusy].start = kl->v[i].ts;
 			x->busy[x->nbusy++].end = kl->v[i].ts + kl->v[i].dur;

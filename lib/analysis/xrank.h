@@ -46,6 +46,7 @@
 
 #include "common/json.h"
 #include "common/strmap.h"
+#include "common/util.h"
 #include "stream/kernlist.h"
 #include "stream/schema.h"
 
@@ -160,6 +161,7 @@ struct tl_xrank {
 	size_t nopk;
 	struct tl_xspan *busy;	/* compute kernels, by trace */
 	size_t nbusy, capbusy;
+	struct tl_ahead busyahead;	/* busy's pages (tl_grow_ahead) */
 	/* the links (tl_xrank_links) */
 	double link_gbs, net_gbs;	/* 0 unknown */
 	const char *link_name;	/* not owned */

@@ -121,6 +121,40 @@ static const unsigned char bytecls[256] = {
 };
 #define IS(c, k) ((bytecls[(unsigned char)(c)] & (k)) != 0)
 
+/* The keys of an event in the order tl-parse writes them. */
+#define NORDER 9
+
+/*
+ * 1 if the key (with its quotes and colon) at p, with room bytes before
+ * the text's end, is the one tl-parse writes as the event's j-th: the
+ * one compare of constant length each (no loop over its bytes) that the
+ * key loop below would read as that key.  *m is its member, its length
+ * *n.
+ */
+static int
+next_key(const char *p, size_t room, int j, int *m, size_t *n)
+{
+#define KEY(lit, member) \
+	if (room < sizeof(lit) - 1 || memcmp(p, lit, sizeof(lit) - 1) != 0) \
+		return 0; \
+	*m = member; \
+	*n = sizeof(lit) - 1; \
+	return 1
+	switch (j) {
+	case 0: KEY("\"uid\":", -1);
+	case 1: KEY("\"name\":", 0);
+	case 2: KEY("\"pid\":", -1);
+	case 3: KEY("\"stream\":", -1);
+	case 4: KEY("\"ts\":", 1);
+	case 5: KEY("\"dur\":", 2);
+	case 6: KEY("\"launch_ts\":", 3);
+	case 7: KEY("\"grid\":", 4);
+	case 8: KEY("\"block\":", 5);
+	}
+	return 0;
+#undef KEY
+}
+
 /*
  * The list as tl-parse writes it, read without tokenising: compact (no
  * blanks), keys of lowercase letters and '_', strings without escapes,
@@ -131,9 +165,9 @@ static const unsigned char bytecls[256] = {
  * it) it leaves to that path: 0 when read, -1 when not.
  */
 static int
-read_plain(struct tl_kernlist *k, const char *s)
+read_plain(struct tl_kernlist *k, const char *s, size_t len)
 {
-	const char *p = s;
+	const char *p = s, *end = s + len;
 	size_t used = 0;
 
 	if (*p++ != '[')
@@ -144,21 +178,30 @@ read_plain(struct tl_kernlist *k, const char *s)
 		const char *v[NKEY] = { NULL };
 		size_t vn[NKEY] = { 0 };
 		int str[NKEY] = { 0 };
+		int j = 0;	/* the key tl-parse writes next */
 
 		if (*p++ != '{')
 			return -1;
 		for (;;) {
 			const char *key = p + 1, *val;
 			int m, isstr;
+			size_t kn;
 
-			if (*p++ != '"')
-				return -1;
-			while (IS(*p, KEYB))
-				p++;
-			if (*p != '"' || p == key || p[1] != ':')
-				return -1;
-			m = event_key(key, (size_t)(p - key));
-			p += 2;
+			if (j < NORDER && next_key(p, (size_t)(end - p), j, &m,
+			    &kn)) {
+				p += kn;
+				j++;
+			} else {
+				j = NORDER;	/* another order: key by key */
+				if (*p++ != '"')
+					return -1;
+				while (IS(*p, KEYB))
+					p++;
+				if (*p != '"' || p == key || p[1] != ':')
+					return -1;
+				m = event_key(key, (size_t)(p - key));
+				p += 2;
+			}
 			if ((isstr = *p == '"')) {
 				val = ++p;
 				p += strcspn(p, "\"\\");
@@ -203,6 +246,12 @@ read_plain(struct tl_kernlist *k, const char *s)
 int
 tl_kernlist_read(struct tl_kernlist *k, const char *s)
 {
+	return tl_kernlist_readn(k, s, strlen(s));
+}
+
+int
+tl_kernlist_readn(struct tl_kernlist *k, const char *s, size_t len)
+{
 	static const char *const keys[NKEY] = { "name", "ts", "dur",
 	    "launch_ts", "grid", "block" };
 	struct tl_json *j = &k->j;
@@ -213,10 +262,10 @@ tl_kernlist_read(struct tl_kernlist *k, const char *s)
 	k->n = 0;
 	if (s[0] == '\0')
 		return 0;
-	if (read_plain(k, s) == 0)
+	if (read_plain(k, s, len) == 0)
 		return 0;
 	k->n = 0;
-	if (tl_json_parse(j, s, strlen(s), &err) < 1 ||
+	if (tl_json_parse(j, s, len, &err) < 1 ||
 	    tl_json_type(j, 0) != TL_J_ARRAY)
 		return -1;
 	for (tok = 1, e = 0; e < tl_json_size(j, 0); e++,

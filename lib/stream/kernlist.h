@@ -41,5 +41,7 @@ void tl_kernlist_free(struct tl_kernlist *k);
  * the first bad one.
  */
 int tl_kernlist_read(struct tl_kernlist *k, const char *s);
+/* The same for the text s of length n = strlen(s) (a field's, known). */
+int tl_kernlist_readn(struct tl_kernlist *k, const char *s, size_t n);
 
 #endif

@@ -25,10 +25,14 @@
 
 #define NBUF 4
 /*
- * Bytes one read or inflate call fills at most: the whole request.  ISA-L
- * copies about 64 KiB of history in and out of its own buffer on every
- * call (igzip/igzip_inflate.c, isal_inflate), so fewer calls copy less.
+ * Bytes one read or inflate call fills at most, so that the progress line
+ * moves while a slow pipe fills a request: PIECE.  A mapped gzip file is
+ * inflated a whole request a call (at most FILLMAX), as it never waits:
+ * ISA-L copies about 64 KiB of window in and out of its own buffer on
+ * every call (igzip/igzip_inflate.c, isal_inflate), so fewer calls copy
+ * less.
  */
+#define PIECE (1u << 18)
 #define FILLMAX (1u << 30)
 #define INSZ (1u << 18)		/* compressed bytes read at a time */
 #define DROP_EVERY (1u << 18)	/* mapped bytes given back at a time */
@@ -137,6 +141,8 @@ z_load(struct zin *z)
 	}
 	while (z->have < INSZ) {
 		r = read(z->fd, z->in + z->have, INSZ - z->have);
+		if (r < 0 && errno == EINTR)
+			continue;
 		if (r <= 0)
 			break;
 		z->have += (size_t)r;
@@ -321,6 +327,8 @@ z_read(struct zin *z, unsigned char *dst, size_t n)
 				/* Straight into dst: no copy of the bytes. */
 				ssize_t r = read(z->fd, dst + got, n - got);
 
+				if (r < 0 && errno == EINTR)
+					continue;
 				if (r < 0) {
 					z->err = Z_ERRNO;
 					z->msg = strerror(errno);
@@ -481,6 +489,8 @@ src_open(struct tl_input *in)
 	 */
 	while (z->have < 2 && !z->eof) {
 		r = read(z->fd, z->in + z->have, INSZ - z->have);
+		if (r < 0 && errno == EINTR)
+			continue;
 		if (r < 0) {
 			z->err = Z_ERRNO;
 			z->msg = strerror(errno);
@@ -531,6 +541,13 @@ src_close(struct tl_input *in)
 	else
 		free(in->z.in);
 	return close(in->z.fd) == 0 ? Z_OK : Z_ERRNO;
+}
+
+/* Bytes a src_read call fills at most (PIECE). */
+static size_t
+src_piece(const struct tl_input *in)
+{
+	return in->z.mapped > 0 ? FILLMAX : PIECE;
 }
 #else
 static int
@@ -588,6 +605,13 @@ src_close(struct tl_input *in)
 {
 	return gzclose(in->gz);
 }
+
+static size_t
+src_piece(const struct tl_input *in)
+{
+	(void)in;
+	return PIECE;
+}
 #endif
 
 static double
@@ -633,14 +657,14 @@ progress(struct tl_input *in)
 		    (unsigned long long)(in->done / 1000000));
 }
 
-/* Fill r on the input thread, FILLMAX bytes a call at most. */
+/* Fill r on the input thread, src_piece bytes a call, showing progress. */
 static void
 fill(struct tl_input *in, struct tl_input_req *r)
 {
-	size_t got = 0;
+	size_t got = 0, piece = src_piece(in);
 
 	while (got < r->n && !in->ended) {
-		size_t k = r->n - got > FILLMAX ? FILLMAX : r->n - got;
+		size_t k = r->n - got > piece ? piece : r->n - got;
 		long n = src_read(in, r->buf + got, (unsigned)k);
 
 		if (n <= 0) {
@@ -649,11 +673,11 @@ fill(struct tl_input *in, struct tl_input_req *r)
 			break;
 		}
 		got += (size_t)n;
+		in->done += (size_t)n;
+		if (in->progress)
+			progress(in);
 	}
 	r->got = got > 0 ? (long)got : in->err ? -1 : 0;
-	in->done += got;
-	if (in->progress)
-		progress(in);
 }
 
 /* A request, on the input thread. */
