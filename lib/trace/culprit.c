@@ -45,6 +45,8 @@ struct hthread {
 	struct hent *e;		/* by start, longest first */
 	size_t n;
 	size_t finger;		/* walk's last answer */
+	int32_t *chain;		/* the last entry walk started below and */
+	size_t nchain, capchain;	/* its parents, outermost first */
 };
 
 /* An owner's share of a piece of time. */
@@ -252,6 +254,7 @@ static void
 sort_ids(const struct tl_trace *t, int32_t *ids, size_t n, struct hent *e)
 {
 	size_t ne = 0, i, j, k;
+	int64_t ti, tj;
 
 	while (ne < n && ids[ne] >= 0)
 		ne++;
@@ -263,19 +266,26 @@ sort_ids(const struct tl_trace *t, int32_t *ids, size_t n, struct hent *e)
 	    offsetof(struct tl_pyframe, ts));
 	for (i = ne; i < n; i++)
 		ids[i] = -ids[i] - 1;
+	/* The heads' starts held: only the one taken is loaded again. */
+	ti = ne > 0 ? t->ev[ids[0]].ts : 0;
+	tj = ne < n ? t->py[-ids[ne] - 1].ts : 0;
 	for (i = 0, j = ne, k = 0; k < n; k++) {
-		if (j == n || (i < ne && t->ev[ids[i]].ts <=
-		    t->py[-ids[j] - 1].ts))
+		if (j == n || (i < ne && ti <= tj)) {
 			e[k].id = ids[i++];
-		else
+			if (i < ne)
+				ti = t->ev[ids[i]].ts;
+		} else {
 			e[k].id = ids[j++];
+			if (j < n)
+				tj = t->py[-ids[j] - 1].ts;
+		}
 		e[k].parent = -1;
 	}
 	sort_trace = t;
-	for (i = 0; i < n; i = j) {
-		int64_t ts = ent_ts(t, &e[i]);
+	for (i = 0, tj = n > 0 ? ent_ts(t, &e[0]) : 0; i < n; i = j) {
+		int64_t ts = tj;	/* e[i]'s, found by the last loop */
 
-		for (j = i + 1; j < n && ent_ts(t, &e[j]) == ts; j++)
+		for (j = i + 1; j < n && (tj = ent_ts(t, &e[j])) == ts; j++)
 			;
 		if (j - i > 1)
 			qsort(e + i, j - i, sizeof(*e), cmp_hent);
@@ -297,6 +307,7 @@ build(struct ctx *x, size_t k)
 	struct hthread *h = &x->th[k];
 	int32_t *stack;
 	size_t i, sp = 0;
+	int64_t end = 0;
 
 	if (h->built)
 		return h;
@@ -309,12 +320,16 @@ build(struct ctx *x, size_t k)
 	free(h->id);
 	h->id = NULL;
 	stack = tl_malloc(h->n * sizeof(*stack));
+	/* The top's end held: loaded once an entry is pushed or uncovered. */
 	for (i = 0; i < h->n; i++) {
-		while (sp > 0 && ent_end(t, &h->e[stack[sp - 1]]) <=
-		    ent_ts(t, &h->e[i]))
-			sp--;
+		int64_t ts = ent_ts(t, &h->e[i]);
+
+		while (sp > 0 && end <= ts)
+			if (--sp > 0)
+				end = ent_end(t, &h->e[stack[sp - 1]]);
 		h->e[i].parent = sp > 0 ? stack[sp - 1] : -1;
 		stack[sp++] = (int32_t)i;
+		end = ent_end(t, &h->e[i]);
 	}
 	free(stack);
 	return h;
@@ -352,20 +367,39 @@ static void
 walk(struct ctx *x, struct hthread *h, int64_t a, int64_t c)
 {
 	struct at at = { x, h, a };
-	size_t i, sp, d = 0;
+	size_t i, sp, d = 0, k;
 	/* The first entry starting after a. */
 	size_t lo = tl_gallop(h->n, &h->finger, ent_before, &at);
 	int64_t pos = a, ts;
 	int32_t p;
 
 	x->nsg = 0;
-	for (p = lo > 0 ? (int32_t)lo - 1 : -1; p >= 0; p = h->e[p].parent)
+	/*
+	 * The chain of entry lo - 1 and its parents: from the last walk's
+	 * (h->chain) up to where the two meet.  A parent comes before its
+	 * children, so a chain's entries rise from the outermost, and the
+	 * climb from lo - 1 meets the last chain at the first entry of it
+	 * not above the climb's.
+	 */
+	k = h->nchain;
+	for (p = lo > 0 ? (int32_t)lo - 1 : -1; p >= 0; p = h->e[p].parent) {
+		while (k > 0 && h->chain[k - 1] > p)
+			k--;
+		if (k > 0 && h->chain[k - 1] == p)
+			break;
 		d++;
-	if (x->capstk < d + 1)
-		tl_grow(&x->stk, &x->capstk, d + 1, sizeof(*x->stk));
-	sp = d;
-	for (p = lo > 0 ? (int32_t)lo - 1 : -1; p >= 0; p = h->e[p].parent)
-		x->stk[--d] = p;
+	}
+	if (p < 0)		/* climbed past the outermost: none met */
+		k = 0;
+	if (h->capchain < k + d)
+		tl_grow(&h->chain, &h->capchain, k + d, sizeof(*h->chain));
+	h->nchain = k + d;
+	for (p = lo > 0 ? (int32_t)lo - 1 : -1; d > 0; p = h->e[p].parent)
+		h->chain[k + --d] = p;
+	sp = h->nchain;
+	if (x->capstk < sp + 1)
+		tl_grow(&x->stk, &x->capstk, sp + 1, sizeof(*x->stk));
+	memcpy(x->stk, h->chain, sp * sizeof(*x->stk));
 	for (i = lo;; i++) {
 		int last = i >= h->n || ent_ts(x->t, &h->e[i]) >= c;
 
@@ -932,6 +966,7 @@ tl_culprits_find(const struct tl_trace *t, const struct tl_window *w,
 	for (i = 0; i < t->nthreads; i++) {
 		free(x.th[i].id);
 		free(x.th[i].e);
+		free(x.th[i].chain);
 	}
 	free(x.th);
 	free(x.sync);
