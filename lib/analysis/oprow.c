@@ -33,6 +33,9 @@ tl_opctx_free(struct tl_opctx *c)
 	free(c->numel);
 	c->numel = NULL;
 	c->nnumel = 0;
+	free(c->elsize);
+	c->elsize = NULL;
+	c->nelsize = 0;
 }
 
 /* Copy s[0..n) into buf, cut to its size. */
@@ -214,14 +217,31 @@ tl_op_numel(struct tl_opctx *c, int op, int i)
 	return c->numel[at];
 }
 
-int
-tl_op_elsize(struct tl_opctx *c, int op, int i)
+static int
+op_elsize(struct tl_opctx *c, int op, int i)
 {
 	const struct tl_opargs *args = args_of(c, op);
 
 	if (args == NULL)
 		return 0;
 	return tl_dtype_bytes(tl_oparg(args, i)->type);
+}
+
+int
+tl_op_elsize(struct tl_opctx *c, int op, int i)
+{
+	size_t at = 2 * (size_t)op + (size_t)i, old = c->nelsize, k;
+
+	if (i < 0 || i > 1)	/* other slots: not kept */
+		return op_elsize(c, op, i);
+	if (at >= c->nelsize) {
+		tl_grow(&c->elsize, &c->nelsize, at + 1, sizeof(*c->elsize));
+		for (k = old; k < c->nelsize; k++)
+			c->elsize[k] = -1;
+	}
+	if (c->elsize[at] < 0)
+		c->elsize[at] = op_elsize(c, op, i);
+	return c->elsize[at];
 }
 
 int64_t

@@ -36,6 +36,9 @@ struct tl_opctx {
 	 */
 	int64_t *numel;
 	size_t nnumel;
+	/* tl_op_elsize of each op for slots 0 and 1, the same way: -1 not yet */
+	int *elsize;
+	size_t nelsize;
 };
 
 void tl_opctx_init(struct tl_opctx *c, struct tl_findings *f);
