@@ -483,7 +483,15 @@ json_names(struct rowctx *c)
 		jcache(c, tl_ev_pid(t, g), 0);
 	}
 	for (i = 0; i < c->cul.ngap; i++) {
-		int l = tl_gap_launch(t, &c->cul.gap[i]);
+		int l;
+
+		/* As tl_culprits_find: gap i + 8's GPU event, i + 4's launch. */
+		if (i + 8 < c->cul.ngap)
+			__builtin_prefetch(&t->ev[c->cul.gap[i + 8].next].parent);
+		if (i + 4 < c->cul.ngap &&
+		    (l = t->ev[c->cul.gap[i + 4].next].parent) >= 0)
+			__builtin_prefetch(&t->ev[l].thread);
+		l = tl_gap_launch(t, &c->cul.gap[i]);
 
 		if (l >= 0) {
 			jcache(c, tl_ev_pid(t, &t->ev[l]), 0);
