@@ -110,6 +110,7 @@ struct tl_floader {
 	struct tl_field roof;	/* the row's roofline_time_us (row_roof_us) */
 	int apeak;		/* the row is above its peak roof (above_peak) */
 	int bwd;		/* the row's direction is bwd */
+	int rowop;		/* the row's op, index in f->op */
 	/* by category index: CK_* (tl_category_is), found once */
 	unsigned char catkind[TL_CAT_MAX];
 };
@@ -1016,6 +1017,7 @@ load_row(struct tl_floader *L)
 	 */
 	op_key(L, catv);
 	idx = tl_strmap_add(&L->sigs, L->key.s, L->key.n, &added);
+	L->rowop = (int)idx;
 	if (!added)
 		cat = f->op[idx].cat;
 	else if ((cat = tl_category_parse(catv)) < 0)
@@ -1917,7 +1919,7 @@ load(struct tl_findings *f, struct tl_floader *L)
 
 		L->kbad = tl_kernlist_readn(&L->kl, kv->s, kv->n) < 0;
 		cat = load_row(L);
-		tl_serving_row(f->serv, &L->kl, cat, &L->roof);
+		tl_serving_row(f->serv, &L->kl, cat, L->rowop, &L->roof);
 	}
 	tl_serving_finish(f->serv);
 	tl_fidle_finish(&f->idle);

@@ -97,23 +97,48 @@ members(struct tl_json *j, const char *s, const char *const *keys, int n,
 
 /* A GEMM row: small-batch memory-bound time and its weight share. */
 static void
-gemm(struct tl_serving *s, struct tl_sphase *ph, int64_t ns,
+gemm(struct tl_serving *s, struct tl_sphase *ph, int64_t ns, int op,
     const struct tl_field *rf)
 {
 	static const char *const mnk[] = { "M", "N", "K" };
-	const char *params = tl_rr_text(s->rr, tl_serving_cols[S_PARAMS]);
+	const struct tl_field *pf = tl_rr_field(s->rr,
+	    tl_serving_cols[S_PARAMS]);
+	const char *params = pf->s;
 	struct tl_sitem *it;
-	int64_t v[3], m, n, k, x;
+	int64_t v[3], m, n, k, x = -1;
 	int added;
 	double roof = rf->has > 0 ? rf->d : 0;
 
 	ph->gemm_ns += ns;
-	/* A model's GEMMs repeat their params: each text is read once. */
-	x = tl_strmap_add(&s->params, params, strlen(params), &added);
-	if (added) {
-		members(&s->j, params, mnk, 3, v);
-		tl_grow(&s->mnk, &s->capmnk, (size_t)x + 1, sizeof(*s->mnk));
-		memcpy(s->mnk[x], v, sizeof(v));
+	/*
+	 * A model's GEMMs repeat their params: each text is read once, and
+	 * an op's rows repeat its last one (compared, not hashed).
+	 */
+	if (op >= 0 && (size_t)op < s->nopparams && s->opparams[op] > 0) {
+		x = s->opparams[op] - 1;
+		if (s->params.len[x] != pf->n ||
+		    memcmp(tl_strmap_key(&s->params, x), params, pf->n) != 0)
+			x = -1;
+	}
+	if (x < 0) {
+		x = tl_strmap_add(&s->params, params, pf->n, &added);
+		if (added) {
+			members(&s->j, params, mnk, 3, v);
+			tl_grow(&s->mnk, &s->capmnk, (size_t)x + 1,
+			    sizeof(*s->mnk));
+			memcpy(s->mnk[x], v, sizeof(v));
+		}
+		if (op >= 0) {
+			size_t old = s->nopparams;
+
+			if ((size_t)op >= s->nopparams) {
+				tl_grow(&s->opparams, &s->nopparams,
+				    (size_t)op + 1, sizeof(*s->opparams));
+				memset(s->opparams + old, 0, (s->nopparams -
+				    old) * sizeof(*s->opparams));
+			}
+			s->opparams[op] = x + 1;
+		}
 	}
 	m = s->mnk[x][0], n = s->mnk[x][1], k = s->mnk[x][2];
 	if (m <= 0 || m > TL_SMALL_M || n <= 0 || k <= 0 ||
@@ -196,7 +221,7 @@ iteration(struct tl_serving *s, int phase)
 
 void
 tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl, int cat,
-    const struct tl_field *roof)
+    int op, const struct tl_field *roof)
 {
 	const struct tl_field *tf;
 	const char *catv, *name;
@@ -229,7 +254,7 @@ tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl, int cat,
 		}
 	}
 	if (same(catv, "gemm"))
-		gemm(s, ph, ns, roof);
+		gemm(s, ph, ns, op, roof);
 	kernels(ph, iteration(s, phase), same(catv, "attention"), kl);
 }
 
@@ -315,6 +340,7 @@ tl_serving_free(struct tl_serving *s)
 	tl_json_free(&s->j);
 	tl_strmap_free(&s->params);
 	free(s->mnk);
+	free(s->opparams);
 	tl_strmap_free(&s->iters);
 	tl_strmap_free(&s->traces);
 	memset(s, 0, sizeof(*s));

@@ -82,6 +82,8 @@ struct tl_serving {
 	struct tl_strmap params;	/* a GEMM row's params text */
 	int64_t (*mnk)[3];	/* and its M, N, K (-1 none), by index */
 	size_t capmnk;
+	int64_t *opparams;	/* by op: its last params' index + 1, 0 none */
+	size_t nopparams;
 };
 
 /* The columns the serving view reads (its reader must be set up for them). */
@@ -92,12 +94,13 @@ extern const short tl_serving_cols[TL_SERVING_NCOLS];
 void tl_serving_init(struct tl_serving *s, struct tl_rowreader *rr);
 /*
  * Add rr's current row, of category cat (tl_category_parse of its
- * category column, known), with its GPU events as the caller found them
- * in its kernels column, and its roofline_time_us as the caller read it
- * (has and d as tl_rr_field gives them).
+ * category column, known) and of the caller's op op (an index, 0 or more,
+ * that names one op signature; -1 none), with its GPU events as the
+ * caller found them in its kernels column, and its roofline_time_us as
+ * the caller read it (has and d as tl_rr_field gives them).
  */
 void tl_serving_row(struct tl_serving *s, const struct tl_kernlist *kl,
-    int cat, const struct tl_field *roof);
+    int cat, int op, const struct tl_field *roof);
 void tl_serving_finish(struct tl_serving *s);
 void tl_serving_free(struct tl_serving *s);
 /* 1 when the stream is a serving one: phases, or MoE, or graph launches. */
