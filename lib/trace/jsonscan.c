@@ -119,13 +119,13 @@ refill(struct scanner *s, size_t keep, size_t *shift)
 
 /*
  * The first page boundary at least head bytes into mem (PAGE bytes more
- * than the buffer needs): where the input is read or inflated to.  The
- * bytes of a file are page-aligned in the page cache, and a copy to a
- * destination up to 31 bytes past the source's offset in its page runs
- * about 4x slower on AMD Zen 3: each load looks, to the 4 KiB alias
- * check, like it reads the store just before it (AMD's Software
- * Optimization Guide for Family 19h Processors, "Store-to-Load
- * Forwarding").  read(2) of a 568 MB trace to malloc's 16-byte offset
+ * than the buffer needs): where the input is read or inflated to.  A
+ * file's bytes lie page-aligned in the page cache, and on the AMD Zen 3
+ * machine of docs/PERFORMANCE.md the kernel's copy to a destination a
+ * few bytes past the source's offset in its page runs about 4x slower
+ * (1, 8, 16 and 24 bytes past: slow; 0, 32, 48, 64 and more: not), as
+ * when the copy's loads and stores match in their low 12 address bits
+ * ("4K aliasing"): read(2) of a 568 MB trace to malloc's 16-byte offset
  * took 0.45 s of system time, 0.10 s page-aligned.
  */
 static char *
