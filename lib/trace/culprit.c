@@ -399,7 +399,8 @@ walk(struct ctx *x, struct hthread *h, int64_t a, int64_t c)
 	sp = h->nchain;
 	if (x->capstk < sp + 1)
 		tl_grow(&x->stk, &x->capstk, sp + 1, sizeof(*x->stk));
-	memcpy(x->stk, h->chain, sp * sizeof(*x->stk));
+	if (sp > 0)		/* h->chain is NULL until a chain is kept */
+		memcpy(x->stk, h->chain, sp * sizeof(*x->stk));
 	for (i = lo;; i++) {
 		int last = i >= h->n || ent_ts(x->t, &h->e[i]) >= c;
 
