@@ -220,32 +220,30 @@ tl_rowspool_kernels(struct tl_rowspool *sp, int col)
  * Copy s[0..n) to d, each NUL a tab: where a split line (the stream's)
  * had its tabs; text has no NUL of its own.
  */
+#ifdef __SSE2__
+/* copy_tabs of 16 bytes. */
+static inline void
+copy_tabs16(char *d, const char *s)
+{
+	const __m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+
+	_mm_storeu_si128((__m128i *)(void *)d, _mm_or_si128(x,
+	    _mm_and_si128(_mm_cmpeq_epi8(x, _mm_setzero_si128()),
+	    _mm_set1_epi8('\t'))));
+}
+#endif
+
 static void
 copy_tabs(char *d, const char *s, size_t n)
 {
 	size_t i = 0;
 
 #ifdef __SSE2__
-	const __m128i zero = _mm_setzero_si128(), tab = _mm_set1_epi8('\t');
-	__m128i x;
-
 	if (n >= 16) {
-		for (;;) {
-			x = _mm_loadu_si128((const __m128i *)(const void *)
-			    (s + i));
-			x = _mm_or_si128(x, _mm_and_si128(_mm_cmpeq_epi8(x,
-			    zero), tab));
-			_mm_storeu_si128((__m128i *)(void *)(d + i), x);
-			if ((i += 16) + 16 > n)
-				break;
-		}
-		if (i == n)
-			return;
-		i = n - 16;	/* the last 16, overlapping */
-		x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
-		x = _mm_or_si128(x, _mm_and_si128(_mm_cmpeq_epi8(x, zero),
-		    tab));
-		_mm_storeu_si128((__m128i *)(void *)(d + i), x);
+		for (; i + 16 <= n; i += 16)
+			copy_tabs16(d + i, s + i);
+		if (i < n)	/* the last 16, overlapping */
+			copy_tabs16(d + n - 16, s + n - 16);
 		return;
 	}
 #endif
