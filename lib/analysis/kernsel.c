@@ -53,15 +53,25 @@ tl_kname_parse(const char *name, struct tl_kname *k)
 	};
 	const char *s;
 	int64_t v;
-	int n, i;
+	int n, i, c;
 
 	memset(k, 0, sizeof(*k));
 	for (s = name; *s != '\0'; s++) {
-		if (k->arch[0] == '\0' && strncmp(s, "cutlass_", 8) == 0 &&
+		/*
+		 * Most bytes start none of the words below: each is looked
+		 * for only where its first byte is (c as strncasecmp sees it).
+		 */
+		c = tolower((unsigned char)*s);
+		if (c != 'c' && c != 's' && c != 'i' && c != 'a' && c != 't' &&
+		    c != '_' && c != 'p')
+			continue;
+		if (k->arch[0] == '\0' && *s == 'c' &&
+		    strncmp(s, "cutlass_", 8) == 0 &&
 		    (v = digits(s + 8, &n)) >= 50 && n == 2 && s[8 + n] == '_')
 			snprintf(k->arch, sizeof(k->arch), "sm_%d",
 			    (int)v);
-		if (k->arch[0] == '\0' && strncasecmp(s, "sm", 2) == 0 &&
+		if (k->arch[0] == '\0' && c == 's' &&
+		    strncasecmp(s, "sm", 2) == 0 &&
 		    (s == name || !isalnum((unsigned char)s[-1])) &&
 		    (v = digits(s + 2 + (s[2] == '_'), &n)) >= 50 &&
 		    (n == 2 || n == 3) &&
@@ -72,7 +82,7 @@ tl_kname_parse(const char *name, struct tl_kname *k)
 		    isdigit((unsigned char)s[3]) && isalnum((unsigned char)s[4]) &&
 		    isalnum((unsigned char)s[5]))
 			snprintf(k->arch, sizeof(k->arch), "gfx%.3s", s + 3);
-		if (k->align == 0 && strncmp(s, "align", 5) == 0 &&
+		if (k->align == 0 && *s == 'a' && strncmp(s, "align", 5) == 0 &&
 		    (v = digits(s + 5, &n)) > 0)
 			k->align = (int)v;
 		if (k->tm == 0 && strncmp(s, "tilesize", 8) == 0)
@@ -97,14 +107,14 @@ tl_kname_parse(const char *name, struct tl_kname *k)
 			if (s[2 + n + i] != '_')
 				k->tm = k->tn = 0;
 		}
-		if (strncasecmp(s, "streamk", 7) == 0 ||
-		    strncasecmp(s, "stream_k", 8) == 0 ||
-		    strncasecmp(s, "persistent", 10) == 0 ||
+		if ((c == 's' && (strncasecmp(s, "streamk", 7) == 0 ||
+		    strncasecmp(s, "stream_k", 8) == 0)) ||
+		    (c == 'p' && strncasecmp(s, "persistent", 10) == 0) ||
 		    (strncmp(s, "_SK", 3) == 0 && s[3] >= '1' && s[3] <= '9' &&
 		    !isalnum((unsigned char)s[4])))
 			k->streamk = 1;
-		if (strncasecmp(s, "splitk", 6) == 0 ||
-		    strncasecmp(s, "split_k", 7) == 0 ||
+		if ((c == 's' && (strncasecmp(s, "splitk", 6) == 0 ||
+		    strncasecmp(s, "split_k", 7) == 0)) ||
 		    (strncmp(s, "_GSU", 4) == 0 && digits(s + 4, &n) > 1))
 			k->splitk = 1;
 	}
