@@ -498,28 +498,40 @@ round_digits(const char *dig, int p, char *out)
 /*
  * Write sign, digits dig[0..nd) and decimal exponent e as Python's repr
  * (at most 24 bytes and a NUL); straight into buf when it has room.
+ * The digits are copied in fixed sizes, without a call: dig has DIGBUF
+ * bytes (read past its nd digits), and up to 32 bytes of the text's
+ * buffer are written, past its NUL too.  Returns the text's length.
  */
-static void
+#define DIGBUF 32
+
+static size_t
 layout(char *buf, size_t n, int neg, const char *dig, int nd, int e)
 {
 	char txt[48], *t0 = n >= 32 ? buf : txt, *o = t0;
 	size_t len;
+	int a;
 
 	while (nd > 1 && dig[nd - 1] == '0')
 		nd--;
 	if (neg)
 		*o++ = '-';
 	if (e >= -4 && e < 16) {	/* plain notation */
-		if (e < 0) {
-			memcpy(o, "0.0000", (size_t)(1 - e));
+		if (e < 0) {	/* "0.000" and the 17 digits: 24 bytes */
+			memcpy(o, "0.0000", 6);
 			o += 1 - e;
-			memcpy(o, dig, (size_t)nd);
+			memcpy(o, dig, 17);
 			o += nd;
 		} else if (nd > e + 1) {
-			memcpy(o, dig, (size_t)e + 1);
+			/*
+			 * The e + 1 digits before the point, then the
+			 * nd - e - 1 after it, 8 or 16: 26 bytes at most.
+			 */
+			memcpy(o, dig, 16);
 			o += e + 1;
 			*o++ = '.';
-			memcpy(o, dig + e + 1, (size_t)(nd - e - 1));
+			memcpy(o, dig + e + 1, 8);
+			if (nd - e - 1 > 8)
+				memcpy(o + 8, dig + e + 9, 8);
 			o += nd - e - 1;
 		} else {
 			memcpy(o, dig, (size_t)nd);
@@ -533,18 +545,27 @@ layout(char *buf, size_t n, int neg, const char *dig, int nd, int e)
 			memcpy(o, dig + 1, (size_t)nd - 1);
 			o += nd - 1;
 		}
-		o += snprintf(o, 16, "e%c%02d", e < 0 ? '-' : '+',
-		    e < 0 ? -e : e);
+		/* "e%c%02d" */
+		*o++ = 'e';
+		*o++ = e < 0 ? '-' : '+';
+		a = e < 0 ? -e : e;
+		if (a >= 100) {
+			*o++ = (char)('0' + a / 100);
+			a %= 100;
+		}
+		memcpy(o, digit_pairs + 2 * a, 2);
+		o += 2;
 	}
 	if (t0 == buf) {	/* written in place */
 		*o = '\0';
-		return;
+		return (size_t)(o - buf);
 	}
 	len = (size_t)(o - txt);
 	if (len > n - 1)
 		len = n - 1;
 	memcpy(buf, txt, len);
 	buf[len] = '\0';
+	return len;
 }
 
 /*
@@ -588,18 +609,28 @@ scaled_less(uint64_t q, int frac, uint64_t j)
 	return c;
 }
 
-/* 1 if c * 10^-k reads back as m * 2^-s (within half an ulp). */
+/*
+ * 1 if c * 10^-k reads back as m * 2^-s: within half an ulp, |c * 2^s -
+ * m * 10^k| < 10^k / 2 (an integer division).  Told with both sides
+ * times t = 10^(17 - p), from the 17 digits' product m * 10^k * t =
+ * q * 2^s + r: ct = c * t, and tlim = t * (10^k / 2), half that product's
+ * power of ten when k > 0, else 0.
+ */
 static int
-reads_back(u128 c, int k, uint64_t m, int s)
+reads_back(uint64_t ct, uint64_t q, u128 r, int s, u128 tlim, int k,
+    uint64_t t, uint64_t m)
 {
-	u128 y = c << s, x = (u128)m * pow10_128(k), lim = pow10_128(k) / 2;
+	u128 dx;
 
-	if (y >= x)
-		return y - x < lim;
+	if (ct > q)	/* above, as r < 2^s */
+		return ((u128)(ct - q) << s) - r < tlim;
+	dx = ((u128)(q - ct) << s) + r;
+	if (dx == 0)
+		return tlim > 0;
 	/* Below a power of two the next double down is half as far. */
 	if (m == (1ull << 52))
-		lim /= 2;
-	return x - y < lim;
+		tlim = (u128)t * (pow10_128(k) / 2 / 2);
+	return dx < tlim;
 }
 
 /* The 4 digits of v < 10^4 at d. */
@@ -666,15 +697,18 @@ decimal_exp(double a, int ex)
 	return lo - 5;
 }
 
-/* Fast path of tl_fmt_double; 0, or -1 when d is out of its range. */
-static int
+/*
+ * Fast path of tl_fmt_double: the text's length, or -1 when d is out of
+ * its range.
+ */
+static long
 fmt_fast(char *buf, size_t n, double d)
 {
 	double a = fabs(d);
-	uint64_t m, bits;
+	uint64_t m, bits, q, c;
 	int ex, s, E, p;
-	u128 c17, x, r;
-	char dig[18];
+	u128 c17, x, r, half;
+	char dig[DIGBUF];
 
 	if (!(a >= 1e-5 && a < 1e15))
 		return -1;
@@ -699,48 +733,50 @@ fmt_fast(char *buf, size_t n, double d)
 	}
 	/* the 17 digits' product, its integer part and fraction */
 	x = (u128)m * pow10_128(16 - E);
+	q = (uint64_t)(x >> s);
 	r = x & (((u128)1 << s) - 1);
+	half = pow10_128(16 - E) / 2;
 	for (p = 15; p <= 16; p++) {
 		int k = p - 1 - E;
-		u128 c = scaled_less((uint64_t)(x >> s), r != 0,
-		    p == 15 ? 100 : 10);
+		uint64_t t = p == 15 ? 100 : 10;
 
-		if (reads_back(c, k, m, s)) {
-			if (c == pow10_128(p)) {	/* rounded up to 10^p */
+		c = scaled_less(q, r != 0, t);
+		if (reads_back(c * t, q, r, s, k > 0 ? half : 0, k, t, m)) {
+			if (c == p10[p]) {	/* rounded up to 10^p */
 				dig[0] = '1';
-				layout(buf, n, d < 0, dig, 1, E + 1);
-			} else {
-				digits_of(c, p, dig);
-				layout(buf, n, d < 0, dig, p, E);
+				return (long)layout(buf, n, d < 0, dig, 1,
+				    E + 1);
 			}
-			return 0;
+			digits_of(c, p, dig);
+			return (long)layout(buf, n, d < 0, dig, p, E);
 		}
 	}
 	digits_of(c17, 17, dig);
-	layout(buf, n, d < 0, dig, 17, E);
-	return 0;
+	return (long)layout(buf, n, d < 0, dig, 17, E);
 }
 
-void
-tl_fmt_double(char *buf, size_t n, double d)
+/* tl_fmt_double: the text's length. */
+static size_t
+fmt_double(char *buf, size_t n, double d)
 {
-	char e17[40], dig[18], cand[18], txt[48];
+	char e17[40], dig[DIGBUF], cand[DIGBUF], txt[48];
 	int e, p, neg = d < 0;
+	long len;
 
 	if (!isfinite(d)) {
 		buf[0] = '\0';
-		return;
+		return 0;
 	}
 	if (d == 0) {
 		snprintf(buf, n, "0");
-		return;
+		return strlen(buf);
 	}
 	if (fabs(d) < 1e15 && d == (double)(long long)d) {
 		snprintf(buf, n, "%lld", (long long)d);
-		return;
+		return strlen(buf);
 	}
-	if (fmt_fast(buf, n, d) == 0)
-		return;
+	if ((len = fmt_fast(buf, n, d)) >= 0)
+		return (size_t)len;
 	/*
 	 * The 17 significant digits always read back; the shortest of 15,
 	 * 16, 17 digits that reads back is Python's repr in practice.
@@ -769,10 +805,16 @@ tl_fmt_double(char *buf, size_t n, double d)
 		layout(txt, sizeof(txt), neg, cand, p, ce);
 		if (strtod(txt, NULL) == d) {
 			snprintf(buf, n, "%s", txt);
-			return;
+			return strlen(buf);
 		}
 	}
-	layout(buf, n, neg, dig, 17, e);
+	return layout(buf, n, neg, dig, 17, e);
+}
+
+void
+tl_fmt_double(char *buf, size_t n, double d)
+{
+	fmt_double(buf, n, d);
 }
 
 void
@@ -786,25 +828,27 @@ tl_w_double(struct tl_writer *w, double d)
 	 */
 	static _Thread_local struct {
 		double d;
-		char text[40];
+		unsigned len;	/* 0: none */
+		char text[36];
 	} cache[512];
 	uint64_t bits;
 	unsigned h;
 
 	memcpy(&bits, &d, sizeof(bits));
 	h = (unsigned)((bits * 0x9e3779b97f4a7c15ull) >> 55);
-	if (cache[h].text[0] == '\0' ||
+	if (cache[h].len == 0 ||
 	    memcmp(&cache[h].d, &d, sizeof(d)) != 0) {
 		cache[h].d = d;
-		tl_fmt_double(cache[h].text, sizeof(cache[h].text), d);
-		if (cache[h].text[0] == '\0') {	/* NaN, inf: not cached */
+		cache[h].len = (unsigned)fmt_double(cache[h].text,
+		    sizeof(cache[h].text), d);
+		if (cache[h].len == 0) {	/* NaN, inf: not cached */
 			sep(w);
 			done(w);
 			return;
 		}
 	}
 	sep(w);
-	put(w, cache[h].text, strlen(cache[h].text));
+	put(w, cache[h].text, cache[h].len);
 	done(w);
 }
 
