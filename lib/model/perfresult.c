@@ -51,7 +51,8 @@ tl_perf_copy(struct tl_perf *dst, const struct tl_perf *src)
 	dst->bytes = src->bytes;
 	dst->maf = src->maf;
 	dst->precision = src->precision;
-	tl_jb_lit(&dst->params, src->params.s != NULL ? src->params.s : "");
+	tl_jb_raw(&dst->params, src->params.s != NULL ? src->params.s : "",
+	    src->params.n);	/* NUL-free JSON text: its length */
 	dst->nparams = src->nparams;
 	cat_cut(dst->err, sizeof(dst->err), &(size_t){ 0 }, src->err);
 }
