@@ -31,8 +31,11 @@ tl_perfcols_model(struct tl_perfcols *pc)
 	pc->has_bytes = pc->rc == 0 && pc->p.has_bytes;
 	pc->flops = pc->p.flops;
 	pc->bytes = pc->p.bytes;
-	pc->compute_spec = pc->rc == 0 ?
-	    tl_perf_spec(&pc->p, pc->spec, sizeof(pc->spec)) : "";
+	/* the result's spec, made when it was cached */
+	_Static_assert(sizeof(pc->spec) == sizeof(pc->m.cache->spec),
+	    "compute spec buffers differ");
+	memcpy(pc->spec, pc->m.cache[pc->m.last].spec, sizeof(pc->spec));
+	pc->compute_spec = pc->rc == 0 ? pc->spec : "";
 }
 
 void

@@ -310,6 +310,7 @@ tl_rowmodel_run(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 		c->model = tl_strdup(mod != NULL ? mod : "");
 		memset(&c->p, 0, sizeof(c->p));
 		tl_perf_copy(&c->p, p);
+		tl_perf_spec(&c->p, c->spec, sizeof(c->spec));
 	}
 	m->last = i;
 	c = &m->cache[i];

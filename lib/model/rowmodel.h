@@ -19,6 +19,7 @@ struct tl_rowcache {
 	int rc;
 	char *model;
 	struct tl_perf p;
+	char spec[32];		/* tl_perf_spec of p, made once */
 };
 
 struct tl_rowmodel {
