@@ -131,6 +131,8 @@ struct tl_efficiency {
 	struct ref *refs;	/* the spooled row's runs, when spooling */
 	size_t nrefs, caprefs;
 	int spooling;
+	signed char *simple;	/* per model result: is_simple, -1 unknown */
+	size_t nsimple;
 };
 
 struct tl_efficiency *
@@ -177,6 +179,7 @@ tl_efficiency_free(struct tl_efficiency *e)
 	free(e->head);
 	free(e->refs);
 	free(e->run_at);
+	free(e->simple);
 	free(e);
 }
 
@@ -211,6 +214,27 @@ is_simple(const char *name)
 }
 
 /*
+ * is_simple of the current row's op: once per model result when the
+ * model runs here (its inputs hold the name), else asked.
+ */
+static int
+simple_row(struct tl_efficiency *e)
+{
+	size_t i = (size_t)e->re.pc.m.last, old = e->nsimple;
+
+	if (e->re.have_perf)
+		return is_simple(tl_rr_text(&e->rr, TL_COL_NAME));
+	if (i >= e->nsimple) {
+		tl_grow(&e->simple, &e->nsimple, i + 1, 1);
+		memset(e->simple + old, -1, e->nsimple - old);
+	}
+	if (e->simple[i] < 0)
+		e->simple[i] = (signed char)is_simple(tl_rr_text(&e->rr,
+		    TL_COL_NAME));
+	return e->simple[i];
+}
+
+/*
  * 1 if a row's kernels are memory copies or sets (a copy_ across PCIe):
  * they measure the link, not what GPU kernels reach in HBM.
  */
@@ -234,7 +258,7 @@ add_baseline(struct tl_efficiency *e, int ti, const struct tl_eff *f)
 	struct trace_acc *a = &e->traces[ti];
 	double t;
 
-	if (!is_simple(tl_rr_text(&e->rr, TL_COL_NAME)) || !f->has_bytes ||
+	if (!simple_row(e) || !f->has_bytes ||
 	    !f->r.has_tbs || f->beyond != NULL || copies(tl_rr_text(&e->rr, TL_COL_KERNELS)))
 		return;
 	t = tl_rr_num(&e->rr, TL_COL_KERNEL_TIME_US);
