@@ -190,32 +190,19 @@ raw_hash(const struct tl_rowmodel *m, size_t *len)
 	return h;
 }
 
-/* 1 if a[0..n) and b[0..n) are the same: up to 16 bytes as two words. */
+/* 1 if a[0..n) and b[0..n) are the same: 8 to 16 bytes as two words. */
 static inline int
 same_bytes(const char *a, const char *b, size_t n)
 {
-	if (n > 16)
-		return memcmp(a, b, n) == 0;
-	if (n >= 8) {
-		uint64_t x, y, u, v;
+	uint64_t x, y, u, v;
 
-		memcpy(&x, a, 8);
-		memcpy(&y, b, 8);
-		memcpy(&u, a + n - 8, 8);
-		memcpy(&v, b + n - 8, 8);
-		return ((x ^ y) | (u ^ v)) == 0;
-	}
-	if (n >= 4) {
-		uint32_t x, y, u, v;
-
-		memcpy(&x, a, 4);
-		memcpy(&y, b, 4);
-		memcpy(&u, a + n - 4, 4);
-		memcpy(&v, b + n - 4, 4);
-		return ((x ^ y) | (u ^ v)) == 0;
-	}
-	return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] &&
-	    a[n - 1] == b[n - 1]);
+	if (n < 8 || n > 16)
+		return n == 0 || memcmp(a, b, n) == 0;
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	memcpy(&u, a + n - 8, 8);
+	memcpy(&v, b + n - 8, 8);
+	return ((x ^ y) | (u ^ v)) == 0;
 }
 
 /* 1 if slot t holds the current row's model inputs. */
