@@ -51,9 +51,8 @@ check_peak(const struct tl_roweff *e, const struct tl_roof_in *ri,
 		pk.peak_tflops = f->hw == NULL || spec[0] == '\0' ? 0 :
 		    m != NULL ? m->peak :
 		    tl_hw_figure(f->hw, spec, TL_FIG_PEAK, NULL);
-	if (e->user_tbs == 0)
-		pk.peak_tbs = f->hw != NULL ?
-		    tl_hw_figure(f->hw, "hbm_tbs", TL_FIG_PEAK, NULL) : 0;
+	if (e->user_tbs == 0)	/* hbm_peak: f->hw's (tl_roweff_row) */
+		pk.peak_tbs = f->hw != NULL ? e->hbm_peak : 0;
 	if ((f->beyond = tl_beyond_peak(&pk, e->tol_pct, &f->beyond_pct)) ==
 	    NULL)
 		return;
@@ -160,6 +159,11 @@ tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
 		err = e->pc.rc == 1 ? "" : e->pc.p.err;
 	}
 	out->hw = hw;
+	if (hw != NULL && hw != e->hbm_hw) {
+		e->hbm_hw = hw;
+		e->hbm_tbs = tl_hw_hbm(hw, e->roof, &e->hbm_used, NULL);
+		e->hbm_peak = tl_hw_figure(hw, "hbm_tbs", TL_FIG_PEAK, NULL);
+	}
 	out->peak_tflops = e->user_tflops;
 	out->peak_tbs = e->user_tbs;
 	if (out->peak_tflops == 0 && hw != NULL && spec[0] != '\0') {
@@ -168,9 +172,10 @@ tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
 		used = m->used;
 	} else if (out->peak_tflops > 0)
 		used = "user";
-	if (out->peak_tbs == 0 && hw != NULL)
-		out->peak_tbs = tl_hw_hbm(hw, e->roof, &bw_used, NULL);
-	else if (out->peak_tbs > 0)
+	if (out->peak_tbs == 0 && hw != NULL) {
+		out->peak_tbs = e->hbm_tbs;
+		bw_used = e->hbm_used;
+	} else if (out->peak_tbs > 0)
 		bw_used = "user";
 	out->roof_used = used != NULL ? used : "";
 	out->bw_used = bw_used != NULL ? bw_used : "";

@@ -42,6 +42,10 @@ struct tl_roweff {
 		const char *used;
 	} m[TL_ROWEFF_MEMO];
 	int m_next;
+	/* The last row's GPU and its HBM roofs: the same for all its rows. */
+	const struct tl_hw *hbm_hw;
+	double hbm_tbs, hbm_peak;
+	const char *hbm_used;
 };
 
 /* The efficiency of one row. */
