@@ -131,18 +131,28 @@ done:
 	return rc;
 }
 
-/* Model input k of the current row as the stream has it: its length. */
-static uint32_t
-raw_field(const struct tl_rowmodel *m, size_t k, const char **s)
-{
-	int i = m->rr.lpos[cols[k]];
+/* The current row's model inputs as the stream has them. */
+struct rawrow {
+	const char *s[NCOLS];
+	uint32_t n[NCOLS];	/* ABSENT: a column the stream lacks */
+};
 
-	if (i < 0) {
-		*s = "";
-		return ABSENT;
+/* Fill r from the current row: once, for the hash, compare and copy. */
+static void
+raw_fields(const struct tl_rowmodel *m, struct rawrow *r)
+{
+	size_t k;
+	int i;
+
+	for (k = 0; k < NCOLS; k++) {
+		if ((i = m->rr.lpos[cols[k]]) < 0) {
+			r->s[k] = "";
+			r->n[k] = ABSENT;
+		} else {
+			r->s[k] = m->rr.in->f[i];
+			r->n[k] = (uint32_t)m->rr.in->flen[i];
+		}
 	}
-	*s = m->rr.in->f[i];
-	return (uint32_t)m->rr.in->flen[i];
 }
 
 /*
@@ -153,7 +163,7 @@ raw_field(const struct tl_rowmodel *m, size_t k, const char **s)
  * costs a miss: raw_same compares the bytes).
  */
 static uint64_t
-raw_hash(const struct tl_rowmodel *m, size_t *len)
+raw_hash(const struct rawrow *r, size_t *len)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ull, v, a, b;
 	const char *s;
@@ -162,7 +172,8 @@ raw_hash(const struct tl_rowmodel *m, size_t *len)
 
 	*len = 0;
 	for (k = 0; k < NCOLS; k++) {
-		n = raw_field(m, k, &s);
+		n = r->n[k];
+		s = r->s[k];
 		h = (h ^ n) * 0xc2b2ae3d27d4eb4full;
 		if (n == ABSENT)
 			continue;
@@ -207,21 +218,21 @@ same_bytes(const char *a, const char *b, size_t n)
 
 /* 1 if slot t holds the current row's model inputs. */
 static int
-raw_same(const struct tl_rowmodel *m, const struct tl_rowraw *t)
+raw_same(const struct rawrow *r, const struct tl_rowraw *t)
 {
-	const char *s, *p = t->key;
+	const char *p = t->key;
 	uint32_t n, kn;
 	size_t k;
 
 	for (k = 0; k < NCOLS; k++) {
-		n = raw_field(m, k, &s);
+		n = r->n[k];
 		memcpy(&kn, p, 4);
 		p += 4;
 		if (kn != n)
 			return 0;
 		if (n == ABSENT)
 			continue;
-		if (!same_bytes(p, s, n))
+		if (!same_bytes(p, r->s[k], n))
 			return 0;
 		p += n;
 	}
@@ -230,10 +241,9 @@ raw_same(const struct tl_rowmodel *m, const struct tl_rowraw *t)
 
 /* Keep the current row's model inputs in slot t, with cache index i. */
 static void
-raw_keep(const struct tl_rowmodel *m, struct tl_rowraw *t, uint64_t h,
+raw_keep(const struct rawrow *r, struct tl_rowraw *t, uint64_t h,
     size_t len, int64_t i)
 {
-	const char *s;
 	uint32_t n;
 	size_t k;
 	char *p;
@@ -241,11 +251,11 @@ raw_keep(const struct tl_rowmodel *m, struct tl_rowraw *t, uint64_t h,
 	len += 4 * NCOLS;	/* the absent ones' lengths too */
 	tl_grow(&t->key, &t->cap, len, 1);
 	for (p = t->key, k = 0; k < NCOLS; k++) {
-		n = raw_field(m, k, &s);
+		n = r->n[k];
 		memcpy(p, &n, 4);
 		p += 4;
 		if (n != ABSENT) {
-			memcpy(p, s, n);
+			memcpy(p, r->s[k], n);
 			p += n;
 		}
 	}
@@ -264,6 +274,7 @@ tl_rowmodel_run(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 {
 	struct tl_rowcache *c;
 	struct tl_rowraw *t;
+	struct rawrow r;
 	int64_t i;
 	uint64_t h;
 	size_t len, k;
@@ -275,9 +286,10 @@ tl_rowmodel_run(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 		for (k = 0; k < RAW_SLOTS; k++)
 			m->raw[k].idx = -1;
 	}
-	h = raw_hash(m, &len);
+	raw_fields(m, &r);
+	h = raw_hash(&r, &len);
 	t = &m->raw[(h * 0x9e3779b97f4a7c15ull) >> (64 - RAW_BITS)];
-	if (t->idx >= 0 && t->h == h && raw_same(m, t))
+	if (t->idx >= 0 && t->h == h && raw_same(&r, t))
 		i = t->idx;
 	else {
 		tl_rr_sigkey(&m->rr, TL_SIGKEY_OP, &m->sig);
@@ -286,7 +298,7 @@ tl_rowmodel_run(struct tl_rowmodel *m, struct tl_perf *p, const char **model)
 		tl_sig_more(&m->sig, tl_rr_text(&m->rr, TL_COL_CONTEXT_ARGS));
 		i = tl_strmap_add(&m->seen, m->sig.s, m->sig.n, &added);
 		if (len <= RAW_MAX)
-			raw_keep(m, t, h, len, i);
+			raw_keep(&r, t, h, len, i);
 	}
 	if (added) {
 		const char *mod = NULL;
