@@ -642,7 +642,7 @@ digits4(char *d, unsigned v)
 }
 
 /* The p digits (15, 16 or 17) of c < 10^p at dig, in 32-bit steps. */
-static void
+static inline void
 digits_of(u128 c128, int p, char *dig)
 {
 	uint64_t c = (uint64_t)c128;	/* < 10^17 */
