@@ -1,8 +1,10 @@
 /* See LICENSE file for copyright and license details. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/util.h"
 #include "model/roweff.h"
 
 void
@@ -26,6 +28,7 @@ tl_roweff_free(struct tl_roweff *e)
 {
 	if (!e->have_perf)
 		tl_perfcols_free(&e->pc);
+	free(e->res);
 }
 
 /* Kernel times shorter than this are near the profiler clock's resolution. */
@@ -111,26 +114,50 @@ tl_roweff_assessment(const struct tl_eff *f, const double thr[3])
 
 /*
  * The roofs of hw for compute spec: kept in e->m when the spec is short
- * enough, else worked out into *one.
+ * enough, else worked out into *one.  res: the in-process model's
+ * result the spec is of, whose entry is tried first; -1 when none.
  */
 static const struct tl_roofmemo *
 roofs(struct tl_roweff *e, const struct tl_hw *hw, const char *spec,
-    struct tl_roofmemo *one)
+    int64_t res, struct tl_roofmemo *one)
 {
 	struct tl_roofmemo *m = one;
+	struct tl_resroof *r = NULL;
+	size_t old = e->nres;
 	int i;
 
+	if (res >= 0) {
+		if ((size_t)res >= e->nres)
+			tl_grow(&e->res, &e->nres, (size_t)res + 1,
+			    sizeof(*e->res));
+		for (; old < e->nres; old++)	/* new ones: none yet */
+			e->res[old].fill = 0;
+		r = &e->res[res];
+		if (r->fill != 0 && e->m[r->at].fill == r->fill &&
+		    e->m[r->at].hw == hw)
+			return &e->m[r->at];
+	}
 	for (i = 0; i < TL_ROWEFF_MEMO && e->m[i].hw != NULL; i++)
-		if (e->m[i].hw == hw && strcmp(spec, e->m[i].spec) == 0)
-			return &e->m[i];
+		if (e->m[i].hw == hw && strcmp(spec, e->m[i].spec) == 0) {
+			m = &e->m[i];
+			goto found;
+		}
 	if (strlen(spec) < sizeof(m->spec)) {
 		m = &e->m[e->m_next];
 		e->m_next = (e->m_next + 1) % TL_ROWEFF_MEMO;
 		strcpy(m->spec, spec);
+		m->fill = ++e->fills;
 	}
 	m->hw = hw;
 	m->tflops = tl_hw_tflops(hw, spec, e->roof, &m->used, NULL);
 	m->peak = tl_hw_figure(hw, spec, TL_FIG_PEAK, NULL);
+	if (m == one)
+		return m;
+found:
+	if (r != NULL) {
+		r->at = (int)(m - e->m);
+		r->fill = m->fill;
+	}
 	return m;
 }
 
@@ -167,7 +194,8 @@ tl_roweff_row(struct tl_roweff *e, struct tl_rowreader *r,
 	out->peak_tflops = e->user_tflops;
 	out->peak_tbs = e->user_tbs;
 	if (out->peak_tflops == 0 && hw != NULL && spec[0] != '\0') {
-		m = roofs(e, hw, spec, &one);
+		m = roofs(e, hw, spec, e->have_perf ? -1 : e->pc.m.last,
+		    &one);
 		out->peak_tflops = m->tflops;
 		used = m->used;
 	} else if (out->peak_tflops > 0)

@@ -40,8 +40,20 @@ struct tl_roweff {
 		char spec[48];
 		double tflops, peak;
 		const char *used;
+		uint64_t fill;	/* which filling of the memo made it, 1.. */
 	} m[TL_ROWEFF_MEMO];
 	int m_next;
+	uint64_t fills;
+	/*
+	 * Per result of the in-process model (pc.m.last, whose spec is
+	 * fixed): the memo entry its spec was last found in, valid while
+	 * that entry is the same filling (0: none).
+	 */
+	struct tl_resroof {
+		int at;
+		uint64_t fill;
+	} *res;
+	size_t nres;
 	/* The last row's GPU and its HBM roofs: the same for all its rows. */
 	const struct tl_hw *hbm_hw;
 	double hbm_tbs, hbm_peak;
