@@ -84,8 +84,7 @@ trace_at(struct tl_fidle *d, int tr)
 	if ((size_t)tr >= d->ntr) {
 		size_t old = d->ntr, cap = d->ntr;
 
-		tl_grow(&d->tr, &cap, (size_t)tr + 1, sizeof(*d->tr));
-		memset(d->tr + old, 0, (cap - old) * sizeof(*d->tr));
+		tl_grow_set(&d->tr, &cap, (size_t)tr + 1, sizeof(*d->tr), 0);
 		for (; old < cap; old++) {
 			d->tr[old].frames = -1;
 			d->tr[old].first_step = TL_FNONE;

@@ -220,14 +220,12 @@ is_simple(const char *name)
 static int
 simple_row(struct tl_efficiency *e)
 {
-	size_t i = (size_t)e->re.pc.m.last, old = e->nsimple;
+	size_t i = (size_t)e->re.pc.m.last;
 
 	if (e->re.have_perf)
 		return is_simple(tl_rr_text(&e->rr, TL_COL_NAME));
-	if (i >= e->nsimple) {
-		tl_grow(&e->simple, &e->nsimple, i + 1, 1);
-		memset(e->simple + old, -1, e->nsimple - old);
-	}
+	if (i >= e->nsimple)
+		tl_grow_set(&e->simple, &e->nsimple, i + 1, 1, -1);
 	if (e->simple[i] < 0)
 		e->simple[i] = (signed char)is_simple(tl_rr_text(&e->rr,
 		    TL_COL_NAME));
@@ -460,15 +458,13 @@ memo_of(struct tl_efficiency *e, const struct tl_writer *w,
 {
 	struct tl_writer mw;
 	struct memo *m;
-	size_t i = (size_t)e->re.pc.m.last, old = e->nhead, j;
+	size_t i = (size_t)e->re.pc.m.last, j;
 	int r, k;
 
 	if (e->nruns == 0 || f->beyond != NULL)
 		return NULL;
-	if (i >= e->nhead) {
-		tl_grow(&e->head, &e->nhead, i + 1, sizeof(*e->head));
-		memset(e->head + old, 0, (e->nhead - old) * sizeof(*e->head));
-	}
+	if (i >= e->nhead)
+		tl_grow_set(&e->head, &e->nhead, i + 1, sizeof(*e->head), 0);
 	for (j = e->head[i]; j != 0; j = m->next) {
 		m = &e->memo[j - 1];
 		if (m->hw == f->hw && m->csv == w->csv)

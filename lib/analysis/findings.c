@@ -298,12 +298,8 @@ kernel_kinds(const char *name)
 static int
 kernel_class(struct tl_floader *L, uint32_t id, const char *name)
 {
-	if (id >= L->nkc) {
-		size_t old = L->nkc;
-
-		tl_grow(&L->kc, &L->nkc, (size_t)id + 1, 1);
-		memset(L->kc + old, 0, L->nkc - old);
-	}
+	if (id >= L->nkc)
+		tl_grow_set(&L->kc, &L->nkc, (size_t)id + 1, 1, 0);
 	if (L->kc[id] == 0)
 		L->kc[id] = (unsigned char)kernel_kinds(name);
 	return L->kc[id];
@@ -353,12 +349,8 @@ kernel_id(struct tl_floader *L, size_t opi, size_t k,
 
 	if (k > 0)
 		return tl_intern(L->f->str, it->name, it->namelen);
-	if (opi >= L->nopk0) {
-		size_t old = L->nopk0;
-
-		tl_grow(&L->opk0, &L->nopk0, opi + 1, sizeof(*L->opk0));
-		memset(L->opk0 + old, 0, (L->nopk0 - old) * sizeof(*L->opk0));
-	}
+	if (opi >= L->nopk0)
+		tl_grow_set(&L->opk0, &L->nopk0, opi + 1, sizeof(*L->opk0), 0);
 	if (L->opk0[opi] > 0) {
 		id = L->opk0[opi] - 1;
 		if (tl_strsize(t, id) == it->namelen &&
@@ -568,10 +560,8 @@ op_roof(struct tl_floader *L, int op)
 	size_t old = L->noproof, i;
 
 	if ((size_t)op >= L->noproof) {
-		tl_grow(&L->oproof, &L->noproof, (size_t)op + 1,
-		    sizeof(*L->oproof));
-		memset(L->oproof + old, 0, (L->noproof - old) *
-		    sizeof(*L->oproof));
+		tl_grow_set(&L->oproof, &L->noproof, (size_t)op + 1,
+		    sizeof(*L->oproof), 0);
 		for (i = old; i < L->noproof; i++)
 			L->oproof[i].pt = -1;
 	}
@@ -2016,7 +2006,6 @@ void
 tl_fpat_ev(struct tl_fpat *p, int op, uint32_t kname, long long count,
     int64_t time_ns)
 {
-	size_t old = p->nevop;
 	int i = -1;
 
 	if (op >= 0 && (size_t)op < p->nevop && p->evop[op] > 0 &&
@@ -2028,12 +2017,9 @@ tl_fpat_ev(struct tl_fpat *p, int op, uint32_t kname, long long count,
 			    (op >= 0 || p->ev[i].kname == kname))
 				break;
 	if (op >= 0) {
-		if ((size_t)op >= p->nevop) {
-			tl_grow(&p->evop, &p->nevop, (size_t)op + 1,
-			    sizeof(*p->evop));
-			memset(p->evop + old, 0, (p->nevop - old) *
-			    sizeof(*p->evop));
-		}
+		if ((size_t)op >= p->nevop)
+			tl_grow_set(&p->evop, &p->nevop, (size_t)op + 1,
+			    sizeof(*p->evop), 0);
 		p->evop[op] = i + 1;
 	}
 	if (i == p->nev) {

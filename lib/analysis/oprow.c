@@ -230,15 +230,13 @@ op_elsize(struct tl_opctx *c, int op, int i)
 int
 tl_op_elsize(struct tl_opctx *c, int op, int i)
 {
-	size_t at = 2 * (size_t)op + (size_t)i, old = c->nelsize, k;
+	size_t at = 2 * (size_t)op + (size_t)i;
 
 	if (i < 0 || i > 1)	/* other slots: not kept */
 		return op_elsize(c, op, i);
-	if (at >= c->nelsize) {
-		tl_grow(&c->elsize, &c->nelsize, at + 1, sizeof(*c->elsize));
-		for (k = old; k < c->nelsize; k++)
-			c->elsize[k] = -1;
-	}
+	if (at >= c->nelsize)
+		tl_grow_set(&c->elsize, &c->nelsize, at + 1,
+		    sizeof(*c->elsize), -1);
 	if (c->elsize[at] < 0)
 		c->elsize[at] = op_elsize(c, op, i);
 	return c->elsize[at];

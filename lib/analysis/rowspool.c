@@ -191,8 +191,7 @@ columns(struct tl_rowspool *sp, size_t col)
 
 	if (col < old)
 		return;
-	tl_grow(&sp->same, &n, col + 1, sizeof(*sp->same));
-	memset(sp->same + old, 0, (n - old) * sizeof(*sp->same));
+	tl_grow_set(&sp->same, &n, col + 1, sizeof(*sp->same), 0);
 	sp->kind = tl_realloc(sp->kind, n);
 	memset(sp->kind + old, PLAIN, n - old);
 	sp->ncol = n;

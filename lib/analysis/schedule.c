@@ -56,12 +56,8 @@ static int
 pageable_id(const struct tl_findings *f, uint32_t id, unsigned char **pk,
     size_t *npk)
 {
-	size_t old = *npk;
-
-	if (id >= *npk) {
-		tl_grow(pk, npk, (size_t)id + 1, 1);
-		memset(*pk + old, 0, *npk - old);
-	}
+	if (id >= *npk)
+		tl_grow_set(pk, npk, (size_t)id + 1, 1, 0);
 	if ((*pk)[id] == 0)
 		(*pk)[id] = (unsigned char)(1 +
 		    tl_kern_pageable_h2d(tl_fstr(f, id)));

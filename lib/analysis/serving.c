@@ -129,14 +129,9 @@ gemm(struct tl_serving *s, struct tl_sphase *ph, int64_t ns, int op,
 			memcpy(s->mnk[x], v, sizeof(v));
 		}
 		if (op >= 0) {
-			size_t old = s->nopparams;
-
-			if ((size_t)op >= s->nopparams) {
-				tl_grow(&s->opparams, &s->nopparams,
-				    (size_t)op + 1, sizeof(*s->opparams));
-				memset(s->opparams + old, 0, (s->nopparams -
-				    old) * sizeof(*s->opparams));
-			}
+			if ((size_t)op >= s->nopparams)
+				tl_grow_set(&s->opparams, &s->nopparams,
+				    (size_t)op + 1, sizeof(*s->opparams), 0);
 			s->opparams[op] = x + 1;
 		}
 	}

@@ -283,12 +283,9 @@ tl_dmap32_at(struct tl_dmap32 *m, uint64_t k)
 	}
 	if (k >= TL_DMAP32_KEYS || (p < m->cap && m->page[p] == refused))
 		return tl_map32_at(&m->rest, k);
-	if (p >= m->cap) {
-		size_t old = m->cap;
-
-		tl_grow(&m->page, &m->cap, (size_t)p + 1, sizeof(*m->page));
-		memset(m->page + old, 0, (m->cap - old) * sizeof(*m->page));
-	}
+	if (p >= m->cap)
+		tl_grow_set(&m->page, &m->cap, (size_t)p + 1,
+		    sizeof(*m->page), 0);
 	/* A page more: still one key in TL_DMAP32_SPARSE slots? */
 	if ((m->npage + 1) * TL_DMAP32_PAGE > (m->n + 1) * TL_DMAP32_SPARSE +
 	    TL_DMAP32_PAGE * 16) {

@@ -199,6 +199,17 @@ tl_grow_more(void *pp, size_t *cap, size_t need, size_t size)
 }
 
 void
+tl_grow_set(void *pp, size_t *cap, size_t need, size_t size, int byte)
+{
+	size_t old = *cap;
+
+	tl_grow(pp, cap, need, size);
+	if (*cap > old)
+		memset((char *)*(void **)pp + old * size, byte,
+		    (*cap - old) * size);
+}
+
+void
 tl_populate(void *p, size_t n)
 {
 #ifdef MADV_POPULATE_WRITE

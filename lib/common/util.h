@@ -74,6 +74,11 @@ tl_grow(void *pp, size_t *cap, size_t need, size_t size)
 		tl_grow_more(pp, cap, need, size);
 }
 /*
+ * tl_grow for a table indexed by id: the new elements' bytes are set to
+ * byte (0, or -1 where -1 says "not yet").
+ */
+void tl_grow_set(void *pp, size_t *cap, size_t need, size_t size, int byte);
+/*
  * Make the pages that hold p[0..n) resident and writable now, in one
  * system call (Linux's MADV_POPULATE_WRITE, 5.14) instead of a page
  * fault per page: in a virtual machine a fault costs several

@@ -123,15 +123,12 @@ roofs(struct tl_roweff *e, const struct tl_hw *hw, const char *spec,
 {
 	struct tl_roofmemo *m = one;
 	struct tl_resroof *r = NULL;
-	size_t old = e->nres;
 	int i;
 
 	if (res >= 0) {
-		if ((size_t)res >= e->nres)
-			tl_grow(&e->res, &e->nres, (size_t)res + 1,
-			    sizeof(*e->res));
-		for (; old < e->nres; old++)	/* new ones: none yet */
-			e->res[old].fill = 0;
+		if ((size_t)res >= e->nres)	/* new ones: none yet */
+			tl_grow_set(&e->res, &e->nres, (size_t)res + 1,
+			    sizeof(*e->res), 0);
 		r = &e->res[res];
 		if (r->fill != 0 && e->m[r->at].fill == r->fill &&
 		    e->m[r->at].hw == hw)

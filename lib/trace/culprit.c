@@ -125,13 +125,8 @@ is_sync(struct ctx *x, const struct tl_event *e)
 {
 	size_t k;
 
-	if (e->name >= x->nsync) {
-		size_t old = x->nsync, cap = x->nsync;
-
-		tl_grow(&x->sync, &cap, (size_t)e->name + 1, 1);
-		x->nsync = cap;
-		memset(x->sync + old, 0, cap - old);
-	}
+	if (e->name >= x->nsync)
+		tl_grow_set(&x->sync, &x->nsync, (size_t)e->name + 1, 1, 0);
 	if (x->sync[e->name] == 0) {
 		x->sync[e->name] = 1;
 		for (k = 0; k < sizeof(sync_calls) / sizeof(*sync_calls); k++)

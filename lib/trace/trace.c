@@ -596,14 +596,9 @@ put_compact(struct parser *p, struct rec *r, int k, const struct fval *v)
 	if (n == 4 && memcmp(p->buf, "null", 4) == 0)
 		n = 0;
 	put_str(p, r, k, n > 0 ? p->buf : "", n);
-	if (raw >= p->caprawto) {
-		size_t old = p->caprawto;
-
-		tl_grow(&p->rawto, &p->caprawto, (size_t)raw + 1,
-		    sizeof(*p->rawto));
-		memset(p->rawto + old, 0, (p->caprawto - old) *
-		    sizeof(*p->rawto));
-	}
+	if (raw >= p->caprawto)
+		tl_grow_set(&p->rawto, &p->caprawto, (size_t)raw + 1,
+		    sizeof(*p->rawto), 0);
 	p->rawto[raw] = r->sid[k] + 1;
 }
 
@@ -2574,12 +2569,8 @@ map_id(struct tl_strtab *tab, struct idmap *m, uint32_t id, const char *s,
 	if (id < m->cap && m->v[id] != 0)
 		return m->v[id] - 1;
 	g = tl_intern(tab, s, n);
-	if (id >= m->cap) {
-		size_t old = m->cap;
-
-		tl_grow(&m->v, &m->cap, (size_t)id + 1, sizeof(*m->v));
-		memset(m->v + old, 0, (m->cap - old) * sizeof(*m->v));
-	}
+	if (id >= m->cap)
+		tl_grow_set(&m->v, &m->cap, (size_t)id + 1, sizeof(*m->v), 0);
 	m->v[id] = g + 1;
 	return g;
 }
@@ -2678,12 +2669,9 @@ set_link(struct reader *r, size_t i, int64_t corr, int64_t extid)
 static void
 count_op(struct reader *r, size_t k)
 {
-	size_t old = r->capopat;
-
-	if (k + 2 <= old)
-		return;
-	tl_grow(&r->opat, &r->capopat, k + 2, sizeof(*r->opat));
-	memset(r->opat + old, 0, (r->capopat - old) * sizeof(*r->opat));
+	if (k + 2 > r->capopat)	/* a call only to grow (once an op) */
+		tl_grow_set(&r->opat, &r->capopat, k + 2, sizeof(*r->opat),
+		    0);
 }
 
 /*
@@ -2768,12 +2756,9 @@ frame_used(struct reader *r, const struct tl_pyframe *f, size_t *finger)
 	const struct tl_trace *t = r->t;
 	size_t lo, hi, probe, step;
 
-	if (f->name >= r->cappymod) {
-		size_t old = r->cappymod;
-
-		tl_grow(&r->pymod, &r->cappymod, (size_t)f->name + 1, 1);
-		memset(r->pymod + old, 0, r->cappymod - old);
-	}
+	if (f->name >= r->cappymod)
+		tl_grow_set(&r->pymod, &r->cappymod, (size_t)f->name + 1, 1,
+		    0);
 	if (r->pymod[f->name] == 0)
 		r->pymod[f->name] = strncmp(tl_str(t->pystr, f->name),
 		    "nn.Module: ", 11) == 0 ? 1 : 2;
